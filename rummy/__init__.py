@@ -1,0 +1,55 @@
+"""rummy: the engine of the Rummy teaching kit (no Jupyter imports).
+
+>>> import rummy
+>>> rummy.best_arrangement(rummy.cards("7h 8h 9h Kc")).penalty
+10
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummy.cards import JOKER, Card, CardError, cards, deck, format_cards, shuffled
+from rummy.game import Action, ActionError, GameError, load_game, new_game
+from rummy.melds import (
+    Arrangement,
+    Discard,
+    Meld,
+    MeldError,
+    MeldRules,
+    best_arrangement,
+    best_discard,
+    is_meld,
+    penalty,
+    why_not,
+)
+from rummy.variants import VARIANTS, Variant, VariantError, find_variant, variant_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "JOKER", "Card", "CardError", "cards", "deck", "format_cards", "shuffled",
+    "Action", "ActionError", "GameError", "load_game", "new_game",
+    "Arrangement", "Discard", "Meld", "MeldError", "MeldRules", "best_arrangement",
+    "best_discard", "is_meld", "penalty", "why_not",
+    "VARIANTS", "Variant", "VariantError", "find_variant", "variant_names",
+    "simulate", "bots", "probability", "render",
+]
+
+_LAZY = {
+    "simulate": ("rummy.simulate", "simulate"),
+    "bots": ("rummy.bots", None),
+    "probability": ("rummy.probability", None),
+    "render": ("rummy.render", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    # Heavier parts (pandas, sympy) load on first use, not at import.
+    if name in _LAZY:
+        import importlib
+
+        module_name, attr = _LAZY[name]
+        module = importlib.import_module(module_name)
+        return getattr(module, attr) if attr else module
+    raise AttributeError(f"module 'rummy' has no attribute {name!r}")

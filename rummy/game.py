@@ -1,0 +1,192 @@
+"""The one small game API every engine speaks, and ``new_game``.
+
+Every variant's state answers the same questions (OpenSpiel style):
+``legal_actions(player)``, ``apply(action, player)``, ``observe(player)``,
+``is_over``, ``current_player``, ``to_act()``, ``scores``, ``score_sheet()``,
+``log``, ``to_json()`` and ``undo()``.  Actions are small values with a text
+form that parses back:
+
+>>> a = Action.parse("discard 9c")
+>>> a, str(a)
+(Action.parse('discard 9c'), 'discard 9c')
+>>> Action.parse("draw stock").card is None
+True
+>>> g = new_game("three_thirteen", players=2, seed=1)
+>>> g.variant.name, g.is_over
+('three_thirteen', False)
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from rummy.cards import Card, CardError, cards, format_cards
+from rummy.variants import Variant, find_variant
+
+__all__ = [
+    "Action",
+    "ActionError",
+    "GameError",
+    "Game",
+    "DEFAULT_NAMES",
+    "new_game",
+    "load_game",
+    "player_names",
+]
+
+#: Names given to seats when only a number of players is asked for.
+DEFAULT_NAMES = (
+    "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea",
+    "Max", "Nia", "Oto", "Pia", "Quin", "Rey", "Sol", "Tess", "Uma", "Vic", "Wes", "Xia",
+)
+
+_FAMILY_MODULES = {
+    "three_thirteen": "rummy.three_thirteen",
+    "big_table": "rummy.big_table",
+    "gin": "rummy.gin",
+}
+
+
+class GameError(ValueError):
+    """An illegal action or bad game request; says why and what is allowed.
+
+    Raising it never changes the game.
+    """
+
+
+class ActionError(GameError):
+    """Text that is not an action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A move: a verb (``"draw stock"``, ``"discard"``, ``"go out"`` ...), an
+    optional card, and for lay-offs the meld it goes onto."""
+
+    verb: str
+    card: Card | None = None
+    onto: tuple[Card, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str | Action) -> Action:
+        """Read an action from text: words, then optionally a card, then
+        optionally ``onto`` and the cards of a meld.
+
+        >>> Action.parse("lay off 5h onto 6h 7h 8h").onto
+        (Card.parse('6h'), Card.parse('7h'), Card.parse('8h'))
+        >>> Action.parse("")
+        Traceback (most recent call last):
+        ...
+        rummy.game.ActionError: '' is not an action: write a verb such as 'draw stock', then a card if the move needs one, e.g. 'discard 9c'
+        """
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str) or not text.strip():
+            raise ActionError(
+                f"{text!r} is not an action: write a verb such as 'draw stock', then a card "
+                "if the move needs one, e.g. 'discard 9c'"
+            )
+        body, _, onto_text = text.strip().partition(" onto ")
+        words = body.split()
+        card = None
+        if len(words) > 1:
+            try:
+                card = Card.parse(words[-1])
+                words = words[:-1]
+            except CardError:
+                card = None
+        try:
+            onto = cards(onto_text) if onto_text else ()
+        except CardError as e:
+            raise ActionError(f"{text!r}: the meld after 'onto' is not cards: {e}") from None
+        verb = " ".join(w.lower() for w in words)
+        return cls(verb, card, onto)
+
+    def __str__(self) -> str:
+        out = self.verb if self.card is None else f"{self.verb} {self.card}"
+        if self.onto:
+            out += " onto " + format_cards(self.onto)
+        return out
+
+    def __repr__(self) -> str:
+        return f"Action.parse('{self}')"
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every engine's state offers (see DESIGN.md)."""
+
+    variant: Variant
+    players: tuple[str, ...]
+    seed: int | None
+    log: list[str]
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    def to_act(self) -> list[int]: ...
+
+    def legal_actions(self, player: int | None = None) -> list[Action]: ...
+
+    def apply(self, action: Action | str, player: int | None = None) -> None: ...
+
+    def observe(self, player: int) -> Any: ...
+
+    def score_sheet(self) -> Any: ...
+
+    def to_json(self) -> str: ...
+
+
+def player_names(players: int | Sequence[str] | None, variant: Variant) -> tuple[str, ...]:
+    """Seat names from a count or a list of names, checked against the variant."""
+    if players is None:
+        players = variant.default_players
+    if isinstance(players, int) and not isinstance(players, bool):
+        names = tuple(DEFAULT_NAMES[i % len(DEFAULT_NAMES)] + ("" if i < len(DEFAULT_NAMES) else
+                      str(i // len(DEFAULT_NAMES) + 1)) for i in range(max(players, 0)))
+        count = players
+    elif isinstance(players, Sequence) and not isinstance(players, str):
+        names = tuple(str(p) for p in players)
+        count = len(names)
+        if len(set(names)) != len(names):
+            raise GameError(f"player names must differ: {list(names)}")
+    else:
+        raise GameError(f"players must be a number or a list of names, not {players!r}")
+    variant.check_players(count)
+    return names
+
+
+def _module(variant: Variant) -> Any:
+    return importlib.import_module(_FAMILY_MODULES[variant.family])
+
+
+def new_game(
+    variant: str | Variant = "three_thirteen",
+    players: int | Sequence[str] | None = None,
+    seed: int | None = None,
+    **options: Any,
+) -> Any:
+    """Start a game of ``variant`` for ``players`` (a count or a list of names).
+
+    ``seed`` fixes every shuffle (and so the whole game, given the actions);
+    ``options`` are the variant's options (see ``find_variant(v).options``).
+    """
+    v = find_variant(variant)
+    v.resolve(**options)  # unknown options fail here, before anything starts
+    return _module(v).start(v, players, seed, **options)
+
+
+def load_game(data: str | dict[str, Any]) -> Any:
+    """Rebuild a game saved with ``game.to_json()`` (an exact round trip)."""
+    obj = json.loads(data) if isinstance(data, str) else data
+    if not isinstance(obj, dict) or "variant" not in obj:
+        raise GameError("a saved game is a JSON object with a 'variant' key")
+    v = find_variant(obj["variant"])
+    return _module(v).from_json(obj)

@@ -1,0 +1,87 @@
+"""An independent, obviously-right brute force for meld questions.
+
+Nothing here imports the solver: a group is tested for being a set or a run
+by trying every reading, and a hand is arranged by trying every way to cut
+it into groups.  Slow, and simple enough to check by eye.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rummy.cards import Card
+
+
+def card_points(card: Card, wild_rank, aces, wild_penalty, joker_penalty, ace_penalty) -> int:
+    if card.is_joker:
+        return joker_penalty
+    if card.rank == wild_rank and wild_penalty is not None:
+        return wild_penalty
+    if card.rank == 1:
+        if ace_penalty is not None:
+            return ace_penalty
+        return 1 if aces == "low" else 15
+    return min(card.rank, 10)
+
+
+def is_wild(card: Card, wild_rank, jokers_wild=True) -> bool:
+    return (card.is_joker and jokers_wild) or (not card.is_joker and card.rank == wild_rank)
+
+
+def group_is_meld(group, wild_rank, aces, min_naturals, max_set=None, jokers_wild=True) -> bool:
+    """Try every set rank and every run placement; wilds fill anything."""
+    if len(group) < 3:
+        return False
+    naturals = [c for c in group if not is_wild(c, wild_rank, jokers_wild)]
+    n_wild = len(group) - len(naturals)
+    if len(naturals) < min_naturals:
+        return False
+    # set: one rank for all naturals
+    if len({c.rank for c in naturals}) <= 1 and (max_set is None or len(group) <= max_set):
+        return True
+    # run: some suit, some start, each natural on its own slot
+    ace_values = {"low": [1], "high": [14], "low_or_high": [1, 14]}[aces]
+    if len(group) > 13:
+        return False
+    for suit in "cdhs":
+        if any(c.suit != suit for c in naturals):
+            continue
+        for ace in ace_values:
+            values = sorted(ace if c.rank == 1 else c.rank for c in naturals)
+            lowest_allowed = 2 if ace == 14 else 1
+            highest_allowed = 14 if ace == 14 else 13
+            for start in range(lowest_allowed, highest_allowed - len(group) + 2):
+                slots = set(range(start, start + len(group)))
+                if len(set(values)) == len(values) and set(values) <= slots:
+                    return True
+    return False
+
+
+def brute_min_penalty(hand, wild_rank=None, aces="low", min_naturals=0, wild_penalty=None,
+                      joker_penalty=20, ace_penalty=None, max_set=None, jokers_wild=True) -> int:
+    """Lowest penalty over every way to split the hand into melds and deadwood."""
+    hand = tuple(hand)
+    n = len(hand)
+    points = [card_points(c, wild_rank, aces, wild_penalty, joker_penalty, ace_penalty)
+              if not (jokers_wild is False and c.is_joker) else joker_penalty for c in hand]
+    meld_masks: dict[int, list[int]] = {i: [] for i in range(n)}
+    for mask in range(1, 1 << n):
+        if bin(mask).count("1") < 3:
+            continue
+        group = [hand[i] for i in range(n) if mask >> i & 1]
+        if group_is_meld(group, wild_rank, aces, min_naturals, max_set, jokers_wild):
+            low = (mask & -mask).bit_length() - 1
+            meld_masks[low].append(mask)
+
+    @lru_cache(maxsize=None)
+    def best(mask: int) -> int:
+        if mask == 0:
+            return 0
+        low = (mask & -mask).bit_length() - 1
+        result = points[low] + best(mask & ~(1 << low))
+        for m in meld_masks[low]:
+            if m & mask == m:
+                result = min(result, best(mask & ~m))
+        return result
+
+    return best((1 << n) - 1)
