@@ -1,0 +1,502 @@
+"""SVG pictures of cards, hands, melds, arrangements and tables.
+
+Pure functions returning SVG strings (no Jupyter import): ``Card``, ``Meld``
+and ``Arrangement`` show themselves in a notebook through ``_repr_svg_``,
+and the widgets draw every card with these functions.  Every card carries a
+``<title>`` with its name in words for screen readers, every piece of text
+is escaped, and the drawing stays readable at small sizes (big rank and suit
+glyphs, no thin lines).
+
+>>> from rummy.cards import Card
+>>> svg = card_svg(Card.parse("Th"))
+>>> svg.startswith("<svg") and "<title>ten of hearts</title>" in svg
+True
+>>> "#1d6b2f" in card_svg(Card.parse("5c"), four_colour=True)  # clubs green
+True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rummy.cards import RANKS, SUIT_SYMBOLS, Card
+
+__all__ = [
+    "SIZES",
+    "card_svg",
+    "hand_svg",
+    "meld_svg",
+    "arrangement_svg",
+    "back_svg",
+    "table_svg",
+    "suit_colour",
+]
+
+Size = Literal["small", "normal", "large"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Dims:
+    width: int
+    height: int
+    corner: int  # font size of the corner index (rank + suit)
+    pip: int  # font size of the big centre suit
+    gap: int  # space between cards in a hand
+    tag: int  # height of the strip under a card holding a label
+
+
+#: Card dimensions (pixels) for each ``size`` option.
+SIZES: dict[str, _Dims] = {
+    "small": _Dims(44, 62, 15, 22, 4, 14),
+    "normal": _Dims(60, 84, 19, 30, 5, 16),
+    "large": _Dims(84, 118, 26, 44, 7, 20),
+}
+
+_TWO_COLOUR = {"c": "#111111", "s": "#111111", "h": "#c0182a", "d": "#c0182a"}
+_FOUR_COLOUR = {"c": "#1d6b2f", "s": "#111111", "h": "#c0182a", "d": "#1f4fb8"}
+_JOKER_COLOUR = "#6a1b9a"
+_SELECTED = "#1565c0"
+_WILD = "#e0a000"
+_FONT = "font-family='DejaVu Sans, Arial, Helvetica, sans-serif'"
+
+
+def suit_colour(suit: str, four_colour: bool = False) -> str:
+    """The ink colour of a suit (``""`` is the joker).
+
+    >>> suit_colour("d"), suit_colour("d", four_colour=True)
+    ('#c0182a', '#1f4fb8')
+    """
+    if not suit:
+        return _JOKER_COLOUR
+    return (_FOUR_COLOUR if four_colour else _TWO_COLOUR)[suit]
+
+
+def _dims(size: str) -> _Dims:
+    try:
+        return SIZES[size]
+    except KeyError:
+        raise ValueError(
+            f"size {size!r} is not a card size; the sizes are: " + ", ".join(SIZES)
+        ) from None
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _svg(width: float, height: float, body: str, title: str, cls: str) -> str:
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' class='{cls}' role='img' "
+        f"width='{width:g}' height='{height:g}' viewBox='0 0 {width:g} {height:g}'>"
+        f"<title>{_esc(title)}</title>{body}</svg>"
+    )
+
+
+def _rank_text(card: Card) -> str:
+    return "10" if card.rank == 10 else RANKS[card.rank]
+
+
+def _card_group(
+    card: Card | None,
+    x: float,
+    y: float,
+    d: _Dims,
+    *,
+    four_colour: bool = False,
+    selected: bool = False,
+    wild: bool = False,
+    label: str | None = None,
+) -> str:
+    """One card as an SVG ``<g>`` at (x, y); ``card=None`` draws its back."""
+    w, h = d.width, d.height
+    r = max(3, w // 12)
+    parts = [f"<g transform='translate({x:g},{y:g})'>"]
+    if card is None:
+        parts.append("<title>face-down card</title>")
+        parts.append(
+            f"<rect x='1' y='1' width='{w - 2}' height='{h - 2}' rx='{r}' fill='#ffffff' "
+            f"stroke='#444444' stroke-width='1.5'/>"
+            f"<rect x='5' y='5' width='{w - 10}' height='{h - 10}' rx='{max(2, r - 2)}' "
+            f"fill='#2e5c8a'/>"
+            f"<path d='M5 {h / 2:g} L{w / 2:g} 5 L{w - 5} {h / 2:g} L{w / 2:g} {h - 5} Z' "
+            f"fill='#4a7fb5'/>"
+        )
+        parts.append("</g>")
+        return "".join(parts)
+    title = card.name + (" (wild)" if wild else "") + (f", {label}" if label else "")
+    parts.append(f"<title>{_esc(title)}</title>")
+    stroke, sw = ("#444444", 1.5)
+    if selected:
+        stroke, sw = (_SELECTED, 4)
+    fill = "#fff8e1" if wild else "#ffffff"
+    parts.append(
+        f"<rect x='{sw / 2:g}' y='{sw / 2:g}' width='{w - sw:g}' height='{h - sw:g}' rx='{r}' "
+        f"fill='{fill}' stroke='{stroke}' stroke-width='{sw:g}'/>"
+    )
+    ink = suit_colour(card.suit, four_colour)
+    if card.is_joker:
+        pad = max(3, w // 14)
+        parts.append(
+            f"<text x='{pad}' y='{d.corner}' {_FONT} font-size='{d.corner * 0.85:g}' "
+            f"font-weight='bold' fill='{ink}' letter-spacing='-1'>JK</text>"
+            f"<text x='{w / 2:g}' y='{h - pad - 2:g}' text-anchor='middle' {_FONT} "
+            f"font-size='{d.pip * 1.1:g}' fill='{ink}'>★</text>"
+        )
+    else:
+        rank, sym = _rank_text(card), SUIT_SYMBOLS[card.suit]
+        pad = max(3, w // 14)
+        parts.append(
+            f"<text x='{pad}' y='{d.corner}' {_FONT} font-size='{d.corner}' "
+            f"font-weight='bold' fill='{ink}' letter-spacing='-1'>{_esc(rank)}</text>"
+            f"<text x='{pad}' y='{d.corner * 2 - 1}' {_FONT} font-size='{d.corner}' "
+            f"fill='{ink}'>{sym}</text>"
+            f"<text x='{w / 2 + pad / 2:g}' y='{h - pad - 2:g}' text-anchor='middle' {_FONT} "
+            f"font-size='{d.pip}' fill='{ink}'>{sym}</text>"
+        )
+    if wild:
+        # a gold corner badge: readable without colour as a star
+        s = d.corner * 0.8
+        parts.append(
+            f"<circle cx='{w - s * 0.75:g}' cy='{s * 0.75:g}' r='{s * 0.62:g}' fill='{_WILD}'/>"
+            f"<text x='{w - s * 0.75:g}' y='{s * 1.1:g}' text-anchor='middle' {_FONT} "
+            f"font-size='{s:g}' fill='#ffffff'>★</text>"
+        )
+    if label:
+        parts.append(
+            f"<text x='{w / 2:g}' y='{h + d.tag - 3}' text-anchor='middle' {_FONT} "
+            f"font-size='{d.tag - 3}' font-weight='bold' fill='#333333'>{_esc(label)}</text>"
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def card_svg(
+    card: Card,
+    *,
+    four_colour: bool = False,
+    size: Size | str = "normal",
+    selected: bool = False,
+    wild: bool = False,
+    face_down: bool = False,
+    label: str | None = None,
+) -> str:
+    """One card as a standalone SVG.
+
+    ``selected`` draws a thick blue border, ``wild`` a gold star badge,
+    ``label`` a small tag under the card (e.g. ``"=9♥"``), ``face_down`` the
+    back (the title then says only "face-down card", never the card).
+
+    >>> from rummy.cards import Card, JOKER
+    >>> "<title>joker (wild), =9♥</title>" in card_svg(JOKER, wild=True, label="=9♥")
+    True
+    >>> "queen" in card_svg(Card.parse("Qs"), face_down=True)
+    False
+    >>> card_svg(Card.parse("Qs"), size="huge")
+    Traceback (most recent call last):
+    ...
+    ValueError: size 'huge' is not a card size; the sizes are: small, normal, large
+    """
+    d = _dims(size)
+    height = d.height + (d.tag if label else 0)
+    if face_down:
+        return _svg(d.width, d.height, _card_group(None, 0, 0, d), "face-down card",
+                    "rummy-card-svg")
+    body = _card_group(card, 0, 0, d, four_colour=four_colour, selected=selected, wild=wild,
+                       label=label)
+    title = card.name + (" (wild)" if wild else "") + (f", {label}" if label else "")
+    return _svg(d.width, height, body, title, "rummy-card-svg")
+
+
+def _is_wild_fn(wild: Any) -> Callable[[Card], bool]:
+    """``wild`` may be a MeldRules (anything with ``is_wild``), a predicate or None."""
+    if wild is None:
+        return lambda c: False
+    if hasattr(wild, "is_wild"):
+        return wild.is_wild  # type: ignore[no-any-return]
+    if callable(wild):
+        return wild  # type: ignore[no-any-return]
+    raise TypeError("wild must be MeldRules, a predicate on cards, or None")
+
+
+def hand_svg(
+    cards: Iterable[Card],
+    *,
+    four_colour: bool = False,
+    size: Size | str = "normal",
+    selected: Collection[int] = (),
+    wild: Any = None,
+    labels: Sequence[str | None] | None = None,
+    title: str | None = None,
+) -> str:
+    """A row of cards.  ``selected`` holds positions (0-based) to highlight,
+    ``wild`` is a :class:`~rummy.melds.MeldRules` (or a predicate) marking
+    wild cards, ``labels`` an optional tag per card.
+
+    >>> from rummy.cards import cards
+    >>> svg = hand_svg(cards("7h 8h 9h"), selected={1})
+    >>> svg.count("<title>"), "your hand" in hand_svg(cards("7h"), title="your hand")
+    (4, True)
+    """
+    hand = list(cards)
+    d = _dims(size)
+    is_wild = _is_wild_fn(wild)
+    tagged = labels is not None and any(labels)
+    height = d.height + (d.tag if tagged else 0)
+    width = max(1, len(hand) * (d.width + d.gap) - d.gap) if hand else d.width
+    body = []
+    for i, c in enumerate(hand):
+        lab = labels[i] if labels is not None and i < len(labels) else None
+        body.append(_card_group(c, i * (d.width + d.gap), 0, d, four_colour=four_colour,
+                                selected=i in selected, wild=is_wild(c), label=lab))
+    if not hand:
+        body.append(
+            f"<rect x='1' y='1' width='{d.width - 2}' height='{d.height - 2}' rx='4' "
+            f"fill='none' stroke='#999999' stroke-dasharray='4 3'/>"
+        )
+    names = ", ".join(c.name for c in hand) or "no cards"
+    return _svg(width, height, "".join(body), title or f"hand: {names}", "rummy-hand-svg")
+
+
+def _meld_label(meld: Any) -> str:
+    if meld.kind == "run":
+        first, last = meld.represents[0], meld.represents[-1]
+        return f"run {first.symbol}–{last.symbol}"
+    return f"set of {meld.represents[0].symbol[:-1] if meld.represents else '?'}s"
+
+
+def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> tuple[str, float]:
+    """A meld outlined, wilds badged and tagged ``=9♥``; returns (svg, width)."""
+    n = len(meld.cards)
+    inner = n * (d.width + d.gap) - d.gap
+    pad = d.gap + 2
+    w = inner + 2 * pad
+    h = d.height + d.tag + 2 * pad
+    kind = "run" if meld.kind == "run" else "set"
+    desc = " ".join(
+        f"{c.symbol}" if c == r and not c.is_joker else f"{c.symbol}={r.symbol}"
+        for c, r in zip(meld.cards, meld.represents)
+    )
+    parts = [
+        f"<g transform='translate({x:g},{y:g})' class='rummy-meld'>",
+        f"<title>{_esc(kind + ': ' + desc)}</title>",
+        f"<rect x='1' y='1' width='{w - 2:g}' height='{h - 2:g}' rx='8' fill='#e8f5e9' "
+        f"stroke='#2e7d32' stroke-width='2'/>",
+    ]
+    for i, (c, r) in enumerate(zip(meld.cards, meld.represents)):
+        is_wild = c != r or c.is_joker
+        lab = f"={r.symbol}" if is_wild else None
+        parts.append(_card_group(c, pad + i * (d.width + d.gap), pad, d, four_colour=four_colour,
+                                 wild=is_wild, label=lab))
+    parts.append("</g>")
+    return "".join(parts), w
+
+
+def meld_svg(
+    meld: Any,
+    *,
+    four_colour: bool = False,
+    size: Size | str = "normal",
+) -> str:
+    """A meld outlined in green; each wild has a gold badge and a tag saying
+    what it stands for (``=9♥``).
+
+    >>> from rummy.melds import Meld
+    >>> from rummy.cards import cards
+    >>> svg = meld_svg(Meld.of(cards("8h Jk Th")))
+    >>> "=9♥" in svg and "run: 8♥ 🃏=9♥ T♥" in svg
+    True
+    """
+    d = _dims(size)
+    body, w = _meld_group(meld, 0, 0, d, four_colour)
+    h = d.height + d.tag + 2 * (d.gap + 2)
+    kind = "run" if meld.kind == "run" else "set"
+    title = f"{kind}: " + ", ".join(
+        c.name if c == r and not c.is_joker else f"{c.name} as {r.name}"
+        for c, r in zip(meld.cards, meld.represents)
+    )
+    return _svg(w, h, body, title, "rummy-meld-svg")
+
+
+def arrangement_svg(
+    arrangement: Any,
+    *,
+    four_colour: bool = False,
+    size: Size | str = "normal",
+    wild: Any = None,
+    max_width: float | None = None,
+    caption: str | None = None,
+) -> str:
+    """A hand arranged: melds outlined side by side, the deadwood apart
+    (dashed red outline) and the penalty written underneath.  Rows wrap at
+    ``max_width`` pixels (default: about five normal cards per row at phone
+    width is left to the page; give a number to wrap).
+
+    >>> from rummy.melds import best_arrangement
+    >>> svg = arrangement_svg(best_arrangement("7h 8h 9h Kc 2d"))
+    >>> "penalty 12" in svg and "deadwood" in svg
+    True
+    """
+    d = _dims(size)
+    is_wild = _is_wild_fn(wild)
+    block_h = d.height + d.tag + 2 * (d.gap + 2)
+    blocks: list[tuple[str, float]] = []
+    for m in arrangement.melds:
+        blocks.append(_meld_group(m, 0, 0, d, four_colour))
+    dead = list(arrangement.deadwood)
+    if dead:
+        pad = d.gap + 2
+        inner = len(dead) * (d.width + d.gap) - d.gap
+        w = inner + 2 * pad
+        parts = [
+            "<g class='rummy-deadwood'><title>deadwood: "
+            + _esc(", ".join(c.name for c in dead)) + "</title>",
+            f"<rect x='1' y='1' width='{w - 2:g}' height='{block_h - 2:g}' rx='8' "
+            f"fill='#fff3f3' stroke='#c62828' stroke-width='2' stroke-dasharray='6 4'/>",
+        ]
+        for i, c in enumerate(dead):
+            parts.append(_card_group(c, pad + i * (d.width + d.gap), pad, d,
+                                     four_colour=four_colour, wild=is_wild(c)))
+        parts.append(
+            f"<text x='{w / 2:g}' y='{block_h - 4:g}' text-anchor='middle' {_FONT} "
+            f"font-size='{d.tag - 4}' fill='#c62828'>deadwood</text></g>"
+        )
+        blocks.append(("".join(parts), w))
+    gap = 2 * d.gap + 4
+    limit = max_width if max_width is not None else float("inf")
+    rows: list[list[tuple[str, float]]] = [[]]
+    row_w = 0.0
+    for b in blocks:
+        if rows[-1] and row_w + gap + b[1] > limit:
+            rows.append([])
+            row_w = 0.0
+        row_w += (gap if rows[-1] else 0) + b[1]
+        rows[-1].append(b)
+    body = []
+    width = 0.0
+    for ri, row in enumerate(rows):
+        x = 0.0
+        for svg_part, w in row:
+            body.append(f"<g transform='translate({x:g},{ri * (block_h + gap):g})'>"
+                        f"{svg_part}</g>")
+            x += w + gap
+        width = max(width, x - gap)
+    text_y = len(rows) * (block_h + gap) + d.tag
+    pen = int(arrangement.penalty)
+    summary = caption or (f"penalty {pen}" + (" (every card melded)" if not dead else ""))
+    body.append(
+        f"<text x='2' y='{text_y - 4:g}' {_FONT} font-size='{d.tag}' font-weight='bold' "
+        f"fill='#222222'>{_esc(summary)}</text>"
+    )
+    width = max(width, d.width * 3)
+    title = (f"{len(arrangement.melds)} meld(s), deadwood: "
+             + (", ".join(c.name for c in dead) or "none") + f", penalty {pen}")
+    return _svg(width, text_y + 2, "".join(body), title, "rummy-arrangement-svg")
+
+
+def back_svg(count: int = 1, *, size: Size | str = "normal", label: str | None = None) -> str:
+    """A pile of ``count`` face-down cards (a stock, an opponent's hand),
+    with the count written on it.  Never shows what the cards are.
+
+    >>> svg = back_svg(7)
+    >>> "7 face-down cards" in svg and ">7<" in svg
+    True
+    """
+    if not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a whole number 0 or more, not {count!r}")
+    d = _dims(size)
+    layers = min(count, 4)
+    off = 3
+    width = d.width + off * max(layers - 1, 0)
+    height = d.height + off * max(layers - 1, 0)
+    body = []
+    if count == 0:
+        body.append(
+            f"<rect x='1' y='1' width='{d.width - 2}' height='{d.height - 2}' rx='4' "
+            f"fill='none' stroke='#999999' stroke-dasharray='4 3'/>"
+        )
+    for i in range(layers):
+        body.append(_card_group(None, i * off, i * off, d))
+    cx = width - d.width / 2
+    cy = height - d.height / 2
+    body.append(
+        f"<circle cx='{cx:g}' cy='{cy:g}' r='{d.corner * 0.9:g}' fill='#ffffff' "
+        f"stroke='#2e5c8a' stroke-width='2'/>"
+        f"<text x='{cx:g}' y='{cy + d.corner * 0.35:g}' text-anchor='middle' {_FONT} "
+        f"font-size='{d.corner:g}' font-weight='bold' fill='#2e5c8a'>{count}</text>"
+    )
+    what = "1 face-down card" if count == 1 else f"{count} face-down cards"
+    return _svg(width, height, "".join(body), (f"{label}: " if label else "") + what,
+                "rummy-back-svg")
+
+
+def table_svg(
+    seats: Sequence[tuple[str, int]],
+    *,
+    stock: int | None = None,
+    discard: Card | None = None,
+    hand: Sequence[Card] = (),
+    current: int | None = None,
+    four_colour: bool = False,
+    size: Size | str = "small",
+) -> str:
+    """A bird's-eye table: opponents as named face-down piles around an oval,
+    the stock and the top discard in the middle, your hand at the bottom.
+
+    ``seats`` lists (name, cards held) for the other players in play order;
+    ``current`` is the index in ``seats`` of the player to act, if any.
+    Only counts are drawn for other players, so nothing hidden can show.
+
+    >>> from rummy.cards import cards
+    >>> svg = table_svg([("Ben", 3), ("Cleo", 3)], stock=30, discard=cards("Qd")[0],
+    ...                 hand=cards("7h 8h 9h"))
+    >>> "Ben: 3 face-down cards" in svg and "queen of diamonds" in svg
+    True
+    """
+    d = _dims(size)
+    n = len(seats)
+    width = max(360, (len(hand) + 1) * (d.width + d.gap))
+    seat_h = d.height + 24
+    height = seat_h * 2 + d.height + 40
+    body = [
+        f"<ellipse cx='{width / 2:g}' cy='{seat_h + d.height / 2 + 10:g}' rx='{width / 2 - 4:g}' "
+        f"ry='{seat_h + d.height / 2:g}' fill='#1b5e20' opacity='0.18'/>"
+    ]
+    for i, (name, count) in enumerate(seats):
+        x = (i + 0.5) * width / max(n, 1) - d.width / 2
+        colour = "#1565c0" if current == i else "#222222"
+        label = f"{name}: " + ("1 face-down card" if count == 1 else f"{count} face-down cards")
+        body.append(
+            f"<g transform='translate({x:g},4)'><title>{_esc(label)}</title>"
+            f"{_card_group(None, 0, 16, d)}"
+            f"<text x='{d.width / 2:g}' y='12' text-anchor='middle' {_FONT} font-size='12' "
+            f"font-weight='{'bold' if current == i else 'normal'}' fill='{colour}'>"
+            f"{_esc(name)} ({count})</text></g>"
+        )
+    mid_y = seat_h + 12
+    if stock is not None:
+        x = width / 2 - d.width - d.gap * 2
+        body.append(
+            f"<g transform='translate({x:g},{mid_y:g})'><title>stock: {stock} cards</title>"
+            f"{_card_group(None, 0, 0, d)}"
+            f"<text x='{d.width / 2:g}' y='{d.height + 12:g}' text-anchor='middle' {_FONT} "
+            f"font-size='11'>stock {stock}</text></g>"
+        )
+    x = width / 2 + d.gap * 2
+    if discard is not None:
+        body.append(
+            f"<g transform='translate({x:g},{mid_y:g})'>"
+            f"{_card_group(discard, 0, 0, d, four_colour=four_colour)}"
+            f"<text x='{d.width / 2:g}' y='{d.height + 12:g}' text-anchor='middle' {_FONT} "
+            f"font-size='11'>discard</text></g>"
+        )
+    hy = height - d.height - 4
+    for i, c in enumerate(hand):
+        body.append(_card_group(c, i * (d.width + d.gap) + 4, hy, d, four_colour=four_colour))
+    names = ", ".join(f"{s} {c}" for s, c in seats)
+    title = (f"table: {names}" + (f"; stock {stock}" if stock is not None else "")
+             + (f"; discard {discard.name}" if discard is not None else "")
+             + (f"; your hand {', '.join(c.name for c in hand)}" if hand else ""))
+    return _svg(width, height + 2, "".join(body), title, "rummy-table-svg")
