@@ -1,0 +1,115 @@
+"""Build the lesson notebooks (notebooks/NN_*.ipynb) from their sources.
+
+Each lesson is written as plain text in ``scripts/lessons/NN_name.txt``:
+cells start with a line ``%% md`` (markdown) or ``%% code``; ``%% code
+hidden`` makes a code cell whose source is collapsed in JupyterLab (worked
+answers).  ``{{fp:TEXT}}`` is replaced by the fingerprint of the answer TEXT,
+so the self-checking exercises don't show their answers.
+
+The notebooks are executed in a fresh kernel (nbclient, cwd notebooks/) and
+saved executed, with the widget state stripped: no ``metadata.widgets`` and
+widget outputs keep only their ``text/plain`` form.  So they read well on a
+code host and stay small.
+
+    .venv/bin/python scripts/build_lessons.py            # every lesson
+    .venv/bin/python scripts/build_lessons.py 01 06      # the lessons whose name starts so
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "scripts" / "lessons"
+OUT = ROOT / "notebooks"
+WIDGET_MIMES = ("application/vnd.jupyter.widget-view+json",
+                "application/vnd.jupyter.widget-state+json")
+
+
+def fingerprint(text: str) -> str:
+    """The fingerprint used by the notebooks' ``check`` functions."""
+    return hashlib.sha256(str(text).strip().lower().encode()).hexdigest()[:12]
+
+
+def parse(text: str) -> nbformat.NotebookNode:
+    """A notebook from the ``%% md`` / ``%% code`` source format."""
+    text = re.sub(r"\{\{fp:(.*?)\}\}", lambda m: fingerprint(m.group(1)), text)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (rummy kit)",
+                                 "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    kind, lines = None, []
+
+    def flush() -> None:
+        if kind is None:
+            return
+        body = "\n".join(lines).strip("\n")
+        if not body:
+            return
+        if kind == "md":
+            nb.cells.append(nbformat.v4.new_markdown_cell(body))
+        else:
+            cell = nbformat.v4.new_code_cell(body)
+            if kind == "code hidden":
+                cell.metadata["jupyter"] = {"source_hidden": True}
+            nb.cells.append(cell)
+
+    for line in text.splitlines():
+        m = re.fullmatch(r"%% (md|code|code hidden)\s*", line)
+        if m:
+            flush()
+            kind, lines = m.group(1), []
+        else:
+            lines.append(line)
+    flush()
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i:03d}"
+    return nb
+
+
+def strip_widgets(nb: nbformat.NotebookNode) -> None:
+    """Drop widget state: metadata.widgets and widget mime types of outputs."""
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.metadata.pop("execution", None)
+        for out in cell.get("outputs", []):
+            data = out.get("data")
+            if data:
+                for mime in WIDGET_MIMES:
+                    data.pop(mime, None)
+
+
+def build(source: Path, timeout: int = 300) -> tuple[Path, float, int]:
+    nb = parse(source.read_text())
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(OUT)}})
+    t0 = time.perf_counter()
+    client.execute()
+    seconds = time.perf_counter() - t0
+    strip_widgets(nb)
+    target = OUT / (source.stem + ".ipynb")
+    nbformat.write(nb, target)
+    return target, seconds, target.stat().st_size
+
+
+def main(argv: list[str]) -> int:
+    sources = sorted(SOURCES.glob("*.txt"))
+    if argv:
+        sources = [s for s in sources if any(s.name.startswith(a) for a in argv)]
+    for s in sources:
+        target, seconds, size = build(s)
+        print(f"{target.relative_to(ROOT)}: {seconds:.1f} s, {size / 1024:.0f} KiB", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
