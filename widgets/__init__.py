@@ -1,5 +1,140 @@
 """widgets: the ipywidgets views of the Rummy teaching kit.
 
 Each view holds an engine state from :mod:`rummy` and renders only what its
-player may see (``state.observe(player)``); no game rule lives here.
+player may see (``state.observe(player)``); no game rule lives here: every
+legal move comes from ``obs.legal_actions``, every check and every score from
+the engine, and any engine error (``GameError``, ``CardError`` ...) is shown
+as a message in the view, never as a traceback.
+
+Every view is a plain Python object with a ``.widget`` (the root ipywidgets
+box, displayed when the object is the last thing in a cell) and a
+``.message`` (an ``HTML`` widget with CSS class ``rummy-message``).
+
+Public constructors
+-------------------
+Cards and hands (``widgets.cards``)::
+
+    CardView(card, *, four_colour=False, size="normal", selected=False,
+             wild=False, label=None, face_down=False, on_click=None)
+    HandView(cards=(), *, rules=None, sort="dealt", four_colour=False,
+             size="normal", on_select=None, on_act=None)
+        # sort: "dealt", "suit", "rank" or "melds" (best arrangement first,
+        # melds outlined, wilds tagged with what they stand for)
+
+Game tables (``widgets.tables``)::
+
+    ThreeThirteenTable(variant="three_thirteen", *, players=4, learner=0,
+                       name="You", bots="expert", seed=None, speed=0.6,
+                       four_colour=False, large=False, show_odds=False,
+                       **options)
+        # variants: three_thirteen, tre_tretton, three_thirteen_jokers
+        # (three_thirteen_jokers: you against AI players seated left, top, right)
+    BigTableTable(players=6, *, learner=0, name="You", bots="expert",
+                  seed=None, speed=0.6, match_window=4.0, four_colour=False,
+                  large=False, **options)
+    GinTable(*, learner=0, name="You", bots="expert", seed=None, speed=0.6,
+             four_colour=False, large=False, **options)
+    play(variant="three_thirteen", **kw) -> the right table for the variant
+
+    ``speed`` is seconds per bot move: 0 applies the bots' moves at once
+    (what headless tests use); in a live kernel a positive speed steps them
+    with an asyncio task so the learner can follow.  ``bots`` is a bot name
+    ("random", "greedy", "expert") or a list of names, one per AI seat.
+    Tables expose ``.state`` (the engine game), ``.learner`` (seat),
+    ``.observation()``, ``.act(action)`` and ``.new_game(seed=None)``.
+
+Coach, score sheet, explorers::
+
+    Coach(table, *, show_odds=False)      # hint, "do it for me", undo, odds
+    ScoreSheet(state=None)                # state.score_sheet() as a table
+    MeldChecker(variant="three_thirteen", round=1, **options)
+    OddsExplorer(variant="three_thirteen", round=1, packs=None, jokers=0,
+                 draws=5)
+    RulesStepper(variant="three_thirteen", seed=1)
+
+Stable CSS classes (for browser tests and app notebooks)
+--------------------------------------------------------
+Every table root: ``rummy-table`` plus ``rummy-three-thirteen``,
+``rummy-big-table`` or ``rummy-gin``; ``rummy-table-ready`` is added once the
+first observation is rendered.  Shared by the tables:
+
+- ``rummy-message``: errors and notices (never a traceback)
+- ``rummy-status``: whose turn / the phase, in words
+- ``rummy-wild``: the round's wild cards announced
+- ``rummy-hand``: the learner's hand; each card in it is a button with
+  ``rummy-card`` and ``rummy-card-<text>`` (e.g. ``rummy-card-Th``,
+  ``rummy-card-Jk``); the selected one also has ``rummy-card-selected``;
+  meld groups in "melds first" order are ``rummy-meld-group``, the
+  deadwood group ``rummy-deadwood-group``
+- ``rummy-sort`` (sort choice), ``rummy-four-colour``, ``rummy-large``
+  (checkboxes), ``rummy-speed`` (bot speed slider)
+- ``rummy-stock``, ``rummy-discard-pile``: click to draw
+- ``rummy-discard``: discard the selected card (clicking a selected card
+  again does the same)
+- ``rummy-confirm``, ``rummy-cancel``: the confirmation of going out,
+  knocking or gin
+- ``rummy-opponent`` (one per other player, with ``rummy-seat-left``,
+  ``rummy-seat-top``, ``rummy-seat-right`` where seats have positions),
+  ``rummy-last-action`` inside it
+- ``rummy-log``: the narrated log; ``rummy-score-sheet``: the scores
+- ``rummy-review``: the end-of-round review; ``rummy-next-round``: go on
+- ``rummy-game-over``: the final result; ``rummy-new-game``: start again
+- ``rummy-moves``: buttons ``rummy-move`` for any legal move not covered by
+  a dedicated control (so every legal move is always reachable)
+- coach: ``rummy-coach``, ``rummy-hint``, ``rummy-hint-text``, ``rummy-do-it``,
+  ``rummy-undo``, ``rummy-odds-toggle``, ``rummy-odds``
+
+Three-Thirteen: ``rummy-go-out``.  Big Table: ``rummy-caller`` (the caller's
+"draw!" / "discard!"), ``rummy-match``, ``rummy-own-pile``,
+``rummy-neighbour-pile`` (click to take), ``rummy-pool``.  Gin:
+``rummy-roles``, ``rummy-upcard``, ``rummy-take-upcard``,
+``rummy-decline-upcard``, ``rummy-knock``, ``rummy-gin``, ``rummy-lay-off``,
+``rummy-advisor``, ``rummy-advice``.
+
+Explorers: ``rummy-meld-checker``, ``rummy-meld-input``, ``rummy-meld-check``,
+``rummy-meld-picker`` (card toggles ``rummy-pick-card``), ``rummy-meld-result``;
+``rummy-odds-explorer``, ``rummy-odds-plot``, ``rummy-odds-fraction``;
+``rummy-rules-stepper``, ``rummy-rules-prev``, ``rummy-rules-next``,
+``rummy-rules-step``, ``rummy-rules-rule``; ``rummy-score-sheet``.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "CardView",
+    "HandView",
+    "Coach",
+    "ScoreSheet",
+    "MeldChecker",
+    "OddsExplorer",
+    "RulesStepper",
+    "ThreeThirteenTable",
+    "BigTableTable",
+    "GinTable",
+    "play",
+]
+
+_WHERE = {
+    "CardView": "widgets.cards",
+    "HandView": "widgets.cards",
+    "Coach": "widgets.coach",
+    "ScoreSheet": "widgets.scores",
+    "MeldChecker": "widgets.explorers",
+    "OddsExplorer": "widgets.explorers",
+    "RulesStepper": "widgets.explorers",
+    "ThreeThirteenTable": "widgets.tables",
+    "BigTableTable": "widgets.tables",
+    "GinTable": "widgets.tables",
+    "play": "widgets.tables",
+}
+
+
+def __getattr__(name: str) -> Any:
+    # import on first use, so `import widgets` stays light
+    if name in _WHERE:
+        import importlib
+
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'widgets' has no attribute {name!r}")
