@@ -1,0 +1,851 @@
+"""Big Table: the simultaneous, caller-paced 3-13 for 2 to 12 players (BT-1..BT-8).
+
+Everybody plays at once.  The caller (this engine) paces each **cycle**:
+
+1. ``"draw"``: the caller calls *draw!*; every player picks, face down,
+   ``"draw pool"`` (the top of the face-down middle pool) or ``"draw pile"``
+   (the top card of the discard pile of the neighbour on their **right**).
+   When every choice is in, all are carried out together (BT-3).
+2. ``"choose discard"``: every player picks a discard face down
+   (``"discard 9c"``); when all have one, the caller calls *discard!* and
+   all are turned face up together, each onto its owner's own pile, on the
+   owner's **left** (BT-3).  Nobody ever takes from their own pile.
+3. ``"match calls"``: only a player whose whole hand (h+2 cards) is melded
+   gets the choice ``"call match"`` / ``"play on"``; the caller never calls
+   for anybody (BT-4, BT-5).  If nobody has a complete hand the window is
+   skipped.
+
+A hand complete straight after the deal may call in the ``"match call after
+deal"`` window, before the first draw (BT-4).  After the first match the
+caller runs one more cycle for everybody else (``"final cycle: draw"``,
+``"final cycle: choose discard"``), then scores the hand (BT-5, BT-6) and deals
+the next one.  After hand 11 the phase is ``"scored"`` and the game is over.
+
+Seats go clockwise, to the left: the left neighbour of seat ``i`` is seat
+``i + 1`` (mod n) and the right neighbour is ``i - 1``; so seat ``i`` draws
+from pile ``i - 1`` and its own pile is the source of seat ``i + 1``.
+
+Decisions this module takes where RULES.md is silent:
+
+- Draw choices are collected face down too, then carried out together: the
+  pile takes first, then the pool draws in seat order.  When the pool runs
+  out during a draw, every pile but its top card is shuffled into a new pool
+  and the draw goes on (BT-8).  ``start`` refuses a table whose cards cannot
+  cover this: the 13-card deal of hand 11, a pile card and one more card per
+  player, i.e. ``15 * players <= 52 * packs``.
+- Taking the right neighbour's top card and discarding that same card is
+  allowed (it passes the card on; it is not a pass as in TT-5).
+- Several players may call match in the same window; each scores 0 and
+  counts as matched.  Players who have matched sit out the final cycle.
+- A hand in which nobody matches after 200 cycles ends and is scored with
+  nobody out (TT-12).
+
+>>> from rummy.game import new_game
+>>> g = new_game("big_table", players=3, seed=4)
+>>> g.phase, g.to_act(), g.current_player
+('draw', [0, 1, 2], None)
+>>> g.apply("draw pool", player=0)
+>>> g.to_act()
+[1, 2]
+>>> o = g.observe(1)
+>>> o.phase, [a.verb for a in o.legal_actions], len(o.hand), o.right, o.left
+('draw', ['draw pool', 'draw pile'], 3, 0, 2)
+>>> o.legal_actions[1].card == o.right_top == g.piles[0][-1]
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rummy.cards import Card, deck, rank_name
+from rummy.game import Action, ActionError, GameError, player_names
+from rummy.melds import Arrangement, MeldRules, best_arrangement
+from rummy.table import Stock, make_shoe, reshuffle
+from rummy.variants import Variant, find_variant
+
+__all__ = [
+    "BigTableGame",
+    "BigTableObservation",
+    "PHASES",
+    "STALL_CYCLES",
+    "start",
+    "from_json",
+    "hand_is_complete",
+    "cards_needed",
+]
+
+#: The caller's phases, in the order they come.
+PHASES = (
+    "match call after deal",
+    "draw",
+    "choose discard",
+    "match calls",
+    "final cycle: draw",
+    "final cycle: choose discard",
+    "scored",
+)
+#: TT-12: a hand with no match after this many cycles ends with nobody out.
+STALL_CYCLES = 200
+
+#: suit-then-rank order of every card (a fast sort key)
+_ORDER = {c: i for i, c in enumerate(sorted(set(deck(1, 1))))}
+_by_order = _ORDER.__getitem__
+#: one Action value per card, made once
+_DISCARD = {c: Action("discard", c) for c in _ORDER}
+_TAKE = {c: Action("draw pile", c) for c in _ORDER}
+
+_DRAW_PHASES = ("draw", "final cycle: draw")
+_DISCARD_PHASES = ("choose discard", "final cycle: choose discard")
+_MATCH_PHASES = ("match call after deal", "match calls")
+_CALL = Action("call match")
+_PLAY_ON = Action("play on")
+_POOL = Action("draw pool")
+
+
+# ---------------------------------------------------------------------------
+# Is a hand complete?  (An exact decision, much faster than a full solve.)
+
+
+def hand_is_complete(hand: Sequence[Card], rules: MeldRules) -> bool:
+    """True when every card of ``hand`` can be put in a meld (BT-4).
+
+    An exact yes/no search that stops at the first complete arrangement;
+    it agrees with ``best_arrangement(hand, rules).is_complete`` (tested on
+    random hands), only faster.  Rules it does not cover (aces high, a
+    natural card required, capped sets) go to the full solver.
+
+    >>> from rummy.cards import cards
+    >>> rules = MeldRules(wild_rank=5)
+    >>> hand_is_complete(cards("7h 8h 5c Kd Kd Ks"), rules)
+    True
+    >>> hand_is_complete(cards("7h 8h 5c Kd Kd Qs"), rules)
+    False
+    """
+    if rules.aces != "low" or rules.min_naturals or rules.max_set_size is not None:
+        return best_arrangement(hand, rules).is_complete
+    x = 0
+    w = 0
+    wild_rank = rules.wild_rank
+    jokers = rules.jokers_wild
+    masks = [0, 0, 0, 0]
+    by_rank = [0] * 14
+    naturals = []
+    for c in hand:
+        r = c.rank
+        if r == wild_rank or (r == 0 and jokers):
+            w += 1
+        elif r == 0:
+            return False  # a joker that is not wild is never in a meld
+        else:
+            s = _SUIT_INDEX[c.suit]
+            x += 1 << (4 * (s * 13 + r - 1))
+            masks[s] |= 1 << r
+            by_rank[r] += 1
+            naturals.append((s, r))
+    if x == 0:
+        return w == 0 or w >= 3
+    if w < 2 and not _partners_ok(naturals, masks, by_rank, w):
+        return False
+    return _complete(x, w, False, {})
+
+
+_SUIT_INDEX = {"c": 0, "d": 1, "h": 2, "s": 3}
+#: ranks r-2..r+2 but not r, as a bit mask over ranks 0..15
+_NEAR = [((0b11011 << r) >> 2) for r in range(14)]
+_RUNS_THROUGH = [
+    [m for m in ((0b111 << r) >> 2, (0b111 << r) >> 1, 0b111 << r) if m & 1 == 0 and m < 1 << 14]
+    for r in range(14)
+]
+
+
+def _count(x: int, p: int) -> int:
+    return (x >> (4 * p)) & 15
+
+
+def _partners_ok(naturals: list[tuple[int, int]], masks: list[int], by_rank: list[int],
+                 w: int) -> bool:
+    """Quick necessary test: with no wild every card needs a set or a run of
+    naturals; with one wild every card needs at least one partner."""
+    for s, r in naturals:
+        mask = masks[s]
+        if w == 0:
+            if by_rank[r] >= 3 or any(mask & m == m for m in _RUNS_THROUGH[r]):
+                continue
+            return False
+        if by_rank[r] >= 2 or mask & _NEAR[r]:
+            continue
+        return False
+    return True
+
+
+def _complete(x: int, w: int, melded: bool, failed: dict[tuple[int, int, bool], bool]) -> bool:
+    """Can the naturals ``x`` plus ``w`` wilds all be melded?  ``melded``:
+    a meld exists already (it can absorb one or two leftover wilds)."""
+    if x == 0:
+        return w == 0 or w >= 3 or melded
+    key = (x, w, melded)
+    if key in failed:
+        return False
+    low = (x & -x).bit_length() - 1
+    p = low >> 2
+    s, q = divmod(p, 13)
+    base = s * 13
+    bit = 1 << (4 * p)
+    # runs in this suit with this card as the lowest natural; wilds fill the
+    # gaps and pad the run to 3 cards (always possible inside A..K here)
+    stack: list[tuple[int, int, int]] = [(q, 0, bit)]  # last rank, gaps, cards taken
+    while stack:
+        last, gaps, delta = stack.pop()
+        length = last - q + 1
+        need = gaps + max(0, 3 - length)
+        if need <= w and _complete(x - delta, w - need, True, failed):
+            return True
+        for r in range(last + 1, 13):
+            g2 = gaps + (r - last - 1)
+            if g2 > w:
+                break
+            if _count(x, base + r):
+                stack.append((r, g2, delta + (1 << (4 * (base + r)))))
+    # sets of this rank: this card, any further copies in this and higher
+    # suits, padded with wilds to 3
+    choices = []
+    for t in range(s, 4):
+        pp = t * 13 + q
+        n = _count(x, pp) - (1 if t == s else 0)
+        if n:
+            choices.append((pp, n))
+    if choices or w >= 2:
+        for delta, k in _set_takes(choices, bit, 1):
+            need = 3 - k if k < 3 else 0
+            if need <= w and _complete(x - delta, w - need, True, failed):
+                return True
+    failed[key] = False
+    return False
+
+
+def _set_takes(choices: list[tuple[int, int]], delta: int, k: int) -> list[tuple[int, int]]:
+    """Every way to take copies for a set: (cards taken as bits, count)."""
+    out = [(delta, k)]
+    for pp, n in choices:
+        out = [
+            (d + (t << (4 * pp)), kk + t) for d, kk in out for t in range(n + 1)
+        ]
+    out.sort(key=lambda dk: -dk[1])  # bigger sets first: fewer cards left to place
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Setup
+
+
+def cards_needed(players: int, variant: Variant | str = "big_table") -> int:
+    """Cards the pool must hold for ``players``: in the biggest hand each
+    player holds h+2 cards, has one on their pile and may draw one more.
+
+    >>> cards_needed(12), 4 * 52
+    (180, 208)
+    """
+    v = find_variant(variant)
+    biggest = v.hand_size(v.rounds or 1)
+    return players * (biggest + 2)
+
+
+def start(
+    variant: Variant | str,
+    players: int | Sequence[str] | None = None,
+    seed: int | None = None,
+    **options: Any,
+) -> BigTableGame:
+    """A new Big Table game (``rummy.new_game("big_table", ...)`` calls this).
+
+    >>> g = start("big_table", players=["Ana", "Ben"], seed=1)
+    >>> g.players, g.hand_number, len(g.hands[0]), [len(p) for p in g.piles]
+    (('Ana', 'Ben'), 1, 3, [1, 1])
+    >>> start("big_table", players=16, seed=1)
+    Traceback (most recent call last):
+    ...
+    rummy.game.GameError: big_table is for 2 to 12 players, not 16; set the option max_players (one of 16, 20, 24) to allow more, with enough packs
+    >>> start("big_table", players=16, seed=1, max_players=16)
+    Traceback (most recent call last):
+    ...
+    rummy.game.GameError: big_table: 16 players need 240 cards (13 in hand, 1 on the pile and 1 more to draw, each, in hand 11) but 4 packs hold 208; use packs=5 or more
+    """
+    return BigTableGame(find_variant(variant), players, seed, options)
+
+
+def from_json(obj: dict[str, Any] | str) -> BigTableGame:
+    """Rebuild a game saved with :meth:`BigTableGame.to_json` by replaying it."""
+    data = json.loads(obj) if isinstance(obj, str) else obj
+    try:
+        g = start(data["variant"], list(data["players"]), data["seed"], **data.get("options", {}))
+        actions = data.get("actions", [])
+    except (KeyError, TypeError) as e:
+        raise GameError(f"not a saved big_table game: missing or bad {e}") from None
+    for seat, text in actions:
+        g.apply(text, player=seat)
+    return g
+
+
+# ---------------------------------------------------------------------------
+# Observation
+
+
+@dataclass(frozen=True, slots=True)
+class BigTableObservation:
+    """What one player may see (public table plus their own cards and choice).
+
+    ``piles[i]`` is seat i's own discard pile (bottom first, face up, public);
+    ``right`` is the seat whose pile this player may take from, ``left`` the
+    seat that takes from this player's pile.  ``choice`` is this player's own
+    face-down draw or discard choice waiting for the caller, if any;
+    ``waiting`` the seats still to choose in a draw or discard phase.
+    ``taken[i]`` and ``discarded[i]`` are the cards seat i took from a pile
+    and discarded this hand (public); ``open_melds`` the melds laid down by
+    the players who matched this hand; ``last_hand`` the previous hand's
+    revealed arrangements and points.
+    """
+
+    variant: Variant
+    player: int
+    players: tuple[str, ...]
+    phase: str
+    legal_actions: list[Action]
+    hand: tuple[Card, ...]
+    scores: tuple[int, ...]
+    log: tuple[str, ...]
+    hand_number: int
+    hand_size: int
+    wild_rank: int | None
+    rules: MeldRules
+    cycle: int
+    pool_size: int
+    piles: tuple[tuple[Card, ...], ...]
+    right: int
+    left: int
+    choice: Action | None
+    waiting: tuple[int, ...]
+    hand_counts: tuple[int, ...]
+    matched: tuple[int, ...]
+    open_melds: tuple[tuple[int, Arrangement], ...]
+    final_cycle: bool
+    taken: tuple[tuple[Card, ...], ...]
+    discarded: tuple[tuple[Card, ...], ...]
+    last_hand: tuple[tuple[int, Arrangement, int], ...]
+    is_over: bool
+    packs: int
+
+    @property
+    def right_top(self) -> Card | None:
+        """The card this player may take from the right neighbour's pile."""
+        pile = self.piles[self.right]
+        return pile[-1] if pile else None
+
+
+# ---------------------------------------------------------------------------
+# The game
+
+
+class BigTableGame:
+    """The state of one Big Table game (the omniscient view: ``hands`` and
+    ``pool`` are hidden information; players, bots and widgets read
+    :meth:`observe`)."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int | Sequence[str] | None,
+        seed: int | None,
+        options: dict[str, Any],
+    ) -> None:
+        try:
+            self.options: dict[str, Any] = variant.resolve(**options)
+        except ValueError as e:
+            raise GameError(str(e)) from None
+        limit = self.options.get("max_players", variant.max_players)
+        count = players if isinstance(players, int) else (
+            len(players) if isinstance(players, Sequence) and not isinstance(players, str)
+            else None
+        )
+        if isinstance(count, int) and count > variant.max_players and count <= limit:
+            widened = replace(variant, max_players=limit)
+        else:
+            widened = variant
+        if isinstance(count, int) and count > limit:
+            more = [c for c in variant.option("max_players").choices if c >= count]
+            hint = (f"; set the option max_players (one of {', '.join(map(str, more))}) "
+                    "to allow more, with enough packs") if more else ""
+            raise GameError(
+                f"{variant.name} is for {variant.min_players} to {limit} players, "
+                f"not {count}{hint}"
+            )
+        try:
+            self.players: tuple[str, ...] = player_names(players, widened)
+        except ValueError as e:
+            raise GameError(str(e)) from None
+        n = len(self.players)
+        self.packs = variant.packs_for(n, **self.options)
+        need = cards_needed(n, variant)
+        if need > 52 * self.packs:
+            more = -(-need // 52)
+            fix = f"use packs={more} or more" if more <= 8 else "fewer players"
+            raise GameError(
+                f"{variant.name}: {n} players need {need} cards "
+                f"({variant.hand_size(variant.rounds or 1)} in hand, 1 on the pile and 1 more "
+                f"to draw, each, in hand {variant.rounds}) but {self.packs} packs hold "
+                f"{52 * self.packs}; {fix}"
+            )
+        self.variant = variant
+        self.n = n
+        self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.rng = random.Random(self.seed)
+        self.log: list[str] = []
+        self.history: list[tuple[int, Action]] = []
+        self.scores: list[int] = [0] * n
+        self.rows: list[list[int]] = []
+        self.matches: list[int] = [0] * n
+        self.last_hand: tuple[tuple[int, Arrangement, int], ...] = ()
+        self._full = Counter(deck(self.packs))
+        self.left_of = [(i + 1) % n for i in range(n)]
+        self.right_of = [(i - 1) % n for i in range(n)]
+        self._log_cache: tuple[str, ...] = ()
+        self._deal(1)
+
+    # -- the caller --------------------------------------------------------
+    def _say(self, text: str) -> None:
+        self.log.append(text)
+
+    def _name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def _deal(self, h: int) -> None:
+        """BT-2: a fresh shuffled pool; h+2 cards each, then one on each pile."""
+        v = self.variant
+        self.hand_number = h
+        self.rules = v.meld_rules(h)
+        self.size = v.hand_size(h)
+        self.pool = Stock(make_shoe(self.packs, 0, self.rng))
+        n = self.n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        draw = self.pool.draw
+        for _ in range(self.size):
+            for hand in self.hands:
+                hand.append(draw())
+        self.piles: list[list[Card]] = [[draw()] for _ in range(n)]
+        self.cycle = 0
+        self.pending: dict[int, Action] = {}
+        self.matched: list[int] = []
+        self.open_melds: dict[int, Arrangement] = {}
+        self.taken: list[list[Card]] = [[] for _ in range(n)]
+        self.discarded: list[list[Card]] = [[] for _ in range(n)]
+        self.final = False
+        wild = self.rules.wild_rank
+        wild_text = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
+        self._say(
+            f"Hand {h} of {v.rounds}: everyone draws {self.size} cards from the pool; "
+            f"{wild_text}."
+        )
+        self._say("Piles start: " + ", ".join(
+            f"{self._name(i)} {self.piles[i][-1]}" for i in range(n)) + ".")
+        self._open_match_window("match call after deal")
+
+    def _complete(self, seat: int) -> bool:
+        return hand_is_complete(self.hands[seat], self.rules)
+
+    def _open_match_window(self, phase: str) -> None:
+        """BT-4: only players whose whole hand is melded may call match."""
+        self.eligible = [i for i in range(self.n) if i not in self.open_melds and self._complete(i)]
+        self.pending = {}
+        if self.eligible:
+            self.phase = phase
+            self._acting = list(self.eligible)
+            return
+        self._after_match_window()
+
+    def _after_match_window(self) -> None:
+        if self.matched and not self.final:
+            self._start_cycle(final=True)
+        elif self.cycle >= STALL_CYCLES:
+            self._say(f"No match after {STALL_CYCLES} cycles: the caller ends the hand (TT-12).")
+            self._score_hand()
+        else:
+            self._start_cycle(final=False)
+
+    def _start_cycle(self, final: bool) -> None:
+        self.final = final
+        self.cycle += 1
+        if final:
+            self._say("Caller: one more draw and discard for everyone else!")
+        self._say("Caller: draw!")
+        self.phase = "final cycle: draw" if final else "draw"
+        self._acting = [i for i in range(self.n) if i not in self.open_melds]
+        self.pending = {}
+
+    def _reveal_draws(self) -> None:
+        """BT-3: pile takes first, then pool draws in seat order (BT-8 when empty)."""
+        pending = self.pending
+        order = sorted(pending)
+        for seat in order:
+            if pending[seat].verb == "draw pile":
+                src = self.right_of[seat]
+                card = self.piles[src].pop()
+                self.hands[seat].append(card)
+                self.taken[seat].append(card)
+                self._say(f"{self._name(seat)} takes {card} from {self._name(src)}'s pile")
+        for seat in order:
+            if pending[seat].verb == "draw pool":
+                if not self.pool.cards:
+                    moved = reshuffle(self.pool, self.piles, self.rng)
+                    self._say(
+                        f"The pool is empty: the caller shuffles {moved} cards from the piles "
+                        "(all but their top cards) into a new pool (BT-8)."
+                    )
+                self.hands[seat].append(self.pool.draw())
+                self._say(f"{self._name(seat)} draws from the pool")
+        self._acting = list(order)
+        self.pending = {}
+        self.phase = "final cycle: choose discard" if self.final else "choose discard"
+
+    def _reveal_discards(self) -> None:
+        self._say("Caller: discard!")
+        pending = self.pending
+        for seat in sorted(pending):
+            card = pending[seat].card
+            assert card is not None
+            self.hands[seat].remove(card)
+            self.piles[seat].append(card)
+            self.discarded[seat].append(card)
+            self._say(f"{self._name(seat)} discards {card}")
+        self.pending = {}
+        if self.final:
+            self._score_hand()
+        else:
+            self._open_match_window("match calls")
+
+    def _score_hand(self) -> None:
+        """BT-6: matchers 0; anyone complete after the final cycle 0; the rest
+        the penalty of their best arrangement (M-7, wilds at face value)."""
+        row = []
+        reveal = []
+        parts = []
+        for seat in range(self.n):
+            if seat in self.open_melds:
+                arr = self.open_melds[seat]
+                pts = 0
+                how = "match"
+            else:
+                arr = best_arrangement(self.hands[seat], self.rules)
+                pts = arr.penalty
+                how = "complete" if arr.is_complete else ""
+            row.append(pts)
+            reveal.append((seat, arr, pts))
+            parts.append(f"{self._name(seat)} {pts}" + (f" ({how})" if how else ""))
+        self.rows.append(row)
+        for i, pts in enumerate(row):
+            self.scores[i] += pts
+        self.last_hand = tuple(reveal)
+        self._say(f"Hand {self.hand_number} scores: " + ", ".join(parts) + ".")
+        if self.hand_number < (self.variant.rounds or 1):
+            self._deal(self.hand_number + 1)
+            return
+        self.phase = "scored"
+        self._acting = []
+        self.pending = {}
+        best = min(self.scores)
+        winners = [self._name(i) for i, s in enumerate(self.scores) if s == best]
+        if len(winners) == 1:
+            self._say(f"Game over: {winners[0]} wins with {best} points.")
+        else:
+            self._say(
+                f"Game over: {' and '.join(winners)} tie on {best} points, so nobody wins (TT-9)."
+            )
+
+    # -- the common API ----------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True after hand 11 is scored."""
+        return self.phase == "scored"
+
+    @property
+    def current_player(self) -> int | None:
+        """The one seat to act, or None while several act at once (or none)."""
+        return self._acting[0] if len(self._acting) == 1 else None
+
+    def to_act(self) -> list[int]:
+        """Every seat that must still act in the current phase."""
+        pending = self.pending
+        return [s for s in self._acting if s not in pending]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The actions ``player`` may take now (empty when they have nothing to do)."""
+        seat = self._seat(player)
+        if seat not in self._acting or seat in self.pending:
+            return []
+        phase = self.phase
+        if phase in _DRAW_PHASES:
+            pile = self.piles[self.right_of[seat]]
+            return [_POOL, _TAKE[pile[-1]]] if pile else [_POOL]
+        if phase in _DISCARD_PHASES:
+            return [_DISCARD[c] for c in sorted(set(self.hands[seat]), key=_by_order)]
+        if phase in _MATCH_PHASES:
+            return [_CALL, _PLAY_ON]
+        return []
+
+    def _seat(self, player: int | str | None) -> int:
+        if type(player) is int and 0 <= player < self.n:
+            return player
+        if player is None:
+            acting = self.to_act()
+            if len(acting) == 1:
+                return acting[0]
+            if not acting:
+                raise GameError("nobody has anything to do now: the game is over")
+            names = ", ".join(self._name(s) for s in acting)
+            raise GameError(
+                f"several players act at once now ({names}): say which one with player=seat"
+            )
+        if isinstance(player, str) and player in self.players:
+            return self.players.index(player)
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            raise GameError(
+                f"player {player!r} is not a seat: seats are 0 to {self.n - 1} "
+                f"({', '.join(self.players)})"
+            )
+        return player
+
+    def apply(self, action: Action | str, player: int | str | None = None) -> None:
+        """Take ``action`` for ``player`` (a seat number or name).
+
+        An illegal action raises :class:`rummy.game.GameError` saying what is
+        allowed, and changes nothing.  When the last player of a draw or
+        discard phase has chosen, the caller reveals every choice together.
+        """
+        if self.phase == "scored":
+            raise GameError("the game is over: no more moves")
+        seat = self._seat(player)
+        try:
+            act = Action.parse(action)
+        except ActionError:
+            raise
+        except ValueError as e:
+            raise ActionError(str(e)) from None
+        name = self._name(seat)
+        if seat not in self._acting:
+            raise GameError(self._idle_reason(seat))
+        if seat in self.pending:
+            raise GameError(
+                f"{name} has already chosen ({self._chosen_text(seat)}); waiting for "
+                + ", ".join(self._name(s) for s in self.to_act())
+            )
+        phase = self.phase
+        if phase in _DRAW_PHASES:
+            act = self._check_draw(seat, act)
+            self.pending[seat] = act
+            self.history.append((seat, act))
+            if len(self.pending) == len(self._acting):
+                self._reveal_draws()
+        elif phase in _DISCARD_PHASES:
+            if act.verb != "discard" or act.card is None or act.onto:
+                self._illegal(seat, act)
+            if act.card not in self.hands[seat]:
+                raise GameError(
+                    f"{name} cannot discard {act.card}: it is not in their hand; allowed: "
+                    + ", ".join(str(a) for a in self.legal_actions(seat))
+                )
+            self.pending[seat] = act
+            self.history.append((seat, act))
+            if len(self.pending) == len(self._acting):
+                self._reveal_discards()
+        else:  # a match window
+            if act not in (_CALL, _PLAY_ON):
+                self._illegal(seat, act)
+            self.pending[seat] = act
+            self.history.append((seat, act))
+            if act == _CALL:
+                arr = best_arrangement(self.hands[seat], self.rules)
+                self.open_melds[seat] = arr
+                self.matched.append(seat)
+                self.matches[seat] += 1
+                melds = " ".join(f"[{m}]" for m in arr.melds)
+                self._say(f"{name} calls match: {melds}")
+            if len(self.pending) == len(self._acting):
+                self.pending = {}
+                self._acting = []
+                self._after_match_window()
+
+    def _check_draw(self, seat: int, act: Action) -> Action:
+        if act == _POOL:
+            return act
+        if act.verb == "draw pile" and not act.onto:
+            src = self.right_of[seat]
+            pile = self.piles[src]
+            if pile and (act.card is None or act.card == pile[-1]):
+                return _TAKE[pile[-1]]
+            if pile:
+                raise GameError(
+                    f"{self._name(src)}'s pile shows {pile[-1]}, not {act.card}; allowed: "
+                    + ", ".join(str(a) for a in self.legal_actions(seat))
+                )
+        if act.verb in ("draw discard", "draw own pile", "take own pile"):
+            raise GameError(
+                f"{self._name(seat)} can never take from their own pile (BT-3); allowed: "
+                + ", ".join(str(a) for a in self.legal_actions(seat))
+            )
+        self._illegal(seat, act)
+        raise AssertionError  # unreachable
+
+    def _illegal(self, seat: int, act: Action) -> None:
+        allowed = ", ".join(str(a) for a in self.legal_actions(seat))
+        raise GameError(
+            f"{act} is not allowed for {self._name(seat)} now ({self.phase}); allowed: {allowed}"
+        )
+
+    def _idle_reason(self, seat: int) -> str:
+        name = self._name(seat)
+        waiting = ", ".join(self._name(s) for s in self.to_act()) or "nobody"
+        if seat in self.open_melds:
+            return f"{name} has matched and sits out the rest of this hand"
+        if self.phase in _MATCH_PHASES:
+            return (f"{name} has no complete hand to call match with; the caller is waiting "
+                    f"for {waiting}")
+        return f"{name} has nothing to do now ({self.phase}); waiting for {waiting}"
+
+    def _chosen_text(self, seat: int) -> str:
+        act = self.pending[seat]
+        return str(act)
+
+    # -- observation -------------------------------------------------------
+    def observe(self, player: int) -> BigTableObservation:
+        """What ``player`` may see: their own hand and face-down choice, and
+        the public table.  Never another player's hand or choice."""
+        seat = self._seat(player)
+        if len(self._log_cache) != len(self.log):
+            self._log_cache = tuple(self.log)
+        pending = self.pending
+        drawing_or_discarding = self.phase in _DRAW_PHASES or self.phase in _DISCARD_PHASES
+        return BigTableObservation(
+            variant=self.variant,
+            player=seat,
+            players=self.players,
+            phase=self.phase,
+            legal_actions=self.legal_actions(seat),
+            hand=tuple(sorted(self.hands[seat], key=_by_order)),
+            scores=tuple(self.scores),
+            log=self._log_cache,
+            hand_number=self.hand_number,
+            hand_size=self.size,
+            wild_rank=self.rules.wild_rank,
+            rules=self.rules,
+            cycle=self.cycle,
+            pool_size=len(self.pool),
+            piles=tuple(tuple(p) for p in self.piles),
+            right=self.right_of[seat],
+            left=self.left_of[seat],
+            choice=pending.get(seat),
+            waiting=tuple(s for s in self._acting if s not in pending)
+            if drawing_or_discarding else (),
+            hand_counts=tuple(len(h) for h in self.hands),
+            matched=tuple(self.matched),
+            open_melds=tuple(sorted(self.open_melds.items())),
+            final_cycle=self.final,
+            taken=tuple(tuple(t) for t in self.taken),
+            discarded=tuple(tuple(d) for d in self.discarded),
+            last_hand=self.last_hand,
+            is_over=self.is_over,
+            packs=self.packs,
+        )
+
+    # -- scores --------------------------------------------------------------
+    def score_sheet(self) -> Any:
+        """One row per hand played, one column per player, and a "Total" row."""
+        import pandas as pd
+
+        index = [f"Hand {i + 1}" for i in range(len(self.rows))] + ["Total"]
+        data = [list(r) for r in self.rows] + [list(self.scores)]
+        return pd.DataFrame(data, index=index, columns=list(self.players))
+
+    def winners(self) -> list[int]:
+        """The seat with the lowest total once the game is over; [] on a tie
+        for lowest (BT-7, TT-9) or while the game goes on."""
+        if not self.is_over:
+            return []
+        best = min(self.scores)
+        low = [i for i, s in enumerate(self.scores) if s == best]
+        return low if len(low) == 1 else []
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per seat: ``score`` (total), ``rank`` (1 = best, ties share),
+        ``won`` (BT-7), ``went_out`` (hands in which the seat called match)."""
+        won = set(self.winners())
+        return [
+            {
+                "score": s,
+                "rank": 1 + sum(1 for t in self.scores if t < s),
+                "won": i in won,
+                "went_out": self.matches[i],
+            }
+            for i, s in enumerate(self.scores)
+        ]
+
+    # -- saving and undo ---------------------------------------------------
+    def to_json(self) -> str:
+        """The game as JSON: variant, players, seed, options and every action."""
+        return json.dumps({
+            "variant": self.variant.name,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": self.options,
+            "actions": [[seat, str(a)] for seat, a in self.history],
+        })
+
+    def undo(self, player: int | None = None) -> None:
+        """Take back the last action, or with ``player`` everything back to and
+        including that player's last action (other seats then choose again).
+        The state is rebuilt by replaying the rest."""
+        if not self.history:
+            raise GameError("nothing to undo: no action has been taken yet")
+        cut = len(self.history) - 1
+        if player is not None:
+            seat = self._seat(player)
+            while cut >= 0 and self.history[cut][0] != seat:
+                cut -= 1
+            if cut < 0:
+                raise GameError(f"{self._name(seat)} has taken no action to undo")
+        fresh = start(self.variant, list(self.players), self.seed, **self.options)
+        for seat, act in self.history[:cut]:
+            fresh.apply(act, player=seat)
+        self.__dict__.update(fresh.__dict__)
+
+    # -- checks --------------------------------------------------------------
+    def card_counts(self) -> Counter[Card]:
+        """Every card in hands, piles and the pool (always the full shoe)."""
+        c: Counter[Card] = Counter(self.pool.cards)
+        for h in self.hands:
+            c.update(h)
+        for p in self.piles:
+            c.update(p)
+        return c
+
+    def check(self) -> None:
+        """Raise AssertionError if an invariant is broken (cards conserved,
+        hand sizes, piles, phase)."""
+        assert self.card_counts() == self._full, "cards are not conserved"
+        drawn = self.phase in _DISCARD_PHASES
+        for i, h in enumerate(self.hands):
+            extra = 1 if drawn and i in self._acting else 0
+            assert len(h) == self.size + extra, (i, len(h), self.size, self.phase)
+        assert self.phase in PHASES
+        assert self.cycle <= STALL_CYCLES + 1
+        assert set(self.pending) <= set(self._acting)
+
+    def __repr__(self) -> str:
+        return (f"<BigTableGame {self.n} players, hand {self.hand_number}, cycle {self.cycle}, "
+                f"{self.phase!r}>")
+
+
+
