@@ -13,6 +13,7 @@ code host and stay small.
 
     .venv/bin/python scripts/build_lessons.py            # every lesson
     .venv/bin/python scripts/build_lessons.py 01 06      # the lessons whose name starts so
+    .venv/bin/python scripts/build_lessons.py --draft 04 # run past errors and list them
 """
 
 from __future__ import annotations
@@ -88,25 +89,31 @@ def strip_widgets(nb: nbformat.NotebookNode) -> None:
                     data.pop(mime, None)
 
 
-def build(source: Path, timeout: int = 300) -> tuple[Path, float, int]:
+def build(source: Path, timeout: int = 300, draft: bool = False) -> tuple[Path, float, int]:
     nb = parse(source.read_text())
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=draft,
                             resources={"metadata": {"path": str(OUT)}})
     t0 = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - t0
     strip_widgets(nb)
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                print(f"  error in {cell.id}: {out.ename}: {out.evalue[:300]}")
     target = OUT / (source.stem + ".ipynb")
     nbformat.write(nb, target)
     return target, seconds, target.stat().st_size
 
 
 def main(argv: list[str]) -> int:
+    draft = "--draft" in argv  # keep going past errors (they are listed); never commit a draft
+    argv = [a for a in argv if a != "--draft"]
     sources = sorted(SOURCES.glob("*.txt"))
     if argv:
         sources = [s for s in sources if any(s.name.startswith(a) for a in argv)]
     for s in sources:
-        target, seconds, size = build(s)
+        target, seconds, size = build(s, draft=draft)
         print(f"{target.relative_to(ROOT)}: {seconds:.1f} s, {size / 1024:.0f} KiB", flush=True)
     return 0
 
