@@ -1,0 +1,1082 @@
+"""Gin Rummy for three players (``gin_three``, RULES.md G-1..G-13).
+
+One player sits in the **box** against a team of two: the **captain**, who
+plays the box hand by hand, and the **advisor**, who sits out and may advise
+the captain (the captain has the final word).  Roles rotate with each hand's
+result (G-11); each player keeps an individual total and the first to reach
+the target (100) wins (G-13).
+
+>>> from rummy import new_game
+>>> g = new_game("gin_three", seed=4)
+>>> g.phase, g.role_of(g.current_player)
+('upcard', 'captain')
+>>> [str(a) for a in g.legal_actions()]
+['take upcard', 'pass']
+>>> g.apply("pass"); g.apply("pass")      # G-4: both decline the upcard
+>>> [str(a) for a in g.legal_actions()]   # the captain must draw from the stock
+['draw stock']
+
+How a hand runs.
+
+* ``upcard`` phase (G-4): the captain, then the box, may ``take upcard`` or
+  ``pass``.  Whoever takes it discards (or knocks); the other player then
+  takes a normal turn.  If both pass, the captain draws from the stock.
+* ``draw`` phase (G-5): ``draw stock`` or ``draw discard``.
+* ``discard`` phase: ``discard 9c``; ``knock 9c`` when the ten cards left can
+  be melded with at most 10 points of deadwood (G-6); ``gin 9c`` when they
+  leave none (G-7).  The card just taken from the discard pile can't be
+  thrown back (G-5).  After a plain discard that leaves 2 cards in the
+  stock the hand is a draw and the same box deals again (G-12); so is a hand
+  still going after 200 turns (TT-12).
+* ``lay off`` phase (G-8, not after gin): the defender lays cards off onto
+  the knocker's melds (``lay off 5h onto 6h 7h 8h``), including chains onto
+  runs that earlier lay-offs extended, then ``lay out``.  Only lay-offs that
+  keep the defender's best result are offered, so the defender always ends
+  with the lowest deadwood possible (M-7); the defender's own melds are
+  computed (the best arrangement of the cards kept), and shown with the
+  result.  When nothing can be laid off the hand is scored at once.
+
+The advisor channel.  The advisor never acts in the game (``to_act`` never
+names them).  The advisor **may see the captain's hand** (they sit beside
+the captain and talk the hand over) and everything public, never the box's
+hand.  ``advise(action, player=advisor)`` lets a learner sitting out suggest
+a move for the captain's current decision; the captain's observation then
+carries it in ``advice`` and a bot captain says whether it takes it and why.
+``advice(bot="expert")`` asks a bot advisor for a suggestion (with its
+reason) when the learner is the captain.  Advice is private to the team: it
+is in the captain's and the advisor's observations, never in the box's, and
+never in the public log.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from typing import Any
+
+from rummy.cards import SUITS, Card, deck, format_cards, rank_name
+from rummy.game import Action, GameError, player_names
+from rummy.melds import Meld, MeldRules, best_arrangement
+from rummy.table import Stock, deal
+from rummy.variants import Variant, find_variant
+
+__all__ = [
+    "ROLES",
+    "STALL_TURNS",
+    "DRAW_STOCK_LEFT",
+    "Advice",
+    "KnockView",
+    "HandResult",
+    "LayoffPlan",
+    "GinObservation",
+    "GinGame",
+    "start",
+    "from_json",
+    "deadwood",
+    "deadwood_after_discard",
+    "best_layoffs",
+    "draw_roles",
+    "layoff_targets",
+]
+
+_TAKE_UPCARD = Action("take upcard")
+_PASS = Action("pass")
+_DRAW_STOCK = Action("draw stock")
+_DRAW_DISCARD = Action("draw discard")
+
+#: The three roles, in the order of G-2's role draw (highest card first).
+ROLES = ("box", "captain", "advisor")
+#: TT-12: a hand still going after this many turns (both players) is a draw.
+STALL_TURNS = 200
+#: G-12: a plain discard that leaves this many cards in the stock ends the hand.
+DRAW_STOCK_LEFT = 2
+
+# ---------------------------------------------------------------------------
+# A fast exact deadwood solver for one pack, no wilds (G-1).  Cards are bits
+# (suit * 13 + rank - 1, suits in c d h s order); the search takes the lowest
+# card and tries it as deadwood or in every meld whose lowest card it is.
+# It is checked against rummy.melds.penalty in tests/test_gin_solver.py.
+
+
+_CARD: list[Card] = [Card(_r, _s) for _s in SUITS for _r in range(1, 14)]
+assert tuple(_CARD) == deck(1, 0)  # the same order as the shared deck
+_VALUE = [min(c.rank, 10) for c in _CARD]
+_RUNS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
+_SETS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
+for _si in range(4):
+    for _lo in range(13):
+        for _hi in range(_lo + 2, 13):
+            _RUNS_BY_LOW[_si * 13 + _lo].append(
+                sum(1 << (_si * 13 + r) for r in range(_lo, _hi + 1)))
+for _r in range(13):
+    _bits = [_si * 13 + _r for _si in range(4)]
+    for _k in (3, 4):
+        for _combo in combinations(_bits, _k):
+            _SETS_BY_LOW[min(_combo)].append(sum(1 << b for b in _combo))
+_MEMO: dict[int, int] = {}
+_MEMO_LIMIT = 400_000
+
+
+_SUIT_IX = {s: i for i, s in enumerate(SUITS)}
+
+
+def _bit(c: Card) -> int:
+    """The bit of a card (suit-then-rank order, the order cards sort in)."""
+    return _SUIT_IX[c.suit] * 13 + c.rank - 1
+
+
+def _mask(cards_: Iterable[Card]) -> int:
+    m = 0
+    for c in cards_:
+        if c.rank == 0:
+            raise GameError(f"{c} is not a card of gin's one 52-card pack (no jokers, G-1)")
+        b = 1 << (_SUIT_IX[c.suit] * 13 + c.rank - 1)
+        if m & b:
+            raise GameError(f"{c} is twice in the hand; gin uses one pack (G-1)")
+        m |= b
+    return m
+
+
+def _cards_of(mask: int) -> list[Card]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_CARD[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def _dw(mask: int) -> int:
+    """Lowest deadwood of the cards in ``mask`` (exact)."""
+    if not mask:
+        return 0
+    got = _MEMO.get(mask)
+    if got is not None:
+        return got
+    low = (mask & -mask).bit_length() - 1
+    best = _VALUE[low] + _dw(mask & (mask - 1))
+    for m in _RUNS_BY_LOW[low]:
+        if m & mask != m:
+            break  # longer runs from this card need this one too
+        v = _dw(mask ^ m)
+        if v < best:
+            best = v
+    if best:
+        for m in _SETS_BY_LOW[low]:
+            if m & mask == m:
+                v = _dw(mask ^ m)
+                if v < best:
+                    best = v
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[mask] = best
+    return best
+
+
+def deadwood(cards_: Iterable[Card]) -> int:
+    """The lowest deadwood of a gin hand (one pack, no wilds, aces low).
+
+    >>> from rummy.cards import cards
+    >>> deadwood(cards("7h 8h 9h 9c 9d Kc 2s"))      # 9h goes in the run or the set
+    12
+    >>> deadwood(cards("Ah 2h 3h Qh Kh"))             # aces low: Q-K-A is no run
+    20
+    """
+    return _dw(_mask(cards_))
+
+
+def deadwood_after_discard(cards_: Iterable[Card], keep: Card | None = None) -> dict[Card, int]:
+    """For each card that may be discarded (all but ``keep``), the lowest
+    deadwood of the cards left.
+
+    >>> from rummy.cards import cards
+    >>> d = deadwood_after_discard(cards("7h 8h 9h Kc"), keep=cards("Kc")[0])
+    >>> [(str(c), v) for c, v in sorted(d.items())]
+    [('7h', 18), ('8h', 17), ('9h', 16)]
+    """
+    m = _mask(cards_)
+    out = {}
+    for c in _cards_of(m):
+        if c != keep:
+            out[c] = _dw(m ^ (1 << _bit(c)))
+    return out
+
+
+def _extension_bits(meld_mask: int) -> int:
+    """Cards that could be laid off onto this meld (one more card)."""
+    lo = (meld_mask & -meld_mask).bit_length() - 1
+    hi = meld_mask.bit_length() - 1
+    if lo % 13 == hi % 13:  # a set: the missing suits of its rank (at most 4 cards)
+        r = lo % 13
+        full = sum(1 << (s * 13 + r) for s in range(4))
+        return full & ~meld_mask
+    ext = 0
+    if lo % 13 != 0:
+        ext |= 1 << (lo - 1)
+    if hi % 13 != 12:
+        ext |= 1 << (hi + 1)
+    return ext
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffPlan:
+    """The defender's best lay-offs: which cards go onto which knocker meld
+    (in an order that works, chains included) and the deadwood left."""
+
+    layoffs: tuple[tuple[Card, int], ...]
+    deadwood: int
+    kept: tuple[Card, ...]
+
+    def __len__(self) -> int:
+        return len(self.layoffs)
+
+
+def _best_layoffs_masks(hand: int, melds: tuple[int, ...],
+                        memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[tuple[int, int], ...]]]
+                        ) -> tuple[int, tuple[tuple[int, int], ...]]:
+    key = (hand, melds)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    best: tuple[int, tuple[tuple[int, int], ...]] = (_dw(hand), ())
+    for i, m in enumerate(melds):
+        ext = _extension_bits(m) & hand
+        while ext:
+            b = ext & -ext
+            ext ^= b
+            sub = _best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
+            cand = (sub[0], ((b.bit_length() - 1, i),) + sub[1])
+            # lowest deadwood, then fewest lay-offs
+            if cand[0] < best[0] or cand[0] == best[0] and len(cand[1]) < len(best[1]):
+                best = cand
+    memo[key] = best
+    return best
+
+
+def best_layoffs(hand: Iterable[Card], melds: Sequence[Iterable[Card]]) -> LayoffPlan:
+    """The defender's lay-offs onto the knocker's ``melds`` that leave the
+    lowest deadwood (the defender's own melds are the best arrangement of
+    the cards kept; G-8).  Chains count: a card may extend a run that an
+    earlier lay-off extended.  Ties: fewest lay-offs.
+
+    >>> from rummy.cards import cards
+    >>> p = best_layoffs(cards("5h 4h Kc 2s"), [cards("6h 7h 8h")])
+    >>> [(str(c), i) for c, i in p.layoffs], p.deadwood      # 5h, then 4h onto 5h-8h
+    ([('5h', 0), ('4h', 0)], 12)
+    >>> best_layoffs(cards("9c 9d 9h Ts"), [cards("6h 7h 8h")]).deadwood   # keep the set
+    10
+    """
+    h = _mask(hand)
+    ms = tuple(_mask(m) for m in melds)
+    dw, plan = _best_layoffs_masks(h, ms, {})
+    kept = h
+    for b, _ in plan:
+        kept ^= 1 << b
+    return LayoffPlan(tuple((_CARD[b], i) for b, i in plan), dw, tuple(sorted(_cards_of(kept))))
+
+
+def layoff_targets(card: Card, melds: Sequence[Iterable[Card]]) -> list[int]:
+    """Indexes of the melds that ``card`` could extend now (one card at a time).
+
+    >>> from rummy.cards import cards
+    >>> layoff_targets(cards("9h")[0], [cards("9c 9d 9s"), cards("6h 7h 8h")])
+    [0, 1]
+    """
+    b = 1 << _bit(card)
+    return [i for i, m in enumerate(melds) if _extension_bits(_mask(m)) & b]
+
+
+# ---------------------------------------------------------------------------
+# Role draw (G-2)
+
+
+def draw_roles(rng: random.Random, players: int = 3) -> tuple[tuple[int, int, int],
+                                                              list[tuple[Card, ...]]]:
+    """Each player takes a random card; highest rank is the box, middle the
+    captain, lowest the advisor; any tie of ranks draws again (G-2).
+
+    Returns ((box, captain, advisor) seats, every draw made).
+
+    >>> roles, draws = draw_roles(random.Random(5))
+    >>> sorted(roles), len(draws[-1])
+    ([0, 1, 2], 3)
+    """
+    draws: list[tuple[Card, ...]] = []
+    pack = list(deck(1, 0))
+    while True:
+        drawn = tuple(rng.sample(pack, players))
+        draws.append(drawn)
+        ranks = [c.rank for c in drawn]
+        if len(set(ranks)) == players:
+            order = sorted(range(players), key=lambda s: -ranks[s])
+            return (order[0], order[1], order[2]), draws
+
+
+# ---------------------------------------------------------------------------
+# Values the observations carry
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A suggestion from the advisor (a seat) for the captain's decision now."""
+
+    seat: int
+    action: Action
+    reason: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.action}" + (f" ({self.reason})" if self.reason else "")
+
+
+@dataclass(frozen=True, slots=True)
+class KnockView:
+    """What is face up after a knock: the knocker's melds (with the cards
+    laid off so far) and deadwood."""
+
+    knocker: int
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    layoffs: tuple[tuple[Card, tuple[Card, ...]], ...]
+    discard: Card
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended, everything laid out face up (public after the hand).
+
+    ``kind`` is ``"gin"``, ``"knock"``, ``"undercut"`` or ``"draw"``.
+    """
+
+    number: int
+    box: int
+    captain: int
+    advisor: int
+    kind: str
+    knocker: int | None = None
+    defender: int | None = None
+    knocker_melds: tuple[Meld, ...] = ()
+    knocker_deadwood: tuple[Card, ...] = ()
+    knocker_points: int = 0
+    defender_melds: tuple[Meld, ...] = ()
+    defender_deadwood: tuple[Card, ...] = ()
+    defender_points: int = 0
+    layoffs: tuple[tuple[Card, tuple[Card, ...]], ...] = ()
+    winner: int | None = None
+    points: int = 0
+    sentences: tuple[str, ...] = ()
+
+    def explain(self) -> str:
+        """The result in plain sentences."""
+        return " ".join(self.sentences)
+
+
+@dataclass(frozen=True)
+class GinObservation:
+    """What one seat may see (never another player's hidden cards).
+
+    The box sees its own hand; the captain sees theirs; the advisor holds no
+    cards and sees the captain's hand in ``partner_hand`` (decided, see the
+    module docstring).  ``advice`` is the advisor's pending suggestion, in
+    the captain's and the advisor's view only.  ``layoff_plan`` (the
+    defender's best lay-offs, as actions) and ``layoff_hint`` are only in the
+    defender's view.  ``taken`` lists, per seat, the cards that seat took
+    from the discard pile this hand (face-up, so public).
+    """
+
+    variant: Variant
+    player: int
+    players: tuple[str, ...]
+    phase: str
+    legal_actions: list[Action]
+    hand: tuple[Card, ...]
+    scores: tuple[int, ...]
+    log: tuple[str, ...]
+    role: str
+    roles: tuple[str, ...]
+    box: int
+    captain: int
+    advisor: int
+    current_player: int | None
+    hand_number: int
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    taken: tuple[tuple[Card, ...], ...]
+    turns: int
+    target: int
+    knock_limit: int
+    options: dict[str, Any] = field(default_factory=dict)
+    just_taken: Card | None = None
+    partner_hand: tuple[Card, ...] = ()
+    advice: Advice | None = None
+    knock: KnockView | None = None
+    layoff_plan: tuple[Action, ...] = ()
+    layoff_hint: str = ""
+    last_result: HandResult | None = None
+    is_over: bool = False
+
+    @property
+    def upcard(self) -> Card | None:
+        """The top card of the discard pile."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def opponent(self) -> int | None:
+        """The seat this player plays against (None for the advisor)."""
+        if self.player == self.box:
+            return self.captain
+        if self.player == self.captain:
+            return self.box
+        return None
+
+
+# ---------------------------------------------------------------------------
+# The game
+
+
+def _meld_text(cards_: Iterable[Card]) -> str:
+    return "-".join(str(c) for c in sorted(cards_, key=lambda c: (c.rank, c.suit)))
+
+
+class GinGame:
+    """A game of ``gin_three``: hands until somebody reaches the target."""
+
+    def __init__(self, variant: Variant, players: tuple[str, ...], seed: int | None,
+                 options: dict[str, Any]) -> None:
+        self.variant = variant
+        self.players = players
+        self.seed = seed
+        self.options = dict(options)
+        opts = variant.resolve(**options)
+        self.gin_bonus: int = opts["gin_bonus"]
+        self.undercut_bonus: int = opts["undercut_bonus"]
+        self.target: int = opts["target"]
+        self.rules: MeldRules = variant.meld_rules(**options)
+        self.knock_limit = variant.knock_limit
+        self.hand_cards = variant.hand_cards
+        self.rng = random.Random(seed)
+        self.log: list[str] = []
+        self.history: list[tuple[int, Action]] = []
+        self.scores: list[int] = [0, 0, 0]
+        self.hand_scores: list[list[int]] = []
+        self.hands_won: list[int] = [0, 0, 0]
+        self.results: list[HandResult] = []
+        self.winner: int | None = None
+        self.hand_number = 0
+        self.hands: dict[int, list[Card]] = {}
+        self.taken: dict[int, list[Card]] = {}
+        self.stock = Stock()
+        self.discards: list[Card] = []
+        self.phase = "upcard"
+        self.turn: int = 0
+        self.turns = 0
+        self.just_taken: Card | None = None
+        self._upcard_offers = 0
+        self._stock_only = False
+        self._knock: dict[str, Any] | None = None
+        self._advice: Advice | None = None
+        self._advisor_memory: dict[str, Any] = {}
+        self._version = 0
+        self._legal_cache: tuple[int, list[Action]] | None = None
+        (self.box, self.captain, self.advisor), draws = draw_roles(self.rng)
+        for i, d in enumerate(draws):
+            text = ", ".join(f"{self.players[s]} {c}" for s, c in enumerate(d))
+            if i < len(draws) - 1:
+                self.log.append(f"Role draw: {text}; two cards share a rank, so all draw again (G-2).")
+            else:
+                self.log.append(
+                    f"Role draw: {text}. {self.players[self.box]} (highest) is in the box, "
+                    f"{self.players[self.captain]} (middle) is captain, "
+                    f"{self.players[self.advisor]} (lowest) advises (G-2).")
+        self._deal()
+
+    # -- roles --------------------------------------------------------------
+    def role_of(self, seat: int) -> str:
+        """``"box"``, ``"captain"`` or ``"advisor"``."""
+        if seat == self.box:
+            return "box"
+        return "captain" if seat == self.captain else "advisor"
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """Each seat's role."""
+        return tuple(self.role_of(s) for s in range(3))
+
+    def _other(self, seat: int) -> int:
+        return self.captain if seat == self.box else self.box
+
+    # -- dealing ------------------------------------------------------------
+    def _deal(self) -> None:
+        self.hand_number += 1
+        n = self.players
+        self.log.append(
+            f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
+            f"captain, {n[self.advisor]} sits out and advises.")
+        # the same as table.make_shoe(1, 0, rng), without rebuilding the pack each hand
+        shoe = list(_CARD)
+        self.rng.shuffle(shoe)
+        self.stock = Stock(shoe)
+        first, second = deal(self.stock, 2, self.hand_cards)  # non-dealer first
+        self.hands = {self.captain: first, self.box: second}
+        self.taken = {self.captain: [], self.box: []}
+        self.discards = [self.stock.draw()]
+        self.log.append(
+            f"{n[self.box]} deals {self.hand_cards} cards each to {n[self.box]} and "
+            f"{n[self.captain]} and turns up {self.discards[-1]}; {len(self.stock)} cards "
+            "form the stock (G-3).")
+        self.phase = "upcard"
+        self.turn = self.captain
+        self.turns = 0
+        self.just_taken = None
+        self._upcard_offers = 0
+        self._stock_only = False
+        self._knock = None
+        self._advice = None
+
+    # -- the common API -------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True once a player has reached the target (G-13)."""
+        return self.winner is not None
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act (the box or the captain), None when the game is over."""
+        return None if self.is_over else self.turn
+
+    def to_act(self) -> list[int]:
+        """Seats that must act now: ``[current_player]``, or ``[]`` at the end."""
+        return [] if self.is_over else [self.turn]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The moves ``player`` (default: the player to act) may make now."""
+        if player is None:
+            player = self.current_player
+        if self.is_over or player != self.turn:
+            return []
+        cached = self._legal_cache
+        if cached is not None and cached[0] == self._version:
+            return list(cached[1])
+        out = self._legal_now()
+        self._legal_cache = (self._version, out)
+        return list(out)
+
+    def _legal_now(self) -> list[Action]:
+        hand = self.hands[self.turn]
+        if self.phase == "upcard":
+            return [_TAKE_UPCARD, _PASS]
+        if self.phase == "draw":
+            if self._stock_only:
+                return [_DRAW_STOCK]
+            return [_DRAW_STOCK, _DRAW_DISCARD]
+        if self.phase == "discard":
+            m = _mask(hand)
+            keep = -1 if self.just_taken is None else _bit(self.just_taken)
+            order = [c for c in _cards_of(m) if _bit(c) != keep]
+            out = [Action("discard", c) for c in order]
+            # dw(hand - c) >= dw(hand) - value(c): skip cards that can't make a knock
+            floor = _dw(m) - self.knock_limit
+            for c in order:
+                b = _bit(c)
+                if _VALUE[b] >= floor:
+                    v = _dw(m ^ (1 << b))
+                    if v == 0:
+                        out.append(Action("gin", c))
+                    elif v <= self.knock_limit:
+                        out.append(Action("knock", c))
+            return out
+        if self.phase == "lay off":
+            return self._layoff_actions()
+        return []
+
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        """Make a move; an illegal one raises :class:`GameError` saying why and
+        what is allowed, and changes nothing."""
+        if self.is_over:
+            raise GameError("the game is over: "
+                            f"{self.players[self.winner or 0]} reached {self.target}")
+        if player is None:
+            player = self.turn
+        if not isinstance(player, int) or not 0 <= player < 3:
+            raise GameError(f"player must be a seat 0, 1 or 2, not {player!r}")
+        a = Action.parse(action)
+        if player != self.turn:
+            who = self.players[self.turn]
+            extra = (" The advisor never plays; suggest a move with advise()."
+                     if player == self.advisor else "")
+            raise GameError(f"it is {who}'s turn ({self.role_of(self.turn)}), not "
+                            f"{self.players[player]}'s ({self.role_of(player)}).{extra}")
+        legal = self.legal_actions(player)
+        if a not in legal:
+            raise GameError(self._why_illegal(a, legal))
+        self.history.append((player, a))
+        self._advice = None
+        self._version += 1
+        self._legal_cache = None
+        self._do(player, a)
+
+    def _why_illegal(self, a: Action, legal: list[Action]) -> str:
+        allowed = ", ".join(dict.fromkeys(
+            f"{x.verb} <card>" if x.card is not None and x.verb != "lay off" else str(x)
+            for x in legal))
+        head = f"{a!s} is not allowed now ({self.phase} phase)"
+        hand = self.hands.get(self.turn, [])
+        if a.card is not None and self.phase == "discard":
+            if a.card not in hand:
+                head = f"{a.card} is not in your hand"
+            elif a.card == self.just_taken:
+                head = (f"you can't throw back {a.card}, the card you just took from the "
+                        "discard pile (G-5)")
+            elif a.verb in ("knock", "gin"):
+                rest = [c for c in hand if c != a.card]
+                dw = deadwood(rest)
+                if a.verb == "knock" and dw == 0:
+                    head = f"discarding {a.card} leaves no deadwood: that is gin, write 'gin {a.card}'"
+                elif a.verb == "gin":
+                    head = f"discarding {a.card} leaves {dw} points of deadwood, not 0 (G-7)"
+                else:
+                    head = (f"discarding {a.card} leaves {dw} points of deadwood; a knock "
+                            f"needs {self.knock_limit} or less (G-6)")
+        elif a.verb == "lay off" and self.phase == "lay off":
+            head = self._why_not_layoff(a)
+        elif a.verb == "draw discard" and self._stock_only:
+            head = "both players passed the upcard, so the captain starts from the stock (G-4)"
+        return f"{head}; allowed: {allowed}"
+
+    # -- moves ----------------------------------------------------------------
+    def _do(self, seat: int, a: Action) -> None:
+        n = self.players[seat]
+        role = self.role_of(seat)
+        if self.phase == "upcard":
+            up = self.discards[-1]
+            if a.verb == "take upcard":
+                self.discards.pop()
+                self.hands[seat].append(up)
+                self.taken[seat].append(up)
+                self.just_taken = up
+                self.phase = "discard"
+                self.log.append(f"{n} ({role}) takes the upcard {up} (G-4).")
+            else:
+                self.turns += 1
+                self._upcard_offers += 1
+                self.log.append(f"{n} ({role}) passes the upcard {up}.")
+                if self._upcard_offers == 1:
+                    self.turn = self.box
+                else:
+                    self.turn = self.captain
+                    self.phase = "draw"
+                    self._stock_only = True
+                    self.log.append("Both passed: the captain starts by drawing from the stock (G-4).")
+                    self._check_stall()
+            return
+        if self.phase == "draw":
+            if a.verb == "draw stock":
+                self.hands[seat].append(self.stock.draw())
+                self.just_taken = None
+                self.log.append(f"{n} ({role}) draws from the stock.")
+            else:
+                c = self.discards.pop()
+                self.hands[seat].append(c)
+                self.taken[seat].append(c)
+                self.just_taken = c
+                self.log.append(f"{n} ({role}) takes {c} from the discard pile.")
+            self._stock_only = False
+            self.phase = "discard"
+            return
+        if self.phase == "discard":
+            card = a.card
+            assert card is not None
+            self.hands[seat].remove(card)
+            self.discards.append(card)
+            self.just_taken = None
+            self.turns += 1
+            if a.verb == "discard":
+                self.log.append(f"{n} ({role}) discards {card}.")
+                self.turn = self._other(seat)
+                self.phase = "draw"
+                if len(self.stock) <= DRAW_STOCK_LEFT:
+                    self.log.append(
+                        f"Only {len(self.stock)} cards are left in the stock and nobody "
+                        "knocked: the hand is a draw (G-12).")
+                    self._end_hand(self._result(kind="draw"))
+                    return
+                self._check_stall()
+                return
+            self._start_knock(seat, card, gin=a.verb == "gin")
+            return
+        if self.phase == "lay off":
+            if a.verb == "lay off":
+                self._lay_off(seat, a)
+            else:
+                self._finish_knock()
+            return
+        raise AssertionError(self.phase)  # pragma: no cover
+
+    def _check_stall(self) -> None:
+        if self.phase in ("draw", "upcard") and self.turns >= STALL_TURNS:
+            self.log.append(f"Nobody knocked in {STALL_TURNS} turns: the hand is a draw (TT-12).")
+            self._end_hand(self._result(kind="draw"))
+
+    # -- knocking and laying off ------------------------------------------------
+    def _start_knock(self, seat: int, card: Card, gin: bool) -> None:
+        arr = best_arrangement(self.hands[seat], self.rules)
+        defender = self._other(seat)
+        n = self.players
+        melds = [tuple(sorted(m.cards, key=lambda c: (c.rank, c.suit))) for m in arr.melds]
+        self._knock = {
+            "knocker": seat, "defender": defender, "arrangement": arr, "discard": card,
+            "melds": melds, "layoffs": [], "gin": gin,
+        }
+        shown = " ".join(f"[{_meld_text(m)}]" for m in melds) or "no melds"
+        if gin:
+            self.log.append(f"{n[seat]} ({self.role_of(seat)}) goes gin, discarding {card}: "
+                            f"{shown} (G-7).")
+            self._finish_knock()
+            return
+        self.log.append(
+            f"{n[seat]} ({self.role_of(seat)}) knocks, discarding {card}: {shown}; deadwood "
+            f"{format_cards(arr.deadwood)} = {arr.penalty} (G-6).")
+        self.turn = defender
+        self.phase = "lay off"
+        if not self._layoff_actions_raw()[0]:
+            self._finish_knock()
+
+    def _layoff_actions_raw(self) -> tuple[list[Action], bool]:
+        """(optimal lay-offs available now, whether stopping now is optimal)."""
+        k = self._knock
+        assert k is not None
+        hand = _mask(self.hands[k["defender"]])
+        melds = tuple(_mask(m) for m in k["melds"])
+        memo: dict[Any, Any] = {}
+        best = _best_layoffs_masks(hand, melds, memo)[0]
+        out = []
+        for i, m in enumerate(melds):
+            ext = _extension_bits(m) & hand
+            while ext:
+                b = ext & -ext
+                ext ^= b
+                sub = _best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
+                if sub[0] == best:
+                    out.append(Action("lay off", _CARD[b.bit_length() - 1], k["melds"][i]))
+        return out, _dw(hand) == best
+
+    def _layoff_actions(self) -> list[Action]:
+        offs, can_stop = self._layoff_actions_raw()
+        return offs + ([Action("lay out")] if can_stop else [])
+
+    def _find_meld(self, onto: tuple[Card, ...]) -> int | None:
+        k = self._knock
+        assert k is not None
+        want = set(onto)
+        hits = [i for i, m in enumerate(k["melds"]) if want and want <= set(m)]
+        return hits[0] if len(hits) == 1 else None
+
+    def _why_not_layoff(self, a: Action) -> str:
+        k = self._knock
+        assert k is not None
+        if a.card is None or a.card not in self.hands[k["defender"]]:
+            return f"{a.card} is not in your hand"
+        i = self._find_meld(a.onto)
+        if i is None:
+            return (f"{_meld_text(a.onto) or 'nothing'} is not one of the knocker's melds "
+                    "(" + ", ".join(_meld_text(m) for m in k["melds"]) + ")")
+        if not _extension_bits(_mask(k["melds"][i])) & (1 << _bit(a.card)):
+            return f"{a.card} does not extend {_meld_text(k['melds'][i])} (G-8)"
+        return (f"laying off {a.card} would leave you more deadwood than your best play; "
+                "the lay-offs offered keep your lowest count (M-7)")
+
+    def _lay_off(self, seat: int, a: Action) -> None:
+        k = self._knock
+        assert k is not None and a.card is not None
+        i = self._find_meld(a.onto)
+        assert i is not None
+        old = k["melds"][i]
+        new = tuple(sorted(old + (a.card,), key=lambda c: (c.rank, c.suit)))
+        k["melds"][i] = new
+        k["layoffs"].append((a.card, old))
+        self.hands[seat].remove(a.card)
+        self.log.append(f"{self.players[seat]} ({self.role_of(seat)}) lays off {a.card} onto "
+                        f"the knocker's {_meld_text(old)} (G-8).")
+        offs, can_stop = self._layoff_actions_raw()
+        if not offs:
+            self._finish_knock()
+
+    def layoff_hint(self) -> str:
+        """The defender's best lay-offs in a sentence ("5h lays off on your
+        6h-7h-8h ..."), or "" outside the lay-off phase."""
+        if self.phase != "lay off" or self._knock is None:
+            return ""
+        return _hint(self._knock, self.hands[self._knock["defender"]], self.players)
+
+    def _finish_knock(self) -> None:
+        k = self._knock
+        assert k is not None
+        self._end_hand(self._result(kind="knock"))
+
+    # -- scoring --------------------------------------------------------------
+    def _result(self, kind: str) -> HandResult:
+        n = self.players
+        base: dict[str, Any] = dict(number=self.hand_number, box=self.box,
+                                    captain=self.captain, advisor=self.advisor)
+        if kind == "draw":
+            return HandResult(kind="draw", sentences=(
+                f"Hand {self.hand_number} is a draw: nobody scores; {n[self.box]} deals again "
+                "with the same roles (G-12).",), **base)
+        k = self._knock
+        assert k is not None
+        knocker, defender = k["knocker"], k["defender"]
+        arr = k["arrangement"]
+        kp = arr.penalty
+        d_arr = best_arrangement(self.hands[defender], self.rules)
+        dp = d_arr.penalty
+        sentences = []
+        layoffs = tuple(k["layoffs"])
+        if layoffs:
+            sentences.append(f"{n[defender]} lays off " + ", ".join(
+                f"{c} onto {_meld_text(m)}" for c, m in layoffs) + ".")
+        sentences.append(
+            f"{n[defender]} lays out " + (" ".join(f"[{_meld_text(m.cards)}]" for m in d_arr.melds)
+                                          or "no melds")
+            + f" with deadwood {format_cards(d_arr.deadwood) or 'none'} = {dp}.")
+        if k["gin"]:
+            kind, winner = "gin", knocker
+            points = self.gin_bonus + dp
+            sentences.append(f"{n[knocker]} went gin and scores {self.gin_bonus} + {dp} = "
+                             f"{points}; {n[defender]} may not lay off and scores nothing (G-7).")
+        elif kp < dp:
+            kind, winner = "knock", knocker
+            points = dp - kp
+            sentences.append(f"{n[knocker]} knocked with {kp} against {dp} and scores "
+                             f"{dp} - {kp} = {points} (G-9).")
+        else:
+            kind, winner = "undercut", defender
+            points = self.undercut_bonus + kp - dp
+            sentences.append(
+                f"{n[defender]} undercuts {n[knocker]} ({dp} against {kp}, "
+                f"{'equal' if kp == dp else 'lower'}) and scores {self.undercut_bonus} + "
+                f"{kp - dp} = {points} (G-9).")
+        return HandResult(
+            kind=kind, knocker=knocker, defender=defender, knocker_melds=arr.melds,
+            knocker_deadwood=arr.deadwood, knocker_points=kp, defender_melds=d_arr.melds,
+            defender_deadwood=d_arr.deadwood, defender_points=dp, layoffs=layoffs,
+            winner=winner, points=points, sentences=tuple(sentences), **base)
+
+    def _end_hand(self, result: HandResult) -> None:
+        self.results.append(result)
+        row = [0, 0, 0]
+        n = self.players
+        if result.kind != "draw":
+            for s in result.sentences:
+                self.log.append(s)
+            assert result.winner is not None
+            row[result.winner] = result.points
+            self.scores[result.winner] += result.points
+            self.hands_won[result.winner] += 1
+        self.hand_scores.append(row)
+        self._knock = None
+        self._advice = None
+        if result.kind == "draw":
+            self.log.append(result.sentences[0])
+        if result.winner is not None and self.scores[result.winner] >= self.target:
+            w = result.winner
+            self.winner = w
+            self.phase = "over"
+            self.log.append(f"{n[w]} reaches {self.scores[w]} points (target {self.target}) "
+                            "and wins the game (G-13). Totals: " + ", ".join(
+                                f"{n[s]} {self.scores[s]}" for s in range(3)) + ".")
+            return
+        if result.kind != "draw":
+            if result.winner == self.box:
+                self.captain, self.advisor = self.advisor, self.captain
+                self.log.append(
+                    f"{n[self.box]} won from the box and stays there; the others swap: "
+                    f"{n[self.captain]} is captain, {n[self.advisor]} advises (G-11).")
+            else:
+                self.box, self.captain, self.advisor = self.captain, self.advisor, self.box
+                self.log.append(
+                    f"The box lost: {n[self.advisor]} sits out, {n[self.box]} goes into the "
+                    f"box and {n[self.captain]} becomes captain (G-11).")
+        self._deal()
+
+    # -- the advisor channel ------------------------------------------------------
+    def advise(self, action: Action | str, player: int | None = None, reason: str = "") -> Advice:
+        """The advisor suggests ``action`` for the captain's decision now (G-2).
+
+        Raises :class:`GameError` if ``player`` is not the advisor, if the
+        captain is not to act, or if the move is not legal for the captain.
+        The captain's observation carries the advice until the captain moves.
+        """
+        if player is None:
+            player = self.advisor
+        if self.is_over:
+            raise GameError("the game is over; there is nothing to advise")
+        if player != self.advisor:
+            raise GameError(f"only the advisor ({self.players[self.advisor]}) advises; "
+                            f"{self.players[player]} is the {self.role_of(player)}")
+        if self.turn != self.captain:
+            raise GameError(f"the advisor advises the captain, but now {self.players[self.turn]} "
+                            f"({self.role_of(self.turn)}) is to act")
+        a = Action.parse(action)
+        legal = self.legal_actions(self.captain)
+        if a not in legal:
+            raise GameError("advice must be a move the captain may make: " + self._why_illegal(a, legal))
+        self._advice = Advice(player, a, reason)
+        return self._advice
+
+    def advice(self, bot: str = "expert", seed: int | None = None) -> Advice:
+        """A bot advisor's suggestion, with its reason, for the captain's
+        decision now (when the learner is the captain).
+
+        The bot sees what the advisor may see: the captain's hand and the
+        public table.  The advice is recorded as if the advisor had given it.
+        """
+        if self.is_over or self.turn != self.captain:
+            who = "nobody" if self.is_over else f"{self.players[self.turn]} (box)"
+            raise GameError(f"the advisor advises the captain, but now {who} is to act")
+        from rummy.bots import gin as strategy
+
+        obs = replace(self.observe(self.captain), advice=None)
+        rng = random.Random(seed)
+        if bot == "expert":
+            key = (self.hand_number,)
+            if self._advisor_memory.get("_key") != key:
+                self._advisor_memory = {"_key": key}
+            action, why = strategy.expert(obs, rng, self._advisor_memory)
+        elif bot == "greedy":
+            action, why = strategy.greedy(obs, rng)
+        else:
+            raise GameError(f"the advisor bot is 'greedy' or 'expert', not {bot!r}")
+        return self.advise(action, player=self.advisor, reason=why)
+
+    # -- observation --------------------------------------------------------------
+    def observe(self, player: int) -> GinObservation:
+        """What seat ``player`` may see (see :class:`GinObservation`)."""
+        if not isinstance(player, int) or not 0 <= player < 3:
+            raise GameError(f"player must be a seat 0, 1 or 2, not {player!r}")
+        own = tuple(sorted(self.hands.get(player, ()), key=_bit)) if player != self.advisor else ()
+        partner = tuple(sorted(self.hands[self.captain], key=_bit)) if player == self.advisor else ()
+        team = player in (self.captain, self.advisor)
+        knock = None
+        plan: tuple[Action, ...] = ()
+        hint = ""
+        if self._knock is not None and self.phase == "lay off":
+            k = self._knock
+            arr = k["arrangement"]
+            knock = KnockView(k["knocker"], tuple(k["melds"]), arr.deadwood, arr.penalty,
+                              tuple(k["layoffs"]), k["discard"])
+            if player == k["defender"] or (player == self.advisor and k["defender"] == self.captain):
+                plan = _plan_actions(best_layoffs(self.hands[k["defender"]], k["melds"]),
+                                     k["melds"])
+                hint = _hint(k, self.hands[k["defender"]], self.players)
+        return GinObservation(
+            variant=self.variant, player=player, players=self.players, phase=self.phase,
+            legal_actions=self.legal_actions(player), hand=own, scores=tuple(self.scores),
+            log=tuple(self.log), role=self.role_of(player), roles=self.roles, box=self.box,
+            captain=self.captain, advisor=self.advisor, current_player=self.current_player,
+            hand_number=self.hand_number, discard_pile=tuple(self.discards),
+            stock_size=len(self.stock),
+            hand_sizes=tuple(len(self.hands.get(s, ())) if s != self.advisor else 0
+                             for s in range(3)),
+            taken=tuple(tuple(self.taken.get(s, ())) for s in range(3)), turns=self.turns,
+            target=self.target, knock_limit=self.knock_limit, options=dict(self.options),
+            just_taken=self.just_taken if player == self.turn else None,
+            partner_hand=partner, advice=self._advice if team else None, knock=knock,
+            layoff_plan=plan, layoff_hint=hint,
+            last_result=self.results[-1] if self.results else None, is_over=self.is_over)
+
+    # -- scores ---------------------------------------------------------------------
+    def score_sheet(self) -> Any:
+        """One row per hand (draws score 0), one column per player, and a Total row."""
+        import pandas as pd
+
+        rows = self.hand_scores + [list(self.scores)]
+        index = [f"Hand {i + 1}" for i in range(len(self.hand_scores))] + ["Total"]
+        return pd.DataFrame(rows, index=index, columns=list(self.players))
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per seat: ``score`` (total), ``rank`` (1 = highest total, ties
+        share), ``won`` (reached the target), ``went_out`` (hands won)."""
+        out = []
+        for s in range(3):
+            rank = 1 + sum(1 for t in self.scores if t > self.scores[s])
+            out.append({"player": self.players[s], "score": self.scores[s], "rank": rank,
+                        "won": self.winner == s, "went_out": self.hands_won[s]})
+        return out
+
+    # -- saving, undo -------------------------------------------------------------------
+    def to_json(self) -> str:
+        """The game as JSON: variant, players, seed, options and every action."""
+        return json.dumps({
+            "variant": self.variant.name, "players": list(self.players), "seed": self.seed,
+            "options": self.options,
+            "actions": [[p, str(a)] for p, a in self.history],
+        })
+
+    def undo(self) -> Action:
+        """Take back the last move (by replaying the game without it)."""
+        if not self.history:
+            raise GameError("there is no move to undo")
+        last = self.history[-1][1]
+        obj = json.loads(self.to_json())
+        obj["actions"] = obj["actions"][:-1]
+        other = from_json(obj)
+        self.__dict__.update(other.__dict__)
+        return last
+
+    def __repr__(self) -> str:
+        return (f"<GinGame hand {self.hand_number}, {self.phase}, scores "
+                f"{dict(zip(self.players, self.scores))}>")
+
+
+def _plan_actions(plan: LayoffPlan, melds: Sequence[tuple[Card, ...]]) -> tuple[Action, ...]:
+    """The plan as actions, each onto the meld as it stands by then (chains)."""
+    current = [tuple(m) for m in melds]
+    out = []
+    for c, i in plan.layoffs:
+        out.append(Action("lay off", c, current[i]))
+        current[i] = tuple(sorted(current[i] + (c,), key=lambda x: (x.rank, x.suit)))
+    return tuple(out)
+
+
+def _hint(k: dict[str, Any], hand: Sequence[Card], players: tuple[str, ...]) -> str:
+    p = best_layoffs(hand, k["melds"])
+    if not p.layoffs:
+        return (f"Nothing of yours lays off on {players[k['knocker']]}'s melds; your best "
+                f"deadwood is {p.deadwood}.")
+    melds = [list(m) for m in k["melds"]]
+    parts = []
+    for c, i in p.layoffs:
+        parts.append(f"{c} lays off on {_meld_text(melds[i])}")
+        melds[i].append(c)
+    return "; ".join(parts) + f"; that leaves you {p.deadwood} points of deadwood."
+
+
+def start(variant: Variant | str, players: int | Sequence[str] | None = None,
+          seed: int | None = None, **options: Any) -> GinGame:
+    """Start a game of ``gin_three`` (called by :func:`rummy.new_game`)."""
+    v = find_variant(variant)
+    v.resolve(**options)
+    names = player_names(players, v)
+    return GinGame(v, names, seed, options)
+
+
+def from_json(obj: dict[str, Any] | str) -> GinGame:
+    """Rebuild a game from :meth:`GinGame.to_json` by replaying its actions."""
+    if isinstance(obj, str):
+        obj = json.loads(obj)
+    assert isinstance(obj, dict)
+    g = start(obj["variant"], obj.get("players"), obj.get("seed"), **obj.get("options", {}))
+    for i, entry in enumerate(obj.get("actions", [])):
+        try:
+            seat, text = entry
+            g.apply(text, player=int(seat))
+        except (GameError, ValueError, TypeError) as e:
+            raise GameError(f"saved action {i + 1} ({entry!r}) does not replay: {e}") from None
+    return g
+
+
+_ = rank_name  # re-exported helpers used in sentences elsewhere
