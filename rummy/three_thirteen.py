@@ -1,0 +1,841 @@
+"""The Three-Thirteen family: ``three_thirteen``, ``tre_tretton`` and
+``three_thirteen_jokers`` as one exact, turn-based game (RULES.md TT-1..TT-12,
+TS-*, TR-*, TJ-*).
+
+Everything that differs between the three variants comes from the variant's
+data (players, packs, jokers, aces, wild penalties, the natural-card rule,
+the discard-return option): this module never looks at a variant's name.
+
+>>> from rummy import new_game
+>>> g = new_game("three_thirteen", players=["Ana", "Ben"], seed=7)
+>>> g.round, g.variant.hand_size(g.round), g.players[g.current_player]
+(1, 3, 'Ana')
+>>> [str(a) for a in g.legal_actions()]
+['draw stock', 'draw discard']
+>>> g.apply("draw stock")
+>>> g.log[-1]
+'Ana draws from the stock.'
+>>> g.apply("discard 2c")
+Traceback (most recent call last):
+...
+rummy.game.GameError: discard 2c: 2c is not in Ana's hand; Ana holds 5c Tc Jd 3s
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummy.cards import Card, format_cards, rank_name
+from rummy.game import Action, GameError, player_names
+from rummy.melds import Discard, Meld, MeldRules, best_arrangement, best_discard
+from rummy.melds import penalty as _solver_penalty
+from rummy.table import Stock, deal, make_shoe, reshuffle
+from rummy.variants import Variant, find_variant
+
+__all__ = [
+    "ThreeThirteenGame",
+    "ThreeThirteenObservation",
+    "Event",
+    "STALL_TURNS",
+    "start",
+    "from_json",
+    "replay",
+    "cached_penalty",
+    "cached_best_discard",
+    "format_meld",
+    "may_go_out",
+]
+
+#: TT-12: a round with nobody out after this many turns (all players together)
+#: ends and is scored as in TT-10.  A variant may carry its own ``stall_turns``.
+STALL_TURNS = 200
+
+DRAW_STOCK = Action("draw stock")
+DRAW_DISCARD = Action("draw discard")
+
+
+# ---------------------------------------------------------------------------
+# Solver calls, cached: a bot's turn and the engine's legality check ask the
+# same questions about the same hand.
+
+
+def _key(hand: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(hand, key=Card.sort_key))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _penalty_sorted(hand: tuple[Card, ...], rules: MeldRules) -> int:
+    return _solver_penalty(hand, rules)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _best_discard_sorted(hand: tuple[Card, ...], rules: MeldRules) -> Discard:
+    return best_discard(hand, rules)
+
+
+def cached_penalty(hand: Iterable[Card], rules: MeldRules) -> int:
+    """``rummy.penalty(hand, rules)``, remembered (the order of cards does not matter).
+
+    >>> from rummy import cards
+    >>> cached_penalty(cards("Kc 7h 8h 9h"), MeldRules())
+    10
+    """
+    return _penalty_sorted(_key(hand), rules)
+
+
+def cached_best_discard(hand: Iterable[Card], rules: MeldRules) -> Discard:
+    """``rummy.best_discard(hand, rules)``, remembered.
+
+    >>> from rummy import cards
+    >>> cached_best_discard(cards("Kc 7h 8h 9h"), MeldRules()).card
+    Card.parse('Kc')
+    """
+    return _best_discard_sorted(_key(hand), rules)
+
+
+def may_go_out(hand: Sequence[Card], rules: MeldRules) -> bool:
+    """A quick necessary condition for going out with ``hand`` (n+1 cards):
+    at most one natural card may lack a partner that could share a meld with
+    it (same rank, or same suit close enough for the wilds to fill the gap).
+    False means the hand certainly can't go out; True means "ask the solver".
+
+    >>> from rummy import cards
+    >>> may_go_out(cards("2c 7d Kh 9s"), MeldRules()), may_go_out(cards("7h 8h 9h Kc"), MeldRules())
+    (False, True)
+    """
+    wild = rules.wild_rank
+    naturals = [c for c in hand if not (c.rank == 0 and rules.jokers_wild) and c.rank != wild]
+    w = len(hand) - len(naturals)
+    if w >= 2:
+        return True
+    reach = 1 + w
+    by_rank: dict[int, int] = {}
+    where: set[tuple[str, int]] = set()
+    for c in naturals:
+        by_rank[c.rank] = by_rank.get(c.rank, 0) + 1
+        where.add((c.suit, c.rank))
+        if c.rank == 1 and rules.aces != "low":
+            where.add((c.suit, 14))
+    lonely = 0
+    for c in naturals:
+        if by_rank[c.rank] > 1:
+            continue
+        ranks = (1, 14) if c.rank == 1 else (c.rank,)
+        if c.rank == 1:
+            ranks = {"low": (1,), "high": (14,), "low_or_high": (1, 14)}[rules.aces]
+        if any((c.suit, r + d) in where for r in ranks for d in range(-reach, reach + 1) if d):
+            continue
+        lonely += 1
+        if lonely > 1:
+            return False
+    return True
+
+
+def format_meld(meld: Meld) -> str:
+    """A meld as a learner reads it, in brackets: ``[7h 8h 9h]``.
+
+    >>> from rummy import cards
+    >>> format_meld(Meld.of(cards("9h 7h 8h")))
+    '[7h 8h 9h]'
+    """
+    return "[" + format_cards(meld.cards) + "]"
+
+
+# ---------------------------------------------------------------------------
+# Public events and what a player sees
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One public event of a round, as every player at the table saw it.
+
+    ``kind`` is ``"draw"`` (from the stock; the card is hidden), ``"take"``
+    (the top discard, shown), ``"discard"``, ``"out"`` (went out, discarding
+    ``card``), or ``"reshuffle"`` (the pile went back into the stock; ``seat``
+    is None).
+    """
+
+    kind: str
+    seat: int | None
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeThirteenObservation:
+    """What ``player`` may see: their own hand and everything public.
+
+    Never another player's hidden cards, the stock's order or the seed.
+    ``legal_actions`` is empty unless it is ``player``'s turn.
+    """
+
+    variant: Variant
+    player: int
+    players: tuple[str, ...]
+    phase: str  # "draw", "discard" or "over"
+    legal_actions: tuple[Action, ...]
+    hand: tuple[Card, ...]
+    round: int
+    rounds: int
+    wild_rank: int | None
+    rules: MeldRules
+    hand_size: int
+    dealer: int
+    current_player: int | None
+    drawn: Card | None  # the card this player just drew (own turn only)
+    taken: Card | None  # the top discard this player took this turn, if any
+    discard_top: Card | None
+    pile_size: int
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    packs: int
+    jokers: int
+    discard_return: bool
+    discards: tuple[tuple[int, Card], ...]  # this round, in order: (seat, card)
+    picked: tuple[tuple[Card, ...], ...]  # cards each seat took from the pile this round
+    events: tuple[Event, ...]  # this round's public events
+    went_out: int | None
+    shown: tuple[tuple[int, tuple[Meld, ...]], ...]  # melds laid down this round
+    final_turns: tuple[int, ...]  # seats still to play after someone went out
+    turn: int  # turns completed this round
+    stall_turns: int
+    scores: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    winner: int | None
+    log: tuple[str, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.phase == "over"
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this player must act now."""
+        return bool(self.legal_actions)
+
+    @property
+    def next_player(self) -> int:
+        """The seat to this player's left (who plays after them)."""
+        return (self.player + 1) % len(self.players)
+
+
+# ---------------------------------------------------------------------------
+# The game
+
+
+def _cap(name: str) -> str:
+    return name[:1].upper() + name[1:] if name else name
+
+
+class ThreeThirteenGame:
+    """One game of a Three-Thirteen variant (11 rounds, TT-1..TT-12).
+
+    Build it with ``rummy.new_game(...)``; see :mod:`rummy.game` for the API.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int | Sequence[str] | None = None,
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.variant = find_variant(variant)
+        if self.variant.family != "three_thirteen" or not self.variant.rounds:
+            raise GameError(f"{self.variant.name} is not a Three-Thirteen variant")
+        self._opts = self.variant.resolve(**options)
+        self.options: dict[str, Any] = dict(options)
+        if (players is None or isinstance(players, int)) and self.variant.seats:
+            count = self.variant.default_players if players is None else players
+            if count == len(self.variant.seats):
+                players = list(self.variant.seats)
+        self.players: tuple[str, ...] = player_names(players, self.variant)
+        if seed is None:
+            seed = secrets.randbits(63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise GameError(f"seed must be a whole number or None, not {seed!r}")
+        self.seed: int = seed
+        n = len(self.players)
+        self.packs = self.variant.packs_for(n, **options)
+        self.jokers = self.variant.jokers(**options)
+        self.discard_return = bool(self._opts.get("discard_return", False))
+        self.stall_turns = int(getattr(self.variant, "stall_turns", STALL_TURNS))
+        self.rng = random.Random(seed)
+        self.log: list[str] = []
+        self.history: list[tuple[int, Action]] = []
+        self.scores: list[int] = [0] * n
+        self.round_scores: list[list[int]] = []
+        self.round_out: list[int | None] = []
+        self.round = 0
+        self.phase = "draw"
+        self.dealer = self.rng.randrange(n)  # TT-3: the first dealer at random
+        self.log.append(f"{self._name(self.dealer)} is chosen at random to deal first.")
+        self._out_cache: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
+        self._start_round(1)
+
+    # -- small helpers -----------------------------------------------------
+    def _name(self, seat: int) -> str:
+        return _cap(self.players[seat])
+
+    def _says(self, seat: int, third: str, second: str) -> str:
+        """'Ben draws' / 'You draw'."""
+        if self.players[seat].lower() == "you":
+            return f"You {second}"
+        return f"{self._name(seat)} {third}"
+
+    @property
+    def n(self) -> int:
+        """How many players."""
+        return len(self.players)
+
+    @property
+    def rules(self) -> MeldRules:
+        """The meld rules of the current round (wild rank, aces, penalties)."""
+        return self._rules
+
+    @property
+    def is_over(self) -> bool:
+        """True after round 11 has been scored."""
+        return self.phase == "over"
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return None if self.phase == "over" else self.current
+
+    def to_act(self) -> list[int]:
+        """Seats that must act now: ``[current_player]``, or ``[]`` when over."""
+        return [] if self.phase == "over" else [self.current]
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with the lowest total after the last round; None while
+        playing or when two or more tie for the lowest (TT-9)."""
+        if self.phase != "over":
+            return None
+        low = min(self.scores)
+        best = [i for i, s in enumerate(self.scores) if s == low]
+        return best[0] if len(best) == 1 else None
+
+    # -- rounds ----------------------------------------------------------
+    def _start_round(self, r: int) -> None:
+        v = self.variant
+        self.round = r
+        self._rules = v.meld_rules(r, **self._opts)
+        h = v.hand_size(r)  # TT-1
+        self.stock = Stock(make_shoe(self.packs, self.jokers, self.rng))
+        dealt = deal(self.stock, self.n, h)
+        self.hands: list[list[Card]] = [[] for _ in range(self.n)]
+        for i, hand in enumerate(dealt):  # dealt from the dealer's left
+            self.hands[(self.dealer + 1 + i) % self.n] = hand
+        self.pile: list[Card] = [self.stock.draw()]  # TT-4
+        self.current = (self.dealer + 1) % self.n  # TT-3
+        self.phase = "draw"
+        self.went_out: int | None = None
+        self.final_left: list[int] = []
+        self.turn = 0
+        self.drawn: Card | None = None
+        self.taken: Card | None = None
+        self.known: list[list[Card]] = [[] for _ in range(self.n)]
+        self.picked: list[list[Card]] = [[] for _ in range(self.n)]
+        self.discards: list[tuple[int, Card]] = []
+        self.events: list[Event] = []
+        self.shown: dict[int, tuple[Meld, ...]] = {}
+        self._out_cache = None
+        wild = self._rules.wild_rank
+        wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
+        if self._rules.jokers_wild and self.jokers:
+            wilds += ", and so are jokers"
+        self.log.append(
+            f"Round {r} of {v.rounds}: {self._name(self.dealer)} deals {h} cards each; "
+            f"{wilds}. The first discard is {self.pile[-1]}."
+        )
+
+    def _begin_turn(self) -> None:
+        """TT-10: an empty stock is refilled from the pile before a draw."""
+        if self.stock.cards:
+            return
+        moved = reshuffle(self.stock, [self.pile], self.rng)
+        if moved:
+            self.events.append(Event("reshuffle", None))
+            self.log.append(
+                f"The stock is empty: the discard pile except its top card ({self.pile[-1]}) "
+                f"is shuffled into a new stock of {moved} cards."
+            )
+        if not self.stock.cards:
+            self.log.append("No card is left to draw: the round ends with nobody out.")
+            self._score_round()
+
+    def _end_turn(self, seat: int) -> None:
+        self.turn += 1
+        self.drawn = None
+        self.taken = None
+        self._out_cache = None
+        if self.went_out is not None:
+            if seat != self.went_out and self.final_left and self.final_left[0] == seat:
+                self.final_left.pop(0)
+            if not self.final_left:  # TT-7: everyone has had their last turn
+                self._score_round()
+                return
+            self.current = self.final_left[0]
+        else:
+            if self.turn >= self.stall_turns:  # TT-12
+                self.log.append(
+                    f"Nobody has gone out after {self.turn} turns: the round ends and is "
+                    "scored as it stands."
+                )
+                self._score_round()
+                return
+            self.current = (seat + 1) % self.n
+        self.phase = "draw"
+        self._begin_turn()
+
+    def _score_round(self) -> None:
+        points = []
+        for seat in range(self.n):
+            if seat == self.went_out:  # TT-8
+                points.append(0)
+                self.log.append(f"{self._says(seat, 'scores', 'score')} 0 for going out.")
+                continue
+            arr = best_arrangement(self.hands[seat], self._rules)  # M-7
+            points.append(arr.penalty)
+            melds = " ".join(format_meld(m) for m in arr.melds) or "no melds"
+            dead = format_cards(arr.deadwood) or "none"
+            self.log.append(
+                f"{self._says(seat, 'scores', 'score')} {arr.penalty}: {melds}; "
+                f"unmelded: {dead}."
+            )
+        self.round_scores.append(points)
+        self.round_out.append(self.went_out)
+        for seat, p in enumerate(points):
+            self.scores[seat] += p  # TT-9
+        totals = ", ".join(f"{self._name(s)} {t}" for s, t in enumerate(self.scores))
+        self.log.append(f"After round {self.round} the totals are: {totals}.")
+        if self.round >= (self.variant.rounds or 11):
+            self.phase = "over"
+            w = self.winner
+            low = min(self.scores)
+            if w is not None:
+                self.log.append(
+                    f"Game over: {self._says(w, 'wins', 'win')} with the lowest total, {low}."
+                )
+            else:
+                tied = [self._name(s) for s, t in enumerate(self.scores) if t == low]
+                self.log.append(
+                    f"Game over: {' and '.join(tied)} tie for the lowest total ({low}), "
+                    "so nobody wins."
+                )
+            return
+        self.dealer = (self.dealer + 1) % self.n  # TT-3: the deal passes left
+        self._start_round(self.round + 1)
+
+    # -- legality ------------------------------------------------------------
+    def _allowed_discards(self, seat: int) -> list[Card]:
+        """Distinct cards ``seat`` may throw now (TT-5: not the card just taken)."""
+        hand = self.hands[seat]
+        out = sorted(set(hand), key=Card.sort_key)
+        if self.taken is not None and not self.discard_return:
+            out = [c for c in out if c != self.taken]
+        return out
+
+    def _out_cards(self, seat: int) -> tuple[Card, ...]:
+        """Cards whose discard leaves every other card in melds (TT-6)."""
+        hand = self.hands[seat]
+        key = _key(hand)
+        if self._out_cache is not None and self._out_cache[0] == key:
+            return self._out_cache[1]
+        result: tuple[Card, ...] = ()
+        if may_go_out(hand, self._rules) and cached_best_discard(hand, self._rules).penalty == 0:
+            outs = []
+            for c in self._allowed_discards(seat):
+                rest = list(hand)
+                rest.remove(c)
+                if cached_penalty(rest, self._rules) == 0:
+                    outs.append(c)
+            result = tuple(outs)
+        self._out_cache = (key, result)
+        return result
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The moves ``player`` (default: the current player) may make now.
+
+        Empty when the game is over or it is not ``player``'s turn.
+        """
+        if self.phase == "over":
+            return []
+        seat = self.current if player is None else self._seat(player)
+        if seat != self.current:
+            return []
+        if self.phase == "draw":
+            acts = [DRAW_STOCK]
+            if self.pile:
+                acts.append(DRAW_DISCARD)
+            return acts
+        outs = [Action("go out", c) for c in self._out_cards(seat)]
+        return outs + [Action("discard", c) for c in self._allowed_discards(seat)]
+
+    def _seat(self, player: int | str) -> int:
+        if isinstance(player, str):
+            if player in self.players:
+                return self.players.index(player)
+            raise GameError(f"no player called {player!r}; the players are: "
+                            + ", ".join(self.players))
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.n:
+            raise GameError(f"player must be a seat 0..{self.n - 1} or a name, not {player!r}")
+        return player
+
+    def _legal_text(self, seat: int) -> str:
+        acts = self.legal_actions(seat)
+        if len(acts) > 8:
+            shown = ", ".join(f"'{a}'" for a in acts[:8]) + f", ... ({len(acts)} moves)"
+        else:
+            shown = ", ".join(f"'{a}'" for a in acts)
+        return shown
+
+    def _check(self, action: Action, seat: int, text: str) -> None:
+        """Raise GameError unless ``action`` is legal for ``seat`` now."""
+        who = self._name(seat)
+        if self.phase == "draw":
+            if action == DRAW_STOCK:
+                return
+            if action == DRAW_DISCARD:
+                if not self.pile:
+                    raise GameError("draw discard: the discard pile is empty; draw stock")
+                return
+            if action.verb in ("discard", "go out"):
+                raise GameError(
+                    f"{text}: {who} must draw first (TT-5); legal now: {self._legal_text(seat)}"
+                )
+        elif self.phase == "discard":
+            if action.verb in ("draw stock", "draw discard", "draw"):
+                raise GameError(
+                    f"{text}: {who} has already drawn this turn; now discard a card, or go out "
+                    "(e.g. 'discard 9c', 'go out 9c')"
+                )
+            if action.verb in ("discard", "go out") and action.card is not None and not action.onto:
+                c = action.card
+                hand = self.hands[seat]
+                if c not in hand:
+                    raise GameError(
+                        f"{text}: {c} is not in {who}'s hand; {who} holds "
+                        f"{format_cards(sorted(hand, key=Card.sort_key))}"
+                    )
+                if c == self.taken and not self.discard_return:
+                    raise GameError(
+                        f"{text}: {who} took {c} from the discard pile this turn and may not "
+                        "throw it straight back (TT-5); discard another card"
+                    )
+                if action.verb == "discard":
+                    return
+                rest = list(hand)
+                rest.remove(c)
+                if cached_penalty(rest, self._rules) == 0:
+                    return
+                arr = best_arrangement(rest, self._rules)
+                melds = " ".join(format_meld(m) for m in arr.melds) or "no melds"
+                raise GameError(
+                    f"{text}: without {c} {who}'s hand is not all melds (best: {melds}; "
+                    f"unmelded {format_cards(arr.deadwood)}, {arr.penalty} points); "
+                    f"discard a card instead (TT-6)"
+                )
+        raise GameError(
+            f"{text!r} is not a legal move now; legal moves: {self._legal_text(seat)}"
+        )
+
+    # -- moves ---------------------------------------------------------------
+    def apply(self, action: Action | str, player: int | str | None = None) -> None:
+        """Make a move for ``player`` (default: whoever is to act).
+
+        An illegal move raises :class:`rummy.game.GameError` saying why and
+        what is allowed, and changes nothing.
+        """
+        if self.phase == "over":
+            raise GameError("the game is over; no more moves (start a new game)")
+        text = action if isinstance(action, str) else str(action)
+        if isinstance(action, str):
+            action = Action.parse(action)
+            if action.card is None and action.verb.split()[0:1] in (["discard"], ["go"]):
+                words = text.split()
+                from rummy.cards import CardError
+
+                try:
+                    Card.parse(words[-1])
+                except CardError as e:
+                    raise GameError(f"{text!r}: {e}") from None
+        elif not isinstance(action, Action):
+            raise GameError(f"an action is an Action or text such as 'discard 9c', "
+                            f"not {action!r}")
+        seat = self.current if player is None else self._seat(player)
+        if seat != self.current:
+            raise GameError(
+                f"{text}: it is {self._name(self.current)}'s turn, not {self._name(seat)}'s"
+            )
+        self._check(action, seat, text)
+        self.history.append((seat, action))
+        self._do(action, seat)
+
+    def _do(self, action: Action, seat: int) -> None:
+        hand = self.hands[seat]
+        if action == DRAW_STOCK:
+            c = self.stock.draw()
+            hand.append(c)
+            self.drawn = c
+            self.phase = "discard"
+            self.events.append(Event("draw", seat))
+            self.log.append(f"{self._says(seat, 'draws', 'draw')} from the stock.")
+            return
+        if action == DRAW_DISCARD:
+            c = self.pile.pop()
+            hand.append(c)
+            self.drawn = c
+            self.taken = c
+            self.known[seat].append(c)
+            self.picked[seat].append(c)
+            self.phase = "discard"
+            self.events.append(Event("take", seat, c))
+            self.log.append(f"{self._says(seat, 'takes', 'take')} {c} from the discard pile.")
+            return
+        c = action.card
+        assert c is not None
+        if action.verb == "go out":
+            rest = list(hand)
+            rest.remove(c)
+            arr = best_arrangement(rest, self._rules)
+            assert arr.is_complete
+            hand.remove(c)
+            self.pile.append(c)
+            self.shown[seat] = arr.melds
+            self.known[seat] = list(hand)
+            self.discards.append((seat, c))
+            self.events.append(Event("out", seat, c))
+            melds = " ".join(format_meld(m) for m in arr.melds)
+            if self.went_out is None:  # TT-6, TT-7
+                self.went_out = seat
+                self.final_left = [(seat + k) % self.n for k in range(1, self.n)]
+                self.log.append(
+                    f"{self._says(seat, 'goes', 'go')} out: {melds}, discarding {c}."
+                )
+                others = ", ".join(self._name(s) for s in self.final_left)
+                self.log.append(f"Everyone else gets one more turn: {others}.")
+            else:
+                self.log.append(
+                    f"{self._says(seat, 'melds', 'meld')} every card too: {melds}, "
+                    f"discarding {c}."
+                )
+            self._end_turn(seat)
+            return
+        hand.remove(c)
+        self.pile.append(c)
+        if c in self.known[seat]:
+            self.known[seat].remove(c)
+        self.discards.append((seat, c))
+        self.events.append(Event("discard", seat, c))
+        self.log.append(f"{self._says(seat, 'discards', 'discard')} {c}.")
+        self._end_turn(seat)
+
+    # -- what a player sees -------------------------------------------------
+    def observe(self, player: int | str) -> ThreeThirteenObservation:
+        """Everything ``player`` may see now, and nothing else."""
+        seat = self._seat(player)
+        mine = seat == self.current and self.phase != "over"
+        return ThreeThirteenObservation(
+            variant=self.variant,
+            player=seat,
+            players=self.players,
+            phase=self.phase,
+            legal_actions=tuple(self.legal_actions(seat)) if mine else (),
+            hand=_key(self.hands[seat]),
+            round=self.round,
+            rounds=self.variant.rounds or 11,
+            wild_rank=self._rules.wild_rank,
+            rules=self._rules,
+            hand_size=self.variant.hand_size(self.round),
+            dealer=self.dealer,
+            current_player=self.current_player,
+            drawn=self.drawn if mine else None,
+            taken=self.taken if mine else None,
+            discard_top=self.pile[-1] if self.pile else None,
+            pile_size=len(self.pile),
+            stock_size=len(self.stock),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            packs=self.packs,
+            jokers=self.jokers,
+            discard_return=self.discard_return,
+            discards=tuple(self.discards),
+            picked=tuple(tuple(p) for p in self.picked),
+            events=tuple(self.events),
+            went_out=self.went_out,
+            shown=tuple(sorted(self.shown.items())),
+            final_turns=tuple(self.final_left),
+            turn=self.turn,
+            stall_turns=self.stall_turns,
+            scores=tuple(self.scores),
+            round_scores=tuple(tuple(r) for r in self.round_scores),
+            winner=self.winner,
+            log=tuple(self.log),
+        )
+
+    # -- scores ----------------------------------------------------------------
+    def score_sheet(self) -> Any:
+        """Round scores as a pandas DataFrame: one row per round played, one
+        column per player, and a ``Total`` row."""
+        import pandas as pd
+
+        rows = [list(r) for r in self.round_scores] + [list(self.scores)]
+        index = [f"Round {i + 1}" for i in range(len(self.round_scores))] + ["Total"]
+        df = pd.DataFrame(rows, index=index, columns=list(self.players), dtype="int64")
+        df.index.name = "round"
+        return df
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per seat: ``seat``, ``player``, ``score`` (total), ``rank`` (1 = best,
+        ties share), ``won`` (bool; False for everyone on a tie, TT-9) and
+        ``went_out`` (rounds this seat went out first)."""
+        w = self.winner
+        out = []
+        for seat, total in enumerate(self.scores):
+            out.append({
+                "seat": seat,
+                "player": self.players[seat],
+                "score": total,
+                "rank": 1 + sum(1 for t in self.scores if t < total),
+                "won": w == seat,
+                "went_out": sum(1 for s in self.round_out if s == seat),
+            })
+        return out
+
+    # -- saving, replay, undo ------------------------------------------------
+    def to_json(self) -> str:
+        """The game as JSON: variant, players, seed, options, the actions, and
+        the RNG position (checked when loading)."""
+        version, internal, gauss = self.rng.getstate()
+        return json.dumps({
+            "variant": self.variant.name,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": self.options,
+            "actions": [[seat, str(a)] for seat, a in self.history],
+            "rng": [version, list(internal), gauss],
+            "scores": list(self.scores),
+        })
+
+    def undo(self, player: int | str | None = None) -> list[tuple[int, Action]]:
+        """Take back the last move (or, with ``player``, everything back to and
+        including that player's last move); returns the moves taken back.
+
+        The game is replayed from its seed, so the stock keeps its order: a
+        card drawn again after an undo is the same card, and an undo never
+        shows a card that was not already seen.
+        """
+        if not self.history:
+            raise GameError("nothing to undo: no move has been made yet")
+        cut = len(self.history) - 1
+        if player is not None:
+            seat = self._seat(player)
+            while cut >= 0 and self.history[cut][0] != seat:
+                cut -= 1
+            if cut < 0:
+                raise GameError(f"nothing to undo: {self._name(seat)} has not moved yet")
+        undone = self.history[cut:]
+        fresh = replay(self.variant, self.players, self.seed, self.history[:cut], **self.options)
+        self.__dict__.update(fresh.__dict__)
+        return undone
+
+    def copy(self) -> ThreeThirteenGame:
+        """An independent copy (by replay)."""
+        return replay(self.variant, self.players, self.seed, self.history, **self.options)
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a card is lost, duplicated or misplaced:
+        every card of the shoe is in exactly one place, hands have the right
+        size, and nobody holds more than they should."""
+        from collections import Counter
+
+        from rummy.cards import deck
+
+        where = Counter(self.stock.cards) + Counter(self.pile)
+        for h in self.hands:
+            where += Counter(h)
+        shoe = Counter(deck(self.packs, self.jokers))
+        assert where == shoe, f"cards lost or duplicated: {(where - shoe) + (shoe - where)}"
+        if self.phase == "over":
+            return
+        h = self.variant.hand_size(self.round)
+        for seat, hand in enumerate(self.hands):
+            want = h + 1 if (seat == self.current and self.phase == "discard") else h
+            assert len(hand) == want, f"{self.players[seat]} holds {len(hand)} cards, not {want}"
+        assert self.turn <= self.stall_turns + self.n
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"round {self.round}, {self.players[self.current]} to {self.phase}"
+        return f"<{self.variant.name} game, {self.n} players, seed {self.seed}: {state}>"
+
+
+# ---------------------------------------------------------------------------
+# Module functions used by rummy.game
+
+
+def start(
+    variant: Variant | str,
+    players: int | Sequence[str] | None = None,
+    seed: int | None = None,
+    **options: Any,
+) -> ThreeThirteenGame:
+    """A new game (``rummy.new_game`` calls this for the three variants)."""
+    return ThreeThirteenGame(find_variant(variant), players, seed, **options)
+
+
+def replay(
+    variant: Variant | str,
+    players: int | Sequence[str] | None,
+    seed: int,
+    actions: Iterable[tuple[int, Action | str] | Sequence[Any]],
+    **options: Any,
+) -> ThreeThirteenGame:
+    """Rebuild a game from its seed and its list of ``(seat, action)``.
+
+    >>> g = start("three_thirteen", 2, seed=5)
+    >>> g.apply("draw stock"); g.apply(g.legal_actions()[-1])
+    >>> replay("three_thirteen", 2, 5, g.history).log == g.log
+    True
+    """
+    g = ThreeThirteenGame(find_variant(variant), players, seed, **options)
+    for i, item in enumerate(actions):
+        seat, action = item
+        try:
+            g.apply(action, player=int(seat))
+        except GameError as e:
+            raise GameError(f"move {i + 1} ({seat}: {action}) does not replay: {e}") from None
+    return g
+
+
+def from_json(obj: dict[str, Any] | str) -> ThreeThirteenGame:
+    """Load a game saved with ``to_json`` (``rummy.load_game`` calls this).
+
+    The actions are replayed from the seed; a saved RNG position or scores
+    that the replay does not reach raise :class:`GameError`.
+    """
+    if isinstance(obj, str):
+        obj = json.loads(obj)
+    if not isinstance(obj, dict):
+        raise GameError("a saved game is a JSON object")
+    for key in ("variant", "players", "seed", "actions"):
+        if key not in obj:
+            raise GameError(f"a saved game needs the key {key!r}; it has: {', '.join(obj)}")
+    g = replay(obj["variant"], obj["players"], obj["seed"], obj["actions"],
+               **(obj.get("options") or {}))
+    if "rng" in obj:
+        version, internal, gauss = obj["rng"]
+        if g.rng.getstate() != (version, tuple(internal), gauss):
+            raise GameError("the saved game does not replay to the same shuffle position; "
+                            "the file was changed or comes from another version")
+    if "scores" in obj and list(obj["scores"]) != g.scores:
+        raise GameError(f"the saved scores {obj['scores']} do not match the replay {g.scores}")
+    return g
+
