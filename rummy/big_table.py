@@ -63,7 +63,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rummy.cards import Card, deck, rank_name
+from rummy.cards import Card, as_cards, deck, rank_name
 from rummy.game import Action, ActionError, GameError, player_names
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.table import Stock, make_shoe, reshuffle
@@ -285,11 +285,24 @@ def from_json(obj: dict[str, Any] | str) -> BigTableGame:
     try:
         g = start(data["variant"], list(data["players"]), data["seed"], **data.get("options", {}))
         actions = data.get("actions", [])
+        setups = list(data.get("setups", []))
     except (KeyError, TypeError) as e:
         raise GameError(f"not a saved big_table game: missing or bad {e}") from None
-    for seat, text in actions:
-        g.apply(text, player=seat)
+    _replay(g, [(seat, text) for seat, text in actions], setups)
     return g
+
+
+def _replay(g: BigTableGame, actions: Sequence[tuple[int, Action | str]],
+            setups: Sequence[dict[str, Any]]) -> None:
+    pending = sorted(setups, key=lambda s: s["at"])
+    for i, (seat, act) in enumerate(actions):
+        while pending and pending[0]["at"] == i:
+            g._apply_setup(pending[0])
+            g.setups.append(pending.pop(0))
+        g.apply(act, player=seat)
+    while pending and pending[0]["at"] == len(actions):
+        g._apply_setup(pending[0])
+        g.setups.append(pending.pop(0))
 
 
 # ---------------------------------------------------------------------------
@@ -408,6 +421,8 @@ class BigTableGame:
         self.history: list[tuple[int, Action]] = []
         self.scores: list[int] = [0] * n
         self.rows: list[list[int]] = []
+        self.row_hands: list[int] = []
+        self.setups: list[dict[str, Any]] = []
         self.matches: list[int] = [0] * n
         self.last_hand: tuple[tuple[int, Arrangement, int], ...] = ()
         self._full = Counter(deck(self.packs))
@@ -444,6 +459,7 @@ class BigTableGame:
         self.taken: list[list[Card]] = [[] for _ in range(n)]
         self.discarded: list[list[Card]] = [[] for _ in range(n)]
         self.final = False
+        self._hand_start = len(self.history)
         wild = self.rules.wild_rank
         wild_text = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
         self._say(
@@ -546,6 +562,7 @@ class BigTableGame:
             reveal.append((seat, arr, pts))
             parts.append(f"{self._name(seat)} {pts}" + (f" ({how})" if how else ""))
         self.rows.append(row)
+        self.row_hands.append(self.hand_number)
         for i, pts in enumerate(row):
             self.scores[i] += pts
         self.last_hand = tuple(reveal)
@@ -765,7 +782,7 @@ class BigTableGame:
         """One row per hand played, one column per player, and a "Total" row."""
         import pandas as pd
 
-        index = [f"Hand {i + 1}" for i in range(len(self.rows))] + ["Total"]
+        index = [f"Hand {h}" for h in self.row_hands] + ["Total"]
         data = [list(r) for r in self.rows] + [list(self.scores)]
         return pd.DataFrame(data, index=index, columns=list(self.players))
 
@@ -801,7 +818,7 @@ class BigTableGame:
             "seed": self.seed,
             "options": self.options,
             "actions": [[seat, str(a)] for seat, a in self.history],
-        })
+        } | ({"setups": self.setups} if self.setups else {}))
 
     def undo(self, player: int | None = None) -> None:
         """Take back the last action, or with ``player`` everything back to and
@@ -817,9 +834,100 @@ class BigTableGame:
             if cut < 0:
                 raise GameError(f"{self._name(seat)} has taken no action to undo")
         fresh = start(self.variant, list(self.players), self.seed, **self.options)
-        for seat, act in self.history[:cut]:
-            fresh.apply(act, player=seat)
+        _replay(fresh, self.history[:cut], [s for s in self.setups if s["at"] <= cut])
         self.__dict__.update(fresh.__dict__)
+
+    # -- lessons and tests: a chosen position --------------------------------
+    def arrange(
+        self,
+        hands: Sequence[Sequence[Card | str] | str],
+        piles: Sequence[Sequence[Card | str] | str],
+        pool: Sequence[Card | str] | str | None = None,
+        pool_top: Sequence[Card | str] | str = (),
+        hand: int | None = None,
+    ) -> None:
+        """Replace the current deal by a chosen position (for lessons and tests).
+
+        Allowed at the start of a hand, before anybody has acted in it.
+        ``hands`` and ``piles`` give every seat's cards (piles bottom first).
+        ``pool_top`` are the next cards the pool gives, first drawn first; the
+        rest of the shoe is shuffled under them.  Or ``pool`` gives the whole
+        pool (first drawn first); then the cards left over go under the piles.
+        ``hand`` (1..11) switches to that hand number.  The position is saved
+        with the game (``to_json``), so replay and undo keep it.
+
+        >>> g = start("big_table", players=["Ana", "Ben"], seed=1)
+        >>> g.arrange(["5h 6h 7h", "Kc Qd 2s"], ["9c", "4d"], pool_top="8h")
+        >>> g.phase, g.to_act(), [str(a) for a in g.legal_actions(0)]
+        ('match call after deal', [0], ['call match', 'play on'])
+        """
+        if self.is_over or len(self.history) != self._hand_start:
+            raise GameError(
+                "arrange() works only at the start of a hand, before anybody acts in it"
+            )
+        setup = {
+            "at": len(self.history),
+            "hand": self.hand_number if hand is None else hand,
+            "hands": [_text(h) for h in hands],
+            "piles": [_text(p) for p in piles],
+            "pool": None if pool is None else _text(pool),
+            "pool_top": _text(pool_top),
+        }
+        self._apply_setup(setup)
+        self.setups.append(setup)
+
+    def _apply_setup(self, setup: dict[str, Any]) -> None:
+        n = self.n
+        v = self.variant
+        h = setup["hand"]
+        if not isinstance(h, int) or not 1 <= h <= (v.rounds or 1):
+            raise GameError(f"hand must be 1 to {v.rounds}, not {h!r}")
+        size = v.hand_size(h)
+        hands = [list(_as_cards(x)) for x in setup["hands"]]
+        piles = [list(_as_cards(x)) for x in setup["piles"]]
+        if len(hands) != n or len(piles) != n:
+            raise GameError(f"give {n} hands and {n} piles, one per seat")
+        for i, hd in enumerate(hands):
+            if len(hd) != size:
+                raise GameError(
+                    f"in hand {h} every player holds {size} cards; seat {i} was given {len(hd)}"
+                )
+        if any(not p for p in piles):
+            raise GameError("every pile starts with at least one card (BT-2)")
+        top = list(_as_cards(setup["pool_top"]))
+        fixed_pool = None if setup["pool"] is None else list(_as_cards(setup["pool"]))
+        used = Counter(c for x in hands + piles + [top] + [fixed_pool or []] for c in x)
+        over = used - self._full
+        if over:
+            raise GameError(
+                f"the {self.packs} packs hold each card {self.packs} times; too many of "
+                + ", ".join(f"{c} ({used[c]})" for c in sorted(over, key=_by_order))
+            )
+        rest = list((self._full - used).elements())
+        self.rng.shuffle(rest)
+        if fixed_pool is not None:
+            pool_cards = list(reversed(fixed_pool))
+            for k, c in enumerate(rest):  # leftovers go under the piles
+                piles[k % n].insert(0, c)
+        else:
+            pool_cards = rest + list(reversed(top))
+        self.hand_number = h
+        self.rules = v.meld_rules(h)
+        self.size = size
+        self.pool = Stock(pool_cards)
+        self.hands = hands
+        self.piles = piles
+        self.cycle = 0
+        self.pending = {}
+        self.matched = []
+        self.open_melds = {}
+        self.taken = [[] for _ in range(n)]
+        self.discarded = [[] for _ in range(n)]
+        self.final = False
+        self._hand_start = len(self.history)
+        self._say(f"The table is set for hand {h}: piles show " + ", ".join(
+            f"{self._name(i)} {self.piles[i][-1]}" for i in range(n)) + ".")
+        self._open_match_window("match call after deal")
 
     # -- checks --------------------------------------------------------------
     def card_counts(self) -> Counter[Card]:
@@ -849,3 +957,14 @@ class BigTableGame:
 
 
 
+
+
+def _text(cards_: Sequence[Card | str] | str) -> str:
+    return " ".join(str(c) for c in _as_cards(cards_))
+
+
+def _as_cards(cards_: Sequence[Card | str] | str) -> tuple[Card, ...]:
+    try:
+        return as_cards(cards_)
+    except ValueError as e:
+        raise GameError(str(e)) from None
