@@ -30,6 +30,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scripts" / "lessons"
 OUT = ROOT / "notebooks"
+WIDGET_NOTE = "[an interactive widget: run the notebook (JupyterLab, Binder or Voila) to use it]"
 WIDGET_MIMES = ("application/vnd.jupyter.widget-view+json",
                 "application/vnd.jupyter.widget-state+json")
 
@@ -84,9 +85,11 @@ def strip_widgets(nb: nbformat.NotebookNode) -> None:
         cell.metadata.pop("execution", None)
         for out in cell.get("outputs", []):
             data = out.get("data")
-            if data:
+            if data and any(mime in data for mime in WIDGET_MIMES):
                 for mime in WIDGET_MIMES:
                     data.pop(mime, None)
+                # the widget's repr is long and says nothing on a static page
+                data["text/plain"] = WIDGET_NOTE
 
 
 def build(source: Path, timeout: int = 300, draft: bool = False) -> tuple[Path, float, int]:
