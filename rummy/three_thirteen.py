@@ -155,7 +155,8 @@ def format_meld(meld: Meld) -> str:
 class Event:
     """One public event of a round, as every player at the table saw it.
 
-    ``kind`` is ``"draw"`` (from the stock; the card is hidden), ``"take"``
+    ``kind`` is ``"turn up"`` (the first discard, TT-4), ``"draw"`` (from
+    the stock; the card is hidden), ``"take"``
     (the top discard, shown), ``"discard"``, ``"out"`` (went out, discarding
     ``card``), or ``"reshuffle"`` (the pile went back into the stock; ``seat``
     is None).
@@ -345,7 +346,7 @@ class ThreeThirteenGame:
         self.known: list[list[Card]] = [[] for _ in range(self.n)]
         self.picked: list[list[Card]] = [[] for _ in range(self.n)]
         self.discards: list[tuple[int, Card]] = []
-        self.events: list[Event] = []
+        self.events: list[Event] = [Event("turn up", None, self.pile[-1])]
         self.shown: dict[int, tuple[Meld, ...]] = {}
         self._out_cache = None
         wild = self._rules.wild_rank

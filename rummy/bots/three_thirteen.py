@@ -1,0 +1,504 @@
+"""Strategies for the Three-Thirteen family (``greedy`` and ``expert``).
+
+Both read only a :class:`rummy.three_thirteen.ThreeThirteenObservation` and
+return a move with a sentence that explains it with numbers.
+
+*Greedy* takes the lowest penalty now: it takes the top discard only when
+that lowers its penalty, and throws the card that leaves the lowest penalty.
+
+*Expert* scores a hand it could keep as ``penalty - weight * expected gain of
+the next draw``, where the expected gain counts the *outs* among the cards
+it has not seen (the shoe less its hand, the discard pile and the cards
+opponents are known to hold), remembers what each opponent picked up, avoids
+throwing what the next player is collecting, and goes out as soon as it can
+(0 points can't be beaten by waiting).
+
+>>> from rummy import new_game
+>>> g = new_game("three_thirteen", players=2, seed=11)
+>>> action, why = greedy(g.observe(g.current_player), None)
+>>> str(action) in {"draw stock", "draw discard"}
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rummy.cards import Card, deck, format_cards
+from rummy.game import Action
+from rummy.melds import Arrangement, MeldRules, best_arrangement
+from rummy.three_thirteen import (
+    ThreeThirteenObservation,
+    cached_best_discard,
+    cached_penalty,
+    format_meld,
+)
+
+__all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
+
+DRAW_STOCK = Action("draw stock")
+DRAW_DISCARD = Action("draw discard")
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _arrangement_sorted(hand: tuple[Card, ...], rules: MeldRules) -> Arrangement:
+    return best_arrangement(hand, rules)
+
+
+def _arrangement(hand: Iterable[Card], rules: MeldRules) -> Arrangement:
+    return _arrangement_sorted(tuple(sorted(hand, key=Card.sort_key)), rules)
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------------------
+# Greedy
+
+
+def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Card, int]:
+    """The allowed discard leaving the lowest penalty (ties: the costlier card)."""
+    hand, rules = list(obs.hand), obs.rules
+    allowed = [a.card for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
+    d = cached_best_discard(hand, rules)
+    if d.card in allowed:
+        return d.card, d.penalty
+    best: tuple[int, int, tuple[int, int]] | None = None
+    choice = allowed[0]
+    for c in allowed:
+        key = (cached_penalty(_without(hand, c), rules), -rules.penalty_of(c), c.sort_key())
+        if best is None or key < best:
+            best, choice = key, c
+    assert best is not None
+    return choice, best[0]
+
+
+def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
+    """The move leaving the lowest penalty now, and why.
+
+    >>> from rummy import new_game
+    >>> g = new_game("three_thirteen", players=2, seed=11)
+    >>> g.apply("draw stock")
+    >>> act, why = greedy(g.observe(g.current_player), None)
+    >>> act.verb in ("discard", "go out") and "points" in why
+    True
+    """
+    rules, hand = obs.rules, list(obs.hand)
+    if obs.phase == "draw":
+        now = cached_penalty(hand, rules)
+        top = obs.discard_top
+        if top is not None and DRAW_DISCARD in obs.legal_actions:
+            d = cached_best_discard(hand + [top], rules)
+            if (d.card != top or obs.discard_return) and d.penalty < now:
+                return DRAW_DISCARD, (
+                    f"take {top}: then discarding {d.card} leaves {d.penalty} points "
+                    f"instead of {now} now"
+                )
+            return DRAW_STOCK, f"draw from the stock: {top} would not lower my {now} points"
+        return DRAW_STOCK, f"draw from the stock ({now} points now)"
+    outs = [a for a in obs.legal_actions if a.verb == "go out"]
+    if outs:
+        act = max(outs, key=lambda a: (rules.penalty_of(a.card), a.card.sort_key()))  # type: ignore[arg-type]
+        assert act.card is not None
+        arr = _arrangement(_without(hand, act.card), rules)
+        melds = " ".join(format_meld(m) for m in arr.melds)
+        return act, f"go out discarding {act.card}: {melds} use every other card, so I score 0"
+    card, left = _greedy_discard(obs)
+    return Action("discard", card), (
+        f"discard {card} ({rules.penalty_of(card)} points): it leaves {left} points, "
+        "the lowest I can keep"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Expert: memory, unseen cards, outs
+
+
+def memory_key(obs: ThreeThirteenObservation) -> tuple[Any, ...]:
+    """One memory per game, seat and round (the expert forgets between rounds)."""
+    return (obs.variant.name, obs.players, obs.player, obs.round, obs.packs, obs.jokers)
+
+
+@functools.lru_cache(maxsize=16)
+def _shoe(packs: int, jokers: int) -> Counter[Card]:
+    return Counter(deck(packs, jokers))
+
+
+def _update_memory(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> None:
+    """Follow the round's public events not yet seen: what is in the pile,
+    which cards each opponent took from it and still holds."""
+    if "seen" not in memory:
+        memory["seen"] = 0
+        memory["pile"] = []
+        memory["known"] = [Counter() for _ in obs.players]
+        memory["took"] = [[] for _ in obs.players]
+        memory["threw"] = [[] for _ in obs.players]
+    pile: list[Card] = memory["pile"]
+    known: list[Counter[Card]] = memory["known"]
+    for ev in obs.events[memory["seen"]:]:
+        if ev.kind == "turn up":
+            pile[:] = [ev.card]
+        elif ev.kind == "take":
+            if pile:
+                pile.pop()
+            known[ev.seat][ev.card] += 1
+            memory["took"][ev.seat].append(ev.card)
+        elif ev.kind in ("discard", "out"):
+            pile.append(ev.card)
+            if known[ev.seat][ev.card] > 0:
+                known[ev.seat][ev.card] -= 1
+            memory["threw"][ev.seat].append(ev.card)
+        elif ev.kind == "reshuffle":
+            del pile[:-1]
+    memory["seen"] = len(obs.events)
+
+
+def unseen_cards(obs: ThreeThirteenObservation, memory: dict[str, Any] | None = None) -> Counter[Card]:
+    """Cards whose place this player can't know: the shoe less their own
+    hand, the discard pile, and the cards opponents are known to hold (taken
+    from the pile, or laid down when going out).
+
+    >>> from rummy import new_game
+    >>> g = new_game("three_thirteen", players=2, seed=1)
+    >>> sum(unseen_cards(g.observe(0)).values())   # 52 - 3 in hand - 1 turned up
+    48
+    """
+    memory = {} if memory is None else memory
+    _update_memory(obs, memory)
+    left = _shoe(obs.packs, obs.jokers).copy()
+    left.subtract(obs.hand)
+    left.subtract(memory["pile"])
+    for seat, k in enumerate(memory["known"]):
+        if seat != obs.player:
+            left.subtract(k)
+    for seat, melds in obs.shown:
+        if seat != obs.player:
+            for m in melds:
+                left.subtract(m.cards)
+    return +left
+
+
+def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
+    if card.rank == 1:
+        return {"low": (1,), "high": (14,), "low_or_high": (1, 14)}[rules.aces]
+    return (card.rank,)
+
+
+def _card_at(suit: str, pos: int) -> Card | None:
+    if pos == 14:
+        return Card(1, suit)
+    if 1 <= pos <= 13:
+        return Card(pos, suit)
+    return None
+
+
+def outs(arr: Arrangement, rules: MeldRules) -> list[tuple[tuple[Card, ...], set[Card], bool]]:
+    """The unfinished melds among the deadwood of ``arr``: pairs of one rank,
+    two cards of a suit one or two apart, or a card next-but-one to a run.
+
+    Each is ``(cards kept, natural cards completing it, a wild completes it)``.
+
+    >>> from rummy import cards
+    >>> arr = best_arrangement(cards("7h 9h Kc Ks 2d"), MeldRules())
+    >>> [(format_cards(k), sorted(str(c) for c in c_), w) for k, c_, w in outs(arr, MeldRules())]
+    [('Kc Ks', ['Kc', 'Kd', 'Kh', 'Ks'], True), ('7h 9h', ['8h'], True)]
+    """
+    dead = [c for c in arr.deadwood if not rules.is_wild(c)]
+    found: list[tuple[tuple[Card, ...], set[Card], bool]] = []
+    for i, a in enumerate(dead):
+        for b in dead[i + 1:]:
+            if a.rank == b.rank:
+                comp = {Card(a.rank, s) for s in "cdhs"}
+                if rules.max_set_size is None or rules.max_set_size >= 3:
+                    found.append(((a, b), comp, True))
+                continue
+            if a.suit != b.suit:
+                continue
+            for pa in _run_pos(a, rules):
+                for pb in _run_pos(b, rules):
+                    lo, hi = min(pa, pb), max(pa, pb)
+                    if hi - lo == 1:
+                        comp = set()
+                        for q in (lo - 1, hi + 1):
+                            c = _card_at(a.suit, q)
+                            if c is not None and _lowest(rules) <= q <= _highest(rules):
+                                comp.add(c)
+                        found.append((tuple(sorted((a, b), key=Card.sort_key)), comp, True))
+                    elif hi - lo == 2:
+                        mid = _card_at(a.suit, lo + 1)
+                        if mid is not None:
+                            found.append((tuple(sorted((a, b), key=Card.sort_key)), {mid}, True))
+    for m in arr.melds:
+        if m.kind != "run":
+            continue
+        suit = m.represents[0].suit
+        ps = [p for r in m.represents for p in _run_pos(r, rules)]
+        lo, hi = min(ps), max(ps)
+        if lo == 1 and 14 in ps:  # a high-ace run read low; keep it simple
+            continue
+        for d in dead:
+            if d.suit != suit:
+                continue
+            for pd in _run_pos(d, rules):
+                if pd == hi + 2 and hi + 1 <= _highest(rules):
+                    gap = _card_at(suit, hi + 1)
+                elif pd == lo - 2 and lo - 1 >= _lowest(rules):
+                    gap = _card_at(suit, lo - 1)
+                else:
+                    continue
+                if gap is not None:
+                    found.append(((d,), {gap}, True))
+    return found
+
+
+def _lowest(rules: MeldRules) -> int:
+    return 2 if rules.aces == "high" else 1
+
+
+def _highest(rules: MeldRules) -> int:
+    return 13 if rules.aces == "low" else 14
+
+
+class Weights:
+    """The expert's knobs (points are the unit)."""
+
+    #: how many draws of expected gain a kept hand is credited with
+    future = 1.0
+    #: extra cost of feeding the next player a card of a rank they took
+    feed_rank = 5.0
+    #: ... a card next to (or one apart from) a card of the suit they took
+    feed_run = 3.0
+    #: extra cost of throwing a wild (it completes anybody's meld)
+    feed_wild = 12.0
+    #: cost of showing the table which card I collect (taking from the pile)
+    reveal = 1.0
+    #: candidate discards considered: within this many points of the lowest
+    margin = 12
+
+
+WEIGHTS = Weights()
+
+
+def _gain(arr: Arrangement, rules: MeldRules, unseen: Counter[Card], total: int
+          ) -> tuple[float, list[tuple[tuple[Card, ...], int, int, list[Card]]]]:
+    """Expected points a kept hand saves with its next draw, and its unfinished
+    melds as ``(cards, points saved, outs left, completing cards)``."""
+    if total <= 0:
+        return 0.0, []
+    dead = list(arr.deadwood)
+    pts = {c: rules.penalty_of(c) for c in dead}
+    wild_left = sum(n for c, n in unseen.items() if rules.is_wild(c))
+    per_card: dict[Card, float] = {}
+    partials: list[tuple[tuple[Card, ...], int, int, list[Card]]] = []
+    best_partial = 0
+    for kept, comp, wild_ok in outs(arr, rules):
+        rest = list(dead)
+        for c in kept:
+            rest.remove(c)
+        saved = sum(pts[c] for c in kept) + (max((pts[c] for c in rest), default=0))
+        n = sum(unseen[c] for c in comp)
+        completing = sorted((c for c in comp if unseen[c]), key=Card.sort_key)
+        partials.append((kept, saved, n + (wild_left if wild_ok else 0), completing))
+        for c in comp:
+            if unseen[c] and per_card.get(c, 0) < saved:
+                per_card[c] = saved
+        if wild_ok:
+            best_partial = max(best_partial, saved)
+    g = sum(unseen[c] * v for c, v in per_card.items()) + wild_left * best_partial
+    # any other low card swaps for my costliest unmelded card
+    worst = max(pts.values(), default=0)
+    if worst:
+        for c, n in unseen.items():
+            if c not in per_card and not rules.is_wild(c):
+                p = rules.penalty_of(c)
+                if p < worst:
+                    g += n * (worst - p)
+    return g / total, partials
+
+
+def _danger(card: Card, obs: ThreeThirteenObservation, memory: dict[str, Any], w: Weights) -> float:
+    """How much throwing ``card`` helps the player who plays next."""
+    rules = obs.rules
+    nxt = _next_to_play(obs)
+    if nxt is None:
+        return 0.0
+    if rules.is_wild(card):
+        return w.feed_wild
+    cost = 0.0
+    for y in memory["known"][nxt].elements():
+        if rules.is_wild(y):
+            continue
+        if y.rank == card.rank:
+            cost = max(cost, w.feed_rank)
+        elif y.suit == card.suit and abs(y.rank - card.rank) <= 2:
+            cost = max(cost, w.feed_run)
+    return cost
+
+
+def _next_to_play(obs: ThreeThirteenObservation) -> int | None:
+    if obs.went_out is None:
+        return (obs.player + 1) % len(obs.players)
+    rest = [s for s in obs.final_turns if s != obs.player]
+    return rest[0] if rest else None
+
+
+def _describe_partials(partials: list[tuple[tuple[Card, ...], int, int, list[Card]]],
+                       rules: MeldRules, unseen: Counter[Card]) -> str:
+    if not partials:
+        return ""
+    kept, _saved, n, comp = max(partials, key=lambda p: (p[2], p[1]))
+    if n == 0:
+        return ""
+    wild_left = sum(k for c, k in unseen.items() if rules.is_wild(c))
+    names = [str(c) if unseen[c] == 1 else f"{unseen[c]}x {c}" for c in comp[:4]]
+    if wild_left:
+        names.append(_plural(wild_left, "wild") + " left")
+    return f"keep {format_cards(kept)}: {_plural(n, 'unseen card')} ({', '.join(names)}) complete it"
+
+
+def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin: int
+                ) -> list[tuple[Card, int, Arrangement]]:
+    """(discard, penalty left, an optimal arrangement of what is left) for the
+    allowed discards within ``margin`` points of the lowest.  A deadwood card
+    of the whole hand's best arrangement leaves exactly that penalty less its
+    points, so the solver only runs for meld cards that might do better."""
+    full = _arrangement(hand, rules)
+    out: dict[Card, tuple[int, Arrangement | None]] = {}
+    for d in set(full.deadwood):
+        if d in allowed:
+            out[d] = (full.penalty - rules.penalty_of(d), None)
+    best = min((p for p, _ in out.values()), default=None)
+    for c in allowed:
+        if c in out:
+            continue
+        bound = full.penalty - rules.penalty_of(c)
+        if best is not None and bound > best + margin:
+            continue
+        p = cached_penalty(_without(hand, c), rules)
+        out[c] = (p, None)
+        best = p if best is None else min(best, p)
+    assert best is not None
+    result = []
+    for c, (p, _) in out.items():
+        if p > best + margin:
+            continue
+        if c in full.deadwood:
+            melds = full.melds
+            dead = _without(full.deadwood, c)
+            arr = Arrangement(melds, tuple(dead), p)
+        else:
+            arr = _arrangement(_without(hand, c), rules)
+        result.append((c, p, arr))
+    return result
+
+
+def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: list[Card],
+                    memory: dict[str, Any], unseen: Counter[Card], w: Weights
+                    ) -> tuple[float, Card, int, str]:
+    """(score, discard, penalty left, why) of the best discard from ``hand``."""
+    rules = obs.rules
+    total = sum(unseen.values())
+    last_turn = obs.went_out is not None and obs.went_out != obs.player
+    future = 0.0 if last_turn else w.future
+    best: tuple[float, float, Card, int, str] | None = None
+    for c, p, arr in _candidates(hand, rules, allowed, w.margin):
+        g, partials = _gain(arr, rules, unseen, total) if future else (0.0, [])
+        feed = _danger(c, obs, memory, w) if not last_turn else 0.0
+        score = p - future * g + feed
+        key = (score, -rules.penalty_of(c))
+        if best is None or key < best[:2]:
+            why_parts = []
+            uses = "no meld uses it" if c in arr.deadwood or c not in _meld_cards(arr) else ""
+            why_parts.append(
+                f"discard {c}: {rules.penalty_of(c)} points" + (f", {uses}" if uses else "")
+            )
+            if feed:
+                why_parts.append(f"(the next player may want it: +{feed:g})")
+            keep = _describe_partials(partials, rules, unseen)
+            if keep:
+                why_parts.append(keep)
+            why_parts.append(f"{p} points left")
+            if future:
+                why_parts.append(f"expected gain of the next draw {g:.1f}")
+            best = (score, -rules.penalty_of(c), c, p, "; ".join(why_parts))
+    assert best is not None
+    return best[0], best[2], best[3], best[4]
+
+
+def _meld_cards(arr: Arrangement) -> set[Card]:
+    return {c for m in arr.melds for c in m.cards}
+
+
+def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
+           weights: Weights | None = None) -> tuple[Action, str]:
+    """The expert's move and its reasons, with numbers.
+
+    >>> from rummy import new_game
+    >>> g = new_game("three_thirteen", players=2, seed=11)
+    >>> act, why = expert(g.observe(g.current_player), None, {})
+    >>> act in g.legal_actions()
+    True
+    """
+    w = weights or WEIGHTS
+    rules, hand = obs.rules, list(obs.hand)
+    unseen = unseen_cards(obs, memory)
+    total = sum(unseen.values())
+    if obs.phase == "draw":
+        now = cached_penalty(hand, rules)
+        top = obs.discard_top
+        last_turn = obs.went_out is not None
+        arr_now = _arrangement(hand, rules)
+        g_now, partials = _gain(arr_now, rules, unseen, total)
+        if top is None or DRAW_DISCARD not in obs.legal_actions:
+            return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
+        with_top = hand + [top]
+        allowed = [c for c in set(with_top) if c != top or obs.discard_return]
+        d = cached_best_discard(with_top, rules)
+        if d.penalty == 0 and (d.card != top or obs.discard_return):
+            return DRAW_DISCARD, (
+                f"take {top}: with it every card but {d.card} is in melds, so I go out")
+        if d.penalty >= now and not rules.is_wild(top):
+            msg = f"draw from the stock: {top} would not lower my {now} points"
+            keep = _describe_partials(partials, rules, unseen)
+            return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
+                f"; a stock card saves {g_now:.1f} points on average")
+        score_take, card, left, _ = _choose_discard(obs, with_top, allowed, memory, unseen, w)
+        score_take += w.reveal
+        future = 0.0 if last_turn else w.future
+        score_stock = now - g_now - future * g_now
+        if score_take < score_stock:
+            return DRAW_DISCARD, (
+                f"take {top}: then discarding {card} leaves {left} points (now {now}); "
+                f"worth more than a stock card, which saves {g_now:.1f} on average"
+            )
+        return DRAW_STOCK, (
+            f"draw from the stock: {top} would leave {left} points (now {now}), but a stock "
+            f"card saves {g_now:.1f} on average and keeps my plan hidden"
+        )
+    # discard phase
+    outs_ = [a for a in obs.legal_actions if a.verb == "go out"]
+    if outs_:
+        act = max(outs_, key=lambda a: (rules.penalty_of(a.card), a.card.sort_key()))  # type: ignore[arg-type]
+        assert act.card is not None
+        arr = _arrangement(_without(hand, act.card), rules)
+        melds = " ".join(format_meld(m) for m in arr.melds)
+        others = len(obs.players) - 1
+        if obs.went_out is None:
+            return act, (
+                f"go out discarding {act.card}: {melds}; I score 0, which waiting can't "
+                f"beat, and the {_plural(others, 'other player')} get only one more turn"
+            )
+        return act, f"meld every card ({melds}), discarding {act.card}: I score 0"
+    allowed = [a.card for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
+    _, card, _left, why = _choose_discard(obs, hand, allowed, memory, unseen, w)
+    return Action("discard", card), why
