@@ -20,9 +20,13 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Voilà serves the whole tree (settings in voila.json: sources stripped, idle kernels
+# culled); its "rummy" template (share/jupyter) makes "/" open $(APP), the landing page.
 app: $(STAMP)
-	$(VENV)/bin/voila --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
-		--config=voila.json $(APP)
+	@echo "Rummy teaching kit: open http://127.0.0.1:$(PORT)/ (it opens notebooks/apps/index.ipynb)"
+	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+		$(VENV)/bin/voila --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
+		--template=rummy $(CURDIR)
 
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
@@ -41,6 +45,10 @@ notebooks: $(STAMP)
 
 browser: $(STAMP) chromium
 	$(PY) -m pytest -q -m browser tests
+
+# Small PNGs of every app for the README (docs/screenshots), taken with the browser tests' Chromium.
+screenshots: $(STAMP) chromium
+	$(PY) scripts/screenshots.py
 
 test: $(STAMP) chromium lint typecheck
 	$(PY) -m pytest -q -m "not browser" tests rummy widgets

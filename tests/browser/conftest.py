@@ -1,0 +1,50 @@
+"""Fixtures of the browser tests: one Voilà server and one Chromium per session,
+a fresh page per test that fails the test if Python shows a traceback."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import harness  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def voila() -> Iterator[harness.Server]:
+    """Voilà serving the repository as `make app` does, with tracebacks shown
+    (so that a failure can't hide behind Voilà's generic message)."""
+    with harness.start_voila(extra_args=["--show_tracebacks=True"]) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with harness.chromium() as b:
+        yield b
+
+
+@pytest.fixture()
+def page(browser: Any, voila: harness.Server) -> Iterator[Any]:
+    """A page in a fresh browser context; after the test, neither the page nor
+    the server log may show a Python traceback."""
+    before = len(voila.tracebacks())
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page
+        shown = harness.page_tracebacks(page)
+        assert not shown, f"the page shows a Python traceback: {shown}"
+        logged = voila.tracebacks()[before:]
+        assert not logged, "a kernel printed a traceback:\n" + voila.log()[-4000:]
+        assert not errors, f"JavaScript errors on the page: {errors}"
+    finally:
+        context.close()

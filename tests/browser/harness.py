@@ -1,0 +1,231 @@
+"""Run the kit's apps the way a learner sees them: a Voilà server and Chromium.
+
+Shared by the browser tests (``tests/browser``), ``benchmarks/ui.py`` and
+``scripts/screenshots.py``.  Nothing here downloads a browser: Playwright
+drives Debian's ``/usr/bin/chromium``.
+
+>>> app_url("http://127.0.0.1:1/", "three_thirteen", seed=7, variant="tre_tretton")
+'http://127.0.0.1:1/voila/render/notebooks/apps/three_thirteen.ipynb?seed=7&variant=tre_tretton'
+>>> find_tracebacks("all fine") , find_tracebacks("x\\nTraceback (most recent call last):\\n y")
+([], ['Traceback (most recent call last):'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: The app notebooks under notebooks/apps, by name.
+APPS = ("index", "three_thirteen", "big_table", "gin_three", "meld_odds")
+#: CSS class a table widget gets once it has drawn its first state.
+READY = ".rummy-table-ready"
+
+#: Text that means Python failed where the learner can see it.
+TRACEBACK_PATTERNS = (
+    r"Traceback \(most recent call last\)",
+    r"There was an error when executing cell",
+)
+
+
+def find_tracebacks(text: str) -> list[str]:
+    """Lines of ``text`` showing a Python traceback or a failed cell."""
+    found = []
+    for line in text.splitlines():
+        if any(re.search(p, line.strip()) for p in TRACEBACK_PATTERNS):
+            found.append(line.strip())
+    return found
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now (on the loopback interface)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def app_url(base: str, app: str, **query: Any) -> str:
+    """The address of an app notebook on a Voilà server at ``base``."""
+    url = base.rstrip("/") + f"/voila/render/notebooks/apps/{app}.ipynb"
+    return url + ("?" + urlencode(query) if query else "")
+
+
+def _wait_http(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server stopped with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.2)
+    raise TimeoutError(f"nothing answered at {url} within {timeout:.0f} s")
+
+
+class Server:
+    """A server process on a free loopback port, its output kept in a log file."""
+
+    def __init__(self, argv: Sequence[str], port: int, cwd: Path, env: dict[str, str],
+                 base: str, ready_path: str = "") -> None:
+        self.port = port
+        self.base = base
+        self.log_path = Path(tempfile.mkstemp(prefix="rummy-server-", suffix=".log")[1])
+        self._log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            list(argv), cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            _wait_http(self.base.rstrip("/") + "/" + ready_path, 60, self.proc)
+        except BaseException:
+            self.stop()
+            raise
+
+    def log(self) -> str:
+        """Everything the server (and its kernels) printed so far."""
+        self._log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def tracebacks(self) -> list[str]:
+        """Tracebacks the server or a kernel printed (a widget callback that failed)."""
+        return find_tracebacks(self.log())
+
+    def stop(self) -> None:
+        """Stop the server and its kernels (its own process group only)."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, 15)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, 9)
+                self.proc.wait(5)
+        self._log.close()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def jupyter_path(root: Path = ROOT) -> str:
+    """``JUPYTER_PATH`` with the kit's Voilà template first."""
+    extra = os.environ.get("JUPYTER_PATH")
+    return os.pathsep.join([str(root / "share" / "jupyter")] + ([extra] if extra else []))
+
+
+def start_voila(port: int | None = None, root: Path = ROOT, python: str = sys.executable,
+                extra_args: Sequence[str] = (), env: dict[str, str] | None = None) -> Server:
+    """Serve ``root`` with Voilà as ``make app`` does (voila.json, the "rummy"
+    template), on a free loopback port unless ``port`` is given."""
+    port = port or free_port()
+    argv = [python, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+            "--template=rummy", "--Voila.port_retries=0", *extra_args, str(root)]
+    full_env = {**os.environ, **(env or {}), "JUPYTER_PATH": jupyter_path(root),
+                "PYTHONUNBUFFERED": "1"}
+    return Server(argv, port, root, full_env, f"http://127.0.0.1:{port}/",
+                  ready_path="voila/tree/notebooks")
+
+
+def start_jupyter_server(python: str, root: Path, port: int | None = None,
+                         token: str = "rummy-test") -> Server:
+    """Serve ``root`` with ``jupyter server`` (the Voilà extension on), as Binder does."""
+    port = port or free_port()
+    argv = [python, "-m", "jupyter_server", "--no-browser", f"--port={port}",
+            "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("JUPYTER_PATH", None)
+    env.pop("VIRTUAL_ENV", None)
+    env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
+    return Server(argv, port, root, env, f"http://127.0.0.1:{port}/",
+                  ready_path=f"api/status?token={token}")
+
+
+@contextlib.contextmanager
+def chromium(playwright: Any = None) -> Iterator[Any]:
+    """Launch Debian's Chromium through Playwright (headless); yields the browser."""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: run `make chromium` (apt-get install chromium)")
+    own = playwright is None
+    if own:
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
+        if own:
+            playwright.stop()
+
+
+#: JavaScript: the visible text of the page plus every SVG <title>.
+PAGE_TEXT_JS = """() => {
+  const titles = Array.from(document.querySelectorAll('svg title')).map(t => t.textContent);
+  return document.body.innerText + '\\n' + titles.join('\\n');
+}"""
+
+
+def page_text(page: Any) -> str:
+    """What the learner can read on the page, SVG card titles included."""
+    return str(page.evaluate(PAGE_TEXT_JS))
+
+
+def page_tracebacks(page: Any) -> list[str]:
+    """Tracebacks or failed cells shown on the page (stderr outputs included)."""
+    found = find_tracebacks(page_text(page))
+    stderr = page.locator("[data-mime-type='application/vnd.jupyter.stderr'],"
+                          "[data-mime-type='application/vnd.jupyter.error']")
+    found += [f"stderr: {t[:200]}" for t in stderr.all_inner_texts() if t.strip()]
+    return found
+
+
+def wait_rendered(page: Any, timeout: float = 60_000) -> None:
+    """Wait until Voilà has run every cell (its spinner is gone and the
+    kernel is idle), not just until the HTML arrived."""
+    page.wait_for_function(
+        """() => {
+             const cells = document.getElementById('rendered_cells');
+             return !document.getElementById('loading') && cells && cells.style.display !== 'none';
+           }""",
+        timeout=timeout,
+    )
+
+
+def clean_copy(dest: Path, root: Path = ROOT) -> Path:
+    """Copy the files a fresh clone would have (no .venv, caches or outputs) to ``dest``."""
+    ignore = shutil.ignore_patterns(
+        ".venv", ".git", "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+        ".hypothesis", "*.egg-info", "build", "dist", ".ipynb_checkpoints", "docs",
+    )
+    shutil.copytree(root, dest, ignore=ignore, symlinks=True)
+    return dest
