@@ -870,8 +870,9 @@ class GinGame:
         row = [0, 0, 0]
         n = self.players
         if result.kind != "draw":
-            for s in result.sentences:
-                self.log.append(s)
+            # lay-offs are already in the log, one sentence each
+            self.log.extend(s for s in result.sentences if not s.startswith(
+                f"{n[result.defender or 0]} lays off "))
             assert result.winner is not None
             row[result.winner] = result.points
             self.scores[result.winner] += result.points

@@ -1,0 +1,67 @@
+"""Shared helpers for the gin tests: set up a position by hand.
+
+``position`` puts chosen cards in the box's and the captain's hands, on the
+discard pile and on top of the stock; every other card goes into the stock
+below them, so that every card of the pack is still in exactly one place.
+"""
+
+from __future__ import annotations
+
+from rummy import cards, new_game
+from rummy.cards import Card, deck
+from rummy.table import Stock
+
+
+def position(box: str, captain: str, discard: str = "", stock_top: str = "", *,
+             turn: str = "captain", phase: str = "discard", stock_size: int | None = None,
+             seed: int = 1, just_taken: str | None = None, **options):
+    """A game whose current hand is set up as given (seats: box 0, captain 1,
+    advisor 2).  ``stock_top`` lists the next stock cards, first drawn first."""
+    g = new_game("gin_three", players=["Box", "Cap", "Adv"], seed=seed, **options)
+    g.box, g.captain, g.advisor = 0, 1, 2
+    hb, hc, pile, top = cards(box), cards(captain), cards(discard), cards(stock_top)
+    used = [*hb, *hc, *pile, *top]
+    assert len(set(used)) == len(used), "a card is placed twice"
+    rest = [c for c in deck() if c not in set(used)]
+    if stock_size is not None:
+        # the unused cards beyond stock_size go under the discard pile
+        keep = stock_size - len(top)
+        pile = tuple(rest[keep:]) + pile
+        rest = rest[:keep]
+    g.hands = {0: list(hb), 1: list(hc)}
+    g.taken = {0: [], 1: []}
+    g.discards = list(pile)
+    g.stock = Stock(rest + list(reversed(top)))  # the top of the stock is the end
+    g.turn = {"box": 0, "captain": 1}[turn]
+    g.phase = phase
+    g.just_taken = Card.parse(just_taken) if just_taken else None
+    g._stock_only = False
+    g._upcard_offers = 0
+    g._version += 1
+    g._legal_cache = None
+    return g
+
+
+def where(g) -> dict[Card, str]:
+    """Every card's place; asserts each card of the pack is in exactly one."""
+    places: dict[Card, str] = {}
+    groups = {"stock": g.stock.cards, "discard": g.discards}
+    for seat, hand in g.hands.items():
+        groups[f"hand{seat}"] = hand
+    for name, group in groups.items():
+        for c in group:
+            assert c not in places, f"{c} is in {places[c]} and {name}"
+            places[c] = name
+    assert set(places) == set(deck()), "cards are missing"
+    return places
+
+
+def texts(actions) -> list[str]:
+    return [str(a) for a in actions]
+
+
+def test_position_keeps_every_card_in_one_place():
+    g = position("Ah 2h 3h", "Kc Kd", discard="5s", stock_top="9c 9d")
+    places = where(g)
+    assert places[Card.parse("Ah")] == "hand0" and places[Card.parse("Kd")] == "hand1"
+    assert g.stock.draw() == Card.parse("9c") and g.discards[-1] == Card.parse("5s")
