@@ -1,0 +1,145 @@
+"""The coach: a hint (the expert bot's move and its reason), "do it for me",
+undo, and optionally the live chance of completing each partial meld.
+
+The coach reads only the learner's observation, like any bot; the odds come
+from :mod:`rummy.probability`.  It works with any table that offers
+``observation()``, ``act(action)`` and ``undo()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from rummy.bots import ExpertBot
+from widgets._common import View, button, esc, html_box, safe
+
+__all__ = ["Coach", "meld_chances"]
+
+
+def meld_chances(obs: Any) -> list[tuple[str, str]]:
+    """(partial meld, chance in words) for the learner's hand, from
+    :func:`rummy.probability.partial_meld_chances` when the odds module
+    offers it; an empty list otherwise."""
+    try:
+        from rummy import probability
+    except ImportError:
+        return []
+    fn = getattr(probability, "partial_meld_chances", None)
+    if fn is None:
+        return []
+    out = []
+    for row in fn(obs):
+        cards_text = str(row.get("cards", row.get("partial", "")))
+        p = row.get("probability", row.get("chance"))
+        text = f"{float(p):.0%}" if p is not None else "?"
+        if row.get("fraction") is not None:
+            text += f" ({row['fraction']})"
+        if row.get("needs"):
+            text += f", needs {row['needs']}"
+        out.append((cards_text, text))
+    return out
+
+
+class Coach(View):
+    """The coach panel of a table (``table.coach``)."""
+
+    def __init__(self, table: Any, *, show_odds: bool = False) -> None:
+        super().__init__()
+        self.table = table
+        shared = getattr(table, "message", None)
+        if shared is not None:  # one message area per table
+            self.message = shared
+        self.bot = ExpertBot()
+        self.hint_button = button("Hint", "rummy-hint", icon="lightbulb-o",
+                                  tooltip="What would the expert do, and why?")
+        self.do_it = button("Do it for me", "rummy-do-it",
+                            tooltip="Make the expert's move for me")
+        self.undo_button = button("Undo", "rummy-undo", icon="undo",
+                                  tooltip="Take back my last move")
+        self.text = html_box("rummy-hint-text")
+        self.odds_toggle = w.Checkbox(value=show_odds, description="Show my chances",
+                                      indent=False)
+        self.odds_toggle.add_class("rummy-odds-toggle")
+        self.odds = html_box("rummy-odds")
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.do_it.on_click(lambda _b: self.do_it_for_me())
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.odds_toggle.observe(lambda _c: self.update(self.table.observation()),
+                                 names="value")
+        self._hinted_for: Any = None
+        self.widget = w.VBox([
+            w.HBox([self.hint_button, self.do_it, self.undo_button, self.odds_toggle],
+                   layout=w.Layout(flex_flow="row wrap")),
+            self.text, self.odds,
+            *([] if shared is not None else [self.message]),
+        ])
+        self.widget.add_class("rummy-coach")
+
+    def update(self, obs: Any) -> None:
+        """Follow the table: buttons on when the learner must act."""
+        mine = bool(obs.legal_actions) and not obs_over(obs)
+        self.hint_button.disabled = not mine
+        self.do_it.disabled = not mine
+        if self._hinted_for is not None and self._hinted_for != _obs_key(obs):
+            self.text.value = ""
+            self._hinted_for = None
+        if self.odds_toggle.value:
+            self._show_odds(obs)
+        elif self.odds.value:
+            self.odds.value = ""
+
+    def _show_odds(self, obs: Any) -> None:
+        try:
+            rows = meld_chances(obs)
+        except Exception as exc:  # noqa: BLE001 - shown, not raised
+            self.odds.value = f"<i>Chances unavailable: {esc(exc)}</i>"
+            return
+        if not rows:
+            self.odds.value = "<i>No partial meld to complete right now.</i>"
+            return
+        items = "".join(f"<li>{esc(c)}: {esc(t)}</li>" for c, t in rows)
+        self.odds.value = f"<b>Chance of completing each partial meld</b><ul>{items}</ul>"
+
+    @safe
+    def hint(self) -> None:
+        """Show the expert's move for the learner and why."""
+        self.clear_message()
+        obs = self.table.observation()
+        if not obs.legal_actions:
+            self.show_notice("Nothing to do now: it is not your move.")
+            return
+        move = self.bot.choose(obs)
+        why = self.bot.explain(obs)
+        self.text.value = f"<b>Coach:</b> {esc(move)}. <span>{esc(why)}</span>"
+        self._hinted_for = _obs_key(obs)
+
+    @safe
+    def do_it_for_me(self) -> None:
+        """Make the expert's move for the learner."""
+        self.clear_message()
+        obs = self.table.observation()
+        if not obs.legal_actions:
+            self.show_notice("Nothing to do now: it is not your move.")
+            return
+        move = self.bot.choose(obs)
+        why = self.bot.explain(obs)
+        self.text.value = f"<b>Coach played:</b> {esc(move)}. <span>{esc(why)}</span>"
+        self.table.act(move)
+
+    @safe
+    def undo(self) -> None:
+        """Take back the learner's last move (and the bots' moves after it)."""
+        self.clear_message()
+        self.table.undo()
+        self.text.value = ""
+
+
+def obs_over(obs: Any) -> bool:
+    over = getattr(obs, "is_over", False)
+    return bool(over() if callable(over) else over)
+
+
+def _obs_key(obs: Any) -> tuple[Any, ...]:
+    return (len(obs.log), obs.phase, tuple(obs.hand))

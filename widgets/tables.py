@@ -1,0 +1,1287 @@
+"""Game tables: a learner against AI players, one table per game family.
+
+Each table is built once and then updated from ``state.observe(learner)``
+only.  It holds no game rule: the buttons it enables are the moves in
+``obs.legal_actions``, every move goes through ``state.apply`` (whose
+errors are shown as messages), and every score comes from the engine.
+
+>>> t = ThreeThirteenTable(players=2, seed=5, speed=0)
+>>> "rummy-table-ready" in t.widget._dom_classes
+True
+>>> t.stock.button.click()                      # draw from the stock
+>>> len(t.hand.cards)
+4
+>>> t.stock.button.click()                      # an illegal click: a message, no traceback
+>>> "already drawn" in t.message.value
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as w
+
+import rummy
+from rummy import render
+from rummy.bots import Bot, make_bot
+from rummy.cards import Card, cards, rank_name
+from rummy.game import DEFAULT_NAMES, Action, GameError
+from rummy.melds import Arrangement, Meld, MeldRules
+from rummy.variants import Variant, find_variant
+from widgets._common import View, button, esc, html_box, safe
+from widgets.cards import HandView, PileView
+from widgets.coach import Coach
+from widgets.scores import ScoreSheet
+
+__all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "play", "TABLES"]
+
+_LOG_LINES = 40
+
+
+def _bot_seed(seed: int | None, seat: int) -> int | None:
+    return None if seed is None else seed * 1000 + 7 * seat + 1
+
+
+class _Table(View):
+    """What every table shares: the game loop with bots, messages, the
+    coach, the log, the score sheet, options and the fallback move buttons.
+
+    Subclasses build their own controls in ``_build`` and redraw them in
+    ``_render(obs)``; ``_covered(action)`` says which legal moves have a
+    dedicated control (the others get a plain button in ``rummy-moves``).
+    """
+
+    family_css = ""
+    title = ""
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        *,
+        players: int | Sequence[str] = 4,
+        learner: int = 0,
+        name: str = "You",
+        bots: str | Bot | Sequence[str | Bot | None] = "expert",
+        seed: int | None = None,
+        speed: float = 0.6,
+        four_colour: bool = False,
+        large: bool = False,
+        show_odds: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.variant = find_variant(variant)
+        self.variant.resolve(**options)
+        self.options = dict(options)
+        self.learner = learner
+        self.learner_name = name
+        self.bot_spec = bots
+        self.player_spec = players
+        self.seed = seed
+        self.state: Any = None
+        self.bots: list[Bot | None] = []
+        self._generation = 0
+        self._task: asyncio.Task[Any] | None = None
+        self._paused = False
+        self._obs: Any = None
+        self._pending: Action | None = None
+        self._scores_key: Any = None
+
+        # options row
+        self.speed = w.FloatSlider(value=speed, min=0.0, max=3.0, step=0.1,
+                                   description="Bot speed (s)", readout_format=".1f")
+        self.speed.add_class("rummy-speed")
+        self.four_colour = w.Checkbox(value=four_colour, description="Four-colour deck",
+                                      indent=False)
+        self.four_colour.add_class("rummy-four-colour")
+        self.large = w.Checkbox(value=large, description="Large cards", indent=False)
+        self.large.add_class("rummy-large")
+        self.four_colour.observe(lambda _c: self._options_changed(), names="value")
+        self.large.observe(lambda _c: self._options_changed(), names="value")
+        self.options_row = w.HBox([self.four_colour, self.large, self.speed],
+                                  layout=w.Layout(flex_flow="row wrap"))
+
+        self.header = html_box("rummy-title", f"<h3>{esc(self.title or self.variant.title)}</h3>")
+        self.wild = html_box("rummy-wild")
+        self.status = html_box("rummy-status")
+        self.log_view = html_box("rummy-log")
+        self.scores = ScoreSheet(None)
+        self.moves = w.Box(layout=w.Layout(flex_flow="row wrap"))
+        self.moves.add_class("rummy-moves")
+        self._move_buttons: list[w.Button] = []
+
+        self.confirm_text = w.HTML()
+        self.confirm_yes = button("Confirm", "rummy-confirm", style="success")
+        self.confirm_no = button("Cancel", "rummy-cancel")
+        self.confirm_yes.on_click(lambda _b: self._confirmed())
+        self.confirm_no.on_click(lambda _b: self._cancelled())
+        self.confirm_box = w.HBox([self.confirm_text, self.confirm_yes, self.confirm_no],
+                                  layout=w.Layout(display="none", flex_flow="row wrap"))
+        self.confirm_box.add_class("rummy-confirmation")
+
+        self.hand = HandView((), size=self._size(), four_colour=four_colour,
+                             on_act=self._card_act)
+        self.discard_button = button("Discard selected", "rummy-discard", style="primary")
+        self.discard_button.on_click(lambda _b: self._discard_selected())
+
+        self.review = html_box("rummy-review")
+        self.next_round = button("Next round", "rummy-next-round", style="primary")
+        self.next_round.on_click(lambda _b: self._resume())
+        self.review_box = w.VBox([self.review, self.next_round],
+                                 layout=w.Layout(display="none"))
+        self.game_over = html_box("rummy-game-over")
+        self.game_over.layout.display = "none"
+        self.new_game_button = button("New game", "rummy-new-game")
+        self.new_game_button.on_click(lambda _b: self._new_game_clicked())
+
+        self.coach = Coach(self, show_odds=show_odds)
+        self._build()
+        self.widget.add_class("rummy-table")
+        self.widget.add_class("rummy-root")
+        if self.family_css:
+            self.widget.add_class(self.family_css)
+        self.new_game(seed)
+        self.widget.add_class("rummy-table-ready")
+
+    # -- to be filled in by each family ----------------------------------------
+    def _build(self) -> None:
+        raise NotImplementedError
+
+    def _render(self, obs: Any) -> None:
+        raise NotImplementedError
+
+    def _covered(self, action: Action) -> bool:
+        return False
+
+    def _after_move(self) -> None:
+        """Called after every move (learner's or bot's)."""
+
+    def _player_names(self, count: int) -> list[str]:
+        others = [n for n in DEFAULT_NAMES if n.lower() != self.learner_name.lower()]
+        names = []
+        k = 0
+        for seat in range(count):
+            if seat == self.learner:
+                names.append(self.learner_name)
+            else:
+                names.append(others[k % len(others)])
+                k += 1
+        return names
+
+    # -- game lifecycle --------------------------------------------------------
+    def new_game(self, seed: int | None = None) -> None:
+        """Start a new game (same variant, players, bots and options)."""
+        self._generation += 1
+        self._paused = False
+        spec = self.player_spec
+        names = list(spec) if not isinstance(spec, int) else self._player_names(spec)
+        self.state = rummy.new_game(self.variant, players=names, seed=seed, **self.options)
+        self.seed = self.state.seed
+        n = len(self.state.players)
+        if not 0 <= self.learner < n:
+            raise GameError(f"learner must be a seat 0..{n - 1}, not {self.learner!r}")
+        if isinstance(self.bot_spec, (str, Bot)):
+            kinds: list[Any] = [self.bot_spec] * n
+        else:
+            kinds = list(self.bot_spec)
+            others = [s for s in range(n) if s != self.learner]
+            if len(kinds) == len(others):  # one per AI seat
+                full: list[Any] = [None] * n
+                for s, k in zip(others, kinds):
+                    full[s] = k
+                kinds = full
+        self.bots = [None if s == self.learner or kinds[s] is None
+                     else make_bot(kinds[s], seed=_bot_seed(self.seed, s)) for s in range(n)]
+        self.coach.bot.reset()
+        self.review_box.layout.display = "none"
+        self.game_over.layout.display = "none"
+        self.clear_message()
+        self._start_hooks()
+        self._refresh_seen()
+        self.refresh()
+        self.advance()
+
+    def _start_hooks(self) -> None:
+        """Per-family reset at a new game."""
+
+    def _refresh_seen(self) -> None:
+        """Per-family bookkeeping of what the learner has seen."""
+
+    @safe
+    def _new_game_clicked(self) -> None:
+        self.new_game(None)
+
+    def observation(self) -> Any:
+        """What the learner sees now (the only thing the view reads)."""
+        return self.state.observe(self.learner)
+
+    def act(self, action: Action | str) -> None:
+        """Make the learner's move through the engine, then let the bots play.
+
+        Raises the engine's error for an illegal move (the buttons catch it
+        and show it as a message)."""
+        self._pending = None
+        self.confirm_box.layout.display = "none"
+        if self._paused:
+            raise GameError("the round is over: read the review, then press 'Next round'")
+        self.state.apply(action, player=self.learner)
+        self.clear_message()
+        self._after_move()
+        self.refresh()
+        self.advance()
+
+    @safe
+    def play_move(self, action: Action | str) -> None:
+        """Like :meth:`act`, but an error becomes a message (for buttons)."""
+        self.act(action)
+
+    def undo(self) -> None:
+        """Take back the learner's last move (and the bots' moves after it)."""
+        self._generation += 1  # stop a bot task in flight
+        self._paused = False
+        self.state.undo(player=self.learner)
+        self.review_box.layout.display = "none"
+        self.game_over.layout.display = "none"
+        self._refresh_seen()
+        self.show_notice("Move taken back.")
+        self.refresh()
+        self.advance()
+
+    # -- bots --------------------------------------------------------------------
+    def _bots_to_act(self) -> list[int]:
+        if self.state.is_over:
+            return []
+        return [p for p in self.state.to_act() if p != self.learner and self.bots[p] is not None]
+
+    def _bot_step(self) -> bool:
+        """One bot move; False when no bot has to act."""
+        todo = self._bots_to_act()
+        if not todo:
+            return False
+        p = todo[0]
+        bot = self.bots[p]
+        assert bot is not None
+        bot_obs = self.state.observe(p)
+        self.state.apply(bot.choose(bot_obs), player=p)
+        self._after_move()
+        return True
+
+    def run_bots(self) -> int:
+        """Play every pending bot move now (no delay); returns how many."""
+        n = 0
+        while not self._paused and self._bot_step():
+            n += 1
+            if n > 100_000:
+                raise RuntimeError("the bots did not stop playing")
+        return n
+
+    def _live_loop(self) -> asyncio.AbstractEventLoop | None:
+        if self.speed.value <= 0:
+            return None
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+
+    @safe
+    def advance(self) -> None:
+        """Let the bots move: at once when ``speed`` is 0 (or no event loop
+        runs, as in tests), else one move every ``speed`` seconds."""
+        loop = self._live_loop()
+        if loop is None:
+            self.run_bots()
+            self.refresh()
+            return
+        if self._task is not None and not self._task.done():
+            return  # the running task picks up the new work
+        self._task = loop.create_task(self._run_live(self._generation))
+
+    async def _run_live(self, generation: int) -> None:
+        try:
+            while generation == self._generation and not self._paused and self._bots_to_act():
+                await asyncio.sleep(max(self.speed.value, 0.0))
+                if generation != self._generation or self._paused:
+                    return
+                self._bot_step()
+                self.refresh()
+        except Exception as exc:  # noqa: BLE001 - shown to the learner
+            self.show_error(exc)
+        finally:
+            if generation == self._generation:
+                self.refresh()
+
+    def _resume(self) -> None:
+        """After a review: hide it and let the game go on."""
+        self._paused = False
+        self.review_box.layout.display = "none"
+        self._refresh_seen()
+        self.refresh()
+        self.advance()
+
+    # -- drawing -----------------------------------------------------------------
+    def _size(self) -> str:
+        return "large" if getattr(self, "large", None) is not None and self.large.value \
+            else "normal"
+
+    def _options_changed(self) -> None:
+        self.hand.set_options(four_colour=self.four_colour.value, size=self._size())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw everything from the learner's observation."""
+        obs = self.observation()
+        self._obs = obs
+        self._render(obs)
+        self._render_moves(obs)
+        self.coach.update(obs)
+        lines = obs.log[-_LOG_LINES:]
+        self.log_view.value = "<br>".join(esc(line) for line in lines)
+        key = (tuple(obs.scores), getattr(obs, "round", None), getattr(obs, "hand_number", None),
+               obs_is_over(obs))
+        if key != self._scores_key:
+            self._scores_key = key
+            self.scores.update(self.state)
+        if obs_is_over(obs):
+            self.game_over.layout.display = ""
+            self.game_over.value = self._result_html(obs)
+        if self._paused:
+            self.review_box.layout.display = ""
+
+    def _result_html(self, obs: Any) -> str:
+        rows = self.state.summary()
+        names = [_display_name(n) for n in obs.players]
+        winners = [names[i] for i, r in enumerate(rows) if r.get("won")]
+        head = (f"<b>{esc(' and '.join(winners))} won the game.</b>" if winners
+                else "<b>Nobody wins: a tie for the best total.</b>")
+        items = "".join(
+            f"<li>{esc(names[i])}: {r['score']} points (place {r['rank']})</li>"
+            for i, r in sorted(enumerate(rows), key=lambda ir: ir[1]["rank"]))
+        return f"<h4>Game over</h4>{head}<ol>{items}</ol>"
+
+    def _render_moves(self, obs: Any) -> None:
+        extra = [a for a in obs.legal_actions if not self._covered(a)]
+        while len(self._move_buttons) < len(extra):
+            b = button("", "rummy-move")
+            b.on_click(self._move_clicked)
+            self._move_buttons.append(b)
+        for b, a in zip(self._move_buttons, extra):
+            b.description = str(a)
+            b.tooltip = str(a)
+            b.action = a  # type: ignore[attr-defined]
+        shown = tuple(self._move_buttons[:len(extra)])
+        if self.moves.children != shown:
+            self.moves.children = shown
+
+    def _move_clicked(self, b: w.Button) -> None:
+        self.play_move(b.action)  # type: ignore[attr-defined]
+
+    def _legal(self, verb: str, card: Card | None = None) -> list[Action]:
+        obs = self._obs or self.observation()
+        return [a for a in obs.legal_actions if a.verb == verb
+                and (card is None or a.card == card)]
+
+    def _pile_button_state(self, *verbs: str) -> bool:
+        return any(self._legal(v) for v in verbs)
+
+    # -- the learner's hand ------------------------------------------------------
+    def _card_act(self, card: Card) -> None:
+        """A second click on the selected card: discard it."""
+        self.play_move(Action("discard", card))
+
+    @safe
+    def _discard_selected(self) -> None:
+        card = self.hand.selected
+        if card is None:
+            self.show_error("Select a card in your hand first, then press Discard "
+                            "(or click the card a second time).")
+            return
+        self.act(Action("discard", card))
+
+    def ask_confirm(self, text: str, action: Action) -> None:
+        """Show a confirmation for ``action``."""
+        self._pending = action
+        self.confirm_text.value = f"<b>{esc(text)}</b>"
+        self.confirm_box.layout.display = ""
+
+    @safe
+    def _confirmed(self) -> None:
+        action = self._pending
+        self.confirm_box.layout.display = "none"
+        if action is None:
+            self.show_error("Nothing to confirm.")
+            return
+        self.act(action)
+
+    def _cancelled(self) -> None:
+        self._pending = None
+        self.confirm_box.layout.display = "none"
+        self.show_notice("Cancelled.")
+
+
+def obs_is_over(obs: Any) -> bool:
+    over = getattr(obs, "is_over", False)
+    return bool(over() if callable(over) else over)
+
+
+def _wild_text(rules: MeldRules | None, jokers: int) -> str:
+    if rules is None:
+        return ""
+    parts = []
+    if rules.wild_rank:
+        parts.append(f"{rank_name(rules.wild_rank, plural=True)} are wild")
+    if jokers and rules.jokers_wild:
+        parts.append("jokers are wild")
+    return " and ".join(parts) if parts else "no wild cards"
+
+
+def _display_name(name: str) -> str:
+    return "You" if name.lower() == "you" else name[:1].upper() + name[1:]
+
+
+_POSITIONS = {1: ("top",), 2: ("left", "right"), 3: ("left", "top", "right")}
+
+
+# ---------------------------------------------------------------------------
+# Three-Thirteen family
+
+
+class _Opponent:
+    """One other player's seat: name, face-down cards (a count), last action,
+    any melds laid down."""
+
+    def __init__(self, seat: int, position: str | None) -> None:
+        self.seat = seat
+        self.position = position
+        self.name = w.HTML()
+        self.cards = w.HTML()
+        self.last = html_box("rummy-last-action")
+        self.melds = w.HTML()
+        self.widget = w.VBox([self.name, self.cards, self.last, self.melds])
+        self.widget.add_class("rummy-opponent")
+        self.widget.add_class(f"rummy-seat-{seat}")
+        if position:
+            self.widget.add_class(f"rummy-seat-{position}")
+
+    def update(self, *, name: str, count: int, last: str, current: bool, note: str = "",
+               melds_svg: str = "") -> None:
+        where = f" ({self.position})" if self.position else ""
+        self.name.value = f"<b>{esc(name)}</b>{esc(where)} {esc(note)}"
+        svg = render.back_svg(count, size="small", label=f"{name}'s hand")
+        if self.cards.value != svg:
+            self.cards.value = svg
+        self.last.value = f"<small>{esc(last)}</small>"
+        if self.melds.value != melds_svg:
+            self.melds.value = melds_svg
+        if current:
+            self.widget.add_class("rummy-current")
+        else:
+            self.widget.remove_class("rummy-current")
+
+
+_SCORE_LINE = re.compile(r"^(?P<who>.+?) (?:scores|score) (?P<pts>\d+)(?P<rest>.*)$")
+_MELDS = re.compile(r"\[([^\]]*)\]")
+
+
+def _round_report(log: Sequence[str], round_no: int, names: Sequence[str]
+                  ) -> dict[str, dict[str, Any]]:
+    """What the engine's log says about how round ``round_no`` was scored:
+    per player name, the points, the melds and the unmelded cards laid down
+    (everyone shows their hand when a round is scored)."""
+    start = None
+    for i, line in enumerate(log):
+        if line.startswith(f"Round {round_no} of "):
+            start = i
+    if start is None:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    shown = {_display_name(n): n for n in names}
+    for line in log[start:]:
+        if line.startswith(f"After round {round_no} "):
+            break
+        for disp in shown:
+            if not line.startswith(disp + " "):
+                continue
+            m = _SCORE_LINE.match(line)
+            rec = out.setdefault(disp, {"points": None, "melds": [], "deadwood": [],
+                                        "text": ""})
+            if m and m.group("who") == disp:
+                rec["points"] = int(m.group("pts"))
+                rest = m.group("rest")
+                rec["text"] = line
+                if "unmelded:" in rest:
+                    melds_part, _, dead = rest.partition("; unmelded:")
+                    rec["melds"] = [g for g in _MELDS.findall(melds_part)]
+                    dead = dead.strip().rstrip(".")
+                    rec["deadwood"] = [] if dead == "none" else dead.split()
+            elif " out: " in line or "every card too:" in line:
+                melds_part = line.split(":", 1)[1].rsplit(", discarding", 1)[0]
+                rec["melds"] = [g for g in _MELDS.findall(melds_part)]
+                rec["deadwood"] = []
+    return out
+
+
+class ThreeThirteenTable(_Table):
+    """The Three-Thirteen family table: ``three_thirteen``, ``tre_tretton``
+    and ``three_thirteen_jokers`` (you against AI players seated left, top
+    and right).
+
+    Click the stock or the discard pile to draw; click a card to select it
+    and click it again (or press Discard) to discard it; "Go out" asks for a
+    confirmation.  At the end of each round a review shows every player's
+    best arrangement next to what you kept.
+    """
+
+    family_css = "rummy-three-thirteen"
+
+    def __init__(self, variant: str | Variant = "three_thirteen", *, players: int |
+                 Sequence[str] = 4, **kw: Any) -> None:
+        v = find_variant(variant)
+        if v.family != "three_thirteen":
+            raise GameError(f"ThreeThirteenTable plays the Three-Thirteen family "
+                            f"(three_thirteen, tre_tretton, three_thirteen_jokers), not {v.name}")
+        super().__init__(v, players=players, **kw)
+
+    def _build(self) -> None:
+        self.stock = PileView("rummy-stock", "stock",
+                              on_click=lambda: self.play_move(Action("draw stock")))
+        self.pile = PileView("rummy-discard-pile", "discard pile",
+                             on_click=lambda: self.play_move(Action("draw discard")))
+        self.go_out = button("Go out", "rummy-go-out", style="success",
+                             tooltip="Lay down your melds and discard your last card")
+        self.go_out.on_click(lambda _b: self._go_out_clicked())
+        self.opponents: list[_Opponent] = []
+        self.top_row = w.HBox(layout=w.Layout(flex_flow="row wrap",
+                                              justify_content="center"))
+        self.left_slot = w.Box()
+        self.right_slot = w.Box()
+        centre = w.HBox([self.stock.widget, self.pile.widget],
+                        layout=w.Layout(justify_content="center"))
+        self.middle = w.HBox([self.left_slot, centre, self.right_slot],
+                             layout=w.Layout(flex_flow="row wrap",
+                                             justify_content="space-between",
+                                             align_items="center"))
+        actions = w.HBox([self.discard_button, self.go_out],
+                         layout=w.Layout(flex_flow="row wrap"))
+        details = w.Accordion(children=[self.log_view, self.scores.widget])
+        details.set_title(0, "What happened (log)")
+        details.set_title(1, "Score sheet")
+        details.selected_index = 0
+        self.details = details
+        self.widget = w.VBox([
+            self._style, self.header, self.wild, self.status, self.top_row, self.middle,
+            self.hand.widget, actions, self.confirm_box, self.moves, self.message,
+            self.review_box, self.game_over, self.new_game_button,
+            self.coach.widget, self.options_row, details,
+        ])
+
+    def _start_hooks(self) -> None:
+        n = len(self.state.players)
+        others = [(self.learner + k) % n for k in range(1, n)]
+        positions = _POSITIONS.get(len(others), ())
+        self.opponents = [_Opponent(s, positions[i] if i < len(positions) else None)
+                          for i, s in enumerate(others)]
+        if len(others) == 3:
+            self.left_slot.children = (self.opponents[0].widget,)
+            self.top_row.children = (self.opponents[1].widget,)
+            self.right_slot.children = (self.opponents[2].widget,)
+        elif len(others) == 2:
+            self.left_slot.children = (self.opponents[0].widget,)
+            self.top_row.children = ()
+            self.right_slot.children = (self.opponents[1].widget,)
+        else:
+            self.left_slot.children = ()
+            self.right_slot.children = ()
+            self.top_row.children = tuple(o.widget for o in self.opponents)
+
+    def _refresh_seen(self) -> None:
+        self._rounds_seen = len(self.observation().round_scores)
+
+    def _after_move(self) -> None:
+        obs = self.observation()
+        if len(obs.round_scores) > self._rounds_seen:
+            self._show_review(obs, self._rounds_seen + 1)
+            self._rounds_seen = len(obs.round_scores)
+            if not obs_is_over(obs):
+                self._paused = True
+
+    def _show_review(self, obs: Any, round_no: int) -> None:
+        """The end-of-round review: each player's hand as the engine scored
+        it (its best arrangement, laid open for everyone at the end of the
+        round), yours marked as what you kept."""
+        rules = self.variant.meld_rules(round_no, **self.options)
+        report = _round_report(obs.log, round_no, obs.players)
+        points = obs.round_scores[round_no - 1]
+        four = self.four_colour.value
+        parts = [f"<h4>Round {round_no} is over</h4>"]
+        for seat, name in enumerate(obs.players):
+            disp = _display_name(name)
+            rec = report.get(disp, {})
+            pts = points[seat]
+            melds = []
+            for g in rec.get("melds", []):
+                try:
+                    melds.append(Meld.of(cards(g), rules))
+                except ValueError:
+                    melds = []
+                    break
+            try:
+                dead = cards(" ".join(rec.get("deadwood", [])))
+            except ValueError:
+                dead = ()
+            mine = seat == self.learner
+            who = f"{disp} (what you kept)" if mine else disp
+            parts.append(f"<div class='rummy-review-seat'><b>{esc(who)}</b>: {pts} "
+                         f"point{'s' if pts != 1 else ''}")
+            if melds or dead:
+                arr = Arrangement(tuple(melds), tuple(dead), pts)
+                parts.append("<br>" + render.arrangement_svg(arr, size="small", wild=rules,
+                                                             four_colour=four))
+            elif rec.get("text"):
+                parts.append(f"<br><small>{esc(rec['text'])}</small>")
+            parts.append("</div>")
+        self.review.value = "".join(parts)
+        self.review_box.layout.display = ""
+        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+
+    def _covered(self, action: Action) -> bool:
+        return action.verb in ("draw stock", "draw discard", "discard", "go out")
+
+    def _render(self, obs: Any) -> None:
+        size = self._size()
+        four = self.four_colour.value
+        names = [_display_name(n) for n in obs.players]
+        self.wild.value = (f"<b>Round {obs.round} of {obs.rounds}</b>: "
+                           f"{esc(_wild_text(obs.rules, obs.jokers))}. "
+                           f"<small>{esc(names[obs.dealer])} dealt "
+                           f"{obs.hand_size} cards each.</small>")
+        legal = {str(a) for a in obs.legal_actions}
+        self.stock.update(count=obs.stock_size, size=size,
+                          enabled="draw stock" in legal and not self._paused,
+                          caption=f"stock ({obs.stock_size})")
+        self.pile.update(top=obs.discard_top, count=obs.pile_size, size=size,
+                         four_colour=four, enabled="draw discard" in legal and not self._paused,
+                         caption=f"discard pile ({obs.pile_size})")
+        mine = bool(obs.legal_actions) and not self._paused
+        self.hand.update(obs.hand, rules=obs.rules, enabled=True, highlight=obs.drawn)
+        self.discard_button.disabled = not (mine and any(a.verb == "discard"
+                                                         for a in obs.legal_actions))
+        self.go_out.disabled = not (mine and any(a.verb == "go out" for a in obs.legal_actions))
+        last: dict[int, str] = {}
+        for ev in obs.events:
+            if ev.seat is None:
+                continue
+            c = ev.card.symbol if ev.card is not None else ""
+            last[ev.seat] = {"draw": "drew from the stock", "take": f"took {c}",
+                             "discard": f"discarded {c}",
+                             "out": f"went out, discarding {c}"}.get(ev.kind, ev.kind)
+        shown = dict(obs.shown)
+        for o in self.opponents:
+            s = o.seat
+            note = "(dealer)" if s == obs.dealer else ""
+            melds_svg = "".join(render.meld_svg(m, size="small", four_colour=four)
+                                for m in shown.get(s, ()))
+            o.update(name=names[s], count=obs.hand_sizes[s], last=last.get(s, "waiting"),
+                     current=obs.current_player == s, note=note, melds_svg=melds_svg)
+        # the status line, in words
+        if obs_is_over(obs):
+            text = "The game is over."
+        elif self._paused:
+            text = "The round is over: read the review, then press Next round."
+        elif obs.legal_actions:
+            if obs.phase == "draw":
+                text = "Your turn: draw from the stock or take the top of the discard pile."
+            else:
+                drawn = f" You drew {obs.drawn.symbol}." if obs.drawn is not None else ""
+                text = "Your turn: discard a card" + (
+                    ", or go out." if not self.go_out.disabled else ".") + drawn
+        else:
+            cur = obs.current_player
+            text = f"{names[cur]} is playing…" if cur is not None else ""
+        if obs.went_out is not None and not obs_is_over(obs):
+            text += f" {names[obs.went_out]} went out: everyone else has one last turn."
+        self.status.value = esc(text)
+
+    @safe
+    def _go_out_clicked(self) -> None:
+        outs = self._legal("go out")
+        if not outs:
+            # let the engine say why this hand can't go out now
+            card = self.hand.selected
+            self.act(Action("go out", card) if card is not None else Action("go out"))
+            return
+        card = self.hand.selected
+        chosen = [a for a in outs if a.card == card] if card is not None else []
+        if not chosen:
+            if len(outs) == 1:
+                chosen = outs
+            else:
+                options = ", ".join(a.card.symbol for a in outs if a.card is not None)
+                self.show_notice(f"Select the card to discard as you go out: {options}.")
+                return
+        a = chosen[0]
+        assert a.card is not None
+        self.ask_confirm(f"Go out, discarding {a.card.symbol} ({a.card.name})?", a)
+
+
+# ---------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------
+# Big Table
+
+
+class _Seat:
+    """A seat at the Big Table: name, cards held (a count), the top of the
+    seat's own pile, whether it has chosen, whether it matched."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.name = w.HTML()
+        self.cards = w.HTML()
+        self.pile = w.HTML()
+        self.widget = w.VBox([self.name, w.HBox([self.cards, self.pile])])
+        self.widget.add_class("rummy-opponent")
+        self.widget.add_class(f"rummy-seat-{seat}")
+
+    def update(self, *, name: str, count: int, top: Card | None, note: str, four: bool,
+               current: bool) -> None:
+        self.name.value = f"<b>{esc(name)}</b> <small>{esc(note)}</small>"
+        svg = render.back_svg(count, size="small", label=f"{name}'s hand")
+        if self.cards.value != svg:
+            self.cards.value = svg
+        pile = (render.card_svg(top, size="small", four_colour=four, label="pile")
+                if top is not None else "<small>empty pile</small>")
+        if self.pile.value != pile:
+            self.pile.value = pile
+        if current:
+            self.widget.add_class("rummy-current")
+        else:
+            self.widget.remove_class("rummy-current")
+
+
+class BigTableTable(_Table):
+    """The Big Table (``big_table``): up to 12 seats, everyone acting at once
+    on the caller's "draw!" and "discard!".
+
+    Take the pool's top card or the top of your right-hand neighbour's pile;
+    choose a discard face down; when your whole hand is melded press
+    **Match!** before the window closes (``match_window`` seconds in a live
+    notebook; :meth:`miss_match` is what the timer calls).
+    """
+
+    family_css = "rummy-big-table"
+
+    def __init__(self, players: int | Sequence[str] = 6, *, match_window: float = 4.0,
+                 **kw: Any) -> None:
+        self.match_window = match_window
+        self._match_timer: asyncio.Task[Any] | None = None
+        super().__init__("big_table", players=players, **kw)
+
+    def _build(self) -> None:
+        self.caller = html_box("rummy-caller")
+        self.pool = PileView("rummy-pool", "pool",
+                             on_click=lambda: self.play_move(Action("draw pool")))
+        self.neighbour_pile = PileView("rummy-neighbour-pile", "right neighbour's pile",
+                                       on_click=self._take_neighbour)
+        self.own_pile = PileView("rummy-own-pile", "your pile",
+                                 on_click=lambda: self.play_move(Action("draw own pile")))
+        self.match = button("Match!", "rummy-match", style="danger",
+                            tooltip="Call match: your whole hand is melded")
+        self.play_on = button("Play on", "rummy-play-on",
+                              tooltip="Don't call match now; play goes on")
+        self.match.on_click(lambda _b: self.play_move(Action("call match")))
+        self.play_on.on_click(lambda _b: self.play_move(Action("play on")))
+        self.seat_views: list[_Seat] = []
+        self.ring = w.Box(layout=w.Layout(flex_flow="row wrap", justify_content="center"))
+        self.next_round.description = "Next hand"
+        centre = w.HBox([self.neighbour_pile.widget, self.pool.widget, self.own_pile.widget],
+                        layout=w.Layout(flex_flow="row wrap", justify_content="center"))
+        actions = w.HBox([self.discard_button, self.match, self.play_on],
+                         layout=w.Layout(flex_flow="row wrap"))
+        details = w.Accordion(children=[self.log_view, self.scores.widget])
+        details.set_title(0, "What happened (log)")
+        details.set_title(1, "Score sheet")
+        details.selected_index = 0
+        self.details = details
+        self.widget = w.VBox([
+            self._style, self.header, self.caller, self.wild, self.status, self.ring, centre,
+            self.hand.widget, actions, self.confirm_box, self.moves, self.message,
+            self.review_box, self.game_over, self.new_game_button, self.coach.widget,
+            self.options_row, details,
+        ])
+
+    def _start_hooks(self) -> None:
+        n = len(self.state.players)
+        self.seat_views = [_Seat(s) for s in range(n) if s != self.learner]
+        self.ring.children = tuple(v.widget for v in self.seat_views)
+
+    def _refresh_seen(self) -> None:
+        obs = self.observation()
+        self._hands_seen = obs.hand_number
+
+    def _after_move(self) -> None:
+        obs = self.observation()
+        if obs.hand_number > self._hands_seen or (obs_is_over(obs) and self._hands_seen
+                                                    is not None):
+            self._show_review(obs)
+            self._hands_seen = None if obs_is_over(obs) else obs.hand_number
+            if not obs_is_over(obs):
+                self._paused = True
+        self._arm_match_timer(obs)
+
+    def _show_review(self, obs: Any) -> None:
+        names = [_display_name(n) for n in obs.players]
+        four = self.four_colour.value
+        number = obs.hand_number - (0 if obs_is_over(obs) else 1)
+        parts = [f"<h4>Hand {number} is over</h4>"]
+        for seat, arr, pts in obs.last_hand:
+            who = f"{names[seat]} (what you kept)" if seat == self.learner else names[seat]
+            parts.append(f"<div class='rummy-review-seat'><b>{esc(who)}</b>: {pts} "
+                         f"point{'s' if pts != 1 else ''}<br>"
+                         + render.arrangement_svg(arr, size="small", wild=obs.rules,
+                                                  four_colour=four) + "</div>")
+        self.review.value = "".join(parts)
+        self.review_box.layout.display = ""
+        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+
+    def _covered(self, action: Action) -> bool:
+        return action.verb in ("draw pool", "draw pile", "discard", "call match", "play on")
+
+    @safe
+    def _take_neighbour(self) -> None:
+        takes = self._legal("draw pile")
+        self.act(takes[0] if takes else Action("draw pile"))
+
+    # -- the match window -----------------------------------------------------
+    def _arm_match_timer(self, obs: Any) -> None:
+        """In a live notebook, give the learner ``match_window`` seconds to
+        press Match! (BT-5: a match counts only when called in time)."""
+        if not any(a.verb == "call match" for a in obs.legal_actions):
+            return
+        if self._match_timer is not None and not self._match_timer.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # headless: the window stays open until Match!, Play on or miss_match()
+        if self.match_window > 0:
+            self._match_timer = loop.create_task(self._match_countdown(self._generation))
+
+    async def _match_countdown(self, generation: int) -> None:
+        await asyncio.sleep(self.match_window)
+        if generation == self._generation:
+            self.miss_match()
+
+    @safe
+    def miss_match(self) -> None:
+        """The match window closed before the learner pressed Match!: the
+        learner plays on (what the live timer does)."""
+        if not self._legal("call match"):
+            return
+        self.act(Action("play on"))
+        self.show_notice("Too late: the match was not called in time, so play goes on.")
+
+    def refresh(self) -> None:
+        super().refresh()
+        if self._obs is not None:
+            self._arm_match_timer(self._obs)
+
+    def _render(self, obs: Any) -> None:
+        size = self._size()
+        four = self.four_colour.value
+        names = [_display_name(n) for n in obs.players]
+        calls = [line for line in obs.log if line.startswith("Caller:")]
+        phase = obs.phase
+        self.caller.value = (f"<b>{esc(calls[-1] if calls else 'Caller: ready.')}</b> "
+                             f"<small>({esc(phase)}; cycle {obs.cycle})</small>")
+        self.wild.value = (f"<b>Hand {obs.hand_number} of {self.variant.rounds}</b>: "
+                           f"{obs.hand_size} cards each; "
+                           f"{esc(_wild_text(obs.rules, 0))}.")
+        legal = obs.legal_actions
+        verbs = {a.verb for a in legal}
+        live = not self._paused
+        self.pool.update(count=obs.pool_size, size=size, enabled=live and "draw pool" in verbs,
+                         caption=f"pool ({obs.pool_size})")
+        right_pile = obs.piles[obs.right]
+        self.neighbour_pile.update(
+            top=right_pile[-1] if right_pile else None, count=len(right_pile), size=size,
+            four_colour=four, enabled=live and "draw pile" in verbs,
+            caption=f"{names[obs.right]}'s pile (right)")
+        own = obs.piles[obs.player]
+        self.own_pile.update(top=own[-1] if own else None, count=len(own), size=size,
+                             four_colour=four, enabled=live,
+                             caption=f"your pile ({names[obs.left]} takes from it)")
+        self.hand.update(obs.hand, rules=obs.rules, enabled=True)
+        self.discard_button.disabled = not (live and "discard" in verbs)
+        can_match = live and "call match" in verbs
+        self.match.disabled = not can_match
+        self.play_on.disabled = not (live and "play on" in verbs)
+        if can_match:
+            self.match.add_class("rummy-match-open")
+        else:
+            self.match.remove_class("rummy-match-open")
+        waiting = set(obs.waiting)
+        for v in self.seat_views:
+            s = v.seat
+            pile = obs.piles[s]
+            notes = []
+            if s == obs.right:
+                notes.append("right: you take from this pile")
+            if s == obs.left:
+                notes.append("left: takes from your pile")
+            if s in obs.matched:
+                notes.append("matched")
+            elif s in waiting:
+                notes.append("choosing…")
+            v.update(name=names[s], count=obs.hand_counts[s], top=pile[-1] if pile else None,
+                     note="; ".join(notes), four=four, current=s in waiting)
+        if obs_is_over(obs):
+            text = "The game is over."
+        elif self._paused:
+            text = "The hand is over: read the review, then press Next hand."
+        elif can_match:
+            text = ("Your whole hand is melded: press Match! now"
+                    + (f" (you have {self.match_window:g} seconds)." if self.match_window
+                       else "."))
+        elif "discard" in verbs:
+            text = "Choose your discard (face down until the caller calls discard!)."
+        elif verbs & {"draw pool", "draw pile"}:
+            text = "Draw: the pool's top card or the top of your right neighbour's pile."
+        elif obs.choice is not None:
+            text = f"You chose: {obs.choice}. Waiting for the others."
+        else:
+            text = "Waiting for the others."
+        self.status.value = esc(text)
+
+
+# ---------------------------------------------------------------------------
+# Gin Rummy for three
+
+
+class GinTable(_Table):
+    """Gin Rummy for three (``gin_three``): box, captain and advisor, with
+    the roles rotating after every hand (G-11).
+
+    As box or captain you play: the upcard offer (take it or pass), draw,
+    discard, knock or gin (each with a confirmation), and lay off onto the
+    knocker's melds.  As captain you can ask the advisor (an expert bot)
+    for advice.  As advisor you sit out, see the captain's hand and may
+    suggest a move (tick "Pause to advise" to stop before each of the
+    captain's decisions).
+    """
+
+    family_css = "rummy-gin"
+
+    def __init__(self, **kw: Any) -> None:
+        kw.setdefault("players", 3)
+        super().__init__("gin_three", **kw)
+
+    def _build(self) -> None:
+        self.roles = html_box("rummy-roles")
+        self.opponent = _Opponent(-1, None)
+        self.stock = PileView("rummy-stock", "stock",
+                              on_click=lambda: self.play_move(Action("draw stock")))
+        self.pile = PileView("rummy-discard-pile", "discard pile",
+                             on_click=self._pile_clicked)
+        self.pile.button.add_class("rummy-upcard")
+        self.take_upcard = button("Take the upcard", "rummy-take-upcard", style="primary")
+        self.decline_upcard = button("Pass", "rummy-decline-upcard",
+                                     tooltip="Decline the upcard")
+        self.take_upcard.on_click(lambda _b: self.play_move(Action("take upcard")))
+        self.decline_upcard.on_click(lambda _b: self.play_move(Action("pass")))
+        self.knock = button("Knock", "rummy-knock", style="warning",
+                            tooltip="Discard the selected card and lay down your melds")
+        self.gin = button("Gin!", "rummy-gin", style="success",
+                          tooltip="Discard the selected card with every other card melded")
+        self.knock.on_click(lambda _b: self._knock_clicked("knock"))
+        self.gin.on_click(lambda _b: self._knock_clicked("gin"))
+        self.knock_view = html_box("rummy-knock-view")
+        self.layoffs = w.Box(layout=w.Layout(flex_flow="row wrap"))
+        self.layoffs.add_class("rummy-layoffs")
+        self._layoff_buttons: list[w.Button] = []
+        self.lay_out = button("Done laying off", "rummy-lay-out")
+        self.lay_out.on_click(lambda _b: self.play_move(Action("lay out")))
+        self.ask_advisor = button("Ask the advisor", "rummy-advisor",
+                                  tooltip="What does your advisor suggest?")
+        self.ask_advisor.on_click(lambda _b: self._ask_advisor())
+        self.advice = html_box("rummy-advice")
+        self.advise_pause = w.Checkbox(value=False, description="Pause to advise the captain",
+                                       indent=False)
+        self.advise_pause.add_class("rummy-advise-pause")
+        self.advise_input = w.Text(placeholder="your advice, e.g. draw discard or discard 9c",
+                                   description="Advice")
+        self.advise_input.add_class("rummy-advise-input")
+        self.advise_button = button("Advise", "rummy-advise")
+        self.advise_button.on_click(lambda _b: self._advise())
+        self.continue_button = button("Let the captain play", "rummy-continue")
+        self.continue_button.on_click(lambda _b: self._continue())
+        self.advisor_box = w.HBox([self.advise_pause, self.advise_input, self.advise_button,
+                                   self.continue_button],
+                                  layout=w.Layout(flex_flow="row wrap", display="none"))
+        self._hold = False
+        self.next_round.description = "Next hand"
+        self.hand_label = w.HTML()
+        centre = w.HBox([self.stock.widget, self.pile.widget],
+                        layout=w.Layout(justify_content="center"))
+        actions = w.HBox([self.take_upcard, self.decline_upcard, self.discard_button,
+                          self.knock, self.gin, self.ask_advisor],
+                         layout=w.Layout(flex_flow="row wrap"))
+        details = w.Accordion(children=[self.log_view, self.scores.widget])
+        details.set_title(0, "What happened (log)")
+        details.set_title(1, "Score sheet")
+        details.selected_index = 0
+        self.details = details
+        self.widget = w.VBox([
+            self._style, self.header, self.roles, self.status, self.opponent.widget, centre,
+            self.knock_view, self.layoffs, self.hand_label, self.hand.widget, actions,
+            self.advice, self.advisor_box, self.confirm_box, self.moves, self.message,
+            self.review_box, self.game_over, self.new_game_button, self.coach.widget,
+            self.options_row, details,
+        ])
+
+    def _refresh_seen(self) -> None:
+        self._hands_seen = self.observation().hand_number
+        self._hold = self._wants_hold()
+
+    def _wants_hold(self) -> bool:
+        obs = self.observation()
+        return (self.advise_pause.value and obs.role == "advisor" and not obs_is_over(obs)
+                and obs.current_player == obs.captain)
+
+    def _after_move(self) -> None:
+        obs = self.observation()
+        if obs.hand_number > self._hands_seen or (obs_is_over(obs) and self._hands_seen
+                                                    is not None):
+            self._show_review(obs)
+            self._hands_seen = None if obs_is_over(obs) else obs.hand_number
+            if not obs_is_over(obs):
+                self._paused = True
+        self._hold = self._wants_hold()
+
+    def _bots_to_act(self) -> list[int]:
+        if self._hold:
+            return []  # the learner (advisor) is thinking about advice
+        return super()._bots_to_act()
+
+    def _show_review(self, obs: Any) -> None:
+        res = obs.last_result
+        if res is None:
+            return
+        names = [_display_name(n) for n in obs.players]
+        four = self.four_colour.value
+        parts = [f"<h4>Hand {res.number} is over: {esc(res.kind)}</h4>",
+                 f"<p>{esc(res.explain())}</p>"]
+        for who, melds, dead, pts in (
+            (res.knocker, res.knocker_melds, res.knocker_deadwood, res.knocker_points),
+            (res.defender, res.defender_melds, res.defender_deadwood, res.defender_points),
+        ):
+            if who is None:
+                continue
+            label = names[who] + (" (what you kept)" if who == self.learner else "")
+            role = "knocker" if who == res.knocker else "defender"
+            arr = Arrangement(tuple(melds), tuple(dead), pts)
+            parts.append(f"<div class='rummy-review-seat'><b>{esc(label)}</b>, {role}: "
+                         f"{pts} point{'s' if pts != 1 else ''} of deadwood<br>"
+                         + render.arrangement_svg(arr, size="small", four_colour=four)
+                         + "</div>")
+        if res.layoffs:
+            laid = ", ".join(f"{c.symbol} onto {' '.join(m.symbol for m in meld)}"
+                             for c, meld in res.layoffs)
+            parts.append(f"<p>Laid off: {esc(laid)}</p>")
+        self.review.value = "".join(parts)
+        self.review_box.layout.display = ""
+        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+
+    def _covered(self, action: Action) -> bool:
+        return action.verb in ("take upcard", "pass", "draw stock", "draw discard", "discard",
+                               "knock", "gin", "lay off", "lay out")
+
+    def _resume(self) -> None:
+        self._hold = False
+        super()._resume()
+        self._hold = self._wants_hold()
+
+    def undo(self) -> None:
+        self._hold = False
+        super().undo()
+
+    @safe
+    def _pile_clicked(self) -> None:
+        obs = self._obs or self.observation()
+        if obs.phase == "upcard":
+            self.act(Action("take upcard"))
+        else:
+            self.act(Action("draw discard"))
+
+    @safe
+    def _knock_clicked(self, verb: str) -> None:
+        moves = self._legal(verb)
+        card = self.hand.selected
+        chosen = [a for a in moves if a.card == card] if card is not None else []
+        if not chosen and len(moves) == 1:
+            chosen = moves
+        if not chosen:
+            if not moves:
+                # let the engine say why not
+                self.act(Action(verb, card) if card is not None else Action(verb))
+                return
+            options = ", ".join(a.card.symbol for a in moves if a.card is not None)
+            self.show_notice(f"Select the card to discard as you {verb}: {options}.")
+            return
+        a = chosen[0]
+        assert a.card is not None
+        what = "Go gin" if verb == "gin" else "Knock"
+        self.ask_confirm(f"{what}, discarding {a.card.symbol} ({a.card.name})?", a)
+
+    @safe
+    def _ask_advisor(self) -> None:
+        advice = self.state.advice(bot="expert")
+        self.advice.value = (f"<b>Your advisor suggests:</b> {esc(advice.action)}"
+                             + (f" — {esc(advice.reason)}" if advice.reason else ""))
+
+    @safe
+    def _advise(self) -> None:
+        text = self.advise_input.value.strip()
+        if not text:
+            self.show_error("Type a move for the captain, e.g. 'draw stock' or 'discard 9c'.")
+            return
+        advice = self.state.advise(text, player=self.learner)
+        self.show_notice(f"You advised the captain: {advice.action}.")
+        self.refresh()
+
+    @safe
+    def _continue(self) -> None:
+        self._hold = False
+        self.clear_message()
+        if self._bot_step():
+            self._hold = self._wants_hold()
+        self.refresh()
+        self.advance()
+
+    def _render_layoffs(self, obs: Any) -> None:
+        offs = [a for a in obs.legal_actions if a.verb == "lay off"]
+        while len(self._layoff_buttons) < len(offs):
+            b = button("", "rummy-lay-off")
+            b.on_click(lambda btn: self.play_move(btn.action))
+            self._layoff_buttons.append(b)
+        for b, a in zip(self._layoff_buttons, offs):
+            assert a.card is not None
+            b.description = f"Lay off {a.card.symbol} onto " + " ".join(c.symbol for c in a.onto)
+            b.tooltip = str(a)
+            b.action = a  # type: ignore[attr-defined]
+        kids = tuple(self._layoff_buttons[:len(offs)])
+        if any(a.verb == "lay out" for a in obs.legal_actions):
+            kids += (self.lay_out,)
+        if self.layoffs.children != kids:
+            self.layoffs.children = kids
+
+    def _render(self, obs: Any) -> None:
+        size = self._size()
+        four = self.four_colour.value
+        names = [_display_name(n) for n in obs.players]
+        rotation = [line for line in obs.log if "(G-11)" in line]
+        self.roles.value = (
+            f"<b>Hand {obs.hand_number}</b>: box <b>{esc(names[obs.box])}</b> · captain "
+            f"<b>{esc(names[obs.captain])}</b> · advisor <b>{esc(names[obs.advisor])}</b> "
+            f"(sits out). You are the <b>{esc(obs.role)}</b>. First to {obs.target} wins."
+            + (f"<br><small>{esc(rotation[-1])}</small>" if rotation else ""))
+        legal = obs.legal_actions
+        verbs = {a.verb for a in legal}
+        live = not self._paused
+        other = obs.opponent if obs.role != "advisor" else obs.box
+        if other is not None:
+            self.opponent.update(name=names[other], count=obs.hand_sizes[other],
+                                 last=obs.roles[other], current=obs.current_player == other)
+        self.stock.update(count=obs.stock_size, size=size,
+                          enabled=live and "draw stock" in verbs,
+                          caption=f"stock ({obs.stock_size})")
+        self.pile.update(top=obs.upcard, count=len(obs.discard_pile), size=size,
+                         four_colour=four,
+                         enabled=live and bool(verbs & {"draw discard", "take upcard"}),
+                         caption="upcard" if obs.phase == "upcard" else "discard pile")
+        self.take_upcard.disabled = not (live and "take upcard" in verbs)
+        self.decline_upcard.disabled = not (live and "pass" in verbs)
+        self.discard_button.disabled = not (live and "discard" in verbs)
+        self.knock.disabled = not (live and "knock" in verbs)
+        self.gin.disabled = not (live and "gin" in verbs)
+        captain_to_act = obs.current_player == obs.captain and not obs_is_over(obs)
+        self.ask_advisor.layout.display = "" if obs.role == "captain" else "none"
+        self.ask_advisor.disabled = not (live and captain_to_act and obs.role == "captain")
+        if obs.role == "advisor":
+            self.hand_label.value = f"<small>{esc(names[obs.captain])}'s hand (you advise " \
+                                    "the captain):</small>"
+            self.hand.update(obs.partner_hand, rules=None, enabled=False)
+            self.advisor_box.layout.display = ""
+            self.advise_button.disabled = not (live and captain_to_act)
+            self.continue_button.disabled = not (live and self._hold)
+        else:
+            self.hand_label.value = "<small>Your hand:</small>"
+            self.hand.update(obs.hand, rules=None, enabled=True)
+            self.advisor_box.layout.display = "none"
+        if obs.advice is not None:
+            self.advice.value = (f"<b>Advice for the captain:</b> {esc(obs.advice.action)}"
+                                 + (f" — {esc(obs.advice.reason)}" if obs.advice.reason
+                                    else ""))
+        elif not captain_to_act:
+            self.advice.value = ""
+        k = obs.knock
+        if k is not None:
+            arr = Arrangement(tuple(Meld.of(m, None) for m in k.melds), tuple(k.deadwood),
+                              k.deadwood_points)
+            self.knock_view.value = (
+                f"<b>{esc(names[k.knocker])} knocked</b> ({k.deadwood_points} deadwood):<br>"
+                + render.arrangement_svg(arr, size="small", four_colour=four)
+                + (f"<br><small>{esc(obs.layoff_hint)}</small>" if obs.layoff_hint else ""))
+        elif self.knock_view.value:
+            self.knock_view.value = ""
+        self._render_layoffs(obs)
+        if obs_is_over(obs):
+            text = "The game is over."
+        elif self._paused:
+            text = "The hand is over: read the review, then press Next hand."
+        elif obs.role == "advisor":
+            text = (f"You sit out this hand and advise {names[obs.captain]}. "
+                    + ("The captain waits for your advice: type it, then let the captain play."
+                       if self._hold else "Watch the hand."))
+        elif legal:
+            text = {
+                "upcard": f"The upcard is {obs.upcard.symbol if obs.upcard else '?'}: "
+                          "take it or pass.",
+                "draw": "Your turn: draw from the stock or take the top discard.",
+                "discard": "Discard a card" + (", or knock" if "knock" in verbs else "")
+                           + (", or go gin" if "gin" in verbs else "") + ".",
+                "lay off": "Lay off cards onto the knocker's melds, then press Done.",
+            }.get(obs.phase, f"Your move ({obs.phase}).")
+        else:
+            cur = obs.current_player
+            text = f"{names[cur]} is playing…" if cur is not None else ""
+        self.status.value = esc(text)
+
+
+TABLES: dict[str, type[_Table]] = {
+    "three_thirteen": ThreeThirteenTable,
+    "big_table": BigTableTable,
+    "gin": GinTable,
+}
+
+
+def play(variant: str = "three_thirteen", **kw: Any) -> _Table:
+    """The right table for ``variant`` (any name or alias), ready to play.
+
+    >>> t = play("tre_tretton", players=2, seed=1, speed=0)
+    >>> type(t).__name__, t.state.variant.name
+    ('ThreeThirteenTable', 'tre_tretton')
+    >>> type(play("gin", seed=1, speed=0)).__name__
+    'GinTable'
+    """
+    v = find_variant(variant)
+    if v.family == "three_thirteen":
+        return ThreeThirteenTable(v, **kw)
+    if v.family == "big_table":
+        kw.pop("variant", None)
+        return BigTableTable(**kw)
+    return GinTable(**kw)
