@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from rummy.cards import RANKS, format_cards, parse_rank
 from rummy.melds import MeldRules, best_arrangement, best_discard
@@ -18,7 +19,7 @@ from rummy.variants import find_variant, variant_names
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # exit 2 with a clear message
+    def error(self, message: str) -> NoReturn:  # exit 2 with a clear message
         self.print_usage(sys.stderr)
         raise SystemExit(f"{self.prog}: error: {message}")
 
@@ -30,7 +31,7 @@ def _rules_from(args: argparse.Namespace) -> MeldRules:
         if args.aces is not None:
             opts["aces"] = args.aces
         rules = v.meld_rules(round=args.round or 1, **opts)
-        changes = {}
+        changes: dict[str, Any] = {}
         if args.wild is not None:
             changes["wild_rank"] = None if args.wild.lower() == "none" else parse_rank(args.wild)
         if args.min_naturals is not None:

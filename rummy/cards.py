@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -102,16 +102,20 @@ class Card:
 
     rank: int
     suit: str
+    #: 0..51 (suit-major, aces low) or 52 for a joker; used by fast code paths
+    index: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.rank == 0:
             if self.suit != "":
                 raise CardError("a joker has no suit: write it 'Jk'")
+            object.__setattr__(self, "index", 52)
             return
         if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
             raise CardError(f"rank {self.rank!r} is not 1..13 (or 0 for a joker)")
         if self.suit not in SUITS or len(self.suit) != 1:
             raise CardError(f"suit {self.suit!r} is not one of c, d, h, s")
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -200,8 +204,9 @@ def cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     >>> cards("")
     ()
     """
+    tokens: list[str | Card]
     if isinstance(text, str):
-        tokens = text.replace(",", " ").split()
+        tokens = list(text.replace(",", " ").split())
     else:
         tokens = list(text)
     out = []

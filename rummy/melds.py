@@ -38,10 +38,8 @@ from __future__ import annotations
 
 import functools
 import html
-import itertools
-from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from rummy.cards import JOKER, RANKS, SUITS, Card, as_cards, format_cards, rank_name
@@ -294,7 +292,7 @@ class Meld:
     >>> from rummy.cards import cards
     >>> m = Meld.of(cards("Qh Kh Jk"))
     >>> str(m), m.kind
-    ('Qh Kh Jk=Jh', 'run')
+    ('Jk=Jh Qh Kh', 'run')
     """
 
     cards: tuple[Card, ...]
@@ -424,180 +422,329 @@ class Discard:
 # The solver
 
 
+_W = 1 << 13  # cost encoding: penalty * _W + deadwood cards * _N + discard preference
+_N = 1 << 7
+_INF = 1 << 62
+_WILD_DISCARD = 100  # discard preference of a wild (naturals rank 0..51, lower preferred)
+
+
 @functools.lru_cache(maxsize=64)
-def _tables(rules: MeldRules) -> tuple[dict[Card, int], list[Card], list[int]]:
-    """Position of each natural card (suit * 13 + p, p ordering ranks for
-    runs: aces last when aces are high), the card at each position, and the
-    encoded deadwood cost of each position."""
+def _tables(rules: MeldRules) -> tuple[Any, ...]:
+    """Per-position tables for one rule set.
+
+    A natural card's position is suit * 13 + p, where p orders ranks for runs
+    (aces last when aces are high).  Returns the position of each card, the
+    card at each position, the encoded deadwood cost, the discard preference
+    (0 = the card best thrown on a tie: most points first), the positions
+    above in the same suit, the positions below from an ace played high, and
+    the same-rank positions in this and higher suits.
+    """
     high = rules.aces == "high"
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
     pen: list[int] = []
-    for si, s in enumerate(SUITS):
+    for s in SUITS:
         ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
-        for p, r in enumerate(ranks):
+        for r in ranks:
             c = Card(r, s)
-            pos_of[c] = si * 13 + p
+            pos_of[c] = len(card_at)
             card_at.append(c)
-            pen.append(rules.penalty_of(c) * _DEAD + 1)
-    return pos_of, card_at, pen
+            pen.append(rules.penalty_of(c) * _W + _N)
+    order = sorted(range(52), key=lambda i: (-rules.penalty_of(card_at[i]), card_at[i].sort_key()))
+    drank = [0] * 52
+    for i, pos in enumerate(order):
+        drank[pos] = i
+    up = [tuple(range(p + 1, p - p % 13 + 13)) for p in range(52)]
+    down: list[tuple[int, ...]] = [()] * 52
+    if rules.aces == "low_or_high":
+        for si in range(4):
+            a = si * 13
+            down[a] = tuple(range(a + 12, a, -1))  # K, Q, ... 2 below an ace played as 14
+    same = [tuple(range(p + 13, 52, 13)) for p in range(52)]
+    index_pos = [pos_of[c] for c in (Card(r, s) for s in SUITS for r in range(1, 14))]
+    return pos_of, card_at, pen, drank, up, down, same, index_pos
+
+
+_last_tables: list[Any] = [None, None]
 
 
 class _Solver:
-    """Exact minimum-penalty search for one rule set and one hand's wilds."""
+    """Exact minimum-cost search for one rule set and one multiset of wilds.
 
-    __slots__ = ("rules", "pen", "pos_of", "card_at", "memo", "wild_cost", "big", "ace_both",
-                 "max_set", "max_run")
+    State: x (natural counts, 4 bits per position), w (wilds not yet used),
+    cap (room for extra wilds in the melds made so far, at most w), d (1
+    while a discard is still to be made).
+
+    Isolated cards (no other natural could ever share a meld with them, given
+    the wilds in hand) are kept out of the search: such a card is either
+    deadwood, the discard, or rescued by two wilds, and which of them are
+    rescued is settled in closed form once the rest is decided.
+    """
+
+    __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
+                 "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
+                 "set_room", "index_pos", "choice")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
-        self.pos_of, self.card_at, self.pen = _tables(rules)
-        self.ace_both = rules.aces == "low_or_high"
+        if _last_tables[0] is rules:
+            tables = _last_tables[1]
+        else:
+            tables = _tables(rules)
+            _last_tables[0], _last_tables[1] = rules, tables
+        (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
+         self.same, self.index_pos) = tables
         self.max_set = rules.max_set_size
-        self.max_run = MAX_RUN
+        self.wild_only = rules.min_naturals == 0
         # wilds sorted most expensive first; the cheapest are the ones left over
+        # (and a discarded wild is the most expensive one, which leaves the
+        # cheapest-u sums unchanged for every u < number of wilds)
         costs = sorted((rules.penalty_of(c) for c in wilds), reverse=True)
         self.wild_cost = [0] * (len(costs) + 1)
         for left in range(1, len(costs) + 1):
-            self.wild_cost[left] = sum(costs[len(costs) - left:]) * _DEAD + left
+            self.wild_cost[left] = sum(costs[len(costs) - left:]) * _W + left * _N
         self.big = len(costs)
+        self.set_room = self.big if self.max_set is None else self.max_set - 3
         self.memo: dict[int, int] = {}
+        self.choice: dict[int, Any] = {}
+        self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self.iso: list[int] = []
+        self.iso_tail: list[int] = [0]
 
-    # The moves available for the lowest card of x.  Each is
-    # (delta, wilds needed, spare room for extra wilds, kind, positions).
-    def moves(self, x: int, w: int) -> Iterator[tuple[int, int, int, str, tuple[int, ...]]]:
-        low = (x & -x).bit_length() - 1
-        p = low >> 2
-        si, q = divmod(p, 13)
-        base = si * 13
-        bit = 1 << (4 * p)
-        max_run = self.max_run
-        # runs with this card as lowest natural, going up (and down from a high ace)
-        directions = [range(q + 1, 13)]
-        if self.ace_both and q == 0:
-            directions.append(range(12, 0, -1))
-        for seq in directions:
-            # depth-first over which ranks above are taken as naturals
-            stack: list[tuple[int, int, int, int, tuple[int, ...]]] = [(0, 0, bit, 1, (p,))]
-            while stack:
-                dist, gaps, delta, k, posns = stack.pop()
-                length = dist + 1
-                total = max(length, 3)
-                need = gaps + total - length
-                if need <= w and total <= max_run:
-                    yield delta, need, max_run - total, "run", posns
-                for i in range(dist, len(seq)):
-                    g2 = gaps + (i - dist)
-                    if g2 > w or i + 2 > max_run:
-                        break
-                    pp = base + seq[i]
-                    if (x >> (4 * pp)) & 15:
-                        stack.append((i + 1, g2, delta | (1 << (4 * pp)), k + 1, posns + (pp,)))
-        # sets with this card: any further cards of its rank (this suit's copies
-        # and higher suits'), padded with wilds to 3
-        choices = []
-        for sj in range(si, 4):
-            pp = sj * 13 + q
-            n = (x >> (4 * pp)) & 15
-            if sj == si:
-                n -= 1
-            if n:
-                choices.append([(t, pp) for t in range(n + 1)])
+    def encode(self, naturals: Iterable[Card]) -> int:
+        """The count vector of the naturals, less the isolated ones (kept in
+        ``self.iso``, best discard first)."""
+        counts = [0] * 52
+        index_pos = self.index_pos
+        for c in naturals:
+            counts[index_pos[c.index]] += 1
+        reach = self.big + 1  # a run partner can be this far away
+        both = self.rules.aces == "low_or_high"
+        x = 0
+        iso: list[int] = []
+        for p in range(52):
+            n = counts[p]
+            if not n:
+                continue
+            if n > 8:
+                raise MeldError("no card can appear more than 8 times (at most 8 packs)")
+            x += n << (p << 2)
+            if n > 1:
+                continue
+            q = p % 13
+            if counts[q] + counts[q + 13] + counts[q + 26] + counts[q + 39] > 1:
+                continue
+            base = p - q
+            row = counts[base:base + 13]
+            lo = q - reach if q > reach else 0
+            if any(row[lo:q]) or any(row[q + 1:q + reach + 1]):
+                continue
+            if both and (any(row[13 - reach + q:]) or any(row[: q + reach - 12])):
+                continue  # an ace also sits next to the king
+            iso.append(p)
+            x -= 1 << (p << 2)
+        if iso:
+            iso.sort(key=self.drank.__getitem__)
+            tail = [0] * (len(iso) + 1)
+            for i in range(len(iso) - 1, -1, -1):
+                tail[i] = tail[i + 1] + self.pen[iso[i]]
+            self.iso = iso
+            self.iso_tail = tail
+        return x
+
+    def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
+        """Every way to use the lowest card of x: (cards removed, wilds used,
+        room added, discard flag after, cost added)."""
+        p = ((x & -x).bit_length() - 1) >> 2
+        bit = 1 << (p << 2)
+        yield bit, 0, 0, d, self.pen[p]  # deadwood
+        if d:
+            yield bit, 0, 0, 0, self.drank[p]  # the discard
         max_set = self.max_set
-        for combo in itertools.product(*choices):
-            k = 1 + sum(t for t, _ in combo)
+        # runs with this card as the lowest natural (or, for an ace played
+        # high, as the top card, going down)
+        for seq in (self.up[p], self.down[p]):
+            if not seq:
+                continue
+            if w == 0:
+                delta = bit
+                for i, t in enumerate(seq):
+                    st = t << 2
+                    if not (x >> st) & 15:
+                        break
+                    delta += 1 << st
+                    if i >= 1:
+                        yield delta, 0, 13 - i - 2, d, 0
+                continue
+            stack = [(-1, 0, bit)]
+            n_seq = len(seq)
+            while stack:
+                last, gaps, delta = stack.pop()
+                length = last + 2
+                if length >= 3:
+                    need = gaps
+                    room = 13 - length
+                else:
+                    need = gaps + 3 - length
+                    room = 10
+                if need <= w and (length > 1 or max_set is not None):
+                    yield delta, need, room, d, 0
+                g2 = gaps
+                i = last + 1
+                while i < n_seq and g2 <= w:
+                    st = seq[i] << 2
+                    if (x >> st) & 15:
+                        stack.append((i, g2, delta + (1 << st)))
+                    g2 += 1
+                    i += 1
+        # sets: this card with any further cards of its rank, padded to 3
+        own = ((x >> (p << 2)) & 15) - 1
+        combos = [(bit * (t + 1), t + 1) for t in range(own + 1)] if own else [(bit, 1)]
+        for pp in self.same[p]:
+            n = (x >> (pp << 2)) & 15
+            if n:
+                unit = 1 << (pp << 2)
+                combos = [(dl + t * unit, k + t) for dl, k in combos for t in range(n + 1)]
+        big = self.big
+        for dl, k in combos:
             need = 3 - k if k < 3 else 0
             if need > w:
                 continue
-            if max_set is not None and k + need > max_set:
-                continue
-            delta = bit
-            posns = [p]
-            for t, pp in combo:
-                delta += t << (4 * pp)
-                posns.extend([pp] * t)
-            room = self.big if max_set is None else max_set - k - need
-            yield delta, need, room, "set", tuple(posns)
+            if max_set is None:
+                yield dl, need, big, d, 0
+            elif k + need <= max_set:
+                yield dl, need, max_set - k - need, d, 0
 
-    def solve(self, x: int, w: int, cap: int) -> int:
-        if x == 0:
-            if w == 0:
-                return 0
-            if w >= 3 and self.rules.min_naturals == 0:
-                return 0  # the wilds left form melds of their own (M-4)
-            return self.wild_cost[w - cap] if w > cap else 0
+    def _left(self, u: int, cap: int) -> int:
+        """Cost of u wilds left over with room for cap of them in melds."""
+        if u == 0 or (u >= 3 and self.wild_only):
+            return 0  # none, or they form melds of their own (M-4)
+        return self.wild_cost[u - cap] if u > cap else 0
+
+    def end(self, w: int, cap: int, d: int) -> tuple[int, int, int]:
+        """Settle the isolated cards: (cost, how many rescued, discard kind
+        0 none / 1 an isolated card / 2 a wild)."""
+        key = (w, cap, d)
+        got = self.end_memo.get(key)
+        if got is not None:
+            return got
+        best = (_INF, 0, 0)
+        iso, tail, n_iso = self.iso, self.iso_tail, len(self.iso)
+        for k in range(0, min(n_iso, w // 2) + 1):
+            left = w - 2 * k
+            room = cap + k * self.set_room
+            if room > left:
+                room = left
+            if not d:
+                cand = (tail[k] + self._left(left, room), k, 0)
+                if cand < best:
+                    best = cand
+                continue
+            if k < n_iso:  # discard the best isolated card, rescue the next k
+                cand = (tail[k + 1] + self.drank[iso[0]] + self._left(left, room), k, 1)
+                if cand < best:
+                    best = cand
+            if left:
+                cand = (tail[k] + _WILD_DISCARD + self._left(left - 1, min(room, left - 1)), k, 2)
+                if cand < best:
+                    best = cand
+        self.end_memo[key] = best
+        return best
+
+    def solve(self, x: int, w: int, cap: int, d: int = 0) -> int:
         if cap > w:
             cap = w
-        key = (x << 10) | (w << 5) | cap
+        if x == 0:
+            return self.end(w, cap, d)[0]
+        key = ((x << 5 | w) << 5 | cap) << 1 | d
         memo = self.memo
         got = memo.get(key)
         if got is not None:
             return got
-        low = (x & -x).bit_length() - 1
-        best = self.pen[low >> 2] + self.solve(x - (1 << (low & ~3)), w, cap)
-        for delta, need, room, _kind, _posns in self.moves(x, w):
-            v = self.solve(x - delta, w - need, cap + room)
-            if v < best:
+        best = _INF
+        pick = None
+        solve = self.solve
+        for mv in self.moves(x, w, d):
+            delta, need, room, d2, add = mv
+            v = add + solve(x - delta, w - need, cap + room, d2)
+            if v < best or (v == best and add == 0 and d2 == d):  # melds first on ties
                 best = v
+                pick = mv
         memo[key] = best
+        self.choice[key] = pick
         return best
 
-    def arrangement(self, naturals: list[Card], wilds: list[Card]) -> Arrangement:
-        x = 0
-        for c in naturals:
-            x += 1 << (4 * self.pos_of[c])
+    def arrangement(self, x: int, wilds: list[Card], d: int = 0) -> tuple[Arrangement, Card | None]:
+        """Walk the optimal choices back into melds, deadwood and a discard."""
         w = len(wilds)
-        cost = self.solve(x, w, 0)
-        # walk the optimal choices back
+        cost = self.solve(x, w, 0, d)
+        if cost >= _INF:
+            raise MeldError("there is no card to discard")
         wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
-        plan: list[tuple[str, tuple[int, ...], int, int]] = []  # kind, posns, need, room
+        plan: list[tuple[list[Card], int, int]] = []  # naturals, wilds needed, room
         dead: list[Card] = []
+        discard: Card | None = None
         cap = 0
         while x:
-            capc = min(cap, w)
-            target = self.solve(x, w, capc)
-            low = (x & -x).bit_length() - 1
-            chosen = None
-            for delta, need, room, kind, posns in self.moves(x, w):
-                if self.solve(x - delta, w - need, capc + room) == target:
-                    chosen = (delta, need, room, kind, posns)
-                    break
-            dead_v = self.pen[low >> 2] + self.solve(x - (1 << (low & ~3)), w, capc)
-            if dead_v < target or chosen is None:
-                assert dead_v == target
-                dead.append(self.card_at[low >> 2])
-                x -= 1 << (low & ~3)
-                continue
-            delta, need, room, kind, posns = chosen
-            plan.append((kind, posns, need, room))
+            cap = min(cap, w)
+            p = ((x & -x).bit_length() - 1) >> 2
+            delta, need, room, d2, add = self.choice[((x << 5 | w) << 5 | cap) << 1 | d]
+            if d2 != d:
+                discard = self.card_at[p]
+            elif add:
+                dead.append(self.card_at[p])
+            else:
+                nat = []
+                rest_delta = delta
+                while rest_delta:
+                    i = ((rest_delta & -rest_delta).bit_length() - 1) >> 2
+                    n = (rest_delta >> (i << 2)) & 15
+                    nat.extend([self.card_at[i]] * n)
+                    rest_delta -= n << (i << 2)
+                plan.append((nat, need, room))
             x -= delta
             w -= need
-            cap = capc + room
+            cap += room
+            d = d2
+        # the isolated cards: rescued by two wilds each, discarded, or deadwood
+        _cost, k, how = self.end(w, min(cap, w), d)
+        iso = [self.card_at[i] for i in self.iso]
+        if how == 1:
+            discard = iso.pop(0)
+        for c in iso[:k]:
+            plan.append(([c], 2, self.set_room))
+        dead.extend(iso[k:])
+        w -= 2 * k
+        if how == 2:  # the discard is a wild: the most expensive one not needed
+            discard = wild_list.pop(0)
+            w -= 1
         # hand out wilds: the needed ones first (most expensive), then extras
-        wi = 0
+        n_used = len(wild_list) - w
+        used, rest = wild_list[:n_used], wild_list[n_used:]
         groups: list[tuple[str, list[Card], list[Card]]] = []
-        for kind, posns, need, _room in plan:
-            groups.append((kind, [self.card_at[pp] for pp in posns], wild_list[wi:wi + need]))
-            wi += need
-        rest = wild_list[wi:]
-        if len(rest) >= 3 and self.rules.min_naturals == 0:
+        for nat, need, _room in plan:
+            kind = "set" if len({c.rank for c in nat}) == 1 else "run"
+            groups.append((kind, nat, used[:need]))
+            used = used[need:]
+        if len(rest) >= 3 and self.wild_only:
             # wilds only (M-4): one set, or runs of at most 13 when sets are capped
             if self.max_set is None:
                 groups.append(("set", [], rest))
+                rest = []
             else:
                 while rest:
                     take = len(rest) if len(rest) <= MAX_RUN else min(MAX_RUN, len(rest) - 3)
                     groups.append(("set" if take <= self.max_set else "run", [], rest[:take]))
                     rest = rest[take:]
         else:
-            for (_kind, _posns, _need, room), grp in zip(plan, groups):
+            for (_nat, _need, room), grp in zip(plan, groups):
                 take = min(room, len(rest))
                 if take > 0:
                     grp[2].extend(rest[:take])
                     rest = rest[take:]
         melds = tuple(_build(kind, nat, wl, self.rules) for kind, nat, wl in groups)
         deadwood = tuple(sorted(dead)) + tuple(sorted(rest))
-        return Arrangement(melds, deadwood, cost // _DEAD)
+        return Arrangement(melds, deadwood, cost // _W), discard
 
 
 def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
@@ -614,18 +761,205 @@ def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules)
     return _make_run(naturals, wilds, fit[0])
 
 
-def _prepare(hand: Any, rules: MeldRules | None) -> tuple[tuple[Card, ...], MeldRules]:
-    rules = rules or MeldRules()
-    if not isinstance(rules, MeldRules):
+_DEFAULT_RULES = MeldRules()
+
+
+def _prepare(hand: Any, rules: MeldRules | None) -> tuple[Any, MeldRules]:
+    if rules is None:
+        rules = _DEFAULT_RULES
+    elif type(rules) is not MeldRules:
         raise MeldError(f"rules must be a MeldRules, not {type(rules).__name__}")
-    cards_ = as_cards(hand)
+    cards_ = hand
+    if type(hand) is tuple or type(hand) is list:
+        for c in hand:
+            if type(c) is not Card:
+                cards_ = as_cards(hand)
+                break
+    else:
+        cards_ = as_cards(hand)
     if len(cards_) > 16:
         raise MeldError(f"a hand has at most 16 cards here; this one has {len(cards_)}")
-    if len(cards_) > 8:
-        worst = max(Counter(c for c in cards_ if not c.is_joker).values(), default=0)
-        if worst > 8:
-            raise MeldError("no card can appear more than 8 times (at most 8 packs)")
+    if not rules.jokers_wild and any(c.rank == 0 for c in cards_):
+        raise MeldError("jokers are not used with these rules (jokers_wild=False); "
+                        "remove the joker or use rules where jokers are wild")
     return cards_, rules
+
+
+_last_fast: list[Any] = [None, None]
+
+
+def _fast_ready(cards_: Any, rules: MeldRules) -> tuple[int, tuple[Any, ...]] | None:
+    """(hand mask, tables) when the fast path applies: no wilds, no two
+    identical cards, aces not both low and high."""
+    if rules.aces == "low_or_high":
+        return None
+    if _last_fast[0] is rules:
+        ft = _last_fast[1]
+    else:
+        ft = _fast_tables(rules)
+        _last_fast[0], _last_fast[1] = rules, ft
+    posmap = ft[1]
+    wr = rules.wild_rank
+    m = 0
+    for c in cards_:
+        r = c.rank
+        if r == wr or r == 0:
+            return None
+        m |= 1 << posmap[c.index]
+    if m.bit_count() != len(cards_):
+        return None
+    return m, ft
+
+
+# ---------------------------------------------------------------------------
+# A fast path for the commonest case: one pack's worth of distinct cards and
+# no wilds (gin, and every hand without a wild).  The melds of such a hand are
+# found with bit operations on four 13-bit suit masks, then the best set of
+# disjoint melds is searched directly.  Exactness is checked against the
+# general search and a brute force in the tests.
+
+
+@functools.lru_cache(maxsize=64)
+def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
+    high = rules.aces == "high"
+    ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
+    vals = [rules.penalty_of(Card(r, "c")) for r in ranks]
+    val13 = [0] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        val13[m] = val13[m ^ low] + vals[low.bit_length() - 1]
+    posmap = list(range(52))
+    if high:
+        posmap = [si * 13 + (12 if r == 1 else r - 2) for si in range(4) for r in range(1, 14)]
+    card_at = [Card(r, s) for s in SUITS for r in ranks]
+    allow4 = rules.max_set_size is None or rules.max_set_size >= 4
+    drank = _tables(rules)[3]
+    return val13, posmap, card_at, allow4, vals, drank
+
+
+def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
+    """All melds inside the 52-bit hand mask m: (mask, points, cards)."""
+    val13, _posmap, _card_at, allow4, vals, _drank = ft
+    s0, s1, s2, s3 = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
+    suits = (s0, s1, s2, s3)
+    melds: list[tuple[int, int, int]] = []
+    t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    while t3:
+        b = t3 & -t3
+        t3 ^= b
+        v = vals[b.bit_length() - 1]
+        bits = [b << (13 * i) for i in range(4) if suits[i] & b]
+        full = bits[0] | bits[1] | bits[2] | (bits[3] if len(bits) == 4 else 0)
+        if len(bits) == 4:
+            if allow4:
+                melds.append((full, 4 * v, 4))
+            for one in bits:
+                melds.append((full ^ one, 3 * v, 3))
+        else:
+            melds.append((full, 3 * v, 3))
+    for i in range(4):
+        s = suits[i]
+        r3 = s & (s >> 1) & (s >> 2)
+        sh = 13 * i
+        while r3:
+            b = r3 & -r3
+            r3 ^= b
+            run = b * 7
+            n = 3
+            melds.append((run << sh, val13[run], 3))
+            nb = b << 3
+            while s & nb:
+                run |= nb
+                n += 1
+                nb <<= 1
+                melds.append((run << sh, val13[run], n))
+    return melds
+
+
+def _fast_packings(melds: list[tuple[int, int, int]]) -> Iterator[tuple[int, int, int, tuple[int, ...]]]:
+    """Every set of pairwise disjoint melds: (union mask, points, cards, meld indexes)."""
+    stack: list[tuple[int, int, int, int, tuple[int, ...]]] = [(0, 0, 0, 0, ())]
+    k = len(melds)
+    while stack:
+        start, used, pts, n, chosen = stack.pop()
+        yield used, pts, n, chosen
+        for j in range(start, k):
+            mm, v, c = melds[j]
+            if not mm & used:
+                stack.append((j + 1, used | mm, pts + v, n + c, chosen + (j,)))
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        b = mask & -mask
+        mask ^= b
+        yield b.bit_length() - 1
+
+
+def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[int, ...],
+                      ft: tuple[Any, ...], pen: int) -> Arrangement:
+    card_at = ft[2]
+    out = []
+    used = 0
+    for j in sorted(chosen, key=lambda j: (melds[j][0] & -melds[j][0])):
+        mm = melds[j][0]
+        used |= mm
+        cs = tuple([card_at[i] for i in _bits(mm)])
+        if cs[0].rank == cs[1].rank:
+            out.append(Meld(cs, "set", cs))
+        else:
+            out.append(Meld(cs, "run", cs))
+    dead = tuple([card_at[i] for i in _bits(m & ~used)])
+    if ft[1][0] != 0:  # aces high: positions put aces last; list them first
+        dead = tuple(sorted(dead))
+    return Arrangement(tuple(out), dead, pen)
+
+
+def _fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, int]], tuple[int, ...]]:
+    """(points melded, melds, chosen) of the best packing: most points, then most cards."""
+    melds = _fast_melds(m, ft)
+    if not melds:
+        return 0, melds, ()
+    best = -1
+    best_chosen: tuple[int, ...] = ()
+    for _used, pts, n, chosen in _fast_packings(melds):
+        score = pts * 64 + n
+        if score > best:
+            best = score
+            best_chosen = chosen
+    return best >> 6, melds, best_chosen
+
+
+def _fast_discard(m: int, ft: tuple[Any, ...]) -> Discard:
+    """Best discard: over every packing, throw the best card outside it."""
+    val13, _posmap, card_at, _allow4, vals, drank = ft
+    order = sorted((i for i in range(52) if m >> i & 1), key=drank.__getitem__)
+    melds = _fast_melds(m, ft)
+    best: tuple[int, int, int] | None = None
+    best_pick: tuple[int, tuple[int, ...]] = (order[0], ())
+    for used, pts, n, chosen in _fast_packings(melds):
+        for i in order:
+            if not used >> i & 1:
+                key = (-(pts + vals[i % 13]), -n, drank[i])
+                if best is None or key < best:
+                    best = key
+                    best_pick = (i, chosen)
+                break
+    i, chosen = best_pick
+    rest = m & ~(1 << i)
+    pen = _fast_total(rest, val13) - sum(melds[j][1] for j in chosen)
+    return Discard(card_at[i], _fast_arrangement(rest, melds, chosen, ft, pen))
+
+
+def _fast_total(m: int, val13: list[int]) -> int:
+    return val13[m & 0x1FFF] + val13[(m >> 13) & 0x1FFF] + val13[(m >> 26) & 0x1FFF] + val13[m >> 39]
+
+
+def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
+    wr = rules.wild_rank
+    naturals = [c for c in cards_ if c.rank != wr and c.rank != 0]
+    wilds = [c for c in cards_ if c.rank == wr or c.rank == 0]
+    return naturals, wilds
 
 
 def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Arrangement:
@@ -635,13 +969,18 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     >>> a = best_arrangement(cards("Qh Kh Ah"))             # aces low: 10+10+1
     >>> a.penalty, best_arrangement(cards("Qh Kh Ah"), MeldRules(aces="high")).penalty
     (21, 0)
-    >>> print(best_arrangement(cards("7h 9h 4c Jk 5c"), MeldRules(wild_rank=5)))
-    [7h 9h Jk=8h] | [4c 5c=4d]... 
+    >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
+    [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
     """
     cards_, rules = _prepare(hand, rules)
-    naturals = [c for c in cards_ if not rules.is_wild(c)]
-    wilds = [c for c in cards_ if rules.is_wild(c)]
-    return _Solver(rules, wilds).arrangement(naturals, wilds)
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:
+        m, ft = fast
+        pts, melds, chosen = _fast_best(m, ft)
+        return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
+    naturals, wilds = _split_hand(cards_, rules)
+    s = _Solver(rules, wilds)
+    return s.arrangement(s.encode(naturals), wilds)[0]
 
 
 def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> int:
@@ -651,21 +990,23 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     23
     """
     cards_, rules = _prepare(hand, rules)
-    naturals = [c for c in cards_ if not rules.is_wild(c)]
-    wilds = [c for c in cards_ if rules.is_wild(c)]
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:
+        m, ft = fast
+        return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
+    naturals, wilds = _split_hand(cards_, rules)
     s = _Solver(rules, wilds)
-    x = 0
-    for c in naturals:
-        x += 1 << (4 * s.pos_of[c])
-    return s.solve(x, len(wilds), 0) // _DEAD
+    return s.solve(s.encode(naturals), len(wilds), 0) // _W
 
 
 def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Discard:
     """For a hand of n+1 cards: the discard leaving the lowest penalty, exactly.
 
-    Every distinct card is tried (not just "the highest deadwood card" of one
-    arrangement, which is wrong on ties).  Ties: a natural card before a wild,
-    then the card worth more points, then suit-then-rank order.
+    One search decides the discard together with the melds, so every card is
+    considered (not just "the highest deadwood card" of one arrangement,
+    which is wrong on ties).  Ties: the fewest deadwood cards left, then a
+    natural card before a wild, then the card worth more points, then
+    suit-then-rank order.
 
     >>> from rummy.cards import cards
     >>> d = best_discard(cards("7h 8h 9h Kc"))
@@ -675,33 +1016,14 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     cards_, rules = _prepare(hand, rules)
     if not cards_:
         raise MeldError("best_discard needs at least one card to discard")
-    all_wilds = [c for c in cards_ if rules.is_wild(c)]
-    best: tuple[tuple[int, int, int, tuple[int, int]], Card, _Solver] | None = None
-    solvers: dict[tuple[int, int], _Solver] = {}
-    for card in sorted(set(cards_)):
-        rest = list(cards_)
-        rest.remove(card)
-        wilds = [c for c in rest if rules.is_wild(c)]
-        naturals = [c for c in rest if not rules.is_wild(c)]
-        # share one memo between discards that leave the same wilds
-        skey = (len(wilds), sum(rules.penalty_of(c) for c in wilds))
-        if rules.is_wild(card):
-            skey = (len(wilds), -1 - all_wilds.index(card))
-        s = solvers.get(skey)
-        if s is None:
-            s = solvers[skey] = _Solver(rules, wilds)
-        x = 0
-        for c in naturals:
-            x += 1 << (4 * s.pos_of[c])
-        cost = s.solve(x, len(wilds), 0)
-        key = (cost, int(rules.is_wild(card)), -rules.penalty_of(card), card.sort_key())
-        if best is None or key < best[0]:
-            best = (key, card, s)
-    assert best is not None
-    _, card, _ = best
-    rest = list(cards_)
-    rest.remove(card)
-    return Discard(card, best_arrangement(rest, rules))
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:
+        return _fast_discard(*fast)
+    naturals, wilds = _split_hand(cards_, rules)
+    s = _Solver(rules, wilds)
+    arrangement, card = s.arrangement(s.encode(naturals), wilds, d=1)
+    assert card is not None
+    return Discard(card, arrangement)
 
 
 # The joker constant is re-exported for convenience in doctests.

@@ -7,7 +7,7 @@ it into groups.  Slow, and simple enough to check by eye.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from rummy.cards import Card
 
@@ -33,7 +33,7 @@ def group_is_meld(group, wild_rank, aces, min_naturals, max_set=None, jokers_wil
     if len(group) < 3:
         return False
     naturals = [c for c in group if not is_wild(c, wild_rank, jokers_wild)]
-    n_wild = len(group) - len(naturals)
+    len(group) - len(naturals)
     if len(naturals) < min_naturals:
         return False
     # set: one rank for all naturals
@@ -73,7 +73,7 @@ def brute_min_penalty(hand, wild_rank=None, aces="low", min_naturals=0, wild_pen
             low = (mask & -mask).bit_length() - 1
             meld_masks[low].append(mask)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(mask: int) -> int:
         if mask == 0:
             return 0

@@ -1,0 +1,172 @@
+"""How fast is the meld solver?  Median and p99 microseconds per call.
+
+Four fixed-seed sets of 2,000 hands each:
+
+  A  10-card hands from one pack, no wilds          best_arrangement / penalty
+  B  11-card hands from one pack, no wilds          best_discard
+  C  14-card hands from 2 packs + 4 jokers, K wild  best_discard
+  D  13-card hands from 2 packs, kings wild         best_arrangement
+
+When the benchmark extra is installed (``pip install -e '.[bench]'``) it also
+times OpenSpiel's C++ ``GinRummyUtils(13, 4, 10).min_deadwood`` and RLCard's
+``get_best_meld_clusters`` on set A in the same run, prints the ratios, and
+counts how often each peer's deadwood disagrees with ours (and on set B how
+often OpenSpiel's 11-card answer is not the true minimum).
+
+Run: ``.venv/bin/python benchmarks/solver.py`` (``--hands N`` for a quick look).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rummy import MeldRules, best_arrangement, best_discard, deck, penalty
+from rummy.cards import Card
+
+
+def timed(fn: Callable[[Any], Any], items: Sequence[Any]) -> tuple[list[float], list[Any]]:
+    """Microseconds per call for each item, and the results."""
+    for item in items[:50]:  # warm up caches
+        fn(item)
+    times: list[float] = []
+    results: list[Any] = []
+    clock = time.perf_counter_ns
+    gc.disable()
+    try:
+        for item in items:
+            t0 = clock()
+            r = fn(item)
+            times.append((clock() - t0) / 1000)
+            results.append(r)
+    finally:
+        gc.enable()
+    return times, results
+
+
+def stats(times: list[float]) -> tuple[float, float, float]:
+    s = sorted(times)
+    return statistics.median(s), s[min(len(s) - 1, int(len(s) * 0.99))], s[-1]
+
+
+def line(label: str, times: list[float]) -> tuple[float, float, float]:
+    med, p99, worst = stats(times)
+    print(f"  {label:<44} median {med:8.1f} us   p99 {med and p99:8.1f} us   max {worst:8.1f} us")
+    return med, p99, worst
+
+
+def hands(seed: int, n: int, packs: int, jokers: int, size: int) -> list[tuple[Card, ...]]:
+    rng = random.Random(seed)
+    shoe = deck(packs, jokers)
+    return [tuple(rng.sample(shoe, size)) for _ in range(n)]
+
+
+def openspiel() -> Any | None:
+    try:
+        import pyspiel
+
+        return pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    except Exception:
+        return None
+
+
+def rlcard_melding() -> tuple[Any, Any] | None:
+    try:
+        from rlcard.games.gin_rummy.utils import melding, utils
+
+        return melding, utils
+    except Exception:
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hands", type=int, default=2000)
+    args = p.parse_args(argv)
+    n = args.hands
+    plain = MeldRules()
+    kings = MeldRules(wild_rank=13)
+    A = hands(1, n, 1, 0, 10)
+    B = hands(2, n, 1, 0, 11)
+    C = hands(3, n, 2, 4, 14)
+    D = hands(4, n, 2, 0, 13)
+    worst_all = 0.0
+    print(f"Meld solver, {n} hands per set, one core, pure Python")
+
+    print("A: 10 cards, one pack, no wilds")
+    t_pen, ours_a = timed(lambda h: penalty(h, plain), A)
+    med_a, _, w = line("penalty (minimum deadwood, an int)", t_pen)
+    worst_all = max(worst_all, w)
+    t_arr, _ = timed(lambda h: best_arrangement(h, plain), A)
+    med_arr, _, w = line("best_arrangement (melds, deadwood, penalty)", t_arr)
+    worst_all = max(worst_all, w)
+
+    u = openspiel()
+    if u is not None:
+        suit_ix = {"s": 0, "c": 1, "d": 2, "h": 3}  # OpenSpiel's card order
+        ids = [[suit_ix[c.suit] * 13 + c.rank - 1 for c in h] for h in A]
+        t_os, os_a = timed(u.min_deadwood, ids)
+        med_os, _, _ = line("OpenSpiel C++ min_deadwood", t_os)
+        bad = sum(a != b for a, b in zip(ours_a, os_a))
+        print(f"    ratio ours/OpenSpiel: penalty {med_a / med_os:.2f}x, "
+              f"best_arrangement {med_arr / med_os:.2f}x (target: within 3x); "
+              f"disagreements: {bad} of {n}")
+    else:
+        print("  (OpenSpiel not installed: pip install -e '.[bench]')")
+
+    rl = rlcard_melding()
+    if rl is not None:
+        melding, rutils = rl
+        rl_hands = [[rutils.card_from_text(str(c).upper().replace("T", "T")) for c in h] for h in A]
+
+        def rl_deadwood(hand: list[Any]) -> int:
+            clusters = melding.get_best_meld_clusters(hand)
+            if not clusters:
+                return sum(rutils.get_deadwood_value(c) for c in hand)
+            return int(rutils.get_deadwood_count(hand, clusters[0]))
+
+        t_rl, rl_a = timed(rl_deadwood, rl_hands)
+        med_rl, _, _ = line("RLCard get_best_meld_clusters + deadwood", t_rl)
+        bad = sum(a != b for a, b in zip(ours_a, rl_a))
+        print(f"    RLCard/ours: {med_rl / med_a:.1f}x (penalty), {med_rl / med_arr:.1f}x "
+              f"(best_arrangement) (target: at least 4x); disagreements: {bad} of {n}")
+    else:
+        print("  (RLCard not installed: pip install -e '.[bench]')")
+
+    print("B: best discard of 11 cards, one pack, no wilds")
+    t_b, ours_b = timed(lambda h: best_discard(h, plain), B)
+    _, _, w = line("best_discard", t_b)
+    worst_all = max(worst_all, w)
+    if u is not None:
+        ids_b = [[suit_ix[c.suit] * 13 + c.rank - 1 for c in h] for h in B]
+        t_osb, os_b = timed(u.min_deadwood, ids_b)
+        line("OpenSpiel C++ min_deadwood (11 cards)", t_osb)
+        wrong = sum(o != d.penalty for o, d in zip(os_b, ours_b))
+        worse = sum(o > d.penalty for o, d in zip(os_b, ours_b))
+        print(f"    OpenSpiel's 11-card answer is not the true minimum in {wrong} of {n} hands "
+              f"({worse} higher than the minimum)")
+
+    print("C: best discard of 14 cards, 2 packs + 4 jokers, kings wild")
+    t_c, _ = timed(lambda h: best_discard(h, kings), C)
+    med_c, p99_c, w = line("best_discard", t_c)
+    worst_all = max(worst_all, w)
+    print(f"    target: median under 150 us ({'met' if med_c < 150 else 'MISSED'}), "
+          f"p99 under 600 us ({'met' if p99_c < 600 else 'MISSED'})")
+
+    print("D: 13 cards, 2 packs, kings wild")
+    t_d, _ = timed(lambda h: best_arrangement(h, kings), D)
+    med_d, _, w = line("best_arrangement", t_d)
+    worst_all = max(worst_all, w)
+    print(f"    target: median under 100 us ({'met' if med_d < 100 else 'MISSED'})")
+    print(f"Slowest hand in any set: {worst_all / 1000:.2f} ms "
+          f"(target: none over 5 ms: {'met' if worst_all < 5000 else 'MISSED'})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
