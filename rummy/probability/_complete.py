@@ -1,0 +1,566 @@
+"""Completeness of a hand and exact counts of complete hands.
+
+A hand is *complete* when every card is in a meld (its best arrangement has
+no deadwood).  What matters for that is only the multiset of natural cards
+and the number of wilds, so a hand is a pair ``(x, w)``: ``x`` packs the
+natural cards as counts, one 4-bit field per card type (position
+``suit * 13 + rank - 1``), and ``w`` counts the wilds (jokers and cards of
+the round's wild rank, M-4a).
+
+:func:`min_wilds` is the fewest wilds that cover every natural card with
+melds (each natural in a set part or a run part, gaps and short melds filled
+by wilds).  A hand is complete when that is at most ``w`` and the extra
+wilds fit somewhere (in a set, a run shorter than 13, or a meld of wilds
+only where the rules allow one).  The test-suite checks :func:`is_complete`
+against ``rummy.melds.penalty(hand) == 0`` on thousands of random hands.
+
+Two exact counting methods share nothing but the card encoding:
+
+* :func:`count_by_generation` builds every complete multiset of naturals
+  from meld parts (fast: complete hands are rare when wilds are few), and
+* :func:`count_by_enumeration` walks every multiset of naturals up to suit
+  permutation (one representative per orbit, weighted by the orbit size)
+  and asks a completeness check about each.
+
+Both weight a multiset of card types by the number of labelled hands it
+stands for: ``C(P, k)`` ways to take ``k`` copies of a card from ``P``
+packs, and ``C(4P + J, w)`` ways to take ``w`` wilds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from rummy.cards import JOKER, SUITS, Card
+from rummy.melds import MeldRules
+
+__all__ = [
+    "Shoe",
+    "TooBig",
+    "min_wilds",
+    "is_complete",
+    "encode",
+    "count_by_generation",
+    "count_by_enumeration",
+]
+
+MAX_RUN = 13
+_RANKS = range(1, 14)
+
+
+class TooBig(Exception):
+    """An exact count would take too long; callers fall back to Monte Carlo."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shoe:
+    """What a dealt hand is drawn from, and what completes it.
+
+    ``packs`` 52-card packs plus ``jokers`` jokers; hands of ``cards`` cards;
+    ``rules`` say which rank is wild and how aces and sets play.
+    """
+
+    rules: MeldRules
+    cards: int
+    packs: int
+    jokers: int
+
+    @property
+    def size(self) -> int:
+        """Cards in the shoe."""
+        return 52 * self.packs + self.jokers
+
+    @property
+    def wild_pool(self) -> int:
+        """How many cards of the shoe are wild."""
+        wild = 4 * self.packs if self.rules.wild_rank is not None else 0
+        return wild + (self.jokers if self.rules.jokers_wild else 0)
+
+    @property
+    def natural_ranks(self) -> tuple[int, ...]:
+        """Ranks whose cards are natural (not wild)."""
+        return tuple(r for r in _RANKS if r != self.rules.wild_rank)
+
+    def exact_ok(self) -> bool:
+        """True when ``min_wilds`` decides completeness on its own (see
+        :func:`is_complete`); otherwise only the solver or sampling can."""
+        return self.wild_pool == 0 or (self.rules.max_set_size is None and self.cards <= MAX_RUN)
+
+
+def position(card: Card) -> int:
+    """The card's field index in an encoded hand."""
+    return SUITS.index(card.suit) * 13 + card.rank - 1
+
+
+def encode(hand: tuple[Card, ...] | list[Card], rules: MeldRules) -> tuple[int, int]:
+    """``(x, w)`` for a hand: packed natural counts and the number of wilds."""
+    x = 0
+    w = 0
+    for c in hand:
+        if rules.is_wild(c):
+            w += 1
+        elif c.is_joker:
+            raise ValueError("a joker that is not wild cannot be counted here")
+        else:
+            x += 1 << (4 * position(c))
+    return x, w
+
+
+_MEMOS: dict[tuple[str, int | None], dict[int, int]] = {}
+_MEMO_LIMIT = 2_000_000
+
+
+def min_wilds(x: int, aces: str = "low", max_set: int | None = None) -> int:
+    """The fewest wilds with which the natural cards ``x`` can all be melded.
+
+    >>> from rummy.cards import cards
+    >>> x, _ = encode(cards("7h 8h Th Kc Kd"), MeldRules())
+    >>> min_wilds(x)        # 9h fills the run, a third king completes the set
+    2
+    """
+    memo = _MEMOS.setdefault((aces, max_set), {})
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    up_from_ace = aces in ("low", "low_or_high")
+    ace_on_top = aces in ("high", "low_or_high")
+    return _solve(x, memo, up_from_ace, ace_on_top, max_set)
+
+
+def _solve(x: int, memo: dict[int, int], up_from_ace: bool, ace_on_top: bool,
+           max_set: int | None) -> int:
+    if x == 0:
+        return 0
+    got = memo.get(x)
+    if got is not None:
+        return got
+    low = (x & -x).bit_length() - 1
+    p = low >> 2
+    si, q = divmod(p, 13)
+    bit = 1 << (4 * p)
+    # The lowest card alone, padded to a set (or run) of three by two wilds.
+    best = 2 + _solve(x - bit, memo, up_from_ace, ace_on_top, max_set)
+    # Sets: more cards of this rank.  Lower suits hold none (p is lowest).
+    spare = []
+    for sj in range(si, 4):
+        n = (x >> (4 * (sj * 13 + q))) & 15
+        if sj == si:
+            n -= 1
+        spare.append(n)
+    if any(spare):
+        for combo in itertools.product(*(range(n + 1) for n in spare)):
+            k = 1 + sum(combo)
+            if k == 1 or (max_set is not None and k > max_set):
+                continue
+            cost = 3 - k if k < 3 else 0
+            if cost >= best:
+                continue
+            delta = bit
+            for j, t in enumerate(combo):
+                if t:
+                    delta += t << (4 * ((si + j) * 13 + q))
+            v = cost + _solve(x - delta, memo, up_from_ace, ace_on_top, max_set)
+            if v < best:
+                best = v
+    # Runs with this card as the lowest natural card of its suit (nothing
+    # lower in this suit is left), going up; an ace may also top a run.
+    base = si * 13
+    directions: list[tuple[int, range]] = []
+    if q > 0 or up_from_ace:
+        directions.append((q, range(q + 1, 13)))
+    if q == 0 and ace_on_top:
+        directions.append((13, range(12, 0, -1)))
+    for start, seq in directions:
+        step = 1 if seq.step > 0 else -1
+        # depth-first over which further ranks join as naturals
+        stack = [(start, 0, bit)]
+        while stack:
+            last, gaps, delta = stack.pop()
+            for nxt in seq:
+                if (nxt - last) * step <= 0:
+                    continue
+                g2 = gaps + (nxt - last) * step - 1
+                if g2 >= best:
+                    break
+                pp = base + nxt
+                if not (x >> (4 * pp)) & 15:
+                    continue
+                d2 = delta + (1 << (4 * pp))
+                span = (nxt - start) * step + 1
+                cost = g2 + (3 - span if span < 3 else 0)
+                if cost < best:
+                    v = cost + _solve(x - d2, memo, up_from_ace, ace_on_top, max_set)
+                    if v < best:
+                        best = v
+                stack.append((nxt, g2, d2))
+    memo[x] = best
+    return best
+
+
+def is_complete(x: int, w: int, shoe_or_rules: Shoe | MeldRules, cards: int | None = None
+                ) -> bool | None:
+    """True if the hand ``(x, w)`` can be fully melded, False if not, None
+    when this check can't tell (a set-size cap with wilds, or more than 13
+    cards with spare wilds: ask the solver).
+
+    >>> from rummy.cards import cards
+    >>> rules = MeldRules(wild_rank=5)
+    >>> x, w = encode(cards("7h 9h 5c 4c 4d Jk"), rules)
+    >>> is_complete(x, w, rules)      # 7h 5c=8h 9h | 4c 4d Jk
+    True
+    """
+    rules = shoe_or_rules.rules if isinstance(shoe_or_rules, Shoe) else shoe_or_rules
+    if x == 0:
+        return w == 0 or (w >= 3 and rules.min_naturals == 0)
+    n = cards if cards is not None else _size(x) + w
+    if w == 0 or (rules.max_set_size is None and n <= MAX_RUN):
+        return covers(x, w, rules.aces, rules.max_set_size)
+    need = min_wilds(x, rules.aces, rules.max_set_size)
+    if need > w:
+        return False
+    if need == w:
+        return True
+    return None
+
+
+_COVER_MEMOS: dict[tuple[str, int | None], dict[int, bool]] = {}
+
+
+def covers(x: int, budget: int, aces: str = "low", max_set: int | None = None) -> bool:
+    """True if the natural cards ``x`` can all be melded with at most
+    ``budget`` wilds (``min_wilds(x) <= budget``, searched with the budget
+    as a bound, so hopeless hands are rejected fast).
+
+    With no cap on sets and at most 13 cards, spare wilds always fit: at
+    least one meld holds natural cards, a set takes any number of wilds and
+    no run is full (M-5), so this is the completeness test.
+
+    >>> from rummy.cards import cards
+    >>> x, _ = encode(cards("7h 8h Th Kc Kd"), MeldRules())
+    >>> covers(x, 1), covers(x, 2)
+    (False, True)
+    """
+    if budget > 31:
+        budget = 31
+    memo = _COVER_MEMOS.setdefault((aces, max_set), {})
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    return _cover(x, budget, memo, aces in ("low", "low_or_high"),
+                  aces in ("high", "low_or_high"), max_set)
+
+
+def _cover(x: int, b: int, memo: dict[int, bool], up_from_ace: bool, ace_on_top: bool,
+           max_set: int | None) -> bool:
+    if x == 0:
+        return True
+    key = (x << 5) | b
+    got = memo.get(key)
+    if got is not None:
+        return got
+    low = (x & -x).bit_length() - 1
+    p = low >> 2
+    si, q = divmod(p, 13)
+    bit = 1 << (4 * p)
+    ok = False
+    # runs with this card as the lowest natural of its suit (or an ace on top)
+    base = si * 13
+    directions: list[tuple[int, int, int]] = []  # start, step, stop
+    if q > 0 or up_from_ace:
+        directions.append((q, 1, 13))
+    if q == 0 and ace_on_top:
+        directions.append((13, -1, 0))
+    for start, step, stop in directions:
+        stack = [(start, 0, bit)]
+        while stack and not ok:
+            last, gaps, delta = stack.pop()
+            nxt = last + step
+            while nxt != stop:
+                g2 = gaps + (nxt - last) * step - 1
+                if g2 > b:
+                    break
+                pp = base + nxt
+                if (x >> (4 * pp)) & 15:
+                    d2 = delta + (1 << (4 * pp))
+                    span = (nxt - start) * step + 1
+                    cost = g2 + (3 - span if span < 3 else 0)
+                    if cost <= b and _cover(x - d2, b - cost, memo, up_from_ace, ace_on_top,
+                                            max_set):
+                        ok = True
+                        break
+                    stack.append((nxt, g2, d2))
+                nxt += step
+        if ok:
+            break
+    if not ok:
+        # sets: more cards of this rank (lower suits hold none: p is lowest)
+        spare = []
+        for sj in range(si, 4):
+            n = (x >> (4 * (sj * 13 + q))) & 15
+            spare.append(n - 1 if sj == si else n)
+        for combo in itertools.product(*(range(n, -1, -1) for n in spare)):
+            k = 1 + sum(combo)
+            if max_set is not None and k > max_set:
+                continue
+            cost = 3 - k if k < 3 else 0
+            if cost > b:
+                continue
+            delta = bit
+            for j, t in enumerate(combo):
+                if t:
+                    delta += t << (4 * ((si + j) * 13 + q))
+            if _cover(x - delta, b - cost, memo, up_from_ace, ace_on_top, max_set):
+                ok = True
+                break
+    memo[key] = ok
+    return ok
+
+
+def _size(x: int) -> int:
+    n = 0
+    while x:
+        n += x & 15
+        x >>= 4
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Method 1: generate complete natural multisets from meld parts
+
+
+def _meld_parts(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """Every way a meld can hold natural cards: (packed, size, wilds needed,
+    positions), for at most ``m`` naturals and ``budget`` wilds."""
+    rules = shoe.rules
+    P = shoe.packs
+    max_set = rules.max_set_size
+    parts: dict[tuple[int, ...], tuple[int, int]] = {}
+    for r in shoe.natural_ranks:
+        top = min(m, max_set if max_set is not None else m)
+        for counts in itertools.product(range(min(P, top) + 1), repeat=4):
+            k = sum(counts)
+            if not 1 <= k <= top:
+                continue
+            cost = 3 - k if k < 3 else 0
+            if cost > budget:
+                continue
+            posns = tuple(si * 13 + r - 1 for si in range(4) for _ in range(counts[si]))
+            parts[posns] = (k, cost)
+    readings = []
+    if rules.aces in ("low", "low_or_high"):
+        readings.append(list(range(1, 14)))
+    if rules.aces in ("high", "low_or_high"):
+        readings.append(list(range(2, 14)) + [1])
+    wild = rules.wild_rank
+    for line in readings:
+        for si in range(4):
+            for i, r0 in enumerate(line):
+                if r0 == wild:
+                    continue
+                stack = [(i, 0, (r0,))]
+                while stack:
+                    last, gaps, ranks = stack.pop()
+                    for j in range(last + 1, len(line)):
+                        g2 = gaps + j - last - 1
+                        if g2 > budget:
+                            break
+                        if line[j] == wild or len(ranks) + 1 > m:
+                            continue
+                        rs = ranks + (line[j],)
+                        span = j - i + 1
+                        cost = g2 + (3 - span if span < 3 else 0)
+                        if cost <= budget:
+                            posns = tuple(sorted(si * 13 + r - 1 for r in rs))
+                            old = parts.get(posns)
+                            if old is None or cost < old[1]:
+                                parts[posns] = (len(rs), cost)
+                        stack.append((j, g2, rs))
+    out = []
+    for posns, (k, cost) in parts.items():
+        packed = sum(1 << (4 * pp) for pp in posns)
+        out.append((packed, k, cost, tuple(sorted(set(posns)))))
+    out.sort(key=lambda t: (t[3][0], t[1], t[0]))
+    return out
+
+
+def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
+                        tick: Callable[[int], None] | None = None) -> dict[int, int]:
+    """For each wild count ``w``, the weighted number of natural multisets
+    ``N`` of ``cards - w`` cards such that ``N`` plus ``w`` wilds is complete.
+
+    Raises :class:`TooBig` after about ``limit`` search steps.
+    """
+    if not shoe.exact_ok():
+        raise TooBig("extra wilds may not fit: the solver must decide")
+    P = shoe.packs
+    binom = [math.comb(P, k) for k in range(16)]
+    n = shoe.cards
+    out: dict[int, int] = {}
+    steps = 0
+    # 8-bit fields here, so that adding two fields never carries and one
+    # mask test tells whether any card is taken more than P times
+    over = sum(1 << (8 * pp + 7) for pp in range(52))
+    bias = sum((127 - P) << (8 * pp) for pp in range(52))
+    for w in range(min(n, shoe.wild_pool) + 1):
+        m = n - w
+        if m == 0:
+            out[w] = 1 if (w == 0 or (w >= 3 and shoe.rules.min_naturals == 0)) else 0
+            continue
+        parts = [(sum(1 << (8 * pp) for pp in posns_all), k, cost)
+                 for _, k, cost, posns_all in _parts8(shoe, m, w)]
+        smallest = [min((k for _, k, c in parts if c <= b), default=m + 1) for b in range(w + 1)]
+        found: set[int] = set()
+        stack: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+        count = len(parts)
+        while stack:
+            start, x, size, cost = stack.pop()
+            steps += count - start
+            if steps > limit:
+                raise TooBig(f"more than {limit} steps")
+            rem = m - size
+            left = w - cost
+            for gi in range(start, count):
+                gx, gs, gc = parts[gi]
+                if gs > rem or gc > left:
+                    continue
+                nx = x + gx
+                if (nx + bias) & over:
+                    continue
+                if gs == rem:
+                    found.add(nx)
+                elif rem - gs >= smallest[left - gc]:
+                    stack.append((gi, nx, size + gs, cost + gc))
+        if P == 1:
+            out[w] = len(found)
+        else:
+            total = 0
+            for x in found:
+                weight = 1
+                for k in x.to_bytes(52, "little"):
+                    if k:
+                        weight *= binom[k]
+                total += weight
+            out[w] = total
+        if tick:
+            tick(1)
+    return out
+
+
+def _parts8(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """Meld parts with their positions listed with repetition."""
+    return [(packed, k, cost, _expand(packed)) for packed, k, cost, _ in _meld_parts(shoe, m, budget)]
+
+
+def _expand(packed: int) -> tuple[int, ...]:
+    out = []
+    pp = 0
+    while packed:
+        out += [pp] * (packed & 15)
+        packed >>= 4
+        pp += 1
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# Method 2: enumerate natural multisets up to suit permutation
+
+
+def _rows(ranks: tuple[int, ...], size: int, P: int) -> Iterator[tuple[int, ...]]:
+    """Multisets of ``size`` ranks (each at most ``P`` times), as sorted tuples."""
+    for combo in itertools.combinations_with_replacement(ranks, size):
+        if size <= P or max(combo.count(r) for r in set(combo)) <= P:
+            yield combo
+
+
+def _partitions(m: int, parts: int = 4, most: int | None = None) -> Iterator[tuple[int, ...]]:
+    """Partitions of ``m`` into exactly ``parts`` non-increasing parts >= 0."""
+    most = m if most is None else most
+    if parts == 1:
+        if m <= most:
+            yield (m,)
+        return
+    for first in range(min(m, most), -1, -1):
+        for rest in _partitions(m - first, parts - 1, first):
+            yield (first,) + rest
+
+
+def canonical_multisets(ranks: tuple[int, ...], m: int, P: int
+                        ) -> Iterator[tuple[tuple[tuple[int, ...], ...], int]]:
+    """One multiset of ``m`` natural cards per suit-permutation orbit, as four
+    suit rows (rank tuples), with the orbit's size.
+
+    Rows are in non-increasing (size, ranks) order, so every orbit is met
+    exactly once; its size is 4! over the product of factorials of the
+    multiplicities of equal rows.
+    """
+    for sizes in _partitions(m):
+        options = [list(_rows(ranks, s, P)) for s in sizes]
+        yield from _fill(options, sizes, 0, ())
+
+
+def _fill(options, sizes, i, chosen):  # type: ignore[no-untyped-def]
+    if i == 4:
+        mult = 1
+        for _, group in itertools.groupby(chosen):
+            mult *= math.factorial(len(list(group)))
+        yield chosen, 24 // mult
+        return
+    for row in options[i]:
+        if i and sizes[i] == sizes[i - 1] and row > chosen[-1]:
+            continue
+        yield from _fill(options, sizes, i + 1, chosen + (row,))
+
+
+def rows_to_cards(rows: tuple[tuple[int, ...], ...]) -> list[Card]:
+    """The natural cards of a canonical multiset (rows are suits c, d, h, s)."""
+    return [Card(r, SUITS[si]) for si, row in enumerate(rows) for r in row]
+
+
+def wild_cards(shoe: Shoe, w: int) -> list[Card]:
+    """``w`` wild cards of the shoe (wild-rank cards first, then jokers)."""
+    pool: list[Card] = []
+    if shoe.rules.wild_rank is not None:
+        pool += [Card(shoe.rules.wild_rank, s) for s in SUITS] * shoe.packs
+    if shoe.rules.jokers_wild:
+        pool += [JOKER] * shoe.jokers
+    return pool[:w]
+
+
+def count_by_enumeration(shoe: Shoe, check: Callable[[list[Card], int], bool] | None = None,
+                         limit: int = 5_000_000) -> dict[int, int]:
+    """Like :func:`count_by_generation`, by walking every natural multiset
+    (one per suit-permutation orbit) and asking ``check(naturals, w)``.
+
+    The default check is :func:`is_complete`; pass one built on
+    ``rummy.melds.penalty`` for an independent count.
+    """
+    P = shoe.packs
+    binom = [math.comb(P, k) for k in range(16)]
+    n = shoe.cards
+    out: dict[int, int] = {}
+    seen = 0
+    rules = shoe.rules
+    for w in range(min(n, shoe.wild_pool) + 1):
+        m = n - w
+        total = 0
+        for rows, orbit in canonical_multisets(shoe.natural_ranks, m, P):
+            seen += 1
+            if seen > limit:
+                raise TooBig(f"more than {limit} multisets")
+            naturals = rows_to_cards(rows)
+            if check is None:
+                x, _ = encode(naturals, rules)
+                ok = is_complete(x, w, rules, n)
+                if ok is None:
+                    raise TooBig("the solver must decide")
+            else:
+                ok = check(naturals, w)
+            if ok:
+                weight = 1
+                for row in rows:
+                    for _, grp in itertools.groupby(row):
+                        weight *= binom[len(list(grp))]
+                total += orbit * weight
+        out[w] = total
+    return out
