@@ -1,0 +1,488 @@
+"""The game tables, driven headless through their own buttons (speed 0).
+
+Each table plays complete rounds and a complete game by clicks only; after
+every click we check what it shows against the engine, and that nothing of
+an opponent's hidden hand is anywhere in the front-end state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from rummy.cards import Card
+from rummy.game import Action
+from widgets import BigTableTable, GinTable, ThreeThirteenTable, play
+from widgets._common import walk
+
+CARD_TEXT = re.compile(r"Card\.parse\('([^']+)'\)")
+STANDS_FOR = re.compile(r"=[^\s<,'\"]+| as [a-z]+ of [a-z]+")
+MODEL_REF = re.compile(r"IPY_MODEL_[0-9a-f]+")
+LOG_CARD = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][cdhs])|Jk)(?![A-Za-z])")
+
+
+# -- helpers -----------------------------------------------------------------
+
+
+def front_end_state(table: Any) -> str:
+    """Everything the browser receives: every widget model's state, as JSON."""
+    states = []
+    for wdg in walk(table.widget):
+        st = wdg.get_state()
+        states.append(json.dumps(st, default=str, ensure_ascii=False))
+    # references to child models are random hex ids, not content; what a wild
+    # card stands for ("=Q♠", "joker as queen of spades") is not a held card
+    text = MODEL_REF.sub("IPY_MODEL", "\n".join(states))
+    return STANDS_FOR.sub("", text)
+
+
+def visible_cards(obs: Any) -> set[Card]:
+    """Cards the learner's observation mentions anywhere (own hand, piles,
+    melds laid down, the public log ...)."""
+    text = repr(obs)
+    out = {Card.parse(t) for t in CARD_TEXT.findall(text)}
+    for line in obs.log:
+        out |= {Card.parse(t) for t in LOG_CARD.findall(line)}
+    return out
+
+
+def hidden_hands(table: Any) -> set[Card]:
+    """Cards in other players' real hands (read from the engine) that the
+    learner's observation does not show."""
+    hands = table.state.hands
+    items = hands.items() if isinstance(hands, dict) else enumerate(hands)
+    others = {c for seat, hand in items if seat != table.learner for c in hand}
+    return others - visible_cards(table.observation())
+
+
+def leaks(table: Any) -> list[str]:
+    dump = front_end_state(table)
+    found = []
+    for c in hidden_hands(table):
+        marks = [c.name, c.symbol, f"rummy-card-{c}"]
+        if str(c) not in ("As", "Jk"):  # 'As' is also an English word
+            marks.append(str(c))
+        for m in marks:
+            pattern = re.escape(m) if m != str(c) else rf"(?<![A-Za-z0-9]){re.escape(m)}(?![A-Za-z])"
+            if re.search(pattern, dump):
+                found.append(f"{c} as {m!r}")
+    return found
+
+
+def no_traceback(table: Any) -> None:
+    msg = table.message.value
+    assert "Traceback" not in msg and "rummy-error" not in msg, msg
+    assert table.last_traceback is None
+
+
+def _choose(table: Any, verb: str) -> list[Action]:
+    return [a for a in table.observation().legal_actions if a.verb == verb]
+
+
+def click_three_thirteen(t: ThreeThirteenTable) -> None:
+    """One learner decision, made with the table's own controls."""
+    obs = t.observation()
+    if t._paused:
+        assert t.next_round.layout.display != "none"
+        t.next_round.click()
+    elif obs.phase == "draw":
+        # alternate: stock, then discard pile (when there is one)
+        if len(obs.log) % 2 and obs.discard_top is not None:
+            t.pile.button.click()
+        else:
+            t.stock.button.click()
+    else:
+        outs = _choose(t, "go out")
+        if outs:
+            t.hand.select(outs[0].card)
+            assert not t.go_out.disabled
+            t.go_out.click()
+            assert t.confirm_box.layout.display != "none"
+            t.confirm_yes.click()
+        else:
+            a = _choose(t, "discard")[-1]
+            t.hand.select(a.card)
+            # a second click on the selected card discards it
+            view = next(v for v in t.hand.views if getattr(v, "position", None) ==
+                        t.hand.cards.index(a.card))
+            view.button.click()
+
+
+def play_out(table: Any, click: Callable[[Any], None], until: Callable[[Any], bool],
+             check_every: int = 0, limit: int = 3000) -> int:
+    n = 0
+    while not until(table):
+        click(table)
+        no_traceback(table)
+        n += 1
+        if check_every and n % check_every == 0:
+            assert leaks(table) == []
+        assert n < limit, "the table did not finish"
+    return n
+
+
+# -- Three-Thirteen ------------------------------------------------------------
+
+
+def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
+    assert "rummy-table-ready" in t.widget._dom_classes
+    assert "rummy-three-thirteen" in t.widget._dom_classes
+    obs = t.observation()
+    assert obs.round == 1
+    assert "threes are wild" in t.wild.value
+    # what the hand shows is the learner's hand, card by card
+    assert sorted(t.hand.shown_cards()) == sorted(obs.hand)
+    assert len(t.opponents) == 2
+    for o in t.opponents:
+        assert f"{obs.hand_sizes[o.seat]} face-down cards" in o.cards.value
+    play_out(t, click_three_thirteen, lambda t: t._paused, check_every=1)
+    obs = t.observation()
+    assert obs.round == 2 and len(obs.round_scores) == 1
+    # the review shows every player's points for round 1, from the engine
+    for seat, pts in enumerate(obs.round_scores[0]):
+        who = "You (what you kept)" if seat == t.learner else obs.players[seat]
+        assert f"<b>{who}</b>: {pts} point" in t.review.value
+    assert "what you kept" in t.review.value
+    assert t.review_box.layout.display != "none"
+    # the score sheet is the engine's DataFrame
+    assert t.scores.frame.equals(t.state.score_sheet())
+    t.next_round.click()
+    assert t.review_box.layout.display == "none"
+    assert "fours are wild" in t.wild.value
+
+
+def test_three_thirteen_jokers_full_game_seats_and_hidden_cards() -> None:
+    t = ThreeThirteenTable("three_thirteen_jokers", seed=5, speed=0, jokers=2)
+    positions = [o.position for o in t.opponents]
+    assert positions == ["left", "top", "right"]  # TJ-1
+    assert t.opponents[0].seat == 1 and t.opponents[2].seat == 3  # play goes to the left
+    assert "jokers are wild" in t.wild.value
+    phases = set()
+
+    def click(t: Any) -> None:
+        phases.add("review" if t._paused else t.observation().phase)
+        click_three_thirteen(t)
+
+    play_out(t, click, lambda t: t.state.is_over, check_every=3)
+    assert leaks(t) == []
+    assert {"draw", "discard", "review"} <= phases
+    obs = t.observation()
+    assert len(obs.round_scores) == 11
+    assert t.game_over.layout.display != "none"
+    summary = t.state.summary()
+    for row in summary:
+        assert f"{row['score']} points" in t.game_over.value
+    assert t.scores.frame.loc["Total"].tolist() == list(t.state.scores)
+    assert "Round 11 is over" in t.review.value
+
+
+def test_three_thirteen_illegal_clicks_show_messages() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=5, speed=0)
+    assert t.observation().legal_actions  # the learner plays first with this seed
+    hand_before = t.observation().hand
+    # discard before drawing: the engine's reason, as a message
+    t.hand.select(hand_before[0])
+    t.discard_button.click()
+    assert "rummy-error" in t.message.value and "draw first" in t.message.value
+    assert t.observation().hand == hand_before
+    assert t.last_traceback is not None and "GameError" in t.last_traceback
+    t.stock.button.click()
+    assert t.message.value == ""
+    t.stock.button.click()  # drawing twice
+    assert "already drawn" in t.message.value
+    # discarding the card just taken from the pile is refused (TT-5)
+    t.go_out.click()  # going out with a hand that is not melded
+    assert "rummy-error" in t.message.value
+
+
+def test_three_thirteen_take_back_rule_message() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=5, speed=0)
+    taken = t.observation().discard_top
+    t.pile.button.click()
+    t.hand.select(taken)
+    t.discard_button.click()
+    assert "TT-5" in t.message.value
+    assert "rummy-error" in t.message.value
+
+
+def test_discard_needs_a_selection() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=5, speed=0)
+    t.stock.button.click()
+    t.discard_button.click()
+    assert "Select a card" in t.message.value
+
+
+def test_go_out_asks_for_confirmation_and_cancel_changes_nothing() -> None:
+    # play until the learner can go out, then cancel once and confirm
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=3, speed=0)
+    for _ in range(2000):
+        if _choose(t, "go out"):
+            break
+        click_three_thirteen(t)
+    else:
+        pytest.fail("the learner never could go out")
+    a = _choose(t, "go out")[0]
+    t.hand.select(a.card)
+    history = len(t.state.history)
+    t.go_out.click()
+    assert t.confirm_box.layout.display != "none"
+    assert a.card.symbol in t.confirm_text.value
+    t.confirm_no.click()
+    assert len(t.state.history) == history
+    t.go_out.click()
+    t.confirm_yes.click()
+    assert t.state.history[history] == (t.learner, a)
+
+
+def test_sort_and_display_options() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=8, speed=0)
+    hand = t.observation().hand
+    t.hand.sort.value = "suit"
+    assert t.hand.shown_cards() == sorted(hand, key=Card.sort_key)
+    t.hand.sort.value = "rank"
+    assert [c.rank for c in t.hand.shown_cards()] == sorted(c.rank or 99 for c in hand)
+    t.hand.sort.value = "melds"
+    assert t.hand.arrangement is not None
+    assert sorted(t.hand.shown_cards()) == sorted(hand)
+    before = t.hand.views[0].widget.layout.width
+    t.large.value = True
+    assert t.hand.views[0].widget.layout.width != before
+    t.four_colour.value = True
+    assert t.hand.four_colour
+
+
+def test_coach_hint_do_it_and_undo() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=5, speed=0)
+    obs = t.observation()
+    t.coach.hint_button.click()
+    assert "Coach:" in t.coach.text.value
+    hinted = t.coach.bot.choose(obs)
+    assert str(hinted) in t.coach.text.value.replace("&#x27;", "'")
+    n = len(t.state.history)
+    t.coach.do_it.click()
+    assert t.state.history[n] == (t.learner, hinted)
+    t.coach.undo_button.click()
+    assert len(t.state.history) == n
+    assert t.observation().hand == obs.hand
+    # nothing to undo at the start: a message, not a traceback
+    t.coach.undo_button.click()
+    assert "rummy-error" in t.message.value
+
+
+def test_coach_odds_toggle_shows_chances() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=5, speed=0, show_odds=True)
+    assert t.coach.odds.value != ""
+
+
+def test_play_dispatches_on_family() -> None:
+    assert isinstance(play("3-13", players=2, seed=1, speed=0), ThreeThirteenTable)
+    assert isinstance(play("big_table", players=3, seed=1, speed=0), BigTableTable)
+    assert isinstance(play("gin_three", seed=1, speed=0), GinTable)
+    with pytest.raises(ValueError, match="unknown variant"):
+        play("poker")
+
+
+# -- Big Table ------------------------------------------------------------------
+
+
+def click_big_table(t: BigTableTable, match: bool = True) -> None:
+    obs = t.observation()
+    verbs = {a.verb for a in obs.legal_actions}
+    if t._paused:
+        t.next_round.click()
+    elif "call match" in verbs:
+        assert not t.match.disabled
+        if match:
+            t.match.click()
+        else:
+            t.miss_match()
+    elif "draw pool" in verbs:
+        if "draw pile" in verbs and len(obs.log) % 3 == 0:
+            t.neighbour_pile.button.click()
+        else:
+            t.pool.button.click()
+    elif "discard" in verbs:
+        t.coach.do_it.click()
+    else:
+        pytest.fail(f"the learner has nothing to do in phase {obs.phase}")
+
+
+def test_big_table_hand_by_clicks() -> None:
+    t = BigTableTable(players=5, seed=4, speed=0)
+    assert len(t.seat_views) == 4
+    obs = t.observation()
+    assert "Caller" in t.caller.value
+    right = obs.right
+    assert f"{obs.players[right]}" in t.neighbour_pile.caption.value
+    play_out(t, click_big_table, lambda t: t._paused, check_every=1)
+    obs = t.observation()
+    assert obs.hand_number == 2
+    for seat, _arr, pts in obs.last_hand:
+        who = "You (what you kept)" if seat == t.learner else obs.players[seat]
+        assert f"<b>{who}</b>: {pts} point" in t.review.value
+    t.next_round.click()
+    assert "Hand 2 of 11" in t.wild.value
+
+
+def test_big_table_own_pile_click_explains_bt3() -> None:
+    t = BigTableTable(players=3, seed=4, speed=0)
+    play_out(t, click_big_table,
+             lambda t: "draw pool" in {a.verb for a in t.observation().legal_actions})
+    t.own_pile.button.click()
+    assert "BT-3" in t.message.value and "rummy-error" in t.message.value
+
+
+def test_big_table_match_in_time_and_missed() -> None:
+    # find a position where the learner may call match; miss it once (the
+    # window closes: play on), then call it in time in a later window
+    t = BigTableTable(players=3, seed=11, speed=0)
+    missed = called = 0
+    for _ in range(3000):
+        if t.state.is_over or (missed and called):
+            break
+        verbs = {a.verb for a in t.observation().legal_actions}
+        if "call match" in verbs and not t._paused:
+            history = len(t.state.history)
+            if not missed:
+                t.miss_match()
+                assert t.state.history[history] == (t.learner, Action("play on"))
+                assert "too late" in t.message.value.lower()
+                missed += 1
+            else:
+                t.match.click()
+                assert t.state.history[history] == (t.learner, Action("call match"))
+                called += 1
+            continue
+        click_big_table(t)
+        no_traceback(t)
+    assert missed and called
+
+
+def test_big_table_full_game_hidden_cards() -> None:
+    t = BigTableTable(players=4, seed=2, speed=0, bots="greedy")
+    phases = set()
+
+    def click(t: Any) -> None:
+        phases.add("review" if t._paused else t.observation().phase)
+        click_big_table(t)
+
+    play_out(t, click, lambda t: t.state.is_over, check_every=4)
+    assert leaks(t) == []
+    assert {"draw", "choose discard", "review"} <= phases
+    assert t.game_over.layout.display != "none"
+    assert t.scores.frame.loc["Total"].tolist() == list(t.state.scores)
+
+
+# -- Gin ---------------------------------------------------------------------------
+
+
+def click_gin(t: GinTable) -> None:
+    obs = t.observation()
+    verbs = {a.verb for a in obs.legal_actions}
+    if t._paused:
+        t.next_round.click()
+    elif t._hold:
+        t.continue_button.click()
+    elif "gin" in verbs or "knock" in verbs:
+        verb = "gin" if "gin" in verbs else "knock"
+        a = _choose(t, verb)[0]
+        t.hand.select(a.card)
+        (t.gin if verb == "gin" else t.knock).click()
+        assert t.confirm_box.layout.display != "none"
+        t.confirm_yes.click()
+    elif "lay off" in verbs:
+        t._layoff_buttons[0].click()
+    elif "lay out" in verbs:
+        t.lay_out.click()
+    elif "take upcard" in verbs:
+        t.decline_upcard.click()
+    elif "draw stock" in verbs:
+        t.stock.button.click()
+    elif "discard" in verbs:
+        t.coach.do_it.click()
+    else:
+        pytest.fail(f"nothing to click: {obs.phase}, role {obs.role}")
+
+
+def test_gin_full_game_roles_and_hidden_cards() -> None:
+    t = GinTable(seed=7, speed=0, target=50)
+    roles_seen = set()
+    phases = set()
+
+    def click(t: Any) -> None:
+        obs = t.observation()
+        roles_seen.add(obs.role)
+        phases.add("review" if t._paused else obs.phase)
+        assert f"You are the <b>{obs.role}</b>" in t.roles.value
+        click_gin(t)
+
+    play_out(t, click, lambda t: t.state.is_over, check_every=1)
+    assert leaks(t) == []
+    assert t.game_over.layout.display != "none"
+    assert max(t.state.scores) >= 50
+    assert t.scores.frame.loc["Total"].tolist() == list(t.state.scores)
+    assert "review" in phases and "upcard" in phases
+
+
+def test_gin_advisor_asks_and_advises() -> None:
+    t = GinTable(seed=3, speed=0)
+    # play until the learner is captain and must act, then ask the advisor
+    for _ in range(500):
+        obs = t.observation()
+        if obs.role == "captain" and obs.legal_actions and not t._paused:
+            break
+        click_gin(t)
+    else:
+        pytest.fail("the learner never captained")
+    t.ask_advisor.click()
+    assert "advisor suggests" in t.advice.value
+    assert t.observation().advice is not None
+    # now play on until the learner sits out as advisor, pausing to advise
+    t.advise_pause.value = True
+    for _ in range(2000):
+        if t._hold:
+            break
+        click_gin(t)
+    else:
+        pytest.fail("the learner never advised")
+    t.advise_input.value = "sing a song"
+    t.advise_button.click()
+    assert "rummy-error" in t.message.value
+    captain_obs = t.observation()
+    assert captain_obs.partner_hand  # the advisor sees the captain's hand
+    assert sorted(t.hand.shown_cards()) == sorted(captain_obs.partner_hand)
+    t.advise_input.value = "draw stock" if captain_obs.phase == "draw" else "pass"
+    if captain_obs.phase in ("draw", "upcard"):
+        t.advise_button.click()
+        assert "You advised" in t.message.value
+    n = len(t.state.history)
+    t.continue_button.click()
+    assert len(t.state.history) > n
+
+
+def test_gin_illegal_knock_message() -> None:
+    t = GinTable(seed=3, speed=0)
+    for _ in range(500):
+        obs = t.observation()
+        if obs.phase == "discard" and obs.legal_actions and not _choose(t, "knock"):
+            break
+        click_gin(t)
+    t.hand.select(t.observation().hand[0])
+    t.knock.click()
+    assert "rummy-error" in t.message.value
+    no_msg = t.observation()
+    assert no_msg.phase == "discard"
+
+
+def test_the_leak_check_can_fail() -> None:
+    # plant an opponent's real card in a widget: the check must see it
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=9, speed=0)
+    assert leaks(t) == []
+    secret = sorted(hidden_hands(t))[0]
+    t.opponents[0].last.value = f"<small>{secret.name}</small>"
+    assert leaks(t) != []
