@@ -36,6 +36,7 @@ from rummy.probability.outs import (
     outs,
     p_at_least_one,
 )
+from rummy.probability.play import Estimate, expected_penalty, going_out
 
 __all__ = [
     "Odds",

@@ -176,9 +176,6 @@ def shoe_for(variant: str | Variant, round: int = 1, *, players: int | None = No
         players = v.default_players
     v.check_players(players)
     opts = _options(v, jokers=jokers, aces=aces)
-    if packs is not None and any(o.name == "packs" for o in v.options):
-        opts["packs"] = packs
-        v.resolve(**opts)
     n_packs = v.packs_for(players, **opts)
     if packs is not None:
         if not isinstance(packs, int) or not 1 <= packs <= 8:
@@ -188,9 +185,9 @@ def shoe_for(variant: str | Variant, round: int = 1, *, players: int | None = No
         if round not in (None, 1):
             raise VariantError(f"{v.name} has no rounds; leave round out")
         round = 1
-    rules = v.meld_rules(round, **{k: val for k, val in opts.items() if k != "packs"})
+    rules = v.meld_rules(round, **opts)
     n = v.hand_size(round)
-    n_jokers = v.jokers(**{k: val for k, val in opts.items() if k != "packs"})
+    n_jokers = v.jokers(**opts)
     if n_jokers and not rules.jokers_wild:
         raise OddsError("jokers are only counted where they are wild")
     return C.Shoe(rules=rules, cards=n, packs=n_packs, jokers=n_jokers)
