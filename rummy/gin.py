@@ -1004,7 +1004,7 @@ class GinGame:
         out = []
         for s in range(3):
             rank = 1 + sum(1 for t in self.scores if t > self.scores[s])
-            out.append({"player": self.players[s], "score": self.scores[s], "rank": rank,
+            out.append({"seat": s, "player": self.players[s], "score": self.scores[s], "rank": rank,
                         "won": self.winner == s, "went_out": self.hands_won[s]})
         return out
 

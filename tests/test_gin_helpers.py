@@ -48,6 +48,8 @@ def where(g) -> dict[Card, str]:
     groups = {"stock": g.stock.cards, "discard": g.discards}
     for seat, hand in g.hands.items():
         groups[f"hand{seat}"] = hand
+    if g._knock is not None:  # cards laid off onto the knocker's melds
+        groups["laid off"] = [c for c, _ in g._knock["layoffs"]]
     for name, group in groups.items():
         for c in group:
             assert c not in places, f"{c} is in {places[c]} and {name}"
