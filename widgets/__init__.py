@@ -54,29 +54,37 @@ Coach, score sheet, explorers::
 
 Stable CSS classes (for browser tests and app notebooks)
 --------------------------------------------------------
-Every table root: ``rummy-table`` plus ``rummy-three-thirteen``,
+Every table root: ``rummy-table``, ``rummy-root`` plus ``rummy-three-thirteen``,
 ``rummy-big-table`` or ``rummy-gin``; ``rummy-table-ready`` is added once the
 first observation is rendered.  Shared by the tables:
 
-- ``rummy-message``: errors and notices (never a traceback)
+- ``rummy-title``: the heading; ``rummy-message``: errors (``.rummy-error``
+  inside, ``role=alert``) and notices, never a traceback
 - ``rummy-status``: whose turn / the phase, in words
 - ``rummy-wild``: the round's wild cards announced
-- ``rummy-hand``: the learner's hand; each card in it is a button with
-  ``rummy-card`` and ``rummy-card-<text>`` (e.g. ``rummy-card-Th``,
-  ``rummy-card-Jk``); the selected one also has ``rummy-card-selected``;
-  meld groups in "melds first" order are ``rummy-meld-group``, the
-  deadwood group ``rummy-deadwood-group``
-- ``rummy-sort`` (sort choice), ``rummy-four-colour``, ``rummy-large``
-  (checkboxes), ``rummy-speed`` (bot speed slider)
-- ``rummy-stock``, ``rummy-discard-pile``: click to draw
+- ``rummy-hand-view`` holds ``rummy-hand`` (the learner's cards) and
+  ``rummy-hand-summary`` (melds, unmelded cards, penalty when sorted "melds
+  first").  Each card is a ``rummy-cardbox`` (SVG picture with a transparent
+  button over it); the button has ``rummy-card`` and ``rummy-card-<text>``
+  (e.g. ``rummy-card-Th``, ``rummy-card-Jk``), its tooltip is the card's name
+  ("ten of hearts"); the selected card's button also has
+  ``rummy-card-selected``.  In "melds first" order meld groups are
+  ``rummy-meld-group`` and the deadwood group ``rummy-deadwood-group``
+- ``rummy-sort`` (sort choice: as dealt / by suit / by rank / melds first),
+  ``rummy-four-colour``, ``rummy-large`` (checkboxes), ``rummy-speed`` (bot
+  speed slider)
+- ``rummy-stock``, ``rummy-discard-pile``: click to draw (pile buttons also
+  have ``rummy-pile-button``)
 - ``rummy-discard``: discard the selected card (clicking a selected card
   again does the same)
-- ``rummy-confirm``, ``rummy-cancel``: the confirmation of going out,
-  knocking or gin
-- ``rummy-opponent`` (one per other player, with ``rummy-seat-left``,
-  ``rummy-seat-top``, ``rummy-seat-right`` where seats have positions),
+- ``rummy-confirmation`` (hidden until needed) with ``rummy-confirm`` and
+  ``rummy-cancel``: the confirmation of going out, knocking or gin
+- ``rummy-opponent`` (one per other player, with ``rummy-seat-<n>`` and, where
+  seats have positions, ``rummy-seat-left``, ``rummy-seat-top``,
+  ``rummy-seat-right``; the player to act also has ``rummy-current``),
   ``rummy-last-action`` inside it
 - ``rummy-log``: the narrated log; ``rummy-score-sheet``: the scores
+  (inside ``rummy-score-sheet-view``)
 - ``rummy-review``: the end-of-round review; ``rummy-next-round``: go on
 - ``rummy-game-over``: the final result; ``rummy-new-game``: start again
 - ``rummy-moves``: buttons ``rummy-move`` for any legal move not covered by
@@ -85,17 +93,27 @@ first observation is rendered.  Shared by the tables:
   ``rummy-undo``, ``rummy-odds-toggle``, ``rummy-odds``
 
 Three-Thirteen: ``rummy-go-out``.  Big Table: ``rummy-caller`` (the caller's
-"draw!" / "discard!"), ``rummy-match``, ``rummy-own-pile``,
-``rummy-neighbour-pile`` (click to take), ``rummy-pool``.  Gin:
-``rummy-roles``, ``rummy-upcard``, ``rummy-take-upcard``,
-``rummy-decline-upcard``, ``rummy-knock``, ``rummy-gin``, ``rummy-lay-off``,
-``rummy-advisor``, ``rummy-advice``.
+"draw!" / "discard!"), ``rummy-pool``, ``rummy-neighbour-pile`` (click to
+take), ``rummy-own-pile`` (clicking it explains BT-3), ``rummy-match``
+(``rummy-match-open`` while the learner may call), ``rummy-play-on``.  Gin:
+``rummy-roles``, ``rummy-upcard`` (on the discard-pile button),
+``rummy-take-upcard``, ``rummy-decline-upcard``, ``rummy-knock``,
+``rummy-gin``, ``rummy-knock-view`` (the knocker's melds), ``rummy-layoffs``
+holding ``rummy-lay-off`` buttons and ``rummy-lay-out``; as captain
+``rummy-advisor`` (ask) and ``rummy-advice`` (the advice); as advisor
+``rummy-advise-pause``, ``rummy-advise-input``, ``rummy-advise``,
+``rummy-continue``.
 
-Explorers: ``rummy-meld-checker``, ``rummy-meld-input``, ``rummy-meld-check``,
-``rummy-meld-picker`` (card toggles ``rummy-pick-card``), ``rummy-meld-result``;
-``rummy-odds-explorer``, ``rummy-odds-plot``, ``rummy-odds-fraction``;
-``rummy-rules-stepper``, ``rummy-rules-prev``, ``rummy-rules-next``,
-``rummy-rules-step``, ``rummy-rules-rule``; ``rummy-score-sheet``.
+Explorers: ``rummy-meld-checker`` with ``rummy-meld-variant``,
+``rummy-meld-round``, ``rummy-meld-picker`` (card buttons ``rummy-pick-card``
+and ``rummy-pick-<text>``), ``rummy-meld-input``, ``rummy-meld-check``,
+``rummy-meld-clear``, ``rummy-meld-result``, ``rummy-meld-picture``;
+``rummy-odds-explorer`` with ``rummy-odds-variant``, ``rummy-odds-round``,
+``rummy-odds-packs``, ``rummy-odds-jokers``, ``rummy-odds-draws``,
+``rummy-odds-hand``, ``rummy-odds-fraction``, ``rummy-odds-plot``,
+``rummy-odds-table``, ``rummy-odds-dealt``, ``rummy-odds-dealt-result``;
+``rummy-rules-stepper`` with ``rummy-rules-prev``, ``rummy-rules-next``,
+``rummy-rules-rule``, ``rummy-rules-step``, ``rummy-rules-hands``.
 """
 
 from __future__ import annotations

@@ -13,32 +13,70 @@ from typing import Any
 import ipywidgets as w
 
 from rummy.bots import ExpertBot
+from rummy.cards import Card
 from widgets._common import View, button, esc, html_box, safe
 
-__all__ = ["Coach", "meld_chances"]
+__all__ = ["Coach", "meld_chances", "seen_cards"]
 
 
-def meld_chances(obs: Any) -> list[tuple[str, str]]:
-    """(partial meld, chance in words) for the learner's hand, from
-    :func:`rummy.probability.partial_meld_chances` when the odds module
-    offers it; an empty list otherwise."""
-    try:
-        from rummy import probability
-    except ImportError:
+def seen_cards(obs: Any) -> list[Card]:
+    """Cards the learner has seen go out of reach: the discard piles, as far
+    as the observation shows them (public facts only)."""
+    if getattr(obs, "discard_pile", None) is not None:  # gin: the whole pile is public
+        return list(obs.discard_pile)
+    if getattr(obs, "piles", None) is not None:  # big table: every own pile is public
+        return [c for pile in obs.piles for c in pile]
+    pile: list[Card] = []
+    for ev in getattr(obs, "events", ()):  # three-thirteen: replay the public events
+        if ev.kind in ("discard", "out") and ev.card is not None:
+            pile.append(ev.card)
+        elif ev.kind == "take" and pile:
+            pile.pop()
+        elif ev.kind == "reshuffle":
+            pile = pile[-1:]
+    top = getattr(obs, "discard_top", None)
+    if top is not None and top not in pile:
+        pile.insert(0, top)  # the first discard, turned up at the deal
+    return pile
+
+
+def meld_chances(obs: Any, options: dict[str, Any] | None = None, draws: int = 3
+                 ) -> list[tuple[str, str]]:
+    """(partial meld, chance in words) for the learner's hand: for each meld
+    an unseen card would complete or extend, the chance of drawing one of
+    those cards from the stock next time and within ``draws`` draws
+    (:func:`rummy.probability.outs` and :func:`~rummy.probability.p_at_least_one`).
+
+    >>> from rummy import new_game
+    >>> g = new_game("gin_three", seed=4)
+    >>> rows = meld_chances(g.observe(g.current_player))
+    >>> all("next draw" in text for _meld, text in rows)
+    True
+    """
+    from rummy import probability
+
+    hand = tuple(obs.hand) or tuple(getattr(obs, "partner_hand", ()))
+    if not hand:
         return []
-    fn = getattr(probability, "partial_meld_chances", None)
-    if fn is None:
-        return []
+    v = obs.variant
+    known = {o.name for o in v.options}
+    opts = {k: val for k, val in (options or {}).items() if k in {"aces", "jokers"} & known}
+    kw: dict[str, Any] = {"players": len(obs.players)}
+    if getattr(obs, "packs", None):
+        kw["packs"] = obs.packs
+    rnd = getattr(obs, "round", None) or (getattr(obs, "hand_number", None) if v.rounds
+                                           else None)
+    result = probability.outs(hand, v.name, round=rnd if v.rounds else None,
+                              seen=tuple(seen_cards(obs)), **kw, **opts)
     out = []
-    for row in fn(obs):
-        cards_text = str(row.get("cards", row.get("partial", "")))
-        p = row.get("probability", row.get("chance"))
-        text = f"{float(p):.0%}" if p is not None else "?"
-        if row.get("fraction") is not None:
-            text += f" ({row['fraction']})"
-        if row.get("needs"):
-            text += f", needs {row['needs']}"
-        out.append((cards_text, text))
+    for meld, row in result.by_meld.iterrows():
+        copies = int(row["copies"])
+        one = probability.p_at_least_one(copies, result.unseen, 1)
+        more = probability.p_at_least_one(copies, result.unseen, draws)
+        done = " (completes your hand)" if row["completes"] else ""
+        out.append((f"{meld}: needs {row['cards']}",
+                    f"{copies} unseen card{'s' if copies != 1 else ''}; next draw {one} "
+                    f"≈ {float(one):.0%}, within {draws} draws ≈ {float(more):.0%}{done}"))
     return out
 
 
@@ -92,7 +130,7 @@ class Coach(View):
 
     def _show_odds(self, obs: Any) -> None:
         try:
-            rows = meld_chances(obs)
+            rows = meld_chances(obs, getattr(self.table, "options", None))
         except Exception as exc:  # noqa: BLE001 - shown, not raised
             self.odds.value = f"<i>Chances unavailable: {esc(exc)}</i>"
             return
@@ -100,7 +138,9 @@ class Coach(View):
             self.odds.value = "<i>No partial meld to complete right now.</i>"
             return
         items = "".join(f"<li>{esc(c)}: {esc(t)}</li>" for c, t in rows)
-        self.odds.value = f"<b>Chance of completing each partial meld</b><ul>{items}</ul>"
+        self.odds.value = ("<b>Chance of drawing what each partial meld needs</b> "
+                           f"<small>(from the stock; discards you saw are counted out)</small>"
+                           f"<ul>{items}</ul>")
 
     @safe
     def hint(self) -> None:
