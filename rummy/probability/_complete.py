@@ -548,14 +548,16 @@ def count_by_enumeration(shoe: Shoe, check: Callable[[list[Card], int], bool] | 
             seen += 1
             if seen > limit:
                 raise TooBig(f"more than {limit} multisets")
-            naturals = rows_to_cards(rows)
             if check is None:
-                x, _ = encode(naturals, rules)
+                x = 0
+                for si, row in enumerate(rows):
+                    for r in row:
+                        x += 1 << (4 * (si * 13 + r - 1))
                 ok = is_complete(x, w, rules, n)
                 if ok is None:
                     raise TooBig("the solver must decide")
             else:
-                ok = check(naturals, w)
+                ok = check(rows_to_cards(rows), w)
             if ok:
                 weight = 1
                 for row in rows:
