@@ -390,7 +390,8 @@ def arrangement_svg(
         f"<text x='2' y='{text_y - 4:g}' {_FONT} font-size='{d.tag}' font-weight='bold' "
         f"fill='#222222'>{_esc(summary)}</text>"
     )
-    width = max(width, d.width * 3)
+    # room for the penalty line (bold text is about 0.62 em per character)
+    width = max(width, d.width * 3, len(summary) * d.tag * 0.62 + 4)
     title = (f"{len(arrangement.melds)} meld(s), deadwood: "
              + (", ".join(c.name for c in dead) or "none") + f", penalty {pen}")
     return _svg(width, text_y + 2, "".join(body), title, "rummy-arrangement-svg")

@@ -83,7 +83,8 @@ class MeldChecker(View):
         self._show_rules()
 
     def _pick_button(self, card: Card) -> w.Button:
-        b = w.Button(description=card.symbol, tooltip=f"add the {card.name}",
+        b = w.Button(description="Jk" if card.is_joker else card.symbol,
+                     tooltip=f"add the {card.name}",
                      layout=w.Layout(width="3.2em", height="2.2em", padding="0"))
         b.style.text_color = render.suit_colour(card.suit)
         b.style.font_weight = "bold"
@@ -209,7 +210,8 @@ class OddsExplorer(View):
         self.fraction = html_box("rummy-odds-fraction")
         self.plot = html_box("rummy-odds-plot")
         self.table = html_box("rummy-odds-table")
-        self.dealt_button = button("Chance a dealt hand is complete", "rummy-odds-dealt")
+        self.dealt_button = button("Chance a dealt hand is complete", "rummy-odds-dealt",
+                                   width="auto")
         self.dealt = html_box("rummy-odds-dealt-result")
         self.dealt_button.on_click(lambda _b: self.dealt_chance())
         for control in (self.round, self.packs, self.jokers, self.draws, self.hand):

@@ -93,7 +93,8 @@ class _Table(View):
 
         # options row
         self.speed = w.FloatSlider(value=speed, min=0.0, max=3.0, step=0.1,
-                                   description="Bot speed (s)", readout_format=".1f")
+                                   description="Bot speed (s)", readout_format=".1f",
+                                   style={"description_width": "initial"})
         self.speed.add_class("rummy-speed")
         self.four_colour = w.Checkbox(value=four_colour, description="Four-colour deck",
                                       indent=False)
@@ -763,6 +764,18 @@ class _Seat:
             self.widget.remove_class("rummy-current")
 
 
+#: What the caller is saying in each of the engine's phases (words only).
+_CALLER = {
+    "match call after deal": "Caller: anyone whose hand is complete may call match now!",
+    "draw": "Caller: draw!",
+    "choose discard": "Caller: choose your discards… (discard! comes when all have chosen)",
+    "match calls": "Caller: discard! … any match?",
+    "final cycle: draw": "Caller: one more cycle for everyone else: draw!",
+    "final cycle: choose discard": "Caller: last discards… (discard! when all have chosen)",
+    "scored": "Caller: that's the game.",
+}
+
+
 class BigTableTable(_Table):
     """The Big Table (``big_table``): up to 12 seats, everyone acting at once
     on the caller's "draw!" and "discard!".
@@ -894,9 +907,10 @@ class BigTableTable(_Table):
         size = self._size()
         four = self.four_colour.value
         names = [_display_name(n) for n in obs.players]
-        calls = [line for line in obs.log if line.startswith("Caller:")]
         phase = obs.phase
-        self.caller.value = (f"<b>{esc(calls[-1] if calls else 'Caller: ready.')}</b> "
+        calls = [line for line in obs.log if line.startswith("Caller:")]
+        call = _CALLER.get(phase, calls[-1] if calls else "Caller: ready.")
+        self.caller.value = (f"<b>{esc(call)}</b> "
                              f"<small>({esc(phase)}; cycle {obs.cycle})</small>")
         self.wild.value = (f"<b>Hand {obs.hand_number} of {self.variant.rounds}</b>: "
                            f"{obs.hand_size} cards each; "
