@@ -61,6 +61,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
 from rummy.cards import Card, as_cards, deck, rank_name
@@ -93,12 +94,16 @@ PHASES = (
 #: TT-12: a hand with no match after this many cycles ends with nobody out.
 STALL_CYCLES = 200
 
-#: suit-then-rank order of every card (a fast sort key)
-_ORDER = {c: i for i, c in enumerate(sorted(set(deck(1, 1))))}
-_by_order = _ORDER.__getitem__
-#: one Action value per card, made once
-_DISCARD = {c: Action("discard", c) for c in _ORDER}
-_TAKE = {c: Action("draw pile", c) for c in _ORDER}
+#: suit-then-rank order of cards (Card.index: suit-major, aces low, joker last)
+_by_order = attrgetter("index")
+#: one Action value per card, made once, by Card.index
+_DISCARD = [Action("discard", c) for c in sorted(set(deck(1, 1)), key=_by_order)]
+_TAKE = [Action("draw pile", a.card) for a in _DISCARD]
+
+
+def _ids(hand: Sequence[Card]) -> list[int]:
+    """Card indexes (0..52), sorted."""
+    return sorted([c.index for c in hand])
 
 _DRAW_PHASES = ("draw", "final cycle: draw")
 _DISCARD_PHASES = ("choose discard", "final cycle: choose discard")
@@ -132,30 +137,29 @@ def hand_is_complete(hand: Sequence[Card], rules: MeldRules) -> bool:
     x = 0
     w = 0
     wild_rank = rules.wild_rank
-    jokers = rules.jokers_wild
-    masks = [0, 0, 0, 0]
-    by_rank = [0] * 14
-    naturals = []
+    bits = _BIT4
+    ranks = _RANK_OF
     for c in hand:
-        r = c.rank
-        if r == wild_rank or (r == 0 and jokers):
+        i = c.index
+        if i == 52:  # a joker
+            if not rules.jokers_wild:
+                return False  # a joker that is not wild is never in a meld
             w += 1
-        elif r == 0:
-            return False  # a joker that is not wild is never in a meld
+        elif ranks[i] == wild_rank:
+            w += 1
         else:
-            s = _SUIT_INDEX[c.suit]
-            x += 1 << (4 * (s * 13 + r - 1))
-            masks[s] |= 1 << r
-            by_rank[r] += 1
-            naturals.append((s, r))
+            x += bits[i]
     if x == 0:
         return w == 0 or w >= 3
-    if w < 2 and not _partners_ok(naturals, masks, by_rank, w):
+    if w < 2 and not _partners_ok(x, w):
         return False
     return _complete(x, w, False, {})
 
 
-_SUIT_INDEX = {"c": 0, "d": 1, "h": 2, "s": 3}
+#: 1 << (4 * i) for each card index i (4 bits of count per card)
+_BIT4 = [1 << (4 * i) for i in range(53)]
+#: the rank (1..13) of each card index, 0 for the joker
+_RANK_OF = [i % 13 + 1 for i in range(52)] + [0]
 #: ranks r-2..r+2 but not r, as a bit mask over ranks 0..15
 _NEAR = [((0b11011 << r) >> 2) for r in range(14)]
 _RUNS_THROUGH = [
@@ -164,15 +168,23 @@ _RUNS_THROUGH = [
 ]
 
 
-def _count(x: int, p: int) -> int:
-    return (x >> (4 * p)) & 15
-
-
-def _partners_ok(naturals: list[tuple[int, int]], masks: list[int], by_rank: list[int],
-                 w: int) -> bool:
+def _partners_ok(x: int, w: int) -> bool:
     """Quick necessary test: with no wild every card needs a set or a run of
     naturals; with one wild every card needs at least one partner."""
-    for s, r in naturals:
+    masks = [0, 0, 0, 0]
+    by_rank = [0] * 14
+    present = []
+    y = x
+    while y:
+        low = (y & -y).bit_length() - 1
+        p = low >> 2
+        n = (y >> (4 * p)) & 15
+        y -= n << (4 * p)
+        s, q = divmod(p, 13)
+        masks[s] |= 1 << (q + 1)
+        by_rank[q + 1] += n
+        present.append((s, q + 1))
+    for s, r in present:
         mask = masks[s]
         if w == 0:
             if by_rank[r] >= 3 or any(mask & m == m for m in _RUNS_THROUGH[r]):
@@ -182,6 +194,10 @@ def _partners_ok(naturals: list[tuple[int, int]], masks: list[int], by_rank: lis
             continue
         return False
     return True
+
+
+def _count(x: int, p: int) -> int:
+    return (x >> (4 * p)) & 15
 
 
 def _complete(x: int, w: int, melded: bool, failed: dict[tuple[int, int, bool], bool]) -> bool:
@@ -426,6 +442,7 @@ class BigTableGame:
         self.matches: list[int] = [0] * n
         self.last_hand: tuple[tuple[int, Arrangement, int], ...] = ()
         self._full = Counter(deck(self.packs))
+        self._full_ids = _ids(deck(self.packs))
         self.left_of = [(i + 1) % n for i in range(n)]
         self.right_of = [(i - 1) % n for i in range(n)]
         self._log_cache: tuple[str, ...] = ()
@@ -445,6 +462,7 @@ class BigTableGame:
         self.rules = v.meld_rules(h)
         self.size = v.hand_size(h)
         self.pool = Stock(make_shoe(self.packs, 0, self.rng))
+        self._objects = Counter(map(id, self.pool.cards))
         n = self.n
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         draw = self.pool.draw
@@ -484,7 +502,10 @@ class BigTableGame:
         self._after_match_window()
 
     def _after_match_window(self) -> None:
-        if self.matched and not self.final:
+        if self.matched and len(self.open_melds) == self.n:
+            self._say("Everybody has matched: the hand is scored at once.")
+            self._score_hand()
+        elif self.matched and not self.final:
             self._start_cycle(final=True)
         elif self.cycle >= STALL_CYCLES:
             self._say(f"No match after {STALL_CYCLES} cycles: the caller ends the hand (TT-12).")
@@ -532,8 +553,8 @@ class BigTableGame:
         pending = self.pending
         for seat in sorted(pending):
             card = pending[seat].card
-            assert card is not None
-            self.hands[seat].remove(card)
+            hand = self.hands[seat]
+            card = hand.pop(hand.index(card))  # the very card object from the hand
             self.piles[seat].append(card)
             self.discarded[seat].append(card)
             self._say(f"{self._name(seat)} discards {card}")
@@ -606,9 +627,10 @@ class BigTableGame:
         phase = self.phase
         if phase in _DRAW_PHASES:
             pile = self.piles[self.right_of[seat]]
-            return [_POOL, _TAKE[pile[-1]]] if pile else [_POOL]
+            return [_POOL, _TAKE[pile[-1].index]] if pile else [_POOL]
         if phase in _DISCARD_PHASES:
-            return [_DISCARD[c] for c in sorted(set(self.hands[seat]), key=_by_order)]
+            table = _DISCARD
+            return [table[i] for i in sorted({c.index for c in self.hands[seat]})]
         if phase in _MATCH_PHASES:
             return [_CALL, _PLAY_ON]
         return []
@@ -702,7 +724,7 @@ class BigTableGame:
             src = self.right_of[seat]
             pile = self.piles[src]
             if pile and (act.card is None or act.card == pile[-1]):
-                return _TAKE[pile[-1]]
+                return _TAKE[pile[-1].index]
             if pile:
                 raise GameError(
                     f"{self._name(src)}'s pile shows {pile[-1]}, not {act.card}; allowed: "
@@ -915,6 +937,7 @@ class BigTableGame:
         self.rules = v.meld_rules(h)
         self.size = size
         self.pool = Stock(pool_cards)
+        self._objects = Counter(map(id, [c for x in hands + piles + [pool_cards] for c in x]))
         self.hands = hands
         self.piles = piles
         self.cycle = 0
@@ -939,10 +962,21 @@ class BigTableGame:
             c.update(p)
         return c
 
-    def check(self) -> None:
-        """Raise AssertionError if an invariant is broken (cards conserved,
-        hand sizes, piles, phase)."""
-        assert self.card_counts() == self._full, "cards are not conserved"
+    def check(self, full: bool = False) -> None:
+        """Raise AssertionError if an invariant is broken: every card of the
+        shoe is in exactly one place (the very card objects dealt, so nothing
+        is copied, lost or made up; ``full=True`` also compares the cards by
+        value with a fresh shoe), hand sizes fit the phase, the phase is known
+        and the cycle count is within TT-12."""
+        every = list(self.pool.cards)
+        for h in self.hands:
+            every += h
+        for p in self.piles:
+            every += p
+        # (dict equality: Counter's own == is slow Python)
+        assert dict.__eq__(Counter(map(id, every)), self._objects), "cards are not conserved"
+        if full:
+            assert _ids(every) == self._full_ids, "cards are not conserved"
         drawn = self.phase in _DISCARD_PHASES
         for i, h in enumerate(self.hands):
             extra = 1 if drawn and i in self._acting else 0

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from rummy import GameError, cards, load_game, new_game
+from rummy import GameError, load_game, new_game
 from rummy.big_table import STALL_CYCLES, BigTableGame, cards_needed
 from rummy.cards import Card, deck
 from rummy.game import Action
@@ -494,3 +494,12 @@ def test_summary_and_observation_fields():
     assert o.pool_size == 208 - 2 * 4
     assert Counter(deck(4)) == g.card_counts()
     assert all(isinstance(a, Action) for a in o.legal_actions)
+
+
+def test_BT_5_when_everybody_matches_the_hand_is_scored_at_once():
+    g = new_game("big_table", players=["Ana", "Ben"], seed=24)
+    g.arrange(["5h 6h 7h", "9s 9c 9d"], ["2c", "Jc"])
+    g.apply("call match", player=0)
+    g.apply("call match", player=1)
+    assert "Everybody has matched: the hand is scored at once." in g.log
+    assert g.rows == [[0, 0]] and g.hand_number == 2

@@ -1,0 +1,218 @@
+"""Big Table self-play and properties: card conservation and termination
+after every phase over thousands of hands, hidden information, and the fast
+completeness test against the exact solver.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummy import best_arrangement, new_game
+from rummy.big_table import STALL_CYCLES, BigTableGame, hand_is_complete
+from rummy.cards import Card, deck
+from rummy.game import Action
+
+HANDS = 1000
+CALL = Action("call match")
+
+
+def self_play(players: int, hands: int, seed: int) -> dict[str, int]:
+    """Random legal moves until ``hands`` hands are scored; checks every
+    invariant after every phase.  Returns counts for the report.
+
+    Seat 0 picks uniformly among its legal moves (so it calls match or plays
+    on at random); the others draw and discard at random but call match when
+    they can, which keeps the hands (and the suite) short."""
+    rng = random.Random(seed)
+    stats = Counter()
+    while stats["hands"] < hands:
+        g = new_game("big_table", players=players, seed=rng.randrange(2**32))
+        g.check(full=True)
+        where = (g.hand_number, g.cycle, g.phase)
+        actions_in_hand = 0
+        # termination: a cycle is at most 2 actions per seat plus a match
+        # window, and a hand at most 200 cycles plus the final one
+        limit = (STALL_CYCLES + 1) * 3 * players + players
+        while not g.is_over:
+            p = g.to_act()[0]
+            legal = g.legal_actions(p)
+            if p and legal[0] == CALL:
+                g.apply(CALL, player=p)
+            else:
+                g.apply(rng.choice(legal), player=p)
+            stats["actions"] += 1
+            actions_in_hand += 1
+            assert actions_in_hand <= limit
+            now = (g.hand_number, g.cycle, g.phase)
+            if now != where:
+                g.check()  # cards conserved, hand sizes, phase
+                if now[0] != where[0] or g.is_over:
+                    g.check(full=True)
+                    stats["hands"] += 1
+                    stats["cycles"] += where[1]
+                    stats["stalls"] += where[1] >= STALL_CYCLES
+                    actions_in_hand = 0
+                where = now
+        assert len(g.rows) == 11 and g.phase == "scored" and g.to_act() == []
+        assert g.scores == [sum(r[i] for r in g.rows) for i in range(players)]
+        stats["games"] += 1
+        stats["matches"] += sum(g.matches)
+    return dict(stats)
+
+
+@pytest.mark.parametrize("players", [2, 5, 12])
+def test_self_play_1000_hands_conserve_cards_and_terminate(players):
+    stats = self_play(players, HANDS, seed=players)
+    assert stats["hands"] >= HANDS
+    # random players do call match now and then (half the time they can)
+    assert stats["matches"] > 0
+    print(f"{players} players: {stats}")
+
+
+def test_greedy_and_expert_self_play_conserves_cards():
+    from rummy.bots import make_bot
+
+    g = new_game("big_table", players=4, seed=21)
+    bots = [make_bot(name, seed=i) for i, name in enumerate(["greedy", "expert"] * 2)]
+    where = None
+    while not g.is_over:
+        p = g.to_act()[0]
+        g.apply(bots[p].choose(g.observe(p)), player=p)
+        if (g.hand_number, g.cycle, g.phase) != where:
+            g.check()
+            where = (g.hand_number, g.cycle, g.phase)
+    assert len(g.rows) == 11
+
+
+# ---------------------------------------------------------------------------
+# hidden information
+
+
+def _scramble_hidden(g: BigTableGame, keep: int, rng: random.Random) -> None:
+    """Swap every card the player ``keep`` cannot see (other hands, the pool)
+    among themselves, and redo the other players' face-down choices to fit."""
+    others = [s for s in range(g.n) if s != keep and s not in g.open_melds]
+    hidden = [c for s in others for c in g.hands[s]] + g.pool.cards
+    rng.shuffle(hidden)
+    k = 0
+    for s in others:
+        size = len(g.hands[s])
+        g.hands[s] = hidden[k:k + size]
+        k += size
+    g.pool.cards = hidden[k:]
+    for s, act in list(g.pending.items()):
+        if s != keep and act.verb == "discard":
+            g.pending[s] = type(act)("discard", rng.choice(g.hands[s]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 5, 12]),
+       steps=st.integers(0, 400))
+def test_observation_holds_no_other_hand_or_face_down_choice(seed, players, steps):
+    rng = random.Random(seed)
+    g = new_game("big_table", players=players, seed=seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        p = g.to_act()[0]
+        g.apply(rng.choice(g.legal_actions(p)), player=p)
+    if g.is_over:
+        return
+    # in a match window the other players' hands decide who may act, so the
+    # scramble is done where hidden cards decide nothing: draw and discard
+    if g.phase not in ("draw", "choose discard", "final cycle: draw",
+                       "final cycle: choose discard"):
+        return
+    me = rng.randrange(players)
+    before = g.observe(me)
+    _scramble_hidden(g, me, rng)
+    g.check()
+    assert g.observe(me) == before
+
+
+def test_face_down_discards_stay_hidden_until_the_caller_reveals_them():
+    g = new_game("big_table", players=["Ana", "Ben", "Cleo"], seed=22)
+    g.arrange(["Kc Qd 9s", "Kh 8d As", "2c 7s Jd"], ["4h", "5c", "6d"], pool_top="Td 2h 9h")
+    for s in range(3):
+        g.apply("draw pool", player=s)
+    ben_before = g.observe(1)
+    g.apply("discard Kc", player=0)
+    ben = g.observe(1)
+    # Ben sees that Ana has chosen (she is no longer waited for), not what
+    assert ben.waiting == (1, 2) and ben_before.waiting == (0, 1, 2)
+    assert ben.log == ben_before.log and ben.piles == ben_before.piles
+    assert ben.hand_counts == ben_before.hand_counts
+    assert g.observe(0).choice is not None and str(g.observe(0).choice) == "discard Kc"
+    assert ben.choice is None
+    assert "Kc" not in repr(ben)
+    g.apply("discard Kh", player=1)
+    g.apply("discard Jd", player=2)
+    # revealed together
+    assert g.observe(1).piles == ((Card.parse("4h"), Card.parse("Kc")),
+                                  (Card.parse("5c"), Card.parse("Kh")),
+                                  (Card.parse("6d"), Card.parse("Jd")))
+
+
+def test_no_observation_names_a_pool_draw():
+    g = new_game("big_table", players=["Ana", "Ben"], seed=23)
+    g.arrange(["Kc Qd 9s", "Kh 8d As"], ["4h", "5c"], pool_top="Td 2h")
+    g.apply("draw pool", player=0)
+    g.apply("draw pool", player=1)
+    # Ana drew Td, Ben 2h: Ben's observation never mentions Td
+    ben = g.observe(1)
+    assert Card.parse("Td") not in ben.hand
+    assert all("Td" not in line for line in ben.log)
+    assert Card.parse("Td") not in [c for pile in ben.piles for c in pile]
+    assert g.observe(0).hand.count(Card.parse("Td")) == 1
+
+
+# ---------------------------------------------------------------------------
+# the fast completeness test against the exact solver
+
+
+_SHOE = deck(4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), size=st.integers(3, 13), wild=st.integers(1, 13))
+def test_hand_is_complete_agrees_with_the_solver(data, size, wild):
+    from rummy.melds import MeldRules
+
+    rules = MeldRules(wild_rank=wild)
+    idx = data.draw(st.lists(st.integers(0, len(_SHOE) - 1), min_size=size, max_size=size,
+                             unique=True))
+    hand = [_SHOE[i] for i in idx]
+    assert hand_is_complete(hand, rules) == best_arrangement(hand, rules).is_complete
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), size=st.integers(3, 13))
+def test_hand_is_complete_on_near_complete_hands(data, size):
+    """Hands built from melds plus a few random cards, where the answer is
+    often yes (random hands are almost always no)."""
+    from rummy.melds import MeldRules
+
+    wild = data.draw(st.integers(1, 13))
+    rules = MeldRules(wild_rank=wild)
+    hand: list[Card] = []
+    while len(hand) < size:
+        kind = data.draw(st.sampled_from(["run", "set", "wild", "any"]))
+        suit = data.draw(st.sampled_from("cdhs"))
+        rank = data.draw(st.integers(1, 13))
+        if kind == "run":
+            hand += [Card(r, suit) for r in range(rank, min(14, rank + 3))]
+        elif kind == "set":
+            hand += [Card(rank, data.draw(st.sampled_from("cdhs"))) for _ in range(3)]
+        elif kind == "wild":
+            hand.append(Card(wild, suit))
+        else:
+            hand.append(Card(rank, suit))
+    hand = hand[:size]
+    if max(Counter(hand).values()) > 4:
+        return
+    assert hand_is_complete(hand, rules) == best_arrangement(hand, rules).is_complete
