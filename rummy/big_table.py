@@ -818,11 +818,14 @@ class BigTableGame:
         return low if len(low) == 1 else []
 
     def summary(self) -> list[dict[str, Any]]:
-        """Per seat: ``score`` (total), ``rank`` (1 = best, ties share),
-        ``won`` (BT-7), ``went_out`` (hands in which the seat called match)."""
+        """Per seat: ``seat``, ``player`` (name), ``score`` (total), ``rank``
+        (1 = best, ties share), ``won`` (BT-7), ``went_out`` (hands in which
+        the seat called match)."""
         won = set(self.winners())
         return [
             {
+                "seat": i,
+                "player": self.players[i],
                 "score": s,
                 "rank": 1 + sum(1 for t in self.scores if t < s),
                 "won": i in won,

@@ -486,7 +486,8 @@ def test_json_round_trip_and_undo():
 def test_summary_and_observation_fields():
     g = new_game("big_table", players=2, seed=19)
     s = g.summary()
-    assert s == [{"score": 0, "rank": 1, "won": False, "went_out": 0}] * 2
+    assert s == [{"seat": i, "player": name, "score": 0, "rank": 1, "won": False, "went_out": 0}
+                 for i, name in enumerate(["Ana", "Ben"])]
     o = g.observe(0)
     assert o.variant.family == "big_table" and o.players == ("Ana", "Ben")
     assert o.packs == 4 and o.hand_number == 1 and o.scores == (0, 0)
