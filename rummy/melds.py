@@ -298,6 +298,8 @@ class Meld:
     cards: tuple[Card, ...]
     kind: Literal["set", "run"]
     represents: tuple[Card, ...]
+    #: which cards are wild (empty: none is)
+    wild: tuple[bool, ...] = ()
 
     @classmethod
     def of(cls, cards_: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Meld:
@@ -324,14 +326,14 @@ class Meld:
     @property
     def wild_roles(self) -> tuple[tuple[Card, Card], ...]:
         """(wild, card it stands for) for every wild in the meld."""
-        return tuple((c, r) for c, r in zip(self.cards, self.represents) if c != r or
-                     c.is_joker)
+        if not self.wild:
+            return ()
+        return tuple((c, r) for c, r, w in zip(self.cards, self.represents, self.wild) if w)
 
     def __str__(self) -> str:
-        parts = []
-        for c, r in zip(self.cards, self.represents):
-            parts.append(str(c) if c == r else f"{c}={r}")
-        return " ".join(parts)
+        flags = self.wild or (False,) * len(self.cards)
+        return " ".join(f"{c}={r}" if w else str(c)
+                        for c, r, w in zip(self.cards, self.represents, flags))
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -346,7 +348,8 @@ def _make_set(naturals: list[Card], wilds: list[Card], rank: int) -> Meld:
     present = [c.suit for c in naturals]
     free = [s for s in SUITS if s not in present] or list(SUITS)
     reps = [Card(rank, free[i % len(free)]) for i in range(len(wilds))]
-    return Meld(tuple(naturals + wilds), "set", tuple(naturals + reps))
+    flags = (False,) * len(naturals) + (True,) * len(wilds) if wilds else ()
+    return Meld(tuple(naturals + wilds), "set", tuple(naturals + reps), flags)
 
 
 def _make_run(naturals: list[Card], wilds: list[Card], ranks: list[int]) -> Meld:
@@ -354,15 +357,17 @@ def _make_run(naturals: list[Card], wilds: list[Card], ranks: list[int]) -> Meld
     by_rank = {c.rank: c for c in naturals}
     cards_out: list[Card] = []
     reps: list[Card] = []
+    flags: list[bool] = []
     w = iter(wilds)
     for r in ranks:
         if r in by_rank:
             cards_out.append(by_rank.pop(r))
-            reps.append(Card(r, suit))
+            flags.append(False)
         else:
             cards_out.append(next(w))
-            reps.append(Card(r, suit))
-    return Meld(tuple(cards_out), "run", tuple(reps))
+            flags.append(True)
+        reps.append(Card(r, suit))
+    return Meld(tuple(cards_out), "run", tuple(reps), tuple(flags) if wilds else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -753,7 +758,7 @@ def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules)
         if kind == "set":
             return _make_set([], wilds, rules.wild_rank or 13)
         ranks = list(range(1, len(wilds) + 1))
-        return Meld(tuple(wilds), "run", tuple(Card(r, "h") for r in ranks))
+        return Meld(tuple(wilds), "run", tuple(Card(r, "h") for r in ranks), (True,) * len(wilds))
     if kind == "set":
         return _make_set(naturals, wilds, naturals[0].rank)
     fit = _run_fit(naturals, len(wilds), rules)

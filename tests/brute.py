@@ -57,21 +57,48 @@ def group_is_meld(group, wild_rank, aces, min_naturals, max_set=None, jokers_wil
     return False
 
 
-def brute_min_penalty(hand, wild_rank=None, aces="low", min_naturals=0, wild_penalty=None,
-                      joker_penalty=20, ace_penalty=None, max_set=None, jokers_wild=True) -> int:
+def brute_min_penalty(hand, **rules) -> int:
     """Lowest penalty over every way to split the hand into melds and deadwood."""
+    best, n = _searcher(hand, **rules)
+    return best((1 << n) - 1)
+
+
+def brute_min_after_discard(hand, **rules) -> int:
+    """Lowest penalty left after throwing away one card, trying every card."""
+    best, n = _searcher(hand, **rules)
+    full = (1 << n) - 1
+    return min(best(full & ~(1 << i)) for i in range(n))
+
+
+def _searcher(hand, wild_rank=None, aces="low", min_naturals=0, wild_penalty=None,
+                      joker_penalty=20, ace_penalty=None, max_set=None, jokers_wild=True) -> int:
     hand = tuple(hand)
     n = len(hand)
     points = [card_points(c, wild_rank, aces, wild_penalty, joker_penalty, ace_penalty)
               if not (jokers_wild is False and c.is_joker) else joker_penalty for c in hand]
     meld_masks: dict[int, list[int]] = {i: [] for i in range(n)}
-    for mask in range(1, 1 << n):
-        if bin(mask).count("1") < 3:
-            continue
-        group = [hand[i] for i in range(n) if mask >> i & 1]
-        if group_is_meld(group, wild_rank, aces, min_naturals, max_set, jokers_wild):
-            low = (mask & -mask).bit_length() - 1
-            meld_masks[low].append(mask)
+    wild = [is_wild(c, wild_rank, jokers_wild) for c in hand]
+
+    def could_grow(naturals: list[Card]) -> bool:
+        # a group can only become a meld if its naturals share a rank, or
+        # share a suit with no rank twice (pruning only; every candidate is
+        # still checked by group_is_meld)
+        if len({c.rank for c in naturals}) <= 1:
+            return True
+        return len({c.suit for c in naturals}) == 1 and len({c.rank for c in naturals}) == len(naturals)
+
+    def grow(start: int, mask: int, naturals: list[Card]) -> None:
+        if bin(mask).count("1") >= 3:
+            group = [hand[i] for i in range(n) if mask >> i & 1]
+            if group_is_meld(group, wild_rank, aces, min_naturals, max_set, jokers_wild):
+                low = (mask & -mask).bit_length() - 1
+                meld_masks[low].append(mask)
+        for j in range(start, n):
+            more = naturals if wild[j] else naturals + [hand[j]]
+            if could_grow(more):
+                grow(j + 1, mask | 1 << j, more)
+
+    grow(0, 0, [])
 
     @cache
     def best(mask: int) -> int:
@@ -84,4 +111,4 @@ def brute_min_penalty(hand, wild_rank=None, aces="low", min_naturals=0, wild_pen
                 result = min(result, best(mask & ~m))
         return result
 
-    return best((1 << n) - 1)
+    return best, n

@@ -1,0 +1,137 @@
+"""The solver against an independent brute force, and its properties.
+
+tests/brute.py tries every way to cut a hand into groups and checks each
+group by trying every set rank and run placement; it shares no code with
+rummy.melds.  Here the two must agree on 20,000 random hands of 3-11 cards
+from 1, 2 and 4 packs, random wild ranks, 0/2/4 jokers, every aces option
+and min_naturals 0/1 -- for best_arrangement and for best_discard.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from brute import brute_min_after_discard, brute_min_penalty
+from rummy import Card, MeldRules, best_arrangement, best_discard, deck, is_meld, penalty
+from rummy.melds import _Solver, _split_hand
+
+ACES = ("low", "high", "low_or_high")
+
+
+def random_case(rng: random.Random) -> tuple[list[Card], MeldRules]:
+    packs = rng.choice([1, 2, 4])
+    jokers = rng.choice([0, 2, 4])
+    n = rng.randint(3, 11)
+    rules = MeldRules(
+        wild_rank=rng.choice([None, *range(1, 14)]),
+        aces=rng.choice(ACES),
+        min_naturals=rng.choice([0, 1]),
+        wild_penalty=rng.choice([None, 15]),
+        joker_penalty=rng.choice([20, 25]),
+    )
+    return rng.sample(deck(packs, jokers), n), rules
+
+
+def brute_kwargs(rules: MeldRules) -> dict:
+    return dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals,
+                wild_penalty=rules.wild_penalty, joker_penalty=rules.joker_penalty)
+
+
+def check_partition(hand: list[Card], arrangement, rules: MeldRules) -> None:
+    placed = [c for m in arrangement.melds for c in m.cards] + list(arrangement.deadwood)
+    assert Counter(placed) == Counter(hand)  # every card in exactly one place
+    for m in arrangement.melds:
+        assert is_meld(m.cards, rules), m
+    assert arrangement.penalty == sum(rules.penalty_of(c) for c in arrangement.deadwood)
+
+
+def test_solver_agrees_with_brute_force_on_20000_random_hands() -> None:
+    rng = random.Random(20_000)
+    wrong = []
+    for i in range(20_000):
+        hand, rules = random_case(rng)
+        kw = brute_kwargs(rules)
+        arrangement = best_arrangement(hand, rules)
+        check_partition(hand, arrangement, rules)
+        if arrangement.penalty != brute_min_penalty(hand, **kw):
+            wrong.append((i, hand, rules, "arrangement"))
+        d = best_discard(hand, rules)
+        rest = list(hand)
+        rest.remove(d.card)
+        check_partition(rest, d.arrangement, rules)
+        if d.penalty != brute_min_after_discard(hand, **kw):
+            wrong.append((i, hand, rules, "discard"))
+    assert wrong == []
+
+
+def test_fast_path_agrees_with_the_general_search() -> None:
+    # one pack, no wilds: the bitmask fast path and the count-vector search
+    rng = random.Random(7)
+    for _ in range(3000):
+        rules = MeldRules(aces=rng.choice(["low", "high"]), max_set_size=rng.choice([None, 4]))
+        hand = rng.sample(deck(1), rng.randint(0, 14))
+        naturals, wilds = _split_hand(hand, rules)
+        s = _Solver(rules, wilds)
+        general = s.solve(s.encode(naturals), 0, 0) // (1 << 13)
+        assert penalty(hand, rules) == general
+        if hand:
+            s2 = _Solver(rules, wilds)
+            general_d = s2.solve(s2.encode(naturals), 0, 0, 1) // (1 << 13)
+            assert best_discard(hand, rules).penalty == general_d
+
+
+# -- properties ---------------------------------------------------------------
+
+rules_st = st.builds(
+    MeldRules,
+    wild_rank=st.one_of(st.none(), st.integers(1, 13)),
+    aces=st.sampled_from(ACES),
+    min_naturals=st.integers(0, 1),
+    wild_penalty=st.one_of(st.none(), st.just(15)),
+)
+
+
+@st.composite
+def hands(draw: st.DrawFn, max_size: int = 16) -> list[Card]:
+    packs = draw(st.sampled_from([1, 2, 4, 8]))
+    jokers = draw(st.sampled_from([0, 2, 4, 8]))
+    shoe = deck(packs, jokers)
+    idx = draw(st.lists(st.integers(0, len(shoe) - 1), max_size=max_size, unique=True))
+    return [shoe[i] for i in idx]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(), rules_st, st.randoms(use_true_random=False))
+def test_card_order_does_not_matter(hand: list[Card], rules: MeldRules, rnd: random.Random) -> None:
+    shuffled = list(hand)
+    rnd.shuffle(shuffled)
+    assert best_arrangement(hand, rules) == best_arrangement(shuffled, rules)
+    if hand:
+        assert best_discard(hand, rules) == best_discard(shuffled, rules)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(), rules_st)
+def test_penalty_is_at_most_the_hand_total_and_cards_are_all_placed(
+    hand: list[Card], rules: MeldRules
+) -> None:
+    a = best_arrangement(hand, rules)
+    assert 0 <= a.penalty <= sum(rules.penalty_of(c) for c in hand)
+    check_partition(hand, a, rules)
+    assert penalty(hand, rules) == a.penalty
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands(max_size=15), rules_st)
+def test_best_discard_is_no_worse_than_any_single_discard(hand: list[Card], rules: MeldRules) -> None:
+    if not hand:
+        return
+    d = best_discard(hand, rules)
+    for card in set(hand):
+        rest = list(hand)
+        rest.remove(card)
+        assert d.penalty <= penalty(rest, rules)
