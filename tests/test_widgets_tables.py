@@ -486,3 +486,75 @@ def test_the_leak_check_can_fail() -> None:
     secret = sorted(hidden_hands(t))[0]
     t.opponents[0].last.value = f"<small>{secret.name}</small>"
     assert leaks(t) != []
+
+
+@pytest.mark.parametrize("make", [
+    lambda: BigTableTable(players=3, seed=4, speed=0),
+    lambda: GinTable(seed=3, speed=0),
+], ids=["big_table", "gin"])
+def test_undo_takes_back_the_learners_move(make: Callable[[], Any]) -> None:
+    t = make()
+    t.coach.undo_button.click()  # nothing to undo yet
+    assert "nothing to undo" in t.message.value.lower()
+    for _ in range(500):
+        if t.observation().legal_actions and not t._paused and not getattr(t, "_hold", False):
+            break
+        (click_gin if isinstance(t, GinTable) else click_big_table)(t)
+    before = t.observation()
+    mine = sum(1 for seat, _ in t.state.history if seat == t.learner)
+    t.coach.do_it.click()
+    assert sum(1 for seat, _ in t.state.history if seat == t.learner) == mine + 1
+    t.coach.undo_button.click()
+    assert "rummy-error" not in t.message.value, t.message.value
+    assert sum(1 for seat, _ in t.state.history if seat == t.learner) == mine
+    assert t.observation().hand == before.hand
+    assert t.observation().legal_actions == before.legal_actions
+
+
+def test_live_speed_steps_bots_in_an_asyncio_task() -> None:
+    # in a live kernel an event loop runs: bots then move one by one in a task,
+    # so a click returns before any bot has moved
+    import asyncio
+
+    async def main() -> None:
+        t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0.01)
+        for _ in range(500):  # wait for the learner's turn
+            if t.observation().legal_actions:
+                break
+            await asyncio.sleep(0.01)
+        t.stock.button.click()
+        a = _choose(t, "discard")[0]
+        t.hand.select(a.card)
+        t.discard_button.click()
+        assert t.state.history[-1] == (t.learner, a)  # no bot moved inside the click
+        for _ in range(500):
+            if t.state.history[-1][0] != t.learner:
+                break
+            await asyncio.sleep(0.01)
+        assert t.state.history[-1][0] != t.learner
+        t._generation += 1  # stop the task
+        await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+
+
+def test_live_match_window_closes() -> None:
+    import asyncio
+
+    async def main() -> None:
+        t = BigTableTable(players=3, seed=11, speed=0, match_window=0.05)
+        for _ in range(3000):
+            if "call match" in {a.verb for a in t.observation().legal_actions} \
+                    and not t._paused:
+                break
+            click_big_table(t)
+        else:
+            pytest.fail("no match window for the learner")
+        assert leaks(t) == []
+        n = len(t.state.history)
+        assert t._match_timer is not None  # armed when the window opened
+        await asyncio.sleep(0.3)
+        assert t.state.history[n] == (t.learner, Action("play on"))
+        assert "too late" in t.message.value.lower()
+
+    asyncio.run(main())

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import inspect
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -242,9 +243,18 @@ class _Table(View):
 
     def undo(self) -> None:
         """Take back the learner's last move (and the bots' moves after it)."""
+        if not any(seat == self.learner for seat, _ in self.state.history):
+            raise GameError("nothing to undo: you have not moved yet")
         self._generation += 1  # stop a bot task in flight
         self._paused = False
-        self.state.undo(player=self.learner)
+        if "player" in inspect.signature(self.state.undo).parameters:
+            self.state.undo(player=self.learner)
+        else:  # an engine whose undo takes back one move at a time
+            while True:
+                seat = self.state.history[-1][0]
+                self.state.undo()
+                if seat == self.learner:
+                    break
         self.review_box.layout.display = "none"
         self.game_over.layout.display = "none"
         self._refresh_seen()
