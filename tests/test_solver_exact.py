@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from brute import brute_min_after_discard, brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brute import brute_min_after_discard, brute_min_penalty
 from rummy import Card, MeldRules, best_arrangement, best_discard, deck, is_meld, penalty
 from rummy.melds import _Solver, _split_hand
 
