@@ -67,7 +67,7 @@ from typing import Any
 from rummy.cards import Card, as_cards, deck, rank_name
 from rummy.game import Action, ActionError, GameError, player_names
 from rummy.melds import Arrangement, MeldRules, best_arrangement
-from rummy.table import Stock, make_shoe, reshuffle
+from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
 
 __all__ = [
@@ -421,8 +421,9 @@ class BigTableGame:
         self.packs = variant.packs_for(n, **self.options)
         need = cards_needed(n, variant)
         if need > 52 * self.packs:
-            more = -(-need // 52)
-            fix = f"use packs={more} or more" if more <= 8 else "fewer players"
+            packs_needed = -(-need // 52)
+            fix = (f"use packs={packs_needed} or more" if packs_needed <= 8
+                   else "fewer players")
             raise GameError(
                 f"{variant.name}: {n} players need {need} cards "
                 f"({variant.hand_size(variant.rounds or 1)} in hand, 1 on the pile and 1 more "
@@ -464,12 +465,8 @@ class BigTableGame:
         self.pool = Stock(make_shoe(self.packs, 0, self.rng))
         self._objects = Counter(map(id, self.pool.cards))
         n = self.n
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        draw = self.pool.draw
-        for _ in range(self.size):
-            for hand in self.hands:
-                hand.append(draw())
-        self.piles: list[list[Card]] = [[draw()] for _ in range(n)]
+        self.hands: list[list[Card]] = deal(self.pool, n, self.size)
+        self.piles: list[list[Card]] = [[self.pool.draw()] for _ in range(n)]
         self.cycle = 0
         self.pending: dict[int, Action] = {}
         self.matched: list[int] = []
@@ -552,9 +549,10 @@ class BigTableGame:
         self._say("Caller: discard!")
         pending = self.pending
         for seat in sorted(pending):
-            card = pending[seat].card
+            chosen = pending[seat].card
+            assert chosen is not None
             hand = self.hands[seat]
-            card = hand.pop(hand.index(card))  # the very card object from the hand
+            card = hand.pop(hand.index(chosen))  # the very card object from the hand
             self.piles[seat].append(card)
             self.discarded[seat].append(card)
             self._say(f"{self._name(seat)} discards {card}")
