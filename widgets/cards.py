@@ -330,13 +330,19 @@ class HandView(View):
         rules = self.rules
         order = [i for g in groups for i in g] + rest
         self._order = order
+        # the card just drawn, tagged "new" (the last copy of it in the hand)
+        new_pos = (len(self.cards) - 1 - self.cards[::-1].index(self.highlight)
+                   if self.highlight is not None and self.highlight in self.cards else None)
         for k, pos in enumerate(order):
             c = self.cards[pos]
             v = self._view(k)
             v.position = pos  # type: ignore[attr-defined]
+            label = labels.get(pos)
+            if label is None and pos == new_pos:
+                label = "new"
             v.update(c, four_colour=self.four_colour, size=self.size,
                      selected=pos == self._selected,
-                     wild=bool(rules and rules.is_wild(c)), label=labels.get(pos),
+                     wild=bool(rules and rules.is_wild(c)), label=label,
                      enabled=self.enabled)
         for g in self._groups:
             g.children = ()

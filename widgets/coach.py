@@ -117,7 +117,8 @@ class Coach(View):
 
     def update(self, obs: Any) -> None:
         """Follow the table: buttons on when the learner must act."""
-        mine = bool(obs.legal_actions) and not obs_over(obs)
+        mine = (bool(obs.legal_actions) and not obs_over(obs)
+                and not getattr(self.table, "_paused", False))
         self.hint_button.disabled = not mine
         self.do_it.disabled = not mine
         if self._hinted_for is not None and self._hinted_for != _obs_key(obs):

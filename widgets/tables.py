@@ -233,8 +233,7 @@ class _Table(View):
         self.state.apply(action, player=self.learner)
         self.clear_message()
         self._after_move()
-        self.refresh()
-        self.advance()
+        self.advance()  # redraws
 
     @safe
     def play_move(self, action: Action | str) -> None:
@@ -307,6 +306,7 @@ class _Table(View):
             self.run_bots()
             self.refresh()
             return
+        self.refresh()  # show the learner's move now; the bots follow
         if self._task is not None and not self._task.done():
             return  # the running task picks up the new work
         self._task = loop.create_task(self._run_live(self._generation))
@@ -349,8 +349,10 @@ class _Table(View):
         self._render(obs)
         self._render_moves(obs)
         self.coach.update(obs)
-        lines = obs.log[-_LOG_LINES:]
-        self.log_view.value = "<br>".join(esc(line) for line in lines)
+        lines = obs.log[-_LOG_LINES:][::-1]
+        log = "<small>(newest first)</small><br>" + "<br>".join(esc(line) for line in lines)
+        if self.log_view.value != log:
+            self.log_view.value = log
         key = (tuple(obs.scores), getattr(obs, "round", None), getattr(obs, "hand_number", None),
                obs_is_over(obs))
         if key != self._scores_key:
@@ -1067,6 +1069,9 @@ class GinTable(_Table):
             self.options_row, details,
         ])
 
+    def _start_hooks(self) -> None:
+        self._rules = self.variant.meld_rules(**self.options)
+
     def _refresh_seen(self) -> None:
         self._hands_seen = self.observation().hand_number
         self._hold = self._wants_hold()
@@ -1238,13 +1243,14 @@ class GinTable(_Table):
         if obs.role == "advisor":
             self.hand_label.value = f"<small>{esc(names[obs.captain])}'s hand (you advise " \
                                     "the captain):</small>"
-            self.hand.update(obs.partner_hand, rules=None, enabled=False)
+            self.hand.update(obs.partner_hand, rules=self._rules, enabled=False)
             self.advisor_box.layout.display = ""
             self.advise_button.disabled = not (live and captain_to_act)
             self.continue_button.disabled = not (live and self._hold)
         else:
             self.hand_label.value = "<small>Your hand:</small>"
-            self.hand.update(obs.hand, rules=None, enabled=True)
+            self.hand.update(obs.hand, rules=self._rules, enabled=True,
+                             highlight=obs.just_taken)
             self.advisor_box.layout.display = "none"
         if obs.advice is not None:
             self.advice.value = (f"<b>Advice for the captain:</b> {esc(obs.advice.action)}"
