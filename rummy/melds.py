@@ -669,6 +669,36 @@ class _Solver:
         best = _INF
         pick = None
         solve = self.solve
+        if w < 2:
+            # most states: the lowest card has no partner left, so it can only
+            # be deadwood (or the discard); skip the full move search
+            p = ((x & -x).bit_length() - 1) >> 2
+            sh = p << 2
+            q = p % 13
+            rank_count = ((x >> (sh - (p - q) * 4)) & 15) + ((x >> ((q + 13) << 2)) & 15) + \
+                ((x >> ((q + 26) << 2)) & 15) + ((x >> ((q + 39) << 2)) & 15)
+            nxt = (x >> (sh + 4)) & 0xFF if q < 12 else 0
+            if q == 11:
+                nxt &= 0xF
+            if w == 0:
+                alone = rank_count < 3 and not (nxt & 0xF and nxt & 0xF0)
+            else:
+                alone = rank_count < 2 and not nxt
+            if alone and self.down[p]:
+                top2 = (x >> ((p + 11) << 2)) & 0xFF
+                alone = not (top2 & 0xF0 and (w or top2 & 0xF)) and not (w and top2)
+            if alone:
+                bit = 1 << sh
+                pick = (bit, 0, 0, d, self.pen[p])
+                best = self.pen[p] + solve(x - bit, w, cap, d)
+                if d:
+                    v = self.drank[p] + solve(x - bit, w, cap, 0)
+                    if v < best:
+                        best = v
+                        pick = (bit, 0, 0, 0, self.drank[p])
+                memo[key] = best
+                self.choice[key] = pick
+                return best
         for mv in self.moves(x, w, d):
             delta, need, room, d2, add = mv
             v = add + solve(x - delta, w - need, cap + room, d2)
