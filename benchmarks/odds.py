@@ -9,6 +9,7 @@ memo caches are cleared before each run, so the figures are cold-start.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -43,7 +44,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="rounds 1-3 only, fewer samples")
     args = ap.parse_args()
     R = args.repeats
-
+    load = os.getloadavg()[0]
+    print(f"(wall-clock seconds; load average {load:.1f} on {os.cpu_count()} cores when started)")
+    print()
     print("Exact chance that a dealt hand is complete (meld-part generation)")
     print(f"{'variant':<24}{'opts':<18}{'round':>5}{'cards':>6}{'packs':>6}"
           f"{'seconds':>10}{'probability':>14}")
@@ -71,14 +74,15 @@ def main() -> None:
 
     print()
     print("Second exact method (suit-orbit enumeration) on the same questions")
-    print(f"{'variant':<24}{'round':>5}{'generation s':>14}{'enumeration s':>15}{'ratio':>8}"
-          f"{'agree':>7}")
+    print(f"{'variant':<24}{'opts':<12}{'round':>5}{'generation s':>14}{'enumeration s':>15}"
+          f"{'ratio':>8}{'agree':>7}")
     for variant, kw in cases[:2] + cases[4:]:
         for r in (1, 2) if args.quick else (1, 2, 3):
             shoe = shoe_for(variant, r, **kw)
             g_secs, g = timed(lambda s=shoe: C.count_by_generation(s), 1)
             e_secs, e = timed(lambda s=shoe: C.count_by_enumeration(s), 1)
-            print(f"{variant:<24}{r:>5}{g_secs:>14.3f}{e_secs:>15.3f}"
+            opts = ",".join(f"{k}={v}" for k, v in kw.items())
+            print(f"{variant:<24}{opts:<12}{r:>5}{g_secs:>14.3f}{e_secs:>15.3f}"
                   f"{e_secs / g_secs:>8.1f}{str(g == e):>7}")
 
     print()

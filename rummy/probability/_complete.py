@@ -358,7 +358,7 @@ def _meld_parts(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tu
             for i, r0 in enumerate(line):
                 if r0 == wild:
                     continue
-                stack = [(i, 0, (r0,))]
+                stack: list[tuple[int, int, tuple[int, ...]]] = [(i, 0, (r0,))]
                 while stack:
                     last, gaps, ranks = stack.pop()
                     for j in range(last + 1, len(line)):
