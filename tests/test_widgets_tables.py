@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from ipywidgets.widgets.widget import _instances
 
 from rummy.cards import Card
 from rummy.game import Action
@@ -28,10 +29,24 @@ LOG_CARD = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][cdhs])|Jk)(?![A-Za-z])")
 # -- helpers -----------------------------------------------------------------
 
 
+def tracked(factory: Callable[[], Any]) -> Any:
+    """Build a table, remembering which widget models existed before it, so
+    that every model it creates (shown or not) can be checked."""
+    before = set(_instances)
+    table = factory()
+    table.models_before = before
+    return table
+
+
 def front_end_state(table: Any) -> str:
-    """Everything the browser receives: every widget model's state, as JSON."""
+    """Everything the browser receives: every widget model's state, as JSON
+    (the models in the table's tree, and for a tracked table every model it
+    ever created, displayed or not)."""
     states = []
-    for wdg in walk(table.widget):
+    models = list(walk(table.widget))
+    if hasattr(table, "models_before"):
+        models += [m for k, m in list(_instances.items()) if k not in table.models_before]
+    for wdg in models:
         st = wdg.get_state()
         states.append(json.dumps(st, default=str, ensure_ascii=False))
     # references to child models are random hex ids, not content; what a wild
@@ -129,7 +144,7 @@ def play_out(table: Any, click: Callable[[Any], None], until: Callable[[Any], bo
 
 
 def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
-    t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
+    t = tracked(lambda: ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0))
     assert "rummy-table-ready" in t.widget._dom_classes
     assert "rummy-three-thirteen" in t.widget._dom_classes
     obs = t.observation()
@@ -157,7 +172,7 @@ def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
 
 
 def test_three_thirteen_jokers_full_game_seats_and_hidden_cards() -> None:
-    t = ThreeThirteenTable("three_thirteen_jokers", seed=5, speed=0, jokers=2)
+    t = tracked(lambda: ThreeThirteenTable("three_thirteen_jokers", seed=5, speed=0, jokers=2))
     positions = [o.position for o in t.opponents]
     assert positions == ["left", "top", "right"]  # TJ-1
     assert t.opponents[0].seat == 1 and t.opponents[2].seat == 3  # play goes to the left
@@ -364,7 +379,7 @@ def test_big_table_match_in_time_and_missed() -> None:
 
 
 def test_big_table_full_game_hidden_cards() -> None:
-    t = BigTableTable(players=4, seed=2, speed=0, bots="greedy")
+    t = tracked(lambda: BigTableTable(players=4, seed=2, speed=0, bots="greedy"))
     phases = set()
 
     def click(t: Any) -> None:
@@ -410,7 +425,7 @@ def click_gin(t: GinTable) -> None:
 
 
 def test_gin_full_game_roles_and_hidden_cards() -> None:
-    t = GinTable(seed=7, speed=0, target=50)
+    t = tracked(lambda: GinTable(seed=7, speed=0, target=50))
     roles_seen = set()
     phases = set()
 
