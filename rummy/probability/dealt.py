@@ -346,6 +346,12 @@ def dealt_table(variant: str | Variant, *, players: int | None = None,
 
     Columns: round, cards, wild (rank), packs, jokers, probability (the
     exact fraction as text, or empty), value, low, high, method, samples.
+    Once a round needs Monte Carlo, the later (bigger) rounds use it too.
+
+    >>> dealt_table("gin_three", progress=False)[["cards", "probability", "method"]]
+           cards       probability method
+    round
+    1         10  68347/7910012110  exact
     """
     import pandas as pd
 

@@ -36,6 +36,15 @@ class Outs:
     ``penalty`` after the best discard, ``discard``); ``count``: unseen copies
     of all outs; ``unseen``: cards neither in the hand nor seen;
     ``penalty``: the hand's penalty now.
+
+    >>> o = outs("7h 8h Kc", round=1, players=2)        # threes wild
+    >>> o.count, o.completing, o.unseen, o.p_within(1)  # 6h 9h 3c 3d 3h 3s
+    (6, 6, 49, Fraction(6, 49))
+    >>> print(o)
+    7h 8h Kc: penalty 25; 6 outs among 49 unseen cards
+      7h 8h + wild: 3c 3d 3h 3s (4 cards) (goes out)
+      6h 7h 8h: 6h (1 card) (goes out)
+      7h 8h 9h: 9h (1 card) (goes out)
     """
 
     hand: tuple[Card, ...]
@@ -78,7 +87,8 @@ class Outs:
                  f"{self.count} outs among {self.unseen} unseen cards"]
         for meld, row in self.by_meld.iterrows():
             tag = " (goes out)" if row["completes"] else ""
-            lines.append(f"  {meld}: {row['cards']} ({row['copies']} cards){tag}")
+            n = int(row["copies"])
+            lines.append(f"  {meld}: {row['cards']} ({n} card{'s' if n != 1 else ''}){tag}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
