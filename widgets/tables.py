@@ -626,15 +626,21 @@ class ThreeThirteenTable(_Table):
         it (its best arrangement, laid open for everyone at the end of the
         round), yours marked as what you kept."""
         rules = self.variant.meld_rules(round_no, **self.options)
-        report = _round_report(obs.log, round_no, obs.players)
         points = obs.round_scores[round_no - 1]
         four = self.four_colour.value
+        # an engine that reports the scored hands (seat, Arrangement, points)
+        # is read directly; otherwise its scoring sentences in the log are
+        scored = {seat: arr for seat, arr, _pts in (getattr(obs, "last_round", None) or ())}
+        report = {} if scored else _round_report(obs.log, round_no, obs.players)
         parts = [f"<h4>Round {round_no} is over</h4>"]
         for seat, name in enumerate(obs.players):
             disp = _display_name(name)
             rec = report.get(disp, {})
             pts = points[seat]
-            melds = []
+            melds: list[Meld] = []
+            dead: tuple[Card, ...] = ()
+            if seat in scored:
+                melds, dead = list(scored[seat].melds), tuple(scored[seat].deadwood)
             for g in rec.get("melds", []):
                 try:
                     melds.append(Meld.of(cards(g), rules))
@@ -642,7 +648,7 @@ class ThreeThirteenTable(_Table):
                     melds = []
                     break
             try:
-                dead = cards(" ".join(rec.get("deadwood", [])))
+                dead = dead or cards(" ".join(rec.get("deadwood", [])))
             except ValueError:
                 dead = ()
             mine = seat == self.learner
