@@ -378,10 +378,10 @@ def arrangement_svg(
     width = 0.0
     for ri, row in enumerate(rows):
         x = 0.0
-        for svg_part, w in row:
+        for svg_part, block_w in row:
             body.append(f"<g transform='translate({x:g},{ri * (block_h + gap):g})'>"
                         f"{svg_part}</g>")
-            x += w + gap
+            x += block_w + gap
         width = max(width, x - gap)
     text_y = len(rows) * (block_h + gap) + d.tag
     pen = int(arrangement.penalty)
