@@ -573,3 +573,14 @@ def test_live_match_window_closes() -> None:
         assert "too late" in t.message.value.lower()
 
     asyncio.run(main())
+
+
+def test_big_table_twelve_seats() -> None:
+    t = tracked(lambda: BigTableTable(players=12, seed=6, speed=0, bots="greedy"))
+    assert len(t.seat_views) == 11  # BT-1: up to 12 players, the learner included
+    obs = t.observation()
+    assert obs.right == 11 and obs.left == 1  # the right neighbour is the seat before
+    assert "right: you take from this pile" in t.seat_views[-1].name.value
+    assert "left: takes from your pile" in t.seat_views[0].name.value
+    play_out(t, click_big_table, lambda t: t._paused, check_every=5)
+    assert len(obs.players) == 12 and t.observation().hand_number == 2
