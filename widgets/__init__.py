@@ -41,7 +41,12 @@ Game tables (``widgets.tables``)::
     with an asyncio task so the learner can follow.  ``bots`` is a bot name
     ("random", "greedy", "expert") or a list of names, one per AI seat.
     Tables expose ``.state`` (the engine game), ``.learner`` (seat),
-    ``.observation()``, ``.act(action)`` and ``.new_game(seed=None)``.
+    ``.observation()`` (the learner's observation, the only thing drawn),
+    ``.act(action)`` (the learner's move; raises the engine's error),
+    ``.play_move(action)`` (the same, errors shown as a message),
+    ``.undo()``, ``.run_bots()``, ``.new_game(seed=None)``, ``.coach``,
+    ``.hand`` (a HandView) and ``.message``; ``BigTableTable.miss_match()``
+    is what the Match! timer calls when the window closes.
 
 Coach, score sheet, explorers::
 

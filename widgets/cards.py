@@ -344,6 +344,10 @@ class HandView(View):
                      selected=pos == self._selected,
                      wild=bool(rules and rules.is_wild(c)), label=label,
                      enabled=self.enabled)
+        for v in self.views[len(order):]:
+            if v.card is not None:  # a view not shown now keeps no card
+                v.position = None  # type: ignore[attr-defined]
+                v.update(None, size=self.size, enabled=False)
         for g in self._groups:
             g.children = ()
             g.close()
