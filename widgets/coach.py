@@ -107,6 +107,7 @@ class Coach(View):
         self.odds_toggle.observe(lambda _c: self.update(self.table.observation()),
                                  names="value")
         self._hinted_for: Any = None
+        self._odds_key: Any = None
         self.widget = w.VBox([
             w.HBox([self.hint_button, self.do_it, self.undo_button, self.odds_toggle],
                    layout=w.Layout(flex_flow="row wrap")),
@@ -128,8 +129,15 @@ class Coach(View):
             self._show_odds(obs)
         elif self.odds.value:
             self.odds.value = ""
+            self._odds_key = None
 
     def _show_odds(self, obs: Any) -> None:
+        key = (tuple(obs.hand), tuple(getattr(obs, "partner_hand", ())),
+               tuple(seen_cards(obs)), getattr(obs, "round", None),
+               getattr(obs, "hand_number", None))
+        if key == self._odds_key:
+            return  # nothing the chances depend on has changed
+        self._odds_key = key
         try:
             rows = meld_chances(obs, getattr(self.table, "options", None))
         except Exception as exc:  # noqa: BLE001 - shown, not raised
