@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 
 from rummy.cards import JOKER, SUITS, Card, deck
 from rummy.melds import MeldRules, best_arrangement
-from rummy.probability import Odds, OddsError, dealt_complete, dealt_gin, dealt_table, wilson
+from rummy.probability import (
+    Odds,
+    OddsError,
+    dealt_complete,
+    dealt_gin,
+    dealt_table,
+    plot_dealt_table,
+    wilson,
+)
 from rummy.probability import _complete as C
 from rummy.probability.dealt import exact_complete, shoe_for, simulate_complete
 
@@ -363,6 +371,14 @@ def test_TT_1_TT_2_dealt_table_has_every_round_and_its_method():
     mc = table[table["method"] == "monte carlo"]
     assert (mc["low"] <= mc["value"]).all() and (mc["value"] <= mc["high"]).all()
     assert (mc["samples"] == 400).all()
+    # plotted: exact rounds as dots, Monte Carlo rounds with error bars
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = plot_dealt_table(table, title="tre_tretton, 2 players")
+    dots = ax.lines[0].get_xdata()
+    assert list(dots) == list(table.index[table["method"] == "exact"])
+    assert len(ax.containers) == 1 and ax.get_yscale() == "log"
 
 
 def test_gin_table_is_one_row():

@@ -3,7 +3,8 @@
 Three questions a learner asks, answered exactly where counting is feasible
 and by simulation with an honest 95% interval where it is not:
 
-* **Dealt hands**: :func:`dealt_complete`, :func:`dealt_table`, :func:`dealt_gin`.
+* **Dealt hands**: :func:`dealt_complete`, :func:`dealt_table`, :func:`dealt_gin`,
+  :func:`plot_dealt_table`.
 * **Outs**: :func:`outs`, :func:`p_at_least_one`, :func:`draw_formula`,
   :func:`chance_opponent_first`.
 * **Going out**: :func:`going_out`, :func:`expected_penalty` (simulated
@@ -27,6 +28,7 @@ from rummy.probability.dealt import (
     dealt_complete,
     dealt_gin,
     dealt_table,
+    plot_dealt_table,
     wilson,
 )
 from rummy.probability.outs import (
@@ -46,6 +48,7 @@ __all__ = [
     "dealt_complete",
     "dealt_table",
     "dealt_gin",
+    "plot_dealt_table",
     "wilson",
     "outs",
     "p_at_least_one",

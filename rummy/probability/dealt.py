@@ -26,6 +26,7 @@ __all__ = [
     "dealt_complete",
     "dealt_table",
     "dealt_gin",
+    "plot_dealt_table",
 ]
 
 #: The normal quantile of a two-sided 95% interval.
@@ -385,3 +386,40 @@ def dealt_table(variant: str | Variant, *, players: int | None = None,
     table = pd.DataFrame(rows).set_index("round")
     table["samples"] = table["samples"].astype("Int64")
     return table
+
+
+def plot_dealt_table(table: Any, ax: Any = None, title: str | None = None) -> Any:
+    """Plot a :func:`dealt_table`: the chance per round on a log scale,
+    exact rounds as dots, Monte Carlo rounds with their 95% interval.
+    Needs matplotlib (imported here, not at import time); returns the Axes.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_dealt_table(dealt_table("gin_three", progress=False))
+    >>> ax.get_ylabel()
+    'chance the dealt hand is complete'
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.5))
+    exact = table[table["method"] == "exact"]
+    mc = table[table["method"] == "monte carlo"]
+    if len(exact):
+        ax.plot(exact.index, exact["value"], "o", color="tab:blue", label="exact")
+    if len(mc):
+        below = (mc["value"] - mc["low"]).clip(lower=0)
+        above = (mc["high"] - mc["value"]).clip(lower=0)
+        ax.errorbar(mc.index, mc["value"], yerr=[below, above], fmt="s", color="tab:orange",
+                    capsize=3, label="Monte Carlo, 95% interval")
+    positive = table["value"][table["value"] > 0]
+    if len(positive):
+        ax.set_yscale("log")
+    ax.set_xlabel("round")
+    ax.set_xticks(list(table.index))
+    ax.set_ylabel("chance the dealt hand is complete")
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(True, which="both", alpha=0.3)
+    return ax
