@@ -26,7 +26,8 @@ from rummy.probability.dealt import shoe_for
 def test_outs_of_the_issue_example_by_hand():
     # Round 2, one pack (2 players), fours wild.  7h 8h Kc 2d = 27 points.
     # 6h or 9h makes a run; any of the four 4s is a wild for 7h 8h _.
-    # Nothing completes: Kc and 2d would still be left over.
+    # Nothing completes: Kc and 2d would still be left over.  An ace would
+    # lower the penalty (throw Kc, keep Ac) but feeds no meld: not an out.
     o = outs("7h 8h Kc 2d", "three_thirteen", round=2, players=2)
     assert (o.penalty, o.unseen, o.count, o.completing) == (27, 52 - 4, 6, 0)
     assert sorted(o.table["card"]) == ["4c", "4d", "4h", "4s", "6h", "9h"]
@@ -86,6 +87,8 @@ def test_outs_reject_impossible_hands_and_options():
         outs("7h 7h 8h Kc", round=2, players=2)
     with pytest.raises(OddsError, match="options are"):
         outs("7h 8h Kc 2d", round=2, colour="red")
+    with pytest.raises(OddsError, match="no jokers"):
+        outs("7h 8h Kc 2d Jk", "big_table")
     with pytest.raises(OddsError, match="empty"):
         outs("", round=2)
     with pytest.raises(ValueError, match="'1x' is not a card"):

@@ -95,7 +95,9 @@ def _outs(a: argparse.Namespace) -> int:
     p_done = res.p_within(a.draws, completing=True)
     v = find_variant(a.variant)
     players = a.players if a.players is not None else v.default_players
-    lost = chance_opponent_first(res.count, res.unseen, a.draws, opponents=players - 1)
+    # gin: only the captain and the box draw (G-2); elsewhere everyone does
+    opponents = 1 if v.family == "gin" else players - 1
+    lost = chance_opponent_first(res.count, res.unseen, a.draws, opponents=opponents)
     if a.json:
         out = {
             "hand": a.hand.split(),
@@ -122,7 +124,7 @@ def _outs(a: argparse.Namespace) -> int:
     print(f"Chance of drawing at least one out in {a.draws} draw(s): {p} = {float(p):.4g} "
           "(exact, 1 - C(U-o,k)/C(U,k))")
     print(f"Chance of drawing a card that goes out: {p_done} = {float(p_done):.4g}")
-    print(f"Chance that one of {players - 1} opponent(s) draws an out before you: "
+    print(f"Chance that one of {opponents} opponent(s) draws an out before you: "
           f"{lost} = {float(lost):.4g}")
     return 0
 

@@ -1,9 +1,10 @@
 """Outs: the unseen cards that complete or improve a hand, and the chance of
 drawing one.
 
-An *out* is a card that, drawn into the hand, lets the best discard leave a
-lower penalty than the hand has now (it *completes* the hand when that
-penalty is 0 with no deadwood: the player can go out, TT-6).  Copies are
+An *out* is a card that, drawn into the hand, feeds a meld: after the best
+discard (the lowest penalty, M-7) fewer cards are left unmelded than now.
+It *completes* the hand when none is left: the player can go out (TT-6).
+A card that only swaps a high unmelded card for a lower one is not an out.  Copies are
 counted across packs, minus the cards in the hand and the cards seen (the
 discard pile, melds laid down); jokers and wild-rank cards are outs too.
 
@@ -104,7 +105,7 @@ def _count_cards(cs: tuple[Card, ...]) -> Counter[Card]:
 
 def outs(hand: Any, variant: str = "three_thirteen", round: int | None = None,
          seen: Any = (), **options: Any) -> Outs:
-    """The unseen cards that would complete or improve ``hand``.
+    """The unseen cards that would complete or improve ``hand`` (feed a meld).
 
     ``round`` defaults to the round whose deal is the hand's size; ``seen``
     are cards out of play that you know of; ``options``: ``players``,
@@ -139,6 +140,9 @@ def outs(hand: Any, variant: str = "three_thirteen", round: int | None = None,
     used = _count_cards(h + s)
     for c, n in used.items():
         have = shoe.jokers if c.is_joker else shoe.packs
+        if c.is_joker and not have:
+            raise OddsError(f"this {v.name} shoe has no jokers, so Jk can't be in the hand "
+                            "or among the seen cards")
         if n > have:
             where = f"{shoe.packs} pack(s)" + (f" and {shoe.jokers} jokers" if shoe.jokers else "")
             raise OddsError(f"{c} is given {n} times (hand and seen), but the shoe of {where} "
@@ -155,11 +159,11 @@ def outs(hand: Any, variant: str = "three_thirteen", round: int | None = None,
             continue
         d = best_discard(h + (c,), rules)
         after = d.arrangement
-        if after.penalty >= now.penalty and not (after.is_complete and not now.is_complete):
-            continue
+        if len(after.deadwood) >= len(now.deadwood):
+            continue  # no closer to going out (at best a lower card swapped in)
         meld = next((m for m in after.melds if c in m.cards), None)
-        if meld is None:
-            continue  # a lower penalty only by swapping a high card for a low one
+        if meld is None:  # pragma: no cover - fewer unmelded cards means c is melded
+            continue
         if rules.is_wild(c):
             label = " ".join(str(x) for x in meld.cards if not rules.is_wild(x)) + " + wild"
         else:
