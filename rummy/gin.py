@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -103,6 +104,9 @@ DRAW_STOCK_LEFT = 2
 
 _CARD: list[Card] = [Card(_r, _s) for _s in SUITS for _r in range(1, 14)]
 assert tuple(_CARD) == deck(1, 0)  # the same order as the shared deck
+_DISCARD_ACTION = [Action("discard", c) for c in _CARD]
+_KNOCK_ACTION = [Action("knock", c) for c in _CARD]
+_GIN_ACTION = [Action("gin", c) for c in _CARD]
 _VALUE = [min(c.rank, 10) for c in _CARD]
 _RUNS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
 _SETS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
@@ -176,12 +180,43 @@ def _dw(mask: int) -> int:
     return best
 
 
+_R13 = (1 << 13) - 1
+_SUIT_BLOCKS = sum(_R13 << (13 * i) for i in range(4))
+# bits whose rank is not a king / not an ace, per suit (shifts stay in the suit)
+_NOT_KING = sum(((1 << 12) - 1) << (13 * i) for i in range(4))
+_NOT_ACE = sum((_R13 - 1) << (13 * i) for i in range(4))
+
+
+def _meldable(m: int) -> int:
+    """Cards of ``m`` that could be in some meld of ``m`` (a cheap test)."""
+    up1 = (m & _NOT_KING) << 1          # card one rank above a held card
+    dn1 = (m & _NOT_ACE) >> 1           # card one rank below a held card
+    up2 = (up1 & _NOT_KING) << 1 & (m & _NOT_KING) << 1  # two held below, consecutive
+    dn2 = (dn1 & _NOT_ACE) >> 1 & (m & _NOT_ACE) >> 1
+    run = m & ((up1 & dn1) | up2 | dn2)
+    a, b, c, d = m & _R13, m >> 13 & _R13, m >> 26 & _R13, m >> 39 & _R13
+    three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    sets = m & (three | three << 13 | three << 26 | three << 39)
+    return run | sets
+
+
+def _deadwood_floor(m: int) -> int:
+    """A lower bound of the deadwood of ``m``: cards that fit no meld."""
+    rest = m & ~_meldable(m)
+    total = 0
+    while rest:
+        low = rest & -rest
+        total += _VALUE[low.bit_length() - 1]
+        rest ^= low
+    return total
+
+
 def deadwood(cards_: Iterable[Card]) -> int:
     """The lowest deadwood of a gin hand (one pack, no wilds, aces low).
 
     >>> from rummy.cards import cards
-    >>> deadwood(cards("7h 8h 9h 9c 9d Kc 2s"))      # 9h goes in the run or the set
-    12
+    >>> deadwood(cards("7h 8h 9h 9c 9d Kc 2s"))   # set 9c-9d-9h: 7 + 8 + 10 + 2 left
+    27
     >>> deadwood(cards("Ah 2h 3h Qh Kh"))             # aces low: Q-K-A is no run
     20
     """
@@ -195,7 +230,7 @@ def deadwood_after_discard(cards_: Iterable[Card], keep: Card | None = None) -> 
     >>> from rummy.cards import cards
     >>> d = deadwood_after_discard(cards("7h 8h 9h Kc"), keep=cards("Kc")[0])
     >>> [(str(c), v) for c, v in sorted(d.items())]
-    [('7h', 18), ('8h', 17), ('9h', 16)]
+    [('7h', 27), ('8h', 26), ('9h', 25)]
     """
     m = _mask(cards_)
     out = {}
@@ -374,17 +409,20 @@ class HandResult:
         return " ".join(self.sentences)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GinObservation:
     """What one seat may see (never another player's hidden cards).
 
-    The box sees its own hand; the captain sees theirs; the advisor holds no
+    ``log`` holds the sentences of the previous hand and this one (the
+    whole game's log is ``state.log``), so observing stays cheap in long
+    games.  The box sees its own hand; the captain sees theirs; the advisor holds no
     cards and sees the captain's hand in ``partner_hand`` (decided, see the
     module docstring).  ``advice`` is the advisor's pending suggestion, in
     the captain's and the advisor's view only.  ``layoff_plan`` (the
     defender's best lay-offs, as actions) and ``layoff_hint`` are only in the
     defender's view.  ``taken`` lists, per seat, the cards that seat took
-    from the discard pile this hand (face-up, so public).
+    from the discard pile this hand (face-up, so public).  ``options`` are
+    the game's options with defaults filled in.
     """
 
     variant: Variant
@@ -395,11 +433,7 @@ class GinObservation:
     hand: tuple[Card, ...]
     scores: tuple[int, ...]
     log: tuple[str, ...]
-    role: str
     roles: tuple[str, ...]
-    box: int
-    captain: int
-    advisor: int
     current_player: int | None
     hand_number: int
     discard_pile: tuple[Card, ...]
@@ -407,8 +441,6 @@ class GinObservation:
     hand_sizes: tuple[int, ...]
     taken: tuple[tuple[Card, ...], ...]
     turns: int
-    target: int
-    knock_limit: int
     options: dict[str, Any] = field(default_factory=dict)
     just_taken: Card | None = None
     partner_hand: tuple[Card, ...] = ()
@@ -418,6 +450,36 @@ class GinObservation:
     layoff_hint: str = ""
     last_result: HandResult | None = None
     is_over: bool = False
+
+    @property
+    def role(self) -> str:
+        """This player's role: ``"box"``, ``"captain"`` or ``"advisor"``."""
+        return self.roles[self.player]
+
+    @property
+    def box(self) -> int:
+        """The box player's seat."""
+        return self.roles.index("box")
+
+    @property
+    def captain(self) -> int:
+        """The captain's seat."""
+        return self.roles.index("captain")
+
+    @property
+    def advisor(self) -> int:
+        """The advisor's seat."""
+        return self.roles.index("advisor")
+
+    @property
+    def target(self) -> int:
+        """Points that win the game (G-13)."""
+        return int(self.options["target"])
+
+    @property
+    def knock_limit(self) -> int:
+        """The most deadwood a knocker may keep (G-6)."""
+        return self.variant.knock_limit
 
     @property
     def upcard(self) -> Card | None:
@@ -452,6 +514,7 @@ class GinGame:
         self.seed = seed
         self.options = dict(options)
         opts = variant.resolve(**options)
+        self._resolved = opts
         self.gin_bonus: int = opts["gin_bonus"]
         self.undercut_bonus: int = opts["undercut_bonus"]
         self.target: int = opts["target"]
@@ -460,6 +523,7 @@ class GinGame:
         self.hand_cards = variant.hand_cards
         self.rng = random.Random(seed)
         self.log: list[str] = []
+        self._hand_starts: list[int] = [0]  # where each hand's lines start in the log
         self.history: list[tuple[int, Action]] = []
         self.scores: list[int] = [0, 0, 0]
         self.hand_scores: list[list[int]] = []
@@ -504,7 +568,10 @@ class GinGame:
     @property
     def roles(self) -> tuple[str, ...]:
         """Each seat's role."""
-        return tuple(self.role_of(s) for s in range(3))
+        r = ["advisor", "advisor", "advisor"]
+        r[self.box] = "box"
+        r[self.captain] = "captain"
+        return tuple(r)
 
     def _other(self, seat: int) -> int:
         return self.captain if seat == self.box else self.box
@@ -512,6 +579,8 @@ class GinGame:
     # -- dealing ------------------------------------------------------------
     def _deal(self) -> None:
         self.hand_number += 1
+        if self.hand_number > 1:
+            self._hand_starts.append(len(self.log))
         n = self.players
         self.log.append(
             f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
@@ -521,7 +590,8 @@ class GinGame:
         self.rng.shuffle(shoe)
         self.stock = Stock(shoe)
         first, second = deal(self.stock, 2, self.hand_cards)  # non-dealer first
-        self.hands = {self.captain: first, self.box: second}
+        # hands are kept in card order (suit, then rank) so observing is cheap
+        self.hands = {self.captain: sorted(first, key=_bit), self.box: sorted(second, key=_bit)}
         self.taken = {self.captain: [], self.box: []}
         self.discards = [self.stock.draw()]
         self.log.append(
@@ -576,18 +646,20 @@ class GinGame:
         if self.phase == "discard":
             m = _mask(hand)
             keep = -1 if self.just_taken is None else _bit(self.just_taken)
-            order = [c for c in _cards_of(m) if _bit(c) != keep]
-            out = [Action("discard", c) for c in order]
-            # dw(hand - c) >= dw(hand) - value(c): skip cards that can't make a knock
+            bits = [b for b in range(52) if m >> b & 1 and b != keep]
+            out = [_DISCARD_ACTION[b] for b in bits]
+            # dw(hand - c) >= dw(hand) - value(c) >= floor(hand) - value(c):
+            # skip the exact search when no discard can make a knock
+            if _deadwood_floor(m) - 10 > self.knock_limit:
+                return out
             floor = _dw(m) - self.knock_limit
-            for c in order:
-                b = _bit(c)
+            for b in bits:
                 if _VALUE[b] >= floor:
                     v = _dw(m ^ (1 << b))
                     if v == 0:
-                        out.append(Action("gin", c))
+                        out.append(_GIN_ACTION[b])
                     elif v <= self.knock_limit:
-                        out.append(Action("knock", c))
+                        out.append(_KNOCK_ACTION[b])
             return out
         if self.phase == "lay off":
             return self._layoff_actions()
@@ -611,7 +683,7 @@ class GinGame:
             raise GameError(f"it is {who}'s turn ({self.role_of(self.turn)}), not "
                             f"{self.players[player]}'s ({self.role_of(player)}).{extra}")
         legal = self.legal_actions(player)
-        if a not in legal:
+        if a not in legal:  # the bots hand back the very objects: identity is quick
             raise GameError(self._why_illegal(a, legal))
         self.history.append((player, a))
         self._advice = None
@@ -655,7 +727,7 @@ class GinGame:
             up = self.discards[-1]
             if a.verb == "take upcard":
                 self.discards.pop()
-                self.hands[seat].append(up)
+                insort(self.hands[seat], up, key=_bit)
                 self.taken[seat].append(up)
                 self.just_taken = up
                 self.phase = "discard"
@@ -675,12 +747,12 @@ class GinGame:
             return
         if self.phase == "draw":
             if a.verb == "draw stock":
-                self.hands[seat].append(self.stock.draw())
+                insort(self.hands[seat], self.stock.draw(), key=_bit)
                 self.just_taken = None
                 self.log.append(f"{n} ({role}) draws from the stock.")
             else:
                 c = self.discards.pop()
-                self.hands[seat].append(c)
+                insort(self.hands[seat], c, key=_bit)
                 self.taken[seat].append(c)
                 self.just_taken = c
                 self.log.append(f"{n} ({role}) takes {c} from the discard pile.")
@@ -958,8 +1030,8 @@ class GinGame:
         """What seat ``player`` may see (see :class:`GinObservation`)."""
         if not isinstance(player, int) or not 0 <= player < 3:
             raise GameError(f"player must be a seat 0, 1 or 2, not {player!r}")
-        own = tuple(sorted(self.hands.get(player, ()), key=_bit)) if player != self.advisor else ()
-        partner = tuple(sorted(self.hands[self.captain], key=_bit)) if player == self.advisor else ()
+        own = tuple(self.hands.get(player, ())) if player != self.advisor else ()
+        partner = tuple(self.hands[self.captain]) if player == self.advisor else ()
         team = player in (self.captain, self.advisor)
         knock = None
         plan: tuple[Action, ...] = ()
@@ -973,17 +1045,21 @@ class GinGame:
                 plan = _plan_actions(best_layoffs(self.hands[k["defender"]], k["melds"]),
                                      k["melds"])
                 hint = _hint(k, self.hands[k["defender"]], self.players)
+        sizes = [0, 0, 0]
+        for s, h in self.hands.items():
+            sizes[s] = len(h)
+        sizes[self.advisor] = 0
+        taken = self.taken
         return GinObservation(
             variant=self.variant, player=player, players=self.players, phase=self.phase,
             legal_actions=self.legal_actions(player), hand=own, scores=tuple(self.scores),
-            log=tuple(self.log), role=self.role_of(player), roles=self.roles, box=self.box,
-            captain=self.captain, advisor=self.advisor, current_player=self.current_player,
+            log=tuple(self.log[self._hand_starts[max(0, len(self._hand_starts) - 2)]:]),
+            roles=self.roles, current_player=self.current_player,
             hand_number=self.hand_number, discard_pile=tuple(self.discards),
             stock_size=len(self.stock),
-            hand_sizes=tuple(len(self.hands.get(s, ())) if s != self.advisor else 0
-                             for s in range(3)),
-            taken=tuple(tuple(self.taken.get(s, ())) for s in range(3)), turns=self.turns,
-            target=self.target, knock_limit=self.knock_limit, options=dict(self.options),
+            hand_sizes=tuple(sizes), taken=(tuple(taken.get(0, ())), tuple(taken.get(1, ())),
+                                     tuple(taken.get(2, ()))), turns=self.turns,
+            options=dict(self._resolved),
             just_taken=self.just_taken if player == self.turn else None,
             partner_hand=partner, advice=self._advice if team else None, knock=knock,
             layoff_plan=plan, layoff_hint=hint,
