@@ -584,3 +584,61 @@ def test_big_table_twelve_seats() -> None:
     assert "left: takes from your pile" in t.seat_views[0].name.value
     play_out(t, click_big_table, lambda t: t._paused, check_every=5)
     assert len(obs.players) == 12 and t.observation().hand_number == 2
+
+
+def _through_controls(t: Any, a: Action) -> None:
+    """Make the legal move ``a`` with the table's own controls."""
+    simple = {
+        "draw stock": lambda: t.stock.button.click(),
+        "draw discard": lambda: t.pile.button.click(),
+        "draw pool": lambda: t.pool.button.click(),
+        "draw pile": lambda: t.neighbour_pile.button.click(),
+        "take upcard": lambda: t.take_upcard.click(),
+        "pass": lambda: t.decline_upcard.click(),
+        "call match": lambda: t.match.click(),
+        "play on": lambda: t.play_on.click(),
+        "lay out": lambda: t.lay_out.click(),
+    }
+    if a.verb in simple:
+        simple[a.verb]()
+    elif a.verb == "discard":
+        t.hand.select(a.card)
+        t.discard_button.click()
+    elif a.verb in ("go out", "knock", "gin"):
+        t.hand.select(a.card)
+        {"go out": lambda: t.go_out, "knock": lambda: t.knock, "gin": lambda: t.gin}[a.verb]() \
+            .click()
+        t.confirm_yes.click()
+    elif a.verb == "lay off":
+        next(b for b in t._layoff_buttons if b.action == a).click()
+    else:
+        pytest.fail(f"no control for the legal move {a}")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ThreeThirteenTable("three_thirteen_jokers", seed=1, speed=0, bots="greedy",
+                               jokers=4),
+    lambda: ThreeThirteenTable("tre_tretton", players=3, seed=2, speed=0, bots="greedy"),
+    lambda: BigTableTable(players=4, seed=3, speed=0, bots="greedy"),
+    lambda: GinTable(seed=4, speed=0, bots="greedy", target=50),
+], ids=["jokers", "tre_tretton", "big_table", "gin"])
+def test_every_legal_move_is_reachable_through_the_controls(make: Callable[[], Any]) -> None:
+    # a random learner picks any legal move; the table's own buttons make it,
+    # and the engine records exactly that move
+    import random
+
+    rng = random.Random(0)
+    t = make()
+    for _ in range(120):
+        if t.state.is_over:
+            break
+        if t._paused:
+            t.next_round.click()
+            continue
+        obs = t.observation()
+        assert obs.legal_actions, f"the learner has nothing to do in {obs.phase}"
+        a = rng.choice(obs.legal_actions)
+        n = len(t.state.history)
+        _through_controls(t, a)
+        no_traceback(t)
+        assert t.state.history[n] == (t.learner, a)
