@@ -234,6 +234,91 @@ def layoff_chains(n: int, seed: int, utils) -> Counter:
     return out
 
 
+def _deal(game, first: str, second: str, upcard: str, stock: str = ""):
+    """An OpenSpiel state with chosen hands (player 0 first), upcard, and
+    the next stock cards (in the order they will be drawn)."""
+    from rummy.cards import cards
+
+    s = game.new_initial_state()
+    for c in (*cards(first), *cards(second), *cards(upcard)):
+        s.apply_action(to_os(c))
+    queue = [to_os(c) for c in cards(stock)]
+    return s, queue
+
+
+def _lay_melds(s, utils) -> None:
+    """Lay the best melds one action at a time, then pass (knock/lay-out phase)."""
+    import pyspiel
+
+    gr = pyspiel.gin_rummy
+    best = {utils.meld_to_int(sorted(m)) for m in utils.best_meld_group(s.hands()[s.current_player()])}
+    legal = s.legal_actions()
+    ids = [a for a in legal if a >= gr.MELD_ACTION_BASE and a - gr.MELD_ACTION_BASE in best]
+    s.apply_action(ids[0] if ids else gr.PASS_ACTION)
+
+
+def constructed(utils) -> Counter:
+    """Part 4: one made-up position for each rule difference, played in
+    OpenSpiel's game and compared with our rules."""
+    import pyspiel
+
+    gr = pyspiel.gin_rummy
+    game = pyspiel.load_game("gin_rummy")
+    out: Counter = Counter()
+    # throw-back: P0 holds 2c3c4c5c 7h7d7s7c + 3d 4s (7); the upcard Kc is no use.
+    # OpenSpiel: take Kc, knock, discard Kc.  Ours: discarding 3d or 4s leaves 14
+    # or 13 with Kc, and Kc itself can't be thrown back (G-5): no knock.
+    s, _ = _deal(game, "2c 3c 4c 5c 7h 7d 7s 7c 3d 4s", "Ah 2h 3h 8c 8d 8h Jd Qd Kd 5s", "Kc")
+    s.apply_action(gr.DRAW_UPCARD_ACTION)
+    hand = [from_os(c) for c in s.hands()[0]]
+    os_knock = gr.KNOCK_ACTION in s.legal_actions()
+    ours = our_can_knock(hand, keep=Card.parse("Kc"))
+    out["constructed: throw-back position, OpenSpiel knock legal"] += os_knock
+    out["constructed: throw-back position, our knock legal"] += ours
+    if os_knock and not ours:
+        out["disagree: throw-back"] += 1
+    # wall: both players draw from the stock and throw the drawn card until 2
+    # are left; P1 holds 3 melds + 2c (2 points).  OpenSpiel lets P1 take the
+    # upcard and knock at the wall; our G-12 already ended the hand as a draw.
+    s, _ = _deal(game, "Ah 3h 5h 7h 9h Jh Kh 2s 4s 6s", "2c 3c 4c 7d 8d 9d Qc Qd Qs 2d", "Kc")
+    s.apply_action(gr.PASS_ACTION)
+    s.apply_action(gr.PASS_ACTION)
+    s.apply_action(gr.DRAW_STOCK_ACTION)
+    while s.current_phase() != gr.Phase.WALL and not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(s.chance_outcomes()[0][0])
+            continue
+        p = s.current_player()
+        if s.current_phase() == gr.Phase.DISCARD:
+            drawn = s.hands()[p][-1]
+            s.apply_action(drawn)
+        else:
+            s.apply_action(gr.DRAW_STOCK_ACTION)
+    out["constructed: wall reached with stock"] += s.stock_size() if not s.is_terminal() else -99
+    if not s.is_terminal() and gr.KNOCK_ACTION in s.legal_actions():
+        out["disagree: wall"] += 1
+    # equal deadwood: P0 knocks with 5 (5d), P1 lays out 5 (5s), nothing lays off.
+    s, queue = _deal(game, "2c 3c 4c 7h 7d 7s 9s Ts Js 5d", "Ah 2h 3h 8c 8d 8h Jd Qd Kd 5s",
+                     "Kh", stock="Kc")
+    s.apply_action(gr.PASS_ACTION)
+    s.apply_action(gr.PASS_ACTION)
+    s.apply_action(gr.DRAW_STOCK_ACTION)
+    s.apply_action(queue[0])                       # the chance node deals Kc
+    s.apply_action(gr.KNOCK_ACTION)
+    s.apply_action(to_os(Card.parse("Kc")))
+    while s.current_phase() == gr.Phase.KNOCK:
+        _lay_melds(s, utils)
+    s.apply_action(gr.PASS_ACTION)                 # P1: no lay-offs
+    while not s.is_terminal():
+        _lay_melds(s, utils)
+    k, d = s.deadwood()
+    out["constructed: equal deadwood, OpenSpiel knocker's return"] += int(s.returns()[0])
+    ours_undercut = k >= d
+    if ours_undercut and s.returns()[0] == 0:
+        out["disagree: equal deadwood"] += 1
+    return out
+
+
 def _chain_distance(card: Card, melds: list[list[Card]]) -> int:
     """How many ranks ``card`` lies beyond the end of the original run it
     extends (1: right next to it), or 0 if it extends no run."""
@@ -295,6 +380,7 @@ def main(argv: list[str] | None = None) -> None:
     t2 = time.perf_counter()
     part3 = layoff_chains(args.hands, args.seed, utils)
     t3 = time.perf_counter()
+    part4 = constructed(utils)
     print(f"Part 1: {args.hands} random two-player deals ({t1 - t0:.1f} s)")
     for k in sorted(part1):
         if not k.startswith("disagree"):
@@ -307,8 +393,12 @@ def main(argv: list[str] | None = None) -> None:
     for k in sorted(part3):
         if not k.startswith("disagree"):
             print(f"  {k:55s} {part3[k]:7d}")
+    print("Part 4: one constructed position per rule difference, played in OpenSpiel")
+    for k in sorted(part4):
+        if not k.startswith("disagree"):
+            print(f"  {k:55s} {part4[k]:7d}")
     print("Disagreements by kind (see the module docstring for each):")
-    kinds = Counter({k: v for k, v in (part1 + part2 + part3).items()
+    kinds = Counter({k: v for k, v in (part1 + part2 + part3 + part4).items()
                      if k.startswith("disagree")})
     for kind in ("throw-back", "wall", "equal deadwood", "deep chain", "unexplained"):
         print(f"  {kind:20s} {kinds.get('disagree: ' + kind, 0):7d}")
