@@ -21,15 +21,43 @@ HANDS = 1000
 CALL = Action("call match")
 
 
-def self_play(players: int, hands: int, seed: int) -> dict[str, int]:
+def lean_choice(g: BigTableGame, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """A random player with one habit: it calls match when it can and
+    discards, at random, one of its cards with the fewest partners (cards of
+    the same rank or of the same suit within two ranks), never a wild.  It
+    reads only its own hand.  Hands end far sooner than with uniform play."""
+    if legal[0] == CALL:
+        return CALL
+    if legal[0].verb != "discard":
+        return rng.choice(legal)
+    hand = g.hands[seat]
+    wild = g.rules.wild_rank
+    best = None
+    pick: list[Action] = []
+    for a in legal:
+        c = a.card
+        assert c is not None
+        if c.rank == wild:
+            score = 99
+        else:
+            score = sum(1 for d in hand if d is not c and d.rank != wild and (
+                d.rank == c.rank or (d.suit == c.suit and abs(d.rank - c.rank) <= 2)))
+        if best is None or score < best:
+            best, pick = score, [a]
+        elif score == best:
+            pick.append(a)
+    return rng.choice(pick)
+
+
+def self_play(players: int, hands: int, seed: int, lean: bool = True) -> dict[str, int]:
     """Random legal moves until ``hands`` hands are scored; checks every
     invariant after every phase.  Returns counts for the report.
 
     Seat 0 picks uniformly among its legal moves (so it calls match or plays
-    on at random); the others draw and discard at random but call match when
-    they can, which keeps the hands (and the suite) short."""
+    on at random); with ``lean`` the others are :func:`lean_choice` players,
+    else uniform too (hands then often run to the 200-cycle cap)."""
     rng = random.Random(seed)
-    stats = Counter()
+    stats: Counter[str] = Counter()
     while stats["hands"] < hands:
         g = new_game("big_table", players=players, seed=rng.randrange(2**32))
         g.check(full=True)
@@ -41,8 +69,8 @@ def self_play(players: int, hands: int, seed: int) -> dict[str, int]:
         while not g.is_over:
             p = g.to_act()[0]
             legal = g.legal_actions(p)
-            if p and legal[0] == CALL:
-                g.apply(CALL, player=p)
+            if p and lean:
+                g.apply(lean_choice(g, p, legal, rng), player=p)
             else:
                 g.apply(rng.choice(legal), player=p)
             stats["actions"] += 1
@@ -62,6 +90,8 @@ def self_play(players: int, hands: int, seed: int) -> dict[str, int]:
         assert g.scores == [sum(r[i] for r in g.rows) for i in range(players)]
         stats["games"] += 1
         stats["matches"] += sum(g.matches)
+        stats["reshuffles"] += sum(1 for line in g.log if line.startswith("The pool is empty"))
+        stats["played on"] += sum(1 for _s, a in g.history if a.verb == "play on")
     return dict(stats)
 
 
@@ -69,9 +99,16 @@ def self_play(players: int, hands: int, seed: int) -> dict[str, int]:
 def test_self_play_1000_hands_conserve_cards_and_terminate(players):
     stats = self_play(players, HANDS, seed=players)
     assert stats["hands"] >= HANDS
-    # random players do call match now and then (half the time they can)
-    assert stats["matches"] > 0
+    assert stats["matches"] > 0 and stats["played on"] > 0
     print(f"{players} players: {stats}")
+
+
+def test_uniform_random_self_play_reaches_the_stall_cap_and_reshuffles():
+    # uniform players rarely complete a hand: hands run to the 200-cycle cap
+    # (TT-12), and the pool runs out and is rebuilt from the piles (BT-8)
+    stats = self_play(2, 33, seed=7, lean=False)
+    assert stats["stalls"] > 0 and stats["reshuffles"] > 0
+    print(f"2 players, uniform: {stats}")
 
 
 def test_greedy_and_expert_self_play_conserves_cards():
