@@ -17,7 +17,7 @@ Cards and hands (``widgets.cards``)::
     CardView(card, *, four_colour=False, size="normal", selected=False,
              wild=False, label=None, face_down=False, on_click=None)
     HandView(cards=(), *, rules=None, sort="dealt", four_colour=False,
-             size="normal", on_select=None, on_act=None)
+             size="normal", on_select=None, on_act=None, show_controls=True)
         # sort: "dealt", "suit", "rank" or "melds" (best arrangement first,
         # melds outlined, wilds tagged with what they stand for)
 
@@ -53,9 +53,9 @@ Coach, score sheet, explorers::
     Coach(table, *, show_odds=False)      # hint, "do it for me", undo, odds
     ScoreSheet(state=None)                # state.score_sheet() as a table
     MeldChecker(variant="three_thirteen", round=1, **options)
-    OddsExplorer(variant="three_thirteen", round=1, packs=None, jokers=0,
-                 draws=5)
-    RulesStepper(variant="three_thirteen", seed=1)
+    OddsExplorer(variant="three_thirteen", round=2, packs=None, jokers=0,
+                 draws=5, hand="7h 8h Kc 2d", players=None)
+    RulesStepper(variant="three_thirteen", seed=1, *, max_steps=80)
 
 Stable CSS classes (for browser tests and app notebooks)
 --------------------------------------------------------
