@@ -24,7 +24,7 @@ import ipywidgets as w
 from rummy import render
 from rummy.cards import Card
 from rummy.melds import Arrangement, MeldRules, best_arrangement
-from widgets._common import STYLE, View, esc
+from widgets._common import View, esc
 
 __all__ = ["CardView", "HandView", "SORTS", "PileView"]
 
@@ -391,7 +391,3 @@ class HandView(View):
         if self.on_select is not None:
             self.on_select(self.cards[pos])
 
-
-def style_html() -> str:
-    """The kit's stylesheet (for pages that show bare card views)."""
-    return STYLE

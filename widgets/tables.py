@@ -397,9 +397,6 @@ class _Table(View):
         return [a for a in obs.legal_actions if a.verb == verb
                 and (card is None or a.card == card)]
 
-    def _pile_button_state(self, *verbs: str) -> bool:
-        return any(self._legal(v) for v in verbs)
-
     # -- the learner's hand ------------------------------------------------------
     def _card_act(self, card: Card) -> None:
         """A second click on the selected card: discard it."""
