@@ -1,0 +1,149 @@
+"""How fast the apps feel, measured in the browser (Chromium driven by Playwright).
+
+For each table app, served by Voilà as ``make app`` does:
+
+- **ready**: from asking for the page to the table carrying ``rummy-table-ready``
+  (the kernel started, the notebook ran, the widgets drew), over ``--loads`` fresh
+  pages; the first load (cold caches) is reported apart;
+- **click**: from a click in the page to the table showing its effect, timed in
+  the page itself (``performance.now()`` around the click and a MutationObserver):
+  selecting a card (a round trip to the kernel and back) and drawing from the
+  stock (the engine moves, the hand is redrawn).
+
+Targets (issue 9): ready under 4 s, click-to-update median under 150 ms.
+
+    .venv/bin/python benchmarks/ui.py [--loads 5] [--clicks 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+
+import harness  # noqa: E402
+
+READY_TARGET_S = 4.0
+CLICK_TARGET_MS = 150.0
+
+#: JavaScript: click ``sel`` and resolve with the milliseconds until the JavaScript
+#: expression ``done`` is true (checked at every change of the page).
+CLICK_JS = """async ([sel, done]) => {
+  const el = document.querySelector(sel);
+  if (!el) throw new Error('nothing matches ' + sel);
+  const ok = new Function('return (' + done + ');');
+  const t0 = performance.now();
+  const wait = new Promise((resolve, reject) => {
+    const obs = new MutationObserver(() => { if (ok()) { obs.disconnect(); resolve(); } });
+    obs.observe(document.body, {subtree: true, childList: true, attributes: true,
+                                characterData: true});
+    setTimeout(() => { obs.disconnect(); reject(new Error('no update after ' + sel)); }, 10000);
+  });
+  el.click();
+  await wait;
+  return performance.now() - t0;
+}"""
+
+HAND_CARDS = ".rummy-hand button.rummy-card"
+
+
+def time_ready(browser: Any, url: str) -> float:
+    """Seconds from asking for ``url`` to its table being ready."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        t0 = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
+        return time.perf_counter() - t0
+    finally:
+        page.close()
+
+
+def hand_classes(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        HAND_CARDS, "els => els.map(e => Array.from(e.classList).find("
+                    "c => c.startsWith('rummy-card-') && c !== 'rummy-card-selected'))")
+
+
+def time_clicks(browser: Any, url: str, clicks: int) -> dict[str, list[float]]:
+    """Milliseconds per click: card selections, and stock draws (each followed by
+    a discard, so the game goes on)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    out: dict[str, list[float]] = {"select a card": [], "draw from the stock": []}
+    try:
+        page.goto(url)
+        page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
+        while len(out["select a card"]) < clicks:
+            page.wait_for_selector("button.rummy-stock:not([disabled])", timeout=30_000)
+            n = page.locator(HAND_CARDS).count()
+            out["draw from the stock"].append(page.evaluate(
+                CLICK_JS, ["button.rummy-stock",
+                           f"document.querySelectorAll('{HAND_CARDS}').length === {n + 1}"]))
+            names = hand_classes(page)
+            for name in names[:-1]:  # move the selection along the hand
+                sel = f".rummy-hand button.{name}:not(.rummy-card-selected)"
+                if page.locator(sel).count() == 0:
+                    continue
+                done = f".rummy-hand button.{name}.rummy-card-selected"
+                out["select a card"].append(page.evaluate(
+                    CLICK_JS, [sel, f"document.querySelector('{done}') !== null"]))
+            # discard the selected card: the bots play, the turn comes back
+            page.locator(".rummy-discard").click()
+            page.wait_for_function(
+                f"() => document.querySelectorAll('{HAND_CARDS}').length === {n}")
+            if page.locator(".rummy-next-round:visible, .rummy-go-out:not([disabled])").count():
+                break
+    finally:
+        page.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--loads", type=int, default=5, help="fresh page loads per app")
+    parser.add_argument("--clicks", type=int, default=30, help="card selections to time")
+    args = parser.parse_args(argv)
+    apps = {"three_thirteen": {"players": 2}, "big_table": {"players": 6},
+            "gin_three": {}}
+    print(f"machine: {os.cpu_count()} cores, load average "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    failed = False
+    with harness.start_voila() as server, harness.chromium() as browser:
+        first = True
+        print(f"{'app':<16} {'ready median (s)':>17} {'min':>6} {'max':>6}  "
+              f"(target < {READY_TARGET_S:.0f} s)")
+        for app, query in apps.items():
+            url = harness.app_url(server.base, app, seed=7, speed=0, **query)
+            times = [time_ready(browser, url) for _ in range(args.loads + (1 if first else 0))]
+            if first:
+                print(f"{'(cold first load)':<16} {times[0]:>17.2f}")
+                times = times[1:]
+                first = False
+            med = statistics.median(times)
+            failed |= med >= READY_TARGET_S
+            print(f"{app:<16} {med:>17.2f} {min(times):>6.2f} {max(times):>6.2f}  "
+                  f"{'ok' if med < READY_TARGET_S else 'SLOW'}")
+        url = harness.app_url(server.base, "three_thirteen", seed=7, speed=0, players=2)
+        clicks = time_clicks(browser, url, args.clicks)
+        print(f"\nthree_thirteen clicks   {'n':>4} {'median (ms)':>12} {'p90 (ms)':>9}  "
+              f"(target < {CLICK_TARGET_MS:.0f} ms)")
+        every: list[float] = []
+        for what, ms in clicks.items():
+            every += ms
+            p90 = statistics.quantiles(ms, n=10)[-1] if len(ms) > 1 else ms[0]
+            print(f"{what:<23} {len(ms):>4} {statistics.median(ms):>12.0f} {p90:>9.0f}")
+        med = statistics.median(every)
+        failed |= med >= CLICK_TARGET_MS
+        print(f"{'all clicks':<23} {len(every):>4} {med:>12.0f}  "
+              f"{'ok' if med < CLICK_TARGET_MS else 'SLOW'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,207 @@
+"""What the app notebooks share: settings from the page address, and the
+variant chooser of the Three Thirteen app.
+
+An app reads its settings from the address Voilà served it at (Voilà hands the
+query string to the kernel as ``QUERY_STRING``), then from ``RUMMY_<NAME>``
+environment variables, then from its defaults.  ``?seed=7`` replays the same
+deal, which is how the browser tests reach a knock or the end of a round:
+
+>>> settings({"seed": None, "players": 2}, query="seed=7&players=3")
+{'seed': 7, 'players': 3}
+>>> settings({"variant": "three_thirteen"}, query="variant=tre_tretton&colour=red")
+{'variant': 'tre_tretton'}
+
+A bad value is not a crash: it is reported and the default kept.
+
+>>> notes = []
+>>> settings({"seed": None}, query="seed=abc", notes=notes)
+{'seed': None}
+>>> notes
+["seed='abc' is not a whole number; using the default (a new random deal)"]
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs
+
+__all__ = ["settings", "notice", "build", "on_demand", "VariantChooser"]
+
+#: How each setting is read from text.
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "seed": int,
+    "players": int,
+    "jokers": int,
+    "speed": float,
+    "learner": int,
+    "round": int,
+}
+
+
+def _describe(key: str, default: Any) -> str:
+    return "a new random deal" if key == "seed" and default is None else repr(default)
+
+
+def settings(defaults: dict[str, Any], *, query: str | None = None,
+             env: dict[str, str] | None = None, notes: list[str] | None = None
+             ) -> dict[str, Any]:
+    """``defaults`` updated from the page's query string and ``RUMMY_<KEY>``
+    environment variables (the query wins); unknown keys are ignored.
+
+    >>> settings({"seed": None}, query="", env={"RUMMY_SEED": "11"})
+    {'seed': 11}
+    """
+    query = os.environ.get("QUERY_STRING", "") if query is None else query
+    env = dict(os.environ) if env is None else env
+    given = {k: v[-1] for k, v in parse_qs(query.lstrip("?")).items()}
+    out = dict(defaults)
+    for key, default in defaults.items():
+        raw = given.get(key, env.get(f"RUMMY_{key.upper()}"))
+        if raw is None or raw == "":
+            continue
+        parse = _PARSERS.get(key, str)
+        try:
+            out[key] = parse(raw)
+        except ValueError:
+            kind = {"seed": "whole number", "players": "whole number", "jokers": "whole number",
+                    "learner": "whole number", "speed": "number"}.get(key, "value")
+            if notes is not None:
+                notes.append(f"{key}={raw!r} is not a {kind}; using the default "
+                             f"({_describe(key, default)})")
+    return out
+
+
+def notice(notes: list[str]) -> Any:
+    """An HTML widget listing ``notes`` (empty and hidden when there are none)."""
+    import ipywidgets as w
+
+    box = w.HTML("<br>".join(html.escape(n) for n in notes))
+    box.add_class("rummy-message")
+    if not notes:
+        box.layout.display = "none"
+    return box
+
+
+def build(make: Callable[[], Any], notes: list[str] | None = None) -> Any:
+    """The widget of ``make()`` under any notes, or the error as a message
+    (a bad setting in the address must not show a traceback).
+
+    >>> def broken():
+    ...     raise ValueError("players must be 2 to 12")
+    >>> build(broken).children[0].value
+    'ValueError: players must be 2 to 12'
+    """
+    import ipywidgets as w
+
+    notes = list(notes or [])
+    try:
+        view = make()
+    except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
+        notes.append(f"{type(exc).__name__}: {exc}")
+        return w.VBox([notice(notes)])
+    box = w.VBox([notice(notes), view.widget])
+    box.add_class("rummy-app")
+    return box
+
+
+def on_demand(label: str, make: Callable[[], Any], css: str) -> Any:
+    """A button that builds ``make()``'s view in its place when pressed: the page
+    loads faster, and a tool the learner doesn't open costs nothing.
+
+    >>> box = on_demand("Open", lambda: None, "rummy-open-x")
+    >>> box.children[0].description, "rummy-open-x" in box.children[0]._dom_classes
+    ('Open', True)
+    """
+    import ipywidgets as w
+
+    opener = w.Button(description=label, icon="search", layout=w.Layout(width="auto"))
+    opener.add_class(css)
+    box = w.VBox([opener])
+
+    def open_it(_b: Any) -> None:
+        box.children = (build(make),)
+
+    opener.on_click(open_it)
+    return box
+
+
+#: The Three-Thirteen family, as the chooser offers it.
+FAMILY = (
+    ("Three Thirteen", "three_thirteen"),
+    ("Tre-tretton (Swedish)", "tre_tretton"),
+    ("Three Thirteen with jokers, against three AI players", "three_thirteen_jokers"),
+)
+
+
+class VariantChooser:
+    """A variant choice (with its player count and jokers) above a table that
+    is rebuilt when the learner presses "Deal".
+
+    ``make_table(variant, players, jokers)`` builds the table view; an error
+    it raises (e.g. a bad option from the address) is shown as a message.
+    """
+
+    def __init__(self, make_table: Callable[[str, int, int], Any], *, variant: str,
+                 players: int, jokers: int, notes: list[str] | None = None) -> None:
+        import ipywidgets as w
+
+        names = [v for _, v in FAMILY]
+        if variant not in names:
+            (notes if notes is not None else []).append(
+                f"variant={variant!r} is not one of {', '.join(names)}; playing three_thirteen")
+            variant = "three_thirteen"
+        self.make_table = make_table
+        self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant")
+        self.variant.add_class("rummy-variant")
+        self.players = w.BoundedIntText(value=players, min=2, max=8, description="Players",
+                                        layout=w.Layout(width="10em"))
+        self.players.add_class("rummy-players")
+        self.jokers = w.Dropdown(options=[0, 2, 4], value=jokers if jokers in (0, 2, 4) else 0,
+                                 description="Jokers", layout=w.Layout(width="10em"))
+        self.jokers.add_class("rummy-jokers")
+        self.deal = w.Button(description="Deal", button_style="primary")
+        self.deal.add_class("rummy-deal")
+        self.message = notice(notes or [])
+        self.slot = w.Box()
+        self.table: Any = None
+        self.variant.observe(lambda _c: self._sync(), names="value")
+        self.deal.on_click(lambda _b: self.start())
+        self.widget = w.VBox([
+            w.HBox([self.variant, self.players, self.jokers, self.deal],
+                   layout=w.Layout(flex_flow="row wrap")),
+            self.message, self.slot,
+        ])
+        self.widget.add_class("rummy-app")
+        self._sync()
+        self.start()
+
+    def _sync(self) -> None:
+        jokers = self.variant.value == "three_thirteen_jokers"
+        # three_thirteen_jokers is always you + three AI players (TJ-1)
+        self.players.disabled = jokers
+        if jokers:
+            self.players.value = 4
+        self.jokers.layout.display = "" if jokers else "none"
+
+    def start(self) -> None:
+        """Build a new table for the chosen variant."""
+        import ipywidgets as w
+
+        variant = self.variant.value
+        jokers = self.jokers.value if variant == "three_thirteen_jokers" else 0
+        try:
+            self.table = self.make_table(variant, self.players.value, jokers)
+        except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
+            self.message.value = html.escape(f"{type(exc).__name__}: {exc}")
+            self.message.layout.display = ""
+            self.slot.children = (w.HTML(""),)
+            return
+        self.slot.children = (self.table.widget,)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)

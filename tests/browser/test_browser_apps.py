@@ -1,0 +1,406 @@
+"""The apps as a learner uses them: Voilà pages in Chromium, played by clicking.
+
+Each game is replayed in this process with the same table class, seed and bots
+(``speed=0``: the bots answer at once, in the click's own callback), so the test
+knows every hand the kernel holds.  After every move the page's hand must equal
+the replica's, and neither the page (text, SVG titles, tooltips, CSS classes)
+nor anything the kernel sent to the browser over the websocket (the widgets'
+state) may name a card an opponent holds that the learner has never seen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import harness
+import pytest
+
+import rummy
+from rummy import Action, Card, cards, find_variant, why_not
+from rummy.bots import make_bot
+
+pytestmark = pytest.mark.browser
+
+HAND = ".rummy-hand button.rummy-card"
+CARD_CLASS = re.compile(r"^rummy-card-(\w\w)$")
+
+#: JavaScript: everything the page shows or names, for the leak check.
+EVERYTHING_JS = """() => {
+  const parts = [document.body.innerText];
+  for (const t of document.querySelectorAll('svg title')) parts.push(t.textContent);
+  for (const e of document.querySelectorAll('[title], [aria-label], [alt]'))
+    parts.push(e.getAttribute('title') || '', e.getAttribute('aria-label') || '',
+               e.getAttribute('alt') || '');
+  for (const e of document.querySelectorAll('[class*="rummy-card-"]'))
+    parts.push(e.getAttribute('class'));
+  return parts.join('\\n');
+}"""
+
+
+# -- the replica and what the learner may know ---------------------------------------
+
+
+class Watch:
+    """Everything the kernel sent to this page over its websockets (the widget
+    state included), as text."""
+
+    def __init__(self, page: Any) -> None:
+        self.frames: list[str] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framereceived", self._frame)
+
+    def _frame(self, payload: Any) -> None:
+        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
+        # undo JSON's \\uXXXX escapes so that suit symbols compare as text
+        self.frames.append(re.sub(r"\\\\u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)), text))
+
+    def text(self) -> str:
+        return "\n".join(self.frames)
+
+
+def mentions(text: str, card: Card) -> list[str]:
+    """The ways ``text`` names ``card`` (its name, symbol, CSS class, or its
+    two-letter notation as a token; "As" is also an English word, so for the
+    ace of spades only the other forms count)."""
+    found = []
+    if re.search(rf"\b{re.escape(card.name)}\b", text, re.IGNORECASE):
+        found.append(card.name)
+    if re.search(rf"(?<![\w♥♦♣♠]){re.escape(card.symbol)}(?![\w♥♦♣♠])", text):
+        found.append(card.symbol)
+    if f"rummy-card-{card}" in text or f"rummy-pick-{card}" in text:
+        found.append(f"rummy-card-{card}")
+    if str(card) != "As" and re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])", text):
+        found.append(str(card))
+    return found
+
+
+class Replica:
+    """The same table the app builds, played headless in this process.
+
+    It lives in a thread of its own: Playwright keeps an asyncio loop running in
+    the test's thread, and a table that finds a running loop would start its live
+    timers (bot pacing, the Big Table's match window) instead of playing at once.
+    """
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1)
+        self.table = self.run(make)
+        self.seen: Counter[Card] = Counter()
+        self.look()
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the replica's thread."""
+        return self._thread.submit(fn, *args).result()
+
+    def act(self, action: Action) -> None:
+        self.run(self.table.act, action)
+
+    def observation(self) -> Any:
+        return self.run(self.table.observation)
+
+    @property
+    def state(self) -> Any:
+        return self.table.state
+
+    @property
+    def learner(self) -> int:
+        return int(self.table.learner)
+
+    def hand(self) -> list[Card]:
+        return list(self.observation().hand)
+
+    def opponents(self) -> list[int]:
+        s = self.state
+        if isinstance(s.hands, dict):  # gin: only the box and the captain hold cards
+            return [p for p in s.hands if p != self.learner]
+        return [p for p in range(len(s.hands)) if p != self.learner]
+
+    def public(self) -> Iterable[Card]:
+        """Cards face up now or shown to everyone (discard piles, cards known
+        to be in a hand because they were taken from a pile, laid-down melds)."""
+        s = self.state
+        for pile in (getattr(s, "piles", None) or [getattr(s, "pile", None) or
+                                                   getattr(s, "discards", [])]):
+            yield from pile
+        for attr in ("known", "taken"):
+            value = getattr(s, attr, None) or {}
+            for group in (value.values() if isinstance(value, dict) else value):
+                yield from group
+        for melds in (getattr(s, "shown", None) or {}).values():
+            for m in melds:
+                yield from m.cards
+
+    def look(self) -> None:
+        """Remember what the learner has seen so far (own hand and public cards)."""
+        for c in list(self.hand()) + list(self.public()):
+            self.seen[c] = max(self.seen[c], 1)
+
+    def hidden(self) -> set[Card]:
+        """Cards in an opponent's hand that the learner has never seen."""
+        self.look()
+        out = set()
+        for p in self.opponents():
+            out |= {c for c in self.state.hands[p] if c not in self.seen}
+        return out
+
+
+def page_hand(page: Any) -> list[str]:
+    classes = page.eval_on_selector_all(HAND, "els => els.map(e => Array.from(e.classList))")
+    out = []
+    for cl in classes:
+        out += [m[1] for m in map(CARD_CLASS.match, cl) if m]
+    return sorted(out)
+
+
+def wait_hand(page: Any, replica: Replica) -> None:
+    want = sorted(str(c) for c in replica.hand())
+    try:
+        page.wait_for_function(
+            """([sel, want]) => {
+                 const got = Array.from(document.querySelectorAll(sel)).map(e =>
+                   Array.from(e.classList).find(c => /^rummy-card-\\w\\w$/.test(c)).slice(11));
+                 return JSON.stringify(got.sort()) === JSON.stringify(want);
+               }""", arg=[HAND, want], timeout=20_000)
+    except Exception:  # noqa: BLE001 - say what differs
+        said = [t for t in page.locator(".rummy-status, .rummy-message").all_inner_texts()
+                if t.strip()]
+        pytest.fail(f"the page's hand {page_hand(page)} is not the replica's {want}; "
+                    f"the page says: {said}")
+
+
+def assert_no_leak(page: Any, watch: Watch, replica: Replica) -> int:
+    """No hidden opponent card on the page or in what the kernel sent; returns
+    how many hidden cards were checked."""
+    hidden = replica.hidden()
+    shown = str(page.evaluate(EVERYTHING_JS))
+    sent = watch.text()
+    for c in hidden:
+        assert not mentions(shown, c), f"the page shows an opponent's {c.name}: {mentions(shown, c)}"
+        assert not mentions(sent, c), (f"the widget state sent to the browser names an "
+                                       f"opponent's {c.name}: {mentions(sent, c)}")
+    return len(hidden)
+
+
+# -- clicking ----------------------------------------------------------------------------
+
+
+def select(page: Any, card: Card) -> None:
+    sel = f"{HAND}.rummy-card-{card}"
+    if page.locator(f"{sel}.rummy-card-selected").count() == 0:
+        page.locator(sel).first.click()
+        page.wait_for_selector(f"{sel}.rummy-card-selected")
+
+
+def confirm(page: Any) -> None:
+    page.locator("button.rummy-confirm").click()
+
+
+def click_action(page: Any, action: Action) -> None:
+    """Make ``action`` the way a learner does, with the app's own controls."""
+    verb, card = action.verb, action.card
+    simple = {"draw stock": "button.rummy-stock", "draw discard": "button.rummy-discard-pile",
+              "take upcard": "button.rummy-take-upcard", "pass": "button.rummy-decline-upcard"}
+    if verb in simple:
+        page.locator(simple[verb]).click()
+    elif verb == "discard":
+        assert card is not None
+        select(page, card)
+        page.locator("button.rummy-discard").click()
+    elif verb in ("go out", "knock", "gin"):
+        assert card is not None
+        select(page, card)
+        page.locator({"go out": "button.rummy-go-out", "knock": "button.rummy-knock",
+                      "gin": "button.rummy-gin"}[verb]).click()
+        confirm(page)
+    else:
+        raise AssertionError(f"the test has no click for {action}")
+
+
+def open_app(page: Any, voila: harness.Server, app: str, **query: Any) -> Watch:
+    watch = Watch(page)
+    page.goto(harness.app_url(voila.base, app, **query))
+    page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+    return watch
+
+
+# -- the tests ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("app, query", [
+    ("three_thirteen", {"players": 2}),
+    ("three_thirteen", {"variant": "tre_tretton", "players": 3}),
+    ("three_thirteen", {"variant": "three_thirteen_jokers", "jokers": 2}),
+    ("big_table", {"players": 6}),
+    ("gin_three", {}),
+])
+def test_each_table_app_loads_and_renders_cards(page, voila, app, query):
+    open_app(page, voila, app, seed=3, speed=0, **query)
+    titles = page.eval_on_selector_all("svg title", "els => els.map(e => e.textContent)")
+    names = {c.name for c in rummy.deck(1, 1)}
+    assert any(t.split(" (")[0] in names for t in titles), "no card is drawn on the page"
+    if app == "three_thirteen" and query.get("variant") == "three_thirteen_jokers":
+        for seat in ("left", "top", "right"):  # TJ-1
+            assert page.locator(f".rummy-seat-{seat}").count() == 1
+    if app == "three_thirteen":
+        assert page.locator(HAND).count() == 3  # round 1: 3 cards (TT-1)
+
+
+def test_meld_odds_app_loads(page, voila):
+    page.goto(harness.app_url(voila.base, "meld_odds"))
+    page.wait_for_selector(".rummy-meld-checker", state="visible", timeout=90_000)
+    page.wait_for_selector(".rummy-odds-explorer", state="visible", timeout=30_000)
+
+
+def test_three_thirteen_full_round_by_clicking(page, voila):
+    """Seed 11, two players: draw, discard and go out (or see the bot go out)
+    by clicking, until round 1 is scored; the coach's hint on the way."""
+    from widgets import ThreeThirteenTable
+
+    seed = 11
+    watch = open_app(page, voila, "three_thirteen", seed=seed, speed=0, players=2)
+    replica = Replica(lambda: ThreeThirteenTable("three_thirteen", players=2, seed=seed,
+                                                 speed=0, bots="expert"))
+    me = make_bot("greedy", seed=0)
+    wait_hand(page, replica)
+    checked = assert_no_leak(page, watch, replica)
+    hinted = False
+    verbs = []
+    for _ in range(200):
+        s = replica.state
+        if s.round_scores:
+            break
+        if not hinted:
+            page.locator("button.rummy-hint").click()
+            page.wait_for_function(
+                "() => document.querySelector('.rummy-hint-text').innerText.trim().length > 0")
+            hinted = True
+        action = me.choose(replica.observation())
+        click_action(page, action)
+        replica.act(action)
+        verbs.append(action.verb)
+        if replica.state.round_scores:
+            break
+        wait_hand(page, replica)
+        checked += assert_no_leak(page, watch, replica)
+    assert replica.state.round_scores, "round 1 did not end in 200 moves"
+    assert {"draw stock", "draw discard"} & set(verbs) and (
+        {"discard", "go out"} & set(verbs)), verbs
+    review = page.locator(".rummy-review")
+    review.wait_for(state="visible")
+    assert "Round 1 is over" in review.inner_text()
+    mine = replica.state.round_scores[0][replica.learner]
+    assert re.search(rf"You \(what you kept\)\s*:\s*{mine} point", review.inner_text())
+    assert checked > 0, "the leak check never had a hidden card to look for"
+    page.locator("button.rummy-next-round").click()
+    page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
+
+
+def test_meld_checker_answers_typed_input(page, voila):
+    page.goto(harness.app_url(voila.base, "three_thirteen", seed=1, speed=0, players=2))
+    page.locator("button.rummy-open-meld-checker").click(timeout=90_000)
+    page.wait_for_selector(".rummy-meld-checker", state="visible")
+    box = page.locator(".rummy-meld-input input")
+    result = page.locator(".rummy-meld-result")
+    rules = find_variant("three_thirteen").meld_rules(1)
+    box.fill("7h 8h 9h")
+    box.press("Enter")
+    page.wait_for_function("() => /Yes/.test(document.querySelector('.rummy-meld-result')"
+                           ".innerText)")
+    assert "run" in result.inner_text()
+    box.fill("7h 8c 9h")
+    box.press("Enter")
+    reason = why_not(cards("7h 8c 9h"), rules)
+    assert reason
+    page.wait_for_function("() => /No/.test(document.querySelector('.rummy-meld-result')"
+                           ".innerText)")
+    assert reason in result.inner_text()
+    box.fill("7h 1x")
+    box.press("Enter")
+    page.wait_for_function("() => Array.from(document.querySelectorAll("
+                           "'.rummy-meld-checker .rummy-message')).some(e => /1x/.test(e.innerText))")
+
+
+def test_big_table_draw_discard_cycle(page, voila):
+    from widgets import BigTableTable
+
+    seed = 5
+    watch = open_app(page, voila, "big_table", seed=seed, speed=0, players=4)
+    replica = Replica(lambda: BigTableTable(players=4, seed=seed, speed=0, bots="expert"))
+    wait_hand(page, replica)
+    assert page.locator(HAND).count() == 3  # hand 1: 3 cards (BT-2)
+    checked = assert_no_leak(page, watch, replica)
+    log_before = page.locator(".rummy-log").inner_text()
+    draw = Action("draw pool")
+    assert draw in replica.observation().legal_actions
+    page.locator("button.rummy-pool").click()
+    replica.act(draw)
+    wait_hand(page, replica)
+    assert page.locator(HAND).count() == 4
+    checked += assert_no_leak(page, watch, replica)
+    discard = make_bot("greedy", seed=0).choose(replica.observation())
+    assert discard.verb == "discard", discard
+    click_action(page, discard)
+    replica.act(discard)
+    wait_hand(page, replica)
+    checked += assert_no_leak(page, watch, replica)
+    # the caller called "discard": the learner's card is face up on top of their own pile
+    assert replica.state.piles[replica.learner][-1] == discard.card
+    own = page.locator(".widget-gridbox:has(> button.rummy-own-pile) svg title")
+    assert discard.card.name in " ".join(own.evaluate_all("els => els.map(e => e.textContent)"))
+    assert page.locator(".rummy-log").inner_text() != log_before
+    assert checked > 0
+
+
+def _gin_knock_seed() -> tuple[int, list[Action]]:
+    """A seed where the learner (seat 0) plays and knocks within a few moves,
+    playing the expert bot's choices; and those moves."""
+    from widgets import GinTable
+
+    for seed in range(1, 60):
+        t = GinTable(seed=seed, speed=0, bots="expert")
+        if t.state.role_of(0) == "advisor":
+            continue
+        me = make_bot("expert", seed=seed)
+        moves: list[Action] = []
+        for _ in range(40):
+            obs = t.observation()
+            if t.state.is_over or t.state.hand_number != 1 or not obs.legal_actions:
+                break
+            a = me.choose(obs)
+            if a.verb == "knock":
+                return seed, moves + [a]
+            knocks = [x for x in obs.legal_actions if x.verb == "knock"]
+            if knocks:
+                return seed, moves + [knocks[0]]
+            t.act(a)
+            moves.append(a)
+    raise AssertionError("no seed in 1..59 lets the learner knock")
+
+
+def test_gin_three_knock(page, voila):
+    from widgets import GinTable
+
+    with ThreadPoolExecutor(max_workers=1) as thread:  # away from Playwright's loop
+        seed, moves = thread.submit(_gin_knock_seed).result()
+    watch = open_app(page, voila, "gin_three", seed=seed, speed=0)
+    replica = Replica(lambda: GinTable(seed=seed, speed=0, bots="expert"))
+    wait_hand(page, replica)
+    checked = assert_no_leak(page, watch, replica)
+    for action in moves:
+        click_action(page, action)
+        replica.act(action)
+        if action.verb == "knock":
+            break
+        wait_hand(page, replica)
+        checked += assert_no_leak(page, watch, replica)
+    page.wait_for_function("() => /knock/i.test(document.querySelector('.rummy-log').innerText)")
+    # the page tells the hand's outcome as the engine scored it
+    last = [line for line in replica.state.log if "knock" in line.lower()][-1]
+    assert last in page.locator(".rummy-log").inner_text()
+    assert checked > 0

@@ -1,0 +1,132 @@
+"""binder/: what Binder needs, and an environment built from it alone that serves every app.
+
+The last test is what Binder does, on this machine: a fresh virtual environment,
+``pip install -r binder/requirements.txt``, ``binder/postBuild`` in a clean copy of
+the repository, then ``jupyter server`` (Voilà's server extension on) serving each
+app at ``voila/render/notebooks/apps/<app>.ipynb``, loaded in Chromium.  It takes
+one to three minutes (pip uses the local cache).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "browser"))
+
+import harness  # noqa: E402
+
+ROOT = harness.ROOT
+BINDER = ROOT / "binder"
+#: The app notebooks a Binder badge opens, and what shows that each one works.
+APPS = {
+    "index": "text=Rummy teaching kit",
+    "three_thirteen": harness.READY,
+    "big_table": harness.READY,
+    "gin_three": harness.READY,
+    "meld_odds": ".jupyter-widgets",
+}
+
+
+def pins() -> dict[str, str]:
+    out = {}
+    for line in (BINDER / "requirements.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, ver = line.partition("==")
+            assert ver, f"binder/requirements.txt: {line!r} is not pinned with =="
+            out[name] = ver
+    return out
+
+
+def test_requirements_are_pinned_to_the_tested_versions():
+    found = pins()
+    for root in ("pandas", "sympy", "ipywidgets", "ipykernel", "matplotlib", "voila"):
+        assert root in found, f"binder/requirements.txt lacks {root}"
+    wrong = {}
+    for name, ver in found.items():
+        try:
+            installed = version(name)
+        except PackageNotFoundError:
+            installed = "missing"
+        if installed != ver:
+            wrong[name] = (ver, installed)
+    assert not wrong, f"pinned != installed (run python binder/pins.py): {wrong}"
+
+
+def test_requirements_leave_out_test_tools():
+    assert not {"pytest", "playwright", "hypothesis", "nbval", "ruff", "mypy"} & set(pins())
+
+
+def test_runtime_and_postbuild():
+    assert (BINDER / "runtime.txt").read_text().strip() == "python-3.11"
+    post = BINDER / "postBuild"
+    assert os.access(post, os.X_OK), "binder/postBuild must be executable"
+    text = post.read_text()
+    assert text.startswith("#!/bin/bash")
+    assert re.search(r"pip install .*-e \.", text), "postBuild must install the kit"
+
+
+def test_badges_open_each_app_and_the_start_notebook():
+    readme = (ROOT / "README.md").read_text()
+    badges = re.findall(r"https://mybinder\.org/v2/gh/[^)\s]+", readme)
+    assert any("labpath=notebooks%2F00_start_here.ipynb" in b for b in badges), badges
+    for app in APPS:
+        assert any(f"urlpath=voila%2Frender%2Fnotebooks%2Fapps%2F{app}.ipynb" in b
+                   for b in badges), f"no Binder badge opens {app} in Voilà"
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float) -> None:
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    assert done.returncode == 0, f"{argv} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.timeout(420)
+def test_binder_environment_serves_every_app(tmp_path):
+    start = time.monotonic()
+    repo = harness.clean_copy(tmp_path / "repo")
+    venv = tmp_path / "venv"
+    base_python = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    _run([str(base_python), "-m", "venv", str(venv)], tmp_path, dict(os.environ), 120)
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH",
+                                                            "JUPYTER_PATH")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["VIRTUAL_ENV"] = str(venv)
+    python = str(venv / "bin" / "python")
+    _run([python, "-m", "pip", "install", "--quiet", "--no-compile",
+          "-r", "binder/requirements.txt"], repo, env, 300)
+    _run(["bash", "binder/postBuild"], repo, env, 120)
+    _run([python, "-c", "import rummy, widgets, voila"], tmp_path, env, 60)
+    built = time.monotonic() - start
+
+    token = "binder-test"
+    with harness.start_jupyter_server(python, repo, token=token) as server, \
+            harness.chromium() as browser:
+        for app, shows in APPS.items():
+            url = harness.app_url(server.base, app) + f"?token={token}"
+            with urllib.request.urlopen(url, timeout=120) as reply:
+                assert reply.status == 200, app
+                html = reply.read().decode()
+            assert "There was an error when executing cell" not in html, app
+            page = browser.new_page()
+            try:
+                page.goto(url)
+                harness.wait_rendered(page)
+                page.wait_for_selector(shows, timeout=30_000)
+                assert not harness.page_tracebacks(page), app
+            finally:
+                page.close()
+        assert not server.tracebacks(), server.log()[-4000:]
+    print(f"binder environment built in {built:.0f} s; all apps served in "
+          f"{time.monotonic() - start - built:.0f} s")
