@@ -408,6 +408,22 @@ class HandResult:
         """The result in plain sentences."""
         return " ".join(self.sentences)
 
+    def explain_layoffs(self, players: Sequence[str], viewer: int | None = None) -> list[str]:
+        """One sentence per lay-off, told to ``viewer``: "5h lays off on your
+        6h-7h-8h" for the knocker, "... on Ana's 6h-7h-8h" for anyone else.
+
+        >>> from rummy.cards import cards
+        >>> r = HandResult(1, 0, 1, 2, "knock", knocker=0, defender=1,
+        ...                layoffs=((cards("5h")[0], cards("6h 7h 8h")),))
+        >>> r.explain_layoffs(["Ana", "Ben", "Cleo"], viewer=0)
+        ['5h lays off on your 6h-7h-8h']
+        >>> r.explain_layoffs(["Ana", "Ben", "Cleo"])
+        ["5h lays off on Ana's 6h-7h-8h"]
+        """
+        whose = "your" if viewer is not None and viewer == self.knocker else (
+            f"{players[self.knocker]}'s" if self.knocker is not None else "the")
+        return [f"{c} lays off on {whose} {_meld_text(m)}" for c, m in self.layoffs]
+
 
 @dataclass(frozen=True, slots=True)
 class GinObservation:

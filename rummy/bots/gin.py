@@ -298,16 +298,16 @@ def _expert_choice(obs: GinObservation, rng: random.Random,
         if take in legal and top is not None:
             after, out = _after_take(obs.hand, top)
 
-            def value(a: Action) -> float:
+            def draw_value(a: Action) -> float:
                 return after if a == take else stock
 
             if after < stock - 0.5:
                 return take, (f"taking {top} leaves {after} deadwood (discarding {out}); a "
-                              f"stock card would leave {stock:.1f} on average"), value
+                              f"stock card would leave {stock:.1f} on average"), draw_value
             return leave, (f"{top} leaves {after} deadwood, no better than a stock card "
                            f"({stock:.1f} on average): " + (
                                "I pass" if leave.verb == "pass" else "I draw from the stock")
-                           ), value
+                           ), draw_value
         return legal[0], f"I must {legal[0]}", lambda a: stock
     # discard phase
     values = _discard_values(obs)
