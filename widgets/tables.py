@@ -325,6 +325,7 @@ class _Table(View):
             if generation == self._generation:
                 self.refresh()
 
+    @safe
     def _resume(self) -> None:
         """After a review: hide it and let the game go on."""
         self._paused = False
@@ -338,6 +339,7 @@ class _Table(View):
         return "large" if getattr(self, "large", None) is not None and self.large.value \
             else "normal"
 
+    @safe
     def _options_changed(self) -> None:
         self.hand.set_options(four_colour=self.four_colour.value, size=self._size())
         self.refresh()
@@ -426,6 +428,7 @@ class _Table(View):
             return
         self.act(action)
 
+    @safe
     def _cancelled(self) -> None:
         self._pending = None
         self.confirm_box.layout.display = "none"
