@@ -406,6 +406,8 @@ def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
         m = n - w
         if m == 0:
             out[w] = 1 if (w == 0 or (w >= 3 and shoe.rules.min_naturals == 0)) else 0
+            if tick:
+                tick(1)
             continue
         parts = [(sum(1 << (8 * pp) for pp in posns_all), k, cost)
                  for _, k, cost, posns_all in _parts8(shoe, m, w)]

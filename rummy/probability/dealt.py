@@ -221,10 +221,14 @@ AUTO_LIMIT = 2_500_000
 EXACT_LIMIT = 50_000_000
 
 
-def exact_complete(shoe: C.Shoe, limit: int | None = None) -> Odds:
+def exact_complete(shoe: C.Shoe, limit: int | None = None, progress: bool = False) -> Odds:
     """The exact chance that a hand dealt from ``shoe`` is complete; raises
-    :class:`rummy.probability._complete.TooBig` when counting is too big."""
-    counts = C.count_by_generation(shoe, limit=limit if limit is not None else EXACT_LIMIT)
+    :class:`rummy.probability._complete.TooBig` when counting is too big.
+    The progress bar counts the wild counts ``w`` done."""
+    steps = min(shoe.cards, shoe.wild_pool) + 1
+    with progress_bar(steps, progress, f"counting {shoe.cards}-card hands") as bar:
+        counts = C.count_by_generation(shoe, limit=limit if limit is not None else EXACT_LIMIT,
+                                       tick=bar.update)
     total = sum(math.comb(shoe.wild_pool, w) * a for w, a in counts.items())
     p = Fraction(total, math.comb(shoe.size, shoe.cards))
     return Odds.exact(p, _formula(shoe, counts))
@@ -319,7 +323,8 @@ def dealt_complete(variant: str | Variant, round: int = 1, *, players: int | Non
         raise OddsError(f"method must be 'auto', 'exact' or 'monte carlo', not {method!r}")
     if method in ("auto", "exact"):
         try:
-            return exact_complete(shoe, AUTO_LIMIT if method == "auto" else EXACT_LIMIT)
+            return exact_complete(shoe, AUTO_LIMIT if method == "auto" else EXACT_LIMIT,
+                                  progress=progress)
         except C.TooBig as e:
             if method == "exact":
                 raise OddsError(
