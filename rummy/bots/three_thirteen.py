@@ -289,15 +289,35 @@ class Weights:
 WEIGHTS = Weights()
 
 
-def _gain(arr: Arrangement, rules: MeldRules, unseen: Counter[Card], total: int
+def _unseen_summary(unseen: Counter[Card], rules: MeldRules) -> tuple[int, int, dict[int, int]]:
+    """(cards unseen, wilds among them, unseen naturals by penalty points)."""
+    total = wild_left = 0
+    hist: dict[int, int] = {}
+    for c, n in unseen.items():
+        total += n
+        if rules.is_wild(c):
+            wild_left += n
+        else:
+            p = rules.penalty_of(c)
+            hist[p] = hist.get(p, 0) + n
+    return total, wild_left, hist
+
+
+def _gain(arr: Arrangement, rules: MeldRules, unseen: Counter[Card],
+          summary: tuple[int, int, dict[int, int]]
           ) -> tuple[float, list[tuple[tuple[Card, ...], int, int, list[Card]]]]:
     """Expected points a kept hand saves with its next draw, and its unfinished
-    melds as ``(cards, points saved, outs left, completing cards)``."""
+    melds as ``(cards, points saved, outs left, completing cards)``.
+
+    A draw that completes an unfinished meld saves its cards' points and lets
+    the costliest other unmelded card go; any other card cheaper than the
+    costliest unmelded card saves the difference by a swap.
+    """
+    total, wild_left, hist = summary
     if total <= 0:
         return 0.0, []
     dead = list(arr.deadwood)
     pts = {c: rules.penalty_of(c) for c in dead}
-    wild_left = sum(n for c, n in unseen.items() if rules.is_wild(c))
     per_card: dict[Card, float] = {}
     partials: list[tuple[tuple[Card, ...], int, int, list[Card]]] = []
     best_partial = 0
@@ -315,14 +335,13 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Counter[Card], total: int
         if wild_ok:
             best_partial = max(best_partial, saved)
     g = sum(unseen[c] * v for c, v in per_card.items()) + wild_left * best_partial
-    # any other low card swaps for my costliest unmelded card
     worst = max(pts.values(), default=0)
     if worst:
-        for c, n in unseen.items():
-            if c not in per_card and not rules.is_wild(c):
-                p = rules.penalty_of(c)
-                if p < worst:
-                    g += n * (worst - p)
+        g += sum(n * (worst - p) for p, n in hist.items() if p < worst)
+        for c in per_card:  # counted above as outs, not as swaps
+            p = rules.penalty_of(c)
+            if p < worst:
+                g -= unseen[c] * (worst - p)
     return g / total, partials
 
 
@@ -374,19 +393,18 @@ def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin:
     points, so the solver only runs for meld cards that might do better."""
     full = _arrangement(hand, rules)
     out: dict[Card, tuple[int, Arrangement | None]] = {}
-    for d in set(full.deadwood):
+    for d in sorted(set(full.deadwood), key=Card.sort_key):
         if d in allowed:
             out[d] = (full.penalty - rules.penalty_of(d), None)
     best = min((p for p, _ in out.values()), default=None)
-    for c in allowed:
-        if c in out:
-            continue
+    for c in sorted(set(allowed) - set(out), key=lambda c: (-rules.penalty_of(c), c.sort_key())):
         bound = full.penalty - rules.penalty_of(c)
-        if best is not None and bound > best + margin:
-            continue
+        if best is not None and bound >= best:
+            continue  # breaking a meld can't beat the best unmelded discard
         p = cached_penalty(_without(hand, c), rules)
-        out[c] = (p, None)
-        best = p if best is None else min(best, p)
+        if best is None or p <= best:
+            out[c] = (p, None)
+            best = p
     assert best is not None
     result = []
     for c, (p, _) in out.items():
@@ -407,16 +425,16 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
                     ) -> tuple[float, Card, int, str]:
     """(score, discard, penalty left, why) of the best discard from ``hand``."""
     rules = obs.rules
-    total = sum(unseen.values())
+    summary = _unseen_summary(unseen, rules)
     last_turn = obs.went_out is not None and obs.went_out != obs.player
     future = 0.0 if last_turn else w.future
-    best: tuple[float, float, Card, int, str] | None = None
+    best: tuple[float, int, tuple[int, int], Card, int, str] | None = None
     for c, p, arr in _candidates(hand, rules, allowed, w.margin):
-        g, partials = _gain(arr, rules, unseen, total) if future else (0.0, [])
+        g, partials = _gain(arr, rules, unseen, summary) if future else (0.0, [])
         feed = _danger(c, obs, memory, w) if not last_turn else 0.0
         score = p - future * g + feed
-        key = (score, -rules.penalty_of(c))
-        if best is None or key < best[:2]:
+        key = (score, -rules.penalty_of(c), c.sort_key())
+        if best is None or key < best[:3]:
             why_parts = []
             uses = "no meld uses it" if c in arr.deadwood or c not in _meld_cards(arr) else ""
             why_parts.append(
@@ -430,9 +448,9 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
             why_parts.append(f"{p} points left")
             if future:
                 why_parts.append(f"expected gain of the next draw {g:.1f}")
-            best = (score, -rules.penalty_of(c), c, p, "; ".join(why_parts))
+            best = (score, -rules.penalty_of(c), c.sort_key(), c, p, "; ".join(why_parts))
     assert best is not None
-    return best[0], best[2], best[3], best[4]
+    return best[0], best[3], best[4], best[5]
 
 
 def _meld_cards(arr: Arrangement) -> set[Card]:
@@ -452,17 +470,17 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
     w = weights or WEIGHTS
     rules, hand = obs.rules, list(obs.hand)
     unseen = unseen_cards(obs, memory)
-    total = sum(unseen.values())
     if obs.phase == "draw":
         now = cached_penalty(hand, rules)
         top = obs.discard_top
         last_turn = obs.went_out is not None
         arr_now = _arrangement(hand, rules)
-        g_now, partials = _gain(arr_now, rules, unseen, total)
+        g_now, partials = _gain(arr_now, rules, unseen, _unseen_summary(unseen, rules))
         if top is None or DRAW_DISCARD not in obs.legal_actions:
             return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
         with_top = hand + [top]
-        allowed = [c for c in set(with_top) if c != top or obs.discard_return]
+        allowed = sorted({c for c in with_top if c != top or obs.discard_return},
+                         key=Card.sort_key)
         d = cached_best_discard(with_top, rules)
         if d.penalty == 0 and (d.card != top or obs.discard_return):
             return DRAW_DISCARD, (
