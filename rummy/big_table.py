@@ -39,6 +39,15 @@ Decisions this module takes where RULES.md is silent:
   counts as matched.  Players who have matched sit out the final cycle.
 - A hand in which nobody matches after 200 cycles ends and is scored with
   nobody out (TT-12).
+- A match window opens only when some hand is complete, so while it is open
+  everybody can tell that someone may call (as at a real table, where the
+  caller pauses after *discard!*); whose hand it is stays hidden:
+  ``observe`` shows ``waiting`` only in draw and discard phases.
+
+What a player sees is :meth:`BigTableGame.observe` (a
+:class:`BigTableObservation`); the state's ``hands`` and ``pool`` are the
+omniscient view.  :meth:`BigTableGame.arrange` sets a chosen position for a
+lesson or a test (saved with the game).
 
 >>> from rummy.game import new_game
 >>> g = new_game("big_table", players=3, seed=4)
