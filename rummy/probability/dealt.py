@@ -203,9 +203,9 @@ def _formula(shoe: C.Shoe, counts: dict[int, int]) -> Any:
     for w, a in sorted(counts.items()):
         if a == 0:
             continue
-        if shoe.wild_pool:
-            terms.append(sp.Mul(sp.Integer(a), sp.binomial(shoe.wild_pool, w, evaluate=False),
-                                evaluate=False))
+        if shoe.wild_pool and w:
+            ways = sp.binomial(shoe.wild_pool, w, evaluate=False)
+            terms.append(ways if a == 1 else sp.Mul(sp.Integer(a), ways, evaluate=False))
         else:
             terms.append(sp.Integer(a))
     top = sp.Add(*terms, evaluate=False) if len(terms) > 1 else (terms[0] if terms else
@@ -215,7 +215,7 @@ def _formula(shoe: C.Shoe, counts: dict[int, int]) -> Any:
 
 
 #: Search steps an automatic exact count may take (about 2 s) before the
-#: question goes to Monte Carlo instead; ``method="exact"`` has no such cap.
+#: question goes to Monte Carlo instead.
 AUTO_LIMIT = 2_500_000
 #: The cap for ``method="exact"`` (about a minute).
 EXACT_LIMIT = 50_000_000
