@@ -466,7 +466,7 @@ class _Opponent:
     """One other player's seat: name, face-down cards (a count), last action,
     any melds laid down."""
 
-    def __init__(self, seat: int, position: str | None) -> None:
+    def __init__(self, seat: int | None, position: str | None) -> None:
         self.seat = seat
         self.position = position
         self.name = w.HTML()
@@ -475,7 +475,8 @@ class _Opponent:
         self.melds = w.HTML()
         self.widget = w.VBox([self.name, self.cards, self.last, self.melds])
         self.widget.add_class("rummy-opponent")
-        self.widget.add_class(f"rummy-seat-{seat}")
+        if seat is not None:
+            self.widget.add_class(f"rummy-seat-{seat}")
         if position:
             self.widget.add_class(f"rummy-seat-{position}")
 
@@ -700,6 +701,7 @@ class ThreeThirteenTable(_Table):
         shown = dict(obs.shown)
         for o in self.opponents:
             s = o.seat
+            assert s is not None
             note = "(dealer)" if s == obs.dealer else ""
             melds_svg = "".join(render.meld_svg(m, size="small", four_colour=four)
                                 for m in shown.get(s, ()))
@@ -1014,7 +1016,7 @@ class GinTable(_Table):
 
     def _build(self) -> None:
         self.roles = html_box("rummy-roles")
-        self.opponent = _Opponent(-1, None)
+        self.opponent = _Opponent(None, None)  # whoever plays against you this hand
         self.stock = PileView("rummy-stock", "stock",
                               on_click=lambda: self.play_move(Action("draw stock")))
         self.pile = PileView("rummy-discard-pile", "discard pile",
