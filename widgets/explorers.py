@@ -454,6 +454,7 @@ class RulesStepper(View):
                            + (f"<ul>{said}</ul>" if said else ""))
         self.text.value = (f"<b>{esc(step['what'])}</b><br>"
                            + "<br>".join(esc(line) for line in step["lines"]))
-        self.hands.value = step["hands"]
+        self.hands.value = ("<small>Every hand face up: a scripted round for teaching, not "
+                            "a game.</small>" + step["hands"]) if step["hands"] else ""
         self.prev.disabled = self.index == 0
         self.next.disabled = self.index == len(self.steps) - 1
