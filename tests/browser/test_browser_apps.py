@@ -158,7 +158,7 @@ def page_hand(page: Any) -> list[str]:
     return sorted(out)
 
 
-def wait_hand(page: Any, replica: Replica) -> None:
+def wait_hand(page: Any, replica: Replica, timeout: float = 20_000) -> None:
     want = sorted(str(c) for c in replica.hand())
     try:
         page.wait_for_function(
@@ -166,7 +166,7 @@ def wait_hand(page: Any, replica: Replica) -> None:
                  const got = Array.from(document.querySelectorAll(sel)).map(e =>
                    Array.from(e.classList).find(c => /^rummy-card-\\w\\w$/.test(c)).slice(11));
                  return JSON.stringify(got.sort()) === JSON.stringify(want);
-               }""", arg=[HAND, want], timeout=20_000)
+               }""", arg=[HAND, want], timeout=timeout)
     except Exception:  # noqa: BLE001 - say what differs
         said = [t for t in page.locator(".rummy-status, .rummy-message").all_inner_texts()
                 if t.strip()]
@@ -338,9 +338,15 @@ def test_big_table_draw_discard_cycle(page, voila):
     log_before = page.locator(".rummy-log").inner_text()
     draw = Action("draw pool")
     assert draw in replica.observation().legal_actions
-    page.locator("button.rummy-pool").click()
     replica.act(draw)
-    wait_hand(page, replica)
+    page.locator("button.rummy-pool").click()
+    try:
+        wait_hand(page, replica, timeout=5_000)
+    except pytest.fail.Exception:
+        # the first click on a fresh Big Table page is sometimes lost before it reaches
+        # the kernel (seen under heavy load); a learner clicks again
+        page.locator("button.rummy-pool").click()
+        wait_hand(page, replica)
     assert page.locator(HAND).count() == 4
     checked += assert_no_leak(page, watch, replica)
     discard = make_bot("greedy", seed=0).choose(replica.observation())
