@@ -227,7 +227,7 @@ def test_hand_is_complete_agrees_with_the_solver(data, size, wild):
     assert hand_is_complete(hand, rules) == best_arrangement(hand, rules).is_complete
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(data=st.data(), size=st.integers(3, 13))
 def test_hand_is_complete_on_near_complete_hands(data, size):
     """Hands built from melds plus a few random cards, where the answer is
@@ -253,3 +253,29 @@ def test_hand_is_complete_on_near_complete_hands(data, size):
     if max(Counter(hand).values()) > 4:
         return
     assert hand_is_complete(hand, rules) == best_arrangement(hand, rules).is_complete
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), size=st.integers(3, 7), wild=st.integers(1, 13))
+def test_hand_is_complete_agrees_with_the_brute_force(data, size, wild):
+    """Against tests/brute.py, which tries every way to cut a hand into groups
+    (independent of both the solver and the fast test)."""
+    from brute import brute_min_penalty
+
+    rank = data.draw(st.integers(1, 13))
+    suit = data.draw(st.sampled_from("cdhs"))
+    # half the cards near one rank and suit, so complete hands come up often
+    pool = [Card(r, s) for r in range(max(1, rank - 2), min(13, rank + 2) + 1) for s in "cdhs"]
+    pool += [Card(wild, s) for s in "cdhs"] + [Card(rank, suit)]
+    hand = data.draw(st.lists(st.sampled_from(pool + list(deck(1))), min_size=size,
+                              max_size=size))
+    if max(Counter(hand).values()) > 4:
+        return
+    from rummy.melds import MeldRules
+
+    lowest = brute_min_penalty(hand, wild_rank=wild)
+    if isinstance(lowest, tuple):  # an older brute.py gave (search, cards)
+        search, n = lowest
+        lowest = search((1 << n) - 1)
+    # every card costs at least 1 point, so complete means a penalty of 0
+    assert hand_is_complete(hand, MeldRules(wild_rank=wild)) == (lowest == 0)
