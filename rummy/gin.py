@@ -662,7 +662,14 @@ class GinGame:
         if self.phase == "discard":
             m = _mask(hand)
             keep = -1 if self.just_taken is None else _bit(self.just_taken)
-            bits = [b for b in range(52) if m >> b & 1 and b != keep]
+            bits = []
+            x = m
+            while x:
+                low = x & -x
+                b = low.bit_length() - 1
+                if b != keep:
+                    bits.append(b)
+                x ^= low
             out = [_DISCARD_ACTION[b] for b in bits]
             # dw(hand - c) >= dw(hand) - value(c) >= floor(hand) - value(c):
             # skip the exact search when no discard can make a knock
