@@ -444,3 +444,32 @@ def test_every_card_is_in_one_place_after_every_move():
         where(g)
         g.apply(rng.choice(g.legal_actions()))
     assert set(deck()) == set(where(g))
+
+
+# -- properties (hypothesis) ---------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ANY_MOVES = [Action.parse(t) for t in (
+    "take upcard", "pass", "draw stock", "draw discard", "lay out", "discard Kh", "knock 2c",
+    "gin 5d", "lay off 4h onto 5h 6h 7h")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.lists(st.integers(0, 10**6), min_size=1, max_size=150))
+def test_random_play_keeps_every_card_in_one_place_and_bad_moves_change_nothing(seed, picks):
+    g = new_game("gin_three", seed=seed)
+    for k in picks:
+        if g.is_over:
+            break
+        legal = g.legal_actions()
+        bad = [a for a in ANY_MOVES if a not in legal]
+        before = g.to_json()
+        with pytest.raises(GameError):
+            g.apply(bad[k % len(bad)])
+        assert g.to_json() == before
+        g.apply(legal[k % len(legal)])
+        where(g)
+        assert g.is_over or g.current_player in (g.box, g.captain)
+    assert load_game(g.to_json()).to_json() == g.to_json()
