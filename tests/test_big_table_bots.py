@@ -117,7 +117,12 @@ def test_expert_takes_a_wild_from_the_pile_and_compares_with_the_pool():
     # hand 1: threes are wild; Cleo's pile shows 3d
     g = _position(["5h 9c Kc", "Kh 8d As", "2c 7s Jd"], ["4d", "5c", "3d"])
     action, why = strategy.expert(g.observe(0), random.Random(0), {})
-    assert str(action) == "draw pile 3d" and why == "3d on Cleo's pile is wild, so I take it."
+    # 5h 9c Kc = 24 points.  With the wild 3d no two naturals can share a
+    # meld, so nothing melds; discarding Kc leaves 5h 9c 3d = 5 + 9 + 3 = 17
+    # (a wild unmelded costs its face value)
+    assert str(action) == "draw pile 3d"
+    assert why == ("3d on Cleo's pile is wild, so I take it (my penalty goes from 24 to 17 "
+                   "after my best discard).")
     # 7h makes 5h 6h 7h: 0 points, which no pool card beats
     g = _position(["5h 6h Kc", "Kh 8d As", "2c 7s Jd"], ["4d", "5c", "7h"])
     action, why = strategy.expert(g.observe(0), random.Random(0), {})

@@ -178,9 +178,11 @@ def expert(obs: BigTableObservation, rng: random.Random,
         if take is None or take.card is None:
             return _POOL, f"{right}'s pile is empty, so I draw from the pool."
         top = take.card
-        if rules.is_wild(top):
-            return take, f"{top} on {right}'s pile is wild, so I take it."
         with_top = _best_discard(_key(obs.hand + (top,)), rules).penalty
+        if rules.is_wild(top):
+            now = _penalty(_key(obs.hand), rules)
+            return take, (f"{top} on {right}'s pile is wild, so I take it (my penalty goes "
+                          f"from {now} to {with_top} after my best discard).")
         expect, k = _pool_estimate(obs, rng)
         if with_top <= expect:
             return take, (f"{top} from {right}'s pile leaves {with_top} points after my best "
