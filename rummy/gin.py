@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from rummy.cards import SUITS, Card, deck, format_cards, rank_name
+from rummy.cards import SUITS, Card, deck, format_cards
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Meld, MeldRules, best_arrangement
 from rummy.table import Stock, deal
@@ -705,6 +705,12 @@ class GinGame:
                      if player == self.advisor else "")
             raise GameError(f"it is {who}'s turn ({self.role_of(self.turn)}), not "
                             f"{self.players[player]}'s ({self.role_of(player)}).{extra}")
+        if a.verb == "lay off" and self._knock is not None and a.onto:
+            # any spelling of the meld (its cards in any order, or the meld as it
+            # was before earlier lay-offs) means the meld as it stands now
+            i = self._find_meld(a.onto)
+            if i is not None:
+                a = Action("lay off", a.card, self._knock["melds"][i])
         legal = self.legal_actions(player)
         if a not in legal:  # the bots hand back the very objects: identity is quick
             raise GameError(self._why_illegal(a, legal))
@@ -896,8 +902,7 @@ class GinGame:
         self.hands[seat].remove(a.card)
         self.log.append(f"{self.players[seat]} ({self.role_of(seat)}) lays off {a.card} onto "
                         f"the knocker's {_meld_text(old)} (G-8).")
-        offs, can_stop = self._layoff_actions_raw()
-        if not offs:
+        if not self._layoff_actions_raw()[0]:
             self._finish_knock()
 
     def layoff_hint(self) -> str:
@@ -908,8 +913,7 @@ class GinGame:
         return _hint(self._knock, self.hands[self._knock["defender"]], self.players)
 
     def _finish_knock(self) -> None:
-        k = self._knock
-        assert k is not None
+        assert self._knock is not None
         self._end_hand(self._result(kind="knock"))
 
     # -- scoring --------------------------------------------------------------
@@ -1178,5 +1182,3 @@ def from_json(obj: dict[str, Any] | str) -> GinGame:
             raise GameError(f"saved action {i + 1} ({entry!r}) does not replay: {e}") from None
     return g
 
-
-_ = rank_name  # re-exported helpers used in sentences elsewhere

@@ -224,8 +224,10 @@ def test_G_8_layoffs_including_a_chain_then_score():
     obs = g.observe(0)
     assert "4h lays off on 5h-6h-7h" in obs.layoff_hint
     assert "3h lays off on 4h-5h-6h-7h" in obs.layoff_hint
-    g.apply("lay off 4h onto 5h 6h 7h")
+    g.apply("lay off 4h onto 7h 5h 6h")          # the meld's cards in any order
     assert "lay off 3h onto 4h 5h 6h 7h" in texts(g.legal_actions())
+    g.apply("lay off 3h onto 5h 6h 7h")          # the meld as first laid also names it
+    assert g.history[-1][1] == Action.parse("lay off 3h onto 4h 5h 6h 7h")
     # play the rest of the offered plan (the observation lists it in order)
     while g.phase == "lay off":
         g.apply(g.observe(0).layoff_plan[0])
