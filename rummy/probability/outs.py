@@ -99,10 +99,6 @@ class Outs:
         return f"<p>{head}</p>" + self.by_meld.to_html()
 
 
-def _count_cards(cs: tuple[Card, ...]) -> Counter[Card]:
-    return Counter(cs)
-
-
 def outs(hand: Any, variant: str = "three_thirteen", round: int | None = None,
          seen: Any = (), **options: Any) -> Outs:
     """The unseen cards that would complete or improve ``hand`` (feed a meld).
@@ -137,7 +133,7 @@ def outs(hand: Any, variant: str = "three_thirteen", round: int | None = None,
         as_cards(seen)
     shoe = shoe_for(v, round, **options)
     rules = shoe.rules
-    used = _count_cards(h + s)
+    used = Counter(h + s)
     for c, n in used.items():
         have = shoe.jokers if c.is_joker else shoe.packs
         if c.is_joker and not have:
@@ -162,7 +158,7 @@ def outs(hand: Any, variant: str = "three_thirteen", round: int | None = None,
         if len(after.deadwood) >= len(now.deadwood):
             continue  # no closer to going out (at best a lower card swapped in)
         meld = next((m for m in after.melds if c in m.cards), None)
-        if meld is None:  # pragma: no cover - fewer unmelded cards means c is melded
+        if meld is None:  # the drawn card itself feeds no meld
             continue
         if rules.is_wild(c):
             label = " ".join(str(x) for x in meld.cards if not rules.is_wild(x)) + " + wild"
