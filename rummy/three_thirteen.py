@@ -749,8 +749,22 @@ class ThreeThirteenGame:
         return undone
 
     def copy(self) -> ThreeThirteenGame:
-        """An independent copy (by replay)."""
-        return replay(self.variant, self.players, self.seed, self.history, **self.options)
+        """An independent copy (the RNG position included; cards are values,
+        so only the containers are copied)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.stock = self.stock.copy()
+        for name in ("log", "history", "scores", "round_out", "pile", "final_left",
+                     "discards", "events"):
+            setattr(new, name, list(getattr(self, name)))
+        for name in ("round_scores", "hands", "known", "picked"):
+            setattr(new, name, [list(x) for x in getattr(self, name)])
+        new.shown = dict(self.shown)
+        new.options = dict(self.options)
+        new._opts = dict(self._opts)
+        return new
 
     def check_invariants(self) -> None:
         """Raise AssertionError if a card is lost, duplicated or misplaced:

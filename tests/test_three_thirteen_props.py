@@ -1,0 +1,149 @@
+"""Property tests for the Three-Thirteen engine (hypothesis): random games keep
+every card in exactly one place, observations never depend on another
+player's hidden cards, saving and loading is exact, and the quick go-out
+filter never rejects a hand that can go out."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rummy import best_discard, deck, find_variant, load_game, new_game
+from rummy.three_thirteen import may_go_out
+
+VARIANTS = [
+    ("three_thirteen", {}, (2, 3, 4, 5, 8)),
+    ("three_thirteen", {"aces": "low_or_high", "discard_return": True}, (2, 4)),
+    ("tre_tretton", {}, (2, 3, 4)),
+    ("three_thirteen_jokers", {"jokers": 4, "aces": "high"}, (4,)),
+    ("three_thirteen_jokers", {"jokers": 2}, (4,)),
+]
+
+game_args = st.tuples(st.sampled_from(VARIANTS), st.integers(0, 10**6), st.integers(0, 10**6))
+
+
+def move(g, rnd):
+    """Random, but go out when possible and take the top discard a third of the
+    time (keeps rounds short and exercises every kind of move)."""
+    acts = g.legal_actions()
+    if acts[0].verb == "go out" and rnd.random() < 0.9:
+        return acts[0]
+    return rnd.choice(acts)
+
+
+def hidden_swap(g, p, rnd):
+    """A copy of ``g`` in which every card that ``p`` can't know (the stock and
+    the other players' cards not seen taken from the pile) is dealt afresh."""
+    h = g.copy()
+    pool = list(h.stock.cards)
+    slots = []
+    for q, hand in enumerate(h.hands):
+        if q == p:
+            continue
+        known = Counter(h.known[q])
+        for i, c in enumerate(hand):
+            if known[c]:
+                known[c] -= 1
+            else:
+                slots.append((q, i))
+                pool.append(c)
+    rnd.shuffle(pool)
+    h.stock.cards = pool[: len(h.stock.cards)]
+    for (q, i), c in zip(slots, pool[len(h.stock.cards):]):
+        h.hands[q][i] = c
+    h._out_cache = None
+    return h
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_args)
+def test_random_play_keeps_every_card_in_one_place(args):
+    """Three rounds of random play per example (whole games: test_three_thirteen_selfplay)."""
+    (variant, options, sizes), seed, pick = args
+    players = sizes[pick % len(sizes)]
+    g = new_game(variant, players=players, seed=seed, **options)
+    rnd = random.Random(pick)
+    g.check_invariants()
+    moves = 0
+    while g.round <= 3:
+        g.apply(move(g, rnd))
+        g.check_invariants()
+        moves += 1
+        assert moves < 3 * 2 * (g.stall_turns + players) + 10
+    assert len(g.round_scores) == 3
+    assert sum(map(sum, g.round_scores)) == sum(g.scores)
+    assert all(s >= 0 for s in g.scores)
+
+
+def check_hidden(g, rnd):
+    for p in range(g.n):
+        h = hidden_swap(g, p, rnd)
+        assert h.observe(p) == g.observe(p)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_args)
+def test_observation_never_depends_on_hidden_cards(args):
+    """Re-deal every card a player can't see: what that player observes is
+    unchanged, whether drawing, discarding, or in the last turns of a round."""
+    (variant, options, sizes), seed, pick = args
+    g = new_game(variant, players=sizes[pick % len(sizes)], seed=seed, **options)
+    rnd = random.Random(pick)
+    phases = set()
+    steps = 0
+    while g.round <= 2:
+        if steps % 4 == 0 or g.went_out is not None:
+            check_hidden(g, rnd)
+            phases.add(g.phase if g.went_out is None else "last turns")
+        g.apply(move(g, rnd))
+        steps += 1
+    assert phases == {"draw", "discard", "last turns"}
+
+
+def test_observation_at_game_over_never_depends_on_hidden_cards():
+    from rummy.bots import GreedyBot
+
+    g = new_game("three_thirteen_jokers", seed=3, jokers=2)
+    bot = GreedyBot()
+    while not g.is_over:
+        g.apply(bot.choose(g.observe(g.current_player)))
+    check_hidden(g, random.Random(1))
+    assert g.observe(0).phase == "over" and g.observe(0).legal_actions == ()
+
+
+@settings(max_examples=8, deadline=None)
+@given(game_args, st.integers(0, 300))
+def test_save_load_at_any_point_is_exact(args, stop):
+    (variant, options, sizes), seed, pick = args
+    g = new_game(variant, players=sizes[pick % len(sizes)], seed=seed, **options)
+    rnd = random.Random(pick)
+    for _ in range(stop):
+        if g.is_over:
+            break
+        g.apply(move(g, rnd))
+    h = load_game(g.to_json())
+    assert h.to_json() == g.to_json()
+    assert h.hands == g.hands and h.stock.cards == g.stock.cards and h.pile == g.pile
+    assert h.log == g.log and h.rng.getstate() == g.rng.getstate()
+    for p in range(g.n):
+        assert h.observe(p) == g.observe(p)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(1, 11), st.integers(0, 10**9), st.booleans())
+def test_go_out_filter_never_rejects_a_hand_that_can_go_out(vargs, rnd_no, seed, tight):
+    variant, options, _ = vargs
+    v = find_variant(variant)
+    rules = v.meld_rules(rnd_no, **options)
+    size = v.hand_size(rnd_no) + 1
+    rng = random.Random(seed)
+    shoe = list(deck(2, v.jokers(**options)))
+    if tight:  # few suits and ranks: hands full of melds
+        shoe = [c for c in shoe if c.is_joker or (c.suit in "hs" and c.rank <= 8)
+                or c.rank == rules.wild_rank]
+    hand = rng.sample(shoe, size)
+    if best_discard(hand, rules).penalty == 0:
+        assert may_go_out(hand, rules)
