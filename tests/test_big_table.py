@@ -478,9 +478,12 @@ def test_json_round_trip_and_undo():
     assert len(g.history) == 149
     g.apply(last, player=seat)
     assert g.to_json() == text
-    # undo back to a player's own last action
+    # undo back to a player's own last action: it and everything after go
+    last_of_2 = max(i for i, (s, _a) in enumerate(g.history) if s == 2)
     g.undo(player=2)
-    assert all(s != 2 for s, _ in g.history[len(g.history):]) and len(g.history) < 150
+    assert len(g.history) == last_of_2
+    assert g.to_json() == load_game(json.dumps(data | {"actions": data["actions"][:last_of_2]})
+                                    ).to_json()
 
 
 def test_summary_and_observation_fields():
