@@ -28,13 +28,15 @@ from rummy.bots import make_bot
 PLAYERS = 12
 
 
-def play(bot: str, seed: int) -> tuple[float, int, int]:
-    """One full game; returns (seconds, actions, cycles over all 11 hands)."""
+def play(bot: str, seed: int) -> tuple[float, float, int, int]:
+    """One full game; returns (wall seconds, CPU seconds, actions, cycles over
+    all 11 hands)."""
     g = new_game("big_table", players=PLAYERS, seed=seed)
     bots = [make_bot(bot, seed=seed * 100 + i) for i in range(PLAYERS)]
     actions = cycles = 0
     hand, last_cycle = g.hand_number, g.cycle
     t = time.perf_counter()
+    cpu = time.process_time()
     while not g.is_over:
         p = g.to_act()[0]
         g.apply(bots[p].choose(g.observe(p)), player=p)
@@ -43,21 +45,25 @@ def play(bot: str, seed: int) -> tuple[float, int, int]:
             cycles += last_cycle
             hand = g.hand_number
         last_cycle = g.cycle
-    return time.perf_counter() - t, actions, cycles
+    return time.perf_counter() - t, time.process_time() - cpu, actions, cycles
 
 
 def measure(bot: str, games: int, repeats: int, seed: int,
             progress: bool = True) -> dict[str, float]:
-    """Median games/s, actions/s and cycles per hand over ``repeats`` runs."""
-    rates, action_rates, cycles_per_hand = [], [], []
+    """Median games/s (wall clock and CPU time), actions/s and cycles per
+    hand over ``repeats`` runs."""
+    rates, cpu_rates, action_rates, cycles_per_hand = [], [], [], []
     for r in range(repeats):
-        secs = acts = cyc = 0
+        secs = cpu = 0.0
+        acts = cyc = 0
         for i in range(games):
-            s, a, c = play(bot, seed + r * games + i)
+            s, u, a, c = play(bot, seed + r * games + i)
             secs += s
+            cpu += u
             acts += a
             cyc += c
         rates.append(games / secs)
+        cpu_rates.append(games / cpu)
         action_rates.append(acts / secs)
         cycles_per_hand.append(cyc / (games * 11))
         if progress:
@@ -65,6 +71,7 @@ def measure(bot: str, games: int, repeats: int, seed: int,
                   f"({secs:.1f} s for {games} games)", file=sys.stderr, flush=True)
     return {
         "games_per_s": statistics.median(rates),
+        "games_per_cpu_s": statistics.median(cpu_rates),
         "actions_per_s": statistics.median(action_rates),
         "cycles_per_hand": statistics.median(cycles_per_hand),
     }
@@ -87,10 +94,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     greedy = measure("greedy", args.games, args.repeats, args.seed, not args.quiet)
     engine = measure("random", args.games, args.repeats, args.seed, not args.quiet)
     print(f"  12 greedy bots: {greedy['games_per_s']:.3f} games/s "
-          f"({1 / greedy['games_per_s']:.2f} s per game), "
+          f"({1 / greedy['games_per_s']:.2f} s per game; "
+          f"{greedy['games_per_cpu_s']:.3f} per CPU second), "
           f"{greedy['actions_per_s']:,.0f} actions/s, "
           f"{greedy['cycles_per_hand']:.1f} cycles per hand")
-    print(f"  12 random bots: {engine['games_per_s']:.3f} games/s, "
+    print(f"  12 random bots: {engine['games_per_s']:.3f} games/s "
+          f"({engine['games_per_cpu_s']:.3f} per CPU second), "
           f"{engine['actions_per_s']:,.0f} actions/s, "
           f"{engine['cycles_per_hand']:.1f} cycles per hand")
     ratio = engine["actions_per_s"] / greedy["actions_per_s"]
