@@ -279,3 +279,43 @@ def test_hand_is_complete_agrees_with_the_brute_force(data, size, wild):
         lowest = search((1 << n) - 1)
     # every card costs at least 1 point, so complete means a penalty of 0
     assert hand_is_complete(hand, MeldRules(wild_rank=wild)) == (lowest == 0)
+
+
+# ---------------------------------------------------------------------------
+# bad moves change nothing; saving and loading is exact
+
+
+_BAD = ["draw stock", "draw discard", "discard 1x", "call match", "play on", "knock",
+        "draw pile As", "discard Jk", "", "go out 5h", "draw pool"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 4, 12]),
+       steps=st.integers(0, 300), bad=st.sampled_from(_BAD), who=st.integers(0, 11))
+def test_bad_moves_change_nothing_and_json_is_exact(seed, players, steps, bad, who):
+    from rummy import GameError, load_game
+
+    rng = random.Random(seed)
+    g = new_game("big_table", players=players, seed=seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        p = g.to_act()[0]
+        g.apply(rng.choice(g.legal_actions(p)), player=p)
+    seat = who % players
+    text = g.to_json()
+    seen = [g.observe(i) for i in range(players)]
+    legal = [str(a) for a in g.legal_actions(seat)]
+    if bad in legal:
+        return  # not a bad move here
+    try:
+        g.apply(bad, player=seat)
+    except GameError as e:
+        assert str(e)  # says what was wrong
+    else:
+        raise AssertionError(f"{bad!r} was accepted for seat {seat} in {g.phase!r}")
+    assert g.to_json() == text
+    assert [g.observe(i) for i in range(players)] == seen
+    g.check(full=True)
+    again = load_game(text)
+    assert again.to_json() == text and [again.observe(i) for i in range(players)] == seen
