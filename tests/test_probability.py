@@ -182,7 +182,20 @@ def test_BT_1_round_one_solver_enumeration():
 ])
 def test_generation_matches_orbit_enumeration(variant, rnd, kw):
     shoe = shoe_for(variant, rnd, **kw)
-    assert C.count_by_generation(shoe) == C.count_by_enumeration(shoe)
+    counts = C.count_by_enumeration(shoe)
+    assert C.count_by_generation(shoe, symmetric=True) == counts
+    assert C.count_by_generation(shoe, symmetric=False) == counts
+
+
+@pytest.mark.parametrize("variant, rnd, kw", [
+    ("three_thirteen", 4, {"players": 4, "aces": "low_or_high"}),
+    ("big_table", 4, {}),
+    ("gin_three", 1, {}),
+])
+def test_suit_symmetry_gives_the_same_counts(variant, rnd, kw):
+    shoe = shoe_for(variant, rnd, **kw)
+    assert C.count_by_generation(shoe, symmetric=True) == C.count_by_generation(
+        shoe, symmetric=False)
 
 
 def test_suit_orbits_cover_every_multiset_once():

@@ -385,9 +385,21 @@ def _meld_parts(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tu
 
 
 def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
-                        tick: Callable[[int], None] | None = None) -> dict[int, int]:
+                        tick: Callable[[int], None] | None = None,
+                        symmetric: bool | None = None) -> dict[int, int]:
     """For each wild count ``w``, the weighted number of natural multisets
     ``N`` of ``cards - w`` cards such that ``N`` plus ``w`` wilds is complete.
+
+    Meld parts are added in order of their lowest card, each multiset once
+    per way of splitting it (duplicates are merged).  With ``symmetric``
+    only multisets whose suits are the first ``j`` suits (clubs; clubs and
+    diamonds; ...) are built, and each stands for the ``C(4, j)`` suit sets
+    of its size: permuting suits keeps a hand complete and its weight.  As
+    parts come in suit-major order, a part whose lowest card is a heart can
+    only be added when clubs and diamonds are already there.  By default
+    (None) the symmetry is used where it measured faster: with wilds in
+    the shoe (about a third less time for 6-7 cards); without wilds (gin)
+    the extra tests cost more than the pruning saves.
 
     Raises :class:`TooBig` after about ``limit`` search steps.
     """
@@ -402,6 +414,9 @@ def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
     # mask test tells whether any card is taken more than P times
     over = sum(1 << (8 * pp + 7) for pp in range(52))
     bias = sum((127 - P) << (8 * pp) for pp in range(52))
+    if symmetric is None:
+        symmetric = shoe.wild_pool > 0
+    all_suits = 0 if symmetric else 15  # suits taken as present from the start
     for w in range(min(n, shoe.wild_pool) + 1):
         m = n - w
         if m == 0:
@@ -409,41 +424,59 @@ def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
             if tick:
                 tick(1)
             continue
-        parts = [(sum(1 << (8 * pp) for pp in posns_all), k, cost)
-                 for _, k, cost, posns_all in _parts8(shoe, m, w)]
-        smallest = [min((k for _, k, c in parts if c <= b), default=m + 1) for b in range(w + 1)]
-        found: set[int] = set()
-        stack: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+        parts = []
+        for _, k, cost, posns in _parts8(shoe, m, w):
+            suits = 0
+            for pp in posns:
+                suits |= 1 << (pp // 13)
+            below = (1 << (posns[0] // 13)) - 1  # suits that must already be there
+            parts.append((sum(1 << (8 * pp) for pp in posns), k, cost, suits, below))
+        smallest = [min((k for _, k, c, _, _ in parts if c <= b), default=m + 1)
+                    for b in range(w + 1)]
         count = len(parts)
+        # end[have]: parts from here on start in a suit above the lowest
+        # missing one, so they can never be added
+        end = []
+        for have in range(16):
+            missing = next((si for si in range(4) if not have >> si & 1), 4)
+            end.append(next((i for i, part in enumerate(parts)
+                             if part[4] >> missing & 1), count))
+        found: set[int] = set()
+        stack: list[tuple[int, int, int, int, int]] = [(0, 0, 0, 0, all_suits)]
         while stack:
-            start, x, size, cost = stack.pop()
-            steps += count - start
+            start, x, size, cost, have = stack.pop()
+            stop = end[have]
+            steps += stop - start
             if steps > limit:
                 raise TooBig(f"more than {limit} steps")
             rem = m - size
             left = w - cost
-            for gi in range(start, count):
-                gx, gs, gc = parts[gi]
-                if gs > rem or gc > left:
+            for gi in range(start, stop):
+                gx, gs, gc, gsuits, below = parts[gi]
+                if gs > rem or gc > left or (have & below) != below:
                     continue
                 nx = x + gx
                 if (nx + bias) & over:
                     continue
+                h2 = have | gsuits
                 if gs == rem:
-                    found.add(nx)
+                    if h2 & (h2 + 1) == 0:  # the suits used are the first j
+                        found.add(nx)
                 elif rem - gs >= smallest[left - gc]:
-                    stack.append((gi, nx, size + gs, cost + gc))
-        if P == 1:
-            out[w] = len(found)
-        else:
-            total = 0
-            for x in found:
-                weight = 1
-                for k in x.to_bytes(52, "little"):
+                    stack.append((gi, nx, size + gs, cost + gc, h2))
+        total = 0
+        for x in found:
+            raw = x.to_bytes(52, "little")
+            weight = 1
+            if P > 1:
+                for k in raw:
                     if k:
                         weight *= binom[k]
-                total += weight
-            out[w] = total
+            if symmetric:
+                j = sum(1 for si in range(4) if any(raw[si * 13:si * 13 + 13]))
+                weight *= math.comb(4, j)
+            total += weight
+        out[w] = total
         if tick:
             tick(1)
     return out

@@ -216,7 +216,7 @@ def _formula(shoe: C.Shoe, counts: dict[int, int]) -> Any:
 
 #: Search steps an automatic exact count may take (about 2 s) before the
 #: question goes to Monte Carlo instead.
-AUTO_LIMIT = 2_500_000
+AUTO_LIMIT = 1_500_000
 #: The cap for ``method="exact"`` (about a minute).
 EXACT_LIMIT = 50_000_000
 
