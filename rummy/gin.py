@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import json
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -642,14 +642,18 @@ class GinGame:
         """The moves ``player`` (default: the player to act) may make now."""
         if player is None:
             player = self.current_player
-        if self.is_over or player != self.turn:
+        if self.winner is not None or player != self.turn:
             return []
+        return list(self._legal())
+
+    def _legal(self) -> list[Action]:
+        """The cached legal moves of the player to act (do not modify)."""
         cached = self._legal_cache
         if cached is not None and cached[0] == self._version:
-            return list(cached[1])
+            return cached[1]
         out = self._legal_now()
         self._legal_cache = (self._version, out)
-        return list(out)
+        return out
 
     def _legal_now(self) -> list[Action]:
         hand = self.hands[self.turn]
@@ -711,9 +715,9 @@ class GinGame:
             i = self._find_meld(a.onto)
             if i is not None:
                 a = Action("lay off", a.card, self._knock["melds"][i])
-        legal = self.legal_actions(player)
+        legal = self._legal()
         if a not in legal:  # the bots hand back the very objects: identity is quick
-            raise GameError(self._why_illegal(a, legal))
+            raise GameError(self._why_illegal(a, list(legal)))
         self.history.append((player, a))
         self._advice = None
         self._version += 1
@@ -791,7 +795,10 @@ class GinGame:
         if self.phase == "discard":
             card = a.card
             assert card is not None
-            self.hands[seat].remove(card)
+            hand = self.hands[seat]
+            i = bisect_left(hand, _bit(card), key=_bit)  # hands are kept in card order
+            assert hand[i] == card, "a hand lost its card order"
+            del hand[i]
             self.discards.append(card)
             self.just_taken = None
             self.turns += 1
