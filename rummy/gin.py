@@ -34,7 +34,10 @@ How a hand runs.
   keep the defender's best result are offered, so the defender always ends
   with the lowest deadwood possible (M-7); the defender's own melds are
   computed (the best arrangement of the cards kept), and shown with the
-  result.  When nothing can be laid off the hand is scored at once.
+  result.  G-8 has the defender lay out melds first and lay off after; the
+  engine takes the lay-offs first and lays the melds out at the end, which
+  changes no count because the search considers both together.  When
+  nothing can be laid off to advantage the hand is scored at once.
 
 The advisor channel.  The advisor never acts in the game (``to_act`` never
 names them).  The advisor **may see the captain's hand** (they sit beside
