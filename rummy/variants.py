@@ -110,13 +110,22 @@ class Variant:
             out[k] = self.option(k).check(v, self.name)
         return out
 
-    def check_players(self, players: int) -> int:
-        """Return ``players`` if this variant allows that many, else raise."""
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            if self.min_players == self.max_players:
+    def check_players(self, players: int, **options: Any) -> int:
+        """Return ``players`` if this variant allows that many, else raise.
+
+        A ``max_players`` option (``big_table``) raises the limit.
+
+        >>> find_variant("big_table").check_players(16, max_players=16)
+        16
+        """
+        top = self.max_players
+        if any(o.name == "max_players" for o in self.options):
+            top = int(self.resolve(**options).get("max_players") or top)
+        if not isinstance(players, int) or not self.min_players <= players <= top:
+            if self.min_players == top:
                 allowed = f"exactly {self.min_players}"
             else:
-                allowed = f"{self.min_players} to {self.max_players}"
+                allowed = f"{self.min_players} to {top}"
             raise VariantError(f"{self.name} is for {allowed} players, not {players!r}")
         return players
 
