@@ -101,10 +101,11 @@ class Server:
             start_new_session=True,
         )
         try:
-            _wait_http(self.base.rstrip("/") + "/" + ready_path, 60, self.proc)
-        except BaseException:
+            _wait_http(self.base.rstrip("/") + "/" + ready_path, 90, self.proc)
+        except Exception as exc:
             self.stop()
-            raise
+            raise RuntimeError(f"{argv[2:4]} did not start: {exc}\n"
+                               + self.log_path.read_text(errors="replace")[-3000:]) from exc
 
     def log(self) -> str:
         """Everything the server (and its kernels) printed so far."""
@@ -159,7 +160,7 @@ def start_jupyter_server(python: str, root: Path, port: int | None = None,
     """Serve ``root`` with ``jupyter server`` (the Voilà extension on), as Binder does."""
     port = port or free_port()
     argv = [python, "-m", "jupyter_server", "--no-browser", f"--port={port}",
-            "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
+            "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", "--allow-root",
             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("JUPYTER_PATH", None)

@@ -11,6 +11,7 @@ state) may name a card an opponent holds that the learner has never seen.
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.browser
 
 HAND = ".rummy-hand button.rummy-card"
 CARD_CLASS = re.compile(r"^rummy-card-(\w\w)$")
+LOG_CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs]|Jk)(?![A-Za-z0-9])")
 
 #: JavaScript: everything the page shows or names, for the leak check.
 EVERYTHING_JS = """() => {
@@ -49,7 +51,10 @@ class Watch:
     state included), as text."""
 
     def __init__(self, page: Any) -> None:
+        self.page = page
         self.frames: list[str] = []
+        self.idle = 0  # "kernel idle" messages seen: one ends every click's handling
+        self.last = time.monotonic()
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
@@ -58,7 +63,28 @@ class Watch:
     def _frame(self, payload: Any) -> None:
         text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
         # undo JSON's \\uXXXX escapes so that suit symbols compare as text
-        self.frames.append(re.sub(r"\\\\u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)), text))
+        self.frames.append(re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)), text))
+        self.last = time.monotonic()
+        if re.search(r'"execution_state":\s*"idle"', text):
+            self.idle += 1
+
+    def click(self, selector: str, timeout: float = 30.0) -> None:
+        """Click and wait until the kernel has handled the click (its "idle"
+        status follows every widget update the click caused), so the next
+        click can't land on a control that is about to change."""
+        before = self.idle
+        self.page.locator(selector).first.click()
+        deadline = time.monotonic() + timeout
+        while self.idle <= before:
+            if time.monotonic() > deadline:
+                pytest.fail(f"the kernel did not answer the click on {selector}")
+            self.page.wait_for_timeout(20)
+
+    def settle(self, quiet: float = 0.5, timeout: float = 30.0) -> None:
+        """Wait until the kernel has sent nothing for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() - self.last < quiet and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)
 
     def text(self) -> str:
         return "\n".join(self.frames)
@@ -137,8 +163,11 @@ class Replica:
                 yield from m.cards
 
     def look(self) -> None:
-        """Remember what the learner has seen so far (own hand and public cards)."""
-        for c in list(self.hand()) + list(self.public()):
+        """Remember what the learner has seen so far: the own hand, public cards,
+        and any card the learner's log names (e.g. the cards of Gin's role draw)."""
+        obs = self.observation()
+        named = [Card.parse(t) for t in LOG_CARD.findall("\n".join(obs.log))]
+        for c in list(obs.hand) + list(self.public()) + named:
             self.seen[c] = max(self.seen[c], 1)
 
     def hidden(self) -> set[Card]:
@@ -164,7 +193,7 @@ def wait_hand(page: Any, replica: Replica, timeout: float = 20_000) -> None:
         page.wait_for_function(
             """([sel, want]) => {
                  const got = Array.from(document.querySelectorAll(sel)).map(e =>
-                   Array.from(e.classList).find(c => /^rummy-card-\\w\\w$/.test(c)).slice(11));
+                   (Array.from(e.classList).find(c => /^rummy-card-\\w\\w$/.test(c)) || '').slice(11));
                  return JSON.stringify(got.sort()) === JSON.stringify(want);
                }""", arg=[HAND, want], timeout=timeout)
     except Exception:  # noqa: BLE001 - say what differs
@@ -181,7 +210,10 @@ def assert_no_leak(page: Any, watch: Watch, replica: Replica) -> int:
     shown = str(page.evaluate(EVERYTHING_JS))
     sent = watch.text()
     for c in hidden:
-        assert not mentions(shown, c), f"the page shows an opponent's {c.name}: {mentions(shown, c)}"
+        found = mentions(shown, c)
+        where = [shown[max(m.start() - 80, 0):m.end() + 40] for f in found[:1]
+                 for m in [re.search(re.escape(f), shown, re.IGNORECASE)] if m]
+        assert not found, f"the page shows an opponent's {c.name}: {found} in {where}"
         assert not mentions(sent, c), (f"the widget state sent to the browser names an "
                                        f"opponent's {c.name}: {mentions(sent, c)}")
     return len(hidden)
@@ -190,34 +222,31 @@ def assert_no_leak(page: Any, watch: Watch, replica: Replica) -> int:
 # -- clicking ----------------------------------------------------------------------------
 
 
-def select(page: Any, card: Card) -> None:
+def select(watch: Watch, card: Card) -> None:
     sel = f"{HAND}.rummy-card-{card}"
-    if page.locator(f"{sel}.rummy-card-selected").count() == 0:
-        page.locator(sel).first.click()
-        page.wait_for_selector(f"{sel}.rummy-card-selected")
+    if watch.page.locator(f"{sel}.rummy-card-selected").count() == 0:
+        watch.click(sel)
+        watch.page.wait_for_selector(f"{sel}.rummy-card-selected")
 
 
-def confirm(page: Any) -> None:
-    page.locator("button.rummy-confirm").click()
-
-
-def click_action(page: Any, action: Action) -> None:
+def click_action(watch: Watch, action: Action) -> None:
     """Make ``action`` the way a learner does, with the app's own controls."""
     verb, card = action.verb, action.card
     simple = {"draw stock": "button.rummy-stock", "draw discard": "button.rummy-discard-pile",
-              "take upcard": "button.rummy-take-upcard", "pass": "button.rummy-decline-upcard"}
+              "take upcard": "button.rummy-take-upcard", "pass": "button.rummy-decline-upcard",
+              "draw pool": "button.rummy-pool"}
     if verb in simple:
-        page.locator(simple[verb]).click()
+        watch.click(simple[verb])
     elif verb == "discard":
         assert card is not None
-        select(page, card)
-        page.locator("button.rummy-discard").click()
+        select(watch, card)
+        watch.click("button.rummy-discard")
     elif verb in ("go out", "knock", "gin"):
         assert card is not None
-        select(page, card)
-        page.locator({"go out": "button.rummy-go-out", "knock": "button.rummy-knock",
-                      "gin": "button.rummy-gin"}[verb]).click()
-        confirm(page)
+        select(watch, card)
+        watch.click({"go out": "button.rummy-go-out", "knock": "button.rummy-knock",
+                     "gin": "button.rummy-gin"}[verb])
+        watch.click("button.rummy-confirm")
     else:
         raise AssertionError(f"the test has no click for {action}")
 
@@ -226,6 +255,7 @@ def open_app(page: Any, voila: harness.Server, app: str, **query: Any) -> Watch:
     watch = Watch(page)
     page.goto(harness.app_url(voila.base, app, **query))
     page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+    watch.settle()
     return watch
 
 
@@ -276,12 +306,12 @@ def test_three_thirteen_full_round_by_clicking(page, voila):
         if s.round_scores:
             break
         if not hinted:
-            page.locator("button.rummy-hint").click()
+            watch.click("button.rummy-hint")
             page.wait_for_function(
                 "() => document.querySelector('.rummy-hint-text').innerText.trim().length > 0")
             hinted = True
         action = me.choose(replica.observation())
-        click_action(page, action)
+        click_action(watch, action)
         replica.act(action)
         verbs.append(action.verb)
         if replica.state.round_scores:
@@ -297,7 +327,7 @@ def test_three_thirteen_full_round_by_clicking(page, voila):
     mine = replica.state.round_scores[0][replica.learner]
     assert re.search(rf"You \(what you kept\)\s*:\s*{mine} point", review.inner_text())
     assert checked > 0, "the leak check never had a hidden card to look for"
-    page.locator("button.rummy-next-round").click()
+    watch.click("button.rummy-next-round")
     page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
 
 
@@ -339,19 +369,13 @@ def test_big_table_draw_discard_cycle(page, voila):
     draw = Action("draw pool")
     assert draw in replica.observation().legal_actions
     replica.act(draw)
-    page.locator("button.rummy-pool").click()
-    try:
-        wait_hand(page, replica, timeout=5_000)
-    except pytest.fail.Exception:
-        # the first click on a fresh Big Table page is sometimes lost before it reaches
-        # the kernel (seen under heavy load); a learner clicks again
-        page.locator("button.rummy-pool").click()
-        wait_hand(page, replica)
+    click_action(watch, draw)
+    wait_hand(page, replica)
     assert page.locator(HAND).count() == 4
     checked += assert_no_leak(page, watch, replica)
     discard = make_bot("greedy", seed=0).choose(replica.observation())
     assert discard.verb == "discard", discard
-    click_action(page, discard)
+    click_action(watch, discard)
     replica.act(discard)
     wait_hand(page, replica)
     checked += assert_no_leak(page, watch, replica)
@@ -399,7 +423,7 @@ def test_gin_three_knock(page, voila):
     wait_hand(page, replica)
     checked = assert_no_leak(page, watch, replica)
     for action in moves:
-        click_action(page, action)
+        click_action(watch, action)
         replica.act(action)
         if action.verb == "knock":
             break
@@ -410,3 +434,24 @@ def test_gin_three_knock(page, voila):
     last = [line for line in replica.state.log if "knock" in line.lower()][-1]
     assert last in page.locator(".rummy-log").inner_text()
     assert checked > 0
+
+
+def test_the_leak_check_can_fail(page, voila):
+    """A hidden card written into the page, or into what the kernel sent, is caught."""
+    from widgets import ThreeThirteenTable
+
+    watch = open_app(page, voila, "three_thirteen", seed=11, speed=0, players=2)
+    replica = Replica(lambda: ThreeThirteenTable("three_thirteen", players=2, seed=11,
+                                                 speed=0, bots="expert"))
+    wait_hand(page, replica)
+    assert_no_leak(page, watch, replica)
+    card = sorted(replica.hidden())[0]
+    watch.frames.append(f'{{"value": "<title>{card.name}</title>"}}')
+    with pytest.raises(AssertionError, match="widget state"):
+        assert_no_leak(page, watch, replica)
+    watch.frames.pop()
+    page.evaluate("(t) => { const e = document.createElement('span'); e.title = t; "
+                  "document.body.append(e); }", card.name)
+    with pytest.raises(AssertionError, match="page shows"):
+        assert_no_leak(page, watch, replica)
+    page.evaluate("() => document.body.lastElementChild.remove()")
