@@ -27,11 +27,12 @@ import functools
 import json
 import random
 import secrets
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.cards import Card, format_cards, rank_name
+from rummy.cards import Card, deck, format_cards, rank_name
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Discard, Meld, MeldRules, best_arrangement, best_discard
 from rummy.melds import penalty as _solver_penalty
@@ -135,6 +136,11 @@ def may_go_out(hand: Sequence[Card], rules: MeldRules) -> bool:
         if lonely > 1:
             return False
     return True
+
+
+@functools.lru_cache(maxsize=16)
+def _shoe(packs: int, jokers: int) -> Counter[Card]:
+    return Counter(deck(packs, jokers))
 
 
 def format_meld(meld: Meld) -> str:
@@ -452,12 +458,17 @@ class ThreeThirteenGame:
         if self._out_cache is not None and self._out_cache[0] == key:
             return self._out_cache[1]
         result: tuple[Card, ...] = ()
-        if may_go_out(hand, self._rules) and cached_best_discard(hand, self._rules).penalty == 0:
+        rules = self._rules
+        if may_go_out(hand, rules):
+            # if hand - c is all melds, the whole hand costs at most c's points
+            whole = cached_penalty(hand, rules)
             outs = []
             for c in self._allowed_discards(seat):
+                if rules.penalty_of(c) < whole:
+                    continue
                 rest = list(hand)
                 rest.remove(c)
-                if cached_penalty(rest, self._rules) == 0:
+                if cached_penalty(rest, rules) == 0:
                     outs.append(c)
             result = tuple(outs)
         self._out_cache = (key, result)
@@ -770,15 +781,13 @@ class ThreeThirteenGame:
         """Raise AssertionError if a card is lost, duplicated or misplaced:
         every card of the shoe is in exactly one place, hands have the right
         size, and nobody holds more than they should."""
-        from collections import Counter
-
-        from rummy.cards import deck
-
-        where = Counter(self.stock.cards) + Counter(self.pile)
+        where = Counter(self.stock.cards)
+        where.update(self.pile)
         for h in self.hands:
-            where += Counter(h)
-        shoe = Counter(deck(self.packs, self.jokers))
-        assert where == shoe, f"cards lost or duplicated: {(where - shoe) + (shoe - where)}"
+            where.update(h)
+        shoe = _shoe(self.packs, self.jokers)
+        if dict.__eq__(where, shoe) is not True:
+            raise AssertionError(f"cards lost or duplicated: {(where - shoe) + (shoe - where)}")
         if self.phase == "over":
             return
         h = self.variant.hand_size(self.round)
