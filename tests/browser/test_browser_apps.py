@@ -11,7 +11,6 @@ state) may name a card an opponent holds that the learner has never seen.
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +18,7 @@ from typing import Any
 
 import harness
 import pytest
+from harness import Watch
 
 import rummy
 from rummy import Action, Card, cards, find_variant, why_not
@@ -44,50 +44,6 @@ EVERYTHING_JS = """() => {
 
 
 # -- the replica and what the learner may know ---------------------------------------
-
-
-class Watch:
-    """Everything the kernel sent to this page over its websockets (the widget
-    state included), as text."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.frames: list[str] = []
-        self.idle = 0  # "kernel idle" messages seen: one ends every click's handling
-        self.last = time.monotonic()
-        page.on("websocket", self._socket)
-
-    def _socket(self, ws: Any) -> None:
-        ws.on("framereceived", self._frame)
-
-    def _frame(self, payload: Any) -> None:
-        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
-        # undo JSON's \\uXXXX escapes so that suit symbols compare as text
-        self.frames.append(re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)), text))
-        self.last = time.monotonic()
-        if re.search(r'"execution_state":\s*"idle"', text):
-            self.idle += 1
-
-    def click(self, selector: str, timeout: float = 30.0) -> None:
-        """Click and wait until the kernel has handled the click (its "idle"
-        status follows every widget update the click caused), so the next
-        click can't land on a control that is about to change."""
-        before = self.idle
-        self.page.locator(selector).first.click()
-        deadline = time.monotonic() + timeout
-        while self.idle <= before:
-            if time.monotonic() > deadline:
-                pytest.fail(f"the kernel did not answer the click on {selector}")
-            self.page.wait_for_timeout(20)
-
-    def settle(self, quiet: float = 0.5, timeout: float = 30.0) -> None:
-        """Wait until the kernel has sent nothing for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() - self.last < quiet and time.monotonic() < deadline:
-            self.page.wait_for_timeout(50)
-
-    def text(self) -> str:
-        return "\n".join(self.frames)
 
 
 def mentions(text: str, card: Card) -> list[str]:
