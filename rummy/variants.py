@@ -120,7 +120,7 @@ class Variant:
         """
         top = self.max_players
         if any(o.name == "max_players" for o in self.options):
-            top = int(self.resolve(**options).get("max_players") or top)
+            top = max(top, int(self.resolve(**options).get("max_players") or top))
         if not isinstance(players, int) or not self.min_players <= players <= top:
             if self.min_players == top:
                 allowed = f"exactly {self.min_players}"
