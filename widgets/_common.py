@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -146,3 +147,34 @@ def walk(widget: Any) -> list[Any]:
     for child in getattr(widget, "children", ()) or ():
         out.extend(walk(child))
     return out
+
+
+_VERB_FIXES = {"has": "have", "is": "are", "was": "were", "goes": "go", "does": "do"}
+_YOU_VERB = re.compile(r"\bYou( \([^)]*\))? ([a-z]+)\b")
+
+
+def second_person(line: str) -> str:
+    """Make an engine log sentence about the seat named "You" read as English.
+
+    The engines narrate every seat in the third person ("Ana draws"); for the
+    learner's seat, called "You" by the tables, that would read "You draws".
+
+    >>> second_person("You draws from the stock.")
+    'You draw from the stock.'
+    >>> second_person("Ben takes 7h from You's pile; You (captain) passes.")
+    'Ben takes 7h from your pile; You (captain) pass.'
+    >>> second_person("You has 3 cards and goes out.")
+    'You have 3 cards and goes out.'
+    """
+
+    def fix(m: re.Match[str]) -> str:
+        role, verb = m.group(1) or "", m.group(2)
+        if verb in _VERB_FIXES:
+            verb = _VERB_FIXES[verb]
+        elif verb.endswith(("ches", "shes", "sses", "xes")):
+            verb = verb[:-2]
+        elif verb.endswith("s") and not verb.endswith("ss"):
+            verb = verb[:-1]
+        return f"You{role} {verb}"
+
+    return _YOU_VERB.sub(fix, line.replace("You's", "your"))

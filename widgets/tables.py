@@ -33,7 +33,7 @@ from rummy.cards import Card, cards, rank_name
 from rummy.game import DEFAULT_NAMES, Action, GameError
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
-from widgets._common import View, button, esc, html_box, safe
+from widgets._common import View, button, esc, html_box, safe, second_person
 from widgets.cards import HandView, PileView
 from widgets.coach import Coach
 from widgets.scores import ScoreSheet
@@ -352,6 +352,8 @@ class _Table(View):
         self._render_moves(obs)
         self.coach.update(obs)
         lines = obs.log[-_LOG_LINES:][::-1]
+        if self.learner_name == "You":
+            lines = [second_person(line) for line in lines]
         log = "<small>(newest first)</small><br>" + "<br>".join(esc(line) for line in lines)
         if self.log_view.value != log:
             self.log_view.value = log
