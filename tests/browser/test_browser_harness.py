@@ -69,3 +69,11 @@ def test_a_traceback_is_caught(browser, voila):
         page.close()
     assert any("ZeroDivisionError" in f or "Traceback" in f for f in found), found
     assert code_shown == 0, "Voilà shows the probe's code: strip_sources is off"
+
+
+def test_voila_config_hides_code_and_culls_idle_kernels():
+    config = json.loads((harness.ROOT / "voila.json").read_text())
+    assert config["VoilaConfiguration"]["strip_sources"] is True
+    assert config["VoilaConfiguration"]["show_tracebacks"] is False
+    cull = config["MappingKernelManager"]
+    assert 0 < cull["cull_interval"] <= cull["cull_idle_timeout"] <= 3600
