@@ -127,7 +127,7 @@ def may_go_out(hand: Sequence[Card], rules: MeldRules) -> bool:
     for c in naturals:
         if by_rank[c.rank] > 1:
             continue
-        ranks = (1, 14) if c.rank == 1 else (c.rank,)
+        ranks: tuple[int, ...] = (c.rank,)
         if c.rank == 1:
             ranks = {"low": (1,), "high": (14,), "low_or_high": (1, 14)}[rules.aces]
         if any((c.suit, r + d) in where for r in ranks for d in range(-reach, reach + 1) if d):
@@ -613,8 +613,9 @@ class ThreeThirteenGame:
             self.events.append(Event("take", seat, c))
             self.log.append(f"{self._says(seat, 'takes', 'take')} {c} from the discard pile.")
             return
-        c = action.card
-        assert c is not None
+        card = action.card
+        assert card is not None
+        c = card
         if action.verb == "go out":
             rest = list(hand)
             rest.remove(c)
@@ -783,8 +784,8 @@ class ThreeThirteenGame:
         size, and nobody holds more than they should."""
         where = Counter(self.stock.cards)
         where.update(self.pile)
-        for h in self.hands:
-            where.update(h)
+        for held in self.hands:
+            where.update(held)
         shoe = _shoe(self.packs, self.jokers)
         if dict.__eq__(where, shoe) is not True:
             raise AssertionError(f"cards lost or duplicated: {(where - shoe) + (shoe - where)}")

@@ -83,6 +83,14 @@ def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Card, int]:
     return choice, best[0]
 
 
+def _out_key(rules: MeldRules) -> Any:
+    def key(a: Action) -> tuple[int, tuple[int, int]]:
+        assert a.card is not None
+        return rules.penalty_of(a.card), a.card.sort_key()
+
+    return key
+
+
 def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
     """The move leaving the lowest penalty now, and why.
 
@@ -108,7 +116,7 @@ def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
         return DRAW_STOCK, f"draw from the stock ({now} points now)"
     outs = [a for a in obs.legal_actions if a.verb == "go out"]
     if outs:
-        act = max(outs, key=lambda a: (rules.penalty_of(a.card), a.card.sort_key()))  # type: ignore[arg-type]
+        act = max(outs, key=_out_key(rules))
         assert act.card is not None
         arr = _arrangement(_without(hand, act.card), rules)
         melds = " ".join(format_meld(m) for m in arr.melds)
@@ -146,20 +154,24 @@ def _update_memory(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> Non
     pile: list[Card] = memory["pile"]
     known: list[Counter[Card]] = memory["known"]
     for ev in obs.events[memory["seen"]:]:
+        if ev.card is None or (ev.seat is None and ev.kind != "turn up"):
+            if ev.kind == "reshuffle":
+                del pile[:-1]
+            continue
         if ev.kind == "turn up":
             pile[:] = [ev.card]
         elif ev.kind == "take":
             if pile:
                 pile.pop()
+            assert ev.seat is not None
             known[ev.seat][ev.card] += 1
             memory["took"][ev.seat].append(ev.card)
         elif ev.kind in ("discard", "out"):
             pile.append(ev.card)
+            assert ev.seat is not None
             if known[ev.seat][ev.card] > 0:
                 known[ev.seat][ev.card] -= 1
             memory["threw"][ev.seat].append(ev.card)
-        elif ev.kind == "reshuffle":
-            del pile[:-1]
     memory["seen"] = len(obs.events)
 
 
@@ -506,7 +518,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
     # discard phase
     outs_ = [a for a in obs.legal_actions if a.verb == "go out"]
     if outs_:
-        act = max(outs_, key=lambda a: (rules.penalty_of(a.card), a.card.sort_key()))  # type: ignore[arg-type]
+        act = max(outs_, key=_out_key(rules))
         assert act.card is not None
         arr = _arrangement(_without(hand, act.card), rules)
         melds = " ".join(format_meld(m) for m in arr.melds)
