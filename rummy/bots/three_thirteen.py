@@ -493,11 +493,13 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
         with_top = hand + [top]
         allowed = sorted({c for c in with_top if c != top or obs.discard_return},
                          key=Card.sort_key)
-        d = cached_best_discard(with_top, rules)
-        if d.penalty == 0 and (d.card != top or obs.discard_return):
+        # the lowest penalty after taking the top card (never throwing it back)
+        best_p, best_c = min((p, c.sort_key(), c) for c, p, _ in
+                             _candidates(with_top, rules, allowed, 0))[::2]
+        if best_p == 0:
             return DRAW_DISCARD, (
-                f"take {top}: with it every card but {d.card} is in melds, so I go out")
-        if d.penalty >= now and not rules.is_wild(top):
+                f"take {top}: with it every card but {best_c} is in melds, so I go out")
+        if best_p >= now and not rules.is_wild(top):
             msg = f"draw from the stock: {top} would not lower my {now} points"
             keep = _describe_partials(partials, rules, unseen)
             return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
