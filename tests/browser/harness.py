@@ -223,12 +223,15 @@ def wait_rendered(page: Any, timeout: float = 60_000) -> None:
 
 
 def clean_copy(dest: Path, root: Path = ROOT) -> Path:
-    """Copy the files a fresh clone would have (no .venv, caches or outputs) to ``dest``."""
-    ignore = shutil.ignore_patterns(
-        ".venv", ".git", "__pycache__", "*.pyc", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-        ".hypothesis", "*.egg-info", "build", "dist", ".ipynb_checkpoints", "docs",
-    )
-    shutil.copytree(root, dest, ignore=ignore, symlinks=True)
+    """Copy what a fresh clone would hold (the files git tracks, as they are in
+    the working tree) to ``dest``."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True,
+                            check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        src = root / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
     return dest
 
 
