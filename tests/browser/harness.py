@@ -52,6 +52,10 @@ TRACEBACK_PATTERNS = (
 )
 
 
+#: A traceback the server prints when a page goes away mid-message: not the app's.
+SOCKET_CLOSED = ("WebSocketClosedError", "StreamClosedError")
+
+
 def find_tracebacks(text: str) -> list[str]:
     """Lines of ``text`` showing a Python traceback or a failed cell."""
     found = []
@@ -113,8 +117,19 @@ class Server:
         return self.log_path.read_text(errors="replace")
 
     def tracebacks(self) -> list[str]:
-        """Tracebacks the server or a kernel printed (a widget callback that failed)."""
-        return find_tracebacks(self.log())
+        """Tracebacks the server or a kernel printed (a widget callback that failed),
+        leaving out the server's noise about a browser tab that closed its websocket."""
+        lines = self.log().splitlines()
+        found = []
+        for i, line in enumerate(lines):
+            if find_tracebacks(line):
+                end = i + 1
+                while end < min(i + 16, len(lines)) and not find_tracebacks(lines[end]):
+                    end += 1
+                block = "\n".join(lines[i:end])
+                if not any(noise in block for noise in SOCKET_CLOSED):
+                    found.append(line.strip())
+        return found
 
     def stop(self) -> None:
         """Stop the server and its kernels (its own process group only)."""
