@@ -52,8 +52,11 @@ TRACEBACK_PATTERNS = (
 )
 
 
-#: A traceback the server prints when a page goes away mid-message: not the app's.
-SOCKET_CLOSED = ("WebSocketClosedError", "StreamClosedError")
+#: Where the server's own code lives: a traceback only through these files is the
+#: server's noise (a tab that went away mid-message, a kernel shut down while its
+#: websocket connected), not the app's.  A failing cell shows on the page anyway.
+SERVER_CODE = ("/tornado/", "/jupyter_server/", "/jupyter_client/", "/jinja2/", "/voila/",
+               "/nbclient/", "/asyncio/", "/traitlets/")
 
 
 def find_tracebacks(text: str) -> list[str]:
@@ -117,17 +120,17 @@ class Server:
         return self.log_path.read_text(errors="replace")
 
     def tracebacks(self) -> list[str]:
-        """Tracebacks the server or a kernel printed (a widget callback that failed),
-        leaving out the server's noise about a browser tab that closed its websocket."""
+        """Tracebacks a kernel printed (a widget callback that failed), leaving out
+        the server's own noise (see ``SERVER_CODE``)."""
         lines = self.log().splitlines()
         found = []
         for i, line in enumerate(lines):
             if find_tracebacks(line):
                 end = i + 1
-                while end < min(i + 16, len(lines)) and not find_tracebacks(lines[end]):
+                while end < min(i + 40, len(lines)) and not find_tracebacks(lines[end]):
                     end += 1
-                block = "\n".join(lines[i:end])
-                if not any(noise in block for noise in SOCKET_CLOSED):
+                frames = [x for x in lines[i:end] if x.strip().startswith('File "')]
+                if not frames or not all(any(p in f for p in SERVER_CODE) for f in frames):
                     found.append(line.strip())
         return found
 
