@@ -92,13 +92,25 @@ def strip_widgets(nb: nbformat.NotebookNode) -> None:
                 data["text/plain"] = WIDGET_NOTE
 
 
+def _when(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
 def build(source: Path, timeout: int = 300, draft: bool = False) -> tuple[Path, float, int]:
     nb = parse(source.read_text())
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=draft,
-                            resources={"metadata": {"path": str(OUT)}})
+                            record_timing=True, resources={"metadata": {"path": str(OUT)}})
     t0 = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - t0
+    for cell in nb.cells:  # name the slow cells (the timing itself is not saved)
+        stamps = cell.metadata.get("execution", {})
+        if "iopub.execute_input" in stamps and "shell.execute_reply" in stamps:
+            took = (_when(stamps["shell.execute_reply"]) - _when(stamps["iopub.execute_input"]))
+            if took > 10:
+                print(f"  slow cell {cell.id}: {took:.0f} s: {cell.source.splitlines()[0][:60]}")
     strip_widgets(nb)
     for cell in nb.cells:
         for out in cell.get("outputs", []):
