@@ -93,7 +93,7 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float) -> Non
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.timeout(420)
-def test_binder_environment_serves_every_app(tmp_path):
+def test_binder_environment_serves_every_app(tmp_path, browser):
     start = time.monotonic()
     repo = harness.clean_copy(tmp_path / "repo")
     venv = tmp_path / "venv"
@@ -111,8 +111,7 @@ def test_binder_environment_serves_every_app(tmp_path):
     built = time.monotonic() - start
 
     token = "binder-test"
-    with harness.start_jupyter_server(python, repo, token=token) as server, \
-            harness.chromium() as browser:
+    with harness.start_jupyter_server(python, repo, token=token) as server:
         for app, shows in APPS.items():
             url = harness.app_url(server.base, app) + f"?token={token}"
             page = browser.new_page()

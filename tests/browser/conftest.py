@@ -1,5 +1,5 @@
-"""Fixtures of the browser tests: one Voilà server and one Chromium per session,
-a fresh page per test that fails the test if Python shows a traceback."""
+"""Fixtures of the browser tests: one Voilà server per session (the session's
+Chromium, ``browser``, comes from tests/conftest.py), a fresh page per test that fails the test if Python shows a traceback."""
 
 from __future__ import annotations
 
@@ -21,12 +21,6 @@ def voila() -> Iterator[harness.Server]:
     (so that a failure can't hide behind Voilà's generic message)."""
     with harness.start_voila(extra_args=["--show_tracebacks=True"]) as server:
         yield server
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    with harness.chromium() as b:
-        yield b
 
 
 @pytest.fixture()
