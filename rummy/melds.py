@@ -869,16 +869,29 @@ def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
     card_at = [Card(r, s) for s in SUITS for r in ranks]
     allow4 = rules.max_set_size is None or rules.max_set_size >= 4
     drank = _tables(rules)[3]
-    return val13, posmap, card_at, allow4, vals, drank
+    # the cards of every 13-bit suit mask, in run order and in sorted order
+    in_order: list[list[tuple[Card, ...]]] = []
+    in_sort: list[list[tuple[Card, ...]]] = []
+    for si in range(4):
+        row: list[tuple[Card, ...]] = [()] * 8192
+        for mask in range(1, 8192):
+            low = mask & -mask
+            row[mask] = (card_at[si * 13 + low.bit_length() - 1],) + row[mask ^ low]
+        in_order.append(row)
+        in_sort.append([tuple(sorted(t)) for t in row] if high else row)
+    return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort
 
 
 def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
     """All melds inside the 52-bit hand mask m: (mask, points, cards)."""
-    val13, _posmap, _card_at, allow4, vals, _drank = ft
+    val13, _posmap, _card_at, allow4, vals, _drank, _in_order, _in_sort = ft
     s0, s1, s2, s3 = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     suits = (s0, s1, s2, s3)
     melds: list[tuple[int, int, int]] = []
     t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if not t3 and not ((s0 & (s0 >> 1) & (s0 >> 2)) | (s1 & (s1 >> 1) & (s1 >> 2))
+                       | (s2 & (s2 >> 1) & (s2 >> 2)) | (s3 & (s3 >> 1) & (s3 >> 2))):
+        return melds
     while t3:
         b = t3 & -t3
         t3 ^= b
@@ -924,29 +937,22 @@ def _fast_packings(melds: list[tuple[int, int, int]]) -> Iterator[tuple[int, int
                 stack.append((j + 1, used | mm, pts + v, n + c, chosen + (j,)))
 
 
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        b = mask & -mask
-        mask ^= b
-        yield b.bit_length() - 1
-
-
 def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[int, ...],
                       ft: tuple[Any, ...], pen: int) -> Arrangement:
-    card_at = ft[2]
+    in_order, in_sort = ft[6], ft[7]
     out = []
     used = 0
-    for j in sorted(chosen, key=lambda j: (melds[j][0] & -melds[j][0])):
+    if len(chosen) > 1:
+        chosen = tuple(sorted(chosen, key=lambda j: (melds[j][0] & -melds[j][0])))
+    for j in chosen:
         mm = melds[j][0]
         used |= mm
-        cs = tuple([card_at[i] for i in _bits(mm)])
-        if cs[0].rank == cs[1].rank:
-            out.append(Meld(cs, "set", cs))
-        else:
-            out.append(Meld(cs, "run", cs))
-    dead = tuple([card_at[i] for i in _bits(m & ~used)])
-    if ft[1][0] != 0:  # aces high: positions put aces last; list them first
-        dead = tuple(sorted(dead))
+        cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
+              + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
+        out.append(Meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs))
+    rest = m & ~used
+    dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
+            + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
     return Arrangement(tuple(out), dead, pen)
 
 
@@ -955,6 +961,8 @@ def _fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, i
     melds = _fast_melds(m, ft)
     if not melds:
         return 0, melds, ()
+    if len(melds) == 1:
+        return melds[0][1], melds, (0,)
     best = -1
     best_chosen: tuple[int, ...] = ()
     for _used, pts, n, chosen in _fast_packings(melds):
@@ -967,7 +975,7 @@ def _fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, i
 
 def _fast_discard(m: int, ft: tuple[Any, ...]) -> Discard:
     """Best discard: over every packing, throw the best card outside it."""
-    val13, _posmap, card_at, _allow4, vals, drank = ft
+    val13, _posmap, card_at, _allow4, vals, drank, _in_order, _in_sort = ft
     order = sorted((i for i in range(52) if m >> i & 1), key=drank.__getitem__)
     melds = _fast_melds(m, ft)
     best: tuple[int, int, int] | None = None
