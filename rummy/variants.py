@@ -85,6 +85,8 @@ class Variant:
     max_set_size: int | None = None
     wild_ranks: bool = True
     seats: tuple[str, ...] = field(default=())
+    #: a round (a Big Table cycle count, a gin hand) ends after this many turns (TT-12)
+    stall_turns: int = 200
 
     # -- options ---------------------------------------------------------
     def option(self, name: str) -> Option:
