@@ -433,7 +433,7 @@ _INF = 1 << 62
 _WILD_DISCARD = 100  # discard preference of a wild (naturals rank 0..51, lower preferred)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=512)
 def _tables(rules: MeldRules) -> tuple[Any, ...]:
     """Per-position tables for one rule set.
 
@@ -854,22 +854,12 @@ def _fast_ready(cards_: Any, rules: MeldRules) -> tuple[int, tuple[Any, ...]] | 
 # general search and a brute force in the tests.
 
 
-@functools.lru_cache(maxsize=64)
-def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
-    high = rules.aces == "high"
+@functools.lru_cache(maxsize=2)
+def _suit_cards(high: bool) -> tuple[list[list[tuple[Card, ...]]], list[list[tuple[Card, ...]]]]:
+    """The cards of every 13-bit suit mask, in run order and in sorted order
+    (built once per ace layout: they don't depend on any other rule)."""
     ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
-    vals = [rules.penalty_of(Card(r, "c")) for r in ranks]
-    val13 = [0] * 8192
-    for m in range(1, 8192):
-        low = m & -m
-        val13[m] = val13[m ^ low] + vals[low.bit_length() - 1]
-    posmap = list(range(52))
-    if high:
-        posmap = [si * 13 + (12 if r == 1 else r - 2) for si in range(4) for r in range(1, 14)]
     card_at = [Card(r, s) for s in SUITS for r in ranks]
-    allow4 = rules.max_set_size is None or rules.max_set_size >= 4
-    drank = _tables(rules)[3]
-    # the cards of every 13-bit suit mask, in run order and in sorted order
     in_order: list[list[tuple[Card, ...]]] = []
     in_sort: list[list[tuple[Card, ...]]] = []
     for si in range(4):
@@ -879,6 +869,32 @@ def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
             row[mask] = (card_at[si * 13 + low.bit_length() - 1],) + row[mask ^ low]
         in_order.append(row)
         in_sort.append([tuple(sorted(t)) for t in row] if high else row)
+    return in_order, in_sort
+
+
+@functools.lru_cache(maxsize=16)
+def _suit_values(vals: tuple[int, ...]) -> list[int]:
+    """Points of the cards of every 13-bit suit mask."""
+    val13 = [0] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        val13[m] = val13[m ^ low] + vals[low.bit_length() - 1]
+    return val13
+
+
+@functools.lru_cache(maxsize=512)
+def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
+    high = rules.aces == "high"
+    ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
+    vals = [rules.penalty_of(Card(r, "c")) for r in ranks]
+    val13 = _suit_values(tuple(vals))
+    posmap = list(range(52))
+    if high:
+        posmap = [si * 13 + (12 if r == 1 else r - 2) for si in range(4) for r in range(1, 14)]
+    card_at = [Card(r, s) for s in SUITS for r in ranks]
+    allow4 = rules.max_set_size is None or rules.max_set_size >= 4
+    drank = _tables(rules)[3]
+    in_order, in_sort = _suit_cards(high)
     return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort
 
 
