@@ -17,6 +17,7 @@ from rummy.melds import (
     Meld,
     MeldError,
     MeldRules,
+    all_melded,
     best_arrangement,
     best_discard,
     is_meld,
@@ -30,7 +31,7 @@ __version__ = "0.1.0"
 __all__ = [
     "JOKER", "Card", "CardError", "cards", "deck", "format_cards", "shuffled",
     "Action", "ActionError", "GameError", "load_game", "new_game",
-    "Arrangement", "Discard", "Meld", "MeldError", "MeldRules", "best_arrangement",
+    "Arrangement", "Discard", "Meld", "MeldError", "MeldRules", "all_melded", "best_arrangement",
     "best_discard", "is_meld", "penalty", "why_not",
     "VARIANTS", "Variant", "VariantError", "find_variant", "variant_names",
     "simulate", "bots", "probability", "render",

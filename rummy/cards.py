@@ -174,7 +174,17 @@ class Card:
         """Order by suit (c, d, h, s) then rank, jokers last."""
         if self.rank == 0:
             return (4, 0)
-        return (SUITS.index(self.suit), self.rank)
+        return (self.index // 13, self.rank)
+
+    # Equality and hashing through ``index`` (one int per card), which the
+    # solvers and bots do millions of times; equal to comparing (rank, suit).
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index == other.index  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
 
     def __str__(self) -> str:
         return "Jk" if self.rank == 0 else RANKS[self.rank] + self.suit
@@ -185,7 +195,7 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.sort_key() < other.sort_key()
+        return self.index < other.index  # the same order as sort_key
 
     def _repr_svg_(self) -> str:
         from rummy import render

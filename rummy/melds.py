@@ -55,6 +55,7 @@ __all__ = [
     "best_arrangement",
     "best_discard",
     "penalty",
+    "all_melded",
 ]
 
 Aces = Literal["low", "high", "low_or_high"]
@@ -488,7 +489,7 @@ class _Solver:
 
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
-                 "set_room", "index_pos", "choice")
+                 "set_room", "index_pos", "choice", "ready_memo")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
@@ -511,6 +512,7 @@ class _Solver:
         self.big = len(costs)
         self.set_room = self.big if self.max_set is None else self.max_set - 3
         self.memo: dict[int, int] = {}
+        self.ready_memo: dict[int, bool] = {}
         self.choice: dict[int, Any] = {}
         self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.iso: list[int] = []
@@ -708,6 +710,27 @@ class _Solver:
         memo[key] = best
         self.choice[key] = pick
         return best
+
+    def ready(self, x: int, w: int, cap: int, d: int = 0) -> bool:
+        """True when every card can be melded (but one discard when d): the
+        search of :meth:`solve` restricted to moves that leave no deadwood,
+        so dead ends are dropped at once."""
+        if cap > w:
+            cap = w
+        if x == 0:
+            return self.end(w, cap, d)[0] < _N
+        key = ((x << 5 | w) << 5 | cap) << 1 | d
+        memo = self.ready_memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        ok = False
+        for delta, need, room, d2, add in self.moves(x, w, d):
+            if add < _N and self.ready(x - delta, w - need, cap + room, d2):
+                ok = True
+                break
+        memo[key] = ok
+        return ok
 
     def arrangement(self, x: int, wilds: list[Card], d: int = 0) -> tuple[Arrangement, Card | None]:
         """Walk the optimal choices back into melds, deadwood and a discard."""
@@ -1056,6 +1079,35 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     naturals, wilds = _split_hand(cards_, rules)
     s = _Solver(rules, wilds)
     return s.solve(s.encode(naturals), len(wilds), 0) // _W
+
+
+def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None, *,
+               discard: bool = False) -> bool:
+    """True when every card of ``hand`` fits in melds (penalty 0); with
+    ``discard=True``, every card but one (the hand can go out).  Faster than
+    asking :func:`penalty` or :func:`best_discard`, because the search stops
+    at the first card that can't be melded.
+
+    >>> from rummy.cards import cards
+    >>> all_melded(cards("7h 8h 9h Kc")), all_melded(cards("7h 8h 9h Kc"), discard=True)
+    (False, True)
+    >>> all_melded(cards("7h 9h 4c 4d 5s"), MeldRules(wild_rank=5))     # one wild, two gaps
+    False
+    >>> all_melded(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5))
+    True
+    """
+    cards_, rules = _prepare(hand, rules)
+    if discard and not cards_:
+        raise MeldError("all_melded(discard=True) needs at least one card to discard")
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:
+        if discard:
+            return _fast_discard(*fast).penalty == 0
+        m, ft = fast
+        return _fast_total(m, ft[0]) == _fast_best(m, ft)[0]
+    naturals, wilds = _split_hand(cards_, rules)
+    s = _Solver(rules, wilds)
+    return s.ready(s.encode(naturals), len(wilds), 0, int(discard))
 
 
 def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Discard:

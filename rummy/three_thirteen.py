@@ -24,7 +24,9 @@ rummy.game.GameError: discard 2c: 2c is not in Ana's hand; Ana holds 5c Tc Jd 3s
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import operator
 import random
 import secrets
 from collections import Counter
@@ -34,7 +36,7 @@ from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
 from rummy.game import Action, GameError, player_names
-from rummy.melds import Discard, Meld, MeldRules, best_arrangement, best_discard
+from rummy.melds import Discard, Meld, MeldRules, all_melded, best_arrangement, best_discard
 from rummy.melds import penalty as _solver_penalty
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
@@ -67,7 +69,7 @@ DRAW_DISCARD = Action("draw discard")
 
 
 def _key(hand: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(hand, key=Card.sort_key))
+    return tuple(sorted(hand, key=_INDEX))  # index order is Card.sort_key order
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -78,6 +80,11 @@ def _penalty_sorted(hand: tuple[Card, ...], rules: MeldRules) -> int:
 @functools.lru_cache(maxsize=1 << 12)
 def _best_discard_sorted(hand: tuple[Card, ...], rules: MeldRules) -> Discard:
     return best_discard(hand, rules)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _all_melded(hand: tuple[Card, ...], rules: MeldRules, discard: bool) -> bool:
+    return all_melded(hand, rules, discard=discard)
 
 
 def cached_penalty(hand: Iterable[Card], rules: MeldRules) -> int:
@@ -141,6 +148,14 @@ def may_go_out(hand: Sequence[Card], rules: MeldRules) -> bool:
 @functools.lru_cache(maxsize=16)
 def _shoe(packs: int, jokers: int) -> Counter[Card]:
     return Counter(deck(packs, jokers))
+
+
+@functools.lru_cache(maxsize=16)
+def _shoe_indices(packs: int, jokers: int) -> list[int]:
+    return sorted(c.index for c in deck(packs, jokers))
+
+
+_INDEX = operator.attrgetter("index")
 
 
 def format_meld(meld: Meld) -> str:
@@ -459,16 +474,12 @@ class ThreeThirteenGame:
             return self._out_cache[1]
         result: tuple[Card, ...] = ()
         rules = self._rules
-        if may_go_out(hand, rules):
-            # if hand - c is all melds, the whole hand costs at most c's points
-            whole = cached_penalty(hand, rules)
+        if may_go_out(hand, rules) and _all_melded(key, rules, True):
             outs = []
             for c in self._allowed_discards(seat):
-                if rules.penalty_of(c) < whole:
-                    continue
-                rest = list(hand)
+                rest = list(key)
                 rest.remove(c)
-                if cached_penalty(rest, rules) == 0:
+                if _all_melded(tuple(rest), rules, False):
                     outs.append(c)
             result = tuple(outs)
         self._out_cache = (key, result)
@@ -782,12 +793,13 @@ class ThreeThirteenGame:
         """Raise AssertionError if a card is lost, duplicated or misplaced:
         every card of the shoe is in exactly one place, hands have the right
         size, and nobody holds more than they should."""
-        where = Counter(self.stock.cards)
-        where.update(self.pile)
-        for held in self.hands:
-            where.update(held)
-        shoe = _shoe(self.packs, self.jokers)
-        if dict.__eq__(where, shoe) is not True:
+        held = sorted(map(_INDEX, itertools.chain(self.stock.cards, self.pile, *self.hands)))
+        if held != _shoe_indices(self.packs, self.jokers):
+            where = Counter(self.stock.cards)
+            where.update(self.pile)
+            for h in self.hands:
+                where.update(h)
+            shoe = _shoe(self.packs, self.jokers)
             raise AssertionError(f"cards lost or duplicated: {(where - shoe) + (shoe - where)}")
         if self.phase == "over":
             return

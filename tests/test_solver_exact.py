@@ -16,7 +16,16 @@ from brute import brute_min_after_discard, brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy import Card, MeldRules, best_arrangement, best_discard, deck, is_meld, penalty
+from rummy import (
+    Card,
+    MeldRules,
+    all_melded,
+    best_arrangement,
+    best_discard,
+    deck,
+    is_meld,
+    penalty,
+)
 from rummy.melds import _Solver, _split_hand
 
 ACES = ("low", "high", "low_or_high")
@@ -65,7 +74,40 @@ def test_solver_agrees_with_brute_force_on_20000_random_hands() -> None:
         check_partition(rest, d.arrangement, rules)
         if d.penalty != brute_min_after_discard(hand, **kw):
             wrong.append((i, hand, rules, "discard"))
+        if all_melded(hand, rules) != (arrangement.penalty == 0 and not arrangement.deadwood):
+            wrong.append((i, hand, rules, "all_melded"))
+        if all_melded(hand, rules, discard=True) != (d.penalty == 0 and not d.arrangement.deadwood):
+            wrong.append((i, hand, rules, "all_melded discard"))
     assert wrong == []
+
+
+def test_all_melded_agrees_with_brute_force_on_hands_near_complete() -> None:
+    # random hands rarely go out; these are built from melds, wilds and a stray
+    rng = random.Random(31)
+    wrong, complete = [], 0
+    for i in range(4000):
+        _, rules = random_case(rng)
+        packs = rng.choice([1, 2])
+        shoe = deck(packs, rng.choice([0, 2]))
+        hand: list[Card] = []
+        for _ in range(rng.randint(1, 3)):
+            r, s = rng.randint(1, 13), rng.choice("cdhs")
+            if rng.random() < 0.5:
+                group = [Card(r, t) for t in rng.sample("cdhs", rng.randint(2, 4))]
+            else:
+                group = [Card((r + k - 1) % 13 + 1, s) for k in range(rng.randint(2, 5))]
+            hand += [c for c in group if hand.count(c) < packs]
+        hand += rng.sample(shoe, rng.randint(0, 3))
+        hand = [c for c in hand if c.rank != 0 or rules.jokers_wild][:12]
+        kw = brute_kwargs(rules)
+        zero = brute_min_penalty(hand, **kw) == 0
+        complete += zero
+        if all_melded(hand, rules) != zero:
+            wrong.append((i, hand, rules, "whole"))
+        if hand and all_melded(hand, rules, discard=True) != (brute_min_after_discard(hand, **kw) == 0):
+            wrong.append((i, hand, rules, "discard"))
+    assert wrong == []
+    assert complete > 400  # the test does see complete hands
 
 
 def test_fast_path_agrees_with_the_general_search() -> None:
