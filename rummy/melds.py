@@ -805,6 +805,35 @@ class _Solver:
         return Arrangement(melds, deadwood, cost // _W), discard
 
 
+_SOLVERS: dict[tuple[Any, ...], _Solver] = {}
+_SOLVERS_MAX = 512  # solvers kept (a game's hands share most of their searches)
+_MEMO_MAX = 1 << 16  # states one kept solver may remember
+
+
+def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tuple[_Solver, int]:
+    """A solver for this hand and its encoded naturals.
+
+    A search's results depend only on the rules, the wilds' points and the
+    isolated cards, so hands that share them (a player's hand from one turn
+    to the next, a bot weighing each discard) share one memo: later calls
+    start from the states earlier calls solved."""
+    s = _Solver(rules, wilds)
+    x = s.encode(naturals)
+    key = (rules, tuple(s.wild_cost), tuple(s.iso))
+    kept = _SOLVERS.get(key)
+    if kept is not None:
+        if len(kept.memo) > _MEMO_MAX:
+            kept.memo.clear()
+            kept.choice.clear()
+        if len(kept.ready_memo) > _MEMO_MAX:
+            kept.ready_memo.clear()
+        return kept, x
+    if len(_SOLVERS) >= _SOLVERS_MAX:
+        del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
+    _SOLVERS[key] = s
+    return s, x
+
+
 def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
     naturals = sorted(naturals)
     if not naturals:
@@ -1061,8 +1090,8 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
         pts, melds, chosen = _fast_best(m, ft)
         return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
     naturals, wilds = _split_hand(cards_, rules)
-    s = _Solver(rules, wilds)
-    return s.arrangement(s.encode(naturals), wilds)[0]
+    s, x = _solver_for(rules, naturals, wilds)
+    return s.arrangement(x, wilds)[0]
 
 
 def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> int:
@@ -1077,8 +1106,8 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
         m, ft = fast
         return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
     naturals, wilds = _split_hand(cards_, rules)
-    s = _Solver(rules, wilds)
-    return s.solve(s.encode(naturals), len(wilds), 0) // _W
+    s, x = _solver_for(rules, naturals, wilds)
+    return s.solve(x, len(wilds), 0) // _W
 
 
 def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None, *,
@@ -1106,8 +1135,8 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
         m, ft = fast
         return _fast_total(m, ft[0]) == _fast_best(m, ft)[0]
     naturals, wilds = _split_hand(cards_, rules)
-    s = _Solver(rules, wilds)
-    return s.ready(s.encode(naturals), len(wilds), 0, int(discard))
+    s, x = _solver_for(rules, naturals, wilds)
+    return s.ready(x, len(wilds), 0, int(discard))
 
 
 def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Discard:
@@ -1131,8 +1160,8 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     if fast is not None:
         return _fast_discard(*fast)
     naturals, wilds = _split_hand(cards_, rules)
-    s = _Solver(rules, wilds)
-    arrangement, card = s.arrangement(s.encode(naturals), wilds, d=1)
+    s, x = _solver_for(rules, naturals, wilds)
+    arrangement, card = s.arrangement(x, wilds, d=1)
     assert card is not None
     return Discard(card, arrangement)
 

@@ -72,14 +72,30 @@ def _key(hand: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(hand, key=_INDEX))  # index order is Card.sort_key order
 
 
-@functools.lru_cache(maxsize=1 << 14)
+_PENALTIES: dict[tuple[tuple[Card, ...], MeldRules], int] = {}
+_CACHE_MAX = 1 << 14
+
+
 def _penalty_sorted(hand: tuple[Card, ...], rules: MeldRules) -> int:
-    return _solver_penalty(hand, rules)
+    got = _PENALTIES.get((hand, rules))
+    if got is None:
+        if len(_PENALTIES) >= _CACHE_MAX:
+            _PENALTIES.clear()
+        got = _PENALTIES[hand, rules] = _solver_penalty(hand, rules)
+    return got
 
 
 @functools.lru_cache(maxsize=1 << 12)
 def _best_discard_sorted(hand: tuple[Card, ...], rules: MeldRules) -> Discard:
-    return best_discard(hand, rules)
+    d = best_discard(hand, rules)
+    # the hand kept after this discard: its penalty is known now (a greedy
+    # player asks for it on the next turn)
+    rest = list(hand)
+    rest.remove(d.card)
+    if len(_PENALTIES) >= _CACHE_MAX:
+        _PENALTIES.clear()
+    _PENALTIES[tuple(rest), rules] = d.penalty
+    return d
 
 
 @functools.lru_cache(maxsize=1 << 12)

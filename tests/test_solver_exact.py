@@ -177,3 +177,27 @@ def test_best_discard_is_no_worse_than_any_single_discard(hand: list[Card], rule
         rest = list(hand)
         rest.remove(card)
         assert d.penalty <= penalty(rest, rules)
+
+
+def test_kept_solvers_answer_as_fresh_ones() -> None:
+    # hands under the same rules share a solver's memo (rummy.melds._solver_for);
+    # the answers must be those of a solver that starts empty
+    from rummy.melds import _SOLVERS
+
+    _SOLVERS.clear()
+    rng = random.Random(5)
+    shoe = deck(2, 2)
+    rules = MeldRules(wild_rank=7, wild_penalty=15, joker_penalty=20)
+    hand = rng.sample(shoe, 10)
+    for _ in range(1500):
+        # a hand that changes one card at a time, as in a game
+        hand[rng.randrange(len(hand))] = rng.choice(shoe)
+        naturals, wilds = _split_hand(hand, rules)
+        fresh = _Solver(rules, wilds)
+        arr, _ = fresh.arrangement(fresh.encode(naturals), wilds)
+        assert best_arrangement(hand, rules) == arr
+        fresh = _Solver(rules, wilds)
+        arr, card = fresh.arrangement(fresh.encode(naturals), wilds, d=1)
+        assert best_discard(hand, rules).arrangement == arr
+        assert best_discard(hand, rules).card == card
+    assert 1 < len(_SOLVERS) < 1500  # solvers were shared
