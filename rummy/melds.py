@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import html
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rummy.cards import JOKER, RANKS, SUITS, Card, as_cards, format_cards, rank_name
@@ -99,6 +99,8 @@ class MeldRules:
     joker_penalty: int = 20
     ace_penalty: int | None = None
     max_set_size: int | None = None
+    # the hash, computed once: rules are dictionary keys in every solver cache
+    _hash: int = field(init=False, repr=False, compare=False, hash=False, default=0)
 
     def __post_init__(self) -> None:
         if self.wild_rank is not None and (
@@ -121,6 +123,19 @@ class MeldRules:
             not isinstance(self.max_set_size, int) or self.max_set_size < 3
         ):
             raise MeldError(f"max_set_size must be None or at least 3, not {self.max_set_size!r}")
+        object.__setattr__(self, "_hash", hash((
+            self.wild_rank, self.jokers_wild, self.aces, self.min_naturals, self.wild_penalty,
+            self.joker_penalty, self.ace_penalty, self.max_set_size)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt through the constructor, so a copy in another process hashes
+        # as that process hashes (string hashes differ between processes)
+        return (MeldRules, (self.wild_rank, self.jokers_wild, self.aces, self.min_naturals,
+                            self.wild_penalty, self.joker_penalty, self.ace_penalty,
+                            self.max_set_size))
 
     def is_wild(self, card: Card) -> bool:
         """True if ``card`` is wild under these rules (M-4, M-4a, C-4)."""

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import functools
+import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -49,7 +50,7 @@ def _arrangement_sorted(hand: tuple[Card, ...], rules: MeldRules) -> Arrangement
 
 
 def _arrangement(hand: Iterable[Card], rules: MeldRules) -> Arrangement:
-    return _arrangement_sorted(tuple(sorted(hand, key=Card.sort_key)), rules)
+    return _arrangement_sorted(tuple(sorted(hand, key=_INDEX)), rules)
 
 
 def _without(hand: Sequence[Card], card: Card) -> list[Card]:
@@ -206,11 +207,22 @@ def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
     return (card.rank,)
 
 
+_INDEX = operator.attrgetter("index")  # the order of Card.sort_key, faster
+_CARD = {(r, s): Card(r, s) for r in range(1, 14) for s in "cdhs"}
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(rules: MeldRules) -> tuple[list[int], list[bool]]:
+    """Points and wildness of every card by ``Card.index`` (52 is the joker)."""
+    every = [Card(r, s) for s in "cdhs" for r in range(1, 14)] + [Card(0, "")]
+    return [rules.penalty_of(c) for c in every], [rules.is_wild(c) for c in every]
+
+
 def _card_at(suit: str, pos: int) -> Card | None:
     if pos == 14:
-        return Card(1, suit)
+        return _CARD[1, suit]
     if 1 <= pos <= 13:
-        return Card(pos, suit)
+        return _CARD[pos, suit]
     return None
 
 
@@ -225,12 +237,13 @@ def outs(arr: Arrangement, rules: MeldRules) -> list[tuple[tuple[Card, ...], set
     >>> [(format_cards(k), sorted(str(c) for c in c_), w) for k, c_, w in outs(arr, MeldRules())]
     [('Kc Ks', ['Kc', 'Kd', 'Kh', 'Ks'], True), ('7h 9h', ['8h'], True)]
     """
-    dead = [c for c in arr.deadwood if not rules.is_wild(c)]
+    wild = _tables(rules)[1]
+    dead = [c for c in arr.deadwood if not wild[c.index]]
     found: list[tuple[tuple[Card, ...], set[Card], bool]] = []
     for i, a in enumerate(dead):
         for b in dead[i + 1:]:
             if a.rank == b.rank:
-                comp = {Card(a.rank, s) for s in "cdhs"}
+                comp = {_CARD[a.rank, s] for s in "cdhs"}
                 if rules.max_set_size is None or rules.max_set_size >= 3:
                     found.append(((a, b), comp, True))
                 continue
@@ -245,11 +258,11 @@ def outs(arr: Arrangement, rules: MeldRules) -> list[tuple[tuple[Card, ...], set
                             c = _card_at(a.suit, q)
                             if c is not None and _lowest(rules) <= q <= _highest(rules):
                                 comp.add(c)
-                        found.append((tuple(sorted((a, b), key=Card.sort_key)), comp, True))
+                        found.append((tuple(sorted((a, b), key=_INDEX)), comp, True))
                     elif hi - lo == 2:
                         mid = _card_at(a.suit, lo + 1)
                         if mid is not None:
-                            found.append((tuple(sorted((a, b), key=Card.sort_key)), {mid}, True))
+                            found.append((tuple(sorted((a, b), key=_INDEX)), {mid}, True))
     for m in arr.melds:
         if m.kind != "run":
             continue
@@ -305,12 +318,14 @@ def _unseen_summary(unseen: Counter[Card], rules: MeldRules) -> tuple[int, int, 
     """(cards unseen, wilds among them, unseen naturals by penalty points)."""
     total = wild_left = 0
     hist: dict[int, int] = {}
+    points, wild = _tables(rules)
     for c, n in unseen.items():
         total += n
-        if rules.is_wild(c):
+        i = c.index
+        if wild[i]:
             wild_left += n
         else:
-            p = rules.penalty_of(c)
+            p = points[i]
             hist[p] = hist.get(p, 0) + n
     return total, wild_left, hist
 
@@ -339,7 +354,7 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Counter[Card],
             rest.remove(c)
         saved = sum(pts[c] for c in kept) + (max((pts[c] for c in rest), default=0))
         n = sum(unseen[c] for c in comp)
-        completing = sorted((c for c in comp if unseen[c]), key=Card.sort_key)
+        completing = sorted((c for c in comp if unseen[c]), key=_INDEX)
         partials.append((kept, saved, n + (wild_left if wild_ok else 0), completing))
         for c in comp:
             if unseen[c] and per_card.get(c, 0) < saved:
@@ -405,7 +420,7 @@ def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin:
     points, so the solver only runs for meld cards that might do better."""
     full = _arrangement(hand, rules)
     out: dict[Card, tuple[int, Arrangement | None]] = {}
-    for d in sorted(set(full.deadwood), key=Card.sort_key):
+    for d in sorted(set(full.deadwood), key=_INDEX):
         if d in allowed:
             out[d] = (full.penalty - rules.penalty_of(d), None)
     best = min((p for p, _ in out.values()), default=None)
@@ -492,7 +507,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
             return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
         with_top = hand + [top]
         allowed = sorted({c for c in with_top if c != top or obs.discard_return},
-                         key=Card.sort_key)
+                         key=_INDEX)
         # the lowest penalty after taking the top card (never throwing it back)
         best_p, best_c = min((p, c.sort_key(), c) for c, p, _ in
                              _candidates(with_top, rules, allowed, 0))[::2]
