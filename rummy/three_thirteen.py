@@ -36,7 +36,15 @@ from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
 from rummy.game import Action, GameError, player_names
-from rummy.melds import Discard, Meld, MeldRules, all_melded, best_arrangement, best_discard
+from rummy.melds import (
+    Arrangement,
+    Discard,
+    Meld,
+    MeldRules,
+    all_melded,
+    best_arrangement,
+    best_discard,
+)
 from rummy.melds import penalty as _solver_penalty
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
@@ -246,6 +254,9 @@ class ThreeThirteenObservation:
     round_scores: tuple[tuple[int, ...], ...]
     winner: int | None
     log: tuple[str, ...]
+    #: the last round scored, laid open for everyone (TT-8): one
+    #: ``(seat, best arrangement, points)`` per seat; empty before the first
+    last_round: tuple[tuple[int, Arrangement, int], ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -310,6 +321,7 @@ class ThreeThirteenGame:
         self.scores: list[int] = [0] * n
         self.round_scores: list[list[int]] = []
         self.round_out: list[int | None] = []
+        self.last_round: tuple[tuple[int, Arrangement, int], ...] = ()
         self.round = 0
         self.phase = "draw"
         self.dealer = self.rng.randrange(n)  # TT-3: the first dealer at random
@@ -436,13 +448,16 @@ class ThreeThirteenGame:
 
     def _score_round(self) -> None:
         points = []
+        laid_open = []
         for seat in range(self.n):
+            arr = best_arrangement(self.hands[seat], self._rules)  # M-7
             if seat == self.went_out:  # TT-8
                 points.append(0)
+                laid_open.append((seat, arr, 0))
                 self.log.append(f"{self._says(seat, 'scores', 'score')} 0 for going out.")
                 continue
-            arr = best_arrangement(self.hands[seat], self._rules)  # M-7
             points.append(arr.penalty)
+            laid_open.append((seat, arr, arr.penalty))
             melds = " ".join(format_meld(m) for m in arr.melds) or "no melds"
             dead = format_cards(arr.deadwood) or "none"
             self.log.append(
@@ -451,6 +466,7 @@ class ThreeThirteenGame:
             )
         self.round_scores.append(points)
         self.round_out.append(self.went_out)
+        self.last_round = tuple(laid_open)
         for seat, p in enumerate(points):
             self.scores[seat] += p  # TT-9
         totals = ", ".join(f"{self._name(s)} {t}" for s, t in enumerate(self.scores))
@@ -719,6 +735,7 @@ class ThreeThirteenGame:
             round_scores=tuple(tuple(r) for r in self.round_scores),
             winner=self.winner,
             log=tuple(self.log),
+            last_round=self.last_round,
         )
 
     # -- scores ----------------------------------------------------------------

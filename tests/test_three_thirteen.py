@@ -278,6 +278,13 @@ def test_TT_8_player_out_scores_zero_others_their_best_arrangement():
     assert "Ana scores 0 for going out." in g.log
     assert "Ben scores 12: no melds; unmelded: Ac 2c 9s." in g.log
     assert "Cleo scores 0: [6d 6s 3h]; unmelded: none." in g.log
+    # the scored hands are laid open to everyone in the observation too
+    for seat in range(3):
+        laid = g.observe(seat).last_round
+        assert [(s, pts) for s, _arr, pts in laid] == [(0, 0), (1, 12), (2, 0)]
+        assert [sorted(str(c) for c in arr.cards) for _s, arr, _p in laid] == [
+            ["7h", "8h", "9h"], ["2c", "9s", "Ac"], ["3h", "6d", "6s"]]
+        assert laid[1][1].deadwood == tuple(cards("Ac 2c 9s"))
 
 
 # -- TT-9: totals and the winner --------------------------------------------------------------
