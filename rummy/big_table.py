@@ -74,7 +74,7 @@ from operator import attrgetter
 from typing import Any
 
 from rummy.cards import Card, as_cards, deck, rank_name
-from rummy.game import Action, ActionError, GameError, player_names
+from rummy.game import Action, ActionError, GameError, player_names, undo_point
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
@@ -856,15 +856,8 @@ class BigTableGame:
         """Take back the last action, or with ``player`` everything back to and
         including that player's last action (other seats then choose again).
         The state is rebuilt by replaying the rest."""
-        if not self.history:
-            raise GameError("nothing to undo: no action has been taken yet")
-        cut = len(self.history) - 1
-        if player is not None:
-            seat = self._seat(player)
-            while cut >= 0 and self.history[cut][0] != seat:
-                cut -= 1
-            if cut < 0:
-                raise GameError(f"{self._name(seat)} has taken no action to undo")
+        seat = None if player is None else self._seat(player)
+        cut = undo_point(self.history, seat, "" if seat is None else self._name(seat))
         fresh = start(self.variant, list(self.players), self.seed, **self.options)
         _replay(fresh, self.history[:cut], [s for s in self.setups if s["at"] <= cut])
         self.__dict__.update(fresh.__dict__)

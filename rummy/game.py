@@ -36,6 +36,7 @@ __all__ = [
     "new_game",
     "load_game",
     "player_names",
+    "undo_point",
 ]
 
 #: Names given to seats when only a number of players is asked for.
@@ -161,6 +162,30 @@ def player_names(players: int | Sequence[str] | None, variant: Variant) -> tuple
         raise GameError(f"players must be a number or a list of names, not {players!r}")
     variant.check_players(count)
     return names
+
+
+def undo_point(history: Sequence[tuple[int, Any]], seat: int | None, name: str = "") -> int:
+    """Where an undo cuts ``history``: the last move, or with ``seat`` that
+    seat's last move (``name`` names the seat in the error).
+
+    >>> undo_point([(0, "draw stock"), (1, "draw stock")], None)
+    1
+    >>> undo_point([(0, "draw stock"), (1, "draw stock")], 0)
+    0
+    >>> undo_point([(0, "draw stock")], 1, "Ben")
+    Traceback (most recent call last):
+    ...
+    rummy.game.GameError: nothing to undo: Ben has not moved yet
+    """
+    if not history:
+        raise GameError("nothing to undo: no move has been made yet")
+    cut = len(history) - 1
+    if seat is not None:
+        while cut >= 0 and history[cut][0] != seat:
+            cut -= 1
+        if cut < 0:
+            raise GameError(f"nothing to undo: {name or f'seat {seat}'} has not moved yet")
+    return cut
 
 
 def _module(variant: Variant) -> Any:

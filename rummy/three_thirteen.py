@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
-from rummy.game import Action, GameError, player_names
+from rummy.game import Action, GameError, player_names, undo_point
 from rummy.melds import (
     Arrangement,
     Discard,
@@ -790,15 +790,8 @@ class ThreeThirteenGame:
         card drawn again after an undo is the same card, and an undo never
         shows a card that was not already seen.
         """
-        if not self.history:
-            raise GameError("nothing to undo: no move has been made yet")
-        cut = len(self.history) - 1
-        if player is not None:
-            seat = self._seat(player)
-            while cut >= 0 and self.history[cut][0] != seat:
-                cut -= 1
-            if cut < 0:
-                raise GameError(f"nothing to undo: {self._name(seat)} has not moved yet")
+        seat = None if player is None else self._seat(player)
+        cut = undo_point(self.history, seat, "" if seat is None else self._name(seat))
         undone = self.history[cut:]
         fresh = replay(self.variant, self.players, self.seed, self.history[:cut], **self.options)
         self.__dict__.update(fresh.__dict__)
