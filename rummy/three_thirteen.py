@@ -823,8 +823,8 @@ class ThreeThirteenGame:
         if held != _shoe_indices(self.packs, self.jokers):
             where = Counter(self.stock.cards)
             where.update(self.pile)
-            for h in self.hands:
-                where.update(h)
+            for held_by in self.hands:
+                where.update(held_by)
             shoe = _shoe(self.packs, self.jokers)
             raise AssertionError(f"cards lost or duplicated: {(where - shoe) + (shoe - where)}")
         if self.phase == "over":
