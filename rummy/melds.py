@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -533,7 +533,7 @@ class _Solver:
         self.iso: list[int] = []
         self.iso_tail: list[int] = [0]
 
-    def encode(self, naturals: Iterable[Card]) -> int:
+    def encode(self, naturals: Sequence[Card]) -> int:
         """The count vector of the naturals, less the isolated ones (kept in
         ``self.iso``, best discard first)."""
         counts = [0] * 52
@@ -544,10 +544,8 @@ class _Solver:
         both = self.rules.aces == "low_or_high"
         x = 0
         iso: list[int] = []
-        for p in range(52):
+        for p in sorted({index_pos[c.index] for c in naturals}):  # positions held
             n = counts[p]
-            if not n:
-                continue
             if n > 8:
                 raise MeldError("no card can appear more than 8 times (at most 8 packs)")
             x += n << (p << 2)
