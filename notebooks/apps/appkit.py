@@ -1,5 +1,6 @@
-"""What the app notebooks share: settings from the page address, and the
-variant chooser of the Three Thirteen app.
+"""What the app notebooks share: settings from the page address, the app's
+view built from them (:class:`App`), and the variant chooser of the Three
+Thirteen app.
 
 An app reads its settings from the address Voilà served it at (Voilà hands the
 query string to the kernel as ``QUERY_STRING``), then from ``RUMMY_<NAME>``
@@ -18,17 +19,27 @@ A bad value is not a crash: it is reported and the default kept.
 {'seed': None}
 >>> notes
 ["seed='abc' is not a whole number; using the default (a new random deal)"]
+
+``make app`` keeps a kernel ready for each app (``preheat_kernel`` in voila.json):
+Voilà starts it and runs the notebook before anyone asks for the page.  Such a
+kernel pays for its imports and a throw-away view (:func:`warm_up`) in advance
+and shows an empty :class:`App` box; when a page asks for it, the page gets
+the notebook at once and, while the browser loads its scripts, the kernel
+learns the page's address and builds the view for it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
+import json
 import os
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-__all__ = ["settings", "notice", "build", "on_demand", "VariantChooser"]
+__all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser"]
 
 #: How each setting is read from text.
 _PARSERS: dict[str, Callable[[str], Any]] = {
@@ -72,6 +83,134 @@ def settings(defaults: dict[str, Any], *, query: str | None = None,
                 notes.append(f"{key}={raw!r} is not a {kind}; using the default "
                              f"({_describe(key, default)})")
     return out
+
+
+def _preheated() -> bool:
+    """Is this a kernel that Voilà started before any page asked for it?"""
+    return os.environ.get("VOILA_PREHEAT") == "True" and bool(os.environ.get("VOILA_KERNEL_ID"))
+
+
+_request: asyncio.Future[None] | None = None
+
+
+def _page_request() -> asyncio.Future[None]:
+    """A preheated kernel's one wait for its page (shared by every :class:`App`
+    of the notebook): done once the page's request (``QUERY_STRING`` ...) is in
+    ``os.environ``."""
+    global _request
+    if _request is None:
+        _request = asyncio.ensure_future(_receive_request())
+    return _request
+
+
+async def _receive_request() -> None:
+    """What ``voila.utils.wait_for_request`` does, without blocking the kernel
+    and without importing Voilà's server side (seconds of CPU per kernel):
+    Voilà sends the request of the page that took this kernel over a websocket."""
+    try:
+        from websockets.asyncio.client import connect
+    except ImportError:  # websockets < 13
+        from websockets import connect  # type: ignore[no-redef]
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env['VOILA_KERNEL_ID']}")
+    async with connect(url, open_timeout=10, ping_interval=None, max_size=None) as ws:
+        request = json.loads(await ws.recv())
+    env.update({str(k): str(v) for k, v in request.items()})
+    env["VOILA_PREHEAT"] = "False"  # the page is here
+
+
+def warm_up(make: Callable[[], Any]) -> None:
+    """In a preheated kernel, build a view with ``make()`` and throw it away:
+    what the first view costs (imports such as pandas, the engine's tables) is
+    then paid before a learner asks for the page, and the page's own view is
+    built in a fraction of the time.  Anywhere else it does nothing.
+
+    The throw-away widgets get ``comm.DummyComm`` s (``comm.create_comm`` is
+    meant to be replaced): they send nothing, so neither the server nor the
+    page ever hears of them.
+
+    >>> warm_up(lambda: 1 / 0)  # not a preheated kernel: nothing runs
+    """
+    if not _preheated():
+        return
+    import comm
+    from ipywidgets.widgets.widget import _instances
+
+    before = set(_instances)
+    real = comm.create_comm
+    comm.create_comm = comm.DummyComm
+    try:
+        with contextlib.suppress(Exception):  # the page's own build shows any error
+            make()
+        for key in set(_instances) - before:  # close them: unregistered from the kernel
+            widget = _instances.get(key)
+            if widget is not None:
+                widget.close()
+    finally:
+        comm.create_comm = real
+
+
+class App:
+    """An app's view, ``make(settings)`` (an object with a ``.widget``), built
+    from ``defaults`` updated from the page's address, under any notes about
+    the settings (``show_notes``); an error ``make`` raises is shown as a
+    message.  ``.view`` is the view once built, ``.widget`` the box shown.
+
+    Anywhere but in a preheated kernel the view is built at once:
+
+    >>> class View:
+    ...     def __init__(self, players):
+    ...         import ipywidgets as w
+    ...         self.widget = w.HTML(f"{players} players")
+    >>> app = App({"players": 2}, lambda s: View(s["players"]))
+    >>> app.view.widget.value, app.widget.children[1] is app.view.widget
+    ('2 players', True)
+    >>> App({"players": 2}, lambda s: View(s["players"] // 0)).widget.children[0].value
+    'ZeroDivisionError: integer division or modulo by zero'
+
+    In a preheated kernel the box starts empty and the view is built as soon as
+    a page has asked for the kernel (see the module's docstring).
+    """
+
+    def __init__(self, defaults: dict[str, Any], make: Callable[[dict[str, Any]], Any], *,
+                 show_notes: bool = True) -> None:
+        import ipywidgets as w
+
+        self.defaults = defaults
+        self.make = make
+        self.show_notes = show_notes
+        self.view: Any = None
+        self.widget = w.VBox()
+        self.widget.add_class("rummy-app")
+        if _preheated():
+            _page_request().add_done_callback(self._page_arrived)
+        else:
+            self._build([])
+
+    def _page_arrived(self, request: asyncio.Future[None]) -> None:
+        notes = []
+        if request.cancelled() or request.exception() is not None:
+            why = "cancelled" if request.cancelled() else request.exception()
+            notes.append(f"The page's address could not be read ({why}); using the defaults")
+        self._build(notes)
+
+    def _build(self, notes: list[str]) -> None:
+        s = settings(self.defaults, notes=notes)
+        if not self.show_notes:
+            notes = []
+        try:
+            self.view = self.make(s)
+        except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
+            notes.append(f"{type(exc).__name__}: {exc}")
+            self.widget.children = (notice(notes),)
+            return
+        self.widget.children = (notice(notes), self.view.widget)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
 
 
 def notice(notes: list[str]) -> Any:
@@ -148,9 +287,10 @@ class VariantChooser:
                  players: int, jokers: int, notes: list[str] | None = None) -> None:
         import ipywidgets as w
 
+        notes = [] if notes is None else notes
         names = [v for _, v in FAMILY]
         if variant not in names:
-            (notes if notes is not None else []).append(
+            notes.append(
                 f"variant={variant!r} is not one of {', '.join(names)}; playing three_thirteen")
             variant = "three_thirteen"
         self.make_table = make_table
@@ -164,7 +304,7 @@ class VariantChooser:
         self.jokers.add_class("rummy-jokers")
         self.deal = w.Button(description="Deal", button_style="primary")
         self.deal.add_class("rummy-deal")
-        self.message = notice(notes or [])
+        self.message = notice(notes)
         self.slot = w.Box()
         self.table: Any = None
         self.variant.observe(lambda _c: self._sync(), names="value")
@@ -174,7 +314,6 @@ class VariantChooser:
                    layout=w.Layout(flex_flow="row wrap")),
             self.message, self.slot,
         ])
-        self.widget.add_class("rummy-app")
         self._sync()
         self.start()
 
