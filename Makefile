@@ -21,7 +21,8 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 # Voilà serves the whole tree (settings in voila.json: sources stripped, idle kernels
-# culled); its "rummy" template (share/jupyter) makes "/" open $(APP), the landing page.
+# culled, kernels started ahead of time for the apps); its "rummy" template
+# (share/jupyter) makes "/" open $(APP), the landing page.
 app: $(STAMP)
 	@echo "Rummy teaching kit: open http://127.0.0.1:$(PORT)/ (it opens notebooks/apps/index.ipynb)"
 	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \

@@ -77,3 +77,40 @@ def test_voila_config_hides_code_and_culls_idle_kernels():
     assert config["VoilaConfiguration"]["show_tracebacks"] is False
     cull = config["MappingKernelManager"]
     assert 0 < cull["cull_interval"] <= cull["cull_idle_timeout"] <= 3600
+
+
+def test_voila_config_preheats_the_apps_only():
+    """Kernels are started ahead of time for the apps (the landing page included),
+    not for the lessons or the probe, whose notebooks would run for nothing."""
+    config = json.loads((harness.ROOT / "voila.json").read_text())
+    assert config["VoilaConfiguration"]["preheat_kernel"] is True
+    pools = config["VoilaKernelManager"]["kernel_pools_config"]
+    assert pools["default"]["pool_size"] == 0
+    for app in harness.APPS:
+        assert pools[f"notebooks/apps/{app}.ipynb"]["pool_size"] >= 1, app
+    assert len(pools) == len(harness.APPS) + 1
+
+
+KERNEL_ID_JS = ("() => JSON.parse(document.getElementById('jupyter-config-data')"
+                ".textContent).kernelId")
+
+
+def test_each_page_gets_a_preheated_kernel_of_its_own(browser, voila):
+    """A page takes a kernel Voilà started before it asked, and that kernel builds
+    the table for the page's own address; the next page gets another kernel
+    (a fresh game), never the same one."""
+    kernels = []
+    for players in (3, 4):
+        page = browser.new_page()
+        try:
+            page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, players=players))
+            page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+            assert page.locator(".rummy-opponent").count() == players - 1
+            assert not harness.page_tracebacks(page)
+            kernels.append(page.evaluate(KERNEL_ID_JS))
+        finally:
+            page.close()
+    assert kernels[0] != kernels[1]
+    used = re.findall(r"Using pre-heated kernel: (\S+) for notebooks/apps/three_thirteen",
+                      voila.log())
+    assert set(kernels) <= set(used), (kernels, used)
