@@ -3,8 +3,11 @@
 For each table app, served by Voilà as ``make app`` does:
 
 - **ready**: from asking for the page to the table carrying ``rummy-table-ready``
-  (the kernel started, the notebook ran, the widgets drew), over ``--loads`` fresh
-  pages; the first load (cold caches) is reported apart;
+  (Voilà hands over a kernel it started ahead of time, see voila.json, or starts
+  one; the kernel builds the table for the page's address; the browser loads
+  Voilà's scripts and draws the widgets), over ``--loads`` fresh pages, one
+  after the other; the first load (cold caches, and the server still filling
+  its pools of kernels) is reported apart;
 - **click**: from a click in the page to the table showing its effect, timed in
   the page itself (``performance.now()`` around the click and a MutationObserver):
   selecting a card (a round trip to the kernel and back) and drawing from the
