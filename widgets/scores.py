@@ -18,25 +18,62 @@ __all__ = ["ScoreSheet"]
 
 
 class ScoreSheet(View):
-    """A score sheet, updated with :meth:`update` from any engine state."""
+    """A score sheet, updated with :meth:`update` from any engine state.
 
-    def __init__(self, state: Any = None, *, title: str = "Score sheet") -> None:
+    With ``shown=False`` (a table keeps its sheet folded) :meth:`update` only
+    remembers the state; the sheet is drawn, and pandas loaded, once
+    :meth:`show` is called.  ``frame`` is ``state.score_sheet()`` of the last
+    state either way.
+
+    >>> from rummy import new_game
+    >>> folded = ScoreSheet(None, shown=False)
+    >>> folded.update(new_game("three_thirteen", players=["Ana", "Ben"], seed=1))
+    >>> folded.table.value, list(folded.frame.columns)
+    ('<i>No game yet.</i>', ['Ana', 'Ben'])
+    >>> folded.show()
+    >>> "Ana" in folded.table.value
+    True
+    """
+
+    def __init__(self, state: Any = None, *, title: str = "Score sheet",
+                 shown: bool = True) -> None:
         super().__init__()
-        self.frame: Any = None
+        self.shown = shown
+        self._state: Any = None
+        self._frame: Any = None
+        self._stale = False
         self.title = w.HTML(f"<b>{esc(title)}</b>")
         self.table = html_box("rummy-score-sheet")
         self.widget = w.VBox([self._style, self.title, self.table, self.message])
         self.widget.add_class("rummy-score-sheet-view")
         self.update(state)
 
+    @property
+    def frame(self) -> Any:
+        """``state.score_sheet()`` (a pandas DataFrame) of the last state, or None."""
+        if self._frame is None and self._state is not None:
+            self._frame = self._state.score_sheet()
+        return self._frame
+
     def update(self, state: Any) -> None:
-        """Redraw from ``state.score_sheet()``."""
+        """Redraw from ``state.score_sheet()`` (once shown, if folded)."""
+        self._state, self._frame = state, None
         if state is None:
-            self.frame = None
+            self._stale = False
             self.table.value = "<i>No game yet.</i>"
             return
-        df = state.score_sheet()
-        self.frame = df
-        new = df.to_html(classes="rummy-score-table", border=0, escape=True)
+        self._stale = True
+        if self.shown:
+            self._draw()
+
+    def show(self, shown: bool = True) -> None:
+        """Unfold (draw what :meth:`update` was given) or fold the sheet."""
+        self.shown = shown
+        if shown and self._stale:
+            self._draw()
+
+    def _draw(self) -> None:
+        new = self.frame.to_html(classes="rummy-score-table", border=0, escape=True)
+        self._stale = False
         if self.table.value != new:
             self.table.value = new

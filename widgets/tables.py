@@ -111,7 +111,7 @@ class _Table(View):
         self.wild = html_box("rummy-wild")
         self.status = html_box("rummy-status")
         self.log_view = html_box("rummy-log")
-        self.scores = ScoreSheet(None)
+        self.scores = ScoreSheet(None, shown=False)  # drawn when its pane is opened
         self.moves = w.Box(layout=w.Layout(flex_flow="row wrap"))
         self.moves.add_class("rummy-moves")
         self._move_buttons: list[w.Button] = []
@@ -343,6 +343,18 @@ class _Table(View):
     def _options_changed(self) -> None:
         self.hand.set_options(four_colour=self.four_colour.value, size=self._size())
         self.refresh()
+
+    def _details(self) -> w.Accordion:
+        """The log and the score sheet, folded under the table (the log open).
+        The sheet is drawn only while its pane is open: a table that is never
+        asked for its scores never loads pandas."""
+        details = w.Accordion(children=[self.log_view, self.scores.widget])
+        details.set_title(0, "What happened (log)")
+        details.set_title(1, "Score sheet")
+        details.selected_index = 0
+        details.observe(lambda c: self.scores.show(c["new"] == 1), names="selected_index")
+        self.details = details
+        return details
 
     def refresh(self) -> None:
         """Redraw everything from the learner's observation."""
@@ -582,11 +594,7 @@ class ThreeThirteenTable(_Table):
                                              align_items="center"))
         actions = w.HBox([self.discard_button, self.go_out],
                          layout=w.Layout(flex_flow="row wrap"))
-        details = w.Accordion(children=[self.log_view, self.scores.widget])
-        details.set_title(0, "What happened (log)")
-        details.set_title(1, "Score sheet")
-        details.selected_index = 0
-        self.details = details
+        details = self._details()
         self.widget = w.VBox([
             self._style, self.header, self.wild, self.status, self.top_row, self.middle,
             self.hand.widget, actions, self.confirm_box, self.moves, self.message,
@@ -837,11 +845,7 @@ class BigTableTable(_Table):
                         layout=w.Layout(flex_flow="row wrap", justify_content="center"))
         actions = w.HBox([self.discard_button, self.match, self.play_on],
                          layout=w.Layout(flex_flow="row wrap"))
-        details = w.Accordion(children=[self.log_view, self.scores.widget])
-        details.set_title(0, "What happened (log)")
-        details.set_title(1, "Score sheet")
-        details.selected_index = 0
-        self.details = details
+        details = self._details()
         self.widget = w.VBox([
             self._style, self.header, self.caller, self.wild, self.status, self.ring, centre,
             self.hand.widget, actions, self.confirm_box, self.moves, self.message,
@@ -1066,11 +1070,7 @@ class GinTable(_Table):
         actions = w.HBox([self.take_upcard, self.decline_upcard, self.discard_button,
                           self.knock, self.gin, self.ask_advisor],
                          layout=w.Layout(flex_flow="row wrap"))
-        details = w.Accordion(children=[self.log_view, self.scores.widget])
-        details.set_title(0, "What happened (log)")
-        details.set_title(1, "Score sheet")
-        details.selected_index = 0
-        self.details = details
+        details = self._details()
         self.widget = w.VBox([
             self._style, self.header, self.roles, self.status, self.opponent.widget, centre,
             self.knock_view, self.layoffs, self.hand_label, self.hand.widget, actions,
