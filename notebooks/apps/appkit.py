@@ -35,7 +35,7 @@ import contextlib
 import html
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -153,6 +153,46 @@ def warm_up(make: Callable[[], Any]) -> None:
         comm.create_comm = real
 
 
+@contextlib.contextmanager
+def _unheard() -> Iterator[None]:
+    """Widgets made inside say nothing while they are made, then talk as usual.
+
+    A preheated kernel builds its view the moment the page's request arrives,
+    before the page has even loaded its scripts: no one is connected to hear
+    the hundreds of messages (a ``comm_open`` per widget, an update per change)
+    that building sends, yet the kernel would compose them and the server read
+    them.  The page asks for every widget's state once it connects."""
+    import comm
+    from ipykernel.comm.comm import BaseComm  # what ipykernel's comm.create_comm makes
+    from ipykernel.kernelbase import Kernel
+
+    class Unheard(BaseComm):  # type: ignore[misc]
+        quiet = True
+
+        def publish_msg(self, *args: Any, **kwargs: Any) -> None:
+            if not self.quiet:
+                super().publish_msg(*args, **kwargs)
+
+    made: list[Unheard] = []
+
+    def create(*args: Any, **kwargs: Any) -> Unheard:
+        made.append(Unheard(*args, **kwargs))
+        return made[-1]
+
+    real = comm.create_comm
+    comm.create_comm = create
+    try:
+        yield
+    finally:
+        comm.create_comm = real
+        # a comm learns its kernel when it first publishes, and ipywidgets sends
+        # nothing through a comm without a kernel
+        kernel = Kernel.instance() if Kernel.initialized() else None
+        for c in made:
+            c.quiet = False
+            c.kernel = c.kernel or kernel
+
+
 class App:
     """An app's view, ``make(settings)`` (an object with a ``.widget``), built
     from ``defaults`` updated from the page's address, under any notes about
@@ -195,7 +235,8 @@ class App:
         if request.cancelled() or request.exception() is not None:
             why = "cancelled" if request.cancelled() else request.exception()
             notes.append(f"The page's address could not be read ({why}); using the defaults")
-        self._build(notes)
+        with _unheard():  # the page is not connected yet: it will ask for every state
+            self._build(notes)
 
     def _build(self, notes: list[str]) -> None:
         s = settings(self.defaults, notes=notes)
