@@ -20,12 +20,13 @@ A bad value is not a crash: it is reported and the default kept.
 >>> notes
 ["seed='abc' is not a whole number; using the default (a new random deal)"]
 
-``make app`` keeps a kernel ready for each app (``preheat_kernel`` in voila.json):
-Voilà starts it and runs the notebook before anyone asks for the page.  Such a
-kernel pays for its imports and a throw-away view (:func:`warm_up`) in advance
-and shows an empty :class:`App` box; when a page asks for it, the page gets
-the notebook at once and, while the browser loads its scripts, the kernel
-learns the page's address and builds the view for it.
+``make app`` keeps kernels ready for each app (``preheat_kernel`` in voila.json):
+Voilà starts them and runs the notebook before anyone asks for the page.  Such a
+kernel has done its imports (and, with :func:`warm_up`, built a throw-away view)
+and shows an empty :class:`App` box; when a page asks for it, the page gets the
+notebook at once and, while the browser loads Voilà's scripts, the kernel learns
+the page's address and builds the view for it.  Every page gets a kernel of its
+own, and Voilà starts another one to take its place.
 """
 
 from __future__ import annotations
