@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from ipywidgets.widgets.widget import _instances
 
-from rummy.cards import Card, cards
+from rummy.cards import Card
 from rummy.game import Action
 from widgets import BigTableTable, GinTable, ThreeThirteenTable, play
 from widgets._common import walk
@@ -165,15 +165,14 @@ def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
     assert "what you kept" in t.review.value
     # every player's scored hand is drawn, melds and deadwood
     assert t.review.value.count("rummy-arrangement-svg") == len(obs.players)
-    # and what the review read from the engine adds up: the unmelded cards
-    # cost exactly the round's points (C-2, TT-8)
-    from widgets.tables import _round_report
-
+    # the hands drawn are the engine's: their unmelded cards cost exactly the
+    # round's points (C-2, TT-8), and every one of them is in the review
     rules = t.variant.meld_rules(1)
-    report = _round_report(obs.log, 1, obs.players)
-    for seat, pts in enumerate(obs.round_scores[0]):
-        rec = report[obs.players[seat]]
-        assert sum(rules.penalty_of(c) for c in cards(" ".join(rec["deadwood"]))) == pts
+    for seat, arr, pts in obs.last_round:
+        assert pts == obs.round_scores[0][seat]
+        assert sum(rules.penalty_of(c) for c in arr.deadwood) == pts
+        for c in arr.deadwood:
+            assert str(c) in t.review.value or c.name in t.review.value
     assert t.review_box.layout.display != "none"
     # the score sheet is the engine's DataFrame
     assert t.scores.frame.equals(t.state.score_sheet())

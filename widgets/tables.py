@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +28,7 @@ import ipywidgets as w
 import rummy
 from rummy import render
 from rummy.bots import Bot, make_bot
-from rummy.cards import Card, cards, rank_name
+from rummy.cards import Card, rank_name
 from rummy.game import DEFAULT_NAMES, Action, GameError
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
@@ -510,48 +509,6 @@ class _Opponent:
             self.widget.remove_class("rummy-current")
 
 
-_SCORE_LINE = re.compile(r"^(?P<who>.+?) (?:scores|score) (?P<pts>\d+)(?P<rest>.*)$")
-_MELDS = re.compile(r"\[([^\]]*)\]")
-
-
-def _round_report(log: Sequence[str], round_no: int, names: Sequence[str]
-                  ) -> dict[str, dict[str, Any]]:
-    """What the engine's log says about how round ``round_no`` was scored:
-    per player name, the points, the melds and the unmelded cards laid down
-    (everyone shows their hand when a round is scored)."""
-    start = None
-    for i, line in enumerate(log):
-        if line.startswith(f"Round {round_no} of "):
-            start = i
-    if start is None:
-        return {}
-    out: dict[str, dict[str, Any]] = {}
-    shown = {_display_name(n): n for n in names}
-    for line in log[start:]:
-        if line.startswith(f"After round {round_no} "):
-            break
-        for disp in shown:
-            if not line.startswith(disp + " "):
-                continue
-            m = _SCORE_LINE.match(line)
-            rec = out.setdefault(disp, {"points": None, "melds": [], "deadwood": [],
-                                        "text": ""})
-            if m and m.group("who") == disp:
-                rec["points"] = int(m.group("pts"))
-                rest = m.group("rest")
-                rec["text"] = line
-                if "unmelded:" in rest:
-                    melds_part, _, dead = rest.partition("; unmelded:")
-                    rec["melds"] = [g for g in _MELDS.findall(melds_part)]
-                    dead = dead.strip().rstrip(".")
-                    rec["deadwood"] = [] if dead == "none" else dead.split()
-            elif " out: " in line or "every card too:" in line:
-                melds_part = line.split(":", 1)[1].rsplit(", discarding", 1)[0]
-                rec["melds"] = [g for g in _MELDS.findall(melds_part)]
-                rec["deadwood"] = []
-    return out
-
-
 class ThreeThirteenTable(_Table):
     """The Three-Thirteen family table: ``three_thirteen``, ``tre_tretton``
     and ``three_thirteen_jokers`` (you against AI players seated left, top
@@ -639,39 +596,19 @@ class ThreeThirteenTable(_Table):
         rules = self.variant.meld_rules(round_no, **self.options)
         points = obs.round_scores[round_no - 1]
         four = self.four_colour.value
-        # an engine that reports the scored hands (seat, Arrangement, points)
-        # is read directly; otherwise its scoring sentences in the log are
-        scored = {seat: arr for seat, arr, _pts in (getattr(obs, "last_round", None) or ())}
-        report = {} if scored else _round_report(obs.log, round_no, obs.players)
+        scored = {seat: arr for seat, arr, _pts in obs.last_round}  # laid open (TT-8)
         parts = [f"<h4>Round {round_no} is over</h4>"]
         for seat, name in enumerate(obs.players):
             disp = _display_name(name)
-            rec = report.get(disp, {})
             pts = points[seat]
-            melds: list[Meld] = []
-            dead: tuple[Card, ...] = ()
-            if seat in scored:
-                melds, dead = list(scored[seat].melds), tuple(scored[seat].deadwood)
-            for g in rec.get("melds", []):
-                try:
-                    melds.append(Meld.of(cards(g), rules))
-                except ValueError:
-                    melds = []
-                    break
-            try:
-                dead = dead or cards(" ".join(rec.get("deadwood", [])))
-            except ValueError:
-                dead = ()
             mine = seat == self.learner
             who = f"{disp} (what you kept)" if mine else disp
             parts.append(f"<div class='rummy-review-seat'><b>{esc(who)}</b>: {pts} "
                          f"point{'s' if pts != 1 else ''}")
-            if melds or dead:
-                arr = Arrangement(tuple(melds), tuple(dead), pts)
+            arr = scored.get(seat)
+            if arr is not None and arr.cards:
                 parts.append("<br>" + render.arrangement_svg(arr, size="small", wild=rules,
                                                              four_colour=four))
-            elif rec.get("text"):
-                parts.append(f"<br><small>{esc(rec['text'])}</small>")
             parts.append("</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
