@@ -53,6 +53,9 @@ def test_sources_are_hidden(page, voila):
     for app in APPS:
         page.goto(harness.app_url(voila.base, app))
         harness.wait_rendered(page)
+        # a preheated kernel's outputs are drawn once its widgets connect,
+        # which may be just after the cells show: wait for them
+        page.wait_for_selector(".jp-OutputArea-output", state="attached", timeout=60_000)
         assert page.locator(".jp-OutputArea-output").count() > 0, app
         assert page.locator(CODE).count() == 0, f"{app} shows its code"
 
