@@ -489,6 +489,56 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
 _last_tables: list[Any] = [None, None]
 
 
+def _rule_tables(rules: MeldRules) -> tuple[Any, ...]:
+    """``_tables(rules)``, with the last rule set kept at hand (most calls
+    in a row share one)."""
+    if _last_tables[0] is not rules:
+        _last_tables[0], _last_tables[1] = rules, _tables(rules)
+    return _last_tables[1]  # type: ignore[no-any-return]
+
+
+def _wild_costs(rules: MeldRules, wilds: Iterable[Card]) -> tuple[int, ...]:
+    """The wilds' points, most expensive first: the cheapest are the ones
+    left over (and a discarded wild is the most expensive one, which leaves
+    the cheapest-u sums unchanged for every u < number of wilds)."""
+    return tuple(sorted((rules.penalty_of(c) for c in wilds), reverse=True))
+
+
+def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, list[int]]:
+    """The count vector of the naturals less the isolated ones, and the
+    isolated positions, best discard first.  A natural is isolated when no
+    other natural could share a meld with it, given ``big`` wilds."""
+    _pos_of, _card_at, _pen, drank, _up, _down, _same, index_pos = _rule_tables(rules)
+    counts = [0] * 52
+    for c in naturals:
+        counts[index_pos[c.index]] += 1
+    reach = big + 1  # a run partner can be this far away
+    both = rules.aces == "low_or_high"
+    x = 0
+    iso: list[int] = []
+    for p in sorted({index_pos[c.index] for c in naturals}):  # positions held
+        n = counts[p]
+        if n > 8:
+            raise MeldError("no card can appear more than 8 times (at most 8 packs)")
+        x += n << (p << 2)
+        if n > 1:
+            continue
+        q = p % 13
+        if counts[q] + counts[q + 13] + counts[q + 26] + counts[q + 39] > 1:
+            continue
+        base = p - q
+        row = counts[base:base + 13]
+        lo = q - reach if q > reach else 0
+        if any(row[lo:q]) or any(row[q + 1:q + reach + 1]):
+            continue
+        if both and (any(row[13 - reach + q:]) or any(row[: q + reach - 12])):
+            continue  # an ace also sits next to the king
+        iso.append(p)
+        x -= 1 << (p << 2)
+    iso.sort(key=drank.__getitem__)
+    return x, iso
+
+
 class _Solver:
     """Exact minimum-cost search for one rule set and one multiset of wilds.
 
@@ -508,19 +558,11 @@ class _Solver:
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
-        if _last_tables[0] is rules:
-            tables = _last_tables[1]
-        else:
-            tables = _tables(rules)
-            _last_tables[0], _last_tables[1] = rules, tables
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
-         self.same, self.index_pos) = tables
+         self.same, self.index_pos) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
-        # wilds sorted most expensive first; the cheapest are the ones left over
-        # (and a discarded wild is the most expensive one, which leaves the
-        # cheapest-u sums unchanged for every u < number of wilds)
-        costs = sorted((rules.penalty_of(c) for c in wilds), reverse=True)
+        costs = _wild_costs(rules, wilds)
         self.wild_cost = [0] * (len(costs) + 1)
         for left in range(1, len(costs) + 1):
             self.wild_cost[left] = sum(costs[len(costs) - left:]) * _W + left * _N
@@ -536,41 +578,17 @@ class _Solver:
     def encode(self, naturals: Sequence[Card]) -> int:
         """The count vector of the naturals, less the isolated ones (kept in
         ``self.iso``, best discard first)."""
-        counts = [0] * 52
-        index_pos = self.index_pos
-        for c in naturals:
-            counts[index_pos[c.index]] += 1
-        reach = self.big + 1  # a run partner can be this far away
-        both = self.rules.aces == "low_or_high"
-        x = 0
-        iso: list[int] = []
-        for p in sorted({index_pos[c.index] for c in naturals}):  # positions held
-            n = counts[p]
-            if n > 8:
-                raise MeldError("no card can appear more than 8 times (at most 8 packs)")
-            x += n << (p << 2)
-            if n > 1:
-                continue
-            q = p % 13
-            if counts[q] + counts[q + 13] + counts[q + 26] + counts[q + 39] > 1:
-                continue
-            base = p - q
-            row = counts[base:base + 13]
-            lo = q - reach if q > reach else 0
-            if any(row[lo:q]) or any(row[q + 1:q + reach + 1]):
-                continue
-            if both and (any(row[13 - reach + q:]) or any(row[: q + reach - 12])):
-                continue  # an ace also sits next to the king
-            iso.append(p)
-            x -= 1 << (p << 2)
-        if iso:
-            iso.sort(key=self.drank.__getitem__)
-            tail = [0] * (len(iso) + 1)
-            for i in range(len(iso) - 1, -1, -1):
-                tail[i] = tail[i + 1] + self.pen[iso[i]]
-            self.iso = iso
-            self.iso_tail = tail
+        x, iso = _encode(self.rules, self.big, naturals)
+        self.use_isolated(iso)
         return x
+
+    def use_isolated(self, iso: list[int]) -> None:
+        """Settle these isolated positions (best discard first) in :meth:`end`."""
+        tail = [0] * (len(iso) + 1)
+        for i in range(len(iso) - 1, -1, -1):
+            tail[i] = tail[i + 1] + self.pen[iso[i]]
+        self.iso = iso
+        self.iso_tail = tail
 
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
@@ -830,9 +848,9 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tu
     isolated cards, so hands that share them (a player's hand from one turn
     to the next, a bot weighing each discard) share one memo: later calls
     start from the states earlier calls solved."""
-    s = _Solver(rules, wilds)
-    x = s.encode(naturals)
-    key = (rules, tuple(s.wild_cost), tuple(s.iso))
+    costs = _wild_costs(rules, wilds)
+    x, iso = _encode(rules, len(costs), naturals)
+    key = (rules, costs, tuple(iso))
     kept = _SOLVERS.get(key)
     if kept is not None:
         if len(kept.memo) > _MEMO_MAX:
@@ -843,6 +861,8 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tu
         return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
+    s = _Solver(rules, wilds)
+    s.use_isolated(iso)
     _SOLVERS[key] = s
     return s, x
 
