@@ -7,18 +7,70 @@ PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 PORT ?= 8866
+LAB_PORT ?= 8888
 APP ?= notebooks/apps/index.ipynb
 
-.PHONY: app test venv chromium lint typecheck unit notebooks browser bench screenshots clean
+# One lock of exact versions (runtime, widgets, JupyterLab, Dask, test tools) is the
+# only source of what goes into .venv and binder/requirements.txt; `make lock` writes it.
+LOCK ?= requirements/test.lock
+BENCH_LOCK := requirements/bench.lock
+BINDER_REQS := binder/requirements.txt
+# How the lock is installed: uv (fast; put into .venv from the package registry) or pip.
+INSTALLER ?= uv
+UV_VERSION := 0.13.9
+UV := $(VENV)/bin/uv
+# Extra index options for the install (the tests point them at a local folder).
+INDEX_ARGS ?=
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[test]'
+.PHONY: app lab test venv install-lock install-kit lock chromium lint typecheck unit notebooks browser \
+	bench screenshots binder-links clean
+
+$(STAMP): $(LOCK) pyproject.toml
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV)
+	$(MAKE) --no-print-directory install-lock install-kit VENV=$(VENV) LOCK=$(LOCK)
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (rummy kit)" >/dev/null
 	touch $(STAMP)
 
+# Exactly the versions of $(LOCK), none newer and nothing unlisted (--no-deps): a venv
+# built yesterday and one built after a dependency's new release are the same.
+install-lock:
+ifeq ($(INSTALLER),uv)
+	test -x $(UV) || $(PIP) install --quiet uv==$(UV_VERSION)
+	$(UV) pip install --quiet --python $(PY) $(INDEX_ARGS) --no-deps -r $(LOCK)
+else
+	$(PIP) install --quiet $(INDEX_ARGS) --no-deps -r $(LOCK)
+endif
+
+# The kit itself (rummy, widgets), editable, without its dependencies (they are the lock).
+install-kit:
+ifeq ($(INSTALLER),uv)
+	$(UV) pip install --quiet --python $(PY) --no-deps -e .
+else
+	$(PIP) install --quiet --no-deps -e .
+endif
+
 venv: $(STAMP)
+
+# Regenerate the locks from pyproject.toml after changing a dependency there (the
+# versions already locked are kept where they still fit); `make lock UPGRADE=1`
+# moves every package to its newest release.  Then run `make test` and commit.
+lock:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	test -x $(UV) || $(PIP) install --quiet uv==$(UV_VERSION)
+	$(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+		--custom-compile-command "make lock" $(if $(UPGRADE),--upgrade) \
+		--extra test -o $(LOCK)
+	$(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+		--custom-compile-command "make lock" -c $(LOCK) \
+		--extra test --extra bench -o $(BENCH_LOCK)
+	$(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+		--custom-compile-command "make lock" -c $(LOCK) --no-annotate \
+		--extra widgets --extra lab -o $(BINDER_REQS)
+
+# The Binder badges of the README, made from [tool.rummy-kit] repository in pyproject.toml.
+binder-links: $(STAMP)
+	$(PY) scripts/binder_links.py
 
 # Voilà serves the whole tree (settings in voila.json: sources stripped, idle kernels
 # culled, kernels started ahead of time for the apps); its "rummy" template
@@ -28,6 +80,13 @@ app: $(STAMP)
 	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
 		$(VENV)/bin/voila --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 		--template=rummy $(CURDIR)
+
+# JupyterLab with the lessons, opened at Start here.
+lab: $(STAMP)
+	@echo "Rummy teaching kit lessons: open http://127.0.0.1:$(LAB_PORT)/lab/tree/notebooks/00_start_here.ipynb"
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) \
+		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) \
+		--ServerApp.root_dir=$(CURDIR) notebooks/00_start_here.ipynb
 
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
@@ -57,7 +116,7 @@ test: $(STAMP) chromium lint typecheck
 	$(PY) -m pytest -q -m browser tests
 
 bench: $(STAMP)
-	$(PIP) install --quiet -e '.[test,bench]'
+	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:
