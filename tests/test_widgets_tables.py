@@ -536,7 +536,22 @@ def test_undo_takes_back_the_learners_move(make: Callable[[], Any]) -> None:
     assert t.observation().legal_actions == before.legal_actions
 
 
-def test_live_speed_steps_bots_in_an_asyncio_task() -> None:
+def test_timed_play_tests_run_whatever_ran_before(run_async) -> None:
+    # a Playwright browser test earlier in the same process leaves a running loop in
+    # this thread; run_async must still give the widget tests a loop of their own
+    import asyncio
+
+    async def inner() -> int:
+        await asyncio.sleep(0)
+        return 42
+
+    async def outer() -> int:
+        return run_async(inner())
+
+    assert asyncio.run(outer()) == 42
+
+
+def test_live_speed_steps_bots_in_an_asyncio_task(run_async) -> None:
     # in a live kernel an event loop runs: bots then move one by one in a task,
     # so a click returns before any bot has moved
     import asyncio
@@ -560,10 +575,10 @@ def test_live_speed_steps_bots_in_an_asyncio_task() -> None:
         t._generation += 1  # stop the task
         await asyncio.sleep(0.05)
 
-    asyncio.run(main())
+    run_async(main())
 
 
-def test_live_match_window_closes() -> None:
+def test_live_match_window_closes(run_async) -> None:
     import asyncio
 
     async def main() -> None:
@@ -582,7 +597,7 @@ def test_live_match_window_closes() -> None:
         assert t.state.history[n] == (t.learner, Action("play on"))
         assert "too late" in t.message.value.lower()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_big_table_twelve_seats() -> None:
