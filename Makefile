@@ -83,10 +83,9 @@ app: $(STAMP)
 
 # JupyterLab with the lessons, opened at Start here.
 lab: $(STAMP)
-	@echo "Rummy teaching kit lessons: open http://127.0.0.1:$(LAB_PORT)/lab/tree/notebooks/00_start_here.ipynb"
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) \
-		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) \
-		--ServerApp.root_dir=$(CURDIR) notebooks/00_start_here.ipynb
+	@echo "Rummy teaching kit lessons: open the address with a token that JupyterLab prints below"
+	$(VENV)/bin/jupyter lab --config=$(CURDIR)/jupyter_lab_config.py --port=$(LAB_PORT) \
+		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=$(CURDIR)
 
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }

@@ -188,6 +188,19 @@ def start_jupyter_server(python: str, root: Path, port: int | None = None,
                   ready_path=f"api/status?token={token}")
 
 
+def start_lab(python: str = sys.executable, root: Path = ROOT, port: int | None = None,
+              token: str = "rummy-lab-test") -> Server:
+    """JupyterLab on the lessons, as ``make lab`` starts it (jupyter_lab_config.py)."""
+    port = port or free_port()
+    argv = [python, "-m", "jupyter", "lab", f"--config={root / 'jupyter_lab_config.py'}",
+            f"--port={port}", "--allow-root", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
+    return Server(argv, port, root, env, f"http://127.0.0.1:{port}/",
+                  ready_path=f"api/status?token={token}")
+
+
 @contextlib.contextmanager
 def chromium(playwright: Any = None) -> Iterator[Any]:
     """Launch Debian's Chromium through Playwright (headless); yields the browser."""
