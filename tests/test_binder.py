@@ -4,8 +4,9 @@ The last test is what Binder does, on this machine: a fresh virtual environment,
 ``pip install -r binder/requirements.txt``, ``binder/postBuild`` in a clean copy of
 the repository, then ``jupyter server`` (Voilà's server extension on) serving each
 app at ``voila/render/notebooks/apps/<app>.ipynb``, loaded in Chromium (HTTP 200,
-then the app's widgets drawn).  It takes two to four minutes on two cores (pip
-uses the local cache; most of the time goes to installing the pinned packages).
+then the app's widgets drawn).  The pinned packages are installed with uv when the
+test environment has it (pip otherwise): the pins are exact, so both give the same
+environment, and uv takes seconds where pip takes minutes.
 """
 
 from __future__ import annotations
@@ -73,8 +74,13 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["VIRTUAL_ENV"] = str(venv)
     python = str(venv / "bin" / "python")
-    _run([python, "-m", "pip", "install", "--quiet", "--no-compile",
-          "-r", "binder/requirements.txt"], repo, env, 300)
+    uv = Path(sys.prefix) / "bin" / "uv"  # the same exact pins, installed faster than pip
+    if uv.exists():
+        _run([str(uv), "pip", "install", "--quiet", "--python", python,
+              "-r", "binder/requirements.txt"], repo, env, 300)
+    else:
+        _run([python, "-m", "pip", "install", "--quiet", "--no-compile",
+              "-r", "binder/requirements.txt"], repo, env, 300)
     _run(["bash", "binder/postBuild"], repo, env, 120)
     _run([python, "-c", "import rummy, widgets, voila"], tmp_path, env, 60)
     built = time.monotonic() - start
