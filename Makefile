@@ -96,8 +96,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# Unit, property and doctest runs spread over the machine's cores (a file per worker).
 unit: $(STAMP)
-	$(PY) -m pytest -q -m "not browser" tests rummy widgets
+	$(PY) -m pytest -q -n auto --dist loadfile -m "not browser" tests rummy widgets
 
 notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:doctest notebooks
@@ -109,10 +110,9 @@ browser: $(STAMP) chromium
 screenshots: $(STAMP) chromium
 	$(PY) scripts/screenshots.py
 
-test: $(STAMP) chromium lint typecheck
-	$(PY) -m pytest -q -m "not browser" tests rummy widgets
-	$(PY) -m pytest -q --nbval-lax --nbval-current-env notebooks
-	$(PY) -m pytest -q -m browser tests
+# Each step is a pytest run that fails on a failed test and on "no tests collected"
+# (pytest's exit code 5 is not 0, so make stops there too).
+test: $(STAMP) chromium lint typecheck unit notebooks browser
 
 bench: $(STAMP)
 	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)

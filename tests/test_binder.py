@@ -91,7 +91,7 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
             url = harness.app_url(server.base, app) + f"?token={token}"
             page = browser.new_page()
             try:
-                reply = page.goto(url)
+                reply = page.goto(url, timeout=120_000)
                 assert reply is not None and reply.status == 200, (app, reply and reply.status)
                 harness.wait_rendered(page)
                 page.wait_for_selector(shows, timeout=60_000)

@@ -32,7 +32,7 @@ def test_make_lab_uses_the_tested_configuration() -> None:
     assert re.search(r"^LAB_PORT \?= 8888$", (harness.ROOT / "Makefile").read_text(), re.M)
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 def test_lab_opens_start_here_and_runs_a_cell(browser: Any, lab: harness.Server) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -42,10 +42,10 @@ def test_lab_opens_start_here_and_runs_a_cell(browser: Any, lab: harness.Server)
         # the server's root redirects to Start here (LabApp.default_url)
         page.goto(lab.base + f"?token={TOKEN}")
         page.wait_for_url(re.compile(r"/lab/tree/notebooks/00_start_here\.ipynb"),
-                          timeout=60_000)
-        page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell", timeout=90_000)
+                          timeout=120_000)
+        page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell", timeout=180_000)
         page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                               timeout=90_000)
+                               timeout=180_000)
         tab = page.locator(".lm-TabBar-tab.jp-mod-current").first.inner_text()
         assert "00_start_here.ipynb" in tab
         cell = page.locator(".jp-NotebookPanel:visible .jp-CodeCell").first
@@ -54,7 +54,7 @@ def test_lab_opens_start_here_and_runs_a_cell(browser: Any, lab: harness.Server)
         prompt = cell.locator(".jp-InputArea-prompt")
         page.wait_for_function(
             "el => /\\[\\d+\\]/.test(el.textContent)", arg=prompt.element_handle(),
-            timeout=90_000)
+            timeout=180_000)
         out = cell.locator(".jp-OutputArea-output").first.inner_text()
         import rummy
 
