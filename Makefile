@@ -100,8 +100,9 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(PY) -m pytest -q -n auto --dist loadfile -m "not browser" tests rummy widgets
 
+# Every lesson and app notebook run under nbval, a notebook per worker (its cells in order).
 notebooks: $(STAMP)
-	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:doctest notebooks
+	$(PY) -m pytest -q -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks
 
 browser: $(STAMP) chromium
 	$(PY) -m pytest -q -m browser tests
