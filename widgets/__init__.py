@@ -144,6 +144,7 @@ __all__ = [
     "GinTable",
     "play",
     "Quiz",
+    "GuidedHand",
 ]
 
 _WHERE = {
@@ -159,6 +160,7 @@ _WHERE = {
     "GinTable": "widgets.tables",
     "play": "widgets.tables",
     "Quiz": "widgets.quiz",
+    "GuidedHand": "widgets.guided",
 }
 
 
