@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 PORT ?= 8866
 APP ?= notebooks/apps/index.ipynb
 
-.PHONY: app test venv chromium lint typecheck unit notebooks browser bench screenshots clean
+.PHONY: app test venv chromium lint typecheck unit notebooks browser bench screenshots clean student
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -62,3 +62,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# Student copies of the lessons, without worked answers, in build/student/.
+student: $(STAMP)
+	$(PY) scripts/student_copy.py

@@ -80,3 +80,40 @@ class Quiz(View):
         role = "status" if right else "alert"
         self.feedback_view.value = f"<span class='{css}' role='{role}'>{esc(feedback)}</span>"
         return right
+
+
+def answer_of(text: str) -> Any:
+    """A quiz file's answer text: ``"Kd | Qs"`` is any of several.
+
+    >>> answer_of("Kd | Qs")
+    AnyOf(answers=('Kd', 'Qs'))
+    """
+    from rummy.teach import AnyOf
+
+    parts = [p.strip() for p in str(text).split(" | ")]
+    return AnyOf(*parts) if len(parts) > 1 else parts[0]
+
+
+def quiz_from(data: dict[str, Any]) -> Quiz:
+    """A :class:`Quiz` from one entry of a lesson's quiz file
+    (``notebooks/quizzes/<lesson>.json``, written by ``scripts/build_lessons.py``)."""
+    return Quiz(data["question"], answer_of(data["answer"]),
+                hints=[(answer_of(w), h) for w, h in data.get("hints", ())],
+                hint=data.get("hint", ""), why=data.get("why", ""),
+                choices=tuple(data.get("choices", ())))
+
+
+def quiz_book(path: str) -> Any:
+    """``quiz = quiz_book("quizzes/01_three_thirteen.json")``; then ``quiz(3)``
+    shows the lesson's third quiz (numbered from 1)."""
+    import json
+    from pathlib import Path
+
+    entries = json.loads(Path(path).read_text(encoding="utf-8"))
+
+    def quiz(number: int) -> Quiz:
+        if not 1 <= number <= len(entries):
+            raise IndexError(f"quiz {number}: this lesson has quizzes 1 to {len(entries)}")
+        return quiz_from(entries[number - 1])
+
+    return quiz
