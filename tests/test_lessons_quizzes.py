@@ -117,3 +117,57 @@ def test_student_copy_script_writes_build_student(tmp_path: Path) -> None:
     written = sorted(p.name for p in tmp_path.glob("*.ipynb"))
     assert written == sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     assert (tmp_path / "quizzes" / "01_three_thirteen.json").exists()
+
+
+# --- words and pictures ------------------------------------------------------------------------
+
+RULE_LINE = re.compile(r"^- ([A-Z]{1,2}-\d+[a-z]?)\s", re.MULTILINE)
+
+
+def test_glossary_has_the_terms_with_anchors() -> None:
+    text = (SOURCES / "00_start_here.txt").read_text(encoding="utf-8")
+    for anchor in ("stock", "discard-pile", "dealer", "natural-card", "upcard", "gin", "undercut",
+                   "outs", "meld", "wild", "deadwood"):
+        assert f'<a id="{anchor}"></a>' in text, anchor
+
+
+def test_words_used_link_to_anchors_that_exist() -> None:
+    glossary = (SOURCES / "00_start_here.txt").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<a id="([\w-]+)"></a>', glossary))
+    links = 0
+    for path in sorted(SOURCES.glob("0[1-7]*.txt")):
+        for anchor in re.findall(r"\(00_start_here\.ipynb#([\w-]+)\)", path.read_text(encoding="utf-8")):
+            assert anchor in anchors, (path.name, anchor)
+            links += 1
+    assert links >= 20
+
+
+def test_source_text_glossary() -> None:
+    text = (SOURCES / "00_start_here.txt").read_text(encoding="utf-8")
+    for word in ("lagerhög", "skräphögen", "gå ut", "domkrafter", "trekstapel", "aflegstapel",
+                 "kloppen", "jenever", "ondergraven", "in de doos"):
+        assert word in text, word
+    seeds = ROOT.parent / "shared" / "seeds"
+    if seeds.is_dir():  # each quoted word really is in its source text
+        originals = "\n".join(p.read_text(encoding="utf-8") for p in seeds.glob("*.txt"))
+        for word in ("lagerhög", "skräphögen", "domkrafter", "jenever", "ondergraven", "aflegstapel"):
+            assert word in originals, word
+
+
+def test_every_rule_says_why_it_exists() -> None:
+    rules = ROOT.parent / "shared" / "RULES.md"
+    rules = rules if rules.exists() else ROOT / "docs" / "RULES.md"
+    ids = list(dict.fromkeys(RULE_LINE.findall(rules.read_text(encoding="utf-8"))))
+    whys = []
+    for path in sorted(SOURCES.glob("0*.txt")):
+        t = path.read_text(encoding="utf-8")
+        whys += re.findall(r"\*\*Why these rules\.\*\*(.*?)(?:\n\n|\Z)", t, flags=re.DOTALL)
+        whys += re.findall(r"Why the rule exists(.*?)(?:\n\n|\Z)", t, flags=re.DOTALL)
+    said = "\n".join(whys)
+    missing = [i for i in ids if not re.search(rf"(?<![\w-]){re.escape(i)}(?![0-9a-z])", said)]
+    assert not missing, missing
+
+
+def test_lessons_show_the_pictures() -> None:
+    assert "big_table_layout_svg" in (SOURCES / "04_big_table.txt").read_text(encoding="utf-8")
+    assert "gin_roles_svg" in (SOURCES / "05_gin_three.txt").read_text(encoding="utf-8")
