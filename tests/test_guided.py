@@ -177,3 +177,42 @@ def test_widget_never_shows_another_players_hidden_cards() -> None:
     for cards_ in others.values():
         for card in cards_ - mine:
             assert card.name not in shown
+
+
+def widget_strings(widget) -> str:
+    from widgets._common import walk
+
+    out = []
+    for node in walk(widget):
+        for trait in ("value", "description", "tooltip", "placeholder"):
+            value = getattr(node, trait, None)
+            if isinstance(value, str):
+                out.append(value)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("variant", ["gin_three", "three_thirteen"])
+def test_no_hidden_card_of_another_player_reaches_the_widget_state(variant: str) -> None:
+    import widgets
+    from rummy.cards import Card
+
+    view = widgets.GuidedHand(variant)
+    g = view.guide
+    checked = 0
+    while not view.done:
+        public = set()
+        for line in g.narration:  # cards the table has seen named in words
+            for token in re.findall(r"\b(?:[2-9TJQKA][cdhs]|Jk)\b", line):
+                public.add(Card.parse(token))
+        shown = widget_strings(view.widget)
+        mine = set(g.observation().hand)
+        for seat in range(len(g.game.players)):
+            if seat == g.learner:
+                continue
+            for card in set(g.game.observe(seat).hand) - mine - public:
+                assert card.name not in shown, (seat, card)
+                assert card.symbol not in shown, (seat, card)
+                assert not re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z])", shown), (seat, card)
+                checked += 1
+        view.try_move(g.good_moves()[0])
+    assert checked > 20

@@ -48,7 +48,7 @@ class GuidedHand(View):
         self.cards = html_box("rummy-guided-hand")
         self.moves = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.moves.add_class("rummy-guided-moves")
-        self.typed = w.Text(placeholder="or type a move, e.g. discard 9c", continuous_update=False)
+        self.typed = w.Text(placeholder="or type a move, e.g. draw stock", continuous_update=False)
         self.typed.add_class("rummy-guided-input")
         self.play_typed = button("Play", "rummy-guided-play")
         self.play_typed.on_click(lambda _b: self.try_move(self.typed.value))
