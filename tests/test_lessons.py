@@ -160,3 +160,20 @@ def test_02_all_wild_is_the_chance_of_the_dealt_hand() -> None:
 
 def test_05_cites_G_8a() -> None:
     assert "(G-8a)" in source("05_gin_three")
+
+
+# --- checked outputs ------------------------------------------------------------------------------
+
+def test_every_cell_printing_an_exact_fraction_is_compared_by_nbval() -> None:
+    import re
+
+    unchecked = []
+    for path in sorted(NOTEBOOKS.glob("0[0-6]_*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code" or "NBVAL_CHECK_OUTPUT" in "".join(cell["source"]):
+                continue
+            text = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                           for o in cell.get("outputs", []))
+            if re.search(r"Fraction\(|\b\d+/\d+\b", text):
+                unchecked.append((path.stem, "".join(cell["source"]).splitlines()[0]))
+    assert not unchecked, unchecked
