@@ -216,3 +216,14 @@ def test_no_hidden_card_of_another_player_reaches_the_widget_state(variant: str)
                 checked += 1
         view.try_move(g.good_moves()[0])
     assert checked > 20
+
+
+def test_seed_finder_script() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import guided_seeds
+
+    moves, rules, finished = guided_seeds.probe("big_table", DEFAULT_SEEDS["big_table"])
+    assert finished and 2 <= moves <= 15 and {"BT-4", "BT-6"} <= rules
