@@ -23,7 +23,7 @@ UV := $(VENV)/bin/uv
 INDEX_ARGS ?=
 
 .PHONY: app lab test venv install-lock install-kit lock chromium lint typecheck unit notebooks browser \
-	bench screenshots binder-links clean
+	bench screenshots binder-links clean student
 
 $(STAMP): $(LOCK) pyproject.toml
 	rm -rf $(VENV)
@@ -121,3 +121,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# Student copies of the lessons, without worked answers, in build/student/.
+student: $(STAMP)
+	$(PY) scripts/student_copy.py

@@ -34,7 +34,7 @@ __all__ = [
     "Arrangement", "Discard", "Meld", "MeldError", "MeldRules", "all_melded", "best_arrangement",
     "best_discard", "is_meld", "penalty", "why_not",
     "VARIANTS", "Variant", "VariantError", "find_variant", "variant_names",
-    "simulate", "bots", "probability", "render",
+    "simulate", "bots", "probability", "render", "teach",
 ]
 
 _LAZY = {
@@ -42,6 +42,7 @@ _LAZY = {
     "bots": ("rummy.bots", None),
     "probability": ("rummy.probability", None),
     "render": ("rummy.render", None),
+    "teach": ("rummy.teach", None),
 }
 
 

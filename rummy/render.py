@@ -33,6 +33,8 @@ __all__ = [
     "back_svg",
     "table_svg",
     "suit_colour",
+    "big_table_layout_svg",
+    "gin_roles_svg",
 ]
 
 Size = Literal["small", "normal", "large"]
@@ -501,3 +503,133 @@ def table_svg(
              + (f"; discard {discard.name}" if discard is not None else "")
              + (f"; your hand {', '.join(c.name for c in hand)}" if hand else ""))
     return _svg(width, height + 2, "".join(body), title, "rummy-table-svg")
+
+
+# ---------------------------------------------------------------------------
+# Teaching pictures: the Big Table's layout (BT-2, BT-3) and Gin's roles (G-2, G-11)
+# ---------------------------------------------------------------------------
+
+_ARROW = ("<defs><marker id='rummy-arrow' viewBox='0 0 10 10' refX='9' refY='5' "
+          "markerWidth='7' markerHeight='7' orient='auto-start-reverse'>"
+          "<path d='M0,0 L10,5 L0,10 z' fill='#1565c0'/></marker></defs>")
+
+
+def big_table_layout_svg(players: Sequence[str] | int = ("You", "Ana", "Ben", "Cleo", "Dev",
+                                                          "Eve"), *, width: int = 420) -> str:
+    """The Big Table seen from above: the pool in the middle, each player's own
+    discard pile on their **left** (BT-2), and an arrow from each player to
+    the only pile they may take from, their right-hand neighbour's (BT-3).
+    The first player sits at the bottom; the next one sits on their left.
+
+    >>> svg = big_table_layout_svg(["You", "Ana", "Ben"])
+    >>> svg.count("class='rummy-layout-pile'"), svg.count("marker-end"), "your own pile" in svg
+    (3, 3, True)
+    """
+    import math
+
+    names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) \
+        else list(players)
+    if not 2 <= len(names) <= 12:
+        raise ValueError(f"the Big Table seats 2 to 12 players (BT-1), not {len(names)}")
+    n, size = len(names), float(width)
+    cx = cy = size / 2
+    seat_r, pile_r = size * 0.40, size * 0.27
+    body = [_ARROW,
+            f"<circle cx='{cx:g}' cy='{cy:g}' r='{size * 0.33:g}' fill='#e8f5e9' stroke='#2e7d32' "
+            "stroke-width='2'/>",
+            f"<rect x='{cx - 22:g}' y='{cy - 30:g}' width='44' height='60' rx='5' fill='#1565c0' "
+            "stroke='#0d47a1'/>",
+            f"<text x='{cx:g}' y='{cy + 46:g}' text-anchor='middle' font-size='12' "
+            "font-family='sans-serif'>pool (face down)</text>"]
+    piles = []
+    for i, name in enumerate(names):
+        a = math.radians(90 + i * 360 / n)  # screen angles: seat 0 at the bottom, then clockwise
+        ix, iy = -math.cos(a), -math.sin(a)  # towards the centre
+        lx, ly = iy, -ix  # the seat's left hand
+        sx, sy = cx + seat_r * math.cos(a), cy + seat_r * math.sin(a)
+        shift = 0.38 * (2 * math.pi * pile_r / n) / 2 if n > 2 else size * 0.12
+        px, py = (cx + pile_r * math.cos(a) + lx * shift, cy + pile_r * math.sin(a) + ly * shift)
+        piles.append((px, py))
+        mine = i == 0
+        body.append(f"<circle cx='{sx:g}' cy='{sy:g}' r='15' fill='{'#fff59d' if mine else '#ffffff'}' "
+                    "stroke='#333333' stroke-width='1.5'/>")
+        ty = sy + (26 if math.sin(a) > 0.3 else -20 if math.sin(a) < -0.3 else 4)
+        body.append(f"<text x='{sx:g}' y='{ty:g}' text-anchor='middle' font-size='12' "
+                    f"font-family='sans-serif' font-weight='{'bold' if mine else 'normal'}'>"
+                    f"{_esc(name)}</text>")
+        body.append(f"<rect class='rummy-layout-pile' x='{px - 9:g}' y='{py - 12:g}' width='18' "
+                    "height='24' rx='3' fill='#ffffff' stroke='#c62828' stroke-width='2'/>")
+    for i in range(n):
+        a = math.radians(90 + i * 360 / n)
+        sx, sy = cx + seat_r * math.cos(a), cy + seat_r * math.sin(a)
+        px, py = piles[(i - 1) % n]  # the right-hand neighbour's pile
+        fx, fy = sx + (px - sx) * 0.22, sy + (py - sy) * 0.22
+        tx, ty = sx + (px - sx) * 0.80, sy + (py - sy) * 0.80
+        body.append(f"<line x1='{fx:g}' y1='{fy:g}' x2='{tx:g}' y2='{ty:g}' stroke='#1565c0' "
+                    "stroke-width='2' marker-end='url(#rummy-arrow)'/>")
+    own_x, own_y = piles[0]
+    body.append(f"<text x='{own_x - 14:g}' y='{own_y + 4:g}' text-anchor='end' font-size='11' "
+                f"fill='#c62828' font-family='sans-serif'>{_esc(names[0])}: your own pile</text>")
+    take_x, take_y = piles[-1]
+    body.append(f"<text x='{take_x - 4:g}' y='{take_y - 18:g}' text-anchor='end' font-size='11' "
+                f"fill='#1565c0' font-family='sans-serif'>you take from here</text>")
+    body.append(f"<text x='6' y='{size - 8:g}' font-size='11' font-family='sans-serif'>"
+                "red: each player's own pile, on their left; blue: the one pile each takes from"
+                "</text>")
+    title = (f"The Big Table from above: {', '.join(names)} around the pool; each player's own "
+             "pile lies on their left, and each takes only from the pile of the neighbour on "
+             "their right (BT-2, BT-3).")
+    return _svg(size, size + 6, "".join(body), title, "rummy-big-table-layout")
+
+
+def gin_roles_svg(box: str = "Cleo", captain: str = "Ben", advisor: str = "Ana", *,
+                  width: int = 560) -> str:
+    """Gin's three roles and how they rotate after a hand (G-2, G-11): this
+    hand on the left; the next hand if the box wins (the box stays, captain
+    and advisor swap) and if the box loses (the box sits out, the captain
+    goes into the box, the advisor becomes captain).
+
+    >>> svg = gin_roles_svg()
+    >>> svg.count("marker-end"), "box loses" in svg and "box wins" in svg
+    (6, True)
+    """
+    roles = ("box", "captain", "advisor")
+    now = {"box": box, "captain": captain, "advisor": advisor}
+    if len(set(now.values())) != 3:
+        raise ValueError("three different players take the three roles (G-2)")
+    wins = {"box": box, "captain": advisor, "advisor": captain}
+    loses = {"box": captain, "captain": advisor, "advisor": box}
+    w_, col = float(width), (90.0, 280.0, 470.0)
+    rows = {"box": 70.0, "captain": 120.0, "advisor": 170.0}
+    body = [_ARROW]
+
+    def column(x: float, who: dict[str, str], head: str) -> None:
+        body.append(f"<text x='{x:g}' y='30' text-anchor='middle' font-size='13' font-weight='bold' "
+                    f"font-family='sans-serif'>{_esc(head)}</text>")
+        for role in roles:
+            y = rows[role]
+            fill = {"box": "#fff59d", "captain": "#bbdefb", "advisor": "#eeeeee"}[role]
+            body.append(f"<rect x='{x - 58:g}' y='{y - 17:g}' width='116' height='30' rx='6' "
+                        f"fill='{fill}' stroke='#555555'/>")
+            body.append(f"<text x='{x:g}' y='{y + 3:g}' text-anchor='middle' font-size='12' "
+                        f"font-family='sans-serif'>{_esc(who[role])}: {role}</text>")
+
+    column(col[0], wins, "next, if the box wins")
+    column(col[1], now, "this hand")
+    column(col[2], loses, "next, if the box loses")
+    for target, colour, x1, x2 in ((wins, "#2e7d32", col[1] - 60, col[0] + 60),
+                                   (loses, "#c62828", col[1] + 60, col[2] - 60)):
+        for role in roles:
+            name = now[role]
+            new_role = next(r for r in roles if target[r] == name)
+            y1, y2 = rows[role] - 2, rows[new_role] - 2
+            body.append(f"<line x1='{x1:g}' y1='{y1:g}' x2='{x2:g}' y2='{y2:g}' stroke='{colour}' "
+                        "stroke-width='1.5' marker-end='url(#rummy-arrow)'/>")
+    body.append("<text x='6' y='206' font-size='11' font-family='sans-serif'>The box plays alone; "
+                "the captain plays against the box; the advisor sits out and may advise (G-2).</text>")
+    body.append("<text x='6' y='222' font-size='11' font-family='sans-serif'>After a hand the "
+                "roles move as the arrows show (G-11).</text>")
+    title = (f"Gin for three: {box} is in the box, {captain} is captain, {advisor} advises. If the "
+             f"box wins, {box} stays and {captain} and {advisor} swap; if the box loses, {box} sits "
+             f"out, {captain} goes into the box and {advisor} becomes captain (G-11).")
+    return _svg(w_, 230, "".join(body), title, "rummy-gin-roles")

@@ -6,6 +6,27 @@ hidden`` makes a code cell whose source is collapsed in JupyterLab (worked
 answers).  ``{{fp:TEXT}}`` is replaced by the fingerprint of the answer TEXT,
 so the self-checking exercises don't show their answers.
 
+Worked answers fold away: ``%% md answer`` makes a markdown cell wrapped in an
+HTML ``<details>`` element (closed until clicked); it and every ``%% code
+hidden`` cell carry the cell tag ``worked-answer``, which
+``scripts/student_copy.py`` drops.
+
+A quiz is a block ``%% quiz`` of ``key: value`` lines::
+
+    %% quiz
+    Q: Which card do you throw to go out?
+    A: Kc                       (several right answers: Kc | Qs)
+    right: king of clubs | K♣   (two more spellings, answered by the tests)
+    wrong: 9h -> The 9♥ completes your run: keep it.   (a hint per wrong answer)
+    hint: Which card is in no meld?                   (for any other wrong answer)
+    why: 7♥ 8♥ 9♥ is a run (M-2) ... (the worked answer)
+    choices: stock | discard pile                     (optional: buttons)
+
+It becomes a markdown cell with the question, a code cell ``quiz(N)`` (the
+lesson defines ``quiz = quiz_book("quizzes/<lesson>.json")``; the answers
+live in that file, written by this script, not in the notebook) and a
+folded worked answer.
+
 The notebooks are executed in a fresh kernel (nbclient, cwd notebooks/) and
 saved executed, with the widget state stripped: no ``metadata.widgets`` and
 widget outputs keep only their ``text/plain`` form.  So they read well on a
@@ -19,6 +40,7 @@ code host and stay small.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sys
 import time
@@ -40,16 +62,74 @@ def fingerprint(text: str) -> str:
     return hashlib.sha256(str(text).strip().lower().encode()).hexdigest()[:12]
 
 
+WORKED = "worked-answer"
+QUIZ_KEYS = ("Q", "A", "right", "wrong", "hint", "why", "choices")
+
+
+def parse_quiz(body: str) -> dict:
+    """A quiz block's ``key: value`` lines as a dict (see the module's description).
+
+    >>> q = parse_quiz("Q: Who deals?\\nA: box\\nright: Box | the box\\nwrong: captain -> No.")
+    >>> q["answer"], q["right"], q["hints"]
+    ('box', ['Box', 'the box'], [['captain', 'No.']])
+    """
+    quiz: dict = {"question": "", "answer": "", "right": [], "hints": [], "hint": "", "why": "",
+                  "choices": []}
+    key = None
+    for raw in body.splitlines():
+        m = re.match(r"^(Q|A|right|wrong|hint|why|choices):\s*(.*)$", raw)
+        if not m:
+            if key in ("Q", "why", "hint") and raw.strip():  # a continuation line
+                field = {"Q": "question", "why": "why", "hint": "hint"}[key]
+                quiz[field] += " " + raw.strip()
+                continue
+            if raw.strip():
+                raise ValueError(f"quiz line {raw!r}: start it with one of {', '.join(QUIZ_KEYS)}")
+            continue
+        key, value = m.group(1), m.group(2).strip()
+        if key == "Q":
+            quiz["question"] = value
+        elif key == "A":
+            quiz["answer"] = value
+        elif key == "right":
+            quiz["right"] = [v.strip() for v in value.split(" | ")]
+        elif key == "wrong":
+            wrong, _, hint = value.partition(" -> ")
+            quiz["hints"].append([wrong.strip(), hint.strip()])
+        elif key == "choices":
+            quiz["choices"] = [v.strip() for v in value.split(" | ")]
+        else:
+            quiz[key] = value
+    if not quiz["question"] or not quiz["answer"]:
+        raise ValueError(f"a quiz needs Q: and A: lines: {body[:80]!r}")
+    return quiz
+
+
+def quizzes_of(text: str) -> list[dict]:
+    """Every quiz of a lesson source, in order."""
+    return [parse_quiz(body) for body in re.findall(r"^%% quiz\s*\n(.*?)(?=^%% |\Z)", text,
+                                                    flags=re.MULTILINE | re.DOTALL)]
+
+
+def _shown(answer: str) -> str:
+    from rummy.teach import AnyOf, show_answer
+
+    parts = [a.strip() for a in answer.split(" | ")]
+    return show_answer(AnyOf(*parts) if len(parts) > 1 else parts[0])
+
+
 def parse(text: str) -> nbformat.NotebookNode:
-    """A notebook from the ``%% md`` / ``%% code`` source format."""
+    """A notebook from the ``%% md`` / ``%% code`` / ``%% quiz`` source format."""
     text = re.sub(r"\{\{fp:(.*?)\}\}", lambda m: fingerprint(m.group(1)), text)
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (rummy kit)",
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     kind, lines = None, []
+    count = 0
 
     def flush() -> None:
+        nonlocal count
         if kind is None:
             return
         body = "\n".join(lines).strip("\n")
@@ -57,14 +137,37 @@ def parse(text: str) -> nbformat.NotebookNode:
             return
         if kind == "md":
             nb.cells.append(nbformat.v4.new_markdown_cell(body))
+        elif kind == "md answer":
+            cell = nbformat.v4.new_markdown_cell(
+                f'<details class="{WORKED}"><summary>Worked answer (click to open)</summary>\n\n'
+                f"{body}\n\n</details>")
+            cell.metadata["tags"] = [WORKED]
+            nb.cells.append(cell)
+        elif kind == "quiz":
+            count += 1
+            quiz = parse_quiz(body)
+            ask = f"**Quiz {count}.** {quiz['question']}"
+            if quiz["choices"]:
+                ask += " (" + ", ".join(quiz["choices"]) + ")"
+            nb.cells.append(nbformat.v4.new_markdown_cell(ask))
+            code = nbformat.v4.new_code_cell(f"quiz({count})")
+            code.metadata["tags"] = ["quiz"]
+            nb.cells.append(code)
+            worked = f"**{_shown(quiz['answer'])}**. {quiz['why']}".strip()
+            cell = nbformat.v4.new_markdown_cell(
+                f'<details class="{WORKED}"><summary>Answer (click to open)</summary>\n\n'
+                f"{worked}\n\n</details>")
+            cell.metadata["tags"] = [WORKED]
+            nb.cells.append(cell)
         else:
             cell = nbformat.v4.new_code_cell(body)
             if kind == "code hidden":
                 cell.metadata["jupyter"] = {"source_hidden": True}
+                cell.metadata["tags"] = [WORKED]
             nb.cells.append(cell)
 
     for line in text.splitlines():
-        m = re.fullmatch(r"%% (md|code|code hidden)\s*", line)
+        m = re.fullmatch(r"%% (md|md answer|code|code hidden|quiz)\s*", line)
         if m:
             flush()
             kind, lines = m.group(1), []
@@ -98,7 +201,19 @@ def _when(stamp: str) -> float:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
+def write_quizzes(source: Path) -> Path | None:
+    """Write ``notebooks/quizzes/<lesson>.json`` (the answers, out of the notebook)."""
+    quizzes = quizzes_of(source.read_text())
+    if not quizzes:
+        return None
+    target = OUT / "quizzes" / (source.stem + ".json")
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(json.dumps(quizzes, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return target
+
+
 def build(source: Path, timeout: int = 300, draft: bool = False) -> tuple[Path, float, int]:
+    write_quizzes(source)
     nb = parse(source.read_text())
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=draft,
                             record_timing=True, resources={"metadata": {"path": str(OUT)}})

@@ -75,9 +75,10 @@ def unmentioned(ids: list[str], texts: list[str]) -> list[str]:
 
 def test_rules_file_is_found_and_parsed() -> None:
     ids = rule_ids(rules_path().read_text(encoding="utf-8"))
-    # RULES.md has C-1..C-4, M-1..M-7 with M-4a, TT-1..TT-12, TS, TR, TJ, BT and G rules
+    # RULES.md has C-1..C-4, M-1..M-7 with M-4a, TT-1..TT-12, TS, TR, TJ-1..TJ-7, BT and
+    # G-1..G-13 with G-8a (the shared copy; the committed docs/RULES.md may lag by TJ-7, G-8a)
     assert {"C-1", "M-4a", "TT-12", "TS-2", "TR-3", "TJ-6", "BT-8", "G-13"} <= set(ids)
-    assert len(ids) == 4 + 8 + 12 + 2 + 3 + 6 + 8 + 13
+    assert len(ids) in (4 + 8 + 12 + 2 + 3 + 6 + 8 + 13, 4 + 8 + 12 + 2 + 3 + 7 + 8 + 14)
 
 
 def test_committed_rules_copy_matches_shared_rules() -> None:

@@ -57,6 +57,12 @@ Coach, score sheet, explorers::
                  draws=5, hand="7h 8h Kc 2d", players=None)
     RulesStepper(variant="three_thirteen", seed=1, *, max_steps=80)
 
+Learning by doing (``widgets.quiz``, ``widgets.guided``)::
+
+    Quiz(question, answer, *, hints=(), hint="", why="", choices=())
+        # answer(text) -> bool, feedback; answers compared by meaning
+        # (rummy.teach.same_answer); hints keyed by the wrong answer
+
 Stable CSS classes (for browser tests and app notebooks)
 --------------------------------------------------------
 Every table root: ``rummy-table``, ``rummy-root`` plus ``rummy-three-thirteen``,
@@ -137,6 +143,8 @@ __all__ = [
     "BigTableTable",
     "GinTable",
     "play",
+    "Quiz",
+    "GuidedHand",
 ]
 
 _WHERE = {
@@ -151,6 +159,8 @@ _WHERE = {
     "BigTableTable": "widgets.tables",
     "GinTable": "widgets.tables",
     "play": "widgets.tables",
+    "Quiz": "widgets.quiz",
+    "GuidedHand": "widgets.guided",
 }
 
 

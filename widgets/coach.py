@@ -16,7 +16,7 @@ from rummy.bots import ExpertBot
 from rummy.cards import Card
 from widgets._common import View, button, esc, html_box, safe
 
-__all__ = ["Coach", "meld_chances", "seen_cards"]
+__all__ = ["Coach", "going_out_chances", "meld_chances", "seen_cards"]
 
 
 def seen_cards(obs: Any) -> list[Card]:
@@ -78,6 +78,48 @@ def meld_chances(obs: Any, options: dict[str, Any] | None = None, draws: int = 3
                     f"{copies} unseen card{'s' if copies != 1 else ''}; next draw {one} "
                     f"≈ {float(one):.0%}, within {draws} draws ≈ {float(more):.0%}{done}"))
     return out
+
+
+def going_out_chances(obs: Any, options: dict[str, Any] | None = None, draws: int = 3,
+                      samples: int = 600) -> str:
+    """"What is my chance of going out within n draws?" for the learner's hand,
+    in words: the next draw exactly, and within ``draws`` draws exactly when
+    the enumeration is small, else simulated with a 95% interval
+    (:func:`rummy.teach.going_out_chance`; in Gin, the chance of being able to
+    knock, G-6).
+
+    >>> from rummy import new_game
+    >>> g = new_game("three_thirteen", players=2, seed=3)
+    >>> going_out_chances(g.observe(g.current_player)).startswith("Chance of going out")
+    True
+    """
+    from rummy.teach import going_out_chance
+
+    hand = tuple(obs.hand) or tuple(getattr(obs, "partner_hand", ()))
+    if not hand:
+        return ""
+    v = obs.variant
+    known = {o.name for o in v.options}
+    opts = {k: val for k, val in (options or {}).items() if k in {"aces", "jokers"} & known}
+    rnd = getattr(obs, "round", None) or getattr(obs, "hand_number", None)
+    kw: dict[str, Any] = {"players": len(obs.players), "seen": tuple(seen_cards(obs)), **opts}
+    if getattr(obs, "packs", None):
+        kw["packs"] = obs.packs
+    limit = v.knock_limit if v.family == "gin" else 0
+    what = "being able to knock" if limit else "going out"
+    one = going_out_chance(hand, v.name, rnd if v.rounds else None, draws=1, limit=limit, **kw)
+    if one.probability == 1:
+        return f"Chance of {what}: you can do it now."
+    more = going_out_chance(hand, v.name, rnd if v.rounds else None, draws=draws, limit=limit,
+                            samples=samples, **kw)
+    if more.probability is not None:
+        within = f"{more.probability} ≈ {float(more.probability):.1%} (exact)"
+    else:
+        within = (f"≈ {more.value:.0%} (simulated, {more.samples} stocks; 95% interval "
+                  f"{more.low:.0%} to {more.high:.0%})")
+    return (f"Chance of {what}: on your next draw {one.probability} ≈ "
+            f"{float(one.probability or 0):.1%} (exact); within {draws} draws {within}. "
+            "Assumes you draw from the stock and keep the best cards each time.")
 
 
 class Coach(View):
@@ -143,11 +185,16 @@ class Coach(View):
         except Exception as exc:  # noqa: BLE001 - shown, not raised
             self.odds.value = f"<i>Chances unavailable: {esc(exc)}</i>"
             return
+        try:
+            out = going_out_chances(obs, getattr(self.table, "options", None))
+        except Exception as exc:  # noqa: BLE001 - shown, not raised
+            out = f"Chance of going out unavailable: {exc}"
+        head = f"<p class='rummy-going-out'>{esc(out)}</p>" if out else ""
         if not rows:
-            self.odds.value = "<i>No partial meld to complete right now.</i>"
+            self.odds.value = head + "<i>No partial meld to complete right now.</i>"
             return
         items = "".join(f"<li>{esc(c)}: {esc(t)}</li>" for c, t in rows)
-        self.odds.value = ("<b>Chance of drawing what each partial meld needs</b> "
+        self.odds.value = (head + "<b>Chance of drawing what each partial meld needs</b> "
                            f"<small>(from the stock; discards you saw are counted out)</small>"
                            f"<ul>{items}</ul>")
 

@@ -1,0 +1,179 @@
+"""The lessons' errors of issue 16 stay fixed.
+
+Each test checks one corrected statement, with the figure worked out here
+independently (by hand in a comment, or by brute force), and, where the
+lesson prints it, the committed notebook's output (nbval compares those
+outputs again under ``make test``: the cells are marked ``NBVAL_CHECK_OUTPUT``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import rummy
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "scripts" / "lessons"
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def source(stem: str) -> str:
+    return (SOURCES / f"{stem}.txt").read_text(encoding="utf-8")
+
+
+def cells(stem: str) -> list[dict]:
+    return json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+
+
+def output_of(stem: str, needle: str) -> str:
+    """The text output of the one code cell whose source contains ``needle``."""
+    found = [c for c in cells(stem) if c["cell_type"] == "code" and needle in "".join(c["source"])]
+    assert len(found) == 1, f"{len(found)} cells of {stem} contain {needle!r}"
+    text = []
+    for out in found[0]["outputs"]:
+        text.append("".join(out.get("text", "")))
+        text.append("".join(out.get("data", {}).get("text/plain", "")))
+    return "".join(text)
+
+
+def checked(stem: str, needle: str) -> bool:
+    """True if the code cell containing ``needle`` has its output compared by nbval."""
+    return any(c["cell_type"] == "code" and needle in "".join(c["source"])
+               and "NBVAL_CHECK_OUTPUT" in "".join(c["source"]) for c in cells(stem))
+
+
+# --- lesson 06: the outs formula's symbols --------------------------------------------------
+
+def test_06_symbols_are_looked_up_by_name_not_by_sorting() -> None:
+    text = source("06_meld_odds")
+    assert "sorted(formula.free_symbols" not in text
+    assert 'symbol["o"]' in text and 'symbol["k"]' in text
+
+
+def test_06_one_draw_is_o_over_U() -> None:
+    import sympy as sp
+
+    f = rummy.probability.draw_formula()
+    symbol = {s.name: s for s in f.free_symbols}
+    assert sp.simplify(f.subs(symbol["k"], 1)) == symbol["o"] / symbol["U"]
+    # the committed notebook prints o/U (and nbval compares it)
+    assert checked("06_meld_odds", "formula.subs(k, 1)")
+    assert output_of("06_meld_odds", "formula.subs(k, 1)").strip() == "o/U"
+
+
+def test_06_sorting_the_symbols_would_swap_outs_and_draws() -> None:
+    # the bug the lesson had: sorting by name gives U, k, o, so "o" held the draws
+    f = rummy.probability.draw_formula()
+    assert [s.name for s in sorted(f.free_symbols, key=str)] == ["U", "k", "o"]
+
+
+# --- lesson 06: an opponent draws your out first ---------------------------------------------
+
+def opponent_first_by_brute_force(outs: int, unseen: int, draws: int, opponents: int) -> Fraction:
+    """Every placing of the outs in the stock, equally likely: the share in which the
+    first out drawn in the window (you at places 0, c, 2c, ..., your last draw at
+    (draws-1)*c, c = opponents + 1) falls at an opponent's place."""
+    cycle = opponents + 1
+    last = (draws - 1) * cycle
+    good = total = 0
+    for places in itertools.combinations(range(unseen), outs):
+        total += 1
+        first = places[0]
+        if first < last and first % cycle != 0:
+            good += 1
+    return Fraction(good, total)
+
+
+def test_06_opponent_first_figure_and_its_assumptions() -> None:
+    exact = rummy.probability.chance_opponent_first(outs=2, unseen=40, draws=5, opponents=3)
+    assert exact == opponent_first_by_brute_force(2, 40, 5, 3) == Fraction(31, 65)
+    text = source("06_meld_odds")
+    assert "you draw first" in text and "every player, you included, draws from the stock" in text
+    assert "your 5th draw" in text
+    # the lesson checks it by simulation, in a compared cell
+    assert checked("06_meld_odds", "opponent_first, lambda rng")
+    assert output_of("06_meld_odds", "opponent_first, lambda rng").strip().endswith("True")
+
+
+def test_06_late_rounds_have_enough_samples() -> None:
+    text = source("06_meld_odds")
+    assert "samples=2_000" not in text
+    assert "samples=100_000" in text
+
+
+# --- lesson 03: a wild left unmelded -------------------------------------------------------
+
+def test_03_a_wild_stays_unmelded_when_it_has_nothing_to_join() -> None:
+    round_5 = rummy.find_variant("three_thirteen_jokers").meld_rules(round=5)
+    # 7c is wild (15, TJ-5), 2d and 9s can't be joined into a meld with it: 15 + 2 + 9
+    assert rummy.penalty("7c 2d 9s", round_5) == 26
+    text = source("03_three_thirteen_jokers")
+    assert "only in hands like `Jk 7c`" not in text
+    assert "15 + 2 + 9 = 26" in text
+    assert checked("03_three_thirteen_jokers", 'best_arrangement("7c 2d 9s", round_5)')
+
+
+def test_03_cites_TJ_7() -> None:
+    assert "## TJ-7" in source("03_three_thirteen_jokers")
+
+
+# --- lesson 00: gin is going out with everything melded --------------------------------------
+
+def test_00_gin_is_knocking_with_everything_melded() -> None:
+    text = source("00_start_here")
+    assert "nobody goes out with everything melded" not in text
+    assert "Knocking with everything melded is **gin** (G-7)" in text
+
+
+# --- lesson 07: greedy's discard is a tie ------------------------------------------------------
+
+def test_07_greedy_discard_is_a_tie_broken_towards_the_lower_card() -> None:
+    g = rummy.new_game("three_thirteen", players=["Ana", "Ben", "Cleo"], seed=4)
+    g.apply(rummy.bots.make_bot("greedy").choose(g.observe(g.current_player)))
+    obs = g.observe(g.current_player)
+    assert sorted(map(str, obs.hand)) == ["6d", "Kh", "Qc", "Qs"]
+    rules = g.variant.meld_rules(round=1)
+    left = {str(c): rummy.penalty(obs.hand[:i] + obs.hand[i + 1:], rules) for i, c in enumerate(obs.hand)}
+    # Qc, Kh, Qs each leave 6 + 10 + 10 = 26; 6d leaves 30
+    assert left == {"Qc": 26, "6d": 30, "Kh": 26, "Qs": 26}
+    assert str(rummy.bots.make_bot("greedy", seed=1).choose(obs)) == "discard Qc"
+    text = source("07_bots_and_strategy")
+    assert "to keep the lowest points" not in text and "three-way tie" in text
+    assert checked("07_bots_and_strategy", "rummy.penalty(obs.hand[:i]")
+
+
+# --- lesson 02: the dealt hand, not the end of the round -------------------------------------
+
+def test_02_all_wild_is_the_chance_of_the_dealt_hand() -> None:
+    # 8 threes in 104 cards: C(8,3) = 56, C(104,3) = 104*103*102/6 = 182104; 56/182104 = 7/22763
+    assert Fraction(comb(8, 3), comb(104, 3)) == Fraction(7, 22763)
+    text = source("02_tre_tretton")
+    assert "is the chance that the hand you are\n**dealt** is wilds only" in text
+    assert "It is *not* the chance of being stuck" in text
+
+
+# --- lesson 05: G-8a -----------------------------------------------------------------------------
+
+def test_05_cites_G_8a() -> None:
+    assert "(G-8a)" in source("05_gin_three")
+
+
+# --- checked outputs ------------------------------------------------------------------------------
+
+def test_every_cell_printing_an_exact_fraction_is_compared_by_nbval() -> None:
+    import re
+
+    unchecked = []
+    for path in sorted(NOTEBOOKS.glob("0[0-6]_*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code" or "NBVAL_CHECK_OUTPUT" in "".join(cell["source"]):
+                continue
+            text = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                           for o in cell.get("outputs", []))
+            if re.search(r"Fraction\(|\b\d+/\d+\b", text):
+                unchecked.append((path.stem, "".join(cell["source"]).splitlines()[0]))
+    assert not unchecked, unchecked

@@ -1,0 +1,157 @@
+"""rummy.teach (answers compared by meaning) and widgets.Quiz."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rummy
+from rummy.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card
+from rummy.teach import AnyOf, Question, TeachError, as_card, same_answer, show_answer
+
+RANK_WORDS = ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king"]
+cards_st = st.builds(Card, st.integers(1, 13), st.sampled_from("cdhs"))
+
+
+def spellings(card: Card) -> list[str]:
+    """Every notation of a card, written out here independently of rummy.teach."""
+    rank_char = RANKS[card.rank]
+    rank_number = "10" if card.rank == 10 else rank_char
+    suit_name = SUIT_NAMES[card.suit]
+    return [f"{rank_char}{card.suit}", f"{rank_char}{card.suit.upper()}", f"{rank_number}{card.suit}",
+            f"{rank_char}{SUIT_SYMBOLS[card.suit]}", f"{RANK_WORDS[card.rank - 1]} of {suit_name}",
+            f"{RANK_WORDS[card.rank - 1].title()} of {suit_name.title()}",
+            f"{card.rank if card.rank <= 10 else rank_char} of {suit_name}", f"the {rank_char}{card.suit}."]
+
+
+def test_exported_from_the_top_level() -> None:
+    assert rummy.teach.same_answer is same_answer
+
+
+@given(cards_st, st.data())
+def test_any_notation_of_a_card_is_the_same_answer(card: Card, data: st.DataObject) -> None:
+    expected = data.draw(st.sampled_from(spellings(card) + [card]))
+    given_ = data.draw(st.sampled_from(spellings(card)))
+    assert same_answer(expected, given_)
+
+
+@given(cards_st, cards_st)
+def test_different_cards_are_different_answers(a: Card, b: Card) -> None:
+    if a != b:
+        assert not any(same_answer(a, s) for s in spellings(b))
+
+
+def test_the_issue_examples() -> None:
+    for text in ("8h", "8♥", "eight of hearts", "8 of hearts", "8♥\ufe0f", "EIGHT OF HEARTS"):
+        assert same_answer("8h", text), text
+    assert same_answer("1/425", "52/22100")
+    assert same_answer(Fraction(1, 425), "0.00235")   # 1/425 = 0.0023529..., shown to 5 places
+    assert same_answer("1/425", "0.235%")
+    assert not same_answer("1/425", "0.00236")         # 0.0023529 rounds to 0.00235, not 0.00236
+    assert not same_answer("1/425", "0.002")           # one significant digit: too coarse
+    assert not same_answer("1/425", "0")
+    assert same_answer("yes", "YES") and same_answer(False, "No") and not same_answer(True, "no")
+    assert same_answer("captain", "The Captain") and not same_answer("captain", "box")
+
+
+@given(st.integers(1, 10_000), st.integers(1, 10_000), st.integers(1, 50))
+def test_equal_fractions_are_the_same_answer(p: int, q: int, scale: int) -> None:
+    assert same_answer(f"{p}/{q}", f"{p * scale}/{q * scale}")
+    assert same_answer(Fraction(p, q), f"{p * scale} / {q * scale}")
+    assert not same_answer(Fraction(p, q), f"{p + 1}/{q}")
+
+
+@given(st.fractions(min_value=Fraction(1, 10**6), max_value=1), st.integers(3, 9))
+def test_a_decimal_rounded_from_the_value_is_right(value: Fraction, places: int) -> None:
+    shown = f"{float(value):.{places}f}"
+    significant = len(shown.replace(".", "").lstrip("0"))
+    if significant >= 2:
+        assert same_answer(value, shown)
+    # one more unit in the last place is outside the rounding (unless the value sits near it)
+    step = Fraction(1, 10**places)
+    wrong = Fraction(shown) + 2 * step
+    assert not same_answer(value, f"{float(wrong):.{places}f}")
+
+
+def test_cards_in_any_order_and_notation() -> None:
+    assert same_answer("7h 8h 9h", "9♥, 8♥ and seven of hearts")
+    assert not same_answer("7h 8h 9h", "7h 8h")
+    assert not same_answer("7h 7h 9h", "7h 9h 9h")  # multisets: two packs can repeat a card
+
+
+def test_any_of() -> None:
+    assert same_answer(AnyOf("Kd", "Qs"), "king of diamonds")
+    assert not same_answer(AnyOf("Kd", "Qs"), "Qd")
+    assert show_answer(AnyOf("Kd", "Qs")) == "K♦ or Q♠"
+
+
+def test_unreadable_expected_answer_is_refused() -> None:
+    with pytest.raises(TeachError, match="not an answer a quiz can check"):
+        Question("?", object())
+    with pytest.raises(TeachError, match="can't be empty"):
+        Question("?", "  ")
+
+
+def test_question_hints_depend_on_the_wrong_answer() -> None:
+    # 2 outs in 40 unseen, 5 draws: 1 - C(38,5)/C(40,5) = 1 - (35*34)/(40*39) = 1 - 1190/1560 = 37/156
+    q = Question("Chance of an out within 5 draws?", "37/156",
+                 hints={"1/20": "That is the chance for one draw, not five.",
+                        "1/8": "You added 5 × 1/20, but the draws overlap."}, hint="Count the misses.")
+    assert q.check("74/312") == (True, "Right: 37/156.")
+    assert q.check("0.237")[0]
+    assert q.check("2/40") == (False, "Not yet. That is the chance for one draw, not five.")
+    assert q.check("0.125") == (False, "Not yet. You added 5 × 1/20, but the draws overlap.")
+    assert q.check("1/3") == (False, "Not yet. Hint: Count the misses.")
+    assert "can't read 'lots' as a number" in q.check("lots")[1]
+    assert q.check("   ") == (False, "Write your answer first.")
+
+
+def test_question_with_a_hint_function_and_choices() -> None:
+    q = Question("Who deals?", "box", hints=lambda t: "The advisor sits out." if "advis" in t else None,
+                 choices=("box", "captain", "advisor"))
+    assert q.check("Box")[0]
+    assert q.check("advisor") == (False, "Not yet. The advisor sits out.")
+    assert q.check("dealer") == (False, "Not yet. Choose one of: box, captain, advisor.")
+    assert q.check("captain") == (False, "Not yet. Try again.")
+
+
+def test_as_card_rejects_non_cards() -> None:
+    assert as_card("box") is None and as_card("14 of hearts") is None and as_card("8x") is None
+
+
+# --- the widget ------------------------------------------------------------------------------
+
+def test_quiz_widget_answers_and_shows_feedback() -> None:
+    import widgets
+
+    q = widgets.Quiz("Which card do you throw?", "Kd", hints={"Qs": "The queen is in your set."})
+    assert not q.answer("queen of spades")
+    assert q.feedback == "Not yet. The queen is in your set."
+    assert "rummy-quiz-wrong" in q.feedback_view.value
+    q.input.value = "K♦"
+    q.check_button.click()
+    assert q.solved and q.feedback == "Right: K♦."
+    assert "rummy-quiz-right" in q.feedback_view.value and q.tries == 2
+
+
+def test_quiz_widget_escapes_and_never_shows_a_traceback() -> None:
+    import widgets
+
+    q = widgets.Quiz("<b>x</b>?", 3)
+    assert "&lt;b&gt;x&lt;/b&gt;" in q.text.value
+    assert not q.answer("<script>")
+    assert "<script>" not in q.feedback_view.value
+
+
+def test_quiz_choice_buttons() -> None:
+    import widgets
+
+    q = widgets.Quiz("Which pile?", "discard pile", choices=["stock", "discard pile"])
+    q.choice_buttons[0].click()
+    assert not q.solved and q.input.value == "stock"
+    q.choice_buttons[1].click()
+    assert q.solved

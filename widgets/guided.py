@@ -1,0 +1,114 @@
+"""GuidedHand: one short hand of a variant, played by the learner with a guide.
+
+A thin view over :class:`rummy.guided.Guide`, which owns the table and the
+judging (the engine owns the rules): the view shows the situation in words,
+the learner's cards, one button per move the engine allows now, a box to
+type any other move (a wrong one gets its rule explained), *Hint*, the
+feedback and the bots' turns in words.  Every button calls :meth:`try_move`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from rummy.game import Action
+from rummy.guided import Guide
+from rummy.render import hand_svg
+from widgets._common import View, button, esc, html_box, safe, second_person
+
+__all__ = ["GuidedHand"]
+
+_TITLES = {"three_thirteen": "Three Thirteen", "tre_tretton": "Tre-tretton",
+           "three_thirteen_jokers": "Three Thirteen with jokers", "big_table": "Big Table",
+           "gin_three": "Gin for three"}
+
+
+class GuidedHand(View):
+    """``GuidedHand(variant, *, seed=None)``: a guided hand of ``variant``.
+
+    ``try_move(action) -> bool`` (a good move is played; a wrong or weaker one
+    is explained, with its rule id, and may be tried again), ``hint()``,
+    ``feedback`` (the last sentence shown), ``done`` (the hand is over),
+    ``guide`` (the :class:`rummy.guided.Guide` underneath).
+
+    >>> g = GuidedHand("three_thirteen")
+    >>> g.try_move("draw stock"), g.done
+    (True, False)
+    """
+
+    def __init__(self, variant: str, *, seed: int | None = None) -> None:
+        super().__init__()
+        self.guide = Guide(variant, seed=seed)
+        self.feedback = ""
+        name = self.guide.variant.name
+        self.title = html_box("rummy-title", f"<b>A guided hand: {esc(_TITLES.get(name, name))}</b>")
+        self.situation = html_box("rummy-guided-situation")
+        self.cards = html_box("rummy-guided-hand")
+        self.moves = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.moves.add_class("rummy-guided-moves")
+        self.typed = w.Text(placeholder="or type a move, e.g. draw stock", continuous_update=False)
+        self.typed.add_class("rummy-guided-input")
+        self.play_typed = button("Play", "rummy-guided-play")
+        self.play_typed.on_click(lambda _b: self.try_move(self.typed.value))
+        self.hint_button = button("Hint", "rummy-hint", icon="lightbulb-o")
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.feedback_view = html_box("rummy-guided-feedback")
+        self.log = html_box("rummy-log")
+        self.widget = w.VBox([self._style, self.title, self.situation, self.cards, self.moves,
+                              w.HBox([self.typed, self.play_typed, self.hint_button]),
+                              self.feedback_view, self.message, self.log])
+        self.widget.add_class("rummy-guided")
+        self.widget.add_class("rummy-root")
+        self._render()
+
+    @property
+    def done(self) -> bool:
+        return self.guide.done
+
+    def _render(self) -> None:
+        g = self.guide
+        obs = g.observation()
+        self.situation.value = f"<p>{esc(second_person(g.situation()))}</p>"
+        self.cards.value = hand_svg(obs.hand, wild=g.rules(), title="your hand")
+        buttons = []
+        for action in g.legal():
+            b = button(str(action), "rummy-guided-move")
+            b.on_click(lambda _b, a=action: self.try_move(a))
+            buttons.append(b)
+        for old in self.moves.children:
+            old.close()
+        self.moves.children = tuple(buttons)
+        self.typed.disabled = self.play_typed.disabled = self.hint_button.disabled = g.done
+        lines = [second_person(line) for line in g.narration[-12:]]
+        self.log.value = "<br>".join(esc(line) for line in lines)
+        if g.done:
+            self.widget.add_class("rummy-guided-done")
+
+    def _say(self, text: str, good: bool) -> None:
+        self.feedback = second_person(text)
+        css, role = ("rummy-quiz-right", "status") if good else ("rummy-quiz-wrong", "alert")
+        self.feedback_view.value = f"<span class='{css}' role='{role}'>{esc(self.feedback)}</span>"
+
+    def try_move(self, action: Action | str) -> bool:
+        """Try the learner's move; True when it was played."""
+        ok = self._try(action)
+        return bool(ok)
+
+    @safe
+    def _try(self, action: Action | str) -> bool:
+        self.clear_message()
+        ok, text = self.guide.try_move(action)
+        self._say(text, ok)
+        self._render()
+        return ok
+
+    def hint(self) -> str:
+        """Show and return a hint for the current decision."""
+        text = self.guide.hint()
+        self._say("Hint: " + text, True)
+        return text
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
