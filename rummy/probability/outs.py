@@ -216,10 +216,11 @@ def draw_formula() -> Any:
     >>> f = draw_formula()
     >>> f
     1 - binomial(U - o, k)/binomial(U, k)
-    >>> import sympy as sp
-    >>> U, o, k = sorted(f.free_symbols, key=str)
+    >>> U, o, k = (next(s for s in f.free_symbols if s.name == n) for n in "Uok")
     >>> f.subs({U: 4, o: 2, k: 2})
     5/6
+    >>> f.subs({U: 52, o: 4, k: 1})  # one draw is the simple ratio o/U
+    1/13
     """
     import sympy as sp
 
