@@ -173,11 +173,22 @@ def _split(group: tuple[Card, ...], rules: MeldRules) -> tuple[list[Card], list[
     return naturals, wilds
 
 
+_LOW = {r: r for r in range(1, 14)}
+_HIGH = {r: r for r in range(2, 14)} | {1: 14}
+#: ace reading -> (rank -> position, lowest position, highest, position -> rank)
+_LINES = {
+    "low": [(_LOW, 1, 13, {p: r for r, p in _LOW.items()})],
+    "high": [(_HIGH, 2, 14, {p: r for r, p in _HIGH.items()})],
+    "low_or_high": [(_LOW, 1, 13, {p: r for r, p in _LOW.items()}),
+                    (_HIGH, 2, 14, {p: r for r, p in _HIGH.items()})],
+}
+#: every card by (rank, suit), built once (meld building makes many)
+_CARD = {(r, s): Card(r, s) for s in SUITS for r in range(1, 14)}
+
+
 def _run_positions(rules: MeldRules) -> list[dict[int, int]]:
     """Ways to place ranks on a line: rank -> position (one dict per ace reading)."""
-    low = {r: r for r in range(1, 14)}
-    high = {r: r for r in range(2, 14)} | {1: 14}
-    return {"low": [low], "high": [high], "low_or_high": [low, high]}[rules.aces]
+    return [line[0] for line in _LINES[rules.aces]]
 
 
 def _run_fit(naturals: list[Card], n_wilds: int, rules: MeldRules) -> tuple[list[int], str] | None:
@@ -189,9 +200,8 @@ def _run_fit(naturals: list[Card], n_wilds: int, rules: MeldRules) -> tuple[list
     size = len(naturals) + n_wilds
     if size > MAX_RUN:
         return None
-    for pos in _run_positions(rules):
-        ps = sorted(pos[c.rank] for c in naturals)
-        lo_bound, hi_bound = min(pos.values()), max(pos.values())
+    for pos, lo_bound, hi_bound, inverse in _LINES[rules.aces]:
+        ps = sorted([pos[c.rank] for c in naturals])
         span = ps[-1] - ps[0] + 1
         gaps = span - len(ps)
         if gaps > n_wilds:
@@ -201,7 +211,6 @@ def _run_fit(naturals: list[Card], n_wilds: int, rules: MeldRules) -> tuple[list
         bottom = top - size + 1
         if bottom < lo_bound:
             continue
-        inverse = {p: r for r, p in pos.items()}
         return [inverse[p] for p in range(bottom, top + 1)], ""
     return None
 
@@ -357,7 +366,7 @@ class Meld:
 def _make_set(naturals: list[Card], wilds: list[Card], rank: int) -> Meld:
     present = [c.suit for c in naturals]
     free = [s for s in SUITS if s not in present] or list(SUITS)
-    reps = [Card(rank, free[i % len(free)]) for i in range(len(wilds))]
+    reps = [_CARD[rank, free[i % len(free)]] for i in range(len(wilds))]
     flags = (False,) * len(naturals) + (True,) * len(wilds) if wilds else ()
     return Meld(tuple(naturals + wilds), "set", tuple(naturals + reps), flags)
 
@@ -376,7 +385,7 @@ def _make_run(naturals: list[Card], wilds: list[Card], ranks: list[int]) -> Meld
         else:
             cards_out.append(next(w))
             flags.append(True)
-        reps.append(Card(r, suit))
+        reps.append(_CARD[r, suit])
     return Meld(tuple(cards_out), "run", tuple(reps), tuple(flags) if wilds else ())
 
 

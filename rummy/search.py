@@ -314,6 +314,26 @@ class _Solver:
         self.end_memo[key] = best
         return best
 
+    def _alone(self, x: int, w: int) -> int:
+        """The position of the lowest card of ``x`` when, with ``w`` < 2
+        wilds left, no meld can hold it (it has no partner); else -1."""
+        p = ((x & -x).bit_length() - 1) >> 2
+        sh = p << 2
+        q = p % 13
+        rank_count = ((x >> (sh - (p - q) * 4)) & 15) + ((x >> ((q + 13) << 2)) & 15) + \
+            ((x >> ((q + 26) << 2)) & 15) + ((x >> ((q + 39) << 2)) & 15)
+        nxt = (x >> (sh + 4)) & 0xFF if q < 12 else 0
+        if q == 11:
+            nxt &= 0xF
+        if w == 0:
+            alone = rank_count < 3 and not (nxt & 0xF and nxt & 0xF0)
+        else:
+            alone = rank_count < 2 and not nxt
+        if alone and self.down[p]:
+            top2 = (x >> ((p + 11) << 2)) & 0xFF
+            alone = not (top2 & 0xF0 and (w or top2 & 0xF)) and not (w and top2)
+        return p if alone else -1
+
     def solve(self, x: int, w: int, cap: int, d: int = 0) -> int:
         if cap > w:
             cap = w
@@ -330,30 +350,29 @@ class _Solver:
         if w < 2:
             # most states: the lowest card has no partner left, so it can only
             # be deadwood (or the discard); skip the full move search
-            p = ((x & -x).bit_length() - 1) >> 2
-            sh = p << 2
-            q = p % 13
-            rank_count = ((x >> (sh - (p - q) * 4)) & 15) + ((x >> ((q + 13) << 2)) & 15) + \
-                ((x >> ((q + 26) << 2)) & 15) + ((x >> ((q + 39) << 2)) & 15)
-            nxt = (x >> (sh + 4)) & 0xFF if q < 12 else 0
-            if q == 11:
-                nxt &= 0xF
-            if w == 0:
-                alone = rank_count < 3 and not (nxt & 0xF and nxt & 0xF0)
-            else:
-                alone = rank_count < 2 and not nxt
-            if alone and self.down[p]:
-                top2 = (x >> ((p + 11) << 2)) & 0xFF
-                alone = not (top2 & 0xF0 and (w or top2 & 0xF)) and not (w and top2)
-            if alone:
-                bit = 1 << sh
-                pick = (bit, 0, 0, d, self.pen[p])
-                best = self.pen[p] + solve(x - bit, w, cap, d)
+            p = self._alone(x, w)
+            if p >= 0:
+                bit = 1 << (p << 2)
                 if d:
+                    pick = (bit, 0, 0, d, self.pen[p])
+                    best = self.pen[p] + solve(x - bit, w, cap, d)
                     v = self.drank[p] + solve(x - bit, w, cap, 0)
                     if v < best:
                         best = v
                         pick = (bit, 0, 0, 0, self.drank[p])
+                else:
+                    # no discard owed: deadwood is the only move, and so for
+                    # every next lowest card that is alone too (one step)
+                    add = self.pen[p]
+                    y = x - bit
+                    while y:
+                        p = self._alone(y, w)
+                        if p < 0:
+                            break
+                        add += self.pen[p]
+                        y -= 1 << (p << 2)
+                    pick = (x - y, 0, 0, 0, add)
+                    best = add + solve(y, w, cap, 0)
                 memo[key] = best
                 self.choice[key] = pick
                 return best
@@ -405,8 +424,13 @@ class _Solver:
             delta, need, room, d2, add = self.choice[((x << 5 | w) << 5 | cap) << 1 | d]
             if d2 != d:
                 discard = self.card_at[p]
-            elif add:
-                dead.append(self.card_at[p])
+            elif add:  # one card, or a run of lone cards (see solve)
+                rest_delta = delta
+                while rest_delta:
+                    i = ((rest_delta & -rest_delta).bit_length() - 1) >> 2
+                    n = (rest_delta >> (i << 2)) & 15
+                    dead.extend([self.card_at[i]] * n)
+                    rest_delta -= n << (i << 2)
             else:
                 nat = []
                 rest_delta = delta
@@ -731,6 +755,27 @@ def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
     return naturals, wilds
 
 
+#: answers kept per (rules, question): a hand asked about again (a bot
+#: weighing its turn, the engine checking the same move, the next turn's
+#: hand after a discard) is answered without a search.  Keys: the hand's
+#: 52-bit mask on the fast path, its sorted card indexes otherwise.
+_ANSWERS: dict[tuple[MeldRules, str], dict[Any, Any]] = {}
+_ANSWERS_MAX = 1 << 15
+
+
+def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
+    kept = _ANSWERS.get((rules, kind))
+    if kept is None:
+        kept = _ANSWERS[rules, kind] = {}
+    elif len(kept) > _ANSWERS_MAX:
+        kept.clear()
+    return kept
+
+
+def _hand_key(cards_: Any) -> tuple[int, ...]:
+    return tuple(sorted([c.index for c in cards_]))
+
+
 def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Arrangement:
     """The arrangement of ``hand`` with the lowest penalty (M-7), exactly.
 
@@ -747,9 +792,14 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
         m, ft = fast
         pts, melds, chosen = _fast_best(m, ft)
         return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
-    naturals, wilds = _split_hand(cards_, rules)
-    s, x = _solver_for(rules, naturals, wilds)
-    return s.arrangement(x, wilds)[0]
+    kept = _kept(rules, "a")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        got = kept[key] = s.arrangement(x, wilds)[0]
+    return got  # type: ignore[no-any-return]
 
 
 def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> int:
@@ -762,10 +812,19 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     fast = _fast_ready(cards_, rules)
     if fast is not None:
         m, ft = fast
-        return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
-    naturals, wilds = _split_hand(cards_, rules)
-    s, x = _solver_for(rules, naturals, wilds)
-    return s.solve(x, len(wilds), 0) // _W
+        kept = _kept(rules, "p")
+        got = kept.get(m)
+        if got is None:
+            got = kept[m] = _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
+        return got  # type: ignore[no-any-return]
+    kept = _kept(rules, "p")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        got = kept[key] = s.solve(x, len(wilds), 0) // _W
+    return got  # type: ignore[no-any-return]
 
 
 def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None, *,
@@ -792,9 +851,14 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
             return _fast_discard(*fast).penalty == 0
         m, ft = fast
         return _fast_total(m, ft[0]) == _fast_best(m, ft)[0]
-    naturals, wilds = _split_hand(cards_, rules)
-    s, x = _solver_for(rules, naturals, wilds)
-    return s.ready(x, len(wilds), 0, int(discard))
+    kept = _kept(rules, "d" if discard else "m")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        got = kept[key] = s.ready(x, len(wilds), 0, int(discard))
+    return got  # type: ignore[no-any-return]
 
 
 def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Discard:
@@ -817,11 +881,22 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     fast = _fast_ready(cards_, rules)
     if fast is not None:
         return _fast_discard(*fast)
-    naturals, wilds = _split_hand(cards_, rules)
-    s, x = _solver_for(rules, naturals, wilds)
-    arrangement, card = s.arrangement(x, wilds, d=1)
-    assert card is not None
-    return Discard(card, arrangement)
+    kept = _kept(rules, "b")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        arrangement, card = s.arrangement(x, wilds, d=1)
+        assert card is not None
+        got = kept[key] = Discard(card, arrangement)
+        # the hand kept after this discard: its penalty is known now (a
+        # player asks for it on the next turn); not its arrangement, which
+        # on a tie may differ from best_arrangement's (a fixed search order)
+        rest = list(key)
+        rest.remove(card.index)
+        _kept(rules, "p")[tuple(rest)] = arrangement.penalty
+    return got  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------
@@ -836,6 +911,7 @@ def clear_memo() -> None:
     10
     """
     _SOLVERS.clear()
+    _ANSWERS.clear()
     _COVER_SOLVERS.clear()
     _MASK_MEMOS.clear()
 

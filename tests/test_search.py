@@ -203,3 +203,34 @@ def test_clear_memo_changes_no_answer() -> None:
         clear_memo()
         cold.append(penalty(h, rules))
     assert warm == cold
+
+
+def test_kept_answers_are_the_answers_of_an_empty_memo() -> None:
+    # a hand that changes one card at a time, as in a game, asked every
+    # question; then each hand again with every memo emptied first
+    from rummy import best_arrangement, best_discard
+
+    rng = random.Random(16)
+    shoe = deck(2, 2)
+    rules = MeldRules(wild_rank=9, wild_penalty=15)
+    hand = rng.sample(shoe, 11)
+    seen = []
+    clear_memo()
+    for _ in range(400):
+        hand[rng.randrange(len(hand))] = rng.choice(shoe)
+        d = best_discard(hand, rules)
+        rest = list(hand)
+        rest.remove(d.card)
+        seen.append((list(hand), d, penalty(rest, rules), best_arrangement(hand, rules),
+                     all_melded(hand, rules), all_melded(hand, rules, discard=True)))
+    for h, d, p_rest, arr, whole, out in seen[::7]:
+        clear_memo()
+        rest = list(h)
+        rest.remove(d.card)
+        assert best_discard(h, rules) == d
+        clear_memo()
+        assert penalty(rest, rules) == p_rest
+        clear_memo()
+        assert best_arrangement(h, rules) == arr
+        clear_memo()
+        assert (all_melded(h, rules), all_melded(h, rules, discard=True)) == (whole, out)
