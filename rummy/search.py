@@ -179,7 +179,7 @@ class _Solver:
 
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
-                 "set_room", "index_pos", "choice", "ready_memo")
+                 "set_room", "index_pos", "choice", "ready_memo", "meld_memo")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
@@ -195,6 +195,7 @@ class _Solver:
         self.set_room = self.big if self.max_set is None else self.max_set - 3
         self.memo: dict[int, int] = {}
         self.ready_memo: dict[int, bool] = {}
+        self.meld_memo: dict[int, list[tuple[int, int, int]]] = {}
         self.choice: dict[int, Any] = {}
         self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.iso: list[int] = []
@@ -314,26 +315,6 @@ class _Solver:
         self.end_memo[key] = best
         return best
 
-    def _alone(self, x: int, w: int) -> int:
-        """The position of the lowest card of ``x`` when, with ``w`` < 2
-        wilds left, no meld can hold it (it has no partner); else -1."""
-        p = ((x & -x).bit_length() - 1) >> 2
-        sh = p << 2
-        q = p % 13
-        rank_count = ((x >> (sh - (p - q) * 4)) & 15) + ((x >> ((q + 13) << 2)) & 15) + \
-            ((x >> ((q + 26) << 2)) & 15) + ((x >> ((q + 39) << 2)) & 15)
-        nxt = (x >> (sh + 4)) & 0xFF if q < 12 else 0
-        if q == 11:
-            nxt &= 0xF
-        if w == 0:
-            alone = rank_count < 3 and not (nxt & 0xF and nxt & 0xF0)
-        else:
-            alone = rank_count < 2 and not nxt
-        if alone and self.down[p]:
-            top2 = (x >> ((p + 11) << 2)) & 0xFF
-            alone = not (top2 & 0xF0 and (w or top2 & 0xF)) and not (w and top2)
-        return p if alone else -1
-
     def solve(self, x: int, w: int, cap: int, d: int = 0) -> int:
         if cap > w:
             cap = w
@@ -350,41 +331,66 @@ class _Solver:
         if w < 2:
             # most states: the lowest card has no partner left, so it can only
             # be deadwood (or the discard); skip the full move search
-            p = self._alone(x, w)
-            if p >= 0:
-                bit = 1 << (p << 2)
+            p = ((x & -x).bit_length() - 1) >> 2
+            sh = p << 2
+            q = p % 13
+            rank_count = ((x >> (sh - (p - q) * 4)) & 15) + ((x >> ((q + 13) << 2)) & 15) + \
+                ((x >> ((q + 26) << 2)) & 15) + ((x >> ((q + 39) << 2)) & 15)
+            nxt = (x >> (sh + 4)) & 0xFF if q < 12 else 0
+            if q == 11:
+                nxt &= 0xF
+            if w == 0:
+                alone = rank_count < 3 and not (nxt & 0xF and nxt & 0xF0)
+            else:
+                alone = rank_count < 2 and not nxt
+            if alone and self.down[p]:
+                top2 = (x >> ((p + 11) << 2)) & 0xFF
+                alone = not (top2 & 0xF0 and (w or top2 & 0xF)) and not (w and top2)
+            if alone:
+                bit = 1 << sh
+                pick = (bit, 0, 0, d, self.pen[p])
+                best = self.pen[p] + solve(x - bit, w, cap, d)
                 if d:
-                    pick = (bit, 0, 0, d, self.pen[p])
-                    best = self.pen[p] + solve(x - bit, w, cap, d)
                     v = self.drank[p] + solve(x - bit, w, cap, 0)
                     if v < best:
                         best = v
                         pick = (bit, 0, 0, 0, self.drank[p])
-                else:
-                    # no discard owed: deadwood is the only move, and so for
-                    # every next lowest card that is alone too (one step)
-                    add = self.pen[p]
-                    y = x - bit
-                    while y:
-                        p = self._alone(y, w)
-                        if p < 0:
-                            break
-                        add += self.pen[p]
-                        y -= 1 << (p << 2)
-                    pick = (x - y, 0, 0, 0, add)
-                    best = add + solve(y, w, cap, 0)
                 memo[key] = best
                 self.choice[key] = pick
                 return best
-        for mv in self.moves(x, w, d):
-            delta, need, room, d2, add = mv
-            v = add + solve(x - delta, w - need, cap + room, d2)
-            if v < best or (v == best and add == 0 and d2 == d):  # melds first on ties
+        p = ((x & -x).bit_length() - 1) >> 2
+        bit = 1 << (p << 2)
+        add = self.pen[p]
+        pick = (bit, 0, 0, d, add)  # deadwood
+        best = add + solve(x - bit, w, cap, d)
+        if d:  # the discard
+            add = self.drank[p]
+            v = add + solve(x - bit, w, cap, 0)
+            if v < best:
                 best = v
-                pick = mv
+                pick = (bit, 0, 0, 0, add)
+        melds = self.meld_memo.get(x)
+        if melds is None:
+            melds = self._melds_of(x)
+        for delta, need, room in melds:
+            if need <= w:
+                v = solve(x - delta, w - need, cap + room, d)
+                if v <= best:  # melds first on ties (the last one found)
+                    best = v
+                    pick = (delta, need, room, d, 0)
         memo[key] = best
         self.choice[key] = pick
         return best
+
+    def _melds_of(self, x: int) -> list[tuple[int, int, int]]:
+        """The meld moves of :meth:`moves` for the lowest card of ``x`` with
+        every wild at hand, as (cards removed, wilds needed, room added);
+        found once per ``x`` (states differ in wilds left far more often than
+        in cards left), and a state with fewer wilds takes those it can pay."""
+        melds = [(delta, need, room) for delta, need, room, _d2, add in self.moves(x, self.big, 0)
+                 if add == 0]
+        self.meld_memo[x] = melds
+        return melds
 
     def ready(self, x: int, w: int, cap: int, d: int = 0) -> bool:
         """True when every card can be melded (but one discard when d): the
@@ -424,13 +430,8 @@ class _Solver:
             delta, need, room, d2, add = self.choice[((x << 5 | w) << 5 | cap) << 1 | d]
             if d2 != d:
                 discard = self.card_at[p]
-            elif add:  # one card, or a run of lone cards (see solve)
-                rest_delta = delta
-                while rest_delta:
-                    i = ((rest_delta & -rest_delta).bit_length() - 1) >> 2
-                    n = (rest_delta >> (i << 2)) & 15
-                    dead.extend([self.card_at[i]] * n)
-                    rest_delta -= n << (i << 2)
+            elif add:
+                dead.append(self.card_at[p])
             else:
                 nat = []
                 rest_delta = delta
@@ -505,6 +506,7 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tu
         if len(kept.memo) > _MEMO_MAX:
             kept.memo.clear()
             kept.choice.clear()
+            kept.meld_memo.clear()
         if len(kept.ready_memo) > _MEMO_MAX:
             kept.ready_memo.clear()
         return kept, x
@@ -758,7 +760,8 @@ def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
 #: answers kept per (rules, question): a hand asked about again (a bot
 #: weighing its turn, the engine checking the same move, the next turn's
 #: hand after a discard) is answered without a search.  Keys: the hand's
-#: 52-bit mask on the fast path, its sorted card indexes otherwise.
+#: sorted card indexes.  The fast path (one pack, no wilds) is not kept: it
+#: costs little more than a lookup.
 _ANSWERS: dict[tuple[MeldRules, str], dict[Any, Any]] = {}
 _ANSWERS_MAX = 1 << 15
 
@@ -810,13 +813,9 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     """
     cards_, rules = _prepare(hand, rules)
     fast = _fast_ready(cards_, rules)
-    if fast is not None:
+    if fast is not None:  # cheaper than remembering it
         m, ft = fast
-        kept = _kept(rules, "p")
-        got = kept.get(m)
-        if got is None:
-            got = kept[m] = _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
-        return got  # type: ignore[no-any-return]
+        return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
     kept = _kept(rules, "p")
     key = _hand_key(cards_)
     got = kept.get(key)

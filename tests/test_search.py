@@ -234,3 +234,21 @@ def test_kept_answers_are_the_answers_of_an_empty_memo() -> None:
         assert best_arrangement(h, rules) == arr
         clear_memo()
         assert (all_melded(h, rules), all_melded(h, rules, discard=True)) == (whole, out)
+
+
+def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:
+    # rummy/three_thirteen.py keeps its own caches around the solver
+    # (cached_penalty, cached_best_discard); the core's kept answers replace them
+    from rummy.three_thirteen import cached_best_discard, cached_penalty
+
+    rng = random.Random(17)
+    shoe = deck(2, 2)
+    for i in range(600):
+        rules = MeldRules(wild_rank=rng.randint(3, 13), wild_penalty=rng.choice([None, 15]))
+        hand = rng.sample(shoe, rng.randint(3, 14))
+        if i % 3 == 0:
+            clear_memo()
+        assert penalty(hand, rules) == cached_penalty(hand, rules)
+        from rummy import best_discard
+
+        assert best_discard(hand, rules) == cached_best_discard(hand, rules)
