@@ -405,11 +405,19 @@ class _Solver:
         got = memo.get(key)
         if got is not None:
             return got
+        # the lowest card as the discard, or in a meld (never deadwood)
         ok = False
-        for delta, need, room, d2, add in self.moves(x, w, d):
-            if add < _N and self.ready(x - delta, w - need, cap + room, d2):
-                ok = True
-                break
+        if d:
+            p = ((x & -x).bit_length() - 1) >> 2
+            ok = self.ready(x - (1 << (p << 2)), w, cap, 0)
+        if not ok:
+            melds = self.meld_memo.get(x)
+            if melds is None:
+                melds = self._melds_of(x)
+            for delta, need, room in melds:
+                if need <= w and self.ready(x - delta, w - need, cap + room, d):
+                    ok = True
+                    break
         memo[key] = ok
         return ok
 
