@@ -35,6 +35,7 @@ is searched directly.  Tests check it against the general search.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -550,21 +551,32 @@ def _prepare(hand: Any, rules: MeldRules | None) -> tuple[Any, MeldRules]:
         raise MeldError(f"rules must be a MeldRules, not {type(rules).__name__}")
     cards_ = hand
     if type(hand) is tuple or type(hand) is list:
-        for c in hand:
-            if type(c) is not Card:
-                cards_ = as_cards(hand)
-                break
+        if hand and set(map(type, hand)) != _ONLY_CARDS:  # (the check runs in C)
+            cards_ = as_cards(hand)
     else:
         cards_ = as_cards(hand)
     if len(cards_) > 16:
         raise MeldError(f"a hand has at most 16 cards here; this one has {len(cards_)}")
-    if not rules.jokers_wild and any(c.rank == 0 for c in cards_):
+    if not rules.jokers_wild and 52 in map(_INDEX, cards_):
         raise MeldError("jokers are not used with these rules (jokers_wild=False); "
                         "remove the joker or use rules where jokers are wild")
     return cards_, rules
 
 
-_last_fast: list[Any] = [None, None]
+_ONLY_CARDS = {Card}
+_INDEX = operator.attrgetter("index")
+_last_fast: list[Any] = [None, None, None]
+
+
+@functools.lru_cache(maxsize=512)
+def _fast_cards(rules: MeldRules) -> tuple[frozenset[int], list[int]]:
+    """The card indexes that are wild (the joker's, 52, always: the fast
+    path has no wilds) and each card's bit in the fast path's hand mask."""
+    wild = {52}
+    if rules.wild_rank is not None:
+        wild |= {s * 13 + rules.wild_rank - 1 for s in range(4)}
+    posmap = _fast_tables(rules)[1]
+    return frozenset(wild), [1 << posmap[i] for i in range(52)]
 
 
 def _fast_ready(cards_: Any, rules: MeldRules) -> tuple[int, tuple[Any, ...]] | None:
@@ -573,21 +585,14 @@ def _fast_ready(cards_: Any, rules: MeldRules) -> tuple[int, tuple[Any, ...]] | 
     if rules.aces == "low_or_high":
         return None
     if _last_fast[0] is rules:
-        ft = _last_fast[1]
+        ft, fc = _last_fast[1], _last_fast[2]
     else:
-        ft = _fast_tables(rules)
-        _last_fast[0], _last_fast[1] = rules, ft
-    posmap = ft[1]
-    wr = rules.wild_rank
-    m = 0
-    for c in cards_:
-        r = c.rank
-        if r == wr or r == 0:
-            return None
-        m |= 1 << posmap[c.index]
-    if m.bit_count() != len(cards_):
+        ft, fc = _fast_tables(rules), _fast_cards(rules)
+        _last_fast[0], _last_fast[1], _last_fast[2] = rules, ft, fc
+    idx = list(map(_INDEX, cards_))  # the loops run in C
+    if not fc[0].isdisjoint(idx) or len(set(idx)) != len(idx):
         return None
-    return m, ft
+    return sum(map(fc[1].__getitem__, idx)), ft
 
 
 # ---------------------------------------------------------------------------
