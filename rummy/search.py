@@ -789,7 +789,7 @@ def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
 
 
 def _hand_key(cards_: Any) -> tuple[int, ...]:
-    return tuple(sorted([c.index for c in cards_]))
+    return tuple(sorted(map(_INDEX, cards_)))
 
 
 def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Arrangement:
