@@ -1,8 +1,9 @@
 """The one meld search: every question about arranging a hand is answered here.
 
-``penalty``, ``best_arrangement``, ``best_discard``, ``all_melded`` (is a
-hand complete, with or without one discard), ``best_layoffs`` (gin's
-defender, G-8), ``min_wilds`` / ``covers`` (how many wilds complete the
+``penalty``, ``best_arrangement``, ``best_discard``, ``all_melded`` /
+``is_complete`` (is a hand complete, with or without one discard),
+``best_layoffs_masks`` (gin's defender, G-8), ``min_wilds`` /
+``min_wilds_counts`` / ``covers_counts`` (how many wilds complete the
 natural cards: the odds module's question) and ``mask_penalty`` (a 52-bit
 one-pack hand, gin's hot path) all come from this module; the fast paths
 are chosen inside it.  :mod:`rummy.melds` re-exports the public names, and
@@ -16,9 +17,11 @@ remaining card and tries every way to use it: as deadwood, as the discard
 natural card of a run in its suit (wilds filling gaps).  A meld is its
 naturals plus the wilds it needs and the room it has for more, so wilds are
 handed out at the end: the cheapest are the ones left over.  Results are
-memoised on (counts, wilds left, spare room, discard owed); the memo is
-kept between hands that share the rules, the wilds' points and the
-isolated cards (``clear_memo`` empties it).
+memoised on (counts, wilds left, spare room, discard owed), and the meld
+moves of a card set are found once per set (states differ in wilds left
+far more often than in cards left); the memo is kept between hands that
+share the rules, the wilds' points and the isolated cards, and the answers
+are kept per hand (``clear_memo`` empties both).
 
 The fast path: one pack's worth of distinct cards and no wilds (gin, and
 every hand without a wild).  The melds of such a hand are found with bit
