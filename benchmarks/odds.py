@@ -23,8 +23,10 @@ from rummy.probability.dealt import exact_complete, shoe_for, simulate_complete 
 
 
 def clear_caches() -> None:
-    C._MEMOS.clear()
-    C._COVER_MEMOS.clear()
+    # the completeness searches live in the one meld search (rummy.search)
+    from rummy.search import clear_memo
+
+    clear_memo()
 
 
 def timed(fn, repeats: int) -> tuple[float, object]:

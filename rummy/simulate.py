@@ -6,6 +6,13 @@ Any :class:`concurrent.futures.Executor` can run the games; large runs use
 a process pool by default.  Game ``i`` of a run with seed ``s`` always gets
 the same seed, so a run is reproducible whatever runs it.
 
+Runs that outgrow one machine go to a Dask cluster (the optional extra,
+``pip install 'rummy-kit[dask]'``): :func:`dask_executor` connects to a
+scheduler (``tcp://HOST:8786``) or starts a local cluster of worker
+processes, and hands back an executor for :func:`simulate`; on the command
+line, ``python -m rummy simulate ... --scheduler tcp://HOST:8786`` or
+``--workers N``.  Every worker needs the kit installed (the same version).
+
 >>> df = simulate("three_thirteen", ["greedy", "random"], games=2, seed=1, progress=False)
 >>> list(df.columns)
 ['game', 'seed', 'seat', 'player', 'bot', 'score', 'rank', 'won', 'went_out']
@@ -17,12 +24,13 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import contextlib
 import copy
 import math
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rummy.bots import Bot, make_bot
@@ -36,6 +44,7 @@ __all__ = [
     "summarize",
     "paired_difference",
     "cli_main",
+    "dask_executor",
     "MAX_ACTIONS",
 ]
 
@@ -217,6 +226,54 @@ def simulate(
     return df.sort_values(["game", "seat"], kind="stable").reset_index(drop=True)
 
 
+@contextlib.contextmanager
+def dask_executor(scheduler: str | None = None, workers: int | None = None
+                  ) -> Iterator[cf.Executor]:
+    """A :class:`concurrent.futures.Executor` that runs tasks on Dask
+    (``dask.distributed``), for :func:`simulate`'s ``executor``.
+
+    ``scheduler``: the address of a running Dask scheduler, e.g.
+    ``"tcp://10.0.0.5:8786"`` (its workers need the kit installed).
+    ``workers``: start a local cluster of that many worker processes (one
+    thread each, listening on 127.0.0.1 only) instead.  Give one of the
+    two.  The cluster (if started here) and the client close on exit.
+    Results are those of a local run with the same seed::
+
+        with dask_executor(workers=2) as pool:
+            df = simulate("three_thirteen", "greedy", games=1000, seed=1,
+                          players=4, executor=pool)
+    """
+    if (scheduler is None) == (workers is None):
+        raise GameError("give either scheduler (an address such as tcp://HOST:8786) or "
+                        "workers (a number of local worker processes), not both or neither")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise GameError(f"workers must be a whole number >= 1, not {workers!r}")
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as e:
+        raise GameError("running on Dask needs dask.distributed: "
+                        "pip install 'rummy-kit[dask]'") from e
+    cluster = None
+    try:
+        if workers is not None:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address="127.0.0.1:0")
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except OSError as e:
+                raise GameError(f"no Dask scheduler answers at {scheduler!r} ({e}); "
+                                "give its address as tcp://HOST:8786") from e
+        try:
+            yield client.get_executor(pure=False)
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
 def _ci(values: Any) -> tuple[float, float]:
     n = len(values)
     mean = float(values.mean()) if n else math.nan
@@ -310,6 +367,11 @@ def cli_main(argv: list[str]) -> int:
     p.add_argument("--csv", default=None, help="write one row per game and seat to this file")
     p.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: 1 under 200 games, else up to 2)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the games on the Dask scheduler at this address, e.g. "
+                        "tcp://HOST:8786 (needs the dask extra; workers need the kit)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="run the games on a local Dask cluster of N worker processes")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a variant option, e.g. --option jokers=2 (repeatable)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -331,18 +393,24 @@ def cli_main(argv: list[str]) -> int:
     if players is None and len(specs) == 1:
         players = v.default_players
     executor: cf.Executor | None = None
+    chosen = [f for f, val in (("--jobs", args.jobs), ("--scheduler", args.scheduler),
+                               ("--workers", args.workers)) if val is not None]
+    if len(chosen) > 1:
+        raise GameError(f"{' and '.join(chosen)} both say where the games run: give one of "
+                        "--jobs, --scheduler, --workers")
     if args.jobs is not None and args.jobs < 1:
         raise GameError(f"--jobs must be at least 1, not {args.jobs}")
-    if args.jobs == 1:
-        executor = _Inline()
-    elif args.jobs is not None:
-        executor = cf.ProcessPoolExecutor(max_workers=args.jobs)
-    try:
+    if args.workers is not None and args.workers < 1:
+        raise GameError(f"--workers must be at least 1, not {args.workers}")
+    with contextlib.ExitStack() as stack:
+        if args.jobs == 1:
+            executor = _Inline()
+        elif args.jobs is not None:
+            executor = stack.enter_context(cf.ProcessPoolExecutor(max_workers=args.jobs))
+        elif args.scheduler is not None or args.workers is not None:
+            executor = stack.enter_context(dask_executor(args.scheduler, args.workers))
         df = simulate(v, specs, args.games, args.seed, executor=executor,
                       progress=not args.no_progress, players=players, **options)
-    finally:
-        if executor is not None:
-            executor.shutdown()
     table = summarize(df)
     print(f"{v.title} ({v.name}), {args.games} games, seed {args.seed}"
           + (f", options {options}" if options else ""))

@@ -26,7 +26,7 @@ from rummy import (
     is_meld,
     penalty,
 )
-from rummy.melds import _Solver, _split_hand
+from rummy.search import _Solver, _split_hand
 
 ACES = ("low", "high", "low_or_high")
 
@@ -180,9 +180,9 @@ def test_best_discard_is_no_worse_than_any_single_discard(hand: list[Card], rule
 
 
 def test_kept_solvers_answer_as_fresh_ones() -> None:
-    # hands under the same rules share a solver's memo (rummy.melds._solver_for);
+    # hands under the same rules share a solver's memo (rummy.search._solver_for);
     # the answers must be those of a solver that starts empty
-    from rummy.melds import _SOLVERS
+    from rummy.search import _SOLVERS
 
     _SOLVERS.clear()
     rng = random.Random(5)

@@ -36,7 +36,7 @@ from typing import Any
 from rummy.big_table import BigTableObservation
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
-from rummy.melds import Discard, MeldRules, best_arrangement, best_discard, penalty
+from rummy.melds import MeldRules, best_arrangement, best_discard, penalty
 
 __all__ = ["greedy", "expert", "discard_penalties"]
 
@@ -51,14 +51,9 @@ def _key(hand: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     return tuple(sorted(hand, key=Card.sort_key))
 
 
-@lru_cache(maxsize=8192)
-def _best_discard(hand: tuple[Card, ...], rules: MeldRules) -> Discard:
-    return best_discard(hand, rules)
-
-
-@lru_cache(maxsize=8192)
-def _penalty(hand: tuple[Card, ...], rules: MeldRules) -> int:
-    return penalty(hand, rules)
+# the meld search (rummy.search) keeps its answers per hand: no cache here
+_best_discard = best_discard
+_penalty = penalty
 
 
 @lru_cache(maxsize=4096)

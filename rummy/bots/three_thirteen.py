@@ -30,13 +30,9 @@ from typing import Any
 
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
-from rummy.melds import Arrangement, MeldRules, best_arrangement
-from rummy.three_thirteen import (
-    ThreeThirteenObservation,
-    cached_best_discard,
-    cached_penalty,
-    format_meld,
-)
+from rummy.melds import Arrangement, MeldRules
+from rummy.search import best_arrangement, best_discard, penalty
+from rummy.three_thirteen import ThreeThirteenObservation, format_meld
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
 
@@ -44,13 +40,9 @@ DRAW_STOCK = Action("draw stock")
 DRAW_DISCARD = Action("draw discard")
 
 
-@functools.lru_cache(maxsize=1 << 13)
-def _arrangement_sorted(hand: tuple[Card, ...], rules: MeldRules) -> Arrangement:
-    return best_arrangement(hand, rules)
-
-
 def _arrangement(hand: Iterable[Card], rules: MeldRules) -> Arrangement:
-    return _arrangement_sorted(tuple(sorted(hand, key=_INDEX)), rules)
+    # the meld search keeps its answers: a hand asked about again costs a lookup
+    return best_arrangement(tuple(hand), rules)
 
 
 def _without(hand: Sequence[Card], card: Card) -> list[Card]:
@@ -71,13 +63,13 @@ def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Card, int]:
     """The allowed discard leaving the lowest penalty (ties: the costlier card)."""
     hand, rules = list(obs.hand), obs.rules
     allowed = [a.card for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
-    d = cached_best_discard(hand, rules)
+    d = best_discard(hand, rules)
     if d.card in allowed:
         return d.card, d.penalty
     best: tuple[int, int, tuple[int, int]] | None = None
     choice = allowed[0]
     for c in allowed:
-        key = (cached_penalty(_without(hand, c), rules), -rules.penalty_of(c), c.sort_key())
+        key = (penalty(_without(hand, c), rules), -rules.penalty_of(c), c.sort_key())
         if best is None or key < best:
             best, choice = key, c
     assert best is not None
@@ -104,10 +96,10 @@ def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
     """
     rules, hand = obs.rules, list(obs.hand)
     if obs.phase == "draw":
-        now = cached_penalty(hand, rules)
+        now = penalty(hand, rules)
         top = obs.discard_top
         if top is not None and DRAW_DISCARD in obs.legal_actions:
-            d = cached_best_discard(hand + [top], rules)
+            d = best_discard(hand + [top], rules)
             if (d.card != top or obs.discard_return) and d.penalty < now:
                 return DRAW_DISCARD, (
                     f"take {top}: then discarding {d.card} leaves {d.penalty} points "
@@ -428,7 +420,7 @@ def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin:
         bound = full.penalty - rules.penalty_of(c)
         if best is not None and bound >= best:
             continue  # breaking a meld can't beat the best unmelded discard
-        p = cached_penalty(_without(hand, c), rules)
+        p = penalty(_without(hand, c), rules)
         if best is None or p <= best:
             out[c] = (p, None)
             best = p
@@ -498,7 +490,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
     rules, hand = obs.rules, list(obs.hand)
     unseen = unseen_cards(obs, memory)
     if obs.phase == "draw":
-        now = cached_penalty(hand, rules)
+        now = penalty(hand, rules)
         top = obs.discard_top
         last_turn = obs.went_out is not None
         arr_now = _arrangement(hand, rules)

@@ -29,6 +29,7 @@ packs, and ``C(4P + J, w)`` ways to take ``w`` wilds.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterator
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 
 from rummy.cards import JOKER, SUITS, Card
 from rummy.melds import MeldRules
+from rummy.search import covers_counts, min_wilds_counts
 
 __all__ = [
     "Shoe",
@@ -109,94 +111,21 @@ def encode(hand: tuple[Card, ...] | list[Card], rules: MeldRules) -> tuple[int, 
     return x, w
 
 
-_MEMOS: dict[tuple[str, int | None], dict[int, int]] = {}
-_MEMO_LIMIT = 2_000_000
-
-
 def min_wilds(x: int, aces: str = "low", max_set: int | None = None) -> int:
-    """The fewest wilds with which the natural cards ``x`` can all be melded.
+    """The fewest wilds with which the natural cards ``x`` can all be melded
+    (asked of the one meld search, :func:`rummy.search.min_wilds_counts`).
 
     >>> from rummy.cards import cards
     >>> x, _ = encode(cards("7h 8h Th Kc Kd"), MeldRules())
     >>> min_wilds(x)        # 9h fills the run, a third king completes the set
     2
     """
-    memo = _MEMOS.setdefault((aces, max_set), {})
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-    up_from_ace = aces in ("low", "low_or_high")
-    ace_on_top = aces in ("high", "low_or_high")
-    return _solve(x, memo, up_from_ace, ace_on_top, max_set)
+    return min_wilds_counts(x, _rules(aces, max_set))
 
 
-def _solve(x: int, memo: dict[int, int], up_from_ace: bool, ace_on_top: bool,
-           max_set: int | None) -> int:
-    if x == 0:
-        return 0
-    got = memo.get(x)
-    if got is not None:
-        return got
-    low = (x & -x).bit_length() - 1
-    p = low >> 2
-    si, q = divmod(p, 13)
-    bit = 1 << (4 * p)
-    # The lowest card alone, padded to a set (or run) of three by two wilds.
-    best = 2 + _solve(x - bit, memo, up_from_ace, ace_on_top, max_set)
-    # Sets: more cards of this rank.  Lower suits hold none (p is lowest).
-    spare = []
-    for sj in range(si, 4):
-        n = (x >> (4 * (sj * 13 + q))) & 15
-        if sj == si:
-            n -= 1
-        spare.append(n)
-    if any(spare):
-        for combo in itertools.product(*(range(n + 1) for n in spare)):
-            k = 1 + sum(combo)
-            if k == 1 or (max_set is not None and k > max_set):
-                continue
-            cost = 3 - k if k < 3 else 0
-            if cost >= best:
-                continue
-            delta = bit
-            for j, t in enumerate(combo):
-                if t:
-                    delta += t << (4 * ((si + j) * 13 + q))
-            v = cost + _solve(x - delta, memo, up_from_ace, ace_on_top, max_set)
-            if v < best:
-                best = v
-    # Runs with this card as the lowest natural card of its suit (nothing
-    # lower in this suit is left), going up; an ace may also top a run.
-    base = si * 13
-    directions: list[tuple[int, range]] = []
-    if q > 0 or up_from_ace:
-        directions.append((q, range(q + 1, 13)))
-    if q == 0 and ace_on_top:
-        directions.append((13, range(12, 0, -1)))
-    for start, seq in directions:
-        step = 1 if seq.step > 0 else -1
-        # depth-first over which further ranks join as naturals
-        stack = [(start, 0, bit)]
-        while stack:
-            last, gaps, delta = stack.pop()
-            for nxt in seq:
-                if (nxt - last) * step <= 0:
-                    continue
-                g2 = gaps + (nxt - last) * step - 1
-                if g2 >= best:
-                    break
-                pp = base + nxt
-                if not (x >> (4 * pp)) & 15:
-                    continue
-                d2 = delta + (1 << (4 * pp))
-                span = (nxt - start) * step + 1
-                cost = g2 + (3 - span if span < 3 else 0)
-                if cost < best:
-                    v = cost + _solve(x - d2, memo, up_from_ace, ace_on_top, max_set)
-                    if v < best:
-                        best = v
-                stack.append((nxt, g2, d2))
-    memo[x] = best
-    return best
+@functools.lru_cache(maxsize=32)
+def _rules(aces: str, max_set: int | None) -> MeldRules:
+    return MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
 
 
 def is_complete(x: int, w: int, shoe_or_rules: Shoe | MeldRules, cards: int | None = None
@@ -225,13 +154,11 @@ def is_complete(x: int, w: int, shoe_or_rules: Shoe | MeldRules, cards: int | No
     return None
 
 
-_COVER_MEMOS: dict[tuple[str, int | None], dict[int, bool]] = {}
-
-
 def covers(x: int, budget: int, aces: str = "low", max_set: int | None = None) -> bool:
     """True if the natural cards ``x`` can all be melded with at most
-    ``budget`` wilds (``min_wilds(x) <= budget``, searched with the budget
-    as a bound, so hopeless hands are rejected fast).
+    ``budget`` wilds (``min_wilds(x) <= budget``; asked of the one meld
+    search, :func:`rummy.search.covers_counts`, which rejects hopeless hands
+    fast because the budget bounds its search).
 
     With no cap on sets and at most 13 cards, spare wilds always fit: at
     least one meld holds natural cards, a set takes any number of wilds and
@@ -242,79 +169,7 @@ def covers(x: int, budget: int, aces: str = "low", max_set: int | None = None) -
     >>> covers(x, 1), covers(x, 2)
     (False, True)
     """
-    if budget > 31:
-        budget = 31
-    memo = _COVER_MEMOS.setdefault((aces, max_set), {})
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-    return _cover(x, budget, memo, aces in ("low", "low_or_high"),
-                  aces in ("high", "low_or_high"), max_set)
-
-
-def _cover(x: int, b: int, memo: dict[int, bool], up_from_ace: bool, ace_on_top: bool,
-           max_set: int | None) -> bool:
-    if x == 0:
-        return True
-    key = (x << 5) | b
-    got = memo.get(key)
-    if got is not None:
-        return got
-    low = (x & -x).bit_length() - 1
-    p = low >> 2
-    si, q = divmod(p, 13)
-    bit = 1 << (4 * p)
-    ok = False
-    # runs with this card as the lowest natural of its suit (or an ace on top)
-    base = si * 13
-    directions: list[tuple[int, int, int]] = []  # start, step, stop
-    if q > 0 or up_from_ace:
-        directions.append((q, 1, 13))
-    if q == 0 and ace_on_top:
-        directions.append((13, -1, 0))
-    for start, step, stop in directions:
-        stack = [(start, 0, bit)]
-        while stack and not ok:
-            last, gaps, delta = stack.pop()
-            nxt = last + step
-            while nxt != stop:
-                g2 = gaps + (nxt - last) * step - 1
-                if g2 > b:
-                    break
-                pp = base + nxt
-                if (x >> (4 * pp)) & 15:
-                    d2 = delta + (1 << (4 * pp))
-                    span = (nxt - start) * step + 1
-                    cost = g2 + (3 - span if span < 3 else 0)
-                    if cost <= b and _cover(x - d2, b - cost, memo, up_from_ace, ace_on_top,
-                                            max_set):
-                        ok = True
-                        break
-                    stack.append((nxt, g2, d2))
-                nxt += step
-        if ok:
-            break
-    if not ok:
-        # sets: more cards of this rank (lower suits hold none: p is lowest)
-        spare = []
-        for sj in range(si, 4):
-            n = (x >> (4 * (sj * 13 + q))) & 15
-            spare.append(n - 1 if sj == si else n)
-        for combo in itertools.product(*(range(n, -1, -1) for n in spare)):
-            k = 1 + sum(combo)
-            if max_set is not None and k > max_set:
-                continue
-            cost = 3 - k if k < 3 else 0
-            if cost > b:
-                continue
-            delta = bit
-            for j, t in enumerate(combo):
-                if t:
-                    delta += t << (4 * ((si + j) * 13 + q))
-            if _cover(x - delta, b - cost, memo, up_from_ace, ace_on_top, max_set):
-                ok = True
-                break
-    memo[key] = ok
-    return ok
+    return covers_counts(x, budget, _rules(aces, max_set))
 
 
 def _size(x: int) -> int:

@@ -286,7 +286,7 @@ def simulate_complete(shoe: C.Shoe, samples: int, seed: int | random.Random = 0,
 
 def _solver_complete(x: int, w: int, shoe: C.Shoe) -> bool:
     from rummy.cards import SUITS, Card
-    from rummy.melds import best_arrangement
+    from rummy.search import all_melded
 
     hand = []
     pp = 0
@@ -295,7 +295,7 @@ def _solver_complete(x: int, w: int, shoe: C.Shoe) -> bool:
         x >>= 4
         pp += 1
     hand += C.wild_cards(shoe, w)
-    return best_arrangement(hand, shoe.rules).is_complete
+    return all_melded(hand, shoe.rules)
 
 
 def dealt_complete(variant: str | Variant, round: int = 1, *, players: int | None = None,

@@ -1,0 +1,1126 @@
+"""The one meld search: every question about arranging a hand is answered here.
+
+``penalty``, ``best_arrangement``, ``best_discard``, ``all_melded`` /
+``is_complete`` (is a hand complete, with or without one discard),
+``best_layoffs_masks`` (gin's defender, G-8), ``min_wilds`` /
+``min_wilds_counts`` / ``covers_counts`` (how many wilds complete the
+natural cards: the odds module's question) and ``mask_penalty`` (a 52-bit
+one-pack hand, gin's hot path) all come from this module; the fast paths
+are chosen inside it.  :mod:`rummy.melds` re-exports the public names, and
+no other module searches melds.
+
+How the general search works: the natural (non-wild) cards are a vector of
+counts (one 4-bit field per card, so identical cards from several packs
+are one count), the wilds are a count.  The search takes the lowest
+remaining card and tries every way to use it: as deadwood, as the discard
+(one discard owed), in a set with other cards of its rank, or as the lowest
+natural card of a run in its suit (wilds filling gaps).  A meld is its
+naturals plus the wilds it needs and the room it has for more, so wilds are
+handed out at the end: the cheapest are the ones left over.  Results are
+memoised on (counts, wilds left, spare room, discard owed), and the meld
+moves of a card set are found once per set (states differ in wilds left
+far more often than in cards left); the memo is kept between hands that
+share the rules, the wilds' points and the isolated cards, and the answers
+are kept per hand (``clear_memo`` empties both).
+
+The fast path: one pack's worth of distinct cards and no wilds (gin, and
+every hand without a wild).  The melds of such a hand are found with bit
+operations on four 13-bit suit masks, then the best set of disjoint melds
+is searched directly.  Tests check it against the general search.
+
+>>> from rummy.cards import cards
+>>> penalty(cards("Qh Kh 3s 5c 5d 5s"))
+23
+>>> min_wilds(cards("7h 8h Th Kc Kd"))     # 9h fills the run, a third king the set
+2
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from rummy.cards import SUITS, Card, as_cards
+from rummy.melds import (
+    MAX_RUN,
+    Arrangement,
+    Discard,
+    Meld,
+    MeldError,
+    MeldRules,
+    _make_run,
+    _make_set,
+    _run_fit,
+)
+
+__all__ = [
+    "penalty",
+    "best_arrangement",
+    "best_discard",
+    "all_melded",
+    "is_complete",
+    "min_wilds",
+    "min_wilds_counts",
+    "covers_counts",
+    "mask_penalty",
+    "best_layoffs_masks",
+    "GIN_RULES",
+    "clear_memo",
+]
+
+
+
+_W = 1 << 13  # cost encoding: penalty * _W + deadwood cards * _N + discard preference
+_N = 1 << 7
+_INF = 1 << 62
+_WILD_DISCARD = 100  # discard preference of a wild (naturals rank 0..51, lower preferred)
+
+
+@functools.lru_cache(maxsize=512)
+def _tables(rules: MeldRules) -> tuple[Any, ...]:
+    """Per-position tables for one rule set.
+
+    A natural card's position is suit * 13 + p, where p orders ranks for runs
+    (aces last when aces are high).  Returns the position of each card, the
+    card at each position, the encoded deadwood cost, the discard preference
+    (0 = the card best thrown on a tie: most points first), the positions
+    above in the same suit, the positions below from an ace played high, and
+    the same-rank positions in this and higher suits.
+    """
+    high = rules.aces == "high"
+    pos_of: dict[Card, int] = {}
+    card_at: list[Card] = []
+    pen: list[int] = []
+    for s in SUITS:
+        ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
+        for r in ranks:
+            c = Card(r, s)
+            pos_of[c] = len(card_at)
+            card_at.append(c)
+            pen.append(rules.penalty_of(c) * _W + _N)
+    order = sorted(range(52), key=lambda i: (-rules.penalty_of(card_at[i]), card_at[i].sort_key()))
+    drank = [0] * 52
+    for i, pos in enumerate(order):
+        drank[pos] = i
+    up = [tuple(range(p + 1, p - p % 13 + 13)) for p in range(52)]
+    down: list[tuple[int, ...]] = [()] * 52
+    if rules.aces == "low_or_high":
+        for si in range(4):
+            a = si * 13
+            down[a] = tuple(range(a + 12, a, -1))  # K, Q, ... 2 below an ace played as 14
+    same = [tuple(range(p + 13, 52, 13)) for p in range(52)]
+    index_pos = [pos_of[c] for c in (Card(r, s) for s in SUITS for r in range(1, 14))]
+    return pos_of, card_at, pen, drank, up, down, same, index_pos
+
+
+_last_tables: list[Any] = [None, None]
+
+
+def _rule_tables(rules: MeldRules) -> tuple[Any, ...]:
+    """``_tables(rules)``, with the last rule set kept at hand (most calls
+    in a row share one)."""
+    if _last_tables[0] is not rules:
+        _last_tables[0], _last_tables[1] = rules, _tables(rules)
+    return _last_tables[1]  # type: ignore[no-any-return]
+
+
+def _wild_costs(rules: MeldRules, wilds: Iterable[Card]) -> tuple[int, ...]:
+    """The wilds' points, most expensive first: the cheapest are the ones
+    left over (and a discarded wild is the most expensive one, which leaves
+    the cheapest-u sums unchanged for every u < number of wilds)."""
+    return tuple(sorted((rules.penalty_of(c) for c in wilds), reverse=True))
+
+
+def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, list[int]]:
+    """The count vector of the naturals less the isolated ones, and the
+    isolated positions, best discard first.  A natural is isolated when no
+    other natural could share a meld with it, given ``big`` wilds."""
+    _pos_of, _card_at, _pen, drank, _up, _down, _same, index_pos = _rule_tables(rules)
+    counts = [0] * 52
+    for c in naturals:
+        counts[index_pos[c.index]] += 1
+    reach = big + 1  # a run partner can be this far away
+    both = rules.aces == "low_or_high"
+    x = 0
+    iso: list[int] = []
+    for p in sorted({index_pos[c.index] for c in naturals}):  # positions held
+        n = counts[p]
+        if n > 8:
+            raise MeldError("no card can appear more than 8 times (at most 8 packs)")
+        x += n << (p << 2)
+        if n > 1:
+            continue
+        q = p % 13
+        if counts[q] + counts[q + 13] + counts[q + 26] + counts[q + 39] > 1:
+            continue
+        base = p - q
+        row = counts[base:base + 13]
+        lo = q - reach if q > reach else 0
+        if any(row[lo:q]) or any(row[q + 1:q + reach + 1]):
+            continue
+        if both and (any(row[13 - reach + q:]) or any(row[: q + reach - 12])):
+            continue  # an ace also sits next to the king
+        iso.append(p)
+        x -= 1 << (p << 2)
+    iso.sort(key=drank.__getitem__)
+    return x, iso
+
+
+class _Solver:
+    """Exact minimum-cost search for one rule set and one multiset of wilds.
+
+    State: x (natural counts, 4 bits per position), w (wilds not yet used),
+    cap (room for extra wilds in the melds made so far, at most w), d (1
+    while a discard is still to be made).
+
+    Isolated cards (no other natural could ever share a meld with them, given
+    the wilds in hand) are kept out of the search: such a card is either
+    deadwood, the discard, or rescued by two wilds, and which of them are
+    rescued is settled in closed form once the rest is decided.
+    """
+
+    __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
+                 "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
+                 "set_room", "index_pos", "choice", "ready_memo", "meld_memo")
+
+    def __init__(self, rules: MeldRules, wilds: list[Card]):
+        self.rules = rules
+        (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
+         self.same, self.index_pos) = _rule_tables(rules)
+        self.max_set = rules.max_set_size
+        self.wild_only = rules.min_naturals == 0
+        costs = _wild_costs(rules, wilds)
+        self.wild_cost = [0] * (len(costs) + 1)
+        for left in range(1, len(costs) + 1):
+            self.wild_cost[left] = sum(costs[len(costs) - left:]) * _W + left * _N
+        self.big = len(costs)
+        self.set_room = self.big if self.max_set is None else self.max_set - 3
+        self.memo: dict[int, int] = {}
+        self.ready_memo: dict[int, bool] = {}
+        self.meld_memo: dict[int, list[tuple[int, int, int]]] = {}
+        self.choice: dict[int, Any] = {}
+        self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        self.iso: list[int] = []
+        self.iso_tail: list[int] = [0]
+
+    def encode(self, naturals: Sequence[Card]) -> int:
+        """The count vector of the naturals, less the isolated ones (kept in
+        ``self.iso``, best discard first)."""
+        x, iso = _encode(self.rules, self.big, naturals)
+        self.use_isolated(iso)
+        return x
+
+    def use_isolated(self, iso: list[int]) -> None:
+        """Settle these isolated positions (best discard first) in :meth:`end`."""
+        tail = [0] * (len(iso) + 1)
+        for i in range(len(iso) - 1, -1, -1):
+            tail[i] = tail[i + 1] + self.pen[iso[i]]
+        self.iso = iso
+        self.iso_tail = tail
+
+    def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
+        """Every way to use the lowest card of x: (cards removed, wilds used,
+        room added, discard flag after, cost added)."""
+        p = ((x & -x).bit_length() - 1) >> 2
+        bit = 1 << (p << 2)
+        yield bit, 0, 0, d, self.pen[p]  # deadwood
+        if d:
+            yield bit, 0, 0, 0, self.drank[p]  # the discard
+        max_set = self.max_set
+        # runs with this card as the lowest natural (or, for an ace played
+        # high, as the top card, going down)
+        for seq in (self.up[p], self.down[p]):
+            if not seq:
+                continue
+            if w == 0:
+                delta = bit
+                for i, t in enumerate(seq):
+                    st = t << 2
+                    if not (x >> st) & 15:
+                        break
+                    delta += 1 << st
+                    if i >= 1:
+                        yield delta, 0, 13 - i - 2, d, 0
+                continue
+            stack = [(-1, 0, bit)]
+            n_seq = len(seq)
+            while stack:
+                last, gaps, delta = stack.pop()
+                length = last + 2
+                if length >= 3:
+                    need = gaps
+                    room = 13 - length
+                else:
+                    need = gaps + 3 - length
+                    room = 10
+                if need <= w and (length > 1 or max_set is not None):
+                    yield delta, need, room, d, 0
+                g2 = gaps
+                i = last + 1
+                while i < n_seq and g2 <= w:
+                    st = seq[i] << 2
+                    if (x >> st) & 15:
+                        stack.append((i, g2, delta + (1 << st)))
+                    g2 += 1
+                    i += 1
+        # sets: this card with any further cards of its rank, padded to 3
+        own = ((x >> (p << 2)) & 15) - 1
+        combos = [(bit * (t + 1), t + 1) for t in range(own + 1)] if own else [(bit, 1)]
+        for pp in self.same[p]:
+            n = (x >> (pp << 2)) & 15
+            if n:
+                unit = 1 << (pp << 2)
+                combos = [(dl + t * unit, k + t) for dl, k in combos for t in range(n + 1)]
+        big = self.big
+        for dl, k in combos:
+            need = 3 - k if k < 3 else 0
+            if need > w:
+                continue
+            if max_set is None:
+                yield dl, need, big, d, 0
+            elif k + need <= max_set:
+                yield dl, need, max_set - k - need, d, 0
+
+    def _left(self, u: int, cap: int) -> int:
+        """Cost of u wilds left over with room for cap of them in melds."""
+        if u == 0 or (u >= 3 and self.wild_only):
+            return 0  # none, or they form melds of their own (M-4)
+        return self.wild_cost[u - cap] if u > cap else 0
+
+    def end(self, w: int, cap: int, d: int) -> tuple[int, int, int]:
+        """Settle the isolated cards: (cost, how many rescued, discard kind
+        0 none / 1 an isolated card / 2 a wild)."""
+        key = (w, cap, d)
+        got = self.end_memo.get(key)
+        if got is not None:
+            return got
+        best = (_INF, 0, 0)
+        iso, tail, n_iso = self.iso, self.iso_tail, len(self.iso)
+        for k in range(0, min(n_iso, w // 2) + 1):
+            left = w - 2 * k
+            room = cap + k * self.set_room
+            if room > left:
+                room = left
+            if not d:
+                cand = (tail[k] + self._left(left, room), k, 0)
+                if cand < best:
+                    best = cand
+                continue
+            if k < n_iso:  # discard the best isolated card, rescue the next k
+                cand = (tail[k + 1] + self.drank[iso[0]] + self._left(left, room), k, 1)
+                if cand < best:
+                    best = cand
+            if left:
+                cand = (tail[k] + _WILD_DISCARD + self._left(left - 1, min(room, left - 1)), k, 2)
+                if cand < best:
+                    best = cand
+        self.end_memo[key] = best
+        return best
+
+    def solve(self, x: int, w: int, cap: int, d: int = 0) -> int:
+        if cap > w:
+            cap = w
+        if x == 0:
+            return self.end(w, cap, d)[0]
+        key = ((x << 5 | w) << 5 | cap) << 1 | d
+        memo = self.memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        best = _INF
+        pick = None
+        solve = self.solve
+        if w < 2:
+            # most states: the lowest card has no partner left, so it can only
+            # be deadwood (or the discard); skip the full move search
+            p = ((x & -x).bit_length() - 1) >> 2
+            sh = p << 2
+            q = p % 13
+            rank_count = ((x >> (sh - (p - q) * 4)) & 15) + ((x >> ((q + 13) << 2)) & 15) + \
+                ((x >> ((q + 26) << 2)) & 15) + ((x >> ((q + 39) << 2)) & 15)
+            nxt = (x >> (sh + 4)) & 0xFF if q < 12 else 0
+            if q == 11:
+                nxt &= 0xF
+            if w == 0:
+                alone = rank_count < 3 and not (nxt & 0xF and nxt & 0xF0)
+            else:
+                alone = rank_count < 2 and not nxt
+            if alone and self.down[p]:
+                top2 = (x >> ((p + 11) << 2)) & 0xFF
+                alone = not (top2 & 0xF0 and (w or top2 & 0xF)) and not (w and top2)
+            if alone:
+                bit = 1 << sh
+                pick = (bit, 0, 0, d, self.pen[p])
+                best = self.pen[p] + solve(x - bit, w, cap, d)
+                if d:
+                    v = self.drank[p] + solve(x - bit, w, cap, 0)
+                    if v < best:
+                        best = v
+                        pick = (bit, 0, 0, 0, self.drank[p])
+                memo[key] = best
+                self.choice[key] = pick
+                return best
+        p = ((x & -x).bit_length() - 1) >> 2
+        bit = 1 << (p << 2)
+        add = self.pen[p]
+        pick = (bit, 0, 0, d, add)  # deadwood
+        best = add + solve(x - bit, w, cap, d)
+        if d:  # the discard
+            add = self.drank[p]
+            v = add + solve(x - bit, w, cap, 0)
+            if v < best:
+                best = v
+                pick = (bit, 0, 0, 0, add)
+        melds = self.meld_memo.get(x)
+        if melds is None:
+            melds = self._melds_of(x)
+        for delta, need, room in melds:
+            if need <= w:
+                v = solve(x - delta, w - need, cap + room, d)
+                if v <= best:  # melds first on ties (the last one found)
+                    best = v
+                    pick = (delta, need, room, d, 0)
+        memo[key] = best
+        self.choice[key] = pick
+        return best
+
+    def _melds_of(self, x: int) -> list[tuple[int, int, int]]:
+        """The meld moves of :meth:`moves` for the lowest card of ``x`` with
+        every wild at hand, as (cards removed, wilds needed, room added);
+        found once per ``x`` (states differ in wilds left far more often than
+        in cards left), and a state with fewer wilds takes those it can pay."""
+        melds = [(delta, need, room) for delta, need, room, _d2, add in self.moves(x, self.big, 0)
+                 if add == 0]
+        self.meld_memo[x] = melds
+        return melds
+
+    def ready(self, x: int, w: int, cap: int, d: int = 0) -> bool:
+        """True when every card can be melded (but one discard when d): the
+        search of :meth:`solve` restricted to moves that leave no deadwood,
+        so dead ends are dropped at once."""
+        if cap > w:
+            cap = w
+        if x == 0:
+            return self.end(w, cap, d)[0] < _N
+        key = ((x << 5 | w) << 5 | cap) << 1 | d
+        memo = self.ready_memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        # the lowest card as the discard, or in a meld (never deadwood)
+        ok = False
+        if d:
+            p = ((x & -x).bit_length() - 1) >> 2
+            ok = self.ready(x - (1 << (p << 2)), w, cap, 0)
+        if not ok:
+            melds = self.meld_memo.get(x)
+            if melds is None:
+                melds = self._melds_of(x)
+            for delta, need, room in melds:
+                if need <= w and self.ready(x - delta, w - need, cap + room, d):
+                    ok = True
+                    break
+        memo[key] = ok
+        return ok
+
+    def arrangement(self, x: int, wilds: list[Card], d: int = 0) -> tuple[Arrangement, Card | None]:
+        """Walk the optimal choices back into melds, deadwood and a discard."""
+        w = len(wilds)
+        cost = self.solve(x, w, 0, d)
+        if cost >= _INF:
+            raise MeldError("there is no card to discard")
+        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+        plan: list[tuple[list[Card], int, int]] = []  # naturals, wilds needed, room
+        dead: list[Card] = []
+        discard: Card | None = None
+        cap = 0
+        while x:
+            cap = min(cap, w)
+            p = ((x & -x).bit_length() - 1) >> 2
+            delta, need, room, d2, add = self.choice[((x << 5 | w) << 5 | cap) << 1 | d]
+            if d2 != d:
+                discard = self.card_at[p]
+            elif add:
+                dead.append(self.card_at[p])
+            else:
+                nat = []
+                rest_delta = delta
+                while rest_delta:
+                    i = ((rest_delta & -rest_delta).bit_length() - 1) >> 2
+                    n = (rest_delta >> (i << 2)) & 15
+                    nat.extend([self.card_at[i]] * n)
+                    rest_delta -= n << (i << 2)
+                plan.append((nat, need, room))
+            x -= delta
+            w -= need
+            cap += room
+            d = d2
+        # the isolated cards: rescued by two wilds each, discarded, or deadwood
+        _cost, k, how = self.end(w, min(cap, w), d)
+        iso = [self.card_at[i] for i in self.iso]
+        if how == 1:
+            discard = iso.pop(0)
+        for c in iso[:k]:
+            plan.append(([c], 2, self.set_room))
+        dead.extend(iso[k:])
+        w -= 2 * k
+        if how == 2:  # the discard is a wild: the most expensive one not needed
+            discard = wild_list.pop(0)
+            w -= 1
+        # hand out wilds: the needed ones first (most expensive), then extras
+        n_used = len(wild_list) - w
+        used, rest = wild_list[:n_used], wild_list[n_used:]
+        groups: list[tuple[str, list[Card], list[Card]]] = []
+        for nat, need, _room in plan:
+            kind = "set" if len({c.rank for c in nat}) == 1 else "run"
+            groups.append((kind, nat, used[:need]))
+            used = used[need:]
+        if len(rest) >= 3 and self.wild_only:
+            # wilds only (M-4): one set, or runs of at most 13 when sets are capped
+            if self.max_set is None:
+                groups.append(("set", [], rest))
+                rest = []
+            else:
+                while rest:
+                    take = len(rest) if len(rest) <= MAX_RUN else min(MAX_RUN, len(rest) - 3)
+                    groups.append(("set" if take <= self.max_set else "run", [], rest[:take]))
+                    rest = rest[take:]
+        else:
+            for (_nat, _need, room), grp in zip(plan, groups):
+                take = min(room, len(rest))
+                if take > 0:
+                    grp[2].extend(rest[:take])
+                    rest = rest[take:]
+        melds = tuple(_build(kind, nat, wl, self.rules) for kind, nat, wl in groups)
+        deadwood = tuple(sorted(dead)) + tuple(sorted(rest))
+        return Arrangement(melds, deadwood, cost // _W), discard
+
+
+_SOLVERS: dict[tuple[Any, ...], _Solver] = {}
+_SOLVERS_MAX = 512  # solvers kept (a game's hands share most of their searches)
+_MEMO_MAX = 1 << 16  # states one kept solver may remember
+
+
+def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tuple[_Solver, int]:
+    """A solver for this hand and its encoded naturals.
+
+    A search's results depend only on the rules, the wilds' points and the
+    isolated cards, so hands that share them (a player's hand from one turn
+    to the next, a bot weighing each discard) share one memo: later calls
+    start from the states earlier calls solved."""
+    costs = _wild_costs(rules, wilds)
+    x, iso = _encode(rules, len(costs), naturals)
+    key = (rules, costs, tuple(iso))
+    kept = _SOLVERS.get(key)
+    if kept is not None:
+        if len(kept.memo) > _MEMO_MAX:
+            kept.memo.clear()
+            kept.choice.clear()
+            kept.meld_memo.clear()
+        if len(kept.ready_memo) > _MEMO_MAX:
+            kept.ready_memo.clear()
+        return kept, x
+    if len(_SOLVERS) >= _SOLVERS_MAX:
+        del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
+    s = _Solver(rules, wilds)
+    s.use_isolated(iso)
+    _SOLVERS[key] = s
+    return s, x
+
+
+def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
+    naturals = sorted(naturals)
+    if not naturals:
+        if kind == "set":
+            return _make_set([], wilds, rules.wild_rank or 13)
+        ranks = list(range(1, len(wilds) + 1))
+        return Meld(tuple(wilds), "run", tuple(Card(r, "h") for r in ranks), (True,) * len(wilds))
+    if kind == "set":
+        return _make_set(naturals, wilds, naturals[0].rank)
+    fit = _run_fit(naturals, len(wilds), rules)
+    assert fit is not None, (naturals, wilds)
+    return _make_run(naturals, wilds, fit[0])
+
+
+_DEFAULT_RULES = MeldRules()
+
+
+def _prepare(hand: Any, rules: MeldRules | None) -> tuple[Any, MeldRules]:
+    if rules is None:
+        rules = _DEFAULT_RULES
+    elif type(rules) is not MeldRules:
+        raise MeldError(f"rules must be a MeldRules, not {type(rules).__name__}")
+    cards_ = hand
+    if type(hand) is tuple or type(hand) is list:
+        if hand and set(map(type, hand)) != _ONLY_CARDS:  # (the check runs in C)
+            cards_ = as_cards(hand)
+    else:
+        cards_ = as_cards(hand)
+    if len(cards_) > 16:
+        raise MeldError(f"a hand has at most 16 cards here; this one has {len(cards_)}")
+    if not rules.jokers_wild and 52 in map(_INDEX, cards_):
+        raise MeldError("jokers are not used with these rules (jokers_wild=False); "
+                        "remove the joker or use rules where jokers are wild")
+    return cards_, rules
+
+
+_ONLY_CARDS = {Card}
+_INDEX = operator.attrgetter("index")
+_last_fast: list[Any] = [None, None, None]
+
+
+@functools.lru_cache(maxsize=512)
+def _fast_cards(rules: MeldRules) -> tuple[frozenset[int], list[int]]:
+    """The card indexes that are wild (the joker's, 52, always: the fast
+    path has no wilds) and each card's bit in the fast path's hand mask."""
+    wild = {52}
+    if rules.wild_rank is not None:
+        wild |= {s * 13 + rules.wild_rank - 1 for s in range(4)}
+    posmap = _fast_tables(rules)[1]
+    return frozenset(wild), [1 << posmap[i] for i in range(52)]
+
+
+def _fast_ready(cards_: Any, rules: MeldRules) -> tuple[int, tuple[Any, ...]] | None:
+    """(hand mask, tables) when the fast path applies: no wilds, no two
+    identical cards, aces not both low and high."""
+    if rules.aces == "low_or_high":
+        return None
+    if _last_fast[0] is rules:
+        ft, fc = _last_fast[1], _last_fast[2]
+    else:
+        ft, fc = _fast_tables(rules), _fast_cards(rules)
+        _last_fast[0], _last_fast[1], _last_fast[2] = rules, ft, fc
+    idx = list(map(_INDEX, cards_))  # the loops run in C
+    if not fc[0].isdisjoint(idx) or len(set(idx)) != len(idx):
+        return None
+    return sum(map(fc[1].__getitem__, idx)), ft
+
+
+# ---------------------------------------------------------------------------
+# A fast path for the commonest case: one pack's worth of distinct cards and
+# no wilds (gin, and every hand without a wild).  The melds of such a hand are
+# found with bit operations on four 13-bit suit masks, then the best set of
+# disjoint melds is searched directly.  Exactness is checked against the
+# general search and a brute force in the tests.
+
+
+@functools.lru_cache(maxsize=2)
+def _suit_cards(high: bool) -> tuple[list[list[tuple[Card, ...]]], list[list[tuple[Card, ...]]]]:
+    """The cards of every 13-bit suit mask, in run order and in sorted order
+    (built once per ace layout: they don't depend on any other rule)."""
+    ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
+    card_at = [Card(r, s) for s in SUITS for r in ranks]
+    in_order: list[list[tuple[Card, ...]]] = []
+    in_sort: list[list[tuple[Card, ...]]] = []
+    for si in range(4):
+        row: list[tuple[Card, ...]] = [()] * 8192
+        for mask in range(1, 8192):
+            low = mask & -mask
+            row[mask] = (card_at[si * 13 + low.bit_length() - 1],) + row[mask ^ low]
+        in_order.append(row)
+        in_sort.append([tuple(sorted(t)) for t in row] if high else row)
+    return in_order, in_sort
+
+
+@functools.lru_cache(maxsize=16)
+def _suit_values(vals: tuple[int, ...]) -> list[int]:
+    """Points of the cards of every 13-bit suit mask."""
+    val13 = [0] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        val13[m] = val13[m ^ low] + vals[low.bit_length() - 1]
+    return val13
+
+
+@functools.lru_cache(maxsize=512)
+def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
+    high = rules.aces == "high"
+    ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
+    vals = [rules.penalty_of(Card(r, "c")) for r in ranks]
+    val13 = _suit_values(tuple(vals))
+    posmap = list(range(52))
+    if high:
+        posmap = [si * 13 + (12 if r == 1 else r - 2) for si in range(4) for r in range(1, 14)]
+    card_at = [Card(r, s) for s in SUITS for r in ranks]
+    allow4 = rules.max_set_size is None or rules.max_set_size >= 4
+    drank = _tables(rules)[3]
+    in_order, in_sort = _suit_cards(high)
+    return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort
+
+
+def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
+    """All melds inside the 52-bit hand mask m: (mask, points, cards)."""
+    val13, _posmap, _card_at, allow4, vals, _drank, _in_order, _in_sort = ft
+    s0, s1, s2, s3 = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
+    suits = (s0, s1, s2, s3)
+    melds: list[tuple[int, int, int]] = []
+    t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if not t3 and not ((s0 & (s0 >> 1) & (s0 >> 2)) | (s1 & (s1 >> 1) & (s1 >> 2))
+                       | (s2 & (s2 >> 1) & (s2 >> 2)) | (s3 & (s3 >> 1) & (s3 >> 2))):
+        return melds
+    while t3:
+        b = t3 & -t3
+        t3 ^= b
+        v = vals[b.bit_length() - 1]
+        bits = [b << (13 * i) for i in range(4) if suits[i] & b]
+        full = bits[0] | bits[1] | bits[2] | (bits[3] if len(bits) == 4 else 0)
+        if len(bits) == 4:
+            if allow4:
+                melds.append((full, 4 * v, 4))
+            for one in bits:
+                melds.append((full ^ one, 3 * v, 3))
+        else:
+            melds.append((full, 3 * v, 3))
+    for i in range(4):
+        s = suits[i]
+        r3 = s & (s >> 1) & (s >> 2)
+        sh = 13 * i
+        while r3:
+            b = r3 & -r3
+            r3 ^= b
+            run = b * 7
+            n = 3
+            melds.append((run << sh, val13[run], 3))
+            nb = b << 3
+            while s & nb:
+                run |= nb
+                n += 1
+                nb <<= 1
+                melds.append((run << sh, val13[run], n))
+    return melds
+
+
+def _fast_packings(melds: list[tuple[int, int, int]]) -> Iterator[tuple[int, int, int, tuple[int, ...]]]:
+    """Every set of pairwise disjoint melds: (union mask, points, cards, meld indexes)."""
+    stack: list[tuple[int, int, int, int, tuple[int, ...]]] = [(0, 0, 0, 0, ())]
+    k = len(melds)
+    while stack:
+        start, used, pts, n, chosen = stack.pop()
+        yield used, pts, n, chosen
+        for j in range(start, k):
+            mm, v, c = melds[j]
+            if not mm & used:
+                stack.append((j + 1, used | mm, pts + v, n + c, chosen + (j,)))
+
+
+def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[int, ...],
+                      ft: tuple[Any, ...], pen: int) -> Arrangement:
+    in_order, in_sort = ft[6], ft[7]
+    out = []
+    used = 0
+    if len(chosen) > 1:
+        chosen = tuple(sorted(chosen, key=lambda j: (melds[j][0] & -melds[j][0])))
+    for j in chosen:
+        mm = melds[j][0]
+        used |= mm
+        cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
+              + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
+        out.append(Meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs))
+    rest = m & ~used
+    dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
+            + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
+    return Arrangement(tuple(out), dead, pen)
+
+
+def _fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, int]], tuple[int, ...]]:
+    """(points melded, melds, chosen) of the best packing: most points, then most cards."""
+    melds = _fast_melds(m, ft)
+    if not melds:
+        return 0, melds, ()
+    if len(melds) == 1:
+        return melds[0][1], melds, (0,)
+    best = -1
+    best_chosen: tuple[int, ...] = ()
+    for _used, pts, n, chosen in _fast_packings(melds):
+        score = pts * 64 + n
+        if score > best:
+            best = score
+            best_chosen = chosen
+    return best >> 6, melds, best_chosen
+
+
+def _fast_discard(m: int, ft: tuple[Any, ...]) -> Discard:
+    """Best discard: over every packing, throw the best card outside it."""
+    val13, _posmap, card_at, _allow4, vals, drank, _in_order, _in_sort = ft
+    order = sorted((i for i in range(52) if m >> i & 1), key=drank.__getitem__)
+    melds = _fast_melds(m, ft)
+    best: tuple[int, int, int] | None = None
+    best_pick: tuple[int, tuple[int, ...]] = (order[0], ())
+    for used, pts, n, chosen in _fast_packings(melds):
+        for i in order:
+            if not used >> i & 1:
+                key = (-(pts + vals[i % 13]), -n, drank[i])
+                if best is None or key < best:
+                    best = key
+                    best_pick = (i, chosen)
+                break
+    i, chosen = best_pick
+    rest = m & ~(1 << i)
+    pen = _fast_total(rest, val13) - sum(melds[j][1] for j in chosen)
+    return Discard(card_at[i], _fast_arrangement(rest, melds, chosen, ft, pen))
+
+
+def _fast_total(m: int, val13: list[int]) -> int:
+    return val13[m & 0x1FFF] + val13[(m >> 13) & 0x1FFF] + val13[(m >> 26) & 0x1FFF] + val13[m >> 39]
+
+
+def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
+    wr = rules.wild_rank
+    naturals = [c for c in cards_ if c.rank != wr and c.rank != 0]
+    wilds = [c for c in cards_ if c.rank == wr or c.rank == 0]
+    return naturals, wilds
+
+
+#: answers kept per (rules, question): a hand asked about again (a bot
+#: weighing its turn, the engine checking the same move, the next turn's
+#: hand after a discard) is answered without a search.  Keys: the hand's
+#: sorted card indexes.  The fast path (one pack, no wilds) is not kept: it
+#: costs little more than a lookup.
+_ANSWERS: dict[tuple[MeldRules, str], dict[Any, Any]] = {}
+_ANSWERS_MAX = 1 << 15
+
+
+def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
+    kept = _ANSWERS.get((rules, kind))
+    if kept is None:
+        kept = _ANSWERS[rules, kind] = {}
+    elif len(kept) > _ANSWERS_MAX:
+        kept.clear()
+    return kept
+
+
+def _hand_key(cards_: Any) -> tuple[int, ...]:
+    return tuple(sorted(map(_INDEX, cards_)))
+
+
+def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Arrangement:
+    """The arrangement of ``hand`` with the lowest penalty (M-7), exactly.
+
+    >>> from rummy.cards import cards
+    >>> a = best_arrangement(cards("Qh Kh Ah"))             # aces low: 10+10+1
+    >>> a.penalty, best_arrangement(cards("Qh Kh Ah"), MeldRules(aces="high")).penalty
+    (21, 0)
+    >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
+    [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
+    """
+    cards_, rules = _prepare(hand, rules)
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:
+        m, ft = fast
+        pts, melds, chosen = _fast_best(m, ft)
+        return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
+    kept = _kept(rules, "a")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        got = kept[key] = s.arrangement(x, wilds)[0]
+    return got  # type: ignore[no-any-return]
+
+
+def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> int:
+    """The lowest penalty of ``hand`` (the penalty of its best arrangement).
+
+    >>> penalty("Qh Kh 3s 5c 5d 5s")
+    23
+    """
+    cards_, rules = _prepare(hand, rules)
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:  # cheaper than remembering it
+        m, ft = fast
+        return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
+    kept = _kept(rules, "p")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        got = kept[key] = s.solve(x, len(wilds), 0) // _W
+    return got  # type: ignore[no-any-return]
+
+
+def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None, *,
+               discard: bool = False) -> bool:
+    """True when every card of ``hand`` fits in melds (penalty 0); with
+    ``discard=True``, every card but one (the hand can go out).  Faster than
+    asking :func:`penalty` or :func:`best_discard`, because the search stops
+    at the first card that can't be melded.
+
+    >>> from rummy.cards import cards
+    >>> all_melded(cards("7h 8h 9h Kc")), all_melded(cards("7h 8h 9h Kc"), discard=True)
+    (False, True)
+    >>> all_melded(cards("7h 9h 4c 4d 5s"), MeldRules(wild_rank=5))     # one wild, two gaps
+    False
+    >>> all_melded(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5))
+    True
+    """
+    cards_, rules = _prepare(hand, rules)
+    if discard and not cards_:
+        raise MeldError("all_melded(discard=True) needs at least one card to discard")
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:
+        if discard:
+            return _fast_discard(*fast).penalty == 0
+        m, ft = fast
+        return _fast_total(m, ft[0]) == _fast_best(m, ft)[0]
+    kept = _kept(rules, "d" if discard else "m")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        got = kept[key] = s.ready(x, len(wilds), 0, int(discard))
+    return got  # type: ignore[no-any-return]
+
+
+def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Discard:
+    """For a hand of n+1 cards: the discard leaving the lowest penalty, exactly.
+
+    One search decides the discard together with the melds, so every card is
+    considered (not just "the highest deadwood card" of one arrangement,
+    which is wrong on ties).  Ties: the fewest deadwood cards left, then a
+    natural card before a wild, then the card worth more points, then
+    suit-then-rank order.
+
+    >>> from rummy.cards import cards
+    >>> d = best_discard(cards("7h 8h 9h Kc"))
+    >>> d.card, d.penalty
+    (Card.parse('Kc'), 0)
+    """
+    cards_, rules = _prepare(hand, rules)
+    if not cards_:
+        raise MeldError("best_discard needs at least one card to discard")
+    fast = _fast_ready(cards_, rules)
+    if fast is not None:
+        return _fast_discard(*fast)
+    kept = _kept(rules, "b")
+    key = _hand_key(cards_)
+    got = kept.get(key)
+    if got is None:
+        naturals, wilds = _split_hand(cards_, rules)
+        s, x = _solver_for(rules, naturals, wilds)
+        arrangement, card = s.arrangement(x, wilds, d=1)
+        assert card is not None
+        got = kept[key] = Discard(card, arrangement)
+        # the hand kept after this discard: its penalty is known now (a
+        # player asks for it on the next turn); not its arrangement, which
+        # on a tie may differ from best_arrangement's (a fixed search order)
+        rest = list(key)
+        rest.remove(card.index)
+        _kept(rules, "p")[tuple(rest)] = arrangement.penalty
+    return got  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------------------
+# The same search, asked other questions.
+
+
+def clear_memo() -> None:
+    """Forget every search result kept between calls (the per-rule tables
+    stay).  Answers never change; only the time of the next calls does.
+
+    >>> clear_memo(); penalty("7h 8h 9h Kc")
+    10
+    """
+    _SOLVERS.clear()
+    _ANSWERS.clear()
+    _COVER_SOLVERS.clear()
+    _MASK_MEMOS.clear()
+
+
+# -- is the hand complete? ---------------------------------------------------
+
+def is_complete(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> bool:
+    """True when every card of ``hand`` is in a meld (BT-4): the same
+    question as ``all_melded(hand, rules)``, under the name the Big Table
+    engine asks it.
+
+    >>> from rummy.cards import cards
+    >>> rules = MeldRules(wild_rank=5)
+    >>> is_complete(cards("7h 8h 5c Kd Kd Ks"), rules), is_complete(cards("7h 8h 5c Kd Kd Qs"), rules)
+    (True, False)
+    """
+    return all_melded(hand, rules)
+
+
+# -- how many wilds do the naturals need? -------------------------------------
+
+_COVER_SOLVERS: dict[MeldRules, _Solver] = {}
+_COVER_MEMO_MAX = 2_000_000
+
+
+def _cover_solver(rules: MeldRules) -> _Solver:
+    s = _COVER_SOLVERS.get(rules)
+    if s is None:
+        s = _COVER_SOLVERS[rules] = _Solver(rules, [])
+    elif len(s.ready_memo) > _COVER_MEMO_MAX:
+        s.ready_memo.clear()
+    return s
+
+
+def _solver_counts(x: int, rules: MeldRules) -> int:
+    """Counts packed by ``Card.index`` (position suit * 13 + rank - 1) as
+    the search packs them (aces high: the ace after the king)."""
+    if rules.aces != "high" or not x:
+        return x
+    out = 0
+    for si in range(4):
+        row = (x >> (52 * si)) & ((1 << 52) - 1)
+        ace = row & 15
+        out |= ((row >> 4) | (ace << 48)) << (52 * si)
+    return out
+
+
+def _covers(s: _Solver, x: int, b: int) -> bool:
+    """Can the naturals ``x`` (search packing) all be melded with ``b`` wilds
+    or fewer?  The moves of :meth:`_Solver.moves` that meld the lowest card."""
+    if x == 0:
+        return True
+    key = (x << 6) | b
+    memo = s.ready_memo
+    got = memo.get(key)
+    if got is not None:
+        return got
+    ok = False
+    for delta, need, _room, _d2, add in s.moves(x, b, 0):
+        if add == 0 and _covers(s, x - delta, b - need):
+            ok = True
+            break
+    memo[key] = ok
+    return ok
+
+
+def covers_counts(x: int, budget: int, rules: MeldRules | None = None) -> bool:
+    """True if the natural cards ``x`` (counts packed 4 bits per card, at
+    ``Card.index``) can all be melded with at most ``budget`` wilds.
+
+    >>> from rummy.cards import cards
+    >>> x = sum(1 << (4 * c.index) for c in cards("7h 8h Th Kc Kd"))
+    >>> covers_counts(x, 1), covers_counts(x, 2)
+    (False, True)
+    """
+    rules = rules or _DEFAULT_RULES
+    return _covers(_cover_solver(rules), _solver_counts(x, rules), min(budget, 63))
+
+
+def min_wilds_counts(x: int, rules: MeldRules | None = None) -> int:
+    """The fewest wilds with which the natural cards ``x`` (packed as in
+    :func:`covers_counts`) can all be melded.
+
+    >>> from rummy.cards import cards
+    >>> min_wilds_counts(sum(1 << (4 * c.index) for c in cards("Qh Kh Ah")), MeldRules(aces="high"))
+    0
+    """
+    rules = rules or _DEFAULT_RULES
+    s = _cover_solver(rules)
+    y = _solver_counts(x, rules)
+    b = 0
+    while not _covers(s, y, b):
+        b += 1
+    return b
+
+
+def min_wilds(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> int:
+    """The fewest wilds that would let every natural card of ``hand`` be
+    melded (the wilds already in ``hand`` are not counted).
+
+    >>> min_wilds("7h 8h Th Kc Kd")     # 9h fills the run, a third king the set
+    2
+    """
+    cards_, rules = _prepare(hand, rules)
+    x = 0
+    for c in cards_:
+        if not rules.is_wild(c):
+            x += 1 << (4 * c.index)
+    return min_wilds_counts(x, rules)
+
+
+# -- one pack, no wilds, as a 52-bit mask (gin) -------------------------------
+
+#: gin's rules (G-1): one pack, no wilds, aces low, sets of 3 or 4
+GIN_RULES = MeldRules(jokers_wild=False, max_set_size=4)
+_MASK_MEMOS: dict[MeldRules, dict[int, int]] = {}
+_MASK_MEMO_MAX = 400_000
+
+
+def mask_penalty(mask: int, rules: MeldRules = GIN_RULES) -> int:
+    """Lowest penalty of the one-pack hand whose cards are the set bits of
+    ``mask`` (bit ``Card.index``), under rules with no wild rank and aces
+    low: the fast path, remembered per mask.
+
+    >>> from rummy.cards import cards
+    >>> mask_penalty(sum(1 << c.index for c in cards("7h 8h 9h 9c 9d Kc 2s")))
+    27
+    """
+    memo = _MASK_MEMOS.get(rules)
+    if memo is None:
+        if rules.wild_rank is not None or rules.aces != "low":
+            raise MeldError("mask_penalty needs rules without a wild rank and with aces low; "
+                            f"these have {rules.describe()}")
+        memo = _MASK_MEMOS[rules] = {}
+    got = memo.get(mask)
+    if got is not None:
+        return got
+    ft = _fast_tables(rules)
+    got = _fast_total(mask, ft[0]) - _fast_best(mask, ft)[0]
+    if len(memo) > _MASK_MEMO_MAX:
+        memo.clear()
+    memo[mask] = got
+    return got
+
+
+def _extension_bits(meld_mask: int) -> int:
+    """Cards that could be laid off onto this meld now (one more card)."""
+    lo = (meld_mask & -meld_mask).bit_length() - 1
+    hi = meld_mask.bit_length() - 1
+    if lo % 13 == hi % 13:  # a set: the missing suits of its rank (at most 4 cards)
+        r = lo % 13
+        full = (1 | 1 << 13 | 1 << 26 | 1 << 39) << r
+        return full & ~meld_mask
+    ext = 0
+    if lo % 13 != 0:
+        ext |= 1 << (lo - 1)
+    if hi % 13 != 12:
+        ext |= 1 << (hi + 1)
+    return ext
+
+
+LayoffMemo = dict[tuple[int, tuple[int, ...]], tuple[int, tuple[tuple[int, int], ...]]]
+
+
+def best_layoffs_masks(hand: int, melds: tuple[int, ...], memo: LayoffMemo | None = None,
+                       rules: MeldRules = GIN_RULES) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The defender's best lay-offs (G-8) onto the knocker's ``melds``, all
+    as 52-bit masks: ``(deadwood left, ((card bit, meld index), ...))`` in
+    an order that works (chains included: a card may extend a run an
+    earlier lay-off extended).  Lowest deadwood, then fewest lay-offs; the
+    cards kept are arranged by :func:`mask_penalty`.  Pass one ``memo``
+    to calls about the same melds to share their work.
+
+    >>> from rummy.cards import cards
+    >>> m = lambda text: sum(1 << c.index for c in cards(text))
+    >>> dw, plan = best_layoffs_masks(m("5h 4h Kc 2s"), (m("6h 7h 8h"),))
+    >>> dw, [(str(Card(b % 13 + 1, SUITS[b // 13])), i) for b, i in plan]   # 5h, then 4h
+    (12, [('5h', 0), ('4h', 0)])
+    """
+    if memo is None:
+        memo = {}
+    key = (hand, melds)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    best: tuple[int, tuple[tuple[int, int], ...]] = (mask_penalty(hand, rules), ())
+    for i, m in enumerate(melds):
+        ext = _extension_bits(m) & hand
+        while ext:
+            b = ext & -ext
+            ext ^= b
+            sub = best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo, rules)
+            cand = (sub[0], ((b.bit_length() - 1, i),) + sub[1])
+            if cand[0] < best[0] or cand[0] == best[0] and len(cand[1]) < len(best[1]):
+                best = cand
+    memo[key] = best
+    return best

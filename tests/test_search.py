@@ -1,0 +1,254 @@
+"""The one meld search (rummy.search) asked its other questions.
+
+Each function that replaces a search living elsewhere is checked here
+against that older search on many random hands (the engines will call the
+core once they are switched over), and against the independent brute force
+of tests/brute.py where one exists.  M-1..M-5 (what melds), M-7 (lowest
+penalty), G-1 and G-8 (gin's melds and lay-offs), BT-4 (a complete hand).
+"""
+
+from __future__ import annotations
+
+import random
+
+from brute import brute_min_penalty
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummy import Card, MeldRules, all_melded, deck, penalty
+from rummy.search import (
+    GIN_RULES,
+    _fast_ready,
+    _Solver,
+    _split_hand,
+    best_layoffs_masks,
+    clear_memo,
+    covers_counts,
+    is_complete,
+    mask_penalty,
+    min_wilds,
+    min_wilds_counts,
+)
+
+
+def _mask(cards_: list[Card]) -> int:
+    return sum(1 << c.index for c in cards_)
+
+
+def _general_penalty(hand: list[Card], rules: MeldRules) -> int:
+    """The count-vector search alone, never the fast path."""
+    naturals, wilds = _split_hand(hand, rules)
+    s = _Solver(rules, wilds)
+    return s.solve(s.encode(naturals), len(wilds), 0) // (1 << 13)
+
+
+def test_G_1_mask_penalty_agrees_with_gins_own_deadwood_search() -> None:
+    # the gin engine's _dw is the search this replaces (rummy/gin.py)
+    from rummy.gin import _dw
+
+    rng = random.Random(11)
+    pack = deck(1)
+    for _ in range(4000):
+        hand = rng.sample(pack, rng.randint(0, 12))
+        m = _mask(hand)
+        assert mask_penalty(m) == _dw(m), hand
+
+
+def test_G_1_mask_penalty_agrees_with_the_general_search_and_brute_force() -> None:
+    rng = random.Random(12)
+    pack = deck(1)
+    for i in range(1500):
+        hand = rng.sample(pack, rng.randint(0, 11))
+        want = _general_penalty(hand, GIN_RULES)
+        assert mask_penalty(_mask(hand)) == want
+        if i % 5 == 0 and len(hand) <= 9:
+            assert brute_min_penalty(hand, max_set=4, jokers_wild=False) == want
+
+
+def test_G_1_mask_penalty_by_hand() -> None:
+    # 7h 8h 9h 9c 9d Kc 2s: the set 9c 9d 9h leaves 7 + 8 + 10 + 2 = 27,
+    # the run 7h 8h 9h leaves 9 + 9 + 10 + 2 = 30, so 27
+    from rummy.cards import cards
+
+    assert mask_penalty(_mask(list(cards("7h 8h 9h 9c 9d Kc 2s")))) == 27
+    # Qh Kh Ah: aces low (G-1), no run: 10 + 10 + 1
+    assert mask_penalty(_mask(list(cards("Qh Kh Ah")))) == 21
+
+
+def test_mask_penalty_refuses_wild_or_high_ace_rules() -> None:
+    import pytest
+
+    from rummy.melds import MeldError
+
+    with pytest.raises(MeldError, match="without a wild rank"):
+        mask_penalty(7, MeldRules(wild_rank=5))
+
+
+def test_G_8_best_layoffs_agree_with_gins_own_layoff_search() -> None:
+    from rummy.gin import _best_layoffs_masks, _dw
+
+    rng = random.Random(13)
+    pack = deck(1)
+    checked = with_layoffs = 0
+    for _ in range(1500):
+        cards_ = rng.sample(pack, 20)
+        knocker, defender = cards_[:10], cards_[10:]
+        # the knocker's melds: those of its best arrangement (gin rules)
+        from rummy.melds import best_arrangement
+
+        melds = tuple(_mask(list(m.cards)) for m in best_arrangement(knocker, GIN_RULES).melds)
+        if not melds:
+            continue
+        h = _mask(defender)
+        ours = best_layoffs_masks(h, melds)
+        theirs = _best_layoffs_masks(h, melds, {})
+        assert ours == theirs
+        assert ours[0] <= _dw(h)
+        checked += 1
+        with_layoffs += bool(ours[1])
+    assert checked > 500 and with_layoffs > 50  # the test does see lay-offs
+
+
+def test_G_8_best_layoffs_by_hand() -> None:
+    # 5h 4h Kc 2s onto 6h 7h 8h: 5h, then 4h onto 5h-8h; Kc + 2s = 12 left
+    from rummy.cards import cards
+
+    hand = _mask(list(cards("5h 4h Kc 2s")))
+    dw, plan = best_layoffs_masks(hand, (_mask(list(cards("6h 7h 8h"))),))
+    assert dw == 12
+    assert [(Card(b % 13 + 1, "cdhs"[b // 13]), i) for b, i in plan] == [
+        (Card.parse("5h"), 0), (Card.parse("4h"), 0)]
+    # 9c 9d 9h Ts: keeping the set (10 left) beats laying off nothing else
+    assert best_layoffs_masks(_mask(list(cards("9c 9d 9h Ts"))),
+                              (_mask(list(cards("6h 7h 8h"))),))[0] == 10
+
+
+def test_BT_4_is_complete_agrees_with_big_tables_own_search() -> None:
+    from rummy.big_table import hand_is_complete
+
+    rng = random.Random(14)
+    shoe = deck(4)
+    complete = 0
+    for i in range(6000):
+        h = rng.randint(1, 11)
+        rules = MeldRules(wild_rank=h + 2)
+        if i % 2:
+            hand = rng.sample(shoe, h + 2)
+        else:  # hands built from a run, a set and wilds, so many are complete
+            r, s = rng.randint(1, 11), rng.choice("cdhs")
+            hand = [Card(r, s), Card(r + 1, s), Card(r + 2, s)]
+            hand += [Card(rng.randint(1, 13), t) for t in rng.sample("cdhs", 3)]
+            hand += [Card(h + 2, "c")] * rng.randint(0, 2) + rng.sample(shoe, rng.randint(0, 4))
+            hand = hand[:13]
+        ours = is_complete(hand, rules)
+        assert ours == hand_is_complete(hand, rules), (hand, rules)
+        assert ours == (_general_penalty(hand, rules) == 0 and all_melded(hand, rules))
+        complete += ours
+    assert complete > 150  # the test does see complete hands (183 with this seed)
+
+
+def _brute_min_wilds(naturals: list[Card], rules: MeldRules) -> int:
+    """Smallest w such that the naturals plus w jokers can be fully melded,
+    jokers costing nothing when left over (brute force)."""
+    for w in range(0, 2 * len(naturals) + 1):
+        if brute_min_penalty(naturals + [Card.parse("Jk")] * w, aces=rules.aces,
+                             max_set=rules.max_set_size, joker_penalty=0) == 0:
+            return w
+    raise AssertionError("two wilds per card always cover")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 103), max_size=6, unique=True),
+       st.sampled_from(["low", "high", "low_or_high"]), st.sampled_from([None, 4]))
+def test_min_wilds_agrees_with_brute_force(idx: list[int], aces: str, max_set: int | None) -> None:
+    rules = MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
+    shoe = deck(2)
+    naturals = [shoe[i] for i in idx]
+    want = _brute_min_wilds(naturals, rules)
+    assert min_wilds(naturals, rules) == want
+    x = sum(1 << (4 * c.index) for c in naturals)
+    assert min_wilds_counts(x, rules) == want
+    assert covers_counts(x, want, rules) and (want == 0 or not covers_counts(x, want - 1, rules))
+
+
+def test_min_wilds_by_hand() -> None:
+    # 7h 8h Th: 9h missing (1); Kc Kd: a third king (1) -> 2
+    assert min_wilds("7h 8h Th Kc Kd") == 2
+    # Qh Kh Ah: a run with aces high (0), with aces low Qh Kh + a wild, Ah + 2 -> 3
+    assert min_wilds("Qh Kh Ah", MeldRules(aces="high")) == 0
+    assert min_wilds("Qh Kh Ah") == 3
+    # the wilds of the hand are not counted: 5s is wild here
+    assert min_wilds("7h 8h 5s", MeldRules(wild_rank=5)) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 51), max_size=13, unique=True),
+       st.sampled_from(["low", "high"]), st.sampled_from([None, 4]))
+def test_fast_path_agrees_with_the_general_search(idx: list[int], aces: str,
+                                                  max_set: int | None) -> None:
+    rules = MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
+    hand = [deck(1)[i] for i in idx]
+    assert _fast_ready(hand, rules) is not None  # this is the fast path's case
+    assert penalty(hand, rules) == _general_penalty(hand, rules)
+
+
+def test_clear_memo_changes_no_answer() -> None:
+    rng = random.Random(15)
+    shoe = deck(2, 4)
+    rules = MeldRules(wild_rank=13)
+    hands = [rng.sample(shoe, 12) for _ in range(200)]
+    warm = [penalty(h, rules) for h in hands]
+    cold = []
+    for h in hands:
+        clear_memo()
+        cold.append(penalty(h, rules))
+    assert warm == cold
+
+
+def test_kept_answers_are_the_answers_of_an_empty_memo() -> None:
+    # a hand that changes one card at a time, as in a game, asked every
+    # question; then each hand again with every memo emptied first
+    from rummy import best_arrangement, best_discard
+
+    rng = random.Random(16)
+    shoe = deck(2, 2)
+    rules = MeldRules(wild_rank=9, wild_penalty=15)
+    hand = rng.sample(shoe, 11)
+    seen = []
+    clear_memo()
+    for _ in range(400):
+        hand[rng.randrange(len(hand))] = rng.choice(shoe)
+        d = best_discard(hand, rules)
+        rest = list(hand)
+        rest.remove(d.card)
+        seen.append((list(hand), d, penalty(rest, rules), best_arrangement(hand, rules),
+                     all_melded(hand, rules), all_melded(hand, rules, discard=True)))
+    for h, d, p_rest, arr, whole, out in seen[::7]:
+        clear_memo()
+        rest = list(h)
+        rest.remove(d.card)
+        assert best_discard(h, rules) == d
+        clear_memo()
+        assert penalty(rest, rules) == p_rest
+        clear_memo()
+        assert best_arrangement(h, rules) == arr
+        clear_memo()
+        assert (all_melded(h, rules), all_melded(h, rules, discard=True)) == (whole, out)
+
+
+def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:
+    # rummy/three_thirteen.py keeps its own caches around the solver
+    # (cached_penalty, cached_best_discard); the core's kept answers replace them
+    from rummy.three_thirteen import cached_best_discard, cached_penalty
+
+    rng = random.Random(17)
+    shoe = deck(2, 2)
+    for i in range(600):
+        rules = MeldRules(wild_rank=rng.randint(3, 13), wild_penalty=rng.choice([None, 15]))
+        hand = rng.sample(shoe, rng.randint(3, 14))
+        if i % 3 == 0:
+            clear_memo()
+        assert penalty(hand, rules) == cached_penalty(hand, rules)
+        from rummy import best_discard
+
+        assert best_discard(hand, rules) == cached_best_discard(hand, rules)
