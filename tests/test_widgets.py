@@ -116,8 +116,11 @@ def test_meld_checker_yes_no_and_why() -> None:
     assert m.input.value == "Qh Kh"
     assert m.result.value.startswith("<b>No") and "at least 3 cards" in m.result.value
     next(b for b in m.picks if "rummy-pick-Jk" in b._dom_classes).click()
+    # three_thirteen is played without jokers: Jk is refused (the variant's shoe)
+    assert m.result.value.startswith("<b>No") and "without jokers" in m.result.value
+    m.input.value = "Qh Kh 3s"  # round 1: threes are wild (TT-2)
     assert m.result.value.startswith("<b>Yes")
-    assert "run" in m.result.value and "=Jh" in m.result.value  # M-5: the joker is Jh
+    assert "run" in m.result.value and "=Jh" in m.result.value  # M-5: the wild 3s is Jh
     assert "<svg" in m.picture.value
     # the variant's rules decide: tre_tretton wants a natural card (TR-2)
     m.input.value = "3c 3d 3s"

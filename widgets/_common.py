@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 import ipywidgets as w
 
-__all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error"]
+__all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
+           "learner_error", "move_words", "to_learner", "second_person"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -60,9 +61,134 @@ def esc(text: Any) -> str:
 
 def friendly_error(exc: BaseException) -> str:
     """The message a learner sees for an exception: its own text, which in
-    this kit says what was wrong and what is allowed."""
-    text = str(exc) or type(exc).__name__
+    this kit says what was wrong and what is allowed, written for the learner
+    (:func:`learner_error`).
+
+    >>> friendly_error(ValueError("bad card"))
+    'Bad card'
+    """
+    return learner_error(str(exc) or type(exc).__name__)
+
+
+#: A move, as the learner reads it (the engine's action text -> words).
+_MOVE_WORDS = {
+    "draw stock": "draw from the stock",
+    "draw discard": "take the top card of the discard pile",
+    "draw pool": "draw from the pool",
+    "draw pile": "take the top card of your right neighbour's pile",
+    "take upcard": "take the upcard",
+    "pass": "pass",
+    "call match": "call match",
+    "play on": "play on",
+    "lay out": "stop laying off (Done)",
+}
+#: A move with a card, when the card is left out (several such moves).
+_MOVE_ANY = {
+    "discard": "discard a card", "go out": "go out", "knock": "knock", "gin": "go gin",
+    "lay off": "lay off a card", "draw pile": _MOVE_WORDS["draw pile"],
+}
+
+
+def move_words(text: str, *, card: bool = True) -> str:
+    """An engine action (``"discard 9c"``) in words for the learner.
+
+    >>> move_words("draw stock")
+    'draw from the stock'
+    >>> move_words("go out 9c")
+    'go out, discarding the nine of clubs'
+    >>> move_words("discard 9c", card=False), move_words("knock <card>")
+    ('discard a card', 'knock')
+    """
+    from rummy.game import Action
+
+    text = text.strip().strip("'")
+    if text in _MOVE_WORDS:
+        return _MOVE_WORDS[text]
+    verb = text.replace("<card>", "").strip()
+    if verb in _MOVE_ANY:
+        return _MOVE_ANY[verb]
+    try:
+        a = Action.parse(text)
+    except ValueError:
+        return text
+    if a.card is None or not card:
+        return _MOVE_ANY.get(a.verb, _MOVE_WORDS.get(a.verb, a.verb))
+    name = f"the {a.card.name}"
+    if a.verb == "discard":
+        return f"discard {name}"
+    if a.verb in ("go out", "knock", "gin"):
+        what = {"go out": "go out", "knock": "knock", "gin": "go gin"}[a.verb]
+        return f"{what}, discarding {name}"
+    if a.verb == "lay off":
+        return f"lay off {name} onto " + " ".join(c.symbol for c in a.onto)
+    if a.verb == "draw pile":
+        return _MOVE_WORDS["draw pile"]
+    return text
+
+
+_ALLOWED = re.compile(r"[;,]? *(?:legal now|legal moves|allowed): *(?P<moves>.*)$")
+_HEAD_MOVE = re.compile(r"^'?(?P<move>(?:draw|discard|go out|knock|gin|lay|take|pass|call|play)"
+                        r"[^:']*)'?(?:: | is not (?:a legal move|allowed)[^;:]*)")
+
+
+def learner_error(text: str) -> str:
+    """An engine error written for the learner: moves in words instead of
+    action strings, "you" for the learner's seat (named "You" by the tables).
+
+    >>> learner_error("discard 9c: You must draw first (TT-5); legal now: "
+    ...               "'draw stock', 'draw discard'")
+    "You can't discard the nine of clubs now: you must draw first (TT-5). You can: \
+draw from the stock, or take the top card of the discard pile."
+    >>> learner_error("You can never take from their own pile (BT-3); allowed: draw pool, "
+    ...               "draw pile 8d")
+    "You can never take from your own pile (BT-3). You can: draw from the pool, or take \
+the top card of your right neighbour's pile."
+    >>> learner_error("'go out 9c' is not a legal move now; legal moves: 'discard 9c', "
+    ...               "'discard Kd'")
+    "You can't go out, discarding the nine of clubs now. You can: discard a card."
+    """
+    text = text.strip()
+    tail = ""
+    m = _ALLOWED.search(text)
+    if m:
+        moves = [x.strip() for x in re.split(r",\s*(?=')|,\s+(?=[a-z])", m.group("moves"))
+                 if x.strip() and not x.strip().startswith("...")]
+        words = list(dict.fromkeys(move_words(x, card=len(moves) == 1) for x in moves))
+        if words:
+            tail = " You can: " + (", ".join(words[:-1]) + ", or " + words[-1]
+                                   if len(words) > 1 else words[0]) + "."
+        text = text[:m.start()]
+    h = _HEAD_MOVE.match(text)
+    if h:
+        rest = text[h.end():].strip()
+        head = f"You can't {move_words(h.group('move'))} now"
+        text = head + (": " + rest if rest else "")
+    text = second_person(text)
+    text = re.sub(r"\b(You|you)( [a-z]+)+ (their|its) own\b", lambda k: k.group(0)[:-len(
+        k.group(3) + " own")] + "your own", text)
+    text = re.sub(r": You\b", ": you", text)
+    if tail:
+        text = text.rstrip(" ;") + ("" if text.rstrip().endswith((".", "!", "?")) else ".") + tail
     return text[:1].upper() + text[1:]
+
+
+_FIRST_PERSON = (
+    (re.compile(r"\bI am\b"), "you are"), (re.compile(r"\bI'm\b"), "you're"),
+    (re.compile(r"\bI\b"), "you"), (re.compile(r"\bmy\b"), "your"),
+    (re.compile(r"\bMy\b"), "Your"), (re.compile(r"\bme\b"), "you"),
+    (re.compile(r"\bmine\b"), "yours"),
+)
+
+
+def to_learner(text: str) -> str:
+    """A bot's explanation of its own move, retold to the learner it advises.
+
+    >>> to_learner("Qc would not lower my 21 points: I draw from the stock")
+    'Qc would not lower your 21 points: you draw from the stock'
+    """
+    for pattern, repl in _FIRST_PERSON:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def safe(method: F) -> F:
