@@ -9,7 +9,7 @@ CHROMIUM := /usr/bin/chromium
 PORT ?= 8866
 APP ?= notebooks/apps/index.ipynb
 
-.PHONY: app test venv chromium lint typecheck unit notebooks browser bench screenshots clean
+.PHONY: app test venv chromium axe lint typecheck unit notebooks browser bench screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ app: $(STAMP)
 
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# axe-core (the accessibility checker the browser tests inject into each page), pinned in
+# package.json / package-lock.json and installed from the npm registry; nothing is fetched
+# while the tests run.
+axe:
+	@test -f node_modules/axe-core/axe.min.js || npm ci --no-audit --no-fund
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check rummy widgets tests benchmarks

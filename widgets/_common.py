@@ -19,19 +19,26 @@ __all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: One small stylesheet, added once per view root (an ``HTML`` widget with a
-#: ``<style>`` element): the card buttons sit over their SVG pictures, and
-#: rows wrap at phone width.
+#: One stylesheet, added once per view root (an ``HTML`` widget with a
+#: ``<style>`` element), so the tables look like a card table in JupyterLab and
+#: in Voilà alike: a green felt with the other seats around the piles and the
+#: learner's seat at the bottom centre, a "Your turn" banner, game controls,
+#: coach and options each styled apart, colours with at least 4.5:1 contrast,
+#: and rows that wrap at phone width.  The card buttons sit over their SVG
+#: pictures: their text (the card's name, read by screen readers) is not drawn.
 STYLE = """
 <style>
-.rummy-root { max-width: 100%; }
+.rummy-root { max-width: 100%; box-sizing: border-box; }
+.rummy-root .widget-hbox, .rummy-root .widget-box { max-width: 100%; }
 .rummy-cardbox { position: relative; margin: 0 2px 4px 0; }
 .rummy-cardbox .rummy-card, .rummy-cardbox .rummy-pile-button {
   background: transparent !important; border: none !important; box-shadow: none !important;
   color: transparent !important; padding: 0 !important; margin: 0 !important;
+  font-size: 1px !important; overflow: hidden; white-space: nowrap;
   cursor: pointer; z-index: 2; }
+.rummy-cardbox .rummy-card:focus-visible, .rummy-cardbox .rummy-pile-button:focus-visible,
 .rummy-cardbox .rummy-card:focus, .rummy-cardbox .rummy-pile-button:focus {
-  outline: 3px solid #1565c0 !important; }
+  outline: 4px solid #ffb300 !important; outline-offset: 1px; border-radius: 6px; }
 .rummy-cardbox .widget-html, .rummy-cardbox .widget-html-content { margin: 0; padding: 0;
   line-height: 0; }
 .rummy-cardbox button:disabled { cursor: default; }
@@ -43,13 +50,74 @@ STYLE = """
 .rummy-message .rummy-error { color: #b71c1c; font-weight: bold; }
 .rummy-message .rummy-notice { color: #1b5e20; }
 .rummy-log { max-height: 14em; overflow-y: auto; font-size: 90%;
-  border: 1px solid #ccc; padding: 4px; background: #fafafa; }
-.rummy-opponent { border: 1px solid #bbb; border-radius: 8px; padding: 4px 8px;
-  margin: 2px; min-width: 7em; }
-.rummy-opponent.rummy-current { border: 2px solid #1565c0; }
+  border: 1px solid #757575; padding: 4px; background: #fafafa; color: #212121; }
+.rummy-log:focus { outline: 3px solid #1565c0; }
 .rummy-hint-text { font-style: italic; }
-.rummy-review { border: 2px solid #6a1b9a; border-radius: 8px; padding: 6px; }
-.rummy-game-over { border: 3px solid #2e7d32; border-radius: 8px; padding: 6px; }
+.rummy-review { border: 2px solid #6a1b9a; border-radius: 8px; padding: 6px 10px;
+  background: #fff; color: #212121; }
+.rummy-game-over { border: 3px solid #2e7d32; border-radius: 8px; padding: 6px 10px; }
+/* the card table */
+.rummy-title h2 { margin: 0.2em 0; }
+.rummy-felt { background: #1d5b34; color: #fff; border-radius: 28px; padding: 12px 10px 10px;
+  border: 6px solid #5d4037; box-shadow: inset 0 0 40px rgba(0,0,0,0.45); gap: 6px;
+  align-items: stretch; }
+.rummy-felt .widget-html-content, .rummy-felt small { color: #fff; }
+.rummy-top-row, .rummy-ring, .rummy-middle, .rummy-centre { justify-content: center; gap: 6px; }
+.rummy-middle { justify-content: space-between; align-items: center; }
+.rummy-centre { align-items: flex-start; padding: 6px 0; }
+.rummy-opponent { background: #123d22; color: #fff; border: 2px solid #0b2a17;
+  border-radius: 12px; padding: 4px 8px; margin: 2px; min-width: 7em; }
+.rummy-opponent .widget-html-content { color: #fff; }
+.rummy-opponent.rummy-current { border: 3px solid #ffd54f; box-shadow: 0 0 10px #ffd54f; }
+.rummy-my-seat { background: #fdfdf8; color: #212121; border-radius: 16px; padding: 6px 10px;
+  margin: 6px auto 0; align-items: center; max-width: 100%; box-sizing: border-box;
+  border: 3px solid #0b2a17; }
+.rummy-my-seat .widget-html-content, .rummy-my-seat small { color: #212121; }
+.rummy-my-seat .rummy-hand { justify-content: center; }
+.rummy-seat-label { text-align: center; }
+.rummy-turn-tag { background: #ffd54f; color: #1a1a1a; border-radius: 8px; padding: 1px 8px;
+  font-weight: bold; }
+.rummy-status { font-size: 1.05em; padding: 6px 12px; border-radius: 10px; margin: 4px 0;
+  background: #eceff1; color: #263238; border-left: 8px solid #90a4ae; }
+.rummy-status.rummy-your-turn { background: #ffe082; color: #1a1a1a; font-weight: bold;
+  border-left-color: #e65100; font-size: 1.2em; }
+.rummy-caller { background: #0b2a17; color: #fff; border-radius: 10px; padding: 4px 10px;
+  align-self: center; }
+.rummy-caller .widget-html-content, .rummy-caller small { color: #fff; }
+.rummy-countdown { background: #b71c1c; color: #fff; border-radius: 10px; padding: 2px 10px; }
+.rummy-countdown .widget-html-content { color: #fff; font-weight: bold; }
+.rummy-countdown-secs { font-size: 1.6em; }
+.rummy-knock-view, .rummy-knock-view .widget-html-content { color: #fff; }
+/* game controls: big and bold; coach: purple, outlined; options: quiet and small */
+.rummy-root .jupyter-button { border-radius: 8px; }
+.rummy-controls .jupyter-button, .rummy-confirmation .jupyter-button,
+.rummy-layoffs .jupyter-button, .rummy-moves .jupyter-button, .rummy-next-round {
+  min-height: 40px; font-size: 1.05em; font-weight: bold; padding: 0 16px; margin: 3px; }
+.rummy-root .jupyter-button.mod-success { background: #1b5e20; color: #fff; }
+.rummy-root .jupyter-button.mod-primary { background: #0d47a1; color: #fff; }
+.rummy-root .jupyter-button.mod-warning { background: #8d3a00; color: #fff; }
+.rummy-root .jupyter-button.mod-danger { background: #b71c1c; color: #fff; }
+.rummy-root .jupyter-button:disabled { opacity: 0.45; }
+.rummy-root .jupyter-button:focus-visible { outline: 3px solid #ffb300; outline-offset: 2px; }
+.rummy-confirmation { background: #fff8e1; color: #212121; border-radius: 10px; padding: 4px 8px;
+  align-items: center; }
+.rummy-coach { background: #f6effa; color: #311b92; border-left: 8px solid #6a1b9a;
+  border-radius: 10px; padding: 6px 10px; margin: 8px 0; }
+.rummy-coach .jupyter-button { background: #fff; color: #4a148c; border: 2px solid #6a1b9a; }
+.rummy-options { background: #f5f5f5; color: #424242; border: 1px dashed #9e9e9e;
+  border-radius: 8px; padding: 2px 8px; margin: 6px 0; font-size: 0.92em; }
+.rummy-secondary.jupyter-button { background: #fff; color: #37474f; border: 1px solid #607d8b; }
+.rummy-advice-panel .widget-html-content { color: #311b92; }
+.rummy-details .jupyter-widget-Collapse-header,
+.rummy-details .jupyter-widget-Collapse-header span { color: #212121; background: #e0e0e0; }
+@media (max-width: 600px) {
+  .rummy-felt { border-radius: 16px; border-width: 4px; padding: 6px 4px; }
+  .rummy-middle { justify-content: space-around; }
+  .rummy-middle > .rummy-centre { order: 2; flex-basis: 100%; }
+  .rummy-opponent { min-width: 0; padding: 2px 6px; }
+  .rummy-root .widget-slider, .rummy-root .widget-text, .rummy-root .widget-dropdown {
+    width: 100% !important; max-width: 100%; }
+}
 </style>
 """
 
