@@ -1097,6 +1097,7 @@ class GinTable(_Table):
         actions = w.HBox([self.take_upcard, self.decline_upcard, self.discard_button,
                           self.knock, self.gin, self.ask_advisor],
                          layout=w.Layout(flex_flow="row wrap"))
+        self.play_buttons = actions  # hidden while the learner sits out as advisor
         self.advice.add_class("rummy-advice-panel")
         self._assemble([opposite, centre, self.knock_view, self.layoffs], actions,
                        top=[self.roles], above_hand=[self.hand_label],
@@ -1296,6 +1297,7 @@ class GinTable(_Table):
                                     "the captain):</small>"
             self.hand.update(obs.partner_hand, rules=self._rules, enabled=False)
             self.advisor_box.layout.display = ""
+            self.play_buttons.layout.display = "none"
             self.advise_button.disabled = not (live and captain_to_act)
             self.continue_button.disabled = not (live and self._hold)
         else:
@@ -1303,6 +1305,7 @@ class GinTable(_Table):
             self.hand.update(obs.hand, rules=self._rules, enabled=True,
                              highlight=obs.just_taken)
             self.advisor_box.layout.display = "none"
+            self.play_buttons.layout.display = ""
         if obs.advice is not None:
             self.advice.value = (
                 f"<b>Advice for the captain:</b> {esc(move_words(str(obs.advice.action)))}"
