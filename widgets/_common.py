@@ -26,6 +26,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: coach and options each styled apart, colours with at least 4.5:1 contrast,
 #: and rows that wrap at phone width.  The card buttons sit over their SVG
 #: pictures: their text (the card's name, read by screen readers) is not drawn.
+#: Colours are written rgb(...): a hex colour such as #8d3a00 would read like a
+#: card (8d) to the tests' leak checks of the widget state.
 STYLE = """
 <style>
 .rummy-root { max-width: 100%; box-sizing: border-box; }
@@ -38,78 +40,78 @@ STYLE = """
   cursor: pointer; z-index: 2; }
 .rummy-cardbox .rummy-card:focus-visible, .rummy-cardbox .rummy-pile-button:focus-visible,
 .rummy-cardbox .rummy-card:focus, .rummy-cardbox .rummy-pile-button:focus {
-  outline: 4px solid #ffb300 !important; outline-offset: 1px; border-radius: 6px; }
+  outline: 4px solid rgb(255,179,0) !important; outline-offset: 1px; border-radius: 6px; }
 .rummy-cardbox .widget-html, .rummy-cardbox .widget-html-content { margin: 0; padding: 0;
   line-height: 0; }
 .rummy-cardbox button:disabled { cursor: default; }
-.rummy-meld-group { border: 2px solid #2e7d32; border-radius: 8px; padding: 3px;
-  margin: 0 6px 6px 0; background: #e8f5e9; }
-.rummy-deadwood-group { border: 2px dashed #c62828; border-radius: 8px; padding: 3px;
-  margin: 0 6px 6px 0; background: #fff3f3; }
+.rummy-meld-group { border: 2px solid rgb(46,125,50); border-radius: 8px; padding: 3px;
+  margin: 0 6px 6px 0; background: rgb(232,245,233); }
+.rummy-deadwood-group { border: 2px dashed rgb(198,40,40); border-radius: 8px; padding: 3px;
+  margin: 0 6px 6px 0; background: rgb(255,243,243); }
 .rummy-message { min-height: 1.4em; }
-.rummy-message .rummy-error { color: #b71c1c; font-weight: bold; }
-.rummy-message .rummy-notice { color: #1b5e20; }
+.rummy-message .rummy-error { color: rgb(183,28,28); font-weight: bold; }
+.rummy-message .rummy-notice { color: rgb(27,94,32); }
 .rummy-log { max-height: 14em; overflow-y: auto; font-size: 90%;
-  border: 1px solid #757575; padding: 4px; background: #fafafa; color: #212121; }
-.rummy-log:focus { outline: 3px solid #1565c0; }
+  border: 1px solid rgb(117,117,117); padding: 4px; background: rgb(250,250,250); color: rgb(33,33,33); }
+.rummy-log:focus { outline: 3px solid rgb(21,101,192); }
 .rummy-hint-text { font-style: italic; }
-.rummy-review { border: 2px solid #6a1b9a; border-radius: 8px; padding: 6px 10px;
-  background: #fff; color: #212121; }
-.rummy-game-over { border: 3px solid #2e7d32; border-radius: 8px; padding: 6px 10px; }
+.rummy-review { border: 2px solid rgb(106,27,154); border-radius: 8px; padding: 6px 10px;
+  background: rgb(255,255,255); color: rgb(33,33,33); }
+.rummy-game-over { border: 3px solid rgb(46,125,50); border-radius: 8px; padding: 6px 10px; }
 /* the card table */
 .rummy-title h2 { margin: 0.2em 0; }
-.rummy-felt { background: #1d5b34; color: #fff; border-radius: 28px; padding: 12px 10px 10px;
-  border: 6px solid #5d4037; box-shadow: inset 0 0 40px rgba(0,0,0,0.45); gap: 6px;
+.rummy-felt { background: rgb(29,91,52); color: rgb(255,255,255); border-radius: 28px; padding: 12px 10px 10px;
+  border: 6px solid rgb(93,64,55); box-shadow: inset 0 0 40px rgba(0,0,0,0.45); gap: 6px;
   align-items: stretch; }
-.rummy-felt .widget-html-content, .rummy-felt small { color: #fff; }
+.rummy-felt .widget-html-content, .rummy-felt small { color: rgb(255,255,255); }
 .rummy-top-row, .rummy-ring, .rummy-middle, .rummy-centre { justify-content: center; gap: 6px; }
 .rummy-middle { justify-content: space-between; align-items: center; }
 .rummy-centre { align-items: flex-start; padding: 6px 0; }
-.rummy-opponent { background: #123d22; color: #fff; border: 2px solid #0b2a17;
+.rummy-opponent { background: rgb(18,61,34); color: rgb(255,255,255); border: 2px solid rgb(11,42,23);
   border-radius: 12px; padding: 4px 8px; margin: 2px; min-width: 7em; }
-.rummy-opponent .widget-html-content { color: #fff; }
-.rummy-opponent.rummy-current { border: 3px solid #ffd54f; box-shadow: 0 0 10px #ffd54f; }
-.rummy-my-seat { background: #fdfdf8; color: #212121; border-radius: 16px; padding: 6px 10px;
+.rummy-opponent .widget-html-content { color: rgb(255,255,255); }
+.rummy-opponent.rummy-current { border: 3px solid rgb(255,213,79); box-shadow: 0 0 10px rgb(255,213,79); }
+.rummy-my-seat { background: rgb(253,253,248); color: rgb(33,33,33); border-radius: 16px; padding: 6px 10px;
   margin: 6px auto 0; align-items: center; max-width: 100%; box-sizing: border-box;
-  border: 3px solid #0b2a17; }
-.rummy-my-seat .widget-html-content, .rummy-my-seat small { color: #212121; }
+  border: 3px solid rgb(11,42,23); }
+.rummy-my-seat .widget-html-content, .rummy-my-seat small { color: rgb(33,33,33); }
 .rummy-my-seat .rummy-hand { justify-content: center; }
 .rummy-seat-label { text-align: center; }
-.rummy-turn-tag { background: #ffd54f; color: #1a1a1a; border-radius: 8px; padding: 1px 8px;
+.rummy-turn-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px; padding: 1px 8px;
   font-weight: bold; }
 .rummy-status { font-size: 1.05em; padding: 6px 12px; border-radius: 10px; margin: 4px 0;
-  background: #eceff1; color: #263238; border-left: 8px solid #90a4ae; }
-.rummy-status.rummy-your-turn { background: #ffe082; color: #1a1a1a; font-weight: bold;
-  border-left-color: #e65100; font-size: 1.2em; }
-.rummy-caller { background: #0b2a17; color: #fff; border-radius: 10px; padding: 4px 10px;
+  background: rgb(236,239,241); color: rgb(38,50,56); border-left: 8px solid rgb(144,164,174); }
+.rummy-status.rummy-your-turn { background: rgb(255,224,130); color: rgb(26,26,26); font-weight: bold;
+  border-left-color: rgb(230,81,0); font-size: 1.2em; }
+.rummy-caller { background: rgb(11,42,23); color: rgb(255,255,255); border-radius: 10px; padding: 4px 10px;
   align-self: center; }
-.rummy-caller .widget-html-content, .rummy-caller small { color: #fff; }
-.rummy-countdown { background: #b71c1c; color: #fff; border-radius: 10px; padding: 2px 10px; }
-.rummy-countdown .widget-html-content { color: #fff; font-weight: bold; }
+.rummy-caller .widget-html-content, .rummy-caller small { color: rgb(255,255,255); }
+.rummy-countdown { background: rgb(183,28,28); color: rgb(255,255,255); border-radius: 10px; padding: 2px 10px; }
+.rummy-countdown .widget-html-content { color: rgb(255,255,255); font-weight: bold; }
 .rummy-countdown-secs { font-size: 1.6em; }
-.rummy-knock-view, .rummy-knock-view .widget-html-content { color: #fff; }
+.rummy-knock-view, .rummy-knock-view .widget-html-content { color: rgb(255,255,255); }
 /* game controls: big and bold; coach: purple, outlined; options: quiet and small */
 .rummy-root .jupyter-button { border-radius: 8px; }
 .rummy-controls .jupyter-button, .rummy-confirmation .jupyter-button,
 .rummy-layoffs .jupyter-button, .rummy-moves .jupyter-button, .rummy-next-round {
   min-height: 40px; font-size: 1.05em; font-weight: bold; padding: 0 16px; margin: 3px; }
-.rummy-root .jupyter-button.mod-success { background: #1b5e20; color: #fff; }
-.rummy-root .jupyter-button.mod-primary { background: #0d47a1; color: #fff; }
-.rummy-root .jupyter-button.mod-warning { background: #8d3a00; color: #fff; }
-.rummy-root .jupyter-button.mod-danger { background: #b71c1c; color: #fff; }
+.rummy-root .jupyter-button.mod-success { background: rgb(27,94,32); color: rgb(255,255,255); }
+.rummy-root .jupyter-button.mod-primary { background: rgb(13,71,161); color: rgb(255,255,255); }
+.rummy-root .jupyter-button.mod-warning { background: rgb(141,58,0); color: rgb(255,255,255); }
+.rummy-root .jupyter-button.mod-danger { background: rgb(183,28,28); color: rgb(255,255,255); }
 .rummy-root .jupyter-button:disabled { opacity: 0.45; }
-.rummy-root .jupyter-button:focus-visible { outline: 3px solid #ffb300; outline-offset: 2px; }
-.rummy-confirmation { background: #fff8e1; color: #212121; border-radius: 10px; padding: 4px 8px;
+.rummy-root .jupyter-button:focus-visible { outline: 3px solid rgb(255,179,0); outline-offset: 2px; }
+.rummy-confirmation { background: rgb(255,248,225); color: rgb(33,33,33); border-radius: 10px; padding: 4px 8px;
   align-items: center; }
-.rummy-coach { background: #f6effa; color: #311b92; border-left: 8px solid #6a1b9a;
+.rummy-coach { background: rgb(246,239,250); color: rgb(49,27,146); border-left: 8px solid rgb(106,27,154);
   border-radius: 10px; padding: 6px 10px; margin: 8px 0; }
-.rummy-coach .jupyter-button { background: #fff; color: #4a148c; border: 2px solid #6a1b9a; }
-.rummy-options { background: #f5f5f5; color: #424242; border: 1px dashed #9e9e9e;
+.rummy-coach .jupyter-button { background: rgb(255,255,255); color: rgb(74,20,140); border: 2px solid rgb(106,27,154); }
+.rummy-options { background: rgb(245,245,245); color: rgb(66,66,66); border: 1px dashed rgb(158,158,158);
   border-radius: 8px; padding: 2px 8px; margin: 6px 0; font-size: 0.92em; }
-.rummy-secondary.jupyter-button { background: #fff; color: #37474f; border: 1px solid #607d8b; }
-.rummy-advice-panel .widget-html-content { color: #311b92; }
+.rummy-secondary.jupyter-button { background: rgb(255,255,255); color: rgb(55,71,79); border: 1px solid rgb(96,125,139); }
+.rummy-advice-panel .widget-html-content { color: rgb(49,27,146); }
 .rummy-details .jupyter-widget-Collapse-header,
-.rummy-details .jupyter-widget-Collapse-header span { color: #212121; background: #e0e0e0; }
+.rummy-details .jupyter-widget-Collapse-header span { color: rgb(33,33,33); background: rgb(224,224,224); }
 @media (max-width: 600px) {
   .rummy-felt { border-radius: 16px; border-width: 4px; padding: 6px 4px; }
   .rummy-middle { justify-content: space-around; }
