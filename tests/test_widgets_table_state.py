@@ -303,3 +303,49 @@ def test_BT_5_match_window_counts_down_visibly() -> None:
     assert any(">2</span> seconds left" in s for s in seen), seen
     assert any(">1</span> second left" in s for s in seen), seen
     assert missed == [True] and not shown(t.countdown)
+
+
+def run_app_cell(name: str, query: str, monkeypatch: Any) -> Any:
+    """Run the app notebook's first code cell as Voilà would, with ``query`` as
+    the page's address; returns the value of its last expression (the App)."""
+    import ast
+    import json
+
+    nb = json.loads((APPS / f"{name}.ipynb").read_text())
+    code = "".join(next(c for c in nb["cells"] if c["cell_type"] == "code")["source"])
+    tree = ast.parse(code)
+    last = tree.body.pop()
+    assert isinstance(last, ast.Expr), "the cell ends with the app"
+    monkeypatch.setenv("QUERY_STRING", query)
+    monkeypatch.syspath_prepend(str(APPS))
+    scope: dict[str, Any] = {}
+    exec(compile(tree, name, "exec"), scope)  # noqa: S102 - the kit's own notebook
+    return eval(compile(ast.Expression(last.value), name, "eval"), scope)  # noqa: S307
+
+
+@pytest.mark.parametrize("name, query, said", [
+    ("big_table", "players=99&seed=4&speed=0", "players=99"),
+    ("big_table", "players=1&seed=4&speed=0", "players=1"),
+    ("big_table", "bots=nope&seed=4&speed=0", "bots='nope'"),
+    ("gin_three", "bots=nope&seed=4&speed=0", "bots='nope'"),
+    ("three_thirteen", "bots=nope&seed=4&speed=0", "bots='nope'"),
+    ("three_thirteen", "players=99&seed=4&speed=0", "players=99"),
+    ("three_thirteen", "variant=tre_tretton&players=8&seed=4&speed=0", "players=8"),
+    ("three_thirteen", "variant=three_thirteen_jokers&jokers=7&seed=4&speed=0", "jokers=7"),
+    ("meld_odds", "variant=nope", "variant='nope'"),
+])
+def test_every_bad_setting_in_an_app_address_gives_words_and_a_working_table(
+        name: str, query: str, said: str, monkeypatch: Any) -> None:
+    app = run_app_cell(name, query, monkeypatch)
+    assert app.view is not None, "no view at all"
+    view = getattr(app.view, "table", None) or app.view  # the Three Thirteen chooser
+    assert hasattr(view, "widget") and view.widget is not None
+    if hasattr(view, "state"):
+        assert "rummy-table-ready" in view.widget._dom_classes
+        assert view.state.seed == 4  # the good settings are kept
+    notes = app.widget.children[0].value  # the App's notes about the address
+    own = getattr(app.view, "message", None)  # and the Three Thirteen chooser's own
+    if own is not None:
+        notes += " " + own.value
+    assert said in notes, notes
+    assert "default" in notes and "Error" not in notes, notes

@@ -213,6 +213,10 @@ draw from the stock, or take the top card of the discard pile."
     ...               "draw pile 8d")
     "You can never take from your own pile (BT-3). You can: draw from the pool, or take \
 the top card of your right neighbour's pile."
+    >>> learner_error("draw stock: You has already drawn this turn; now discard a card, or "
+    ...               "go out (e.g. 'discard 9c', 'go out 9c')")
+    "You can't draw from the stock now: you have already drawn this turn; now discard a card, \
+or go out"
     >>> learner_error("'go out 9c' is not a legal move now; legal moves: 'discard 9c', "
     ...               "'discard Kd'")
     "You can't go out, discarding the nine of clubs now. You can: discard a card."
@@ -233,10 +237,11 @@ the top card of your right neighbour's pile."
         rest = text[h.end():].strip()
         head = f"You can't {move_words(h.group('move'))} now"
         text = head + (": " + rest if rest else "")
+    text = re.sub(r"\s*\(e\.g\. '[^)]*\)", "", text)  # examples written as action text
     text = second_person(text)
     text = re.sub(r"\b(You|you)( [a-z]+)+ (their|its) own\b", lambda k: k.group(0)[:-len(
         k.group(3) + " own")] + "your own", text)
-    text = re.sub(r": You\b", ": you", text)
+    text = re.sub(r"([:;,] )You\b", lambda k: k.group(1) + "you", text)
     if tail:
         text = text.rstrip(" ;") + ("" if text.rstrip().endswith((".", "!", "?")) else ".") + tail
     return text[:1].upper() + text[1:]

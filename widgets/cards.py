@@ -375,11 +375,13 @@ class HandView(View):
         self.row.children = tuple(children)
         if self.arrangement is not None:
             a = self.arrangement
-            text = (f"{len(a.melds)} meld(s); unmelded: "
+            m = len(a.melds)
+            text = (f"{m} meld{'s' if m != 1 else ''}; unmelded: "
                     + (", ".join(c.symbol for c in a.deadwood) or "none")
                     + f"; penalty {a.penalty}")
         else:
-            text = f"{len(self.cards)} card(s)"
+            n = len(self.cards)
+            text = f"{n} card{'s' if n != 1 else ''}"
         self.summary.value = f"<small>{esc(text)}</small>"
 
     def _clicked(self, view: CardView) -> None:

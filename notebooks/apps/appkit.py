@@ -272,6 +272,8 @@ class App:
         except Exception as exc:  # noqa: BLE001 - reported in words below
             first = exc
         changed = [k for k in s if k in self.defaults and s[k] != self.defaults[k]]
+        said = str(first).lower()  # a setting the error names is the likeliest culprit
+        changed.sort(key=lambda k: k.rstrip("s") not in said)
         for key in changed:  # which single setting is refused?
             with contextlib.suppress(Exception):
                 view = self.make({**s, key: self.defaults[key]})
