@@ -31,14 +31,14 @@ SIZES = {"": (WIDTH, 2400, MAX_WIDTH), "_phone": (390, 3200, 390)}
 
 #: app -> (query, what to wait for, what to photograph, a few clicks first)
 SHOTS: dict[str, tuple[dict[str, Any], str, str, list[str]]] = {
-    "index": ({}, "h1", "#rendered_cells", []),
+    "index": ({}, "h1", "#rendered_cells > div", []),
     "three_thirteen": ({"seed": 7, "players": 3, "speed": 0}, harness.READY,
                        ".rummy-table", ["button.rummy-hint"]),
     "three_thirteen_jokers": ({"seed": 7, "variant": "three_thirteen_jokers", "jokers": 2,
                                "speed": 0}, harness.READY, ".rummy-table", []),
     "big_table": ({"seed": 7, "players": 6, "speed": 0}, harness.READY, ".rummy-table", []),
     "gin_three": ({"seed": 7, "speed": 0}, harness.READY, ".rummy-table", []),
-    "meld_odds": ({}, ".rummy-odds-explorer", "#rendered_cells", []),
+    "meld_odds": ({}, ".rummy-odds-explorer", "#rendered_cells > div", []),
 }
 
 

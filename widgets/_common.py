@@ -116,7 +116,9 @@ STYLE = """
   .rummy-felt { border-radius: 16px; border-width: 4px; padding: 6px 4px; }
   .rummy-middle { justify-content: space-around; }
   .rummy-middle > .rummy-centre { order: 2; flex-basis: 100%; }
-  .rummy-opponent { min-width: 0; padding: 2px 6px; }
+  .rummy-opponent { min-width: 0; padding: 2px 6px; font-size: 0.9em; }
+  .rummy-opponent svg { height: 46px; width: auto; }
+  .rummy-opponent .widget-hbox { flex-wrap: nowrap; gap: 4px; }
   .rummy-root .widget-slider, .rummy-root .widget-text, .rummy-root .widget-dropdown {
     width: 100% !important; max-width: 100%; }
 }
