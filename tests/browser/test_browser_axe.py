@@ -127,6 +127,8 @@ def play_meld_odds(watch: Watch) -> None:
     box.press("Enter")
     page.wait_for_function("() => /Yes/.test(document.querySelector('.rummy-meld-result')"
                            ".innerText)")
+    ace = page.locator("button.rummy-pick-Ac")
+    assert ace.get_attribute("aria-label") == "A♣, add the ace of clubs"
     hand = page.locator(".rummy-odds-hand input")
     hand.fill("Jk Jk Jk Jk")
     hand.press("Enter")
