@@ -51,6 +51,29 @@ def test_TT_8_review_is_shown_alone_then_the_next_deal() -> None:
     assert len(t.hand.cards) == 4 or t.observation().phase == "discard"
 
 
+def test_TT_8_live_bots_wait_while_the_review_is_read() -> None:
+    # a live kernel: bots move in an asyncio task, one every `speed` seconds
+    async def run() -> None:
+        t = ThreeThirteenTable("three_thirteen", players=3, seed=11, speed=0.001)
+        for _ in range(600):
+            while t._task is not None and not t._task.done():
+                await asyncio.sleep(0.002)
+            if t._paused:
+                break
+            if t.observation().legal_actions:
+                t.coach.do_it.click()
+            await asyncio.sleep(0.002)
+        assert t._paused and not shown(t.play_area)
+        moves = len(t.state.history)
+        await asyncio.sleep(0.1)  # fifty bot moves' worth of time
+        assert len(t.state.history) == moves, "a bot played round 2 under the review"
+        t.next_round.click()
+        assert shown(t.play_area) and t.observation().round == 2
+        t._generation += 1  # stop the task before the loop closes
+
+    asyncio.run(run())
+
+
 def test_BT_1_review_marks_the_wild_rank_of_the_hand_that_ended() -> None:
     # hand 1 deals 3 cards: threes are wild (TT-2); hand 2's fours are not wild in hand 1
     t = BigTableTable(players=3, seed=4, speed=0)
