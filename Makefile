@@ -22,7 +22,7 @@ UV := $(VENV)/bin/uv
 # Extra index options for the install (the tests point them at a local folder).
 INDEX_ARGS ?=
 
-.PHONY: app lab test venv install-lock install-kit lock chromium lint typecheck unit notebooks browser \
+.PHONY: app lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
 	bench screenshots binder-links clean student
 
 $(STAMP): $(LOCK) pyproject.toml
@@ -90,6 +90,17 @@ lab: $(STAMP)
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+# axe-core (the accessibility checker the browser tests inject into each page), pinned in
+# package.json / package-lock.json and installed from the npm registry; nothing is fetched
+# while the tests run.
+# axe-core, the accessibility checker the browser tests load into each page (package.json,
+# locked by package-lock.json); npm from Debian's packages when the machine has none.
+axe:
+	@test -f node_modules/axe-core/axe.min.js || { \
+		command -v npm >/dev/null || { apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }; \
+		npm ci --no-audit --no-fund; }
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check rummy widgets tests benchmarks
 
@@ -104,7 +115,7 @@ unit: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) -m pytest -q -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks
 
-browser: $(STAMP) chromium
+browser: $(STAMP) chromium axe
 	$(PY) -m pytest -q -m browser tests
 
 # Small PNGs of every app for the README (docs/screenshots), taken with the browser tests' Chromium.
@@ -113,7 +124,7 @@ screenshots: $(STAMP) chromium
 
 # Each step is a pytest run that fails on a failed test and on "no tests collected"
 # (pytest's exit code 5 is not 0, so make stops there too).
-test: $(STAMP) chromium lint typecheck unit notebooks browser
+test: $(STAMP) chromium axe lint typecheck unit notebooks browser
 
 bench: $(STAMP)
 	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)

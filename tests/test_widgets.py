@@ -18,8 +18,10 @@ from widgets import (
     OddsExplorer,
     RulesStepper,
     ScoreSheet,
+    ThreeThirteenTable,
 )
 from widgets._common import walk
+from widgets.cards import PileView
 from widgets.coach import meld_chances, seen_cards
 
 
@@ -59,12 +61,32 @@ def test_card_view_click_and_text_alternative() -> None:
     v.button.click()
     assert clicked == [v]
     v.update(JOKER, wild=True, label="=9♥", selected=True)
-    assert v.button.tooltip == "joker (wild), =9♥, selected"
+    assert v.button.tooltip == "joker (wild), as 9♥, selected"
+    # the accessible name: the card in words (selection is said by aria-pressed)
+    assert v.button.description == "joker (wild), as 9♥"
     assert "rummy-card-Jk" in v.button._dom_classes
     assert "rummy-card-Qd" not in v.button._dom_classes
     assert "rummy-card-selected" in v.button._dom_classes
     v.update(Card.parse("Qd"), face_down=True)
     assert "queen" not in v.picture.value and v.button.tooltip == "face-down card"
+    assert v.button.description == "face-down card"
+
+
+def test_pile_buttons_have_real_accessible_names() -> None:
+    p = PileView("rummy-stock", "stock")
+    p.update(count=44)
+    assert p.button.description == "stock, 44 cards"
+    p.update(count=1)
+    assert p.button.description == "stock, 1 card"
+    p.update(top=Card.parse("7h"), count=5)
+    assert p.button.description == "stock, seven of hearts on top, 5 cards"
+    t = ThreeThirteenTable("three_thirteen", players=2, seed=5, speed=0)
+    obs = t.observation()
+    assert t.stock.button.description == f"stock, {obs.stock_size} cards"
+    assert t.pile.button.description.startswith(f"discard pile, {obs.discard_top.name} on top")
+    names = [v.button.description for v in t.hand.views if v.card is not None]
+    assert sorted(names) == sorted(c.name + (" (wild)" if obs.rules.is_wild(c) else "")
+                                   for c in obs.hand)
 
 
 def test_hand_view_select_then_act() -> None:
@@ -116,8 +138,11 @@ def test_meld_checker_yes_no_and_why() -> None:
     assert m.input.value == "Qh Kh"
     assert m.result.value.startswith("<b>No") and "at least 3 cards" in m.result.value
     next(b for b in m.picks if "rummy-pick-Jk" in b._dom_classes).click()
+    # three_thirteen is played without jokers: Jk is refused (the variant's shoe)
+    assert m.result.value.startswith("<b>No") and "without jokers" in m.result.value
+    m.input.value = "Qh Kh 3s"  # round 1: threes are wild (TT-2)
     assert m.result.value.startswith("<b>Yes")
-    assert "run" in m.result.value and "=Jh" in m.result.value  # M-5: the joker is Jh
+    assert "run" in m.result.value and "=Jh" in m.result.value  # M-5: the wild 3s is Jh
     assert "<svg" in m.picture.value
     # the variant's rules decide: tre_tretton wants a natural card (TR-2)
     m.input.value = "3c 3d 3s"

@@ -101,17 +101,30 @@ first observation is rendered.  Shared by the tables:
 - ``rummy-moves``: buttons ``rummy-move`` for any legal move not covered by
   a dedicated control (so every legal move is always reachable)
 - coach: ``rummy-coach``, ``rummy-hint``, ``rummy-hint-text``, ``rummy-do-it``,
-  ``rummy-undo``, ``rummy-odds-toggle``, ``rummy-odds``
+  ``rummy-undo``, ``rummy-odds-toggle``, ``rummy-odds`` (the three coach buttons also
+  ``rummy-coach-button``, styled apart from the game's controls)
+- the card-table layout: ``rummy-play-area`` (folded away while a review is
+  shown) holds ``rummy-felt`` (the green table: ``rummy-top-row``,
+  ``rummy-middle`` or ``rummy-ring`` for the other seats, ``rummy-centre``
+  for the piles) and the learner's own seat ``rummy-my-seat`` at the bottom
+  centre (``rummy-seat-label``, the hand, the game buttons in
+  ``rummy-controls``); ``rummy-status`` is also ``rummy-live`` (a polite live
+  region) and gets ``rummy-your-turn`` while the learner must act;
+  ``rummy-review-box`` holds the review; ``rummy-options`` (four colours,
+  large cards, speed), ``rummy-details`` (log and score sheet) and
+  ``rummy-secondary`` (New game) are styled apart from the game controls
 
 Three-Thirteen: ``rummy-go-out``.  Big Table: ``rummy-caller`` (the caller's
 "draw!" / "discard!"), ``rummy-pool``, ``rummy-neighbour-pile`` (click to
 take), ``rummy-own-pile`` (clicking it explains BT-3), ``rummy-match``
-(``rummy-match-open`` while the learner may call), ``rummy-play-on``.  Gin:
+(``rummy-match-open`` while the learner may call), ``rummy-play-on``,
+``rummy-countdown`` (the seconds left to call match, in a live notebook).  Gin:
 ``rummy-roles``, ``rummy-upcard`` (on the discard-pile button),
 ``rummy-take-upcard``, ``rummy-decline-upcard``, ``rummy-knock``,
 ``rummy-gin``, ``rummy-knock-view`` (the knocker's melds), ``rummy-layoffs``
 holding ``rummy-lay-off`` buttons and ``rummy-lay-out``; as captain
-``rummy-advisor`` (ask) and ``rummy-advice`` (the advice); as advisor
+``rummy-advisor`` (ask) and ``rummy-advice`` (the advice, in
+``rummy-advice-panel``); as advisor
 ``rummy-advise-pause``, ``rummy-advise-input``, ``rummy-advise``,
 ``rummy-continue``.
 
@@ -122,7 +135,7 @@ and ``rummy-pick-<text>``), ``rummy-meld-input``, ``rummy-meld-check``,
 ``rummy-odds-explorer`` with ``rummy-odds-variant``, ``rummy-odds-round``,
 ``rummy-odds-packs``, ``rummy-odds-jokers``, ``rummy-odds-draws``,
 ``rummy-odds-hand``, ``rummy-odds-fraction``, ``rummy-odds-plot``,
-``rummy-odds-table``, ``rummy-odds-dealt``, ``rummy-odds-dealt-result``;
+``rummy-odds-table`` (holding ``rummy-outs-table``), ``rummy-odds-dealt``, ``rummy-odds-dealt-result``;
 ``rummy-rules-stepper`` with ``rummy-rules-prev``, ``rummy-rules-next``,
 ``rummy-rules-rule``, ``rummy-rules-step``, ``rummy-rules-hands``.
 """

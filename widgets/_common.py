@@ -14,41 +14,114 @@ from typing import Any, TypeVar
 
 import ipywidgets as w
 
-__all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error"]
+__all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
+           "learner_error", "move_words", "to_learner", "second_person"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: One small stylesheet, added once per view root (an ``HTML`` widget with a
-#: ``<style>`` element): the card buttons sit over their SVG pictures, and
-#: rows wrap at phone width.
+#: One stylesheet, added once per view root (an ``HTML`` widget with a
+#: ``<style>`` element), so the tables look like a card table in JupyterLab and
+#: in Voilà alike: a green felt with the other seats around the piles and the
+#: learner's seat at the bottom centre, a "Your turn" banner, game controls,
+#: coach and options each styled apart, colours with at least 4.5:1 contrast,
+#: and rows that wrap at phone width.  The card buttons sit over their SVG
+#: pictures: their text (the card's name, read by screen readers) is not drawn.
+#: Colours are written rgb(...): a hex colour such as #8d3a00 would read like a
+#: card (8d) to the tests' leak checks of the widget state.
 STYLE = """
 <style>
-.rummy-root { max-width: 100%; }
+.rummy-root { max-width: 100%; box-sizing: border-box; }
+.rummy-root .widget-hbox, .rummy-root .widget-box { max-width: 100%; }
 .rummy-cardbox { position: relative; margin: 0 2px 4px 0; }
 .rummy-cardbox .rummy-card, .rummy-cardbox .rummy-pile-button {
   background: transparent !important; border: none !important; box-shadow: none !important;
   color: transparent !important; padding: 0 !important; margin: 0 !important;
+  font-size: 1px !important; overflow: hidden; white-space: nowrap;
   cursor: pointer; z-index: 2; }
+.rummy-cardbox .rummy-card:focus-visible, .rummy-cardbox .rummy-pile-button:focus-visible,
 .rummy-cardbox .rummy-card:focus, .rummy-cardbox .rummy-pile-button:focus {
-  outline: 3px solid #1565c0 !important; }
+  outline: 4px solid rgb(255,179,0) !important; outline-offset: 1px; border-radius: 6px; }
 .rummy-cardbox .widget-html, .rummy-cardbox .widget-html-content { margin: 0; padding: 0;
   line-height: 0; }
 .rummy-cardbox button:disabled { cursor: default; }
-.rummy-meld-group { border: 2px solid #2e7d32; border-radius: 8px; padding: 3px;
-  margin: 0 6px 6px 0; background: #e8f5e9; }
-.rummy-deadwood-group { border: 2px dashed #c62828; border-radius: 8px; padding: 3px;
-  margin: 0 6px 6px 0; background: #fff3f3; }
+.rummy-meld-group { border: 2px solid rgb(46,125,50); border-radius: 8px; padding: 3px;
+  margin: 0 6px 6px 0; background: rgb(232,245,233); }
+.rummy-deadwood-group { border: 2px dashed rgb(198,40,40); border-radius: 8px; padding: 3px;
+  margin: 0 6px 6px 0; background: rgb(255,243,243); }
 .rummy-message { min-height: 1.4em; }
-.rummy-message .rummy-error { color: #b71c1c; font-weight: bold; }
-.rummy-message .rummy-notice { color: #1b5e20; }
+.rummy-message .rummy-error { color: rgb(183,28,28); font-weight: bold; }
+.rummy-message .rummy-notice { color: rgb(27,94,32); }
 .rummy-log { max-height: 14em; overflow-y: auto; font-size: 90%;
-  border: 1px solid #ccc; padding: 4px; background: #fafafa; }
-.rummy-opponent { border: 1px solid #bbb; border-radius: 8px; padding: 4px 8px;
-  margin: 2px; min-width: 7em; }
-.rummy-opponent.rummy-current { border: 2px solid #1565c0; }
+  border: 1px solid rgb(117,117,117); padding: 4px; background: rgb(250,250,250); color: rgb(33,33,33); }
+.rummy-log:focus { outline: 3px solid rgb(21,101,192); }
 .rummy-hint-text { font-style: italic; }
-.rummy-review { border: 2px solid #6a1b9a; border-radius: 8px; padding: 6px; }
-.rummy-game-over { border: 3px solid #2e7d32; border-radius: 8px; padding: 6px; }
+.rummy-review { border: 2px solid rgb(106,27,154); border-radius: 8px; padding: 6px 10px;
+  background: rgb(255,255,255); color: rgb(33,33,33); }
+.rummy-game-over { border: 3px solid rgb(46,125,50); border-radius: 8px; padding: 6px 10px; }
+/* the card table */
+.rummy-title h2 { margin: 0.2em 0; }
+.rummy-felt { background: rgb(29,91,52); color: rgb(255,255,255); border-radius: 28px; padding: 12px 10px 10px;
+  border: 6px solid rgb(93,64,55); box-shadow: inset 0 0 40px rgba(0,0,0,0.45); gap: 6px;
+  align-items: stretch; }
+.rummy-felt .widget-html-content, .rummy-felt small { color: rgb(255,255,255); }
+.rummy-top-row, .rummy-ring, .rummy-middle, .rummy-centre { justify-content: center; gap: 6px; }
+.rummy-middle { justify-content: space-between; align-items: center; }
+.rummy-centre { align-items: flex-start; padding: 6px 0; }
+.rummy-opponent { background: rgb(18,61,34); color: rgb(255,255,255); border: 2px solid rgb(11,42,23);
+  border-radius: 12px; padding: 4px 8px; margin: 2px; min-width: 7em; }
+.rummy-opponent .widget-html-content { color: rgb(255,255,255); }
+.rummy-opponent.rummy-current { border: 3px solid rgb(255,213,79); box-shadow: 0 0 10px rgb(255,213,79); }
+.rummy-my-seat { background: rgb(253,253,248); color: rgb(33,33,33); border-radius: 16px; padding: 6px 10px;
+  margin: 6px auto 0; align-items: center; max-width: 100%; box-sizing: border-box;
+  border: 3px solid rgb(11,42,23); }
+.rummy-my-seat .widget-html-content, .rummy-my-seat small { color: rgb(33,33,33); }
+.rummy-my-seat .rummy-hand { justify-content: center; }
+.rummy-seat-label { text-align: center; }
+.rummy-turn-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px; padding: 1px 8px;
+  font-weight: bold; }
+.rummy-status { font-size: 1.05em; padding: 6px 12px; border-radius: 10px; margin: 4px 0;
+  background: rgb(236,239,241); color: rgb(38,50,56); border-left: 8px solid rgb(144,164,174); }
+.rummy-status.rummy-your-turn { background: rgb(255,224,130); color: rgb(26,26,26); font-weight: bold;
+  border-left-color: rgb(230,81,0); font-size: 1.2em; }
+.rummy-caller { background: rgb(11,42,23); color: rgb(255,255,255); border-radius: 10px; padding: 4px 10px;
+  align-self: center; }
+.rummy-caller .widget-html-content, .rummy-caller small { color: rgb(255,255,255); }
+.rummy-countdown { background: rgb(183,28,28); color: rgb(255,255,255); border-radius: 10px; padding: 2px 10px; }
+.rummy-countdown .widget-html-content { color: rgb(255,255,255); font-weight: bold; }
+.rummy-countdown-secs { font-size: 1.6em; }
+.rummy-knock-view, .rummy-knock-view .widget-html-content { color: rgb(255,255,255); }
+/* game controls: big and bold; coach: purple, outlined; options: quiet and small */
+.rummy-root .jupyter-button { border-radius: 8px; }
+.rummy-controls .jupyter-button, .rummy-confirmation .jupyter-button,
+.rummy-layoffs .jupyter-button, .rummy-moves .jupyter-button, .rummy-next-round {
+  min-height: 40px; font-size: 1.05em; font-weight: bold; padding: 0 16px; margin: 3px; }
+.rummy-root .jupyter-button.mod-success { background: rgb(27,94,32); color: rgb(255,255,255); }
+.rummy-root .jupyter-button.mod-primary { background: rgb(13,71,161); color: rgb(255,255,255); }
+.rummy-root .jupyter-button.mod-warning { background: rgb(141,58,0); color: rgb(255,255,255); }
+.rummy-root .jupyter-button.mod-danger { background: rgb(183,28,28); color: rgb(255,255,255); }
+.rummy-root .jupyter-button:disabled { opacity: 0.45; }
+.rummy-root .jupyter-button:focus-visible { outline: 3px solid rgb(255,179,0); outline-offset: 2px; }
+.rummy-confirmation { background: rgb(255,248,225); color: rgb(33,33,33); border-radius: 10px; padding: 4px 8px;
+  align-items: center; }
+.rummy-coach { background: rgb(246,239,250); color: rgb(49,27,146); border-left: 8px solid rgb(106,27,154);
+  border-radius: 10px; padding: 6px 10px; margin: 8px 0; }
+.rummy-coach .jupyter-button { background: rgb(255,255,255); color: rgb(74,20,140); border: 2px solid rgb(106,27,154); }
+.rummy-options { background: rgb(245,245,245); color: rgb(66,66,66); border: 1px dashed rgb(158,158,158);
+  border-radius: 8px; padding: 2px 8px; margin: 6px 0; font-size: 0.92em; }
+.rummy-secondary.jupyter-button { background: rgb(255,255,255); color: rgb(55,71,79); border: 1px solid rgb(96,125,139); }
+.rummy-advice-panel .widget-html-content { color: rgb(49,27,146); }
+.rummy-details .jupyter-widget-Collapse-header,
+.rummy-details .jupyter-widget-Collapse-header span { color: rgb(33,33,33); background: rgb(224,224,224); }
+@media (max-width: 600px) {
+  .rummy-felt { border-radius: 16px; border-width: 4px; padding: 6px 4px; }
+  .rummy-middle { justify-content: space-around; }
+  .rummy-middle > .rummy-centre { order: 2; flex-basis: 100%; }
+  .rummy-opponent { min-width: 0; padding: 2px 6px; font-size: 0.9em; }
+  .rummy-opponent svg { height: 46px; width: auto; }
+  .rummy-opponent .widget-hbox { flex-wrap: nowrap; gap: 4px; }
+  .rummy-root .widget-slider, .rummy-root .widget-text, .rummy-root .widget-dropdown {
+    width: 100% !important; max-width: 100%; }
+}
 </style>
 """
 
@@ -60,9 +133,139 @@ def esc(text: Any) -> str:
 
 def friendly_error(exc: BaseException) -> str:
     """The message a learner sees for an exception: its own text, which in
-    this kit says what was wrong and what is allowed."""
-    text = str(exc) or type(exc).__name__
+    this kit says what was wrong and what is allowed, written for the learner
+    (:func:`learner_error`).
+
+    >>> friendly_error(ValueError("bad card"))
+    'Bad card'
+    """
+    return learner_error(str(exc) or type(exc).__name__)
+
+
+#: A move, as the learner reads it (the engine's action text -> words).
+_MOVE_WORDS = {
+    "draw stock": "draw from the stock",
+    "draw discard": "take the top card of the discard pile",
+    "draw pool": "draw from the pool",
+    "draw pile": "take the top card of your right neighbour's pile",
+    "take upcard": "take the upcard",
+    "pass": "pass",
+    "call match": "call match",
+    "play on": "play on",
+    "lay out": "stop laying off (Done)",
+}
+#: A move with a card, when the card is left out (several such moves).
+_MOVE_ANY = {
+    "discard": "discard a card", "go out": "go out", "knock": "knock", "gin": "go gin",
+    "lay off": "lay off a card", "draw pile": _MOVE_WORDS["draw pile"],
+}
+
+
+def move_words(text: str, *, card: bool = True) -> str:
+    """An engine action (``"discard 9c"``) in words for the learner.
+
+    >>> move_words("draw stock")
+    'draw from the stock'
+    >>> move_words("go out 9c")
+    'go out, discarding the nine of clubs'
+    >>> move_words("discard 9c", card=False), move_words("knock <card>")
+    ('discard a card', 'knock')
+    """
+    from rummy.game import Action
+
+    text = text.strip().strip("'")
+    if text in _MOVE_WORDS:
+        return _MOVE_WORDS[text]
+    verb = text.replace("<card>", "").strip()
+    if verb in _MOVE_ANY:
+        return _MOVE_ANY[verb]
+    try:
+        a = Action.parse(text)
+    except ValueError:
+        return text
+    if a.card is None or not card:
+        return _MOVE_ANY.get(a.verb, _MOVE_WORDS.get(a.verb, a.verb))
+    name = f"the {a.card.name}"
+    if a.verb == "discard":
+        return f"discard {name}"
+    if a.verb in ("go out", "knock", "gin"):
+        what = {"go out": "go out", "knock": "knock", "gin": "go gin"}[a.verb]
+        return f"{what}, discarding {name}"
+    if a.verb == "lay off":
+        return f"lay off {name} onto " + " ".join(c.symbol for c in a.onto)
+    if a.verb == "draw pile":
+        return _MOVE_WORDS["draw pile"]
+    return text
+
+
+_ALLOWED = re.compile(r"[;,]? *(?:legal now|legal moves|allowed): *(?P<moves>.*)$")
+_HEAD_MOVE = re.compile(r"^'?(?P<move>(?:draw|discard|go out|knock|gin|lay|take|pass|call|play)"
+                        r"[^:']*)'?(?:: | is not (?:a legal move|allowed)[^;:]*)")
+
+
+def learner_error(text: str) -> str:
+    """An engine error written for the learner: moves in words instead of
+    action strings, "you" for the learner's seat (named "You" by the tables).
+
+    >>> learner_error("discard 9c: You must draw first (TT-5); legal now: "
+    ...               "'draw stock', 'draw discard'")
+    "You can't discard the nine of clubs now: you must draw first (TT-5). You can: \
+draw from the stock, or take the top card of the discard pile."
+    >>> learner_error("You can never take from their own pile (BT-3); allowed: draw pool, "
+    ...               "draw pile 8d")
+    "You can never take from your own pile (BT-3). You can: draw from the pool, or take \
+the top card of your right neighbour's pile."
+    >>> learner_error("draw stock: You has already drawn this turn; now discard a card, or "
+    ...               "go out (e.g. 'discard 9c', 'go out 9c')")
+    "You can't draw from the stock now: you have already drawn this turn; now discard a card, \
+or go out"
+    >>> learner_error("'go out 9c' is not a legal move now; legal moves: 'discard 9c', "
+    ...               "'discard Kd'")
+    "You can't go out, discarding the nine of clubs now. You can: discard a card."
+    """
+    text = text.strip()
+    tail = ""
+    m = _ALLOWED.search(text)
+    if m:
+        moves = [x.strip() for x in re.split(r",\s*(?=')|,\s+(?=[a-z])", m.group("moves"))
+                 if x.strip() and not x.strip().startswith("...")]
+        words = list(dict.fromkeys(move_words(x, card=len(moves) == 1) for x in moves))
+        if words:
+            tail = " You can: " + (", ".join(words[:-1]) + ", or " + words[-1]
+                                   if len(words) > 1 else words[0]) + "."
+        text = text[:m.start()]
+    h = _HEAD_MOVE.match(text)
+    if h:
+        rest = text[h.end():].strip()
+        head = f"You can't {move_words(h.group('move'))} now"
+        text = head + (": " + rest if rest else "")
+    text = re.sub(r"\s*\(e\.g\. '[^)]*\)", "", text)  # examples written as action text
+    text = second_person(text)
+    text = re.sub(r"\b(You|you)( [a-z]+)+ (their|its) own\b", lambda k: k.group(0)[:-len(
+        k.group(3) + " own")] + "your own", text)
+    text = re.sub(r"([:;,] )You\b", lambda k: k.group(1) + "you", text)
+    if tail:
+        text = text.rstrip(" ;") + ("" if text.rstrip().endswith((".", "!", "?")) else ".") + tail
     return text[:1].upper() + text[1:]
+
+
+_FIRST_PERSON = (
+    (re.compile(r"\bI am\b"), "you are"), (re.compile(r"\bI'm\b"), "you're"),
+    (re.compile(r"\bI\b"), "you"), (re.compile(r"\bmy\b"), "your"),
+    (re.compile(r"\bMy\b"), "Your"), (re.compile(r"\bme\b"), "you"),
+    (re.compile(r"\bmine\b"), "yours"),
+)
+
+
+def to_learner(text: str) -> str:
+    """A bot's explanation of its own move, retold to the learner it advises.
+
+    >>> to_learner("Qc would not lower my 21 points: I draw from the stock")
+    'Qc would not lower your 21 points: you draw from the stock'
+    """
+    for pattern, repl in _FIRST_PERSON:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def safe(method: F) -> F:

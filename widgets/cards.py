@@ -2,8 +2,9 @@
 
 A card is a picture (an ``HTML`` widget holding the SVG, whose ``<title>``
 names the card for screen readers) with a transparent button laid over it in
-the same grid cell; the button carries the card's name as its accessible
-text and the CSS class ``rummy-card``.
+the same grid cell; the button carries the card's name as its text (its
+accessible name: "ace of diamonds", "stock, 44 cards"; the text itself is
+not drawn, the picture is) and the CSS class ``rummy-card``.
 
 >>> from rummy import cards
 >>> h = HandView(cards("9h 7h 8h Kc"), sort="rank")
@@ -45,8 +46,8 @@ class CardView:
 
     >>> from rummy import Card
     >>> v = CardView(Card.parse("Th"))
-    >>> v.button.tooltip, "rummy-card-Th" in v.button._dom_classes
-    ('ten of hearts', True)
+    >>> v.button.tooltip, v.button.description, "rummy-card-Th" in v.button._dom_classes
+    ('ten of hearts', 'ten of hearts', True)
     """
 
     def __init__(
@@ -107,13 +108,16 @@ class CardView:
         else:
             svg = render.card_svg(card, four_colour=four_colour, size=size, selected=selected,
                                   wild=wild, label=label)
-            name = card.name + (" (wild)" if wild else "") + (f", {label}" if label else "")
-            name += ", selected" if selected else ""
+            name = card.name + (" (wild)" if wild else "") + (
+                f", {'as ' + label[1:] if label.startswith('=') else label}" if label else "")
             height = d.height + (d.tag if label else 0)
         if self.picture.value != svg:
             self.picture.value = svg
-        self.button.tooltip = name
-        self.button.description = ""
+        # the accessible name; being selected is said by aria-pressed (the page's
+        # script reads the class rummy-card-selected), the tooltip says it too
+        self.button.description = name
+        self.button.tooltip = name + (", selected" if selected and card is not None
+                                      and not face_down else "")
         self.button.disabled = not enabled
         self.widget.layout.width = _px(d.width + 6)
         self.widget.layout.height = _px(height + 6)
@@ -137,8 +141,8 @@ class PileView:
 
     >>> p = PileView("rummy-stock", "stock")
     >>> p.update(count=12)
-    >>> "12 face-down cards" in p.picture.value
-    True
+    >>> "12 face-down cards" in p.picture.value, p.button.description
+    (True, 'stock, 12 cards')
     """
 
     def __init__(self, css: str, caption: str, *, on_click: Callable[[], Any] | None = None
@@ -171,18 +175,19 @@ class PileView:
         d = render.SIZES[size]
         if top is not None and not face_down:
             svg = render.card_svg(top, size=size, four_colour=four_colour)
-            tip = f"{self.caption_text}: {top.name} on top" + (
-                f", {count} cards" if count is not None else "")
+            tip = f"{self.caption_text}, {top.name} on top" + (
+                f", {count} card{'s' if count != 1 else ''}" if count is not None else "")
         else:
             n = count or 0
             svg = render.back_svg(n, size=size, label=self.caption_text)
-            tip = f"{self.caption_text}: {n} card{'s' if n != 1 else ''}"
+            tip = f"{self.caption_text}, {n} card{'s' if n != 1 else ''}"
         if self.picture.value != svg:
             self.picture.value = svg
         extra = 3 * 3
         self.box.layout.width = _px(d.width + extra + 4)
         self.box.layout.height = _px(d.height + extra + 4)
         self.button.tooltip = tip
+        self.button.description = tip  # the pile's accessible name
         self.button.disabled = not enabled
         self.caption.value = f"<small>{esc(caption if caption is not None else self.caption_text)}" \
                              "</small>"
@@ -370,11 +375,13 @@ class HandView(View):
         self.row.children = tuple(children)
         if self.arrangement is not None:
             a = self.arrangement
-            text = (f"{len(a.melds)} meld(s); unmelded: "
+            m = len(a.melds)
+            text = (f"{m} meld{'s' if m != 1 else ''}; unmelded: "
                     + (", ".join(c.symbol for c in a.deadwood) or "none")
                     + f"; penalty {a.penalty}")
         else:
-            text = f"{len(self.cards)} card(s)"
+            n = len(self.cards)
+            text = f"{n} card{'s' if n != 1 else ''}"
         self.summary.value = f"<small>{esc(text)}</small>"
 
     def _clicked(self, view: CardView) -> None:

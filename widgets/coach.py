@@ -14,7 +14,7 @@ import ipywidgets as w
 
 from rummy.bots import ExpertBot
 from rummy.cards import Card
-from widgets._common import View, button, esc, html_box, safe
+from widgets._common import View, button, esc, html_box, move_words, safe, to_learner
 
 __all__ = ["Coach", "going_out_chances", "meld_chances", "seen_cards"]
 
@@ -157,6 +157,9 @@ class Coach(View):
             *([] if shared is not None else [self.message]),
         ])
         self.widget.add_class("rummy-coach")
+        self.hint_button.add_class("rummy-coach-button")
+        self.do_it.add_class("rummy-coach-button")
+        self.undo_button.add_class("rummy-coach-button")
 
     def update(self, obs: Any) -> None:
         """Follow the table: buttons on when the learner must act."""
@@ -208,7 +211,8 @@ class Coach(View):
             return
         move = self.bot.choose(obs)
         why = self.bot.explain(obs)
-        self.text.value = f"<b>Coach:</b> {esc(move)}. <span>{esc(why)}</span>"
+        self.text.value = (f"<b>Coach:</b> {esc(move_words(str(move)))}. "
+                           f"<span>{esc(to_learner(why))}</span>")
         self._hinted_for = _obs_key(obs)
 
     @safe
@@ -221,7 +225,8 @@ class Coach(View):
             return
         move = self.bot.choose(obs)
         why = self.bot.explain(obs)
-        self.text.value = f"<b>Coach played:</b> {esc(move)}. <span>{esc(why)}</span>"
+        self.text.value = (f"<b>The coach played for you:</b> {esc(move_words(str(move)))}. "
+                           f"<span>{esc(to_learner(why))}</span>")
         self.table.act(move)
 
     @safe

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +111,38 @@ class MeldChecker(View):
         self._show_rules()
         self.run()
 
+    def shoe_problem(self, hand: Sequence[Card]) -> str | None:
+        """Why ``hand`` can't come from the variant's shoe (more copies of a
+        card than its packs hold, or a joker where there are none), or None.
+        The shoe is the variant's own (TT-11, TJ-2, BT-1, G-1) for the
+        ``players`` option or the variant's usual number of players.
+
+        >>> m = MeldChecker("three_thirteen")
+        >>> m.shoe_problem(cards("Jk Jk Jk"))
+        'three_thirteen is played without jokers, so Jk cannot be in a hand'
+        >>> m.shoe_problem(cards("7h 7h 7h"))
+        'three_thirteen for 4 players deals from 2 packs: 7h can be in a hand at most 2 times, not 3'
+        >>> m.shoe_problem(cards("7h 7h 7s")) is None
+        True
+        """
+        v = find_variant(self.variant.value)
+        known = {o.name for o in v.options}
+        opts = {k: val for k, val in self.options.items() if k in known}
+        players = int(self.options.get("players") or v.default_players)
+        packs, jokers = v.packs_for(players, **opts), v.jokers(**opts)
+        for c, n in Counter(hand).items():
+            if c.is_joker:
+                if not jokers:
+                    return f"{v.name} is played without jokers, so Jk cannot be in a hand"
+                if n > jokers:
+                    return (f"{v.name} is played with {jokers} jokers here: Jk can be in a hand "
+                            f"at most {jokers} times, not {n}")
+            elif n > packs:
+                return (f"{v.name} for {players} players deals from {packs} "
+                        f"pack{'s' if packs != 1 else ''}: {c} can be in a hand at most "
+                        f"{packs} time{'s' if packs != 1 else ''}, not {n}")
+        return None
+
     def _show_rules(self) -> None:
         self.rules_text.value = f"<small>{esc(self.rules().describe())}</small>"
 
@@ -134,6 +168,10 @@ class MeldChecker(View):
             self.result.value = "<i>Pick or type some cards.</i>"
             return
         hand = cards(text)  # CardError -> message, via @safe
+        problem = self.shoe_problem(hand)
+        if problem is not None:
+            self.result.value = f"<b>No</b>: {esc(problem)}."
+            return
         rules = self.rules()
         reason = why_not(hand, rules)
         if reason is None:
@@ -173,6 +211,26 @@ def _plot_svg(draws: list[int], chance: list[float], complete: list[float],
     svg = buf.getvalue()
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else svg
+
+
+def outs_table(by_meld: Any) -> str:
+    """The outs table (``Outs.by_meld``) as HTML a learner reads: every column
+    headed in words, "yes"/"no" instead of True/False.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"cards": ["9h"], "copies": [1], "completes": [False]},
+    ...                   index=pd.Index(["7h 8h"], name="meld"))
+    >>> html = outs_table(df)
+    >>> "False" in html, "<th>partial meld</th>" in html, "<td>no</td>" in html
+    (False, True, True)
+    """
+    df = by_meld.reset_index()
+    df = df.rename(columns={df.columns[0]: "partial meld", "cards": "cards it needs",
+                            "copies": "unseen copies", "completes": "completes the hand"})
+    for col in df.columns:
+        if df[col].dtype == bool:
+            df[col] = df[col].map({True: "yes", False: "no"})
+    return str(df.to_html(index=False, border=0, escape=True, classes="rummy-outs-table"))
 
 
 class OddsExplorer(View):
@@ -259,6 +317,8 @@ class OddsExplorer(View):
         from rummy import probability
 
         self.clear_message()
+        # an old answer must not stay under a new question that fails
+        self.fraction.value = self.plot.value = self.table.value = ""
         v = find_variant(self.variant.value)
         rnd = self.round.value if v.rounds else None
         o = probability.outs(self.hand.value, v.name, round=rnd, **self._options())
@@ -278,7 +338,7 @@ class OddsExplorer(View):
             xs, [float(o.p_within(x)) for x in xs],
             [float(o.p_within(x, completing=True)) for x in xs],
             f"{v.name}, round {rnd or 1}, {self.packs.value} pack(s)")
-        self.table.value = o.by_meld.to_html(border=0) if o.count else \
+        self.table.value = outs_table(o.by_meld) if o.count else \
             "<i>No unseen card improves this hand.</i>"
 
     @safe
@@ -293,6 +353,7 @@ class OddsExplorer(View):
             kw["jokers"] = opts["jokers"]
         if self.players is not None:
             kw["players"] = self.players
+        self.dealt.value = ""
         odds = probability.dealt_complete(v.name, self.round.value if v.rounds else 1, **kw)
         self.dealt.value = f"{esc(odds)}"
 

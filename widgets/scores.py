@@ -73,7 +73,11 @@ class ScoreSheet(View):
             self._draw()
 
     def _draw(self) -> None:
-        new = self.frame.to_html(classes="rummy-score-table", border=0, escape=True)
+        frame = self.frame
+        label = str(frame.index.name or "round").capitalize()
+        # the corner cell names the rows: no empty header cell (axe: empty-table-header)
+        new = frame.to_html(classes="rummy-score-table", border=0, escape=True,
+                            index_names=False).replace("<th></th>", f"<th>{esc(label)}</th>", 1)
         self._stale = False
         if self.table.value != new:
             self.table.value = new

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from rummy.cards import Card, rank_name
 from rummy.game import DEFAULT_NAMES, Action, GameError
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
-from widgets._common import View, button, esc, html_box, safe, second_person
+from widgets._common import View, button, esc, html_box, move_words, safe, second_person, to_learner
 from widgets.cards import HandView, PileView
 from widgets.coach import Coach
 from widgets.scores import ScoreSheet
@@ -105,10 +106,12 @@ class _Table(View):
         self.large.observe(lambda _c: self._options_changed(), names="value")
         self.options_row = w.HBox([self.four_colour, self.large, self.speed],
                                   layout=w.Layout(flex_flow="row wrap"))
+        self.options_row.add_class("rummy-options")
 
-        self.header = html_box("rummy-title", f"<h3>{esc(self.title or self.variant.title)}</h3>")
+        self.header = html_box("rummy-title", f"<h2>{esc(self.title or self.variant.title)}</h2>")
         self.wild = html_box("rummy-wild")
-        self.status = html_box("rummy-status")
+        self.status = html_box("rummy-status")  # the banner: "Your turn ..."; a live region
+        self.status.add_class("rummy-live")
         self.log_view = html_box("rummy-log")
         self.scores = ScoreSheet(None, shown=False)  # drawn when its pane is opened
         self.moves = w.Box(layout=w.Layout(flex_flow="row wrap"))
@@ -125,7 +128,8 @@ class _Table(View):
         self.confirm_box.add_class("rummy-confirmation")
 
         self.hand = HandView((), size=self._size(), four_colour=four_colour,
-                             on_act=self._card_act)
+                             on_act=self._card_act, on_select=self._card_selected)
+        self.seat_label = html_box("rummy-seat-label")
         self.discard_button = button("Discard selected", "rummy-discard", style="primary")
         self.discard_button.on_click(lambda _b: self._discard_selected())
 
@@ -134,12 +138,14 @@ class _Table(View):
         self.next_round.on_click(lambda _b: self._resume())
         self.review_box = w.VBox([self.review, self.next_round],
                                  layout=w.Layout(display="none"))
+        self.review_box.add_class("rummy-review-box")
         self.game_over = html_box("rummy-game-over")
         self.game_over.layout.display = "none"
         self.new_game_button = button("New game", "rummy-new-game")
         self.new_game_button.on_click(lambda _b: self._new_game_clicked())
 
         self.coach = Coach(self, show_odds=show_odds)
+        self._message_key: Any = None
         self._build()
         self.widget.add_class("rummy-table")
         self.widget.add_class("rummy-root")
@@ -160,6 +166,57 @@ class _Table(View):
 
     def _after_move(self) -> None:
         """Called after every move (learner's or bot's)."""
+
+    def _assemble(self, around: Sequence[w.Widget], actions: w.Widget, *,
+                  top: Sequence[w.Widget] = (), above_hand: Sequence[w.Widget] = (),
+                  below_hand: Sequence[w.Widget] = ()) -> None:
+        """Lay the table out as a card table: the felt with the other seats and
+        the piles (``around``), the learner's own seat at the bottom centre
+        (hand, then the game controls), the "Your turn" banner above the felt;
+        then the coach, the options and the log, each styled apart.  While a
+        review is shown (or the game is over) the felt is folded away, so one
+        hand's state is on screen at a time."""
+        self.my_seat = w.VBox([self.seat_label, *above_hand, self.hand.widget, actions,
+                               *below_hand, self.confirm_box, self.moves])
+        self.my_seat.add_class("rummy-my-seat")
+        actions.add_class("rummy-controls")
+        self.felt = w.VBox([*around, self.my_seat])
+        self.felt.add_class("rummy-felt")
+        self.play_area = w.VBox([*top, self.wild, self.felt])
+        self.play_area.add_class("rummy-play-area")
+        self.new_game_button.add_class("rummy-secondary")
+        details = self._details()
+        details.add_class("rummy-details")
+        self.widget = w.VBox([
+            self._style, self.header, self.status, self.play_area, self.message,
+            self.review_box, self.game_over, self.new_game_button, self.coach.widget,
+            self.options_row, details,
+        ])
+
+    def show_error(self, exc: BaseException | str) -> None:
+        super().show_error(exc)
+        self._message_key = self._situation()
+
+    def show_notice(self, text: str) -> None:
+        super().show_notice(text)
+        self._message_key = self._situation()
+
+    def _situation(self) -> Any:
+        """What a message is about: once it changes (a move was made, a review
+        shown or closed), an old message is cleared."""
+        state = self.state
+        return (len(state.history) if state is not None else 0, self._paused,
+                self._generation)
+
+    def _you(self, text: str) -> str:
+        """An engine sentence as the learner reads it: the seat called "You"
+        in the second person ("You lay off", not "You lays off")."""
+        return second_person(text) if self.learner_name == "You" else text
+
+    def _card_selected(self, _card: Card | None) -> None:
+        """A card was selected: an old "select a card first" no longer applies."""
+        if "rummy-error" in self.message.value:
+            self.clear_message()
 
     def _player_names(self, count: int) -> list[str]:
         others = [n for n in DEFAULT_NAMES if n.lower() != self.learner_name.lower()]
@@ -359,12 +416,14 @@ class _Table(View):
         """Redraw everything from the learner's observation."""
         obs = self.observation()
         self._obs = obs
+        if self._message_key is not None and self._message_key != self._situation():
+            self.clear_message()  # the situation the message spoke of has passed
+            self._message_key = None
         self._render(obs)
         self._render_moves(obs)
         self.coach.update(obs)
         lines = obs.log[-_LOG_LINES:][::-1]
-        if self.learner_name == "You":
-            lines = [second_person(line) for line in lines]
+        lines = [self._you(line) for line in lines]
         log = "<small>(newest first)</small><br>" + "<br>".join(esc(line) for line in lines)
         if self.log_view.value != log:
             self.log_view.value = log
@@ -373,11 +432,22 @@ class _Table(View):
         if key != self._scores_key:
             self._scores_key = key
             self.scores.update(self.state)
-        if obs_is_over(obs):
+        over = obs_is_over(obs)
+        if over:
             self.game_over.layout.display = ""
             self.game_over.value = self._result_html(obs)
         if self._paused:
             self.review_box.layout.display = ""
+        folded = self._paused or (over and self.review_box.layout.display != "none")
+        self.play_area.layout.display = "none" if folded else ""
+        mine = bool(obs.legal_actions) and not self._paused and not over
+        if mine:
+            self.status.add_class("rummy-your-turn")
+        else:
+            self.status.remove_class("rummy-your-turn")
+        self.seat_label.value = (f"<b>{esc(self.learner_name)}</b>"
+                                 + (" <span class='rummy-turn-tag'>your turn</span>"
+                                    if mine else ""))
 
     def _result_html(self, obs: Any) -> str:
         rows = self.state.summary()
@@ -388,7 +458,7 @@ class _Table(View):
         items = "".join(
             f"<li>{esc(names[i])}: {r['score']} points (place {r['rank']})</li>"
             for i, r in sorted(enumerate(rows), key=lambda ir: ir[1]["rank"]))
-        return f"<h4>Game over</h4>{head}<ol>{items}</ol>"
+        return f"<h3>Game over</h3>{head}<ol>{items}</ol>"
 
     def _render_moves(self, obs: Any) -> None:
         extra = [a for a in obs.legal_actions if not self._covered(a)]
@@ -397,8 +467,9 @@ class _Table(View):
             b.on_click(self._move_clicked)
             self._move_buttons.append(b)
         for b, a in zip(self._move_buttons, extra):
-            b.description = str(a)
-            b.tooltip = str(a)
+            words = move_words(str(a))
+            b.description = words[:1].upper() + words[1:]
+            b.tooltip = b.description
             b.action = a  # type: ignore[attr-defined]
         shown = tuple(self._move_buttons[:len(extra)])
         if self.moves.children != shown:
@@ -427,7 +498,8 @@ class _Table(View):
         self.act(Action("discard", card))
 
     def ask_confirm(self, text: str, action: Action) -> None:
-        """Show a confirmation for ``action``."""
+        """Show a confirmation for ``action`` (any older message is gone)."""
+        self.clear_message()
         self._pending = action
         self.confirm_text.value = f"<b>{esc(text)}</b>"
         self.confirm_box.layout.display = ""
@@ -545,19 +617,16 @@ class ThreeThirteenTable(_Table):
         self.right_slot = w.Box()
         centre = w.HBox([self.stock.widget, self.pile.widget],
                         layout=w.Layout(justify_content="center"))
+        centre.add_class("rummy-centre")
         self.middle = w.HBox([self.left_slot, centre, self.right_slot],
                              layout=w.Layout(flex_flow="row wrap",
                                              justify_content="space-between",
                                              align_items="center"))
+        self.middle.add_class("rummy-middle")
+        self.top_row.add_class("rummy-top-row")
         actions = w.HBox([self.discard_button, self.go_out],
                          layout=w.Layout(flex_flow="row wrap"))
-        details = self._details()
-        self.widget = w.VBox([
-            self._style, self.header, self.wild, self.status, self.top_row, self.middle,
-            self.hand.widget, actions, self.confirm_box, self.moves, self.message,
-            self.review_box, self.game_over, self.new_game_button,
-            self.coach.widget, self.options_row, details,
-        ])
+        self._assemble([self.top_row, self.middle], actions)
 
     def _start_hooks(self) -> None:
         n = len(self.state.players)
@@ -597,7 +666,7 @@ class ThreeThirteenTable(_Table):
         points = obs.round_scores[round_no - 1]
         four = self.four_colour.value
         scored = {seat: arr for seat, arr, _pts in obs.last_round}  # laid open (TT-8)
-        parts = [f"<h4>Round {round_no} is over</h4>"]
+        parts = [f"<h3>Round {round_no} is over</h3>"]
         for seat, name in enumerate(obs.players):
             disp = _display_name(name)
             pts = points[seat]
@@ -780,15 +849,13 @@ class BigTableTable(_Table):
         self.next_round.description = "Next hand"
         centre = w.HBox([self.neighbour_pile.widget, self.pool.widget, self.own_pile.widget],
                         layout=w.Layout(flex_flow="row wrap", justify_content="center"))
-        actions = w.HBox([self.discard_button, self.match, self.play_on],
-                         layout=w.Layout(flex_flow="row wrap"))
-        details = self._details()
-        self.widget = w.VBox([
-            self._style, self.header, self.caller, self.wild, self.status, self.ring, centre,
-            self.hand.widget, actions, self.confirm_box, self.moves, self.message,
-            self.review_box, self.game_over, self.new_game_button, self.coach.widget,
-            self.options_row, details,
-        ])
+        centre.add_class("rummy-centre")
+        self.ring.add_class("rummy-ring")
+        self.countdown = html_box("rummy-countdown")
+        self.countdown.layout.display = "none"
+        actions = w.HBox([self.discard_button, self.match, self.play_on, self.countdown],
+                         layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self._assemble([self.caller, self.ring, centre], actions)
 
     def _start_hooks(self) -> None:
         n = len(self.state.players)
@@ -813,12 +880,15 @@ class BigTableTable(_Table):
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
         number = obs.hand_number - (0 if obs_is_over(obs) else 1)
-        parts = [f"<h4>Hand {number} is over</h4>"]
+        # the wild rank of the hand that ended, not of the one just dealt (BT-1, TT-2)
+        rules = self.variant.meld_rules(number, **self.options)
+        parts = [f"<h3>Hand {number} is over</h3>",
+                 f"<p>{esc(_wild_text(rules, 0)).capitalize()} in hand {number}.</p>"]
         for seat, arr, pts in obs.last_hand:
             who = f"{names[seat]} (what you kept)" if seat == self.learner else names[seat]
             parts.append(f"<div class='rummy-review-seat'><b>{esc(who)}</b>: {pts} "
                          f"point{'s' if pts != 1 else ''}<br>"
-                         + render.arrangement_svg(arr, size="small", wild=obs.rules,
+                         + render.arrangement_svg(arr, size="small", wild=rules,
                                                   four_colour=four) + "</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
@@ -848,7 +918,22 @@ class BigTableTable(_Table):
             self._match_timer = loop.create_task(self._match_countdown(self._generation))
 
     async def _match_countdown(self, generation: int) -> None:
-        await asyncio.sleep(self.match_window)
+        """The caller's count for the Match! window, shown second by second
+        beside the button; when it runs out the learner plays on."""
+        left = float(self.match_window)
+        try:
+            while left > 0:
+                if generation != self._generation or not self._legal("call match"):
+                    return
+                secs = math.ceil(left)
+                self.countdown.value = (f"<span class='rummy-countdown-secs'>{secs}</span> "
+                                        f"second{'s' if secs != 1 else ''} left to call match")
+                self.countdown.layout.display = ""
+                step = min(1.0, left)
+                await asyncio.sleep(step)
+                left -= step
+        finally:
+            self.countdown.layout.display = "none"
         if generation == self._generation:
             self.miss_match()
 
@@ -872,7 +957,7 @@ class BigTableTable(_Table):
         names = [_display_name(n) for n in obs.players]
         phase = obs.phase
         calls = [line for line in obs.log if line.startswith("Caller:")]
-        call = _CALLER.get(phase, calls[-1] if calls else "Caller: ready.")
+        call = _CALLER.get(phase, self._you(calls[-1]) if calls else "Caller: ready.")
         self.caller.value = (f"<b>{esc(call)}</b> "
                              f"<small>({esc(phase)}; cycle {obs.cycle})</small>")
         self.wild.value = (f"<b>Hand {obs.hand_number} of {self.variant.rounds}</b>: "
@@ -980,7 +1065,8 @@ class GinTable(_Table):
         self.layoffs = w.Box(layout=w.Layout(flex_flow="row wrap"))
         self.layoffs.add_class("rummy-layoffs")
         self._layoff_buttons: list[w.Button] = []
-        self.lay_out = button("Done laying off", "rummy-lay-out")
+        self.lay_out = button("Done", "rummy-lay-out", style="primary",
+                              tooltip="Done laying off: stop and let the hand be scored")
         self.lay_out.on_click(lambda _b: self.play_move(Action("lay out")))
         self.ask_advisor = button("Ask the advisor", "rummy-advisor",
                                   tooltip="What does your advisor suggest?")
@@ -1000,21 +1086,22 @@ class GinTable(_Table):
                                    self.continue_button],
                                   layout=w.Layout(flex_flow="row wrap", display="none"))
         self._hold = False
+        self._advice_key: Any = None
         self.next_round.description = "Next hand"
         self.hand_label = w.HTML()
         centre = w.HBox([self.stock.widget, self.pile.widget],
                         layout=w.Layout(justify_content="center"))
+        centre.add_class("rummy-centre")
+        opposite = w.HBox([self.opponent.widget], layout=w.Layout(justify_content="center"))
+        opposite.add_class("rummy-top-row")
         actions = w.HBox([self.take_upcard, self.decline_upcard, self.discard_button,
                           self.knock, self.gin, self.ask_advisor],
                          layout=w.Layout(flex_flow="row wrap"))
-        details = self._details()
-        self.widget = w.VBox([
-            self._style, self.header, self.roles, self.status, self.opponent.widget, centre,
-            self.knock_view, self.layoffs, self.hand_label, self.hand.widget, actions,
-            self.advice, self.advisor_box, self.confirm_box, self.moves, self.message,
-            self.review_box, self.game_over, self.new_game_button, self.coach.widget,
-            self.options_row, details,
-        ])
+        self.play_buttons = actions  # hidden while the learner sits out as advisor
+        self.advice.add_class("rummy-advice-panel")
+        self._assemble([opposite, centre, self.knock_view, self.layoffs], actions,
+                       top=[self.roles], above_hand=[self.hand_label],
+                       below_hand=[self.advice, self.advisor_box])
 
     def _start_hooks(self) -> None:
         self._rules = self.variant.meld_rules(**self.options)
@@ -1024,8 +1111,12 @@ class GinTable(_Table):
         self._hold = self._wants_hold()
 
     def _wants_hold(self) -> bool:
+        """Stop before the captain's decision while the learner advises: when
+        "Pause to advise" is ticked, and always at speed 0 (else the whole
+        hand would be played before the advisor sees it)."""
         obs = self.observation()
-        return (self.advise_pause.value and obs.role == "advisor" and not obs_is_over(obs)
+        pause = self.advise_pause.value or self.speed.value <= 0
+        return (pause and obs.role == "advisor" and not obs_is_over(obs)
                 and obs.current_player == obs.captain)
 
     def _after_move(self) -> None:
@@ -1049,8 +1140,8 @@ class GinTable(_Table):
             return
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
-        parts = [f"<h4>Hand {res.number} is over: {esc(res.kind)}</h4>",
-                 f"<p>{esc(res.explain())}</p>"]
+        parts = [f"<h3>Hand {res.number} is over: {esc(res.kind)}</h3>",
+                 f"<p>{esc(self._you(res.explain()))}</p>"]
         for who, melds, dead, pts in (
             (res.knocker, res.knocker_melds, res.knocker_deadwood, res.knocker_points),
             (res.defender, res.defender_melds, res.defender_deadwood, res.defender_points),
@@ -1082,8 +1173,12 @@ class GinTable(_Table):
         self._hold = self._wants_hold()
 
     def undo(self) -> None:
-        self._hold = False
-        super().undo()
+        held, self._hold = self._hold, False
+        try:
+            super().undo()
+        except Exception:
+            self._hold = held  # nothing was taken back: still waiting for the advice
+            raise
 
     @safe
     def _pile_clicked(self) -> None:
@@ -1116,8 +1211,13 @@ class GinTable(_Table):
     @safe
     def _ask_advisor(self) -> None:
         advice = self.state.advice(bot="expert")
-        self.advice.value = (f"<b>Your advisor suggests:</b> {esc(advice.action)}"
-                             + (f" — {esc(advice.reason)}" if advice.reason else ""))
+        self.advice.value = (
+            f"<b>Your advisor suggests:</b> {esc(move_words(str(advice.action)))}"
+            + (f" — {esc(to_learner(advice.reason))}" if advice.reason else "")
+            + "<br><small>The advisor and the coach both estimate a stock card by trying "
+              "a sample of the unseen cards, so their averages can differ by a few points; "
+              "the point counts of the cards in view are exact.</small>")
+        self._advice_key = self._situation()
 
     @safe
     def _advise(self) -> None:
@@ -1126,7 +1226,7 @@ class GinTable(_Table):
             self.show_error("Type a move for the captain, e.g. 'draw stock' or 'discard 9c'.")
             return
         advice = self.state.advise(text, player=self.learner)
-        self.show_notice(f"You advised the captain: {advice.action}.")
+        self.show_notice(f"You advised the captain: {move_words(str(advice.action))}.")
         self.refresh()
 
     @safe
@@ -1150,8 +1250,13 @@ class GinTable(_Table):
             b.tooltip = str(a)
             b.action = a  # type: ignore[attr-defined]
         kids = tuple(self._layoff_buttons[:len(offs)])
-        if any(a.verb == "lay out" for a in obs.legal_actions):
+        can_stop = any(a.verb == "lay out" for a in obs.legal_actions)
+        if can_stop or offs:  # the defender lays off: Done is always in view
             kids += (self.lay_out,)
+            self.lay_out.disabled = not can_stop
+            self.lay_out.tooltip = ("Done laying off: stop and let the hand be scored"
+                                    if can_stop else "Done comes when no lay-off can lower "
+                                    "your count: lay off first")
         if self.layoffs.children != kids:
             self.layoffs.children = kids
 
@@ -1164,7 +1269,7 @@ class GinTable(_Table):
             f"<b>Hand {obs.hand_number}</b>: box <b>{esc(names[obs.box])}</b> · captain "
             f"<b>{esc(names[obs.captain])}</b> · advisor <b>{esc(names[obs.advisor])}</b> "
             f"(sits out). You are the <b>{esc(obs.role)}</b>. First to {obs.target} wins."
-            + (f"<br><small>{esc(rotation[-1])}</small>" if rotation else ""))
+            + (f"<br><small>{esc(self._you(rotation[-1]))}</small>" if rotation else ""))
         legal = obs.legal_actions
         verbs = {a.verb for a in legal}
         live = not self._paused
@@ -1192,6 +1297,7 @@ class GinTable(_Table):
                                     "the captain):</small>"
             self.hand.update(obs.partner_hand, rules=self._rules, enabled=False)
             self.advisor_box.layout.display = ""
+            self.play_buttons.layout.display = "none"
             self.advise_button.disabled = not (live and captain_to_act)
             self.continue_button.disabled = not (live and self._hold)
         else:
@@ -1199,12 +1305,14 @@ class GinTable(_Table):
             self.hand.update(obs.hand, rules=self._rules, enabled=True,
                              highlight=obs.just_taken)
             self.advisor_box.layout.display = "none"
+            self.play_buttons.layout.display = ""
         if obs.advice is not None:
-            self.advice.value = (f"<b>Advice for the captain:</b> {esc(obs.advice.action)}"
-                                 + (f" — {esc(obs.advice.reason)}" if obs.advice.reason
-                                    else ""))
-        elif not captain_to_act:
-            self.advice.value = ""
+            self.advice.value = (
+                f"<b>Advice for the captain:</b> {esc(move_words(str(obs.advice.action)))}"
+                + (f" — {esc(obs.advice.reason)}" if obs.advice.reason else ""))
+        elif self._advice_key != self._situation():
+            self.advice.value = ""  # advice is for one decision only
+            self._advice_key = None
         k = obs.knock
         if k is not None:
             arr = Arrangement(tuple(Meld.of(m, None) for m in k.melds), tuple(k.deadwood),
@@ -1212,7 +1320,8 @@ class GinTable(_Table):
             self.knock_view.value = (
                 f"<b>{esc(names[k.knocker])} knocked</b> ({k.deadwood_points} deadwood):<br>"
                 + render.arrangement_svg(arr, size="small", four_colour=four)
-                + (f"<br><small>{esc(obs.layoff_hint)}</small>" if obs.layoff_hint else ""))
+                + (f"<br><small>{esc(self._you(obs.layoff_hint))}</small>"
+                   if obs.layoff_hint else ""))
         elif self.knock_view.value:
             self.knock_view.value = ""
         self._render_layoffs(obs)
@@ -1231,7 +1340,10 @@ class GinTable(_Table):
                 "draw": "Your turn: draw from the stock or take the top discard.",
                 "discard": "Discard a card" + (", or knock" if "knock" in verbs else "")
                            + (", or go gin" if "gin" in verbs else "") + ".",
-                "lay off": "Lay off cards onto the knocker's melds, then press Done.",
+                "lay off": ("Lay off cards onto the knocker's melds, or press Done."
+                            if "lay out" in verbs else
+                            "Lay off cards onto the knocker's melds: Done comes when no "
+                            "lay-off can lower your count."),
             }.get(obs.phase, f"Your move ({obs.phase}).")
         else:
             cur = obs.current_player

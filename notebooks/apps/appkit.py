@@ -210,16 +210,30 @@ class App:
     >>> app.view.widget.value, app.widget.children[1] is app.view.widget
     ('2 players', True)
     >>> App({"players": 2}, lambda s: View(s["players"] // 0)).widget.children[0].value
-    'ZeroDivisionError: integer division or modulo by zero'
+    'The app could not be built: integer division or modulo by zero.'
+
+    A setting from the address that the view refuses is reported in words and
+    its default used, so there is always a working view:
+
+    >>> def make(s):
+    ...     if not 2 <= s["players"] <= 12:
+    ...         raise ValueError(f"big_table is for 2 to 12 players, not {s['players']}")
+    ...     return View(s["players"])
+    >>> app = App({"players": 6, "seed": None}, make, query="players=99&seed=3")
+    >>> app.view.widget.value
+    '6 players'
+    >>> print(app.widget.children[0].value)
+    players=99 can't be used: big_table is for 2 to 12 players, not 99. Using the default (6).
 
     In a preheated kernel the box starts empty and the view is built as soon as
     a page has asked for the kernel (see the module's docstring).
     """
 
     def __init__(self, defaults: dict[str, Any], make: Callable[[dict[str, Any]], Any], *,
-                 show_notes: bool = True) -> None:
+                 show_notes: bool = True, query: str | None = None) -> None:
         import ipywidgets as w
 
+        self.query = query
         self.defaults = defaults
         self.make = make
         self.show_notes = show_notes
@@ -240,26 +254,58 @@ class App:
             self._build(notes)
 
     def _build(self, notes: list[str]) -> None:
-        s = settings(self.defaults, notes=notes)
+        s = settings(self.defaults, query=self.query, notes=notes)
+        made = self._make(s, notes)
         if not self.show_notes:
             notes = []
-        try:
-            self.view = self.make(s)
-        except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
-            notes.append(f"{type(exc).__name__}: {exc}")
+        if made is None:
             self.widget.children = (notice(notes),)
             return
+        self.view = made
         self.widget.children = (notice(notes), self.view.widget)
+
+    def _make(self, s: dict[str, Any], notes: list[str]) -> Any:
+        """``make(s)``; if the view refuses a setting, the same with that
+        setting's default (then with every default), each refusal a note."""
+        try:
+            return self.make(s)
+        except Exception as exc:  # noqa: BLE001 - reported in words below
+            first = exc
+        changed = [k for k in s if k in self.defaults and s[k] != self.defaults[k]]
+        said = str(first).lower()  # a setting the error names is the likeliest culprit
+        changed.sort(key=lambda k: k.rstrip("s") not in said)
+        for key in changed:  # which single setting is refused?
+            with contextlib.suppress(Exception):
+                view = self.make({**s, key: self.defaults[key]})
+                notes.append(f"{key}={s[key]!r} can't be used: {_words(first)}. Using the "
+                             f"default ({_describe(key, self.defaults[key])}).")
+                return view
+        try:
+            view = self.make(dict(self.defaults))
+        except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
+            notes.append(f"The app could not be built: {_words(exc)}.")
+            return None
+        given = ", ".join(f"{k}={s[k]!r}" for k in changed)
+        notes.append(f"These settings can't be used ({given}): {_words(first)}. "
+                     "Using the defaults.")
+        return view
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _words(exc: BaseException) -> str:
+    """An error's own words (the kit's errors say what was wrong and what is
+    allowed), without the exception's class name."""
+    text = str(exc).strip().rstrip(".") or type(exc).__name__
+    return text
 
 
 def notice(notes: list[str]) -> Any:
     """An HTML widget listing ``notes`` (empty and hidden when there are none)."""
     import ipywidgets as w
 
-    box = w.HTML("<br>".join(html.escape(n) for n in notes))
+    box = w.HTML("<br>".join(html.escape(n, quote=False) for n in notes))
     box.add_class("rummy-message")
     if not notes:
         box.layout.display = "none"
@@ -273,7 +319,7 @@ def build(make: Callable[[], Any], notes: list[str] | None = None) -> Any:
     >>> def broken():
     ...     raise ValueError("players must be 2 to 12")
     >>> build(broken).children[0].value
-    'ValueError: players must be 2 to 12'
+    'This could not be built: players must be 2 to 12.'
     """
     import ipywidgets as w
 
@@ -281,7 +327,7 @@ def build(make: Callable[[], Any], notes: list[str] | None = None) -> Any:
     try:
         view = make()
     except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
-        notes.append(f"{type(exc).__name__}: {exc}")
+        notes.append(f"This could not be built: {_words(exc)}.")
         return w.VBox([notice(notes)])
     box = w.VBox([notice(notes), view.widget])
     box.add_class("rummy-app")
@@ -321,43 +367,67 @@ class VariantChooser:
     """A variant choice (with its player count and jokers) above a table that
     is rebuilt when the learner presses "Deal".
 
-    ``make_table(variant, players, jokers)`` builds the table view; an error
-    it raises (e.g. a bad option from the address) is shown as a message.
+    ``make_table(variant, players, jokers)`` builds the table view.  The first
+    table's error (a bad setting from the address) is raised, so that
+    :class:`App` can report it and use the default; a later one (after
+    "Deal") is shown as a message.  Settings the chooser can't offer are
+    reported and replaced by the defaults (``players=2``, ``jokers=0``).
+
+    >>> notes = []
+    >>> c = VariantChooser(lambda v, p, j: None, variant="nope", players=99, jokers=7,
+    ...                    notes=notes, start=False)
+    >>> (c.variant.value, c.players.value, c.jokers.value)
+    ('three_thirteen', 2, 0)
+    >>> for n in notes: print(n)
+    variant='nope' is not one of three_thirteen, tre_tretton, three_thirteen_jokers. Using the default (three_thirteen).
+    players=99 can't be used: this table seats 2 to 8 players. Using the default (2).
+    jokers=7 can't be used: the jokers variant is played with 0, 2 or 4 jokers. Using the default (0).
     """
 
     def __init__(self, make_table: Callable[[str, int, int], Any], *, variant: str,
-                 players: int, jokers: int, notes: list[str] | None = None) -> None:
+                 players: int, jokers: int, notes: list[str] | None = None,
+                 start: bool = True) -> None:
         import ipywidgets as w
 
         notes = [] if notes is None else notes
         names = [v for _, v in FAMILY]
         if variant not in names:
-            notes.append(
-                f"variant={variant!r} is not one of {', '.join(names)}; playing three_thirteen")
+            notes.append(f"variant={variant!r} is not one of {', '.join(names)}. Using the "
+                         "default (three_thirteen).")
             variant = "three_thirteen"
+        if not 2 <= players <= 8:
+            notes.append(f"players={players!r} can't be used: this table seats 2 to 8 players. "
+                         "Using the default (2).")
+            players = 2
+        if jokers not in (0, 2, 4):
+            notes.append(f"jokers={jokers!r} can't be used: the jokers variant is played with "
+                         "0, 2 or 4 jokers. Using the default (0).")
+            jokers = 0
         self.make_table = make_table
         self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant")
         self.variant.add_class("rummy-variant")
         self.players = w.BoundedIntText(value=players, min=2, max=8, description="Players",
                                         layout=w.Layout(width="10em"))
         self.players.add_class("rummy-players")
-        self.jokers = w.Dropdown(options=[0, 2, 4], value=jokers if jokers in (0, 2, 4) else 0,
+        self.jokers = w.Dropdown(options=[0, 2, 4], value=jokers,
                                  description="Jokers", layout=w.Layout(width="10em"))
         self.jokers.add_class("rummy-jokers")
         self.deal = w.Button(description="Deal", button_style="primary")
         self.deal.add_class("rummy-deal")
+        self._dealt = False
         self.message = notice(notes)
         self.slot = w.Box()
         self.table: Any = None
         self.variant.observe(lambda _c: self._sync(), names="value")
         self.deal.on_click(lambda _b: self.start())
-        self.widget = w.VBox([
-            w.HBox([self.variant, self.players, self.jokers, self.deal],
-                   layout=w.Layout(flex_flow="row wrap")),
-            self.message, self.slot,
-        ])
+        settings_row = w.HBox([self.variant, self.players, self.jokers, self.deal],
+                              layout=w.Layout(flex_flow="row wrap"))
+        settings_row.add_class("rummy-options")
+        self.widget = w.VBox([self.message, self.slot, settings_row])
+        self.widget.add_class("rummy-variant-chooser")
         self._sync()
-        self.start()
+        if start:
+            self.start()
 
     def _sync(self) -> None:
         jokers = self.variant.value == "three_thirteen_jokers"
@@ -369,18 +439,26 @@ class VariantChooser:
 
     def start(self) -> None:
         """Build a new table for the chosen variant."""
-        import ipywidgets as w
 
         variant = self.variant.value
         jokers = self.jokers.value if variant == "three_thirteen_jokers" else 0
+        first, self._dealt = not self._dealt, True
         try:
-            self.table = self.make_table(variant, self.players.value, jokers)
+            table = self.make_table(variant, self.players.value, jokers)
         except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
-            self.message.value = html.escape(f"{type(exc).__name__}: {exc}")
+            if first:
+                raise  # App reports the setting and builds the default
+            self.message.value = html.escape(f"This table could not be dealt: {_words(exc)}.")
             self.message.layout.display = ""
-            self.slot.children = (w.HTML(""),)
-            return
-        self.slot.children = (self.table.widget,)
+            return  # the table in play stays
+        if not first:  # the address's notes were about the first deal
+            self.message.value = ""
+            self.message.layout.display = "none"
+        old, self.table = self.table, table
+        self.slot.children = (table.widget,)
+        if old is not None:
+            old._generation = getattr(old, "_generation", 0) + 1  # stop its bots' task
+            old.close()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

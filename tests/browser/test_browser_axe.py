@@ -1,0 +1,261 @@
+"""Every app checked with axe-core, before and during play, at desktop and
+phone size, and played from the keyboard.
+
+axe-core comes from the npm registry, pinned in ``package.json`` /
+``package-lock.json`` and installed by ``make axe`` (``npm ci``) into
+``node_modules/``; it is injected into each page from that file, so nothing is
+fetched while the tests run.  A serious or critical violation fails the test,
+and so do the moderate ones issue 18 named (headings, landmarks, empty table
+headers).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import harness
+import pytest
+from harness import Watch
+
+from rummy import Card
+
+pytestmark = pytest.mark.browser
+
+AXE = harness.ROOT / "node_modules" / "axe-core" / "axe.min.js"
+#: Impacts that always fail, and moderate rules that fail too.
+FAILING_IMPACTS = ("serious", "critical")
+FAILING_RULES = ("heading-order", "region", "empty-table-header", "landmark-one-main",
+                 "page-has-heading-one", "landmark-no-duplicate-main")
+HAND = ".rummy-hand button.rummy-card"
+
+AXE_RUN_JS = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ': ' +
+                                          (n.failureSummary || '').slice(0, 160))}));
+}"""
+
+
+def violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make axe` (npm ci installs the pinned axe-core)")
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    return list(page.evaluate(AXE_RUN_JS))
+
+
+def assert_accessible(page: Any, where: str) -> None:
+    bad = [v for v in violations(page)
+           if v["impact"] in FAILING_IMPACTS or v["id"] in FAILING_RULES]
+    assert not bad, f"axe-core on {where}:\n" + "\n".join(
+        f"  {v['impact']} {v['id']} ({v['help']}): {v['nodes']}" for v in bad)
+
+
+def open_page(page: Any, voila: harness.Server, app: str, ready: str, **query: Any) -> Watch:
+    watch = Watch(page)
+    page.goto(harness.app_url(voila.base, app, **query))
+    harness.wait_rendered(page, 120_000)
+    page.wait_for_selector(ready, state="visible", timeout=90_000)
+    watch.settle()
+    return watch
+
+
+def press(watch: Watch, key: str, timeout: float = 30.0) -> None:
+    """Press ``key`` on the focused control and wait until the kernel has answered."""
+    before = watch.idle
+    watch.page.keyboard.press(key)
+    deadline = time.monotonic() + timeout
+    while watch.idle <= before:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the kernel did not answer {key}")
+        watch.page.wait_for_timeout(20)
+    watch.settle(0.3)
+
+
+def focused(page: Any) -> str:
+    """The focused element: its tag and classes ("BODY" when focus was lost)."""
+    return str(page.evaluate(
+        "() => { const e = document.activeElement; return e ? e.tagName + ' ' + "
+        "(e.className || '') : ''; }"))
+
+
+# -- what each app does "during play" ------------------------------------------------
+
+
+def _first_enabled(page: Any, selector: str) -> str | None:
+    found = page.locator(f"{selector}:enabled")
+    return selector if found.count() else None
+
+
+def play_three_thirteen(watch: Watch) -> None:
+    watch.click("button.rummy-stock")
+    watch.click(f"{HAND} >> nth=0")
+    watch.page.wait_for_selector(f"{HAND}.rummy-card-selected")
+    assert_accessible(watch.page, "three_thirteen, a card selected")
+    watch.click("button.rummy-hint")
+    watch.page.wait_for_function(
+        "() => document.querySelector('.rummy-hint-text').innerText.trim().length > 0")
+    assert_accessible(watch.page, "three_thirteen, the coach's hint shown")
+    watch.click("button.rummy-discard")  # the bots answer; the learner draws next
+
+
+def play_big_table(watch: Watch) -> None:
+    watch.click("button.rummy-pool")
+    watch.click(f"{HAND} >> nth=0")
+    assert_accessible(watch.page, "big_table, a card selected")
+    watch.click("button.rummy-discard")
+
+
+def play_gin(watch: Watch) -> None:
+    page = watch.page
+    for sel in ("button.rummy-decline-upcard", "button.rummy-stock", "button.rummy-continue"):
+        if _first_enabled(page, sel):
+            watch.click(sel)
+            break
+    if _first_enabled(page, "button.rummy-advisor"):
+        watch.click("button.rummy-advisor")
+
+
+def play_meld_odds(watch: Watch) -> None:
+    page = watch.page
+    box = page.locator(".rummy-meld-input input")
+    box.fill("7h 8h 9h")
+    box.press("Enter")
+    page.wait_for_function("() => /Yes/.test(document.querySelector('.rummy-meld-result')"
+                           ".innerText)")
+    ace = page.locator("button.rummy-pick-Ac")
+    assert ace.get_attribute("aria-label") == "A♣, add the ace of clubs"
+    hand = page.locator(".rummy-odds-hand input")
+    hand.fill("Jk Jk Jk Jk")
+    hand.press("Enter")
+    page.wait_for_function("() => Array.from(document.querySelectorAll("
+                           "'.rummy-odds-explorer .rummy-message')).some(e => /joker/i.test(e.innerText))")
+    assert_accessible(page, "meld_odds, after a bad hand")
+    hand.fill("7h 8h Kc 2d")
+    hand.press("Enter")
+    page.wait_for_selector(".rummy-odds-table table")
+
+
+APPS: list[tuple[str, dict[str, Any], str, Callable[[Watch], None] | None]] = [
+    ("index", {}, "h1", None),
+    ("three_thirteen", {"players": 2}, harness.READY, play_three_thirteen),
+    ("three_thirteen", {"variant": "three_thirteen_jokers", "jokers": 2}, harness.READY,
+     play_three_thirteen),
+    ("big_table", {"players": 6}, harness.READY, play_big_table),
+    ("gin_three", {}, harness.READY, play_gin),
+    ("meld_odds", {}, ".rummy-odds-explorer", play_meld_odds),
+]
+
+
+@pytest.mark.parametrize("app, query, ready, play", APPS,
+                         ids=["index", "three_thirteen", "jokers", "big_table", "gin_three",
+                              "meld_odds"])
+def test_axe_finds_nothing_serious_before_and_during_play(page, voila, app, query, ready,
+                                                          play) -> None:
+    watch = open_page(page, voila, app, ready, seed=3, speed=0, **query)
+    title = page.title()
+    assert title and not title.endswith(".ipynb") and "Rummy" in title, title
+    assert_accessible(page, f"{app} before play")
+    if play is not None:
+        play(watch)
+        watch.settle()
+        assert_accessible(page, f"{app} during play")
+
+
+def test_axe_check_can_fail(page, voila) -> None:
+    """A control without a name on the page is caught."""
+    open_page(page, voila, "index", "h1")
+    page.evaluate("() => { const b = document.createElement('button'); "
+                  "document.querySelector('#rendered_cells').append(b); }")
+    with pytest.raises(AssertionError, match="button-name"):
+        assert_accessible(page, "index with a nameless button")
+
+
+# -- names, states, the live region, focus ------------------------------------------------
+
+
+def test_cards_and_piles_have_real_names_and_the_selection_is_pressed(page, voila) -> None:
+    watch = open_page(page, voila, "three_thirteen", harness.READY, seed=11, speed=0, players=2)
+    stock = page.get_by_role("button", name=re.compile(r"^stock, \d+ cards$"))
+    assert stock.count() == 1
+    assert page.get_by_role("button", name=re.compile(r"^discard pile, .+ on top")).count() == 1
+    classes = page.eval_on_selector_all(HAND, "els => els.map(e => Array.from(e.classList))")
+    held = [Card.parse(c[11:]) for cl in classes for c in cl
+            if re.fullmatch(r"rummy-card-\w\w", c)]
+    assert len(held) == 3
+    for card in held:  # round 1: threes are wild (TT-2)
+        name = card.name + (" (wild)" if card.rank == 3 else "")
+        assert page.get_by_role("button", name=name, exact=True).count() >= 1, name
+    assert page.locator(f"{HAND}[aria-pressed='true']").count() == 0
+    watch.click(f"{HAND} >> nth=1")
+    page.wait_for_selector(f"{HAND}[aria-pressed='true']")
+    assert page.locator(f"{HAND}[aria-pressed='true']").count() == 1
+    assert page.locator(f"{HAND}.rummy-card-selected[aria-pressed='true']").count() == 1
+    live = page.locator(".rummy-status")
+    assert live.get_attribute("aria-live") == "polite" and live.get_attribute("role") == "status"
+    assert "Your turn" in live.inner_text()
+    log = page.locator(".rummy-log")
+    assert log.get_attribute("tabindex") == "0"
+
+
+def test_keyboard_play_keeps_focus_on_the_table(page, voila) -> None:
+    watch = open_page(page, voila, "three_thirteen", harness.READY, seed=11, speed=0, players=2)
+    page.locator("button.rummy-stock").focus()
+    press(watch, "Enter")  # draw from the stock: the stock button is now disabled
+    page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
+    page.wait_for_timeout(300)
+    assert "rummy-card" in focused(page) or "rummy-" in focused(page), focused(page)
+    assert not focused(page).startswith("BODY")
+    page.locator(f"{HAND} >> nth=0").focus()
+    press(watch, "Enter")  # select
+    page.wait_for_selector(f"{HAND}[aria-pressed='true']")
+    press(watch, "Enter")  # discard it; the bot plays; the learner draws next
+    page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 3")
+    page.wait_for_timeout(300)
+    where = focused(page)
+    assert not where.startswith("BODY"), "focus fell back to the page body"
+    assert "rummy-" in where, where
+
+
+# -- phone size ------------------------------------------------------------------------
+
+
+OVERFLOW_JS = """() => {
+  const w = document.documentElement.clientWidth;
+  const out = [];
+  for (const e of document.querySelectorAll('#rendered_cells *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 1 && getComputedStyle(e).visibility !== 'hidden')
+      out.push(e.tagName + '.' + String(e.className).slice(0, 60) + ' ' + Math.round(r.right));
+  }
+  return out.slice(0, 8);
+}"""
+
+
+@pytest.mark.parametrize("app, query, ready", [
+    ("three_thirteen", {"players": 3}, harness.READY),
+    ("big_table", {"players": 6}, harness.READY),
+    ("gin_three", {}, harness.READY),
+    ("meld_odds", {}, ".rummy-odds-explorer"),
+    ("index", {}, "h1"),
+])
+def test_phone_layout_fits_and_puts_the_table_first(browser, voila, app, query, ready) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    try:
+        open_page(page, voila, app, ready, seed=3, speed=0, **query)
+        page.wait_for_timeout(500)
+        wide = page.evaluate(OVERFLOW_JS)
+        assert not wide, f"{app} is wider than a 390 px phone: {wide}"
+        if ready == harness.READY:
+            table = page.locator(".rummy-table").first.bounding_box()
+            how = page.locator("h2", has_text="How to play").first.bounding_box()
+            assert table and how and table["y"] < how["y"], "the instructions come first"
+        assert_accessible(page, f"{app} on a phone")
+    finally:
+        context.close()
