@@ -791,10 +791,9 @@ class TableService:
             now = self.clock()
             for s in table.seats:
                 s.last_seen = now  # everybody gets the timeout to come back
-                if s.since is not None:
-                    # the server was down: decisions start again from now
-                    s.since = now
-                    if s.deadline is not None:
-                        s.deadline = now + (table.settings["timeout"] if s.human
-                                            else table.settings["speed"])
+                if s.deadline is not None and s.deadline < now:
+                    # the deadline passed while the server was down: not the
+                    # learner's fault, so the decision gets its time again
+                    s.deadline = now + (table.settings["timeout"] if s.human
+                                        else table.settings["speed"])
         return table
