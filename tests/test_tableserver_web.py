@@ -367,3 +367,80 @@ def test_tokens_never_reach_the_servers_log(server: Server) -> None:
     assert "/state" in log
     for t in [j["token"] for j in joined] + [made["admin_token"], made["spectator_token"]]:
         assert t not in log
+
+
+# -- served beside the apps ------------------------------------------------------------------------
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_make_app_serves_the_api_beside_the_apps(tmp_path: Path) -> None:
+    """`make app`'s server (tableserver.voila_app): the landing page and the
+    API on one origin, tables in RUMMY_DATA, kernels told where the API is."""
+    from tests.browser import harness
+
+    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path)}) as voila:
+        status, page = _get(voila.base)
+        assert status == 200 and "index.ipynb" in page
+        req = urllib.request.Request(voila.base + "rummy/api/tables", method="POST", data=json.dumps(
+            {"variant": "gin_three", "seats": ["human", "greedy", "greedy"]}).encode())
+        with urllib.request.urlopen(req, timeout=30) as r:
+            made = json.loads(r.read())
+        status, body = _get(voila.base + f"rummy/api/tables/{made['code']}/state?token=no")
+        assert status == 403 and json.loads(body)["error"]
+        assert (tmp_path / "tables.sqlite3").exists()
+        # the kernels this server starts for the apps find the API in RUMMY_API
+        deadline = time.monotonic() + 60
+        while True:
+            envs = [_environ(p) for p in Path("/proc").glob("[0-9]*")
+                    if _parent(p) == voila.proc.pid]
+            if any(e.get("RUMMY_API") == voila.base + "rummy/api" for e in envs):
+                break
+            assert time.monotonic() < deadline, "no kernel was told where the API is"
+            time.sleep(0.5)
+
+
+def _parent(proc: Path) -> int | None:
+    try:
+        return int((proc / "stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _environ(proc: Path) -> dict[str, str]:
+    try:
+        raw = (proc / "environ").read_bytes()
+    except OSError:
+        return {}
+    return dict(x.decode(errors="replace").partition("=")[::2] for x in raw.split(b"\0") if x)
+
+
+def test_the_jupyter_server_extension_serves_the_api(tmp_path: Path) -> None:
+    """With `jupyter server` (as on Binder) the extension serves the same API."""
+    from tests.browser import harness
+
+    port = harness.free_port()
+    env = {**os.environ, "RUMMY_DATA": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}",
+            "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", "--allow-root",
+            "--IdentityProvider.token=t", f"--ServerApp.root_dir={ROOT}",
+            "--ServerApp.jpserver_extensions={'tableserver': True}"]
+    with harness.Server(argv, port, ROOT, env, f"http://127.0.0.1:{port}/",
+                        ready_path="api/status?token=t") as server:
+        base = server.base + "rummy/api"
+        req = urllib.request.Request(base + "/tables", method="POST", data=json.dumps(
+            {"variant": "three_thirteen", "seats": ["human", "expert"]}).encode())
+        with urllib.request.urlopen(req, timeout=30) as r:
+            made = json.loads(r.read())
+        req = urllib.request.Request(base + f"/tables/{made['code']}/join", method="POST",
+                                     data=b'{"name": "Ana"}')
+        with urllib.request.urlopen(req, timeout=30) as r:
+            me = json.loads(r.read())
+        status, body = _get(base + f"/tables/{made['code']}/state?token={me['token']}")
+        assert status == 200 and json.loads(body)["player"] == 0
+        assert _get(base + f"/tables/{made['code']}/state?token=x")[0] == 403
