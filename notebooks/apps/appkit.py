@@ -226,6 +226,7 @@ class App:
         self.view: Any = None
         self.widget = w.VBox()
         self.widget.add_class("rummy-app")
+        _keep_seat()
         if _preheated():
             _page_request().add_done_callback(self._page_arrived)
         else:
@@ -241,10 +242,11 @@ class App:
 
     def _build(self, notes: list[str]) -> None:
         s = settings(self.defaults, notes=notes)
+        shared = settings({"table": "", "name": "", "token": ""})  # a classroom table
         if not self.show_notes:
             notes = []
         try:
-            self.view = self.make(s)
+            self.view = _shared(shared) if shared["table"] else self.make(s)
         except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
             notes.append(f"{type(exc).__name__}: {exc}")
             self.widget.children = (notice(notes),)
@@ -253,6 +255,27 @@ class App:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _shared(where: dict[str, str]) -> Any:
+    """The seat at a shared table (``?table=CODE&name=...`` or ``&token=...``),
+    fed by the table service: see tableserver.remote."""
+    from tableserver.remote import shared_table
+
+    return shared_table(where["table"], where["name"], where["token"])
+
+
+def _keep_seat() -> None:
+    """The page's script that keeps a shared table's seat token (local storage
+    and address); it does nothing on a page without ``?table=``."""
+    with contextlib.suppress(ImportError):
+        from IPython import get_ipython
+        from IPython.display import HTML, display
+
+        from tableserver.remote import SEAT_KEEPER_JS
+
+        if getattr(get_ipython(), "kernel", None) is not None:  # a page will show it
+            display(HTML(SEAT_KEEPER_JS))
 
 
 def notice(notes: list[str]) -> Any:
