@@ -24,6 +24,7 @@ from tableserver.core import (
     Forbidden,
     Gone,
     NotFound,
+    NotSaved,
     ServiceError,
     TableService,
     new_code,
@@ -33,7 +34,7 @@ from tableserver.store import Store, data_dir, default_path
 from tableserver.wire import decode, decode_observation, encode
 
 __all__ = [
-    "TableService", "ServiceError", "BadRequest", "Forbidden", "NotFound", "Conflict", "Gone",
+    "TableService", "ServiceError", "BadRequest", "Forbidden", "NotFound", "Conflict", "Gone", "NotSaved",
     "new_code", "normal_code", "CODE_ALPHABET", "STATUSES",
     "Store", "data_dir", "default_path",
     "encode", "decode", "decode_observation",

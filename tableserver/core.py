@@ -34,6 +34,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,7 @@ __all__ = [
     "NotFound",
     "Conflict",
     "Gone",
+    "NotSaved",
     "new_code",
     "normal_code",
     "CODE_ALPHABET",
@@ -112,6 +114,13 @@ class Gone(ServiceError):
     """The teacher closed the table (410)."""
 
     status = 410
+
+
+class NotSaved(ServiceError):
+    """The database refused a write (500): the tables were reloaded from it,
+    so the move that could not be saved never happened."""
+
+    status = 500
 
 
 def new_code() -> str:
@@ -193,6 +202,7 @@ class _Table:
     game: Any = None
     bots: list[Bot | None] = field(default_factory=list)
     broken: str | None = None
+    pending: Future[None] | None = None  # the table's last write, until it is on disk
 
     def to_meta(self) -> dict[str, Any]:
         return {
@@ -217,12 +227,18 @@ class TableService:
 
     ``clock`` gives the time (seconds); tests pass their own.  ``max_tables``
     caps how many open tables the service holds.
+
+    Every change is saved before a method returns (``wait_for_disk``).  The
+    web layer sets ``wait_for_disk`` to False and, before it answers a
+    request, awaits :meth:`pending` instead: meanwhile it serves other
+    requests, and their moves are committed together with this one.
     """
 
     def __init__(self, store: Store | None = None, *, clock: Callable[[], float] = time.time,
-                 max_tables: int = 500) -> None:
+                 max_tables: int = 500, wait_for_disk: bool = True) -> None:
         self.store = store if store is not None else Store()
         self.clock = clock
+        self.wait_for_disk = wait_for_disk
         self.max_tables = max_tables
         self.tables: dict[str, _Table] = {}
         #: called with a table's code after every change (the web layer wakes long polls)
@@ -295,7 +311,8 @@ class TableService:
             ]
             table = _Table(code, v, dict(options), seed, seat_list, settings,
                            _hash(admin), _hash(spectator))
-            self.store.create(code, table.to_meta())
+            table.pending = self.store.submit(self.store.create_statements(code,
+                                                                           table.to_meta()))
             self.tables[code] = table
             if not any(s.human for s in seat_list):
                 self._start(table)
@@ -303,6 +320,7 @@ class TableService:
             log.info("table %s: created (%s, %d seats)", code, v.name, len(kinds))
             out = {"code": code, "admin_token": admin, "spectator_token": spectator,
                    "table": self._info(table)}
+        self._settle(table)
         self._changed(code)
         return out
 
@@ -345,6 +363,7 @@ class TableService:
                 self._advance(table)
             log.info("table %s: seat %d joined", table.code, seat)
             out = {"code": table.code, "seat": seat, "name": s.name, "token": token}
+        self._settle(table)
         self._changed(table.code)
         return out
 
@@ -358,6 +377,7 @@ class TableService:
             who = self._who(table, token, allow_admin=True)
             changed = self._seen(table, who)
             out = self._view(table, who)
+        self._settle(table)
         if changed:
             self._changed(table.code)
         return out
@@ -443,6 +463,7 @@ class TableService:
                 self._commit_move(table, seat, parsed)
                 self._advance(table)
                 out = self._view(table, seat)
+        self._settle(table)
         self._changed(table.code)
         return out
 
@@ -459,6 +480,7 @@ class TableService:
                         made += n
                         changed.append(table.code)
         for code in changed:
+            self._settle(self.tables[code])
             self._changed(code)
         return made
 
@@ -483,6 +505,7 @@ class TableService:
             self._save(table)
             self._advance(table)
             out = self.admin(code, admin_token)
+        self._settle(table)
         self._changed(table.code)
         return out
 
@@ -509,6 +532,7 @@ class TableService:
             self._save(table)
             log.info("table %s: seat %d removed by the teacher", table.code, seat)
             out = self.admin(code, admin_token)
+        self._settle(table)
         self._changed(table.code)
         return out
 
@@ -526,6 +550,7 @@ class TableService:
             table.bots = []
             log.info("table %s: closed by the teacher", table.code)
             out = {"code": table.code, "version": table.version, "status": table.status}
+        self._settle(table)
         self._changed(table.code)
         return out
 
@@ -684,18 +709,47 @@ class TableService:
                 if table.settings["pause_between_hands"]:
                     table.status = "paused"
         self._deadlines(table)
-        try:
-            self.store.save_move(table.code, table.moves, seat, str(action), table.to_meta())
-        except Exception:
-            log.exception("table %s: a move could not be saved; the table is reloaded",
-                          table.code)
-            self._reload(table.code)
-            raise
+        table.pending = self.store.submit(self.store.move_statements(
+            table.code, table.moves, seat, str(action), table.to_meta()))
         log.info("table %s: seat %d moved (%s), version %d", table.code, seat, action.verb,
                  table.version)
 
     def _save(self, table: _Table) -> None:
-        self.store.save_meta(table.code, table.to_meta())
+        table.pending = self.store.submit(self.store.meta_statements(table.code,
+                                                                     table.to_meta()))
+
+    def pending(self, code: str) -> Future[None] | None:
+        """The write a view of table ``code`` must wait for before anybody
+        sees it (None: everything is on disk)."""
+        table = self.tables.get(code)
+        fut = None if table is None else table.pending
+        return None if fut is None or fut.done() and fut.exception() is None else fut
+
+    def _settle(self, table: _Table) -> None:
+        if self.wait_for_disk and table.pending is not None:
+            self.saved(table.pending)
+
+    def saved(self, fut: Future[None]) -> None:
+        """Wait for a write; if the database refused it, reload every table
+        from the database (what was not saved never happened) and raise
+        :class:`NotSaved`."""
+        try:
+            fut.result()
+        except Exception as e:
+            self.recover()
+            raise NotSaved(f"the move could not be saved ({e}); the table is as it was "
+                           "before it") from None
+
+    def recover(self) -> None:
+        """Reload every table from the database after a refused write."""
+        with self._lock:
+            if self.store.failed is None:
+                return
+            log.error("a write failed (%s): every table is reloaded from the database",
+                      self.store.failed)
+            self.store.reset()
+            self.tables.clear()
+            self._restore()
 
     def _changed(self, code: str) -> None:
         for listener in list(self.listeners):
@@ -757,11 +811,6 @@ class TableService:
                 t = self._bare(code, meta)
                 t.broken = str(e)
                 self.tables[code] = t
-
-    def _reload(self, code: str) -> None:
-        for c, meta, moves in self.store.load():
-            if c == code:
-                self.tables[code] = self._rebuild(code, meta, moves)
 
     @staticmethod
     def _bare(code: str, meta: dict[str, Any]) -> _Table:

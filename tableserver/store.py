@@ -3,7 +3,9 @@
 Every applied move is one row of ``moves``, written in the same transaction
 as the table's new bookkeeping (``tables.meta``: seats, token hashes,
 deadlines, status, version) and committed (WAL, ``synchronous=FULL``)
-before the service answers the request.  After a restart each table is
+before the service answers the request.  One writer thread commits what is
+queued together (a group commit: one fsync for every move that arrived
+meanwhile), in the order the moves were made.  After a restart each table is
 rebuilt from its seed and its moves, in order.
 
 The database lives in the kit's data folder: ``$RUMMY_DATA`` if set, else
@@ -22,9 +24,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import sqlite3
 import threading
 import time
+from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +50,12 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (code, n)
 );
 """
+
+
+@dataclass
+class _Job:
+    statements: list[tuple[str, tuple[Any, ...]]]
+    done: Future[None]
 
 
 def data_dir() -> Path:
@@ -73,41 +84,107 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        #: the error that stopped the writer, until :meth:`reset`
+        self.failed: BaseException | None = None
+        self._writer = threading.Thread(target=self._write_loop, name="rummy-store",
+                                        daemon=True)
+        self._writer.start()
 
     def close(self) -> None:
-        """Close the database (the service is stopping)."""
+        """Write what is queued, then close the database (the service is stopping)."""
+        self._queue.put(None)
+        self._writer.join(30)
         with self._lock:
             self._db.close()
 
+    def submit(self, statements: list[tuple[str, tuple[Any, ...]]]) -> Future[None]:
+        """Queue ``statements`` for the writer; the future is done once they are
+        committed (with any other writes queued meanwhile: one transaction, one
+        fsync for all of them), or fails with the database's error.  Writes are
+        committed in the order they were submitted."""
+        job = _Job(statements, Future())
+        if self.failed is not None:
+            job.done.set_exception(self.failed)
+        else:
+            self._queue.put(job)
+        return job.done
+
+    def reset(self) -> None:
+        """Let the writer write again after a failure (the service reloaded)."""
+        self.failed = None
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while True:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            error: BaseException | None = self.failed
+            if error is None:
+                try:
+                    with self._lock:
+                        db = self._db
+                        db.execute("BEGIN IMMEDIATE")
+                        try:
+                            for job in batch:
+                                for sql, args in job.statements:
+                                    db.execute(sql, args)
+                        except BaseException:
+                            db.execute("ROLLBACK")
+                            raise
+                        db.execute("COMMIT")
+                except Exception as e:  # every write of the batch is refused
+                    error = self.failed = e
+            for job in batch:
+                if error is None:
+                    job.done.set_result(None)
+                else:
+                    job.done.set_exception(error)
+            if stop:
+                return
+
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for sql, args in statements:
-                    db.execute(sql, args)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        self.submit(statements).result()
+
+    @staticmethod
+    def create_statements(code: str, meta: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
+        return [("INSERT INTO tables (code, meta, created) VALUES (?, ?, ?)",
+                 (code, json.dumps(meta), time.time()))]
+
+    @staticmethod
+    def meta_statements(code: str, meta: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
+        return [("UPDATE tables SET meta = ? WHERE code = ?", (json.dumps(meta), code))]
+
+    @staticmethod
+    def move_statements(code: str, n: int, seat: int, action: str, meta: dict[str, Any]
+                        ) -> list[tuple[str, tuple[Any, ...]]]:
+        return [("INSERT INTO moves (code, n, seat, action, t) VALUES (?, ?, ?, ?, ?)",
+                 (code, n, seat, action, time.time())),
+                ("UPDATE tables SET meta = ? WHERE code = ?", (json.dumps(meta), code))]
 
     def create(self, code: str, meta: dict[str, Any]) -> None:
         """Keep a new table."""
-        self._write([("INSERT INTO tables (code, meta, created) VALUES (?, ?, ?)",
-                      (code, json.dumps(meta), time.time()))])
+        self._write(self.create_statements(code, meta))
 
     def save_meta(self, code: str, meta: dict[str, Any]) -> None:
         """Keep a table's new bookkeeping (a join, a status change ...)."""
-        self._write([("UPDATE tables SET meta = ? WHERE code = ?", (json.dumps(meta), code))])
+        self._write(self.meta_statements(code, meta))
 
     def save_move(self, code: str, n: int, seat: int, action: str, meta: dict[str, Any]) -> None:
         """Keep move number ``n`` (1 = the first) and the table's bookkeeping
         after it, in one committed transaction."""
-        self._write([
-            ("INSERT INTO moves (code, n, seat, action, t) VALUES (?, ?, ?, ?, ?)",
-             (code, n, seat, action, time.time())),
-            ("UPDATE tables SET meta = ? WHERE code = ?", (json.dumps(meta), code)),
-        ])
+        self._write(self.move_statements(code, n, seat, action, meta))
 
     def load(self) -> list[tuple[str, dict[str, Any], list[tuple[int, str]]]]:
         """Every table with its bookkeeping and its moves in order."""

@@ -34,7 +34,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
     def start(self) -> None:
         # kernels (the preheated ones too) are started from this environment
         os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip)
-        self.service = TableService()
+        self.service = TableService(wait_for_disk=False)  # requests await their writes
         super().start()
 
     def init_handlers(self) -> list[Any]:

@@ -181,15 +181,32 @@ class _Handler(web.RequestHandler):
         reason = self._reason or "error"
         self.finish(json.dumps({"error": reason}))
 
-    def run(self, fn: Any, *args: Any, status: int = 200, **kwargs: Any) -> None:
-        """Answer with ``fn(*args)``, or the service's refusal as JSON."""
+    async def run(self, fn: Any, *args: Any, status: int = 200, **kwargs: Any) -> None:
+        """Answer with ``fn(*args)``, or the service's refusal as JSON, once
+        every change it shows is on disk (while the database commits, other
+        requests are served, and their moves are committed together)."""
         if self._too_big:
             self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
             return
         try:
-            self.send_json(fn(*args, **kwargs), status)
+            out = fn(*args, **kwargs)
+            await self._on_disk(out.get("code"))
+            self.send_json(out, status)
         except ServiceError as e:
+            try:
+                if e.state is not None:
+                    await self._on_disk(e.state.get("code"))
+            except ServiceError as again:
+                e = again
             self.send_error_json(e.status, e.message, e.state)
+
+    async def _on_disk(self, code: Any) -> None:
+        fut = self.service.pending(code) if isinstance(code, str) else None
+        if fut is not None:
+            try:
+                await asyncio.wrap_future(fut)
+            except Exception:
+                self.service.saved(fut)  # reloads the tables and raises NotSaved
 
 
 @web.stream_request_body
@@ -198,7 +215,7 @@ class _Post(_Handler):
 
 
 class TablesHandler(_Post):
-    def post(self) -> None:
+    async def post(self) -> None:
         def create() -> dict[str, Any]:
             d = self.json_body()
             extra = {k: d[k] for k in ("timeout", "speed", "pause_between_hands", "stand_in")
@@ -210,24 +227,24 @@ class TablesHandler(_Post):
                                  "stand_in")
             return self.service.create(d.get("variant"), d.get("seats"), d.get("options"),
                                        **extra)
-        self.run(create, status=201)
+        await self.run(create, status=201)
 
 
 class AdminHandler(_Handler):
-    def get(self, code: str) -> None:
+    async def get(self, code: str) -> None:
         token = self.get_query_argument("admin_token", None) or self.request.headers.get(
             "X-Rummy-Token")
-        self.run(self.service.admin, code, token)
+        await self.run(self.service.admin, code, token)
 
 
 class JoinHandler(_Post):
-    def post(self, code: str) -> None:
-        self.run(lambda: self.service.join(code, self.json_body().get("name")))
+    async def post(self, code: str) -> None:
+        await self.run(lambda: self.service.join(code, self.json_body().get("name")))
 
 
 class StateHandler(_Handler):
-    def get(self, code: str) -> None:
-        self.run(self.service.state, code, self.token())
+    async def get(self, code: str) -> None:
+        await self.run(self.service.state, code, self.token())
 
 
 class WaitHandler(_Handler):
@@ -266,33 +283,33 @@ class WaitHandler(_Handler):
         finally:
             with contextlib.suppress(ServiceError):
                 self.service.watch(code, token, -1)
-        self.run(self.service.state, code, token)
+        await self.run(self.service.state, code, token)
 
 
 class ActHandler(_Post):
-    def post(self, code: str) -> None:
+    async def post(self, code: str) -> None:
         def act() -> dict[str, Any]:
             d = self.json_body()
             return self.service.act(code, d.get("token"), d.get("action"), d.get("version"))
-        self.run(act)
+        await self.run(act)
 
 
 class NextHandler(_Post):
-    def post(self, code: str) -> None:
-        self.run(lambda: self.service.next_hand(code, self.json_body().get("admin_token")))
+    async def post(self, code: str) -> None:
+        await self.run(lambda: self.service.next_hand(code, self.json_body().get("admin_token")))
 
 
 class RemoveHandler(_Post):
-    def post(self, code: str) -> None:
+    async def post(self, code: str) -> None:
         def remove() -> dict[str, Any]:
             d = self.json_body()
             return self.service.remove_seat(code, d.get("admin_token"), d.get("seat"))
-        self.run(remove)
+        await self.run(remove)
 
 
 class CloseHandler(_Post):
-    def post(self, code: str) -> None:
-        self.run(lambda: self.service.close(code, self.json_body().get("admin_token")))
+    async def post(self, code: str) -> None:
+        await self.run(lambda: self.service.close(code, self.json_body().get("admin_token")))
 
 
 class NotFoundHandler(_Handler):
@@ -323,6 +340,7 @@ def setup(web_app: web.Application, base_url: str = "/",
     """Serve the API in ``web_app`` and start giving bots their turns; the
     service keeps its tables in the data folder unless one is given."""
     service = service if service is not None else TableService()
+    service.wait_for_disk = False  # each request awaits its own writes (a group commit)
     hub = Hub()
     service.listeners.append(hub.changed)
     web_app.add_handlers(".*$", handlers(base_url, service, hub))

@@ -39,6 +39,10 @@ _OBSERVATIONS = {
 }
 
 
+#: Cards are frozen values: their text is worked out once.
+_CARD_TEXT: dict[Card, str] = {}
+
+
 class WireError(ValueError):
     """JSON that does not fit the type it should be read as."""
 
@@ -51,7 +55,19 @@ def encode(value: Any) -> Any:
     >>> encode((Card.parse("Qh"), None, 3))
     ['Qh', None, 3]
     """
-    if value is None or isinstance(value, (bool, int, float, str)):
+    t = type(value)
+    if t is str or t is int or value is None or t is bool or t is float:
+        return value
+    if t is Card:
+        text = _CARD_TEXT.get(value)
+        if text is None:
+            text = _CARD_TEXT[value] = str(value)
+        return text
+    if t is tuple or t is list:
+        if all(type(v) is str for v in value):  # a log: nothing to convert
+            return list(value)
+        return [encode(v) for v in value]
+    if isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (Card, Action)):
         return str(value)

@@ -24,6 +24,7 @@ from tableserver import (
     Forbidden,
     Gone,
     NotFound,
+    NotSaved,
     Store,
     TableService,
     encode,
@@ -420,3 +421,24 @@ def test_removing_a_seat_revokes_its_token_and_frees_it(tmp_path: Path) -> None:
     with pytest.raises(Forbidden):
         again.state(code, joined[1]["token"])
     assert again.state(code, back["token"])["player"] == 1
+
+
+def test_a_move_the_database_refuses_never_happened(tmp_path: Path) -> None:
+    svc = make(tmp_path)
+    made, joined = full_table(svc, "three_thirteen", ["human", "human"])
+    code = made["code"]
+    seat = svc.tables[code].game.current_player
+    token = next(j["token"] for j in joined if j["seat"] == seat)
+    before = svc.state(code, token)
+    db = sqlite3.connect(svc.store.path)
+    db.execute("CREATE TRIGGER refuse BEFORE INSERT ON moves "
+               "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END")
+    db.commit()
+    with pytest.raises(NotSaved, match="the disk is full"):
+        svc.act(code, token, "draw stock", before["version"])
+    assert svc.state(code, token) == before  # reloaded from the database: as it was
+    db.execute("DROP TRIGGER refuse")
+    db.commit()
+    db.close()
+    after = svc.act(code, token, "draw stock", before["version"])
+    assert after["phase"] == "discard" and svc.store.count_moves() == 1
