@@ -112,7 +112,9 @@ class Classroom:
         self.close.on_click(lambda _b: self._guard(self.close_table))
         self.controls = w.HBox([self.next, self.seat_choice, self.remove, self.close],
                                layout=w.Layout(flex_flow="row wrap"))
-        self.board = w.VBox([self.keep, self.info, self.seats, self.controls],
+        self.public = w.HTML()
+        self.public.add_class("rummy-classroom-public")
+        self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public],
                             layout=w.Layout(display="none"))
         self.message = w.HTML()
         self.message.add_class("rummy-message")
@@ -153,11 +155,15 @@ class Classroom:
         self._listen()
 
     def _reload(self) -> None:
-        self._show(_call(self._url(), token=self.admin))
-        self._listen()
+        view = _call(self._url(), token=self.admin)
+        self._show(view)
+        if view["status"] != "closed":
+            self._show_public(_call(self._url("state"), token=self.admin))
+            self._listen()
 
     def next_hand(self) -> None:
         self._show(_call(self._url("next"), {"admin_token": self.admin}))
+        self._show_public(_call(self._url("state"), token=self.admin))
 
     def remove_seat(self) -> None:
         if self.seat_choice.value is None:
@@ -218,6 +224,21 @@ class Classroom:
         self.board.layout.display = ""
         self.controls.layout.display = "none" if table["status"] == "closed" else ""
 
+    def _show_public(self, view: dict[str, Any]) -> None:
+        """What every seat sees alike (the admin token's view of the table):
+        the projector's picture of the game, never a hand."""
+        players, scores = view.get("players") or [], view.get("scores") or []
+        if not players:
+            self.public.value = ""
+            return
+        rows = "".join(f"<tr><td>{html.escape(str(p))}</td><td>{html.escape(str(s))}</td></tr>"
+                       for p, s in zip(players, scores))
+        log = "<br>".join(html.escape(str(line)) for line in (view.get("log") or [])[-8:][::-1])
+        self.public.value = (
+            f"<h4>On the table</h4><p>Phase: {html.escape(str(view.get('phase', '')))}</p>"
+            f"<table><tr><th>Player</th><th>Points</th></tr>{rows}</table>"
+            f"<p><small>(newest first)</small><br>{log}</p>")
+
     def _listen(self) -> None:
         try:
             loop = asyncio.get_running_loop()
@@ -230,9 +251,10 @@ class Classroom:
         while self.view.get("status") != "closed":
             version = int(self.view.get("table", {}).get("version", 0))
             try:
-                await asyncio.to_thread(
+                public = await asyncio.to_thread(
                     _call, self._url(f"wait?version={version}&timeout=25"), None, self.admin, 45)
                 view = await asyncio.to_thread(_call, self._url(), None, self.admin)
+                self._show_public(public)
             except RemoteError as exc:
                 self.message.value = html.escape(str(exc))
                 if exc.status in (403, 404, 410):

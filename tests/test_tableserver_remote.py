@@ -122,3 +122,39 @@ def test_a_reload_returns_to_the_seat_with_the_token(api: str) -> None:
         RemoteGame(made["code"], "not-the-token", api=api)
     with pytest.raises(rummy.GameError, match="name"):
         shared_table(made["code"], "", api=api)
+
+
+def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> None:
+    from tableserver.classroom import Classroom
+
+    room = Classroom(api=api, query="")
+    room.variant.value, room.learners.value, room.bots.value = "gin_three", 2, 1
+    room.speed.value = 0.0
+    room.create.click()
+    assert room.message.value == "", room.message.value
+    code = room.code
+    assert code and code in room.info.value and "gin_three.ipynb?table=" in room.info.value
+    assert room.admin and room.admin not in room.info.value  # the token is not shown as text
+    ana = shared_table(code, "Ana", api=api)
+    room._reload()
+    assert "Ana" in room.seats.value and "not joined" in room.seats.value
+    room.next.click()  # start with the free seat played by a stand-in
+    assert room.view["status"] == "playing", room.message.value
+    assert "On the table" in room.public.value and "Ana" in room.public.value
+    # the projector's view is what every seat sees alike: no hand, no advice
+    from tableserver.remote import _call
+
+    public = _call(f"{api}/tables/{code}/state", token=room.admin)
+    assert public["player"] is None
+    assert not {"hand", "partner_hand", "legal_actions"} & set(public)
+    assert public.get("advice") is None  # the box sees no advice, so neither does it
+    room.seat_choice.value = 0
+    room.remove.click()
+    with pytest.raises(rummy.GameError, match="not valid"):
+        ana.game.refresh()
+    room.close.click()
+    assert "closed" in room.info.value
+    again = Classroom(api=api, query=f"table={code}&admin={room.admin}")
+    assert again.message.value == "" and again.view["status"] == "closed"
+    wrong = Classroom(api=api, query=f"table={code}&admin=nope")
+    assert "only the teacher" in wrong.message.value
