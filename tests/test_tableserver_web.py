@@ -158,7 +158,8 @@ def test_unknown_endpoints_answer_json_404(server: Server) -> None:
 
 
 def test_create_and_admin_view_survive_a_restart(server: Server) -> None:
-    made, joined = new_table(server, seats=["human", "human", "greedy"], names=("Ana", "Ben"))
+    made, joined = new_table(server, seats=["human", "human", "greedy"], names=("Ana", "Ben"),
+                             speed=10)  # the bot waits: nothing moves during the test
     code, admin = made["code"], made["admin_token"]
     assert server.call("GET", f"/tables/{code}?admin_token=wrong")[0] == 403
     assert server.call("GET", f"/tables/{code}")[0] == 403
