@@ -222,8 +222,20 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
         moves = 0
         reloaded = restarted = False
         deadline = time.monotonic() + 600
-        while api_get(base, f"/tables/{code}", admin)["status"] == "playing":
+        while True:
             assert time.monotonic() < deadline, "the hand did not end in 10 minutes"
+            status = api_get(base, f"/tables/{code}", admin)["status"]
+            if status == "over" or status == "paused" and reloaded and restarted:
+                break
+            if status == "paused":
+                # a hand so short (a match straight after the deal) that the reload and
+                # the restart are still to come: the teacher starts the next hand
+                teacher.locator("button.rummy-next-hand").click()
+                deadline_next = time.monotonic() + 30
+                while api_get(base, f"/tables/{code}", admin)["status"] == "paused":
+                    assert time.monotonic() < deadline_next, "the next hand did not start"
+                    teacher.wait_for_timeout(200)
+                continue
             if play_one_move(learners):
                 moves += 1
             else:
@@ -256,9 +268,9 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
                 restarted = True
             if moves % 2 == 0:
                 checked += assert_own_cards_only(learners)
-        status = api_get(base, f"/tables/{code}", admin)
-        assert reloaded and restarted, f"the hand ended after {moves} rounds of moves"
-        assert status["status"] in ("paused", "over") and status["table"]["hand"] == 2
+        final = api_get(base, f"/tables/{code}", admin)
+        assert reloaded and restarted
+        assert final["status"] in ("paused", "over") and final["table"]["hand"] >= 2
         assert checked > 0
         teacher.reload()  # the teacher's page finds the table again
         teacher.wait_for_selector(".rummy-table-code", timeout=120_000)
