@@ -74,11 +74,13 @@ binder-links: $(STAMP)
 
 # Voilà serves the whole tree (settings in voila.json: sources stripped, idle kernels
 # culled, kernels started ahead of time for the apps); its "rummy" template
-# (share/jupyter) makes "/" open $(APP), the landing page.
+# (share/jupyter) makes "/" open $(APP), the landing page.  It runs as
+# tableserver.voila_app: Voilà itself plus the classroom table service under
+# /rummy/api/ (same port; tables kept in $$RUMMY_DATA, default ~/.local/share/rummy-kit).
 app: $(STAMP)
 	@echo "Rummy teaching kit: open http://127.0.0.1:$(PORT)/ (it opens notebooks/apps/index.ipynb)"
 	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-		$(VENV)/bin/voila --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
+		$(PY) -m tableserver.voila_app --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 		--template=rummy $(CURDIR)
 
 # JupyterLab with the lessons, opened at Start here.

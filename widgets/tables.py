@@ -72,9 +72,12 @@ class _Table(View):
         four_colour: bool = False,
         large: bool = False,
         show_odds: bool = False,
+        source: Any = None,
         **options: Any,
     ) -> None:
         super().__init__()
+        #: a shared table's seat (tableserver.remote.RemoteGame) instead of a local engine
+        self.source = source
         self.variant = find_variant(variant)
         self.variant.resolve(**options)
         self.options = dict(options)
@@ -237,7 +240,8 @@ class _Table(View):
         self._paused = False
         spec = self.player_spec
         names = list(spec) if not isinstance(spec, int) else self._player_names(spec)
-        self.state = rummy.new_game(self.variant, players=names, seed=seed, **self.options)
+        self.state = self.source if self.source is not None else rummy.new_game(
+            self.variant, players=names, seed=seed, **self.options)
         self.seed = self.state.seed
         n = len(self.state.players)
         if not 0 <= self.learner < n:
@@ -252,8 +256,10 @@ class _Table(View):
                 for s, k in zip(others, kinds):
                     full[s] = k
                 kinds = full
-        self.bots = [None if s == self.learner or kinds[s] is None
+        self.bots = [None if s == self.learner or kinds[s] is None or self.source is not None
                      else make_bot(kinds[s], seed=_bot_seed(self.seed, s)) for s in range(n)]
+        if self.source is not None:  # the service runs the other seats and deals new games
+            self.new_game_button.layout.display = "none"
         self.coach.bot.reset()
         self.review_box.layout.display = "none"
         self.game_over.layout.display = "none"

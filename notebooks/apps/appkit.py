@@ -240,6 +240,7 @@ class App:
         self.view: Any = None
         self.widget = w.VBox()
         self.widget.add_class("rummy-app")
+        _keep_seat()
         if _preheated():
             _page_request().add_done_callback(self._page_arrived)
         else:
@@ -255,7 +256,15 @@ class App:
 
     def _build(self, notes: list[str]) -> None:
         s = settings(self.defaults, query=self.query, notes=notes)
-        made = self._make(s, notes)
+        shared = settings({"table": "", "name": "", "token": ""}, query=self.query)
+        if shared["table"]:  # a seat at a classroom table, fed by the table service
+            try:
+                made = _shared(shared)
+            except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
+                notes.append(_words(exc))
+                made = None
+        else:
+            made = self._make(s, notes)
         if not self.show_notes:
             notes = []
         if made is None:
@@ -299,6 +308,27 @@ def _words(exc: BaseException) -> str:
     allowed), without the exception's class name."""
     text = str(exc).strip().rstrip(".") or type(exc).__name__
     return text
+
+
+def _shared(where: dict[str, str]) -> Any:
+    """The seat at a shared table (``?table=CODE&name=...`` or ``&token=...``),
+    fed by the table service: see tableserver.remote."""
+    from tableserver.remote import shared_table
+
+    return shared_table(where["table"], where["name"], where["token"])
+
+
+def _keep_seat() -> None:
+    """The page's script that keeps a shared table's seat token (local storage
+    and address); it does nothing on a page without ``?table=``."""
+    with contextlib.suppress(ImportError):
+        from IPython import get_ipython
+        from IPython.display import HTML, display
+
+        from tableserver.remote import SEAT_KEEPER_JS
+
+        if getattr(get_ipython(), "kernel", None) is not None:  # a page will show it
+            display(HTML(SEAT_KEEPER_JS))
 
 
 def notice(notes: list[str]) -> Any:

@@ -163,10 +163,13 @@ def jupyter_path(root: Path = ROOT) -> str:
 def start_voila(port: int | None = None, root: Path = ROOT, python: str = sys.executable,
                 extra_args: Sequence[str] = (), env: dict[str, str] | None = None) -> Server:
     """Serve ``root`` with Voilà as ``make app`` does (voila.json, the "rummy"
-    template), on a free loopback port unless ``port`` is given."""
+    template, the table service under /rummy/api/), on a free loopback port
+    unless ``port`` is given.  Tables are kept where ``env`` says
+    (``RUMMY_DATA``), else in a fresh temporary folder."""
     port = port or free_port()
-    argv = [python, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-            "--template=rummy", "--Voila.port_retries=0", *extra_args, str(root)]
+    env = {"RUMMY_DATA": tempfile.mkdtemp(prefix="rummy-data-"), **(env or {})}
+    argv = [python, "-m", "tableserver.voila_app", "--no-browser", f"--port={port}",
+            "--Voila.ip=127.0.0.1", "--template=rummy", "--Voila.port_retries=0", *extra_args, str(root)]
     full_env = {**os.environ, **(env or {}), "JUPYTER_PATH": jupyter_path(root),
                 "PYTHONUNBUFFERED": "1"}
     return Server(argv, port, root, full_env, f"http://127.0.0.1:{port}/",

@@ -1,0 +1,197 @@
+"""Load and faults for the table service, on the loopback interface only.
+
+20 Big Tables of 12 learners' seats each (no bots: every seat is an API
+client) are played at full speed for 60 s by one client thread per table:
+each move is a ``GET state`` for a seat with something to do, then a ``POST
+act`` with a random legal move.  Printed: moves per second, the median and
+p99 latency of ``act``, and the server's memory (resident, and its peak).
+Then the server is killed with SIGKILL while the clients are still playing,
+started again on the same database, and every move the clients saw
+acknowledged is looked for: the number of moves lost must be 0.
+
+    python benchmarks/tables_load.py [--tables 20] [--seats 12] [--seconds 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(port: int, data: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "tableserver", "--port", str(port),
+                             "--data", data, "--quiet"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("the table service did not start") from None
+            time.sleep(0.05)
+
+
+class Client:
+    """One keep-alive HTTP connection."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None
+             ) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["X-Rummy-Token"] = token
+        data = None if body is None else json.dumps(body)
+        self.conn.request(method, "/rummy/api" + path, body=data, headers=headers)
+        r = self.conn.getresponse()
+        return r.status, json.loads(r.read())
+
+
+def rss_kib(pid: int) -> tuple[int, int]:
+    """Resident memory now and at its peak (KiB)."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--tables", type=int, default=20)
+    p.add_argument("--seats", type=int, default=12)
+    p.add_argument("--seconds", type=float, default=60.0)
+    args = p.parse_args()
+    data = tempfile.mkdtemp(prefix="rummy-load-")
+    port = free_port()
+    server = start(port, data)
+    setup = Client(port)
+    tables: list[tuple[str, list[str]]] = []
+    for _ in range(args.tables):
+        status, made = setup.call("POST", "/tables", {
+            "variant": "big_table", "seats": ["human"] * args.seats, "timeout": None,
+            "pause_between_hands": False})
+        assert status == 201, made
+        tokens = []
+        for i in range(args.seats):
+            status, j = setup.call("POST", f"/tables/{made['code']}/join", {"name": f"L{i}"})
+            assert status == 200, j
+            tokens.append(j["token"])
+        tables.append((made["code"], tokens))
+    print(f"{args.tables} Big Tables x {args.seats} seats, {args.seconds:g} s at full speed, "
+          f"server pid {server.pid}, database in {data}", flush=True)
+
+    stop = threading.Event()
+    killed = threading.Event()  # after this, a failed connection is the point of the test
+    latencies: list[list[float]] = [[] for _ in tables]
+    acked = [0] * len(tables)  # moves the server acknowledged (200), per table
+    refused = [0] * len(tables)  # 409s: another seat got there first
+    errors: list[str] = []
+
+    def play(k: int) -> None:
+        code, tokens = tables[k]
+        rng = random.Random(k)
+        client = Client(port)
+        seat = 0
+        try:
+            while not stop.is_set():
+                token = tokens[seat]
+                seat = (seat + 1) % len(tokens)
+                status, view = client.call("GET", f"/tables/{code}/state", token=token)
+                if status != 200 or not view.get("legal_actions"):
+                    continue
+                action = rng.choice(view["legal_actions"])
+                t0 = time.perf_counter()
+                status, _ = client.call("POST", f"/tables/{code}/act",
+                                        {"token": token, "action": action,
+                                         "version": view["version"]})
+                latencies[k].append(time.perf_counter() - t0)
+                if status == 200:
+                    acked[k] += 1
+                elif status == 409:
+                    refused[k] += 1
+                elif status != 400:
+                    errors.append(f"{status}")
+        except (OSError, http.client.HTTPException, ValueError) as e:
+            if not killed.is_set():
+                errors.append(f"table {k}: {e!r}")
+
+    threads = [threading.Thread(target=play, args=(k,), daemon=True) for k in range(len(tables))]
+    t_start = time.perf_counter()
+    for t in threads:
+        t.start()
+    time.sleep(args.seconds)
+    elapsed = time.perf_counter() - t_start
+    moves = sum(acked)
+    lat = sorted(x for per in latencies for x in per)
+    rss, peak = rss_kib(server.pid)
+    print(f"moves applied: {moves} in {elapsed:.1f} s = {moves / elapsed:.0f} moves/s, "
+          f"each a GET state and a POST act ({sum(refused)} stale moves refused with 409)")
+    print(f"act latency: median {statistics.median(lat) * 1000:.1f} ms, "
+          f"p99 {lat[int(0.99 * (len(lat) - 1))] * 1000:.1f} ms over {len(lat)} requests")
+    print(f"server memory: {rss / 1024:.0f} MiB resident, peak {peak / 1024:.0f} MiB")
+
+    # SIGKILL while the clients are still playing, then count what was kept
+    before = list(acked)
+    killed.set()
+    os.killpg(server.pid, signal.SIGKILL)
+    server.wait()
+    stop.set()
+    for t in threads:
+        t.join(10)
+    after_kill = [a - b for a, b in zip(acked, before)]
+    server = start(port, data)
+    try:
+        db = sqlite3.connect(os.path.join(data, "tables.sqlite3"))
+        kept = dict(db.execute("SELECT code, COUNT(*) FROM moves GROUP BY code").fetchall())
+        db.close()
+        lost = sum(max(0, acked[k] - kept.get(code, 0)) for k, (code, _) in enumerate(tables))
+        # and the restarted server has every table back, at its last version
+        check = Client(port)
+        back = 0
+        for code, tokens in tables:
+            status, view = check.call("GET", f"/tables/{code}/state", token=tokens[0])
+            back += status == 200
+        print(f"after SIGKILL mid-play ({sum(after_kill)} moves acknowledged in the last "
+              f"instant) and a restart: {back}/{len(tables)} tables back, "
+              f"{sum(kept.values())} moves kept, {sum(acked)} acknowledged, moves lost: {lost}")
+        if errors:
+            print(f"client errors: {len(errors)} (first: {errors[0]})")
+    finally:
+        with_group = server.pid
+        os.killpg(with_group, signal.SIGTERM)
+        server.wait(10)
+    if lost:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

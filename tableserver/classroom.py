@@ -1,0 +1,274 @@
+"""The teacher's page: make a shared table, read its code out, see who joined,
+start each hand, free a seat, close the table (``notebooks/apps/classroom.ipynb``).
+
+It speaks to the table service through its HTTP API, like every page, with
+the table's admin token (kept in the page's address as ``admin=`` so that a
+reload finds the table again).  No rule is here: the service checks every
+request and its refusals are shown as messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+import ipywidgets as w
+
+from rummy.bots import bot_names
+from rummy.variants import VARIANTS, find_variant
+from tableserver.remote import RemoteError, _call, api_base
+
+__all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
+
+#: The table app a learner opens for each family.
+APP_OF_FAMILY = {"three_thirteen": "three_thirteen.ipynb", "big_table": "big_table.ipynb",
+                 "gin": "gin_three.ipynb"}
+
+#: Keeps the admin token of the table this page made in its address (``admin=``).
+TEACHER_KEEPER_JS = """
+<script>
+(function () {
+  var timer = window.setInterval(function () {
+    var el = document.querySelector('.rummy-classroom-keep [data-code]');
+    if (!el) { return; }
+    var url = new URL(window.location.href);
+    var code = el.getAttribute('data-code'), admin = el.getAttribute('data-admin');
+    if (url.searchParams.get('table') !== code || url.searchParams.get('admin') !== admin) {
+      url.searchParams.set('table', code);
+      url.searchParams.set('admin', admin);
+      window.history.replaceState(null, '', url.toString());
+    }
+  }, 500);
+})();
+</script>
+"""
+
+
+def _button(label: str, css: str, style: str = "") -> w.Button:
+    b = w.Button(description=label, button_style=style, layout=w.Layout(width="auto"))
+    b.add_class(css)
+    return b
+
+
+class Classroom:
+    """The teacher's controls; ``.widget`` is the page."""
+
+    def __init__(self, *, api: str | None = None, query: str | None = None) -> None:
+        self.api = (api or api_base()).rstrip("/")
+        self.code: str | None = None
+        self.admin: str | None = None
+        self.spectator: str | None = None
+        self.view: dict[str, Any] = {}
+        self._task: asyncio.Task[Any] | None = None
+
+        names = [v.name for v in VARIANTS.values()]
+        self.variant = w.Dropdown(options=[(find_variant(n).title, n) for n in names],
+                                  value="big_table", description="Game",
+                                  style={"description_width": "initial"})
+        self.variant.add_class("rummy-classroom-variant")
+        self.learners = w.BoundedIntText(value=3, min=1, max=12, description="Learners",
+                                         style={"description_width": "initial"})
+        self.learners.add_class("rummy-classroom-learners")
+        self.bots = w.BoundedIntText(value=2, min=0, max=11, description="Bots",
+                                     style={"description_width": "initial"})
+        self.bots.add_class("rummy-classroom-bots")
+        self.strength = w.Dropdown(options=list(bot_names()), value="greedy",
+                                   description="Bot strength",
+                                   style={"description_width": "initial"})
+        self.speed = w.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.5,
+                                   description="Caller speed (s per bot move)",
+                                   style={"description_width": "initial"})
+        self.speed.add_class("rummy-classroom-speed")
+        self.timeout = w.BoundedIntText(value=120, min=5, max=3600,
+                                        description="A bot plays for an absent learner after (s)",
+                                        style={"description_width": "initial"})
+        self.pause = w.Checkbox(value=True, description="Wait for me after each hand",
+                                indent=False)
+        self.create = _button("Make the table", "rummy-create-table", "primary")
+        self.create.on_click(lambda _b: self._guard(self.make_table))
+        self.form = w.VBox([
+            w.HTML("<h3>A table for the class</h3>"),
+            w.HBox([self.variant, self.strength], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.learners, self.bots], layout=w.Layout(flex_flow="row wrap")),
+            self.speed, self.timeout, self.pause, self.create,
+        ])
+
+        self.keep = w.HTML()
+        self.keep.add_class("rummy-classroom-keep")
+        self.info = w.HTML()
+        self.info.add_class("rummy-classroom-info")
+        self.seats = w.HTML()
+        self.seats.add_class("rummy-classroom-seats")
+        self.next = _button("Start / next hand", "rummy-next-hand", "success")
+        self.next.on_click(lambda _b: self._guard(self.next_hand))
+        self.seat_choice = w.Dropdown(options=[], description="Seat",
+                                      layout=w.Layout(width="auto"))
+        self.remove = _button("Free this seat", "rummy-remove-seat", "warning")
+        self.remove.on_click(lambda _b: self._guard(self.remove_seat))
+        self.close = _button("Close the table", "rummy-close-table", "danger")
+        self.close.on_click(lambda _b: self._guard(self.close_table))
+        self.controls = w.HBox([self.next, self.seat_choice, self.remove, self.close],
+                               layout=w.Layout(flex_flow="row wrap"))
+        self.public = w.HTML()
+        self.public.add_class("rummy-classroom-public")
+        self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public],
+                            layout=w.Layout(display="none"))
+        self.message = w.HTML()
+        self.message.add_class("rummy-message")
+        self.widget = w.VBox([self.form, self.message, self.board])
+        self.widget.add_class("rummy-classroom")
+        self.widget.add_class("rummy-root")
+
+        q = {k: v[-1] for k, v in parse_qs(
+            (os.environ.get("QUERY_STRING", "") if query is None else query).lstrip("?")).items()}
+        if q.get("table") and q.get("admin"):
+            self.code, self.admin = q["table"], q["admin"]
+            self._guard(self._reload)
+
+    # -- requests --------------------------------------------------------------
+    def _guard(self, fn: Any) -> None:
+        try:
+            self.message.value = ""
+            fn()
+        except RemoteError as exc:
+            self.message.value = html.escape(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+            self.message.value = html.escape(f"{type(exc).__name__}: {exc}")
+
+    def _url(self, what: str = "") -> str:
+        assert self.code is not None
+        return f"{self.api}/tables/{quote(self.code)}" + (f"/{what}" if what else "")
+
+    def make_table(self) -> None:
+        """Ask the service for a table with the form's settings."""
+        seats = ["human"] * self.learners.value + [self.strength.value] * self.bots.value
+        made = _call(self.api + "/tables", {
+            "variant": self.variant.value, "seats": seats, "speed": float(self.speed.value),
+            "timeout": int(self.timeout.value), "pause_between_hands": bool(self.pause.value)})
+        self.code, self.admin = made["code"], made["admin_token"]
+        self.spectator = made["spectator_token"]
+        self._show({"code": made["code"], "status": made["table"]["status"],
+                    "version": made["table"]["version"], "table": made["table"]})
+        self._listen()
+
+    def _reload(self) -> None:
+        view = _call(self._url(), token=self.admin)
+        self._show(view)
+        if view["status"] != "closed":
+            self._show_public(_call(self._url("state"), token=self.admin))
+            self._listen()
+
+    def next_hand(self) -> None:
+        self._show(_call(self._url("next"), {"admin_token": self.admin}))
+        self._show_public(_call(self._url("state"), token=self.admin))
+
+    def remove_seat(self) -> None:
+        if self.seat_choice.value is None:
+            raise RemoteError("choose a learner's seat first")
+        self._show(_call(self._url("remove"), {"admin_token": self.admin,
+                                                "seat": int(self.seat_choice.value)}))
+
+    def close_table(self) -> None:
+        got = _call(self._url("close"), {"admin_token": self.admin})
+        self.view["status"] = got["status"]
+        self.info.value += "<p><b>The table is closed.</b></p>"
+        self.controls.layout.display = "none"
+
+    # -- drawing ---------------------------------------------------------------
+    def join_path(self) -> str:
+        """The learners' link, relative to this page (both are apps)."""
+        family = find_variant(self.view["table"]["variant"]).family
+        return f"{APP_OF_FAMILY[family]}?table={quote(self.code or '')}&name="
+
+    def _show(self, view: dict[str, Any]) -> None:
+        self.view = view
+        table = view["table"]
+        code = html.escape(table["code"])
+        host = os.environ.get("SERVER_NAME")
+        port = os.environ.get("SERVER_PORT")
+        rel = self.join_path()
+        full = (f"http://{host}{':' + port if port else ''}/voila/render/notebooks/apps/{rel}"
+                if host else rel)
+        self.keep.value = (f"<span data-code='{code}' data-admin='{html.escape(self.admin or '')}'>"
+                           "</span>")
+        status = {"waiting": "waiting for learners", "playing": "playing",
+                  "paused": "the hand is over: press Start / next hand",
+                  "over": "the game is over", "closed": "closed"}.get(table["status"],
+                                                                       table["status"])
+        self.info.value = (
+            f"<h3>Table code: <span class='rummy-table-code'>{code}</span></h3>"
+            f"<p>{html.escape(table['title'])}; {html.escape(status)}"
+            + (f", hand {table['hand']}" if table.get("hand") else "") + "</p>"
+            f"<p>Learners join at <a class='rummy-join-link' href='{html.escape(rel)}' "
+            f"target='_blank'>{html.escape(full)}</a><i>their name</i></p>")
+        rows = []
+        for s in table["seats"]:
+            if s["kind"] == "bot":
+                who, state = f"{s['name']}", f"bot ({s['bot']})"
+            else:
+                who = s["name"] if s["joined"] else "(free)"
+                state = ("away: a bot plays for them" if s["away"] else "here") if s["joined"] \
+                    else "not joined"
+            rows.append(f"<tr class='rummy-classroom-seat'><td>{s['seat'] + 1}</td>"
+                        f"<td>{html.escape(who)}</td><td>{html.escape(state)}</td></tr>")
+        self.seats.value = ("<table><tr><th>Seat</th><th>Who</th><th></th></tr>"
+                            + "".join(rows) + "</table>")
+        options = [(f"{s['seat'] + 1}: {s['name']}", s["seat"]) for s in table["seats"]
+                   if s["kind"] == "human" and s["joined"]]
+        if list(self.seat_choice.options) != options:
+            self.seat_choice.options = options
+        self.form.layout.display = "none"
+        self.board.layout.display = ""
+        self.controls.layout.display = "none" if table["status"] == "closed" else ""
+
+    def _show_public(self, view: dict[str, Any]) -> None:
+        """What every seat sees alike (the admin token's view of the table):
+        the projector's picture of the game, never a hand."""
+        players, scores = view.get("players") or [], view.get("scores") or []
+        if not players:
+            self.public.value = ""
+            return
+        rows = "".join(f"<tr><td>{html.escape(str(p))}</td><td>{html.escape(str(s))}</td></tr>"
+                       for p, s in zip(players, scores))
+        log = "<br>".join(html.escape(str(line)) for line in (view.get("log") or [])[-8:][::-1])
+        self.public.value = (
+            f"<h4>On the table</h4><p>Phase: {html.escape(str(view.get('phase', '')))}</p>"
+            f"<table><tr><th>Player</th><th>Points</th></tr>{rows}</table>"
+            f"<p><small>(newest first)</small><br>{log}</p>")
+
+    def _listen(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._poll())
+
+    async def _poll(self) -> None:
+        while self.view.get("status") != "closed":
+            version = int(self.view.get("table", {}).get("version", 0))
+            try:
+                public = await asyncio.to_thread(
+                    _call, self._url(f"wait?version={version}&timeout=25"), None, self.admin, 45)
+                view = await asyncio.to_thread(_call, self._url(), None, self.admin)
+                self._show_public(public)
+            except RemoteError as exc:
+                self.message.value = html.escape(str(exc))
+                if exc.status in (403, 404, 410):
+                    return
+                await asyncio.sleep(2)
+                continue
+            except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+                self.message.value = html.escape(f"Lost touch with the table ({exc})")
+                await asyncio.sleep(2)
+                continue
+            self._show(view)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import HTML, display
+
+        display(HTML(TEACHER_KEEPER_JS))
+        display(self.widget)

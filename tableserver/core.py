@@ -1,0 +1,848 @@
+"""The table service: shared tables that several learners play, each on
+their own screen, with bots filling the other seats.
+
+The service is the only holder of a shared table's engine state.  Everything
+it answers is built from one seat's own ``observe(seat)`` (or, for a
+spectator, from the fields that every seat's observation shows alike), never
+from the full state.  Every applied move is written to the :class:`Store`
+before the caller hears about it, and a restarted service rebuilds every
+table from its seed and its moves.
+
+A table's life: ``waiting`` (learners join) -> ``playing`` -> ``paused``
+after each hand, until the teacher starts the next one -> ``over``; or
+``closed`` by the teacher at any time.
+
+>>> import tempfile, os
+>>> svc = TableService(Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3")))
+>>> made = svc.create("three_thirteen", ["human", "greedy"], speed=0)
+>>> me = svc.join(made["code"], "Ana")
+>>> me["seat"], svc.state(made["code"], me["token"])["status"]
+(0, 'playing')
+>>> svc.state(made["code"], "not-a-token")
+Traceback (most recent call last):
+...
+tableserver.core.Forbidden: this token is not valid at this table: use the token you got when you joined
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import math
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import rummy
+from rummy.bots import Bot, bot_names, make_bot
+from rummy.game import Action, GameError
+from rummy.variants import Variant, VariantError, find_variant
+from tableserver.store import Store
+from tableserver.wire import encode
+
+__all__ = [
+    "TableService",
+    "ServiceError",
+    "BadRequest",
+    "Forbidden",
+    "NotFound",
+    "Conflict",
+    "Gone",
+    "NotSaved",
+    "new_code",
+    "normal_code",
+    "CODE_ALPHABET",
+    "STATUSES",
+]
+
+log = logging.getLogger("tableserver")
+
+#: Letters and digits of a table code: no 0/O, 1/I/L or U, so a code read
+#: aloud or copied from a projector is not misheard.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+#: Characters in a code (three groups of four): 30**12, about 2**59 codes.
+CODE_LENGTH = 12
+#: A table's life, in order (``closed`` may come at any time).
+STATUSES = ("waiting", "playing", "paused", "over", "closed")
+#: The longest name a learner may give.
+MAX_NAME = 24
+_FORMAT = 1
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``status`` is its HTTP status and
+    ``state`` (for a 409) the fresh view of the seat that asked."""
+
+    status = 400
+
+    def __init__(self, message: str, state: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.state = state
+
+
+class BadRequest(ServiceError):
+    """Bad input or an illegal move (400); the table is unchanged."""
+
+    status = 400
+
+
+class Forbidden(ServiceError):
+    """A wrong or missing token (403); the table is unchanged."""
+
+    status = 403
+
+
+class NotFound(ServiceError):
+    """No table has this code (404)."""
+
+    status = 404
+
+
+class Conflict(ServiceError):
+    """The table moved on since the page's version, or it is full (409)."""
+
+    status = 409
+
+
+class Gone(ServiceError):
+    """The teacher closed the table (410)."""
+
+    status = 410
+
+
+class NotSaved(ServiceError):
+    """The database refused a write (500): the tables were reloaded from it,
+    so the move that could not be saved never happened."""
+
+    status = 500
+
+
+def new_code() -> str:
+    """A fresh table code: three groups of four, e.g. ``"K7QM-X4P9-RT2H"``.
+
+    >>> c = new_code()
+    >>> len(c), c[4], c[9], all(ch in CODE_ALPHABET for ch in c.replace("-", ""))
+    (14, '-', '-', True)
+    """
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "-".join(raw[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+
+
+def normal_code(text: Any) -> str:
+    """A code as typed (any case, with or without dashes or spaces) in its
+    written form, or :class:`NotFound` when it cannot be a code.
+
+    >>> normal_code("k7qm x4p9-rt2h")
+    'K7QM-X4P9-RT2H'
+    >>> normal_code("hello")
+    Traceback (most recent call last):
+    ...
+    tableserver.core.NotFound: 'hello' is not a table code: a code is 12 letters and digits, e.g. K7QM-X4P9-RT2H
+    """
+    if isinstance(text, str):
+        raw = "".join(ch for ch in text.upper() if ch not in "- ")
+        if len(raw) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in raw):
+            return "-".join(raw[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+    shown = text if isinstance(text, str) and len(text) <= 40 else "this"
+    raise NotFound(f"{shown!r} is not a table code: a code is {CODE_LENGTH} letters and "
+                   "digits, e.g. K7QM-X4P9-RT2H")
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _same(token: Any, digest: str | None) -> bool:
+    if digest is None or not isinstance(token, str) or not token:
+        return False
+    return hmac.compare_digest(_hash(token), digest)
+
+
+@dataclass
+class _Seat:
+    kind: str  # "human" or a bot name
+    name: str
+    token: str | None = None  # sha-256 of the seat's token, once a learner joined
+    away: bool = False  # a stand-in bot played for this learner since they were last seen
+    since: float | None = None  # when this seat's current decision began
+    deadline: float | None = None  # when a stand-in plays it (a time, not a countdown)
+    last_seen: float = 0.0
+    watching: int = 0  # open long polls
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+    def to_meta(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "token": self.token, "away": self.away,
+                "since": self.since, "deadline": self.deadline}
+
+
+@dataclass
+class _Table:
+    code: str
+    variant: Variant
+    options: dict[str, Any]
+    seed: int
+    seats: list[_Seat]
+    settings: dict[str, Any]
+    admin: str
+    spectator: str
+    status: str = "waiting"
+    version: int = 1
+    moves: int = 0
+    hand: int | None = None
+    names: list[str] | None = None
+    game: Any = None
+    bots: list[Bot | None] = field(default_factory=list)
+    broken: str | None = None
+    pending: Future[None] | None = None  # the table's last write, until it is on disk
+
+    def to_meta(self) -> dict[str, Any]:
+        return {
+            "format": _FORMAT, "variant": self.variant.name, "options": self.options,
+            "seed": self.seed, "seats": [s.to_meta() for s in self.seats],
+            "settings": self.settings, "admin": self.admin, "spectator": self.spectator,
+            "status": self.status, "version": self.version, "moves": self.moves,
+            "hand": self.hand, "names": self.names,
+        }
+
+
+def _hand_number(obs: Any) -> int | None:
+    for name in ("round", "hand_number"):
+        value = getattr(obs, name, None)
+        if isinstance(value, int):
+            return value
+    return None
+
+
+class TableService:
+    """Shared tables of every variant, kept in ``store``.
+
+    ``clock`` gives the time (seconds); tests pass their own.  ``max_tables``
+    caps how many open tables the service holds.
+
+    Every change is saved before a method returns (``wait_for_disk``).  The
+    web layer sets ``wait_for_disk`` to False and, before it answers a
+    request, awaits :meth:`pending` instead: meanwhile it serves other
+    requests, and their moves are committed together with this one.
+    """
+
+    def __init__(self, store: Store | None = None, *, clock: Callable[[], float] = time.time,
+                 max_tables: int = 500, wait_for_disk: bool = True) -> None:
+        self.store = store if store is not None else Store()
+        self.clock = clock
+        self.wait_for_disk = wait_for_disk
+        self.max_tables = max_tables
+        self.tables: dict[str, _Table] = {}
+        #: called with a table's code after every change (the web layer wakes long polls)
+        self.listeners: list[Callable[[str], None]] = []
+        self._lock = threading.RLock()
+        self._restore()
+
+    # -- creating and joining ------------------------------------------------
+    def create(self, variant: Any, seats: Any, options: Any = None, *, timeout: Any = 120,
+               speed: Any = 1.0, pause_between_hands: Any = True, stand_in: Any = "greedy",
+               seed: int | None = None) -> dict[str, Any]:
+        """A new table: ``seats`` lists ``"human"`` or a bot name per seat.
+
+        ``timeout``: seconds a learner has for a move before a stand-in bot
+        (``stand_in``) plays it (None: never); a learner who has not been seen
+        for that long is played for at once.  ``speed``: seconds a bot waits
+        before its move.  ``pause_between_hands``: after each hand the table
+        waits for the teacher's "next hand".  Answers the code, the admin
+        token and the spectator token (each shown once)."""
+        try:
+            v = find_variant(variant) if isinstance(variant, str) else None
+        except VariantError as e:
+            raise BadRequest(str(e)) from None
+        if v is None:
+            raise BadRequest("variant must be a variant's name, one of: "
+                             + ", ".join(rummy.variant_names()))
+        if not isinstance(seats, list) or not seats:
+            raise BadRequest('seats must be a list with "human" or a bot name per seat, e.g. '
+                             '["human", "human", "greedy"]')
+        kinds = []
+        for s in seats:
+            k = s.strip().lower() if isinstance(s, str) else None
+            if k != "human" and k not in bot_names():
+                raise BadRequest(f"seat {s!r} is not allowed: each seat is \"human\" or a bot, "
+                                 "one of: " + ", ".join(bot_names()))
+            kinds.append(k)
+        try:
+            v.check_players(len(kinds))
+        except (GameError, VariantError, ValueError) as e:
+            raise BadRequest(str(e)) from None
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise BadRequest("options must be an object of the variant's options, e.g. "
+                             '{"jokers": 2}')
+        try:
+            v.resolve(**options)
+        except (VariantError, TypeError, ValueError) as e:
+            raise BadRequest(str(e)) from None
+        settings = {
+            "timeout": self._seconds(timeout, "timeout", allow_none=True, low=5.0),
+            "speed": self._seconds(speed, "speed", low=0.0, high=10.0),
+            "pause_between_hands": self._flag(pause_between_hands, "pause_between_hands"),
+            "stand_in": self._bot(stand_in),
+        }
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        with self._lock:
+            open_tables = sum(1 for t in self.tables.values() if t.status != "closed")
+            if open_tables >= self.max_tables:
+                raise Conflict(f"the server holds {open_tables} open tables, its limit: "
+                               "close a table before making another")
+            code = new_code()
+            while code in self.tables:
+                code = new_code()
+            admin, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+            seat_list = [
+                _Seat(k, f"Seat {i + 1}" if k == "human" else f"{k.title()} bot {i + 1}")
+                for i, k in enumerate(kinds)
+            ]
+            table = _Table(code, v, dict(options), seed, seat_list, settings,
+                           _hash(admin), _hash(spectator))
+            table.pending = self.store.submit(self.store.create_statements(code,
+                                                                           table.to_meta()))
+            self.tables[code] = table
+            if not any(s.human for s in seat_list):
+                self._start(table)
+                self._save(table)
+            log.info("table %s: created (%s, %d seats)", code, v.name, len(kinds))
+            out = {"code": code, "admin_token": admin, "spectator_token": spectator,
+                   "table": self._info(table)}
+        self._settle(table)
+        self._changed(code)
+        return out
+
+    def join(self, code: Any, name: Any) -> dict[str, Any]:
+        """Take the next free human seat under ``name``: answers the seat
+        number and its secret token (keep it: it is the seat)."""
+        if not isinstance(name, str) or not name.strip():
+            raise BadRequest(f"name must be a non-empty text of at most {MAX_NAME} characters")
+        clean = " ".join(name.split())
+        if len(clean) > MAX_NAME or not clean.isprintable():
+            raise BadRequest(f"name must be a non-empty text of at most {MAX_NAME} printable "
+                             "characters")
+        with self._lock:
+            table = self._table(code)
+            if table.status == "over":
+                raise Conflict(f"table {table.code} has finished its game: nobody can join")
+            free = [i for i, s in enumerate(table.seats) if s.human and s.token is None]
+            if not free:
+                humans = sum(1 for s in table.seats if s.human)
+                raise Conflict(f"table {table.code} is full: all {humans} learners' seats are "
+                               "taken")
+            seat = free[0]
+            s = table.seats[seat]
+            token = secrets.token_urlsafe(24)
+            s.token = _hash(token)
+            s.away = False
+            s.last_seen = self.clock()
+            if table.game is None:  # the name goes into the game when it starts
+                taken = {t.name.lower() for i, t in enumerate(table.seats) if i != seat}
+                final, k = clean, 2
+                while final.lower() in taken:
+                    final, k = f"{clean} {k}", k + 1
+                s.name = final
+            table.version += 1
+            if table.status == "waiting" and all(t.token is not None for t in table.seats
+                                                 if t.human):
+                self._start(table)
+            self._save(table)
+            if table.status == "playing":
+                self._advance(table)
+            log.info("table %s: seat %d joined", table.code, seat)
+            out = {"code": table.code, "seat": seat, "name": s.name, "token": token}
+        self._settle(table)
+        self._changed(table.code)
+        return out
+
+    # -- reading -------------------------------------------------------------
+    def state(self, code: Any, token: Any) -> dict[str, Any]:
+        """What the token's holder may see: a seat's observation (its own
+        hand, the public table), or for the spectator token what every
+        seat sees alike."""
+        with self._lock:
+            table = self._table(code)
+            who = self._who(table, token, allow_admin=True)
+            changed = self._seen(table, who)
+            out = self._view(table, who)
+        self._settle(table)
+        if changed:
+            self._changed(table.code)
+        return out
+
+    def version(self, code: Any, token: Any) -> int:
+        """The table's version (it grows with every change), for a token of
+        this table."""
+        with self._lock:
+            table = self._table(code, allow_closed=True)
+            self._who(table, token, allow_admin=True, allow_closed=True)
+            return table.version
+
+    def watch(self, code: Any, token: Any, delta: int) -> None:
+        """A long poll for ``token``'s seat opens (``delta`` 1) or ends (-1):
+        a learner waiting for news is present."""
+        with self._lock:
+            table = self._table(code, allow_closed=True)
+            who = self._who(table, token, allow_admin=True, allow_closed=True)
+            if isinstance(who, int):
+                s = table.seats[who]
+                s.watching = max(0, s.watching + delta)
+                s.last_seen = self.clock()
+
+    def admin(self, code: Any, admin_token: Any) -> dict[str, Any]:
+        """The teacher's view: the table's seats (who joined, who is away),
+        status and version; no card of any hand."""
+        with self._lock:
+            table = self._table(code, allow_closed=True)
+            self._check_admin(table, admin_token)
+            return {"code": table.code, "version": table.version, "status": table.status,
+                    "table": self._info(table)}
+
+    # -- moving ----------------------------------------------------------------
+    def act(self, code: Any, token: Any, action: Any, version: Any = None) -> dict[str, Any]:
+        """Make ``action`` (text such as ``"discard 9c"``) for the token's seat.
+
+        ``version`` is the table version the page showed: a move that is no
+        longer legal because the table moved on gets :class:`Conflict` with
+        the fresh state; an illegal move on a fresh page gets
+        :class:`BadRequest` with the engine's reason.  Answers the seat's
+        new state once the move is saved.  The advisor at a Gin table gives
+        advice with ``"advise draw stock"``."""
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise BadRequest("version must be the whole number the table's state showed")
+        if not isinstance(action, str) or not action.strip() or len(action) > 200:
+            raise BadRequest("action must be a move as text, e.g. \"draw stock\" or "
+                             "\"discard 9c\"")
+        with self._lock:
+            table = self._table(code)
+            who = self._who(table, token)
+            if not isinstance(who, int):
+                raise Forbidden("this token may watch the table but not move: use a seat's "
+                                "token")
+            seat = who
+            self._seen(table, seat)
+            stale = version is not None and version < table.version
+            if table.status != "playing":
+                reason = {
+                    "waiting": "the game has not started yet: the teacher starts it",
+                    "paused": "the hand is over: the teacher starts the next hand",
+                    "over": "the game is over: no more moves",
+                }.get(table.status, f"the table is {table.status}")
+                if stale:
+                    raise Conflict(reason, self._view(table, seat))
+                raise BadRequest(reason)
+            game = table.game
+            try:
+                parsed = Action.parse(action)
+                if table.variant.family == "gin" and parsed.verb.startswith("advise"):
+                    advice = Action.parse(action.strip()[len("advise"):].strip())
+                    game.advise(advice, player=seat)
+                    table.version += 1
+                    out = self._view(table, seat)
+                else:
+                    game.apply(parsed, player=seat)
+                    out = None
+            except GameError as e:
+                if stale:
+                    raise Conflict(f"the table moved on since your page was drawn: {e}",
+                                   self._view(table, seat)) from None
+                raise BadRequest(str(e)) from None
+            if out is None:
+                self._commit_move(table, seat, parsed)
+                self._advance(table)
+                out = self._view(table, seat)
+        self._settle(table)
+        self._changed(table.code)
+        return out
+
+    def tick(self) -> int:
+        """Let every due bot and stand-in move (call it a few times a
+        second); answers how many moves were made."""
+        made = 0
+        changed = []
+        with self._lock:
+            for table in self.tables.values():
+                if table.status == "playing":
+                    n = self._advance(table)
+                    if n:
+                        made += n
+                        changed.append(table.code)
+        for code in changed:
+            self._settle(self.tables[code])
+            self._changed(code)
+        return made
+
+    # -- the teacher -------------------------------------------------------------
+    def next_hand(self, code: Any, admin_token: Any) -> dict[str, Any]:
+        """Start the game (a waiting table: free seats are played by stand-in
+        bots until someone joins) or the next hand (a paused table)."""
+        with self._lock:
+            table = self._table(code)
+            self._check_admin(table, admin_token)
+            if table.status == "waiting":
+                self._start(table)
+            elif table.status == "paused":
+                table.status = "playing"
+                table.version += 1
+                self._deadlines(table)
+            elif table.status == "over":
+                raise BadRequest("the game is over: make a new table for another game")
+            else:
+                raise BadRequest("the hand is still being played: the next hand starts when "
+                                 "this one is scored")
+            self._save(table)
+            self._advance(table)
+            out = self.admin(code, admin_token)
+        self._settle(table)
+        self._changed(table.code)
+        return out
+
+    def remove_seat(self, code: Any, admin_token: Any, seat: Any) -> dict[str, Any]:
+        """Take a learner off their seat: their token stops working, a stand-in
+        bot plays the seat, and the next learner to join gets it."""
+        with self._lock:
+            table = self._table(code)
+            self._check_admin(table, admin_token)
+            n = len(table.seats)
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise BadRequest(f"seat must be a seat number, 0 to {n - 1}")
+            s = table.seats[seat]
+            if not s.human:
+                raise BadRequest(f"seat {seat} is a bot's seat: only learners' seats can be "
+                                 "freed")
+            if s.token is None:
+                raise BadRequest(f"seat {seat} is already free")
+            s.token = None
+            s.away = False
+            if table.game is None:
+                s.name = f"Seat {seat + 1}"
+            table.version += 1
+            self._save(table)
+            log.info("table %s: seat %d removed by the teacher", table.code, seat)
+            out = self.admin(code, admin_token)
+        self._settle(table)
+        self._changed(table.code)
+        return out
+
+    def close(self, code: Any, admin_token: Any) -> dict[str, Any]:
+        """Close the table for good: every token stops working."""
+        with self._lock:
+            table = self._table(code)
+            self._check_admin(table, admin_token)
+            table.status = "closed"
+            table.version += 1
+            for s in table.seats:
+                s.since = s.deadline = None
+            self._save(table)
+            table.game = None
+            table.bots = []
+            log.info("table %s: closed by the teacher", table.code)
+            out = {"code": table.code, "version": table.version, "status": table.status}
+        self._settle(table)
+        self._changed(table.code)
+        return out
+
+    # -- inside ------------------------------------------------------------------
+    @staticmethod
+    def _seconds(value: Any, name: str, *, allow_none: bool = False, low: float = 0.0,
+                 high: float = 86400.0) -> float | None:
+        if value is None and allow_none:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value) or not low <= value <= high:
+            extra = " or null (never)" if allow_none else ""
+            raise BadRequest(f"{name} must be a number of seconds from {low:g} to {high:g}{extra}")
+        return float(value)
+
+    @staticmethod
+    def _flag(value: Any, name: str) -> bool:
+        if not isinstance(value, bool):
+            raise BadRequest(f"{name} must be true or false")
+        return value
+
+    @staticmethod
+    def _bot(value: Any) -> str:
+        k = value.strip().lower() if isinstance(value, str) else None
+        if k not in bot_names():
+            raise BadRequest(f"stand_in must be a bot, one of: {', '.join(bot_names())}")
+        return k
+
+    def _table(self, code: Any, allow_closed: bool = False) -> _Table:
+        key = normal_code(code)
+        table = self.tables.get(key)
+        if table is None:
+            raise NotFound(f"there is no table {key}: check the code the teacher gave")
+        if table.broken is not None:
+            raise Gone(f"table {key} could not be restored after a restart: {table.broken}")
+        if table.status == "closed" and not allow_closed:
+            raise Gone(f"the teacher closed table {key}")
+        return table
+
+    def _who(self, table: _Table, token: Any, *, allow_admin: bool = False,
+             allow_closed: bool = False) -> int | str:
+        """The seat a token belongs to, or "spectator" / "admin"."""
+        found: int | str | None = None
+        for i, s in enumerate(table.seats):  # every seat is compared: no early exit
+            if _same(token, s.token):
+                found = i
+        if _same(token, table.spectator):
+            found = "spectator"
+        if allow_admin and _same(token, table.admin):
+            found = "admin"
+        if found is None:
+            raise Forbidden("this token is not valid at this table: use the token you got "
+                            "when you joined")
+        return found
+
+    def _check_admin(self, table: _Table, token: Any) -> None:
+        if not _same(token, table.admin):
+            raise Forbidden("only the teacher's admin token may do this")
+
+    def _seen(self, table: _Table, who: int | str) -> bool:
+        if not isinstance(who, int):
+            return False
+        s = table.seats[who]
+        s.last_seen = self.clock()
+        if s.away:
+            s.away = False  # back at the table
+            table.version += 1
+            return True
+        return False
+
+    def _start(self, table: _Table) -> None:
+        names = [s.name for s in table.seats]
+        table.game = rummy.new_game(table.variant, players=names, seed=table.seed,
+                                    **table.options)
+        table.names = names
+        table.status = "playing"
+        table.version += 1
+        table.hand = _hand_number(table.game.observe(0))
+        self._make_bots(table)
+        self._deadlines(table)
+        log.info("table %s: the game starts", table.code)
+
+    def _make_bots(self, table: _Table) -> None:
+        table.bots = [
+            make_bot(s.kind if not s.human else table.settings["stand_in"],
+                     seed=table.seed * 31 + i)
+            for i, s in enumerate(table.seats)
+        ]
+
+    def _deadlines(self, table: _Table) -> None:
+        """Each seat that must act has the time its decision began and the
+        time a bot or stand-in plays it; other seats have none."""
+        now = self.clock()
+        acting = set(table.game.to_act()) if table.status == "playing" else set()
+        for i, s in enumerate(table.seats):
+            if i not in acting:
+                s.since = s.deadline = None
+            elif s.since is None:
+                s.since = now
+                if s.human:
+                    timeout = table.settings["timeout"]
+                    s.deadline = None if timeout is None else now + timeout
+                else:
+                    s.deadline = now + table.settings["speed"]
+
+    def _absent(self, table: _Table, s: _Seat, now: float) -> bool:
+        if s.token is None:
+            return True
+        timeout = table.settings["timeout"]
+        return timeout is not None and s.watching == 0 and now - s.last_seen > timeout
+
+    def _due(self, table: _Table, seat: int, now: float) -> bool:
+        s = table.seats[seat]
+        if s.since is None:
+            return False
+        if not s.human:
+            return s.deadline is not None and now >= s.deadline
+        if s.away or self._absent(table, s, now):
+            return now >= s.since + table.settings["speed"]
+        return s.deadline is not None and now >= s.deadline
+
+    def _advance(self, table: _Table, limit: int = 10_000) -> int:
+        """Play every bot or stand-in move that is due; answers how many."""
+        made = 0
+        while table.status == "playing" and made < limit:
+            now = self.clock()
+            due = [p for p in table.game.to_act() if self._due(table, p, now)]
+            if not due:
+                break
+            seat = due[0]
+            bot = table.bots[seat]
+            assert bot is not None
+            action = bot.choose(table.game.observe(seat))
+            table.game.apply(action, player=seat)
+            s = table.seats[seat]
+            if s.human and not s.away:
+                s.away = True
+                log.info("table %s: a stand-in bot plays for seat %d", table.code, seat)
+            self._commit_move(table, seat, action)
+            made += 1
+        return made
+
+    def _commit_move(self, table: _Table, seat: int, action: Action) -> None:
+        """After ``game.apply``: new version, status and deadlines, then the
+        move and the bookkeeping are saved (before anybody hears of it)."""
+        table.moves += 1
+        table.version += 1
+        table.seats[seat].since = table.seats[seat].deadline = None
+        game = table.game
+        if game.is_over:
+            table.status = "over"
+        else:
+            hand = _hand_number(game.observe(seat))
+            if hand != table.hand:
+                table.hand = hand
+                if table.settings["pause_between_hands"]:
+                    table.status = "paused"
+        self._deadlines(table)
+        table.pending = self.store.submit(self.store.move_statements(
+            table.code, table.moves, seat, str(action), table.to_meta()))
+        log.info("table %s: seat %d moved (%s), version %d", table.code, seat, action.verb,
+                 table.version)
+
+    def _save(self, table: _Table) -> None:
+        table.pending = self.store.submit(self.store.meta_statements(table.code,
+                                                                     table.to_meta()))
+
+    def pending(self, code: str) -> Future[None] | None:
+        """The write a view of table ``code`` must wait for before anybody
+        sees it (None: everything is on disk)."""
+        table = self.tables.get(code)
+        fut = None if table is None else table.pending
+        return None if fut is None or fut.done() and fut.exception() is None else fut
+
+    def _settle(self, table: _Table) -> None:
+        if self.wait_for_disk and table.pending is not None:
+            self.saved(table.pending)
+
+    def saved(self, fut: Future[None]) -> None:
+        """Wait for a write; if the database refused it, reload every table
+        from the database (what was not saved never happened) and raise
+        :class:`NotSaved`."""
+        try:
+            fut.result()
+        except Exception as e:
+            self.recover()
+            raise NotSaved(f"the move could not be saved ({e}); the table is as it was "
+                           "before it") from None
+
+    def recover(self) -> None:
+        """Reload every table from the database after a refused write."""
+        with self._lock:
+            if self.store.failed is None:
+                return
+            log.error("a write failed (%s): every table is reloaded from the database",
+                      self.store.failed)
+            self.store.reset()
+            self.tables.clear()
+            self._restore()
+
+    def _changed(self, code: str) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(code)
+            except Exception:  # a listener's failure must not undo a saved move
+                log.exception("a table listener failed")
+
+    def _info(self, table: _Table) -> dict[str, Any]:
+        """What everybody at the table may know about it (no hand, no token)."""
+        return {
+            "code": table.code,
+            "variant": table.variant.name,
+            "title": table.variant.title,
+            "options": dict(table.options),
+            "status": table.status,
+            "version": table.version,
+            "hand": table.hand,
+            "settings": dict(table.settings),
+            "seats": [
+                {"seat": i, "name": s.name, "kind": "human" if s.human else "bot",
+                 "bot": None if s.human else s.kind, "joined": s.token is not None,
+                 "away": s.away, "deadline": s.deadline}
+                for i, s in enumerate(table.seats)
+            ],
+        }
+
+    def _view(self, table: _Table, who: int | str) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": table.code, "version": table.version,
+                               "status": table.status, "table": self._info(table)}
+        game = table.game
+        if game is None:
+            out.update({"variant": table.variant.name, "player": who if isinstance(who, int)
+                        else None, "phase": "waiting"})
+            return out
+        if isinstance(who, int):
+            out.update(encode(game.observe(who)))
+            return out
+        out.update(self._public(game, len(table.seats)))
+        return out
+
+    @staticmethod
+    def _public(game: Any, seats: int) -> dict[str, Any]:
+        """The fields that every seat's observation shows alike: what a
+        spectator may see."""
+        views = [encode(game.observe(i)) for i in range(seats)]
+        first = views[0]
+        same = {k: v for k, v in first.items() if all(o.get(k) == v for o in views[1:])}
+        same["player"] = None
+        return same
+
+    # -- restart -----------------------------------------------------------------
+    def _restore(self) -> None:
+        for code, meta, moves in self.store.load():
+            try:
+                self.tables[code] = self._rebuild(code, meta, moves)
+            except Exception as e:  # one bad table must not stop the others
+                log.exception("table %s could not be restored", code)
+                t = self._bare(code, meta)
+                t.broken = str(e)
+                self.tables[code] = t
+
+    @staticmethod
+    def _bare(code: str, meta: dict[str, Any]) -> _Table:
+        seats = [_Seat(s["kind"], s["name"], s.get("token"), bool(s.get("away")),
+                       s.get("since"), s.get("deadline")) for s in meta["seats"]]
+        return _Table(code, find_variant(meta["variant"]), dict(meta["options"]),
+                      int(meta["seed"]), seats, dict(meta["settings"]), meta["admin"],
+                      meta["spectator"], meta["status"], int(meta["version"]),
+                      int(meta["moves"]), meta.get("hand"), meta.get("names"))
+
+    def _rebuild(self, code: str, meta: dict[str, Any], moves: Sequence[tuple[int, str]]
+                 ) -> _Table:
+        """A table as it was: its bookkeeping, and its game replayed from the
+        seed and the saved moves."""
+        table = self._bare(code, meta)
+        if len(moves) != table.moves:
+            # the bookkeeping is saved with each move, so this never happens
+            # unless the file was edited; the moves are the truth
+            table.moves = len(moves)
+        if table.names is not None and table.status != "closed":
+            game = rummy.new_game(table.variant, players=table.names, seed=table.seed,
+                                  **table.options)
+            for seat, action in moves:
+                game.apply(action, player=seat)
+            table.game = game
+            self._make_bots(table)
+            now = self.clock()
+            for s in table.seats:
+                s.last_seen = now  # everybody gets the timeout to come back
+                if s.deadline is not None and s.deadline < now:
+                    # the deadline passed while the server was down: not the
+                    # learner's fault, so the decision gets its time again
+                    s.deadline = now + (table.settings["timeout"] if s.human
+                                        else table.settings["speed"])
+        return table

@@ -1,0 +1,368 @@
+"""A shared table, seen from one seat, with the interface of a local engine.
+
+A table widget (``widgets.tables``) plays a local engine: it asks
+``observe(learner)``, shows ``legal_actions``, calls ``apply(action,
+player=learner)``.  :class:`RemoteGame` offers the same calls, backed by the
+table service over HTTP: the widget stays exactly as it is, and holds no
+rule (the service holds the game and runs the bots).  :func:`shared_table`
+joins (or, with a token, returns to) a table and builds the right widget
+for its variant, kept up to date by a long poll.
+
+This module is plain Python (``urllib``) apart from :func:`shared_table`,
+which builds ipywidgets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import urllib.error
+import urllib.request
+from typing import Any
+from urllib.parse import quote
+
+from rummy.game import Action, GameError
+from rummy.variants import find_variant
+from tableserver.wire import decode, decode_observation
+
+__all__ = ["RemoteGame", "RemoteError", "shared_table", "api_base", "SEAT_KEEPER_JS"]
+
+
+class RemoteError(GameError):
+    """The service refused or could not be reached; the message says why."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def api_base() -> str:
+    """Where this kernel reaches the table service: ``$RUMMY_API`` (set by the
+    server that started the kernel), else ``make app``'s address."""
+    return os.environ.get("RUMMY_API", "http://127.0.0.1:8866/rummy/api").rstrip("/")
+
+
+def _call(url: str, body: Any = None, token: str | None = None, timeout: float = 30
+          ) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["X-Rummy-Token"] = token
+    req = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
+                                 headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return dict(json.loads(r.read()))
+    except urllib.error.HTTPError as e:
+        try:
+            answer = json.loads(e.read())
+        except ValueError:
+            answer = {"error": f"the table service answered {e.code}"}
+        err = RemoteError(str(answer.get("error", e.code)), e.code)
+        err.state = answer.get("state")  # type: ignore[attr-defined]
+        raise err from None
+    except (urllib.error.URLError, OSError) as e:
+        raise RemoteError(f"the table service can't be reached ({e}): is `make app` "
+                          "running?") from None
+
+
+class RemoteGame:
+    """One seat's side of a shared table, speaking the engine's interface.
+
+    ``observe(seat)`` answers the last state the service sent (only for this
+    seat); ``apply`` sends the move and raises :class:`GameError` with the
+    service's reason when it is refused (a stale page gets the fresh state
+    and a message).  ``wait()`` blocks for news (a long poll)."""
+
+    def __init__(self, code: str, token: str, *, api: str | None = None) -> None:
+        self.api = (api or api_base()).rstrip("/")
+        self.code = code
+        self.token = token
+        self._lock = threading.Lock()
+        self.view: dict[str, Any] = {}
+        self.obs: Any = None
+        #: the moves this page made (a shared table has no undo)
+        self.history: list[tuple[int, Action]] = []
+        self._take(_call(self._url("state"), token=token))
+        self.seat: int = int(self.view["player"])
+        self.variant = find_variant(self.view["table"]["variant"])
+        self.options = dict(self.view["table"]["options"])
+        self.seed: int | None = None  # the service keeps the seed
+
+    @classmethod
+    def join(cls, code: str, name: str, *, api: str | None = None) -> RemoteGame:
+        """Take the next free seat at table ``code`` under ``name``."""
+        base = (api or api_base()).rstrip("/")
+        got = _call(f"{base}/tables/{quote(code)}/join", {"name": name})
+        return cls(got["code"], got["token"], api=base)
+
+    def _url(self, what: str) -> str:
+        return f"{self.api}/tables/{quote(self.code)}/{what}"
+
+    def _take(self, view: dict[str, Any]) -> bool:
+        """Keep ``view`` if it is newer; answers whether it was."""
+        with self._lock:
+            if self.view and view.get("version", 0) <= self.view.get("version", 0):
+                return False
+            self.view = view
+            self.obs = decode_observation(view) if view.get("phase") != "waiting" else None
+            return True
+
+    # -- the engine's interface ------------------------------------------------
+    @property
+    def version(self) -> int:
+        return int(self.view.get("version", 0))
+
+    @property
+    def status(self) -> str:
+        return str(self.view.get("status", ""))
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        if self.obs is not None:
+            return tuple(self.obs.players)
+        return tuple(s["name"] for s in self.view["table"]["seats"])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in ("over", "closed")
+
+    @property
+    def current_player(self) -> int | None:
+        return getattr(self.obs, "current_player", None)
+
+    def to_act(self) -> list[int]:
+        """This seat if it has a move to make (other seats' turns are the
+        service's business)."""
+        return [self.seat] if self.obs is not None and self.obs.legal_actions else []
+
+    def observe(self, player: int) -> Any:
+        if player != self.seat:
+            raise GameError(f"at a shared table you see your own seat only (seat {self.seat})")
+        if self.obs is None:
+            raise GameError("the game has not started yet: wait for the teacher")
+        return self.obs
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        return list(self.observe(self.seat if player is None else player).legal_actions)
+
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        if player is not None and player != self.seat:
+            raise GameError(f"at a shared table you move for your own seat only (seat {self.seat})")
+        text = str(Action.parse(action))
+        try:
+            view = _call(self._url("act"), {"token": self.token, "action": text,
+                                            "version": self.version})
+        except RemoteError as e:
+            fresh = getattr(e, "state", None)
+            if e.status == 409 and fresh:
+                self._take(fresh)
+                raise GameError(f"The table moved on before your move arrived: {e}") from None
+            raise GameError(str(e)) from None
+        self._take(view)
+        self.history.append((self.seat, Action.parse(text)))
+
+    def undo(self, player: int | None = None) -> None:
+        raise GameError("at a shared table a move can't be taken back")
+
+    def advise(self, action: Action | str, player: int | None = None, reason: str = "") -> Any:
+        """Gin: the advisor's suggestion for the captain, through the service."""
+        self.apply(Action.parse(f"advise {Action.parse(action)}"))
+        return self.obs.advice if self.obs is not None else None
+
+    def advice(self, bot: str = "expert", seed: int | None = None) -> Any:
+        raise GameError("at a shared table the advisor is a player: ask them")
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per seat: ``seat``, ``player``, ``score``, ``rank``, ``won`` (from
+        the public scores; a tie for the lowest total wins nobody)."""
+        scores = list(self.obs.scores) if self.obs is not None else []
+        best = min(scores) if scores else 0
+        winners = [i for i, s in enumerate(scores) if s == best]
+        if self.variant.family == "gin":  # the first to the target wins (G-13)
+            best = max(scores) if scores else 0
+            winners = [i for i, s in enumerate(scores) if s == best]
+            ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
+        else:
+            ranks = [1 + sum(1 for t in scores if t < s) for s in scores]
+        return [{"seat": i, "player": self.players[i], "score": s, "rank": ranks[i],
+                 "won": self.is_over and len(winners) == 1 and winners[0] == i}
+                for i, s in enumerate(scores)]
+
+    def score_sheet(self) -> Any:
+        """Scores per round (Three-Thirteen family) or the totals, as a DataFrame."""
+        import pandas as pd
+
+        obs = self.obs
+        names = list(self.players)
+        rows = [list(r) for r in getattr(obs, "round_scores", ())]
+        index = [f"Round {i + 1}" for i in range(len(rows))]
+        rows.append(list(obs.scores) if obs is not None else [0] * len(names))
+        index.append("Total")
+        return pd.DataFrame(rows, index=index, columns=names)
+
+    # -- news ----------------------------------------------------------------------
+    def refresh(self) -> bool:
+        """Ask for the state now; answers whether it changed."""
+        return self._take(_call(self._url("state"), token=self.token))
+
+    def wait(self, timeout: float = 25) -> bool:
+        """Block until the table changes (or ``timeout`` seconds); answers
+        whether the state this page holds changed."""
+        view = _call(self._url(f"wait?version={self.version}&timeout={timeout:g}"),
+                     token=self.token, timeout=timeout + 15)
+        return self._take(view)
+
+    def advice_now(self) -> Any:
+        """The advice in this seat's view (Gin), decoded."""
+        from rummy.gin import Advice
+
+        raw = self.view.get("advice")
+        return None if raw is None else decode(Advice | None, raw)
+
+
+#: The page's side of keeping a seat: the kernel shows the seat's token in an
+#: element of class ``rummy-seat-token``; this script keeps it in the page's
+#: local storage and in the address (``token=``), so that a reload returns to
+#: the seat, and a page opened again with only ``?table=CODE&name=...`` finds
+#: the token it had.
+SEAT_KEEPER_JS = """
+<script>
+(function () {
+  var url = new URL(window.location.href);
+  var code = (url.searchParams.get('table') || '').toUpperCase().replace(/[^0-9A-Z]/g, '');
+  if (!code) { return; }
+  var key = 'rummy-seat-' + code;
+  if (!url.searchParams.get('token')) {
+    var kept = window.localStorage.getItem(key);
+    if (kept) { url.searchParams.set('token', kept); window.location.replace(url.toString()); return; }
+  }
+  var timer = window.setInterval(function () {
+    var el = document.querySelector('.rummy-seat-token [data-token]');
+    if (!el) { return; }
+    var token = el.getAttribute('data-token');
+    window.localStorage.setItem(key, token);
+    if (url.searchParams.get('token') !== token) {
+      url.searchParams.set('token', token);
+      window.history.replaceState(null, '', url.toString());
+    }
+    window.clearInterval(timer);
+  }, 300);
+})();
+</script>
+"""
+
+
+def _table_class(family: str) -> Any:
+    from widgets.tables import BigTableTable, GinTable, ThreeThirteenTable
+
+    return {"three_thirteen": ThreeThirteenTable, "big_table": BigTableTable,
+            "gin": GinTable}[family]
+
+
+class SharedTable:
+    """A table widget fed by the service, with a line saying where you sit.
+
+    ``.widget`` is what the page shows; ``.table`` the table widget once the
+    game has started (before that, a note says who is still to come)."""
+
+    def __init__(self, game: RemoteGame) -> None:
+        import html
+
+        import ipywidgets as w
+
+        self.game = game
+        self.table: Any = None
+        self.header = w.HTML()
+        self.header.add_class("rummy-seat-token")
+        self.note = w.HTML()
+        self.note.add_class("rummy-shared-note")
+        self.widget = w.VBox([self.header, self.note])
+        self.widget.add_class("rummy-shared")
+        self.header.value = (
+            f"<span data-token='{html.escape(game.token)}'>You sit at table "
+            f"<b>{html.escape(game.code)}</b>, seat {game.seat + 1}. Keep this page's "
+            "address to come back to your seat.</span>")
+        self._build_table()
+        self._task: asyncio.Task[Any] | None = None
+        self._stop = False
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:
+            self._task = loop.create_task(self._listen())
+
+    def _build_table(self) -> None:
+        g = self.game
+        if self.table is None and g.obs is not None:
+            cls = _table_class(g.variant.family)
+            kw: dict[str, Any] = {"source": g, "learner": g.seat, "name": g.players[g.seat],
+                                  "speed": 0}
+            if g.variant.family == "three_thirteen":
+                self.table = cls(g.variant.name, **kw, **g.options)
+            else:
+                self.table = cls(**kw)
+            self.widget.children = (self.header, self.note, self.table.widget)
+        self._note()
+
+    def _note(self) -> None:
+        import html
+
+        view = self.game.view
+        status = view.get("status")
+        seats = view.get("table", {}).get("seats", [])
+        if status == "waiting":
+            free = [s for s in seats if s["kind"] == "human" and not s["joined"]]
+            text = (f"Waiting for {len(free)} more learner{'s' if len(free) != 1 else ''} "
+                    "to join, or for the teacher to start the game.")
+        elif status == "paused":
+            text = "The hand is over: the teacher starts the next one."
+        elif status == "closed":
+            text = "The teacher closed this table."
+        else:
+            away = [s["name"] for s in seats if s.get("away")]
+            text = ("A bot is playing for " + ", ".join(away) + " until they come back."
+                    if away else "")
+        self.note.value = html.escape(text)
+
+    def update(self) -> None:
+        """Redraw from the game's latest state."""
+        self._build_table()
+        if self.table is not None:
+            self.table._after_move()
+            self.table.refresh()
+
+    async def _listen(self) -> None:
+        while not self._stop and self.game.status != "closed":
+            try:
+                changed = await asyncio.to_thread(self.game.wait)
+            except Exception as exc:  # noqa: BLE001 - shown as a note, then retried
+                self.note.value = f"Lost touch with the table ({exc}); trying again..."
+                await asyncio.sleep(2)
+                continue
+            if changed:
+                try:
+                    self.update()
+                except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+                    self.note.value = f"{type(exc).__name__}: {exc}"
+
+    def close(self) -> None:
+        self._stop = True
+
+
+def shared_table(table: str, name: str = "", token: str = "", api: str | None = None
+                 ) -> SharedTable:
+    """Sit at shared table ``table``: with ``token`` return to that seat, else
+    join under ``name``.  The widget shows the seat's token to the page's
+    seat keeper (:data:`SEAT_KEEPER_JS`), which keeps it for reloads."""
+    if token:
+        game = RemoteGame(table, token, api=api)
+    else:
+        if not name.strip():
+            raise GameError("to join a shared table, add your name to the address: "
+                            f"?table={table}&name=YourName")
+        game = RemoteGame.join(table, name, api=api)
+    return SharedTable(game)

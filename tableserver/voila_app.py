@@ -1,0 +1,78 @@
+"""Voilà with the table service: what ``make app`` runs.
+
+Voilà 0.5 on its own loads no Jupyter server extension, and only on its own
+keeps kernels ready for the apps (``preheat_kernel`` in ``voila.json``).  So
+this is Voilà itself, with the table API's handlers added to its own
+tornado application: one process, one port, one origin for the apps and
+``/rummy/api/``.  It takes every argument ``voila`` takes::
+
+    python -m tableserver.voila_app --no-browser --port=8866 --template=rummy .
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from voila.app import Voila
+
+from tableserver.core import TableService
+from tableserver.web import Hub, api_url, handlers
+
+__all__ = ["RummyVoila", "main"]
+
+
+class RummyVoila(Voila):  # type: ignore[misc]
+    """Voilà serving the table API beside the apps."""
+
+    name = "voila"  # read voila.json and the voila config like `voila` does
+    description = "Voilà with the Rummy kit's table service under /rummy/api/"
+
+    service: TableService | None = None
+    _hub: Hub | None = None
+
+    def start(self) -> None:
+        # kernels (the preheated ones too) are started from this environment
+        os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip)
+        self.service = TableService(wait_for_disk=False)  # requests await their writes
+        super().start()
+
+    def init_handlers(self) -> list[Any]:
+        out = list(super().init_handlers())
+        if self.service is not None:
+            hub = Hub()
+            self.service.listeners.append(hub.changed)
+            # first, so that Voilà's catch-all routes never shadow them
+            out = handlers(self.server_url or self.base_url, self.service, hub) + out
+            self._hub = hub
+        return out
+
+    def listen(self) -> None:
+        if self.service is not None and self._hub is not None:
+            from tornado.ioloop import IOLoop, PeriodicCallback
+
+            from tableserver import web
+
+            service, hub = self.service, self._hub
+
+            def tick() -> None:
+                import asyncio
+
+                hub._loop = asyncio.get_running_loop()
+                try:
+                    service.tick()
+                except Exception:
+                    web.log.exception("the table service's tick failed")
+
+            ticker = PeriodicCallback(tick, web.TICK_MS)
+            IOLoop.current().add_callback(ticker.start)
+        super().listen()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run Voilà with the table service (same arguments as ``voila``)."""
+    RummyVoila.launch_instance(argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,385 @@
+"""The table service on the web: JSON under ``/rummy/api/`` (tornado).
+
+The same handlers are served three ways, always on the origin of the apps:
+
+- as a Jupyter server extension (``jupyter server`` with
+  ``--ServerApp.jpserver_extensions="{'tableserver': True}"``, as on Binder);
+- inside the Voilà server that ``make app`` starts (:mod:`tableserver.voila_app`:
+  Voilà 0.5 on its own loads no server extension, and only on its own keeps
+  kernels ready for the apps);
+- alone, ``python -m tableserver --port 8870`` (tests and benchmarks).
+
+Endpoints (see ``docs/API.md``)::
+
+    POST /rummy/api/tables                   {"variant", "seats", "options", ...}
+    GET  /rummy/api/tables/CODE?admin_token= the teacher's view of the table
+    POST /rummy/api/tables/CODE/join         {"name"}
+    GET  /rummy/api/tables/CODE/state?token=
+    GET  /rummy/api/tables/CODE/wait?token=&version=&timeout=   (long poll)
+    POST /rummy/api/tables/CODE/act          {"token", "action", "version"}
+    POST /rummy/api/tables/CODE/next         {"admin_token"}
+    POST /rummy/api/tables/CODE/remove       {"admin_token", "seat"}
+    POST /rummy/api/tables/CODE/close        {"admin_token"}
+
+A token may also come in the ``X-Rummy-Token`` header instead of the query.
+Errors answer ``{"error": "..."}`` (and ``"state"`` with a 409).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from typing import Any
+
+from tornado import web
+from tornado.ioloop import IOLoop, PeriodicCallback
+
+from tableserver.core import BadRequest, ServiceError, TableService, normal_code
+
+__all__ = ["API", "MAX_BODY", "Hub", "handlers", "setup", "make_app",
+           "_load_jupyter_server_extension", "_jupyter_server_extension_points"]
+
+log = logging.getLogger("tableserver")
+
+#: Where the API lives, under the server's base URL.
+API = "rummy/api"
+#: The largest request body accepted (bytes).
+MAX_BODY = 16 * 1024
+#: The longest a long poll waits (seconds).
+MAX_WAIT = 60.0
+#: How often bots and stand-ins are given their turn (milliseconds).
+TICK_MS = 200
+_CODE = r"([A-Za-z0-9 -]{1,40})"
+
+
+class Hub:
+    """Wakes the long polls waiting on a table when it changes."""
+
+    def __init__(self) -> None:
+        self._waiters: dict[str, set[asyncio.Future[None]]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def changed(self, code: str) -> None:
+        """Called by the service (from any thread) after a change."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._wake(code)
+        else:
+            loop.call_soon_threadsafe(self._wake, code)
+
+    def _wake(self, code: str) -> None:
+        for f in self._waiters.pop(code, set()):
+            if not f.done():
+                f.set_result(None)
+
+    def _wake_all(self) -> None:
+        for code in list(self._waiters):
+            self._wake(code)
+
+    async def wait(self, code: str, timeout: float) -> None:
+        """Until the table ``code`` changes or ``timeout`` seconds pass."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        f: asyncio.Future[None] = loop.create_future()
+        self._waiters.setdefault(code, set()).add(f)
+        try:
+            await asyncio.wait_for(f, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            waiting = self._waiters.get(code)
+            if waiting is not None:
+                waiting.discard(f)
+                if not waiting:
+                    self._waiters.pop(code, None)
+
+
+class _Handler(web.RequestHandler):
+    """JSON in, JSON out; tokens never reach the access log."""
+
+    service: TableService
+    hub: Hub
+
+    def initialize(self, service: TableService, hub: Hub) -> None:
+        self.service = service
+        self.hub = hub
+        self._chunks: list[bytes] = []
+        self._size = 0
+        self._too_big = False
+
+    def check_xsrf_cookie(self) -> None:
+        """No cookie is used: a request proves itself with a token in its body
+        or query, so there is nothing for a cross-site form to borrow."""
+
+    def set_default_headers(self) -> None:
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Referrer-Policy", "no-referrer")
+
+    def _request_summary(self) -> str:
+        # the query may hold a token: log the path only
+        return f"{self.request.method} {self.request.path} ({self.request.remote_ip})"
+
+    def prepare(self) -> None:
+        length = self.request.headers.get("Content-Length")
+        if length is not None:
+            try:
+                too_big = int(length) > MAX_BODY
+            except ValueError:
+                too_big = False
+            if too_big:
+                self._too_big = True
+                self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
+
+    def data_received(self, chunk: bytes) -> None:
+        self._size += len(chunk)
+        if self._size > MAX_BODY:
+            self._too_big = True
+            self._chunks = []
+        elif not self._too_big:
+            self._chunks.append(chunk)
+
+    def json_body(self) -> dict[str, Any]:
+        """The request's JSON object, or :class:`BadRequest` saying why not."""
+        raw = b"".join(self._chunks) if self._chunks else (self.request.body or b"")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise BadRequest("the request body must be a JSON object, e.g. "
+                             '{"name": "Ana"}') from None
+        if not isinstance(data, dict):
+            raise BadRequest("the request body must be a JSON object, e.g. {\"name\": \"Ana\"}")
+        return data
+
+    def token(self) -> str | None:
+        return self.get_query_argument("token", None) or self.request.headers.get(
+            "X-Rummy-Token")
+
+    def send_json(self, data: Any, status: int = 200) -> None:
+        if self._finished:
+            return
+        self.set_status(status)
+        self.finish(json.dumps(data))
+
+    def send_error_json(self, status: int, message: str, state: Any = None) -> None:
+        body: dict[str, Any] = {"error": message}
+        if state is not None:
+            body["state"] = state
+        self.send_json(body, status)
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        reason = self._reason or "error"
+        self.finish(json.dumps({"error": reason}))
+
+    async def run(self, fn: Any, *args: Any, status: int = 200, **kwargs: Any) -> None:
+        """Answer with ``fn(*args)``, or the service's refusal as JSON, once
+        every change it shows is on disk (while the database commits, other
+        requests are served, and their moves are committed together)."""
+        if self._too_big:
+            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
+            return
+        try:
+            out = fn(*args, **kwargs)
+            await self._on_disk(out.get("code"))
+            self.send_json(out, status)
+        except ServiceError as e:
+            try:
+                if e.state is not None:
+                    await self._on_disk(e.state.get("code"))
+            except ServiceError as again:
+                e = again
+            self.send_error_json(e.status, e.message, e.state)
+
+    async def _on_disk(self, code: Any) -> None:
+        fut = self.service.pending(code) if isinstance(code, str) else None
+        if fut is not None:
+            try:
+                await asyncio.wrap_future(fut)
+            except Exception:
+                self.service.saved(fut)  # reloads the tables and raises NotSaved
+
+
+@web.stream_request_body
+class _Post(_Handler):
+    """A POST whose body is read as it arrives, and refused past MAX_BODY."""
+
+
+class TablesHandler(_Post):
+    async def post(self) -> None:
+        def create() -> dict[str, Any]:
+            d = self.json_body()
+            extra = {k: d[k] for k in ("timeout", "speed", "pause_between_hands", "stand_in")
+                     if k in d}
+            unknown = set(d) - {"variant", "seats", "options", *extra}
+            if unknown:
+                raise BadRequest(f"unknown keys {sorted(unknown)}: a table takes variant, "
+                                 "seats, options, timeout, speed, pause_between_hands, "
+                                 "stand_in")
+            return self.service.create(d.get("variant"), d.get("seats"), d.get("options"),
+                                       **extra)
+        await self.run(create, status=201)
+
+
+class AdminHandler(_Handler):
+    async def get(self, code: str) -> None:
+        token = self.get_query_argument("admin_token", None) or self.request.headers.get(
+            "X-Rummy-Token")
+        await self.run(self.service.admin, code, token)
+
+
+class JoinHandler(_Post):
+    async def post(self, code: str) -> None:
+        await self.run(lambda: self.service.join(code, self.json_body().get("name")))
+
+
+class StateHandler(_Handler):
+    async def get(self, code: str) -> None:
+        await self.run(self.service.state, code, self.token())
+
+
+class WaitHandler(_Handler):
+    _gone = False
+
+    def on_connection_close(self) -> None:
+        self._gone = True
+        self.hub._wake_all()
+
+    async def get(self, code: str) -> None:
+        """Answer the state as soon as the table's version is past ``version``
+        (at once if it already is), or after ``timeout`` seconds (at most 60)."""
+        token = self.token()
+        try:
+            version = int(self.get_query_argument("version", "0"))
+            timeout = min(max(float(self.get_query_argument("timeout", "25")), 0.0), MAX_WAIT)
+        except ValueError:
+            self.send_error_json(400, "version must be a whole number and timeout a number of "
+                                      f"seconds up to {MAX_WAIT:g}")
+            return
+        try:
+            self.service.watch(code, token, +1)
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + timeout
+            while self.service.version(code, token) <= version:
+                left = end - loop.time()
+                if left <= 0 or self._gone:
+                    break
+                await self.hub.wait(normal_code(code), left)
+        except ServiceError:
+            pass  # answered below with the same refusal
+        finally:
+            with contextlib.suppress(ServiceError):
+                self.service.watch(code, token, -1)
+        await self.run(self.service.state, code, token)
+
+
+class ActHandler(_Post):
+    async def post(self, code: str) -> None:
+        def act() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.act(code, d.get("token"), d.get("action"), d.get("version"))
+        await self.run(act)
+
+
+class NextHandler(_Post):
+    async def post(self, code: str) -> None:
+        await self.run(lambda: self.service.next_hand(code, self.json_body().get("admin_token")))
+
+
+class RemoveHandler(_Post):
+    async def post(self, code: str) -> None:
+        def remove() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.remove_seat(code, d.get("admin_token"), d.get("seat"))
+        await self.run(remove)
+
+
+class CloseHandler(_Post):
+    async def post(self, code: str) -> None:
+        await self.run(lambda: self.service.close(code, self.json_body().get("admin_token")))
+
+
+class NotFoundHandler(_Handler):
+    def prepare(self) -> None:
+        self.send_error_json(404, "no such endpoint: see docs/API.md for the table API")
+
+
+def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, Any, Any]]:
+    """The API's routes under ``base_url``."""
+    root = "/" + "/".join(p for p in (base_url.strip("/"), API) if p)
+    kw = {"service": service, "hub": hub}
+    return [
+        (root + "/tables/?", TablesHandler, kw),
+        (root + f"/tables/{_CODE}/?", AdminHandler, kw),
+        (root + f"/tables/{_CODE}/join", JoinHandler, kw),
+        (root + f"/tables/{_CODE}/state", StateHandler, kw),
+        (root + f"/tables/{_CODE}/wait", WaitHandler, kw),
+        (root + f"/tables/{_CODE}/act", ActHandler, kw),
+        (root + f"/tables/{_CODE}/next", NextHandler, kw),
+        (root + f"/tables/{_CODE}/remove", RemoveHandler, kw),
+        (root + f"/tables/{_CODE}/close", CloseHandler, kw),
+        (root + "/.*", NotFoundHandler, kw),
+    ]
+
+
+def setup(web_app: web.Application, base_url: str = "/",
+          service: TableService | None = None) -> TableService:
+    """Serve the API in ``web_app`` and start giving bots their turns; the
+    service keeps its tables in the data folder unless one is given."""
+    service = service if service is not None else TableService()
+    service.wait_for_disk = False  # each request awaits its own writes (a group commit)
+    hub = Hub()
+    service.listeners.append(hub.changed)
+    web_app.add_handlers(".*$", handlers(base_url, service, hub))
+
+    def tick() -> None:
+        hub._loop = asyncio.get_running_loop()
+        try:
+            service.tick()
+        except Exception:  # a bot's failure is logged; the server goes on
+            log.exception("the table service's tick failed")
+
+    ticker = PeriodicCallback(tick, TICK_MS)
+    IOLoop.current().add_callback(ticker.start)
+    web_app.settings["rummy_tables"] = service
+    web_app.settings["rummy_ticker"] = ticker
+    log.info("Rummy table service: %s tables, database %s", len(service.tables),
+             service.store.path)
+    return service
+
+
+def make_app(service: TableService | None = None, base_url: str = "/") -> web.Application:
+    """A tornado application serving the API alone."""
+    app = web.Application()
+    setup(app, base_url, service)
+    return app
+
+
+def api_url(port: int, base_url: str = "/", ip: str = "127.0.0.1") -> str:
+    """Where a kernel on this machine reaches the API."""
+    host = "127.0.0.1" if ip in ("", "0.0.0.0", "::", "localhost") else ip
+    return f"http://{host}:{port}/" + "/".join(p for p in (base_url.strip("/"), API) if p)
+
+
+def _jupyter_server_extension_points() -> list[dict[str, Any]]:
+    return [{"module": "tableserver.web"}]
+
+
+def _load_jupyter_server_extension(serverapp: Any) -> None:
+    """Jupyter server calls this at start: serve the API beside everything else,
+    and tell the kernels it starts where to find it (``RUMMY_API``)."""
+    setup(serverapp.web_app, serverapp.base_url)
+    os.environ["RUMMY_API"] = api_url(serverapp.port, serverapp.base_url, serverapp.ip)

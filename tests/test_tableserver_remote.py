@@ -1,0 +1,160 @@
+"""A table widget fed by the table service (tableserver.remote), headless:
+the same widgets as against a local engine, buttons clicked in Python,
+against a real ``python -m tableserver`` on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rummy
+from tableserver.remote import RemoteGame, shared_table
+from tests.test_tableserver_web import Server
+
+pytest.importorskip("ipywidgets")
+
+
+@pytest.fixture()
+def api(tmp_path: Path) -> Iterator[str]:
+    s = Server(tmp_path)
+    try:
+        yield f"http://127.0.0.1:{s.port}/rummy/api"
+    finally:
+        s.stop()
+
+
+def create(api: str, body: dict[str, Any]) -> dict[str, Any]:
+    import urllib.request
+
+    req = urllib.request.Request(api + "/tables", data=json.dumps(body).encode(), method="POST")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return dict(json.loads(r.read()))
+
+
+def widget_state(view: Any) -> str:
+    """Everything the kernel would send to the page: every widget's state."""
+    from ipywidgets.widgets.widget import Widget, _instances
+
+    out = []
+    seen: set[int] = set()
+
+    def walk(w: Any) -> None:
+        if id(w) in seen or not isinstance(w, Widget):
+            return
+        seen.add(id(w))
+        state = w.get_state()
+        out.append(json.dumps(state, default=str))
+        for v in state.values():
+            for x in (v if isinstance(v, (list, tuple)) else [v]):
+                if isinstance(x, str) and x.startswith("IPY_MODEL_"):
+                    walk(_instances.get(x[len("IPY_MODEL_"):]))
+    walk(view.widget)
+    return "\n".join(out)
+
+
+def test_a_seat_plays_through_the_same_widgets(api: str) -> None:
+    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    ana = shared_table(made["code"], "Ana", api=api)
+    assert ana.table is None and "Waiting for 1 more learner" in ana.note.value
+    ben = shared_table(made["code"], "Ben", api=api)
+    ana.game.refresh()
+    ana.update()
+    first = ana if ana.game.obs.legal_actions else ben
+    other = ben if first is ana else ana
+    first.table.stock.button.click()  # draw from the stock, as at a local table
+    assert first.table.message.value == ""
+    assert len(first.table.hand.cards) == 4
+    first.table.stock.button.click()  # illegal now: the engine's reason, no traceback
+    assert "already drawn" in first.table.message.value or "draw" in first.table.message.value
+    # the other page hears of the move
+    assert other.game.wait(timeout=5)
+    other.update()
+    assert other.game.obs.phase == "discard" and other.game.obs.current_player == first.game.seat
+    # a move from the other page is refused by the service, shown as a message
+    other.table.stock.button.click()
+    assert other.table.message.value
+
+
+def test_gin_pages_hold_only_their_own_cards(api: str) -> None:
+    made = create(api, {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0})
+    pages = [shared_table(made["code"], n, api=api) for n in ("Ana", "Ben", "Cleo")]
+    for p in pages:
+        p.game.refresh()
+        p.update()
+    hands = {}
+    for p in pages:
+        hands[p.game.seat] = set(str(c) for c in p.game.obs.hand)
+    roles = pages[0].game.obs.roles
+    for p in pages:
+        text = re.sub(r'"placeholder": "[^"]*"', "", widget_state(p.table))
+        mine = hands[p.game.seat]
+        partner = set()
+        if roles[p.game.seat] == "advisor":  # the advisor sits beside the captain (G-2)
+            partner = hands[roles.index("captain")]
+        for seat, hand in hands.items():
+            if seat == p.game.seat or not hand:
+                continue
+            hidden = hand - mine - partner
+            shown = {c: text[max(0, m.start() - 150):m.end() + 60] for c in hidden
+                     for m in re.finditer(rf"(?<![A-Za-z0-9.]){re.escape(c)}(?![A-Za-z0-9])",
+                                          text)}
+            # a card may appear only if it is public: in the discard pile, or named
+            # in the public log (the role draw); the advice box's example is no card
+            public = {str(c) for c in p.game.obs.discard_pile} | {
+                c for c in hidden if any(re.search(rf"\b{c}\b", line) for line in p.game.obs.log)}
+            assert set(shown) <= public, (roles[p.game.seat], shown)
+
+
+def test_a_reload_returns_to_the_seat_with_the_token(api: str) -> None:
+    made = create(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
+                        "speed": 0})
+    ana = shared_table(made["code"], "Ana", api=api)
+    shared_table(made["code"], "Ben", api=api)
+    again = shared_table(made["code"], token=ana.game.token, api=api)
+    assert again.game.seat == ana.game.seat == 0
+    assert again.table is not None and again.table.learner == 0
+    with pytest.raises(rummy.GameError, match="not valid"):
+        RemoteGame(made["code"], "not-the-token", api=api)
+    with pytest.raises(rummy.GameError, match="name"):
+        shared_table(made["code"], "", api=api)
+
+
+def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> None:
+    from tableserver.classroom import Classroom
+
+    room = Classroom(api=api, query="")
+    # Three Thirteen takes turns: the stand-in and the bot stop at Ana's turn
+    room.variant.value, room.learners.value, room.bots.value = "three_thirteen", 2, 1
+    room.speed.value = 0.0
+    room.create.click()
+    assert room.message.value == "", room.message.value
+    code = room.code
+    assert code and code in room.info.value and "three_thirteen.ipynb?table=" in room.info.value
+    assert room.admin and room.admin not in room.info.value  # the token is not shown as text
+    ana = shared_table(code, "Ana", api=api)
+    room._reload()
+    assert "Ana" in room.seats.value and "not joined" in room.seats.value
+    room.next.click()  # start with the free seat played by a stand-in
+    assert room.view["status"] == "playing", room.message.value
+    assert "On the table" in room.public.value and "Ana" in room.public.value
+    # the projector's view is what every seat sees alike: no hand, no advice
+    from tableserver.remote import _call
+
+    public = _call(f"{api}/tables/{code}/state", token=room.admin)
+    assert public["player"] is None
+    assert not {"hand", "partner_hand", "legal_actions"} & set(public)
+    room.seat_choice.value = 0
+    room.remove.click()
+    with pytest.raises(rummy.GameError, match="not valid"):
+        ana.game.refresh()
+    room.close.click()
+    assert "closed" in room.info.value
+    again = Classroom(api=api, query=f"table={code}&admin={room.admin}")
+    assert again.message.value == "" and again.view["status"] == "closed"
+    wrong = Classroom(api=api, query=f"table={code}&admin=nope")
+    assert "only the teacher" in wrong.message.value
