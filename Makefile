@@ -104,7 +104,7 @@ axe:
 		npm ci --no-audit --no-fund; }
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check rummy widgets tests benchmarks
+	$(VENV)/bin/ruff check rummy widgets tableserver tests benchmarks scripts
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

@@ -11,11 +11,13 @@ environment, and uv takes seconds where pip takes minutes.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,12 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
                 assert not harness.page_tracebacks(page), app
             finally:
                 page.close()
+        # the classroom table service is on too (binder/postBuild enables it)
+        reply = urllib.request.urlopen(urllib.request.Request(
+            server.base + f"rummy/api/tables?token={token}", method="POST",
+            data=json.dumps({"variant": "three_thirteen", "seats": ["human", "greedy"]}).encode(),
+            headers={"Content-Type": "application/json"}), timeout=60)
+        assert reply.status in (200, 201) and "code" in json.loads(reply.read())
         assert not server.tracebacks(), server.log()[-4000:]
     print(f"binder environment built in {built:.0f} s; all apps served in "
           f"{time.monotonic() - start - built:.0f} s")
