@@ -3,7 +3,9 @@ start each hand, free a seat, close the table (``notebooks/apps/classroom.ipynb`
 
 It speaks to the table service through its HTTP API, like every page, with
 the table's admin token (kept in the page's address as ``admin=`` so that a
-reload finds the table again).  No rule is here: the service checks every
+reload finds the table again).  Opened with ``?table=CODE&watch=TOKEN`` (the
+spectator token the teacher's page links to), it is the projector's view: what
+every seat sees alike, without a hand and without the teacher's controls.  No rule is here: the service checks every
 request and its refusals are shown as messages.
 """
 
@@ -61,6 +63,7 @@ class Classroom:
         self.code: str | None = None
         self.admin: str | None = None
         self.spectator: str | None = None
+        self.watching: str | None = None  # the spectator token of a projector page
         self.view: dict[str, Any] = {}
         self._task: asyncio.Task[Any] | None = None
 
@@ -127,6 +130,9 @@ class Classroom:
         if q.get("table") and q.get("admin"):
             self.code, self.admin = q["table"], q["admin"]
             self._guard(self._reload)
+        elif q.get("table") and q.get("watch"):
+            self.code, self.watching = q["table"], q["watch"]
+            self._guard(self._watch)
 
     # -- requests --------------------------------------------------------------
     def _guard(self, fn: Any) -> None:
@@ -160,6 +166,24 @@ class Classroom:
         if view["status"] != "closed":
             self._show_public(_call(self._url("state"), token=self.admin))
             self._listen()
+
+    def _watch(self) -> None:
+        """The projector's view: the table's code and what every seat sees alike."""
+        self.form.layout.display = "none"
+        self.board.layout.display = ""
+        self.controls.layout.display = "none"
+        public = _call(self._url("state"), token=self.watching)
+        self.info.value = (f"<h3>Table code: <span class='rummy-table-code'>"
+                           f"{html.escape(str(self.code))}</span></h3>")
+        self._show_public(public)
+        self.view = {"status": "playing", "table": {"version": int(public.get("version", 0))}}
+        self._listen()
+
+    def projector_path(self) -> str | None:
+        """The projector's link (the spectator token is shown once, when the table is made)."""
+        if not self.spectator:
+            return None
+        return f"classroom.ipynb?table={quote(self.code or '')}&watch={quote(self.spectator)}"
 
     def next_hand(self) -> None:
         self._show(_call(self._url("next"), {"admin_token": self.admin}))
@@ -203,7 +227,11 @@ class Classroom:
             f"<p>{html.escape(table['title'])}; {html.escape(status)}"
             + (f", hand {table['hand']}" if table.get("hand") else "") + "</p>"
             f"<p>Learners join at <a class='rummy-join-link' href='{html.escape(rel)}' "
-            f"target='_blank'>{html.escape(full)}</a><i>their name</i></p>")
+            f"target='_blank'>{html.escape(full)}</a><i>their name</i></p>"
+            + (f"<p>For the projector (what every player sees, no hand): <a "
+               f"class='rummy-projector-link' href='{html.escape(self.projector_path() or '')}' "
+               "target='_blank'>open the table's public view</a></p>"
+               if self.projector_path() else ""))
         rows = []
         for s in table["seats"]:
             if s["kind"] == "bot":
@@ -248,6 +276,9 @@ class Classroom:
             self._task = loop.create_task(self._poll())
 
     async def _poll(self) -> None:
+        if self.watching:
+            await self._poll_public()
+            return
         while self.view.get("status") != "closed":
             version = int(self.view.get("table", {}).get("version", 0))
             try:
@@ -266,6 +297,27 @@ class Classroom:
                 await asyncio.sleep(2)
                 continue
             self._show(view)
+
+    async def _poll_public(self) -> None:
+        """The projector page follows the table with the spectator token."""
+        version = int(self.view.get("table", {}).get("version", 0))
+        while True:
+            try:
+                public = await asyncio.to_thread(
+                    _call, self._url(f"wait?version={version}&timeout=25"), None,
+                    self.watching, 45)
+            except RemoteError as exc:
+                self.message.value = html.escape(str(exc))
+                if exc.status in (403, 404, 410):
+                    return
+                await asyncio.sleep(2)
+                continue
+            except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+                self.message.value = html.escape(f"Lost touch with the table ({exc})")
+                await asyncio.sleep(2)
+                continue
+            version = int(public.get("version", version))
+            self._show_public(public)
 
     def _ipython_display_(self) -> None:
         from IPython.display import HTML, display

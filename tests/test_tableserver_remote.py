@@ -4,6 +4,7 @@ against a real ``python -m tableserver`` on 127.0.0.1."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -158,3 +159,28 @@ def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> No
     assert again.message.value == "" and again.view["status"] == "closed"
     wrong = Classroom(api=api, query=f"table={code}&admin=nope")
     assert "only the teacher" in wrong.message.value
+
+
+def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None:
+    from tableserver.classroom import Classroom
+
+    room = Classroom(api=api, query="")
+    room.variant.value, room.learners.value, room.bots.value = "three_thirteen", 1, 1
+    room.speed.value = 0.0
+    room.create.click()
+    ana = shared_table(room.code, "Ana", api=api)
+    room.next.click()
+    link = room.projector_path()
+    assert link and "watch=" in link and html.escape(link) in room.info.value
+    assert room.admin not in link
+    screen = Classroom(api=api, query=link.split("?", 1)[1])
+    assert screen.message.value == "", screen.message.value
+    assert room.code in screen.info.value and "On the table" in screen.public.value
+    assert screen.controls.layout.display == "none" and screen.form.layout.display == "none"
+    page = screen.info.value + screen.public.value
+    obs = ana.game.observe(ana.game.seat)
+    public = {str(c) for c in getattr(obs, "discard_pile", ())} | {str(obs.discard_top)}
+    for card in {str(c) for c in obs.hand} - public:  # Ana's hand never reaches the screen
+        assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])", page), card
+    wrong = Classroom(api=api, query=f"table={room.code}&watch=nope")
+    assert wrong.message.value and "On the table" not in wrong.public.value
