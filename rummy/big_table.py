@@ -19,7 +19,7 @@ A hand complete straight after the deal may call in the ``"match call after
 deal"`` window, before the first draw (BT-4).  After the first match the
 caller runs one more cycle for everybody else (``"final cycle: draw"``,
 ``"final cycle: choose discard"``), then scores the hand (BT-5, BT-6) and deals
-the next one.  After hand 11 the phase is ``"scored"`` and the game is over.
+the next one.  After hand 11 the phase is ``"over"`` and the game is over.
 
 Seats go clockwise, to the left: the left neighbour of seat ``i`` is seat
 ``i + 1`` (mod n) and the right neighbour is ``i - 1``; so seat ``i`` draws
@@ -98,7 +98,7 @@ PHASES = (
     "match calls",
     "final cycle: draw",
     "final cycle: choose discard",
-    "scored",
+    "over",
 )
 #: TT-12: a hand with no match after this many cycles ends with nobody out.
 STALL_CYCLES = 200
@@ -598,7 +598,7 @@ class BigTableGame:
         if self.hand_number < (self.variant.rounds or 1):
             self._deal(self.hand_number + 1)
             return
-        self.phase = "scored"
+        self.phase = "over"
         self._acting = []
         self.pending = {}
         best = min(self.scores)
@@ -614,7 +614,7 @@ class BigTableGame:
     @property
     def is_over(self) -> bool:
         """True after hand 11 is scored."""
-        return self.phase == "scored"
+        return self.phase == "over"
 
     @property
     def current_player(self) -> int | None:
@@ -671,7 +671,7 @@ class BigTableGame:
         allowed, and changes nothing.  When the last player of a draw or
         discard phase has chosen, the caller reveals every choice together.
         """
-        if self.phase == "scored":
+        if self.phase == "over":
             raise GameError("the game is over: no more moves")
         seat = self._seat(player)
         try:
@@ -684,6 +684,9 @@ class BigTableGame:
         if seat not in self._acting:
             raise GameError(self._idle_reason(seat))
         if seat in self.pending:
+            if self.phase in _MATCH_PHASES:  # who else may call stays hidden
+                raise GameError(f"{name} has already chosen ({self._chosen_text(seat)}) in "
+                                "this match window")
             raise GameError(
                 f"{name} has already chosen ({self._chosen_text(seat)}); waiting for "
                 + ", ".join(self._name(s) for s in self.to_act())
@@ -696,7 +699,7 @@ class BigTableGame:
             if len(self.pending) == len(self._acting):
                 self._reveal_draws()
         elif phase in _DISCARD_PHASES:
-            if act.verb != "discard" or act.card is None or act.onto:
+            if act.verb != "discard" or act.card is None or act.onto or act.melds:
                 self._illegal(seat, act)
             if act.card not in self.hands[seat]:
                 raise GameError(
@@ -727,7 +730,7 @@ class BigTableGame:
     def _check_draw(self, seat: int, act: Action) -> Action:
         if act == _POOL:
             return act
-        if act.verb == "draw pile" and not act.onto:
+        if act.verb == "draw pile" and not act.onto and not act.melds:
             src = self.right_of[seat]
             pile = self.piles[src]
             if pile and (act.card is None or act.card == pile[-1]):
@@ -757,8 +760,9 @@ class BigTableGame:
         if seat in self.open_melds:
             return f"{name} has matched and sits out the rest of this hand"
         if self.phase in _MATCH_PHASES:
-            return (f"{name} has no complete hand to call match with; the caller is waiting "
-                    f"for {waiting}")
+            # whose hand is complete stays hidden: the refusal names nobody (issue 14)
+            return (f"{name} has no complete hand to call match with (BT-4); only a player "
+                    "whose whole hand is melded may call now")
         return f"{name} has nothing to do now ({self.phase}); waiting for {waiting}"
 
     def _chosen_text(self, seat: int) -> str:
@@ -987,6 +991,10 @@ class BigTableGame:
         assert self.phase in PHASES
         assert self.cycle <= STALL_CYCLES + 1
         assert set(self.pending) <= set(self._acting)
+
+    def check_invariants(self) -> None:
+        """The invariant check every engine has: :meth:`check` with ``full=True``."""
+        self.check(full=True)
 
     def __repr__(self) -> str:
         return (f"<BigTableGame {self.n} players, hand {self.hand_number}, cycle {self.cycle}, "

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -63,7 +64,7 @@ from typing import Any
 
 from rummy.cards import SUITS, Card, deck, format_cards
 from rummy.game import Action, GameError, player_names
-from rummy.melds import Meld, MeldRules, best_arrangement
+from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
 from rummy.table import Stock, deal
 from rummy.variants import Variant, find_variant
 
@@ -72,7 +73,11 @@ __all__ = [
     "STALL_TURNS",
     "DRAW_STOCK_LEFT",
     "Advice",
+    "Knock",
+    "KnockOption",
     "KnockView",
+    "knock_arrangements",
+    "knock_options",
     "HandResult",
     "LayoffPlan",
     "GinObservation",
@@ -327,6 +332,97 @@ def layoff_targets(card: Card, melds: Sequence[Iterable[Card]]) -> list[int]:
     return [i for i, m in enumerate(melds) if _extension_bits(_mask(m)) & b]
 
 
+_MELD_MASKS = frozenset(m for group in (_RUNS_BY_LOW, _SETS_BY_LOW) for ms in group for m in ms)
+
+
+def _arrangement_masks(mask: int, limit: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every way to split ``mask`` into melds and deadwood worth at most
+    ``limit`` points: (meld masks, deadwood mask), each split once."""
+    out: list[tuple[tuple[int, ...], int]] = []
+
+    def split(rest: int, melds: tuple[int, ...], dead: int, points: int) -> None:
+        if not rest:
+            out.append((melds, dead))
+            return
+        low = rest & -rest
+        b = low.bit_length() - 1
+        if points + _VALUE[b] <= limit:  # the lowest card as deadwood
+            split(rest ^ low, melds, dead | low, points + _VALUE[b])
+        for m in _RUNS_BY_LOW[b]:      # or in a meld whose lowest card it is
+            if m & rest != m:
+                break
+            split(rest ^ m, melds + (m,), dead, points)
+        for m in _SETS_BY_LOW[b]:
+            if m & rest == m:
+                split(rest ^ m, melds + (m,), dead, points)
+
+    split(mask, (), 0, 0)
+    return out
+
+
+def knock_arrangements(cards_: Iterable[Card], limit: int = 10
+                       ) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
+    """Every arrangement of a gin hand whose deadwood is at most ``limit``
+    points (G-8a: the knocker may lay out any of them), as (melds, deadwood),
+    lowest deadwood first.
+
+    >>> from rummy.cards import cards
+    >>> for melds, dead in knock_arrangements(cards("3c 3d 3h 4c 4d 4h 5c 5d 5h"), 0):
+    ...     print(" | ".join(format_cards(m) for m in melds))
+    3c 4c 5c | 3d 4d 5d | 3h 4h 5h
+    3c 3d 3h | 4c 4d 4h | 5c 5d 5h
+    """
+    found = _arrangement_masks(_mask(cards_), limit)
+    found.sort(key=lambda md: sum(_VALUE[b] for b in _bit_list(md[1])))
+    return [(tuple(tuple(_cards_of(m)) for m in melds), tuple(_cards_of(dead)))
+            for melds, dead in found]
+
+
+def _bit_list(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def knock_options(hand: Iterable[Card], discard_pile: Iterable[Card],
+                  legal: Iterable[Action], limit: int = 10) -> list[KnockOption]:
+    """The distinct ways to knock or go gin with ``hand`` (before its
+    discard), one per legal ``knock``/``gin`` card and arrangement (G-8a),
+    as the knocker sees them: fewest points of deadwood first, then fewest
+    unseen cards (not in ``hand`` nor in ``discard_pile``) that could be laid
+    off on the melds.  Nothing hidden is used.
+
+    >>> from rummy.cards import cards
+    >>> hand = cards("3c 3d 3h 4c 4d 4h 5c 5d 5h Ks Tc")
+    >>> for o in knock_options(hand, (), [Action.parse("knock Tc")]):
+    ...     print(o.action, "/", o.open_cards)
+    knock Tc with 3c 3d 3h, 4c 4d 4h, 5c 5d 5h / 3
+    knock Tc with 3c 4c 5c, 3d 4d 5d, 3h 4h 5h / 6
+    """
+    held = _mask(hand)
+    seen = held | _mask(discard_pile)
+    out = []
+    for a in legal:
+        if a.verb not in ("knock", "gin") or a.card is None:
+            continue
+        rest = held & ~(1 << _bit(a.card))
+        for melds, dead in _arrangement_masks(rest, 0 if a.verb == "gin" else limit):
+            reach = 0
+            for m in melds:
+                reach |= _extension_bits(m)
+            shown = tuple(tuple(sorted(_cards_of(m), key=lambda c: (c.rank, c.suit)))
+                          for m in melds)
+            out.append(KnockOption(
+                Action(a.verb, a.card, melds=shown), shown, tuple(_cards_of(dead)),
+                sum(_VALUE[b] for b in _bit_list(dead)),
+                0 if a.verb == "gin" else len(_bit_list(reach & ~seen))))
+    out.sort(key=lambda o: (o.deadwood_points, o.open_cards))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Role draw (G-2)
 
@@ -428,6 +524,49 @@ class HandResult:
         return [f"{c} lays off on {whose} {_meld_text(m)}" for c, m in self.layoffs]
 
 
+@dataclass(slots=True)
+class Knock:
+    """A knock in progress (the engine's own record; observations carry a
+    :class:`KnockView`): who knocked, who defends, the arrangement laid out,
+    the discard, the knocker's melds as they stand (lay-offs added) and the
+    lay-offs so far (card, the meld as it was before)."""
+
+    knocker: int
+    defender: int
+    arrangement: Arrangement
+    discard: Card
+    melds: list[tuple[Card, ...]]
+    layoffs: list[tuple[Card, tuple[Card, ...]]] = field(default_factory=list)
+    gin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KnockOption:
+    """One way to lay out a knock (G-8a), as the knocker sees it: the action
+    that names it, the melds, the deadwood and its points, and ``open_cards``:
+    how many cards the knocker has not seen (not in their hand, not in the
+    discard pile) could be laid off onto these melds, one step at a time.
+    The defender's hand is never used, so listing the options tells nothing
+    hidden."""
+
+    action: Action
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    open_cards: int
+
+    def describe(self) -> str:
+        """The option in a sentence written to the knocker."""
+        shown = " ".join(f"[{_meld_text(m)}]" for m in self.melds) or "no melds"
+        if self.action.verb == "gin":
+            return f"{shown}: gin, nothing can be laid off on it (G-7)"
+        opens = ("no card you haven't seen fits them" if not self.open_cards else
+                 f"{self.open_cards} card{'s' if self.open_cards != 1 else ''} you haven't seen "
+                 "could be laid off on them")
+        return (f"{shown}, deadwood {format_cards(self.deadwood) or 'none'} = "
+                f"{self.deadwood_points}; {opens}")
+
+
 @dataclass(frozen=True, slots=True)
 class GinObservation:
     """What one seat may see (never another player's hidden cards).
@@ -505,6 +644,14 @@ class GinObservation:
         """The top card of the discard pile."""
         return self.discard_pile[-1] if self.discard_pile else None
 
+    def knock_options(self) -> list[KnockOption]:
+        """The distinct ways this player may knock or go gin now, each with
+        the action that names its arrangement (G-8a; see
+        :func:`knock_options`).  Empty unless this player is to discard."""
+        if self.is_over or self.phase != "discard" or self.current_player != self.player:
+            return []
+        return knock_options(self.hand, self.discard_pile, self.legal_actions, self.knock_limit)
+
     @property
     def opponent(self) -> int | None:
         """The seat this player plays against (None for the advisor)."""
@@ -530,7 +677,11 @@ class GinGame:
                  options: dict[str, Any]) -> None:
         self.variant = variant
         self.players = players
-        self.seed = seed
+        if seed is None:  # drawn here and saved, so that load and undo replay this deal
+            seed = secrets.randbits(63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise GameError(f"seed must be a whole number or None, not {seed!r}")
+        self.seed: int = seed
         self.options = dict(options)
         opts = variant.resolve(**options)
         self._resolved = opts
@@ -560,7 +711,7 @@ class GinGame:
         self.just_taken: Card | None = None
         self._upcard_offers = 0
         self._stock_only = False
-        self._knock: dict[str, Any] | None = None
+        self._knock: Knock | None = None
         self._advice: Advice | None = None
         self._advisor_memory: dict[str, Any] = {}
         self._version = 0
@@ -717,9 +868,18 @@ class GinGame:
             # was before earlier lay-offs) means the meld as it stands now
             i = self._find_meld(a.onto)
             if i is not None:
-                a = Action("lay off", a.card, self._knock["melds"][i])
+                a = Action("lay off", a.card, self._knock.melds[i])
         legal = self._legal()
-        if a not in legal:  # the bots hand back the very objects: identity is quick
+        if a.melds and a.verb in ("knock", "gin") and a.card is not None and not a.onto:
+            plain = Action(a.verb, a.card)
+            if plain not in legal:
+                raise GameError(self._why_illegal(plain, list(legal)))
+            why = self._why_not_named(player, a)
+            if why is not None:
+                raise GameError(f"{a}: {why}")
+            a = Action(a.verb, a.card, melds=tuple(
+                tuple(sorted(m, key=lambda c: (c.rank, c.suit))) for m in a.melds))
+        elif a not in legal:  # the bots hand back the very objects: identity is quick
             raise GameError(self._why_illegal(a, list(legal)))
         self.history.append((player, a))
         self._advice = None
@@ -817,7 +977,7 @@ class GinGame:
                     return
                 self._check_stall()
                 return
-            self._start_knock(seat, card, gin=a.verb == "gin")
+            self._start_knock(seat, card, gin=a.verb == "gin", named=a.melds)
             return
         if self.phase == "lay off":
             if a.verb == "lay off":
@@ -833,15 +993,13 @@ class GinGame:
             self._end_hand(self._result(kind="draw"))
 
     # -- knocking and laying off ------------------------------------------------
-    def _start_knock(self, seat: int, card: Card, gin: bool) -> None:
-        arr = best_arrangement(self.hands[seat], self.rules)
+    def _start_knock(self, seat: int, card: Card, gin: bool,
+                     named: tuple[tuple[Card, ...], ...] = ()) -> None:
         defender = self._other(seat)
         n = self.players
+        arr = self._knock_arrangement(seat, named)
         melds = [tuple(sorted(m.cards, key=lambda c: (c.rank, c.suit))) for m in arr.melds]
-        self._knock = {
-            "knocker": seat, "defender": defender, "arrangement": arr, "discard": card,
-            "melds": melds, "layoffs": [], "gin": gin,
-        }
+        self._knock = Knock(seat, defender, arr, card, melds, [], gin)
         shown = " ".join(f"[{_meld_text(m)}]" for m in melds) or "no melds"
         if gin:
             self.log.append(f"{n[seat]} ({self.role_of(seat)}) goes gin, discarding {card}: "
@@ -856,12 +1014,88 @@ class GinGame:
         if not self._layoff_actions_raw()[0]:
             self._finish_knock()
 
+    def _knock_arrangement(self, seat: int, named: tuple[tuple[Card, ...], ...]) -> Arrangement:
+        """The arrangement a knocker lays out (G-8a): the one named with the
+        knock, else the one with the best result for the knocker after the
+        defender's best lay-offs (ties: less deadwood, then the solver's
+        lowest-deadwood arrangement)."""
+        hand = self.hands[seat]
+        if named:
+            used = set().union(*named)
+            kept = tuple(c for c in hand if c not in used)
+            return Arrangement(tuple(Meld.of(m, self.rules) for m in named), kept,
+                               sum(_VALUE[_bit(c)] for c in kept))
+        default = best_arrangement(hand, self.rules)
+        if not default.deadwood:  # gin: nothing can be laid off, every layout scores the same
+            return default
+        defender = _mask(self.hands[self._other(seat)])
+        default_melds = frozenset(_mask(m.cards) for m in default.melds)
+        memo: dict[Any, Any] = {}
+        best: tuple[int, int, int] | None = None
+        chosen: tuple[tuple[int, ...], int] | None = None
+        for melds, dead in _arrangement_masks(_mask(hand), self.knock_limit):
+            kp = sum(_VALUE[b] for b in _bit_list(dead))
+            dp = _best_layoffs_masks(defender, melds, memo)[0]
+            value = dp - kp if kp < dp else -(self.undercut_bonus + kp - dp)
+            key = (value, -kp, frozenset(melds) == default_melds)
+            if best is None or key > best:
+                best, chosen = key, (melds, dead)
+        assert chosen is not None and best is not None
+        if best[2]:
+            return default
+        melds, dead = chosen
+        return Arrangement(tuple(Meld.of(_cards_of(m), self.rules) for m in melds),
+                           tuple(_cards_of(dead)), sum(_VALUE[b] for b in _bit_list(dead)))
+
+    def _why_not_named(self, seat: int, a: Action) -> str | None:
+        """Why the melds named with a knock can't be laid out (None: they can)."""
+        assert a.card is not None
+        rest = _mask(self.hands[seat]) & ~(1 << _bit(a.card))
+        used = 0
+        for meld in a.melds:
+            try:
+                m = _mask(meld)
+            except GameError as e:
+                return str(e)
+            if m not in _MELD_MASKS:
+                return (f"{format_cards(meld)} is not a meld: gin melds are sets of 3 or 4 cards "
+                        "of one rank and runs of 3 or more cards of one suit, aces low (G-1)")
+            if m & ~rest:
+                return (f"{format_cards(_cards_of(m & ~rest))} is not in your hand after you "
+                        f"discard {a.card}")
+            if m & used:
+                return f"{format_cards(_cards_of(m & used))} is named in two melds (M-3)"
+            used |= m
+        dead = rest & ~used
+        points = sum(_VALUE[b] for b in _bit_list(dead))
+        if a.verb == "gin" and points:
+            return (f"laid out like this you keep {format_cards(_cards_of(dead))} = {points} "
+                    "points of deadwood; gin keeps none (G-7)")
+        if points > self.knock_limit:
+            return (f"laid out like this you keep {format_cards(_cards_of(dead))} = {points} "
+                    f"points of deadwood; a knock keeps at most {self.knock_limit} (G-6)")
+        return None
+
+    def knock_options(self, player: int | None = None) -> list[KnockOption]:
+        """The distinct ways ``player`` (default: the player to act) may knock
+        or go gin now, each with the action that names it (G-8a); the same
+        as ``observe(player).knock_options()``.
+
+        >>> from rummy import new_game
+        >>> new_game("gin_three", seed=4).knock_options()   # the upcard is on offer: no knock
+        []
+        """
+        seat = self.turn if player is None else player
+        if self.is_over or self.phase != "discard" or seat != self.turn:
+            return []
+        return knock_options(self.hands[seat], self.discards, self._legal(), self.knock_limit)
+
     def _layoff_actions_raw(self) -> tuple[list[Action], bool]:
         """(optimal lay-offs available now, whether stopping now is optimal)."""
         k = self._knock
         assert k is not None
-        hand = _mask(self.hands[k["defender"]])
-        melds = tuple(_mask(m) for m in k["melds"])
+        hand = _mask(self.hands[k.defender])
+        melds = tuple(_mask(m) for m in k.melds)
         memo: dict[Any, Any] = {}
         best = _best_layoffs_masks(hand, melds, memo)[0]
         out = []
@@ -872,7 +1106,7 @@ class GinGame:
                 ext ^= b
                 sub = _best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
                 if sub[0] == best:
-                    out.append(Action("lay off", _CARD[b.bit_length() - 1], k["melds"][i]))
+                    out.append(Action("lay off", _CARD[b.bit_length() - 1], k.melds[i]))
         return out, _dw(hand) == best
 
     def _layoff_actions(self) -> list[Action]:
@@ -883,20 +1117,20 @@ class GinGame:
         k = self._knock
         assert k is not None
         want = set(onto)
-        hits = [i for i, m in enumerate(k["melds"]) if want and want <= set(m)]
+        hits = [i for i, m in enumerate(k.melds) if want and want <= set(m)]
         return hits[0] if len(hits) == 1 else None
 
     def _why_not_layoff(self, a: Action) -> str:
         k = self._knock
         assert k is not None
-        if a.card is None or a.card not in self.hands[k["defender"]]:
+        if a.card is None or a.card not in self.hands[k.defender]:
             return f"{a.card} is not in your hand"
         i = self._find_meld(a.onto)
         if i is None:
             return (f"{_meld_text(a.onto) or 'nothing'} is not one of the knocker's melds "
-                    "(" + ", ".join(_meld_text(m) for m in k["melds"]) + ")")
-        if not _extension_bits(_mask(k["melds"][i])) & (1 << _bit(a.card)):
-            return f"{a.card} does not extend {_meld_text(k['melds'][i])} (G-8)"
+                    "(" + ", ".join(_meld_text(m) for m in k.melds) + ")")
+        if not _extension_bits(_mask(k.melds[i])) & (1 << _bit(a.card)):
+            return f"{a.card} does not extend {_meld_text(k.melds[i])} (G-8)"
         return (f"laying off {a.card} would leave you more deadwood than your best play; "
                 "the lay-offs offered keep your lowest count (M-7)")
 
@@ -905,10 +1139,10 @@ class GinGame:
         assert k is not None and a.card is not None
         i = self._find_meld(a.onto)
         assert i is not None
-        old = k["melds"][i]
+        old = k.melds[i]
         new = tuple(sorted(old + (a.card,), key=lambda c: (c.rank, c.suit)))
-        k["melds"][i] = new
-        k["layoffs"].append((a.card, old))
+        k.melds[i] = new
+        k.layoffs.append((a.card, old))
         self.hands[seat].remove(a.card)
         self.log.append(f"{self.players[seat]} ({self.role_of(seat)}) lays off {a.card} onto "
                         f"the knocker's {_meld_text(old)} (G-8).")
@@ -920,7 +1154,7 @@ class GinGame:
         6h-7h-8h ..."), or "" outside the lay-off phase."""
         if self.phase != "lay off" or self._knock is None:
             return ""
-        return _hint(self._knock, self.hands[self._knock["defender"]], self.players)
+        return _hint(self._knock, self.hands[self._knock.defender], self.players)
 
     def _finish_knock(self) -> None:
         assert self._knock is not None
@@ -937,13 +1171,13 @@ class GinGame:
                 "with the same roles (G-12).",), **base)
         k = self._knock
         assert k is not None
-        knocker, defender = k["knocker"], k["defender"]
-        arr = k["arrangement"]
+        knocker, defender = k.knocker, k.defender
+        arr = k.arrangement
         kp = arr.penalty
         d_arr = best_arrangement(self.hands[defender], self.rules)
         dp = d_arr.penalty
         sentences = []
-        layoffs = tuple(k["layoffs"])
+        layoffs = tuple(k.layoffs)
         if layoffs:
             sentences.append(f"{n[defender]} lays off " + ", ".join(
                 f"{c} onto {_meld_text(m)}" for c, m in layoffs) + ".")
@@ -951,7 +1185,7 @@ class GinGame:
             f"{n[defender]} lays out " + (" ".join(f"[{_meld_text(m.cards)}]" for m in d_arr.melds)
                                           or "no melds")
             + f" with deadwood {format_cards(d_arr.deadwood) or 'none'} = {dp}.")
-        if k["gin"]:
+        if k.gin:
             kind, winner = "gin", knocker
             points = self.gin_bonus + dp
             sentences.append(f"{n[knocker]} went gin and scores {self.gin_bonus} + {dp} = "
@@ -1075,13 +1309,13 @@ class GinGame:
         hint = ""
         if self._knock is not None and self.phase == "lay off":
             k = self._knock
-            arr = k["arrangement"]
-            knock = KnockView(k["knocker"], tuple(k["melds"]), arr.deadwood, arr.penalty,
-                              tuple(k["layoffs"]), k["discard"])
-            if player == k["defender"] or (player == self.advisor and k["defender"] == self.captain):
-                plan = _plan_actions(best_layoffs(self.hands[k["defender"]], k["melds"]),
-                                     k["melds"])
-                hint = _hint(k, self.hands[k["defender"]], self.players)
+            arr = k.arrangement
+            knock = KnockView(k.knocker, tuple(k.melds), arr.deadwood, arr.penalty,
+                              tuple(k.layoffs), k.discard)
+            if player == k.defender or (player == self.advisor and k.defender == self.captain):
+                plan = _plan_actions(best_layoffs(self.hands[k.defender], k.melds),
+                                     k.melds)
+                hint = _hint(k, self.hands[k.defender], self.players)
         sizes = [0, 0, 0]
         for s, h in self.hands.items():
             sizes[s] = len(h)
@@ -1141,6 +1375,33 @@ class GinGame:
         self.__dict__.update(other.__dict__)
         return last
 
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a card is lost, duplicated or misplaced:
+        every card of the pack is in exactly one place (stock, discard pile,
+        a hand, or laid off onto the knocker's melds) and hands have the
+        size the phase gives them."""
+        laid_off: list[Card] = []
+        if self._knock is not None:
+            laid_off = [c for c, _ in self._knock.layoffs]
+        elif self.is_over and self.results:
+            laid_off = [c for c, _ in self.results[-1].layoffs]
+        every = [*self.stock.cards, *self.discards, *laid_off]
+        for hand in self.hands.values():
+            every.extend(hand)
+        held = sorted(map(_bit, every))
+        assert held == list(range(52)), f"cards lost or duplicated: {len(held)} held"
+        assert set(self.hands) == {self.box, self.captain}, "only the box and the captain hold cards"
+        if self.is_over:
+            return
+        size = self.hand_cards
+        for seat, hand in self.hands.items():
+            want = size + 1 if seat == self.turn and self.phase == "discard" else size
+            if self._knock is not None and seat == self._knock.defender:
+                want = size - len(self._knock.layoffs)
+            assert len(hand) == want, f"{self.players[seat]} holds {len(hand)} cards, not {want}"
+            assert hand == sorted(hand, key=_bit), "a hand lost its card order"
+        assert self.turns <= STALL_TURNS + 2
+
     def __repr__(self) -> str:
         return (f"<GinGame hand {self.hand_number}, {self.phase}, scores "
                 f"{dict(zip(self.players, self.scores))}>")
@@ -1156,12 +1417,12 @@ def _plan_actions(plan: LayoffPlan, melds: Sequence[tuple[Card, ...]]) -> tuple[
     return tuple(out)
 
 
-def _hint(k: dict[str, Any], hand: Sequence[Card], players: tuple[str, ...]) -> str:
-    p = best_layoffs(hand, k["melds"])
+def _hint(k: Knock, hand: Sequence[Card], players: tuple[str, ...]) -> str:
+    p = best_layoffs(hand, k.melds)
     if not p.layoffs:
-        return (f"Nothing of yours lays off on {players[k['knocker']]}'s melds; your best "
+        return (f"Nothing of yours lays off on {players[k.knocker]}'s melds; your best "
                 f"deadwood is {p.deadwood}.")
-    melds = [list(m) for m in k["melds"]]
+    melds = [list(m) for m in k.melds]
     parts = []
     for c, i in p.layoffs:
         parts.append(f"{c} lays off on {_meld_text(melds[i])}")

@@ -532,8 +532,12 @@ class ThreeThirteenGame:
             if self.pile:
                 acts.append(DRAW_DISCARD)
             return acts
-        outs = [Action("go out", c) for c in self._out_cards(seat)]
-        return outs + [Action("discard", c) for c in self._allowed_discards(seat)]
+        out_cards = self._out_cards(seat)
+        outs = [Action("go out", c) for c in out_cards]
+        discards = self._allowed_discards(seat)
+        if self.variant.must_go_out:  # TJ-7: no plain discard into a complete hand
+            discards = [c for c in discards if c not in out_cards]
+        return outs + [Action("discard", c) for c in discards]
 
     def _seat(self, player: int | str) -> int:
         if isinstance(player, str):
@@ -573,7 +577,8 @@ class ThreeThirteenGame:
                     f"{text}: {who} has already drawn this turn; now discard a card, or go out "
                     "(e.g. 'discard 9c', 'go out 9c')"
                 )
-            if action.verb in ("discard", "go out") and action.card is not None and not action.onto:
+            if (action.verb in ("discard", "go out") and action.card is not None
+                    and not action.onto and not action.melds):
                 c = action.card
                 hand = self.hands[seat]
                 if c not in hand:
@@ -631,6 +636,10 @@ class ThreeThirteenGame:
             raise GameError(
                 f"{text}: it is {self._name(self.current)}'s turn, not {self._name(seat)}'s"
             )
+        if (action.verb == "discard" and self.phase == "discard" and self.variant.must_go_out
+                and action.card is not None and not action.onto
+                and action.card in self._out_cards(seat)):
+            action = Action("go out", action.card)  # TJ-7: this discard goes out
         self._check(action, seat, text)
         self.history.append((seat, action))
         self._do(action, seat)

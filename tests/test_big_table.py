@@ -317,7 +317,7 @@ def test_BT_7_lowest_total_after_11_hands_wins_ties_nobody():
     g = new_game("big_table", players=3, seed=11)
     rng = random.Random(11)
     random_until(g, rng, lambda g: False)
-    assert g.is_over and g.phase == "scored" and len(g.rows) == 11
+    assert g.is_over and g.phase == "over" and len(g.rows) == 11
     sheet = g.score_sheet()
     assert list(sheet.index) == [f"Hand {h}" for h in range(1, 12)] + ["Total"]
     assert sheet.loc["Total"].tolist() == [sum(r[i] for r in g.rows) for i in range(3)]

@@ -103,7 +103,8 @@ take), ``rummy-own-pile`` (clicking it explains BT-3), ``rummy-match``
 (``rummy-match-open`` while the learner may call), ``rummy-play-on``.  Gin:
 ``rummy-roles``, ``rummy-upcard`` (on the discard-pile button),
 ``rummy-take-upcard``, ``rummy-decline-upcard``, ``rummy-knock``,
-``rummy-gin``, ``rummy-knock-view`` (the knocker's melds), ``rummy-layoffs``
+``rummy-gin``, ``rummy-knock-layouts`` (the knocker picks how to lay out,
+G-8a), ``rummy-knock-view`` (the knocker's melds), ``rummy-layoffs``
 holding ``rummy-lay-off`` buttons and ``rummy-lay-out``; as captain
 ``rummy-advisor`` (ask) and ``rummy-advice`` (the advice); as advisor
 ``rummy-advise-pause``, ``rummy-advise-input``, ``rummy-advise``,

@@ -739,7 +739,7 @@ _CALLER = {
     "match calls": "Caller: discard! … any match?",
     "final cycle: draw": "Caller: one more cycle for everyone else: draw!",
     "final cycle: choose discard": "Caller: last discards… (discard! when all have chosen)",
-    "scored": "Caller: that's the game.",
+    "over": "Caller: that's the game.",
 }
 
 
@@ -977,6 +977,12 @@ class GinTable(_Table):
         self.knock.on_click(lambda _b: self._knock_clicked("knock"))
         self.gin.on_click(lambda _b: self._knock_clicked("gin"))
         self.knock_view = html_box("rummy-knock-view")
+        # G-8a: a knocker may lay out any arrangement within the limit; the
+        # first choice lets the engine pick the best after the defender's lay-offs
+        self.layouts = w.Dropdown(options=[], description="Lay out",
+                                  layout=w.Layout(display="none", width="auto"))
+        self.layouts.add_class("rummy-knock-layouts")
+        self.layouts.observe(self._layout_chosen, names="value")
         self.layoffs = w.Box(layout=w.Layout(flex_flow="row wrap"))
         self.layoffs.add_class("rummy-layoffs")
         self._layoff_buttons: list[w.Button] = []
@@ -1011,7 +1017,8 @@ class GinTable(_Table):
         self.widget = w.VBox([
             self._style, self.header, self.roles, self.status, self.opponent.widget, centre,
             self.knock_view, self.layoffs, self.hand_label, self.hand.widget, actions,
-            self.advice, self.advisor_box, self.confirm_box, self.moves, self.message,
+            self.advice, self.advisor_box, self.confirm_box, self.layouts, self.moves,
+            self.message,
             self.review_box, self.game_over, self.new_game_button, self.coach.widget,
             self.options_row, details,
         ])
@@ -1112,6 +1119,19 @@ class GinTable(_Table):
         assert a.card is not None
         what = "Go gin" if verb == "gin" else "Knock"
         self.ask_confirm(f"{what}, discarding {a.card.symbol} ({a.card.name})?", a)
+        layouts = [o for o in self.observation().knock_options() if o.action.card == a.card
+                   and o.action.verb == verb]
+        if verb == "knock" and len(layouts) > 1:
+            best = "The best for you after the defender's lay-offs (the rules pick it)"
+            self.layouts.options = [(best, a)] + [(o.describe(), o.action) for o in layouts]
+            self.layouts.value = a
+            self.layouts.layout.display = ""
+        else:
+            self.layouts.layout.display = "none"
+
+    def _layout_chosen(self, change: dict[str, Any]) -> None:
+        if change["new"] is not None and self._pending is not None:
+            self._pending = change["new"]
 
     @safe
     def _ask_advisor(self) -> None:
@@ -1184,6 +1204,8 @@ class GinTable(_Table):
         self.discard_button.disabled = not (live and "discard" in verbs)
         self.knock.disabled = not (live and "knock" in verbs)
         self.gin.disabled = not (live and "gin" in verbs)
+        if self.confirm_box.layout.display == "none":  # the knock was made or cancelled
+            self.layouts.layout.display = "none"
         captain_to_act = obs.current_player == obs.captain and not obs_is_over(obs)
         self.ask_advisor.layout.display = "" if obs.role == "captain" else "none"
         self.ask_advisor.disabled = not (live and captain_to_act and obs.role == "captain")
