@@ -77,7 +77,7 @@ from rummy.cards import Card, as_cards, deck, rank_name
 from rummy.game import Action, ActionError, GameError, player_names, undo_point
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.table import Stock, deal, make_shoe, reshuffle
-from rummy.variants import Variant, find_variant
+from rummy.variants import Variant, VariantError, find_variant
 
 __all__ = [
     "BigTableGame",
@@ -295,7 +295,7 @@ def start(
     >>> start("big_table", players=16, seed=1)
     Traceback (most recent call last):
     ...
-    rummy.game.GameError: big_table is for 2 to 12 players, not 16; set the option max_players (one of 16, 20, 24) to allow more, with enough packs
+    rummy.variants.VariantError: big_table is for 2 to 12 players, not 16; set the option max_players (one of 16, 20, 24) to allow more, with enough packs
     >>> start("big_table", players=16, seed=1, max_players=16)
     Traceback (most recent call last):
     ...
@@ -353,7 +353,7 @@ class BigTableObservation:
     player: int
     players: tuple[str, ...]
     phase: str
-    legal_actions: list[Action]
+    legal_actions: tuple[Action, ...]
     hand: tuple[Card, ...]
     scores: tuple[int, ...]
     log: tuple[str, ...]
@@ -379,6 +379,11 @@ class BigTableObservation:
     packs: int
 
     @property
+    def number(self) -> int:
+        """The hand number (the name every engine's observation shares)."""
+        return self.hand_number
+
+    @property
     def right_top(self) -> Card | None:
         """The card this player may take from the right neighbour's pile."""
         pile = self.piles[self.right]
@@ -401,10 +406,7 @@ class BigTableGame:
         seed: int | None,
         options: dict[str, Any],
     ) -> None:
-        try:
-            self.options: dict[str, Any] = variant.resolve(**options)
-        except ValueError as e:
-            raise GameError(str(e)) from None
+        self.options: dict[str, Any] = variant.resolve(**options)  # VariantError if bad
         limit = self.options.get("max_players", variant.max_players)
         count = players if isinstance(players, int) else (
             len(players) if isinstance(players, Sequence) and not isinstance(players, str)
@@ -418,14 +420,11 @@ class BigTableGame:
             more = [c for c in variant.option("max_players").choices if c >= count]
             hint = (f"; set the option max_players (one of {', '.join(map(str, more))}) "
                     "to allow more, with enough packs") if more else ""
-            raise GameError(
+            raise VariantError(
                 f"{variant.name} is for {variant.min_players} to {limit} players, "
                 f"not {count}{hint}"
             )
-        try:
-            self.players: tuple[str, ...] = player_names(players, widened)
-        except ValueError as e:
-            raise GameError(str(e)) from None
+        self.players: tuple[str, ...] = player_names(players, widened)  # VariantError if bad
         n = len(self.players)
         self.packs = variant.packs_for(n, **self.options)
         need = cards_needed(n, variant)
@@ -783,7 +782,7 @@ class BigTableGame:
             player=seat,
             players=self.players,
             phase=self.phase,
-            legal_actions=self.legal_actions(seat),
+            legal_actions=tuple(self.legal_actions(seat)),
             hand=tuple(sorted(self.hands[seat], key=_by_order)),
             scores=tuple(self.scores),
             log=self._log_cache,
@@ -818,6 +817,17 @@ class BigTableGame:
         index = [f"Hand {h}" for h in self.row_hands] + ["Total"]
         data = [list(r) for r in self.rows] + [list(self.scores)]
         return pd.DataFrame(data, index=index, columns=list(self.players))
+
+    @property
+    def number(self) -> int:
+        """The hand being played (1..11): the name every engine shares."""
+        return self.hand_number
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat once the game is over, None on a tie or while playing."""
+        won = self.winners()
+        return won[0] if won else None
 
     def winners(self) -> list[int]:
         """The seat with the lowest total once the game is over; [] on a tie

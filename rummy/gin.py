@@ -58,13 +58,48 @@ import random
 import secrets
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from itertools import combinations
+from dataclasses import dataclass, field
 from typing import Any
 
-from rummy.cards import SUITS, Card, deck, format_cards
-from rummy.game import Action, GameError, player_names
+from rummy.cards import Card, deck, format_cards
+from rummy.game import Action, GameError, player_names, undo_point
 from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
+from rummy.onepack import (
+    CARDS as _CARD,
+)
+from rummy.onepack import (
+    MELD_MASKS as _MELD_MASKS,
+)
+from rummy.onepack import (
+    VALUES as _VALUE,
+)
+from rummy.onepack import (
+    arrangements_of as _arrangement_masks,
+)
+from rummy.onepack import (
+    best_layoffs_of as _best_layoffs_masks,
+)
+from rummy.onepack import (
+    bit as _bit,
+)
+from rummy.onepack import (
+    bits_of as _bit_list,
+)
+from rummy.onepack import (
+    cards_of as _cards_of,
+)
+from rummy.onepack import (
+    deadwood_floor as _deadwood_floor,
+)
+from rummy.onepack import (
+    deadwood_of as _dw,
+)
+from rummy.onepack import (
+    extension_bits as _extension_bits,
+)
+from rummy.onepack import (
+    mask_of as _mask,
+)
 from rummy.table import Stock, deal
 from rummy.variants import Variant, find_variant
 
@@ -110,115 +145,9 @@ DRAW_STOCK_LEFT = 2
 # It is checked against rummy.melds.penalty in tests/test_gin_solver.py.
 
 
-_CARD: list[Card] = [Card(_r, _s) for _s in SUITS for _r in range(1, 14)]
-assert tuple(_CARD) == deck(1, 0)  # the same order as the shared deck
 _DISCARD_ACTION = [Action("discard", c) for c in _CARD]
 _KNOCK_ACTION = [Action("knock", c) for c in _CARD]
 _GIN_ACTION = [Action("gin", c) for c in _CARD]
-_VALUE = [min(c.rank, 10) for c in _CARD]
-_RUNS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
-_SETS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
-for _si in range(4):
-    for _lo in range(13):
-        for _hi in range(_lo + 2, 13):
-            _RUNS_BY_LOW[_si * 13 + _lo].append(
-                sum(1 << (_si * 13 + r) for r in range(_lo, _hi + 1)))
-for _r in range(13):
-    _bits = [_si * 13 + _r for _si in range(4)]
-    for _k in (3, 4):
-        for _combo in combinations(_bits, _k):
-            _SETS_BY_LOW[min(_combo)].append(sum(1 << b for b in _combo))
-_MEMO: dict[int, int] = {}
-_MEMO_LIMIT = 400_000
-
-
-_SUIT_IX = {s: i for i, s in enumerate(SUITS)}
-
-
-def _bit(c: Card) -> int:
-    """The bit of a card (suit-then-rank order, the order cards sort in)."""
-    return _SUIT_IX[c.suit] * 13 + c.rank - 1
-
-
-def _mask(cards_: Iterable[Card]) -> int:
-    m = 0
-    for c in cards_:
-        if c.rank == 0:
-            raise GameError(f"{c} is not a card of gin's one 52-card pack (no jokers, G-1)")
-        b = 1 << (_SUIT_IX[c.suit] * 13 + c.rank - 1)
-        if m & b:
-            raise GameError(f"{c} is twice in the hand; gin uses one pack (G-1)")
-        m |= b
-    return m
-
-
-def _cards_of(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CARD[low.bit_length() - 1])
-        mask ^= low
-    return out
-
-
-def _dw(mask: int) -> int:
-    """Lowest deadwood of the cards in ``mask`` (exact)."""
-    if not mask:
-        return 0
-    got = _MEMO.get(mask)
-    if got is not None:
-        return got
-    low = (mask & -mask).bit_length() - 1
-    best = _VALUE[low] + _dw(mask & (mask - 1))
-    for m in _RUNS_BY_LOW[low]:
-        if m & mask != m:
-            break  # longer runs from this card need this one too
-        v = _dw(mask ^ m)
-        if v < best:
-            best = v
-    if best:
-        for m in _SETS_BY_LOW[low]:
-            if m & mask == m:
-                v = _dw(mask ^ m)
-                if v < best:
-                    best = v
-    if len(_MEMO) > _MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[mask] = best
-    return best
-
-
-_R13 = (1 << 13) - 1
-_SUIT_BLOCKS = sum(_R13 << (13 * i) for i in range(4))
-# bits whose rank is not a king / not an ace, per suit (shifts stay in the suit)
-_NOT_KING = sum(((1 << 12) - 1) << (13 * i) for i in range(4))
-_NOT_ACE = sum((_R13 - 1) << (13 * i) for i in range(4))
-
-
-def _meldable(m: int) -> int:
-    """Cards of ``m`` that could be in some meld of ``m`` (a cheap test)."""
-    up1 = (m & _NOT_KING) << 1          # card one rank above a held card
-    dn1 = (m & _NOT_ACE) >> 1           # card one rank below a held card
-    up2 = (up1 & _NOT_KING) << 1 & (m & _NOT_KING) << 1  # two held below, consecutive
-    dn2 = (dn1 & _NOT_ACE) >> 1 & (m & _NOT_ACE) >> 1
-    run = m & ((up1 & dn1) | up2 | dn2)
-    a, b, c, d = m & _R13, m >> 13 & _R13, m >> 26 & _R13, m >> 39 & _R13
-    three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-    sets = m & (three | three << 13 | three << 26 | three << 39)
-    return run | sets
-
-
-def _deadwood_floor(m: int) -> int:
-    """A lower bound of the deadwood of ``m``: cards that fit no meld."""
-    rest = m & ~_meldable(m)
-    total = 0
-    while rest:
-        low = rest & -rest
-        total += _VALUE[low.bit_length() - 1]
-        rest ^= low
-    return total
-
-
 def deadwood(cards_: Iterable[Card]) -> int:
     """The lowest deadwood of a gin hand (one pack, no wilds, aces low).
 
@@ -248,22 +177,6 @@ def deadwood_after_discard(cards_: Iterable[Card], keep: Card | None = None) -> 
     return out
 
 
-def _extension_bits(meld_mask: int) -> int:
-    """Cards that could be laid off onto this meld (one more card)."""
-    lo = (meld_mask & -meld_mask).bit_length() - 1
-    hi = meld_mask.bit_length() - 1
-    if lo % 13 == hi % 13:  # a set: the missing suits of its rank (at most 4 cards)
-        r = lo % 13
-        full = sum(1 << (s * 13 + r) for s in range(4))
-        return full & ~meld_mask
-    ext = 0
-    if lo % 13 != 0:
-        ext |= 1 << (lo - 1)
-    if hi % 13 != 12:
-        ext |= 1 << (hi + 1)
-    return ext
-
-
 @dataclass(frozen=True, slots=True)
 class LayoffPlan:
     """The defender's best lay-offs: which cards go onto which knocker meld
@@ -275,28 +188,6 @@ class LayoffPlan:
 
     def __len__(self) -> int:
         return len(self.layoffs)
-
-
-def _best_layoffs_masks(hand: int, melds: tuple[int, ...],
-                        memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[tuple[int, int], ...]]]
-                        ) -> tuple[int, tuple[tuple[int, int], ...]]:
-    key = (hand, melds)
-    got = memo.get(key)
-    if got is not None:
-        return got
-    best: tuple[int, tuple[tuple[int, int], ...]] = (_dw(hand), ())
-    for i, m in enumerate(melds):
-        ext = _extension_bits(m) & hand
-        while ext:
-            b = ext & -ext
-            ext ^= b
-            sub = _best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
-            cand = (sub[0], ((b.bit_length() - 1, i),) + sub[1])
-            # lowest deadwood, then fewest lay-offs
-            if cand[0] < best[0] or cand[0] == best[0] and len(cand[1]) < len(best[1]):
-                best = cand
-    memo[key] = best
-    return best
 
 
 def best_layoffs(hand: Iterable[Card], melds: Sequence[Iterable[Card]]) -> LayoffPlan:
@@ -332,34 +223,6 @@ def layoff_targets(card: Card, melds: Sequence[Iterable[Card]]) -> list[int]:
     return [i for i, m in enumerate(melds) if _extension_bits(_mask(m)) & b]
 
 
-_MELD_MASKS = frozenset(m for group in (_RUNS_BY_LOW, _SETS_BY_LOW) for ms in group for m in ms)
-
-
-def _arrangement_masks(mask: int, limit: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every way to split ``mask`` into melds and deadwood worth at most
-    ``limit`` points: (meld masks, deadwood mask), each split once."""
-    out: list[tuple[tuple[int, ...], int]] = []
-
-    def split(rest: int, melds: tuple[int, ...], dead: int, points: int) -> None:
-        if not rest:
-            out.append((melds, dead))
-            return
-        low = rest & -rest
-        b = low.bit_length() - 1
-        if points + _VALUE[b] <= limit:  # the lowest card as deadwood
-            split(rest ^ low, melds, dead | low, points + _VALUE[b])
-        for m in _RUNS_BY_LOW[b]:      # or in a meld whose lowest card it is
-            if m & rest != m:
-                break
-            split(rest ^ m, melds + (m,), dead, points)
-        for m in _SETS_BY_LOW[b]:
-            if m & rest == m:
-                split(rest ^ m, melds + (m,), dead, points)
-
-    split(mask, (), 0, 0)
-    return out
-
-
 def knock_arrangements(cards_: Iterable[Card], limit: int = 10
                        ) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
     """Every arrangement of a gin hand whose deadwood is at most ``limit``
@@ -376,15 +239,6 @@ def knock_arrangements(cards_: Iterable[Card], limit: int = 10
     found.sort(key=lambda md: sum(_VALUE[b] for b in _bit_list(md[1])))
     return [(tuple(tuple(_cards_of(m)) for m in melds), tuple(_cards_of(dead)))
             for melds, dead in found]
-
-
-def _bit_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def knock_options(hand: Iterable[Card], discard_pile: Iterable[Card],
@@ -587,7 +441,7 @@ class GinObservation:
     player: int
     players: tuple[str, ...]
     phase: str
-    legal_actions: list[Action]
+    legal_actions: tuple[Action, ...]
     hand: tuple[Card, ...]
     scores: tuple[int, ...]
     log: tuple[str, ...]
@@ -608,6 +462,11 @@ class GinObservation:
     layoff_hint: str = ""
     last_result: HandResult | None = None
     is_over: bool = False
+
+    @property
+    def number(self) -> int:
+        """The hand number (the name every engine's observation shares)."""
+        return self.hand_number
 
     @property
     def role(self) -> str:
@@ -713,7 +572,8 @@ class GinGame:
         self._stock_only = False
         self._knock: Knock | None = None
         self._advice: Advice | None = None
-        self._advisor_memory: dict[str, Any] = {}
+        #: the expert advisor bot's memory of this hand (rummy.bots.gin.advice)
+        self.advisor_memory: dict[str, Any] = {}
         self._version = 0
         self._legal_cache: tuple[int, list[Action]] | None = None
         (self.box, self.captain, self.advisor), draws = draw_roles(self.rng)
@@ -779,6 +639,16 @@ class GinGame:
 
     # -- the common API -------------------------------------------------------
     @property
+    def number(self) -> int:
+        """The hand being played: the name every engine shares for ``hand_number``."""
+        return self.hand_number
+
+    def winners(self) -> list[int]:
+        """``[winner]`` once somebody reached the target, else ``[]`` (the
+        form every engine shares)."""
+        return [] if self.winner is None else [self.winner]
+
+    @property
     def is_over(self) -> bool:
         """True once a player has reached the target (G-13)."""
         return self.winner is not None
@@ -792,10 +662,9 @@ class GinGame:
         """Seats that must act now: ``[current_player]``, or ``[]`` at the end."""
         return [] if self.is_over else [self.turn]
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | str | None = None) -> list[Action]:
         """The moves ``player`` (default: the player to act) may make now."""
-        if player is None:
-            player = self.current_player
+        player = self.current_player if player is None else self._seat(player)
         if self.winner is not None or player != self.turn:
             return []
         return list(self._legal())
@@ -846,16 +715,13 @@ class GinGame:
             return self._layoff_actions()
         return []
 
-    def apply(self, action: Action | str, player: int | None = None) -> None:
+    def apply(self, action: Action | str, player: int | str | None = None) -> None:
         """Make a move; an illegal one raises :class:`GameError` saying why and
         what is allowed, and changes nothing."""
         if self.is_over:
             raise GameError("the game is over: "
                             f"{self.players[self.winner or 0]} reached {self.target}")
-        if player is None:
-            player = self.turn
-        if not isinstance(player, int) or not 0 <= player < 3:
-            raise GameError(f"player must be a seat 0, 1 or 2, not {player!r}")
+        player = self.turn if player is None else self._seat(player)
         a = Action.parse(action)
         if player != self.turn:
             who = self.players[self.turn]
@@ -1277,30 +1143,16 @@ class GinGame:
 
         The bot sees what the advisor may see: the captain's hand and the
         public table.  The advice is recorded as if the advisor had given it.
+        This is :func:`rummy.bots.gin.advice` (kept here as a method).
         """
-        if self.is_over or self.turn != self.captain:
-            who = "nobody" if self.is_over else f"{self.players[self.turn]} (box)"
-            raise GameError(f"the advisor advises the captain, but now {who} is to act")
-        from rummy.bots import gin as strategy
+        from rummy.bots.gin import advice  # the bots own advice; imported on use only
 
-        obs = replace(self.observe(self.captain), advice=None)
-        rng = random.Random(seed)
-        if bot == "expert":
-            key = (self.hand_number,)
-            if self._advisor_memory.get("_key") != key:
-                self._advisor_memory = {"_key": key}
-            action, why = strategy.expert(obs, rng, self._advisor_memory)
-        elif bot == "greedy":
-            action, why = strategy.greedy(obs, rng)
-        else:
-            raise GameError(f"the advisor bot is 'greedy' or 'expert', not {bot!r}")
-        return self.advise(action, player=self.advisor, reason=why)
+        return advice(self, bot=bot, seed=seed)
 
     # -- observation --------------------------------------------------------------
-    def observe(self, player: int) -> GinObservation:
-        """What seat ``player`` may see (see :class:`GinObservation`)."""
-        if not isinstance(player, int) or not 0 <= player < 3:
-            raise GameError(f"player must be a seat 0, 1 or 2, not {player!r}")
+    def observe(self, player: int | str) -> GinObservation:
+        """What seat ``player`` (a seat or a name) may see (see :class:`GinObservation`)."""
+        player = self._seat(player)
         own = tuple(self.hands.get(player, ())) if player != self.advisor else ()
         partner = tuple(self.hands[self.captain]) if player == self.advisor else ()
         team = player in (self.captain, self.advisor)
@@ -1323,7 +1175,7 @@ class GinGame:
         taken = self.taken
         return GinObservation(
             variant=self.variant, player=player, players=self.players, phase=self.phase,
-            legal_actions=self.legal_actions(player), hand=own, scores=tuple(self.scores),
+            legal_actions=tuple(self.legal_actions(player)), hand=own, scores=tuple(self.scores),
             log=tuple(self.log[self._hand_starts[max(0, len(self._hand_starts) - 2)]:]),
             roles=self.roles, current_player=self.current_player,
             hand_number=self.hand_number, discard_pile=tuple(self.discards),
@@ -1364,16 +1216,27 @@ class GinGame:
             "actions": [[p, str(a)] for p, a in self.history],
         })
 
-    def undo(self) -> Action:
-        """Take back the last move (by replaying the game without it)."""
-        if not self.history:
-            raise GameError("there is no move to undo")
-        last = self.history[-1][1]
+    def undo(self, player: int | str | None = None) -> Action:
+        """Take back the last move, or with ``player`` (a seat or a name)
+        everything back to and including that player's last move, by
+        replaying the game without it; returns the first move taken back."""
+        seat = None if player is None else self._seat(player)
+        cut = undo_point(self.history, seat, "" if seat is None else self.players[seat])
+        first = self.history[cut][1]
         obj = json.loads(self.to_json())
-        obj["actions"] = obj["actions"][:-1]
+        obj["actions"] = obj["actions"][:cut]
         other = from_json(obj)
         self.__dict__.update(other.__dict__)
-        return last
+        return first
+
+    def _seat(self, player: int | str) -> int:
+        """A seat from a seat number or a player's name."""
+        if isinstance(player, str) and player in self.players:
+            return self.players.index(player)
+        if type(player) is not int or not 0 <= player < 3:
+            raise GameError(f"player must be a seat 0, 1 or 2 or a name ({', '.join(self.players)}), "
+                            f"not {player!r}")
+        return player
 
     def check_invariants(self) -> None:
         """Raise AssertionError if a card is lost, duplicated or misplaced:

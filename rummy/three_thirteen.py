@@ -259,6 +259,11 @@ class ThreeThirteenObservation:
     last_round: tuple[tuple[int, Arrangement, int], ...] = ()
 
     @property
+    def number(self) -> int:
+        """The round number (the name every engine's observation shares)."""
+        return self.round
+
+    @property
     def is_over(self) -> bool:
         """True once the game has ended."""
         return self.phase == "over"
@@ -362,6 +367,17 @@ class ThreeThirteenGame:
     def to_act(self) -> list[int]:
         """Seats that must act now: ``[current_player]``, or ``[]`` when over."""
         return [] if self.phase == "over" else [self.current]
+
+    @property
+    def number(self) -> int:
+        """The round being played (1..11): the name every engine shares for ``round``."""
+        return self.round
+
+    def winners(self) -> list[int]:
+        """``[winner]`` once the game is over and somebody won, else ``[]``
+        (the form every engine shares)."""
+        w = self.winner
+        return [] if w is None else [w]
 
     @property
     def winner(self) -> int | None:

@@ -176,7 +176,7 @@ def test_BT_4_complete_after_deal_may_call_before_the_first_draw():
     g.arrange(["5h 6h 7h", "Kc Qd 9s", "Kh 8d As"], ["4h", "5c", "6d"])
     assert g.phase == "match call after deal"
     assert g.to_act() == [0] and g.current_player == 0
-    assert g.legal_actions(1) == [] and g.observe(1).legal_actions == []
+    assert g.legal_actions(1) == [] and g.observe(1).legal_actions == ()
     with pytest.raises(GameError, match="Ben has no complete hand"):
         g.apply("call match", player=1)
     g.apply("call match")  # the only seat to act may be left out
@@ -196,7 +196,7 @@ def test_BT_4_match_window_after_discard_only_for_complete_hands():
     act_all(g, {0: "discard Kc", 1: "discard Qd"})
     assert g.phase == "match calls" and g.to_act() == [0]
     assert [str(a) for a in g.observe(0).legal_actions] == ["call match", "play on"]
-    assert g.observe(1).legal_actions == []
+    assert g.observe(1).legal_actions == ()
 
 
 # ---------------------------------------------------------------------------

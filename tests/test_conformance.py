@@ -505,3 +505,33 @@ def test_a_named_knock_saves_and_loads_exactly() -> None:
         assert load_game(g.to_json()).to_json() == g.to_json()
         return
     pytest.fail("no knock came up in 40 games")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_engine_speaks_the_same_names(variant: str) -> None:
+    """The shared vocabulary (issue 14): ``number``, ``winners()`` and
+    ``winner``, ``undo(player=...)`` by seat or name, ``legal_actions`` as a
+    tuple in observations, ``phase == "over"`` and ``is_over`` at the end."""
+    g = game(variant, 21)
+    rnd = random.Random(21)
+    assert g.number == 1 and g.winners() == [] and g.winner is None
+    obs = g.observe(g.to_act()[0])
+    assert obs.number == 1 and isinstance(obs.legal_actions, tuple) and not obs.is_over
+    advance(g, rnd, 30)
+    seat = g.history[-1][0]
+    moves = sum(s == seat for s, _ in g.history)
+    g.undo(player=g.players[seat])               # by name: that seat's last move goes
+    assert sum(s == seat for s, _ in g.history) == moves - 1
+    play(g, rnd)
+    end = g.observe(0)
+    assert end.phase == "over" and end.is_over and end.legal_actions == ()
+    assert g.winners() == ([g.winner] if g.winner is not None else [])
+    assert [row["won"] for row in g.summary()] == [s in g.winners() for s in range(len(g.players))]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_bad_player_count_is_a_VariantError_everywhere(variant: str) -> None:
+    v = find_variant(variant)
+    for count in (v.min_players - 1, 13 if v.max_players < 13 else 25):
+        with pytest.raises(VariantError, match=f"{v.name} is for"):
+            new_game(variant, players=count, seed=1)

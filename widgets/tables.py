@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -245,14 +244,7 @@ class _Table(View):
             raise GameError("nothing to undo: you have not moved yet")
         self._generation += 1  # stop a bot task in flight
         self._paused = False
-        if "player" in inspect.signature(self.state.undo).parameters:
-            self.state.undo(player=self.learner)
-        else:  # an engine whose undo takes back one move at a time
-            while True:
-                seat = self.state.history[-1][0]
-                self.state.undo()
-                if seat == self.learner:
-                    break
+        self.state.undo(player=self.learner)
         self.review_box.layout.display = "none"
         self.game_over.layout.display = "none"
         self._refresh_seen()
@@ -368,12 +360,11 @@ class _Table(View):
         log = "<small>(newest first)</small><br>" + "<br>".join(esc(line) for line in lines)
         if self.log_view.value != log:
             self.log_view.value = log
-        key = (tuple(obs.scores), getattr(obs, "round", None), getattr(obs, "hand_number", None),
-               obs_is_over(obs))
+        key = (tuple(obs.scores), obs.number, obs.is_over)
         if key != self._scores_key:
             self._scores_key = key
             self.scores.update(self.state)
-        if obs_is_over(obs):
+        if obs.is_over:
             self.game_over.layout.display = ""
             self.game_over.value = self._result_html(obs)
         if self._paused:
@@ -446,11 +437,6 @@ class _Table(View):
         self._pending = None
         self.confirm_box.layout.display = "none"
         self.show_notice("Cancelled.")
-
-
-def obs_is_over(obs: Any) -> bool:
-    over = getattr(obs, "is_over", False)
-    return bool(over() if callable(over) else over)
 
 
 def _wild_text(rules: MeldRules | None, jokers: int) -> str:
@@ -586,7 +572,7 @@ class ThreeThirteenTable(_Table):
         if len(obs.round_scores) > self._rounds_seen:
             self._show_review(obs, self._rounds_seen + 1)
             self._rounds_seen = len(obs.round_scores)
-            if not obs_is_over(obs):
+            if not obs.is_over:
                 self._paused = True
 
     def _show_review(self, obs: Any, round_no: int) -> None:
@@ -612,7 +598,7 @@ class ThreeThirteenTable(_Table):
             parts.append("</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
-        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+        self.next_round.layout.display = "none" if obs.is_over else ""
 
     def _covered(self, action: Action) -> bool:
         return action.verb in ("draw stock", "draw discard", "discard", "go out")
@@ -655,7 +641,7 @@ class ThreeThirteenTable(_Table):
             o.update(name=names[s], count=obs.hand_sizes[s], last=last.get(s, "waiting"),
                      current=obs.current_player == s, note=note, melds_svg=melds_svg)
         # the status line, in words
-        if obs_is_over(obs):
+        if obs.is_over:
             text = "The game is over."
         elif self._paused:
             text = "The round is over: read the review, then press Next round."
@@ -669,7 +655,7 @@ class ThreeThirteenTable(_Table):
         else:
             cur = obs.current_player
             text = f"{names[cur]} is playing…" if cur is not None else ""
-        if obs.went_out is not None and not obs_is_over(obs):
+        if obs.went_out is not None and not obs.is_over:
             text += f" {names[obs.went_out]} went out: everyone else has one last turn."
         self.status.value = esc(text)
 
@@ -801,18 +787,18 @@ class BigTableTable(_Table):
 
     def _after_move(self) -> None:
         obs = self.observation()
-        if obs.hand_number > self._hands_seen or (obs_is_over(obs) and self._hands_seen
+        if obs.hand_number > self._hands_seen or (obs.is_over and self._hands_seen
                                                     is not None):
             self._show_review(obs)
-            self._hands_seen = None if obs_is_over(obs) else obs.hand_number
-            if not obs_is_over(obs):
+            self._hands_seen = None if obs.is_over else obs.hand_number
+            if not obs.is_over:
                 self._paused = True
         self._arm_match_timer(obs)
 
     def _show_review(self, obs: Any) -> None:
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
-        number = obs.hand_number - (0 if obs_is_over(obs) else 1)
+        number = obs.hand_number - (0 if obs.is_over else 1)
         parts = [f"<h4>Hand {number} is over</h4>"]
         for seat, arr, pts in obs.last_hand:
             who = f"{names[seat]} (what you kept)" if seat == self.learner else names[seat]
@@ -822,7 +808,7 @@ class BigTableTable(_Table):
                                                   four_colour=four) + "</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
-        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+        self.next_round.layout.display = "none" if obs.is_over else ""
 
     def _covered(self, action: Action) -> bool:
         return action.verb in ("draw pool", "draw pile", "discard", "call match", "play on")
@@ -916,7 +902,7 @@ class BigTableTable(_Table):
                 notes.append("choosing…")
             v.update(name=names[s], count=obs.hand_counts[s], top=pile[-1] if pile else None,
                      note="; ".join(notes), four=four, current=s in waiting)
-        if obs_is_over(obs):
+        if obs.is_over:
             text = "The game is over."
         elif self._paused:
             text = "The hand is over: read the review, then press Next hand."
@@ -1032,16 +1018,16 @@ class GinTable(_Table):
 
     def _wants_hold(self) -> bool:
         obs = self.observation()
-        return (self.advise_pause.value and obs.role == "advisor" and not obs_is_over(obs)
+        return (self.advise_pause.value and obs.role == "advisor" and not obs.is_over
                 and obs.current_player == obs.captain)
 
     def _after_move(self) -> None:
         obs = self.observation()
-        if obs.hand_number > self._hands_seen or (obs_is_over(obs) and self._hands_seen
+        if obs.hand_number > self._hands_seen or (obs.is_over and self._hands_seen
                                                     is not None):
             self._show_review(obs)
-            self._hands_seen = None if obs_is_over(obs) else obs.hand_number
-            if not obs_is_over(obs):
+            self._hands_seen = None if obs.is_over else obs.hand_number
+            if not obs.is_over:
                 self._paused = True
         self._hold = self._wants_hold()
 
@@ -1077,7 +1063,7 @@ class GinTable(_Table):
             parts.append(f"<p>Laid off: {esc(laid)}</p>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
-        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+        self.next_round.layout.display = "none" if obs.is_over else ""
 
     def _covered(self, action: Action) -> bool:
         return action.verb in ("take upcard", "pass", "draw stock", "draw discard", "discard",
@@ -1206,7 +1192,7 @@ class GinTable(_Table):
         self.gin.disabled = not (live and "gin" in verbs)
         if self.confirm_box.layout.display == "none":  # the knock was made or cancelled
             self.layouts.layout.display = "none"
-        captain_to_act = obs.current_player == obs.captain and not obs_is_over(obs)
+        captain_to_act = obs.current_player == obs.captain and not obs.is_over
         self.ask_advisor.layout.display = "" if obs.role == "captain" else "none"
         self.ask_advisor.disabled = not (live and captain_to_act and obs.role == "captain")
         if obs.role == "advisor":
@@ -1238,7 +1224,7 @@ class GinTable(_Table):
         elif self.knock_view.value:
             self.knock_view.value = ""
         self._render_layoffs(obs)
-        if obs_is_over(obs):
+        if obs.is_over:
             text = "The game is over."
         elif self._paused:
             text = "The hand is over: read the review, then press Next hand."
