@@ -26,7 +26,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from rummy.cards import Card, CardError, cards, format_cards
 from rummy.errors import ActionError, GameError
-from rummy.variants import Variant, find_variant
+from rummy.variants import FAMILIES, Variant, find_variant
 
 __all__ = [
     "Action",
@@ -46,11 +46,8 @@ DEFAULT_NAMES = (
     "Max", "Nia", "Oto", "Pia", "Quin", "Rey", "Sol", "Tess", "Uma", "Vic", "Wes", "Xia",
 )
 
-_FAMILY_MODULES = {
-    "three_thirteen": "rummy.three_thirteen",
-    "big_table": "rummy.big_table",
-    "gin": "rummy.gin",
-}
+#: Each family's engine module: ``rummy.<family>`` (see ``rummy.variants.FAMILIES``).
+_FAMILY_MODULES = {family: f"rummy.{family}" for family in FAMILIES}
 
 
 @dataclass(frozen=True, slots=True)

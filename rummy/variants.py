@@ -19,15 +19,20 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rummy.cards import rank_name
 from rummy.errors import GameError
 from rummy.melds import MeldRules
 
-__all__ = ["Option", "Variant", "VariantError", "VARIANTS", "find_variant", "variant_names"]
+__all__ = ["FAMILIES", "Option", "Variant", "VariantError", "VARIANTS", "find_variant",
+           "variant_names"]
 
 Family = Literal["three_thirteen", "big_table", "gin"]
+#: The game families.  A family's engine is the module ``rummy.<family>`` and its
+#: bot strategy ``rummy.bots.<family>``: a new family adds its name here, its
+#: engine module, its Variant entries below and its strategy module.
+FAMILIES: tuple[str, ...] = get_args(Family)
 
 
 class VariantError(GameError):
