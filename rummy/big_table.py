@@ -74,6 +74,7 @@ from operator import attrgetter
 from typing import Any
 
 from rummy.cards import Card, as_cards, deck, rank_name
+from rummy.engine import Engine
 from rummy.game import Action, ActionError, GameError, player_names, undo_point
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.table import Stock, deal, make_shoe, reshuffle
@@ -394,7 +395,7 @@ class BigTableObservation:
 # The game
 
 
-class BigTableGame:
+class BigTableGame(Engine):
     """The state of one Big Table game (the omniscient view: ``hands`` and
     ``pool`` are hidden information; players, bots and widgets read
     :meth:`observe`)."""
@@ -440,7 +441,7 @@ class BigTableGame:
             )
         self.variant = variant
         self.n = n
-        self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.seed: int = self.draw_seed(seed)
         self.rng = random.Random(self.seed)
         self.log: list[str] = []
         self.history: list[tuple[int, Action]] = []
@@ -856,15 +857,9 @@ class BigTableGame:
         ]
 
     # -- saving and undo ---------------------------------------------------
-    def to_json(self) -> str:
-        """The game as JSON: variant, players, seed, options and every action."""
-        return json.dumps({
-            "variant": self.variant.name,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": self.options,
-            "actions": [[seat, str(a)] for seat, a in self.history],
-        } | ({"setups": self.setups} if self.setups else {}))
+    def _saved_extra(self) -> dict[str, Any]:
+        """The saved game also holds the positions set with :meth:`arrange`."""
+        return {"setups": self.setups} if self.setups else {}
 
     def undo(self, player: int | None = None) -> None:
         """Take back the last action, or with ``player`` everything back to and

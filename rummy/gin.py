@@ -55,53 +55,33 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rummy import onepack
 from rummy.cards import Card, deck, format_cards
+from rummy.engine import Engine
 from rummy.game import Action, GameError, player_names, undo_point
 from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
-from rummy.onepack import (
-    CARDS as _CARD,
-)
-from rummy.onepack import (
-    MELD_MASKS as _MELD_MASKS,
-)
-from rummy.onepack import (
-    VALUES as _VALUE,
-)
-from rummy.onepack import (
-    arrangements_of as _arrangement_masks,
-)
-from rummy.onepack import (
-    best_layoffs_of as _best_layoffs_masks,
-)
-from rummy.onepack import (
-    bit as _bit,
-)
-from rummy.onepack import (
-    bits_of as _bit_list,
-)
-from rummy.onepack import (
-    cards_of as _cards_of,
-)
-from rummy.onepack import (
-    deadwood_floor as _deadwood_floor,
-)
-from rummy.onepack import (
-    deadwood_of as _dw,
-)
-from rummy.onepack import (
-    extension_bits as _extension_bits,
-)
-from rummy.onepack import (
-    mask_of as _mask,
-)
 from rummy.table import Stock, deal
 from rummy.variants import Variant, find_variant
+
+# The one-pack search lives in rummy.onepack (shared with rummy.bots.gin); the
+# engine's code uses these short private names for it.
+_CARD = onepack.CARDS
+_MELD_MASKS = onepack.MELD_MASKS
+_VALUE = onepack.VALUES
+_arrangement_masks = onepack.arrangements_of
+_best_layoffs_masks = onepack.best_layoffs_of
+_bit = onepack.bit
+_bit_list = onepack.bits_of
+_cards_of = onepack.cards_of
+_deadwood_floor = onepack.deadwood_floor
+_dw = onepack.deadwood_of
+_extension_bits = onepack.extension_bits
+_mask = onepack.mask_of
 
 __all__ = [
     "ROLES",
@@ -529,18 +509,14 @@ def _meld_text(cards_: Iterable[Card]) -> str:
     return "-".join(str(c) for c in sorted(cards_, key=lambda c: (c.rank, c.suit)))
 
 
-class GinGame:
+class GinGame(Engine):
     """A game of ``gin_three``: hands until somebody reaches the target."""
 
     def __init__(self, variant: Variant, players: tuple[str, ...], seed: int | None,
                  options: dict[str, Any]) -> None:
         self.variant = variant
         self.players = players
-        if seed is None:  # drawn here and saved, so that load and undo replay this deal
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise GameError(f"seed must be a whole number or None, not {seed!r}")
-        self.seed: int = seed
+        self.seed: int = self.draw_seed(seed)  # drawn when None and saved: load and undo replay
         self.options = dict(options)
         opts = variant.resolve(**options)
         self._resolved = opts
@@ -550,7 +526,7 @@ class GinGame:
         self.rules: MeldRules = variant.meld_rules(**options)
         self.knock_limit = variant.knock_limit
         self.hand_cards = variant.hand_cards
-        self.rng = random.Random(seed)
+        self.rng = random.Random(self.seed)
         self.log: list[str] = []
         self._hand_starts: list[int] = [0]  # where each hand's lines start in the log
         self.history: list[tuple[int, Action]] = []
@@ -1208,14 +1184,6 @@ class GinGame:
         return out
 
     # -- saving, undo -------------------------------------------------------------------
-    def to_json(self) -> str:
-        """The game as JSON: variant, players, seed, options and every action."""
-        return json.dumps({
-            "variant": self.variant.name, "players": list(self.players), "seed": self.seed,
-            "options": self.options,
-            "actions": [[p, str(a)] for p, a in self.history],
-        })
-
     def undo(self, player: int | str | None = None) -> Action:
         """Take back the last move, or with ``player`` (a seat or a name)
         everything back to and including that player's last move, by

@@ -28,13 +28,13 @@ import itertools
 import json
 import operator
 import random
-import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
+from rummy.engine import Engine
 from rummy.game import Action, GameError, player_names, undo_point
 from rummy.melds import (
     Arrangement,
@@ -287,7 +287,7 @@ def _cap(name: str) -> str:
     return name[:1].upper() + name[1:] if name else name
 
 
-class ThreeThirteenGame:
+class ThreeThirteenGame(Engine):
     """One game of a Three-Thirteen variant (11 rounds, TT-1..TT-12).
 
     Build it with ``rummy.new_game(...)``; see :mod:`rummy.game` for the API.
@@ -310,17 +310,13 @@ class ThreeThirteenGame:
             if count == len(self.variant.seats):
                 players = list(self.variant.seats)
         self.players: tuple[str, ...] = player_names(players, self.variant)
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise GameError(f"seed must be a whole number or None, not {seed!r}")
-        self.seed: int = seed
+        self.seed: int = self.draw_seed(seed)
         n = len(self.players)
         self.packs = self.variant.packs_for(n, **options)
         self.jokers = self.variant.jokers(**options)
         self.discard_return = bool(self._opts.get("discard_return", False))
         self.stall_turns = int(getattr(self.variant, "stall_turns", STALL_TURNS))
-        self.rng = random.Random(seed)
+        self.rng = random.Random(self.seed)
         self.log: list[str] = []
         self.history: list[tuple[int, Action]] = []
         self.scores: list[int] = [0] * n
@@ -793,19 +789,11 @@ class ThreeThirteenGame:
         return out
 
     # -- saving, replay, undo ------------------------------------------------
-    def to_json(self) -> str:
-        """The game as JSON: variant, players, seed, options, the actions, and
-        the RNG position (checked when loading)."""
+    def _saved_extra(self) -> dict[str, Any]:
+        """The saved game also holds the RNG position and the scores (checked
+        when loading)."""
         version, internal, gauss = self.rng.getstate()
-        return json.dumps({
-            "variant": self.variant.name,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": self.options,
-            "actions": [[seat, str(a)] for seat, a in self.history],
-            "rng": [version, list(internal), gauss],
-            "scores": list(self.scores),
-        })
+        return {"rng": [version, list(internal), gauss], "scores": list(self.scores)}
 
     def undo(self, player: int | str | None = None) -> list[tuple[int, Action]]:
         """Take back the last move (or, with ``player``, everything back to and
