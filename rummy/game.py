@@ -160,6 +160,7 @@ def player_names(players: int | Sequence[str] | None, variant: Variant) -> tuple
     if players is None:
         players = variant.default_players
     if isinstance(players, int) and not isinstance(players, bool):
+        variant.check_players(players)  # before any name is made (players=10**30 must not hang)
         names = tuple(DEFAULT_NAMES[i % len(DEFAULT_NAMES)] + ("" if i < len(DEFAULT_NAMES) else
                       str(i // len(DEFAULT_NAMES) + 1)) for i in range(max(players, 0)))
         count = players
