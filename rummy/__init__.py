@@ -38,7 +38,6 @@ __all__ = [
 ]
 
 _LAZY = {
-    "simulate": ("rummy.simulate", "simulate"),
     "bots": ("rummy.bots", None),
     "probability": ("rummy.probability", None),
     "render": ("rummy.render", None),
@@ -55,3 +54,11 @@ def __getattr__(name: str) -> Any:
         module = importlib.import_module(module_name)
         return getattr(module, attr) if attr else module
     raise AttributeError(f"module 'rummy' has no attribute {name!r}")
+
+
+# ``rummy.simulate`` is the function, before and after ``import rummy.simulate``
+# (issue 14): a lazy attribute was shadowed by the submodule once that was
+# imported.  Importing the submodule here binds the function last; the
+# submodule stays importable (``from rummy.simulate import ...``,
+# ``python -m rummy simulate``).  pandas still loads only when a table is built.
+from rummy.simulate import simulate  # noqa: E402

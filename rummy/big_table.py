@@ -19,7 +19,7 @@ A hand complete straight after the deal may call in the ``"match call after
 deal"`` window, before the first draw (BT-4).  After the first match the
 caller runs one more cycle for everybody else (``"final cycle: draw"``,
 ``"final cycle: choose discard"``), then scores the hand (BT-5, BT-6) and deals
-the next one.  After hand 11 the phase is ``"scored"`` and the game is over.
+the next one.  After hand 11 the phase is ``"over"`` and the game is over.
 
 Seats go clockwise, to the left: the left neighbour of seat ``i`` is seat
 ``i + 1`` (mod n) and the right neighbour is ``i - 1``; so seat ``i`` draws
@@ -74,10 +74,11 @@ from operator import attrgetter
 from typing import Any
 
 from rummy.cards import Card, as_cards, deck, rank_name
+from rummy.engine import Engine
 from rummy.game import Action, ActionError, GameError, player_names, undo_point
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.table import Stock, deal, make_shoe, reshuffle
-from rummy.variants import Variant, find_variant
+from rummy.variants import Variant, VariantError, find_variant
 
 __all__ = [
     "BigTableGame",
@@ -98,7 +99,7 @@ PHASES = (
     "match calls",
     "final cycle: draw",
     "final cycle: choose discard",
-    "scored",
+    "over",
 )
 #: TT-12: a hand with no match after this many cycles ends with nobody out.
 STALL_CYCLES = 200
@@ -295,7 +296,7 @@ def start(
     >>> start("big_table", players=16, seed=1)
     Traceback (most recent call last):
     ...
-    rummy.game.GameError: big_table is for 2 to 12 players, not 16; set the option max_players (one of 16, 20, 24) to allow more, with enough packs
+    rummy.variants.VariantError: big_table is for 2 to 12 players, not 16; set the option max_players (one of 16, 20, 24) to allow more, with enough packs
     >>> start("big_table", players=16, seed=1, max_players=16)
     Traceback (most recent call last):
     ...
@@ -353,7 +354,7 @@ class BigTableObservation:
     player: int
     players: tuple[str, ...]
     phase: str
-    legal_actions: list[Action]
+    legal_actions: tuple[Action, ...]
     hand: tuple[Card, ...]
     scores: tuple[int, ...]
     log: tuple[str, ...]
@@ -379,6 +380,11 @@ class BigTableObservation:
     packs: int
 
     @property
+    def number(self) -> int:
+        """The hand number (the name every engine's observation shares)."""
+        return self.hand_number
+
+    @property
     def right_top(self) -> Card | None:
         """The card this player may take from the right neighbour's pile."""
         pile = self.piles[self.right]
@@ -389,7 +395,7 @@ class BigTableObservation:
 # The game
 
 
-class BigTableGame:
+class BigTableGame(Engine):
     """The state of one Big Table game (the omniscient view: ``hands`` and
     ``pool`` are hidden information; players, bots and widgets read
     :meth:`observe`)."""
@@ -401,10 +407,7 @@ class BigTableGame:
         seed: int | None,
         options: dict[str, Any],
     ) -> None:
-        try:
-            self.options: dict[str, Any] = variant.resolve(**options)
-        except ValueError as e:
-            raise GameError(str(e)) from None
+        self.options: dict[str, Any] = variant.resolve(**options)  # VariantError if bad
         limit = self.options.get("max_players", variant.max_players)
         count = players if isinstance(players, int) else (
             len(players) if isinstance(players, Sequence) and not isinstance(players, str)
@@ -418,14 +421,11 @@ class BigTableGame:
             more = [c for c in variant.option("max_players").choices if c >= count]
             hint = (f"; set the option max_players (one of {', '.join(map(str, more))}) "
                     "to allow more, with enough packs") if more else ""
-            raise GameError(
+            raise VariantError(
                 f"{variant.name} is for {variant.min_players} to {limit} players, "
                 f"not {count}{hint}"
             )
-        try:
-            self.players: tuple[str, ...] = player_names(players, widened)
-        except ValueError as e:
-            raise GameError(str(e)) from None
+        self.players: tuple[str, ...] = player_names(players, widened)  # VariantError if bad
         n = len(self.players)
         self.packs = variant.packs_for(n, **self.options)
         need = cards_needed(n, variant)
@@ -441,7 +441,7 @@ class BigTableGame:
             )
         self.variant = variant
         self.n = n
-        self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.seed: int = self.draw_seed(seed)
         self.rng = random.Random(self.seed)
         self.log: list[str] = []
         self.history: list[tuple[int, Action]] = []
@@ -598,7 +598,7 @@ class BigTableGame:
         if self.hand_number < (self.variant.rounds or 1):
             self._deal(self.hand_number + 1)
             return
-        self.phase = "scored"
+        self.phase = "over"
         self._acting = []
         self.pending = {}
         best = min(self.scores)
@@ -614,7 +614,7 @@ class BigTableGame:
     @property
     def is_over(self) -> bool:
         """True after hand 11 is scored."""
-        return self.phase == "scored"
+        return self.phase == "over"
 
     @property
     def current_player(self) -> int | None:
@@ -671,7 +671,7 @@ class BigTableGame:
         allowed, and changes nothing.  When the last player of a draw or
         discard phase has chosen, the caller reveals every choice together.
         """
-        if self.phase == "scored":
+        if self.phase == "over":
             raise GameError("the game is over: no more moves")
         seat = self._seat(player)
         try:
@@ -684,6 +684,9 @@ class BigTableGame:
         if seat not in self._acting:
             raise GameError(self._idle_reason(seat))
         if seat in self.pending:
+            if self.phase in _MATCH_PHASES:  # who else may call stays hidden
+                raise GameError(f"{name} has already chosen ({self._chosen_text(seat)}) in "
+                                "this match window")
             raise GameError(
                 f"{name} has already chosen ({self._chosen_text(seat)}); waiting for "
                 + ", ".join(self._name(s) for s in self.to_act())
@@ -696,7 +699,7 @@ class BigTableGame:
             if len(self.pending) == len(self._acting):
                 self._reveal_draws()
         elif phase in _DISCARD_PHASES:
-            if act.verb != "discard" or act.card is None or act.onto:
+            if act.verb != "discard" or act.card is None or act.onto or act.melds:
                 self._illegal(seat, act)
             if act.card not in self.hands[seat]:
                 raise GameError(
@@ -727,7 +730,7 @@ class BigTableGame:
     def _check_draw(self, seat: int, act: Action) -> Action:
         if act == _POOL:
             return act
-        if act.verb == "draw pile" and not act.onto:
+        if act.verb == "draw pile" and not act.onto and not act.melds:
             src = self.right_of[seat]
             pile = self.piles[src]
             if pile and (act.card is None or act.card == pile[-1]):
@@ -757,8 +760,9 @@ class BigTableGame:
         if seat in self.open_melds:
             return f"{name} has matched and sits out the rest of this hand"
         if self.phase in _MATCH_PHASES:
-            return (f"{name} has no complete hand to call match with; the caller is waiting "
-                    f"for {waiting}")
+            # whose hand is complete stays hidden: the refusal names nobody (issue 14)
+            return (f"{name} has no complete hand to call match with (BT-4); only a player "
+                    "whose whole hand is melded may call now")
         return f"{name} has nothing to do now ({self.phase}); waiting for {waiting}"
 
     def _chosen_text(self, seat: int) -> str:
@@ -779,7 +783,7 @@ class BigTableGame:
             player=seat,
             players=self.players,
             phase=self.phase,
-            legal_actions=self.legal_actions(seat),
+            legal_actions=tuple(self.legal_actions(seat)),
             hand=tuple(sorted(self.hands[seat], key=_by_order)),
             scores=tuple(self.scores),
             log=self._log_cache,
@@ -815,6 +819,17 @@ class BigTableGame:
         data = [list(r) for r in self.rows] + [list(self.scores)]
         return pd.DataFrame(data, index=index, columns=list(self.players))
 
+    @property
+    def number(self) -> int:
+        """The hand being played (1..11): the name every engine shares."""
+        return self.hand_number
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat once the game is over, None on a tie or while playing."""
+        won = self.winners()
+        return won[0] if won else None
+
     def winners(self) -> list[int]:
         """The seat with the lowest total once the game is over; [] on a tie
         for lowest (BT-7, TT-9) or while the game goes on."""
@@ -842,15 +857,9 @@ class BigTableGame:
         ]
 
     # -- saving and undo ---------------------------------------------------
-    def to_json(self) -> str:
-        """The game as JSON: variant, players, seed, options and every action."""
-        return json.dumps({
-            "variant": self.variant.name,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": self.options,
-            "actions": [[seat, str(a)] for seat, a in self.history],
-        } | ({"setups": self.setups} if self.setups else {}))
+    def _saved_extra(self) -> dict[str, Any]:
+        """The saved game also holds the positions set with :meth:`arrange`."""
+        return {"setups": self.setups} if self.setups else {}
 
     def undo(self, player: int | None = None) -> None:
         """Take back the last action, or with ``player`` everything back to and
@@ -987,6 +996,10 @@ class BigTableGame:
         assert self.phase in PHASES
         assert self.cycle <= STALL_CYCLES + 1
         assert set(self.pending) <= set(self._acting)
+
+    def check_invariants(self) -> None:
+        """The invariant check every engine has: :meth:`check` with ``full=True``."""
+        self.check(full=True)
 
     def __repr__(self) -> str:
         return (f"<BigTableGame {self.n} players, hand {self.hand_number}, cycle {self.cycle}, "

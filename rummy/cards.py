@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rummy.errors import GameError
+
 __all__ = [
     "RANKS",
     "SUITS",
@@ -51,7 +53,7 @@ _VALID_FORMS = (
 )
 
 
-class CardError(ValueError):
+class CardError(GameError):
     """Raised for text that is not a card; the message quotes the bad token."""
 
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from rummy.cards import Card, CardError, cards, format_cards
-from rummy.variants import Variant, find_variant
+from rummy.errors import ActionError, GameError
+from rummy.variants import FAMILIES, Variant, find_variant
 
 __all__ = [
     "Action",
@@ -45,32 +46,27 @@ DEFAULT_NAMES = (
     "Max", "Nia", "Oto", "Pia", "Quin", "Rey", "Sol", "Tess", "Uma", "Vic", "Wes", "Xia",
 )
 
-_FAMILY_MODULES = {
-    "three_thirteen": "rummy.three_thirteen",
-    "big_table": "rummy.big_table",
-    "gin": "rummy.gin",
-}
-
-
-class GameError(ValueError):
-    """An illegal action or bad game request; says why and what is allowed.
-
-    Raising it never changes the game.
-    """
-
-
-class ActionError(GameError):
-    """Text that is not an action."""
+#: Each family's engine module: ``rummy.<family>`` (see ``rummy.variants.FAMILIES``).
+_FAMILY_MODULES = {family: f"rummy.{family}" for family in FAMILIES}
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """A move: a verb (``"draw stock"``, ``"discard"``, ``"go out"`` ...), an
-    optional card, and for lay-offs the meld it goes onto."""
+    optional card, for lay-offs the meld it goes onto, and for a gin knock
+    the melds the knocker lays out (G-8a).
+
+    >>> a = Action.parse("knock Tc with 3c 3d 3h, 4c 4d 4h, 5c 5d 5h")
+    >>> len(a.melds), str(a)
+    (3, 'knock Tc with 3c 3d 3h, 4c 4d 4h, 5c 5d 5h')
+    >>> Action.parse(str(a)) == a
+    True
+    """
 
     verb: str
     card: Card | None = None
     onto: tuple[Card, ...] = ()
+    melds: tuple[tuple[Card, ...], ...] = ()
 
     @classmethod
     def parse(cls, text: str | Action) -> Action:
@@ -92,6 +88,18 @@ class Action:
                 "if the move needs one, e.g. 'discard 9c'"
             )
         body, _, onto_text = text.strip().partition(" onto ")
+        body, has_with, with_text = body.partition(" with ")
+        melds: list[tuple[Card, ...]] = []
+        if has_with:
+            for part in with_text.split(","):
+                try:
+                    meld = cards(part)
+                except CardError as e:
+                    raise ActionError(f"{text!r}: the melds after 'with' are not cards: {e}") from None
+                if not meld:
+                    raise ActionError(f"{text!r}: after 'with' write melds separated by commas, "
+                                      "e.g. 'knock Tc with 3c 3d 3h, 4c 4d 4h'")
+                melds.append(meld)
         words = body.split()
         card = None
         if len(words) > 1:
@@ -105,10 +113,12 @@ class Action:
         except CardError as e:
             raise ActionError(f"{text!r}: the meld after 'onto' is not cards: {e}") from None
         verb = " ".join(w.lower() for w in words)
-        return cls(verb, card, onto)
+        return cls(verb, card, onto, tuple(melds))
 
     def __str__(self) -> str:
         out = self.verb if self.card is None else f"{self.verb} {self.card}"
+        if self.melds:
+            out += " with " + ", ".join(format_cards(m) for m in self.melds)
         if self.onto:
             out += " onto " + format_cards(self.onto)
         return out
@@ -150,6 +160,7 @@ def player_names(players: int | Sequence[str] | None, variant: Variant) -> tuple
     if players is None:
         players = variant.default_players
     if isinstance(players, int) and not isinstance(players, bool):
+        variant.check_players(players)  # before any name is made (players=10**30 must not hang)
         names = tuple(DEFAULT_NAMES[i % len(DEFAULT_NAMES)] + ("" if i < len(DEFAULT_NAMES) else
                       str(i // len(DEFAULT_NAMES) + 1)) for i in range(max(players, 0)))
         count = players
@@ -209,9 +220,61 @@ def new_game(
 
 
 def load_game(data: str | dict[str, Any]) -> Any:
-    """Rebuild a game saved with ``game.to_json()`` (an exact round trip)."""
-    obj = json.loads(data) if isinstance(data, str) else data
-    if not isinstance(obj, dict) or "variant" not in obj:
-        raise GameError("a saved game is a JSON object with a 'variant' key")
+    """Rebuild a game saved with ``game.to_json()`` (an exact round trip).
+
+    Anything that is not a saved game raises :class:`GameError` saying what
+    is wrong; a saved game never loads half-way.
+
+    >>> g = new_game("gin_three", seed=3)
+    >>> g.apply("pass")
+    >>> load_game(g.to_json()).to_json() == g.to_json()
+    True
+    >>> load_game('{"variant": "gin_three", "players": 3, "seed": 3, "actions": [[0, 1]]}')
+    Traceback (most recent call last):
+    ...
+    rummy.game.GameError: a saved game lists its moves under 'actions' as [seat, "move"] pairs, e.g. [[0, "draw stock"]]; entry 1 is [0, 1]
+    """
+    if isinstance(data, str | bytes):
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError) as e:
+            raise GameError(f"a saved game is JSON text; this is not: {e}") from None
+    else:
+        obj = data
+    _check_saved(obj)
     v = find_variant(obj["variant"])
-    return _module(v).from_json(obj)
+    try:
+        return _module(v).from_json(obj)
+    except GameError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        raise GameError(f"the saved {v.name} game does not load: {e!r}") from None
+
+
+def _check_saved(obj: Any) -> None:
+    """The shape every saved game has (see ``to_json``), checked before replaying."""
+    if not isinstance(obj, dict):
+        raise GameError("a saved game is a JSON object with the keys 'variant', 'players', "
+                        "'seed', 'options' and 'actions'")
+    for key in ("variant", "players", "seed", "actions"):
+        if key not in obj:
+            raise GameError(f"a saved game needs the key {key!r}; it has: {', '.join(map(str, obj))}")
+    if not isinstance(obj["variant"], str):
+        raise GameError(f"a saved game names its variant as text, not {obj['variant']!r}")
+    seed = obj["seed"]
+    if type(seed) is not int:
+        raise GameError(f"a saved game's seed is a whole number, not {seed!r}")
+    players = obj["players"]
+    if not (type(players) is int or isinstance(players, list)
+            and all(isinstance(p, str) for p in players)):
+        raise GameError(f"a saved game's players are a number or a list of names, not {players!r}")
+    if not isinstance(obj.get("options", {}), dict):
+        raise GameError(f"a saved game's options are an object, not {obj.get('options')!r}")
+    actions = obj["actions"]
+    if not isinstance(actions, list):
+        raise GameError(f"a saved game lists its moves under 'actions', not {actions!r}")
+    for i, entry in enumerate(actions):
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int
+                and isinstance(entry[1], str)):
+            raise GameError("a saved game lists its moves under 'actions' as [seat, \"move\"] "
+                            f"pairs, e.g. [[0, \"draw stock\"]]; entry {i + 1} is {entry!r}")

@@ -57,22 +57,42 @@ import json
 import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from itertools import combinations
+from dataclasses import dataclass, field
 from typing import Any
 
-from rummy.cards import SUITS, Card, deck, format_cards
-from rummy.game import Action, GameError, player_names
-from rummy.melds import Meld, MeldRules, best_arrangement
+from rummy import onepack
+from rummy.cards import Card, deck, format_cards
+from rummy.engine import Engine
+from rummy.game import Action, GameError, player_names, undo_point
+from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
 from rummy.table import Stock, deal
 from rummy.variants import Variant, find_variant
+
+# The one-pack search lives in rummy.onepack (shared with rummy.bots.gin); the
+# engine's code uses these short private names for it.
+_CARD = onepack.CARDS
+_MELD_MASKS = onepack.MELD_MASKS
+_VALUE = onepack.VALUES
+_arrangement_masks = onepack.arrangements_of
+_best_layoffs_masks = onepack.best_layoffs_of
+_bit = onepack.bit
+_bit_list = onepack.bits_of
+_cards_of = onepack.cards_of
+_deadwood_floor = onepack.deadwood_floor
+_dw = onepack.deadwood_of
+_extension_bits = onepack.extension_bits
+_mask = onepack.mask_of
 
 __all__ = [
     "ROLES",
     "STALL_TURNS",
     "DRAW_STOCK_LEFT",
     "Advice",
+    "Knock",
+    "KnockOption",
     "KnockView",
+    "knock_arrangements",
+    "knock_options",
     "HandResult",
     "LayoffPlan",
     "GinObservation",
@@ -105,115 +125,9 @@ DRAW_STOCK_LEFT = 2
 # It is checked against rummy.melds.penalty in tests/test_gin_solver.py.
 
 
-_CARD: list[Card] = [Card(_r, _s) for _s in SUITS for _r in range(1, 14)]
-assert tuple(_CARD) == deck(1, 0)  # the same order as the shared deck
 _DISCARD_ACTION = [Action("discard", c) for c in _CARD]
 _KNOCK_ACTION = [Action("knock", c) for c in _CARD]
 _GIN_ACTION = [Action("gin", c) for c in _CARD]
-_VALUE = [min(c.rank, 10) for c in _CARD]
-_RUNS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
-_SETS_BY_LOW: list[list[int]] = [[] for _ in range(52)]
-for _si in range(4):
-    for _lo in range(13):
-        for _hi in range(_lo + 2, 13):
-            _RUNS_BY_LOW[_si * 13 + _lo].append(
-                sum(1 << (_si * 13 + r) for r in range(_lo, _hi + 1)))
-for _r in range(13):
-    _bits = [_si * 13 + _r for _si in range(4)]
-    for _k in (3, 4):
-        for _combo in combinations(_bits, _k):
-            _SETS_BY_LOW[min(_combo)].append(sum(1 << b for b in _combo))
-_MEMO: dict[int, int] = {}
-_MEMO_LIMIT = 400_000
-
-
-_SUIT_IX = {s: i for i, s in enumerate(SUITS)}
-
-
-def _bit(c: Card) -> int:
-    """The bit of a card (suit-then-rank order, the order cards sort in)."""
-    return _SUIT_IX[c.suit] * 13 + c.rank - 1
-
-
-def _mask(cards_: Iterable[Card]) -> int:
-    m = 0
-    for c in cards_:
-        if c.rank == 0:
-            raise GameError(f"{c} is not a card of gin's one 52-card pack (no jokers, G-1)")
-        b = 1 << (_SUIT_IX[c.suit] * 13 + c.rank - 1)
-        if m & b:
-            raise GameError(f"{c} is twice in the hand; gin uses one pack (G-1)")
-        m |= b
-    return m
-
-
-def _cards_of(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CARD[low.bit_length() - 1])
-        mask ^= low
-    return out
-
-
-def _dw(mask: int) -> int:
-    """Lowest deadwood of the cards in ``mask`` (exact)."""
-    if not mask:
-        return 0
-    got = _MEMO.get(mask)
-    if got is not None:
-        return got
-    low = (mask & -mask).bit_length() - 1
-    best = _VALUE[low] + _dw(mask & (mask - 1))
-    for m in _RUNS_BY_LOW[low]:
-        if m & mask != m:
-            break  # longer runs from this card need this one too
-        v = _dw(mask ^ m)
-        if v < best:
-            best = v
-    if best:
-        for m in _SETS_BY_LOW[low]:
-            if m & mask == m:
-                v = _dw(mask ^ m)
-                if v < best:
-                    best = v
-    if len(_MEMO) > _MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[mask] = best
-    return best
-
-
-_R13 = (1 << 13) - 1
-_SUIT_BLOCKS = sum(_R13 << (13 * i) for i in range(4))
-# bits whose rank is not a king / not an ace, per suit (shifts stay in the suit)
-_NOT_KING = sum(((1 << 12) - 1) << (13 * i) for i in range(4))
-_NOT_ACE = sum((_R13 - 1) << (13 * i) for i in range(4))
-
-
-def _meldable(m: int) -> int:
-    """Cards of ``m`` that could be in some meld of ``m`` (a cheap test)."""
-    up1 = (m & _NOT_KING) << 1          # card one rank above a held card
-    dn1 = (m & _NOT_ACE) >> 1           # card one rank below a held card
-    up2 = (up1 & _NOT_KING) << 1 & (m & _NOT_KING) << 1  # two held below, consecutive
-    dn2 = (dn1 & _NOT_ACE) >> 1 & (m & _NOT_ACE) >> 1
-    run = m & ((up1 & dn1) | up2 | dn2)
-    a, b, c, d = m & _R13, m >> 13 & _R13, m >> 26 & _R13, m >> 39 & _R13
-    three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-    sets = m & (three | three << 13 | three << 26 | three << 39)
-    return run | sets
-
-
-def _deadwood_floor(m: int) -> int:
-    """A lower bound of the deadwood of ``m``: cards that fit no meld."""
-    rest = m & ~_meldable(m)
-    total = 0
-    while rest:
-        low = rest & -rest
-        total += _VALUE[low.bit_length() - 1]
-        rest ^= low
-    return total
-
-
 def deadwood(cards_: Iterable[Card]) -> int:
     """The lowest deadwood of a gin hand (one pack, no wilds, aces low).
 
@@ -243,22 +157,6 @@ def deadwood_after_discard(cards_: Iterable[Card], keep: Card | None = None) -> 
     return out
 
 
-def _extension_bits(meld_mask: int) -> int:
-    """Cards that could be laid off onto this meld (one more card)."""
-    lo = (meld_mask & -meld_mask).bit_length() - 1
-    hi = meld_mask.bit_length() - 1
-    if lo % 13 == hi % 13:  # a set: the missing suits of its rank (at most 4 cards)
-        r = lo % 13
-        full = sum(1 << (s * 13 + r) for s in range(4))
-        return full & ~meld_mask
-    ext = 0
-    if lo % 13 != 0:
-        ext |= 1 << (lo - 1)
-    if hi % 13 != 12:
-        ext |= 1 << (hi + 1)
-    return ext
-
-
 @dataclass(frozen=True, slots=True)
 class LayoffPlan:
     """The defender's best lay-offs: which cards go onto which knocker meld
@@ -270,28 +168,6 @@ class LayoffPlan:
 
     def __len__(self) -> int:
         return len(self.layoffs)
-
-
-def _best_layoffs_masks(hand: int, melds: tuple[int, ...],
-                        memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[tuple[int, int], ...]]]
-                        ) -> tuple[int, tuple[tuple[int, int], ...]]:
-    key = (hand, melds)
-    got = memo.get(key)
-    if got is not None:
-        return got
-    best: tuple[int, tuple[tuple[int, int], ...]] = (_dw(hand), ())
-    for i, m in enumerate(melds):
-        ext = _extension_bits(m) & hand
-        while ext:
-            b = ext & -ext
-            ext ^= b
-            sub = _best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
-            cand = (sub[0], ((b.bit_length() - 1, i),) + sub[1])
-            # lowest deadwood, then fewest lay-offs
-            if cand[0] < best[0] or cand[0] == best[0] and len(cand[1]) < len(best[1]):
-                best = cand
-    memo[key] = best
-    return best
 
 
 def best_layoffs(hand: Iterable[Card], melds: Sequence[Iterable[Card]]) -> LayoffPlan:
@@ -325,6 +201,60 @@ def layoff_targets(card: Card, melds: Sequence[Iterable[Card]]) -> list[int]:
     """
     b = 1 << _bit(card)
     return [i for i, m in enumerate(melds) if _extension_bits(_mask(m)) & b]
+
+
+def knock_arrangements(cards_: Iterable[Card], limit: int = 10
+                       ) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
+    """Every arrangement of a gin hand whose deadwood is at most ``limit``
+    points (G-8a: the knocker may lay out any of them), as (melds, deadwood),
+    lowest deadwood first.
+
+    >>> from rummy.cards import cards
+    >>> for melds, dead in knock_arrangements(cards("3c 3d 3h 4c 4d 4h 5c 5d 5h"), 0):
+    ...     print(" | ".join(format_cards(m) for m in melds))
+    3c 4c 5c | 3d 4d 5d | 3h 4h 5h
+    3c 3d 3h | 4c 4d 4h | 5c 5d 5h
+    """
+    found = _arrangement_masks(_mask(cards_), limit)
+    found.sort(key=lambda md: sum(_VALUE[b] for b in _bit_list(md[1])))
+    return [(tuple(tuple(_cards_of(m)) for m in melds), tuple(_cards_of(dead)))
+            for melds, dead in found]
+
+
+def knock_options(hand: Iterable[Card], discard_pile: Iterable[Card],
+                  legal: Iterable[Action], limit: int = 10) -> list[KnockOption]:
+    """The distinct ways to knock or go gin with ``hand`` (before its
+    discard), one per legal ``knock``/``gin`` card and arrangement (G-8a),
+    as the knocker sees them: fewest points of deadwood first, then fewest
+    unseen cards (not in ``hand`` nor in ``discard_pile``) that could be laid
+    off on the melds.  Nothing hidden is used.
+
+    >>> from rummy.cards import cards
+    >>> hand = cards("3c 3d 3h 4c 4d 4h 5c 5d 5h Ks Tc")
+    >>> for o in knock_options(hand, (), [Action.parse("knock Tc")]):
+    ...     print(o.action, "/", o.open_cards)
+    knock Tc with 3c 3d 3h, 4c 4d 4h, 5c 5d 5h / 3
+    knock Tc with 3c 4c 5c, 3d 4d 5d, 3h 4h 5h / 6
+    """
+    held = _mask(hand)
+    seen = held | _mask(discard_pile)
+    out = []
+    for a in legal:
+        if a.verb not in ("knock", "gin") or a.card is None:
+            continue
+        rest = held & ~(1 << _bit(a.card))
+        for melds, dead in _arrangement_masks(rest, 0 if a.verb == "gin" else limit):
+            reach = 0
+            for m in melds:
+                reach |= _extension_bits(m)
+            shown = tuple(tuple(sorted(_cards_of(m), key=lambda c: (c.rank, c.suit)))
+                          for m in melds)
+            out.append(KnockOption(
+                Action(a.verb, a.card, melds=shown), shown, tuple(_cards_of(dead)),
+                sum(_VALUE[b] for b in _bit_list(dead)),
+                0 if a.verb == "gin" else len(_bit_list(reach & ~seen))))
+    out.sort(key=lambda o: (o.deadwood_points, o.open_cards))
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -428,6 +358,49 @@ class HandResult:
         return [f"{c} lays off on {whose} {_meld_text(m)}" for c, m in self.layoffs]
 
 
+@dataclass(slots=True)
+class Knock:
+    """A knock in progress (the engine's own record; observations carry a
+    :class:`KnockView`): who knocked, who defends, the arrangement laid out,
+    the discard, the knocker's melds as they stand (lay-offs added) and the
+    lay-offs so far (card, the meld as it was before)."""
+
+    knocker: int
+    defender: int
+    arrangement: Arrangement
+    discard: Card
+    melds: list[tuple[Card, ...]]
+    layoffs: list[tuple[Card, tuple[Card, ...]]] = field(default_factory=list)
+    gin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KnockOption:
+    """One way to lay out a knock (G-8a), as the knocker sees it: the action
+    that names it, the melds, the deadwood and its points, and ``open_cards``:
+    how many cards the knocker has not seen (not in their hand, not in the
+    discard pile) could be laid off onto these melds, one step at a time.
+    The defender's hand is never used, so listing the options tells nothing
+    hidden."""
+
+    action: Action
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    open_cards: int
+
+    def describe(self) -> str:
+        """The option in a sentence written to the knocker."""
+        shown = " ".join(f"[{_meld_text(m)}]" for m in self.melds) or "no melds"
+        if self.action.verb == "gin":
+            return f"{shown}: gin, nothing can be laid off on it (G-7)"
+        opens = ("no card you haven't seen fits them" if not self.open_cards else
+                 f"{self.open_cards} card{'s' if self.open_cards != 1 else ''} you haven't seen "
+                 "could be laid off on them")
+        return (f"{shown}, deadwood {format_cards(self.deadwood) or 'none'} = "
+                f"{self.deadwood_points}; {opens}")
+
+
 @dataclass(frozen=True, slots=True)
 class GinObservation:
     """What one seat may see (never another player's hidden cards).
@@ -448,7 +421,7 @@ class GinObservation:
     player: int
     players: tuple[str, ...]
     phase: str
-    legal_actions: list[Action]
+    legal_actions: tuple[Action, ...]
     hand: tuple[Card, ...]
     scores: tuple[int, ...]
     log: tuple[str, ...]
@@ -469,6 +442,11 @@ class GinObservation:
     layoff_hint: str = ""
     last_result: HandResult | None = None
     is_over: bool = False
+
+    @property
+    def number(self) -> int:
+        """The hand number (the name every engine's observation shares)."""
+        return self.hand_number
 
     @property
     def role(self) -> str:
@@ -505,6 +483,14 @@ class GinObservation:
         """The top card of the discard pile."""
         return self.discard_pile[-1] if self.discard_pile else None
 
+    def knock_options(self) -> list[KnockOption]:
+        """The distinct ways this player may knock or go gin now, each with
+        the action that names its arrangement (G-8a; see
+        :func:`knock_options`).  Empty unless this player is to discard."""
+        if self.is_over or self.phase != "discard" or self.current_player != self.player:
+            return []
+        return knock_options(self.hand, self.discard_pile, self.legal_actions, self.knock_limit)
+
     @property
     def opponent(self) -> int | None:
         """The seat this player plays against (None for the advisor)."""
@@ -523,14 +509,14 @@ def _meld_text(cards_: Iterable[Card]) -> str:
     return "-".join(str(c) for c in sorted(cards_, key=lambda c: (c.rank, c.suit)))
 
 
-class GinGame:
+class GinGame(Engine):
     """A game of ``gin_three``: hands until somebody reaches the target."""
 
     def __init__(self, variant: Variant, players: tuple[str, ...], seed: int | None,
                  options: dict[str, Any]) -> None:
         self.variant = variant
         self.players = players
-        self.seed = seed
+        self.seed: int = self.draw_seed(seed)  # drawn when None and saved: load and undo replay
         self.options = dict(options)
         opts = variant.resolve(**options)
         self._resolved = opts
@@ -540,7 +526,7 @@ class GinGame:
         self.rules: MeldRules = variant.meld_rules(**options)
         self.knock_limit = variant.knock_limit
         self.hand_cards = variant.hand_cards
-        self.rng = random.Random(seed)
+        self.rng = random.Random(self.seed)
         self.log: list[str] = []
         self._hand_starts: list[int] = [0]  # where each hand's lines start in the log
         self.history: list[tuple[int, Action]] = []
@@ -560,9 +546,10 @@ class GinGame:
         self.just_taken: Card | None = None
         self._upcard_offers = 0
         self._stock_only = False
-        self._knock: dict[str, Any] | None = None
+        self._knock: Knock | None = None
         self._advice: Advice | None = None
-        self._advisor_memory: dict[str, Any] = {}
+        #: the expert advisor bot's memory of this hand (rummy.bots.gin.advice)
+        self.advisor_memory: dict[str, Any] = {}
         self._version = 0
         self._legal_cache: tuple[int, list[Action]] | None = None
         (self.box, self.captain, self.advisor), draws = draw_roles(self.rng)
@@ -628,6 +615,16 @@ class GinGame:
 
     # -- the common API -------------------------------------------------------
     @property
+    def number(self) -> int:
+        """The hand being played: the name every engine shares for ``hand_number``."""
+        return self.hand_number
+
+    def winners(self) -> list[int]:
+        """``[winner]`` once somebody reached the target, else ``[]`` (the
+        form every engine shares)."""
+        return [] if self.winner is None else [self.winner]
+
+    @property
     def is_over(self) -> bool:
         """True once a player has reached the target (G-13)."""
         return self.winner is not None
@@ -641,10 +638,9 @@ class GinGame:
         """Seats that must act now: ``[current_player]``, or ``[]`` at the end."""
         return [] if self.is_over else [self.turn]
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | str | None = None) -> list[Action]:
         """The moves ``player`` (default: the player to act) may make now."""
-        if player is None:
-            player = self.current_player
+        player = self.current_player if player is None else self._seat(player)
         if self.winner is not None or player != self.turn:
             return []
         return list(self._legal())
@@ -695,16 +691,13 @@ class GinGame:
             return self._layoff_actions()
         return []
 
-    def apply(self, action: Action | str, player: int | None = None) -> None:
+    def apply(self, action: Action | str, player: int | str | None = None) -> None:
         """Make a move; an illegal one raises :class:`GameError` saying why and
         what is allowed, and changes nothing."""
         if self.is_over:
             raise GameError("the game is over: "
                             f"{self.players[self.winner or 0]} reached {self.target}")
-        if player is None:
-            player = self.turn
-        if not isinstance(player, int) or not 0 <= player < 3:
-            raise GameError(f"player must be a seat 0, 1 or 2, not {player!r}")
+        player = self.turn if player is None else self._seat(player)
         a = Action.parse(action)
         if player != self.turn:
             who = self.players[self.turn]
@@ -717,9 +710,18 @@ class GinGame:
             # was before earlier lay-offs) means the meld as it stands now
             i = self._find_meld(a.onto)
             if i is not None:
-                a = Action("lay off", a.card, self._knock["melds"][i])
+                a = Action("lay off", a.card, self._knock.melds[i])
         legal = self._legal()
-        if a not in legal:  # the bots hand back the very objects: identity is quick
+        if a.melds and a.verb in ("knock", "gin") and a.card is not None and not a.onto:
+            plain = Action(a.verb, a.card)
+            if plain not in legal:
+                raise GameError(self._why_illegal(plain, list(legal)))
+            why = self._why_not_named(player, a)
+            if why is not None:
+                raise GameError(f"{a}: {why}")
+            a = Action(a.verb, a.card, melds=tuple(
+                tuple(sorted(m, key=lambda c: (c.rank, c.suit))) for m in a.melds))
+        elif a not in legal:  # the bots hand back the very objects: identity is quick
             raise GameError(self._why_illegal(a, list(legal)))
         self.history.append((player, a))
         self._advice = None
@@ -817,7 +819,7 @@ class GinGame:
                     return
                 self._check_stall()
                 return
-            self._start_knock(seat, card, gin=a.verb == "gin")
+            self._start_knock(seat, card, gin=a.verb == "gin", named=a.melds)
             return
         if self.phase == "lay off":
             if a.verb == "lay off":
@@ -833,15 +835,13 @@ class GinGame:
             self._end_hand(self._result(kind="draw"))
 
     # -- knocking and laying off ------------------------------------------------
-    def _start_knock(self, seat: int, card: Card, gin: bool) -> None:
-        arr = best_arrangement(self.hands[seat], self.rules)
+    def _start_knock(self, seat: int, card: Card, gin: bool,
+                     named: tuple[tuple[Card, ...], ...] = ()) -> None:
         defender = self._other(seat)
         n = self.players
+        arr = self._knock_arrangement(seat, named)
         melds = [tuple(sorted(m.cards, key=lambda c: (c.rank, c.suit))) for m in arr.melds]
-        self._knock = {
-            "knocker": seat, "defender": defender, "arrangement": arr, "discard": card,
-            "melds": melds, "layoffs": [], "gin": gin,
-        }
+        self._knock = Knock(seat, defender, arr, card, melds, [], gin)
         shown = " ".join(f"[{_meld_text(m)}]" for m in melds) or "no melds"
         if gin:
             self.log.append(f"{n[seat]} ({self.role_of(seat)}) goes gin, discarding {card}: "
@@ -856,12 +856,88 @@ class GinGame:
         if not self._layoff_actions_raw()[0]:
             self._finish_knock()
 
+    def _knock_arrangement(self, seat: int, named: tuple[tuple[Card, ...], ...]) -> Arrangement:
+        """The arrangement a knocker lays out (G-8a): the one named with the
+        knock, else the one with the best result for the knocker after the
+        defender's best lay-offs (ties: less deadwood, then the solver's
+        lowest-deadwood arrangement)."""
+        hand = self.hands[seat]
+        if named:
+            used = set().union(*named)
+            kept = tuple(c for c in hand if c not in used)
+            return Arrangement(tuple(Meld.of(m, self.rules) for m in named), kept,
+                               sum(_VALUE[_bit(c)] for c in kept))
+        default = best_arrangement(hand, self.rules)
+        if not default.deadwood:  # gin: nothing can be laid off, every layout scores the same
+            return default
+        defender = _mask(self.hands[self._other(seat)])
+        default_melds = frozenset(_mask(m.cards) for m in default.melds)
+        memo: dict[Any, Any] = {}
+        best: tuple[int, int, int] | None = None
+        chosen: tuple[tuple[int, ...], int] | None = None
+        for melds, dead in _arrangement_masks(_mask(hand), self.knock_limit):
+            kp = sum(_VALUE[b] for b in _bit_list(dead))
+            dp = _best_layoffs_masks(defender, melds, memo)[0]
+            value = dp - kp if kp < dp else -(self.undercut_bonus + kp - dp)
+            key = (value, -kp, frozenset(melds) == default_melds)
+            if best is None or key > best:
+                best, chosen = key, (melds, dead)
+        assert chosen is not None and best is not None
+        if best[2]:
+            return default
+        melds, dead = chosen
+        return Arrangement(tuple(Meld.of(_cards_of(m), self.rules) for m in melds),
+                           tuple(_cards_of(dead)), sum(_VALUE[b] for b in _bit_list(dead)))
+
+    def _why_not_named(self, seat: int, a: Action) -> str | None:
+        """Why the melds named with a knock can't be laid out (None: they can)."""
+        assert a.card is not None
+        rest = _mask(self.hands[seat]) & ~(1 << _bit(a.card))
+        used = 0
+        for meld in a.melds:
+            try:
+                m = _mask(meld)
+            except GameError as e:
+                return str(e)
+            if m not in _MELD_MASKS:
+                return (f"{format_cards(meld)} is not a meld: gin melds are sets of 3 or 4 cards "
+                        "of one rank and runs of 3 or more cards of one suit, aces low (G-1)")
+            if m & ~rest:
+                return (f"{format_cards(_cards_of(m & ~rest))} is not in your hand after you "
+                        f"discard {a.card}")
+            if m & used:
+                return f"{format_cards(_cards_of(m & used))} is named in two melds (M-3)"
+            used |= m
+        dead = rest & ~used
+        points = sum(_VALUE[b] for b in _bit_list(dead))
+        if a.verb == "gin" and points:
+            return (f"laid out like this you keep {format_cards(_cards_of(dead))} = {points} "
+                    "points of deadwood; gin keeps none (G-7)")
+        if points > self.knock_limit:
+            return (f"laid out like this you keep {format_cards(_cards_of(dead))} = {points} "
+                    f"points of deadwood; a knock keeps at most {self.knock_limit} (G-6)")
+        return None
+
+    def knock_options(self, player: int | None = None) -> list[KnockOption]:
+        """The distinct ways ``player`` (default: the player to act) may knock
+        or go gin now, each with the action that names it (G-8a); the same
+        as ``observe(player).knock_options()``.
+
+        >>> from rummy import new_game
+        >>> new_game("gin_three", seed=4).knock_options()   # the upcard is on offer: no knock
+        []
+        """
+        seat = self.turn if player is None else player
+        if self.is_over or self.phase != "discard" or seat != self.turn:
+            return []
+        return knock_options(self.hands[seat], self.discards, self._legal(), self.knock_limit)
+
     def _layoff_actions_raw(self) -> tuple[list[Action], bool]:
         """(optimal lay-offs available now, whether stopping now is optimal)."""
         k = self._knock
         assert k is not None
-        hand = _mask(self.hands[k["defender"]])
-        melds = tuple(_mask(m) for m in k["melds"])
+        hand = _mask(self.hands[k.defender])
+        melds = tuple(_mask(m) for m in k.melds)
         memo: dict[Any, Any] = {}
         best = _best_layoffs_masks(hand, melds, memo)[0]
         out = []
@@ -872,7 +948,7 @@ class GinGame:
                 ext ^= b
                 sub = _best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
                 if sub[0] == best:
-                    out.append(Action("lay off", _CARD[b.bit_length() - 1], k["melds"][i]))
+                    out.append(Action("lay off", _CARD[b.bit_length() - 1], k.melds[i]))
         return out, _dw(hand) == best
 
     def _layoff_actions(self) -> list[Action]:
@@ -883,20 +959,20 @@ class GinGame:
         k = self._knock
         assert k is not None
         want = set(onto)
-        hits = [i for i, m in enumerate(k["melds"]) if want and want <= set(m)]
+        hits = [i for i, m in enumerate(k.melds) if want and want <= set(m)]
         return hits[0] if len(hits) == 1 else None
 
     def _why_not_layoff(self, a: Action) -> str:
         k = self._knock
         assert k is not None
-        if a.card is None or a.card not in self.hands[k["defender"]]:
+        if a.card is None or a.card not in self.hands[k.defender]:
             return f"{a.card} is not in your hand"
         i = self._find_meld(a.onto)
         if i is None:
             return (f"{_meld_text(a.onto) or 'nothing'} is not one of the knocker's melds "
-                    "(" + ", ".join(_meld_text(m) for m in k["melds"]) + ")")
-        if not _extension_bits(_mask(k["melds"][i])) & (1 << _bit(a.card)):
-            return f"{a.card} does not extend {_meld_text(k['melds'][i])} (G-8)"
+                    "(" + ", ".join(_meld_text(m) for m in k.melds) + ")")
+        if not _extension_bits(_mask(k.melds[i])) & (1 << _bit(a.card)):
+            return f"{a.card} does not extend {_meld_text(k.melds[i])} (G-8)"
         return (f"laying off {a.card} would leave you more deadwood than your best play; "
                 "the lay-offs offered keep your lowest count (M-7)")
 
@@ -905,10 +981,10 @@ class GinGame:
         assert k is not None and a.card is not None
         i = self._find_meld(a.onto)
         assert i is not None
-        old = k["melds"][i]
+        old = k.melds[i]
         new = tuple(sorted(old + (a.card,), key=lambda c: (c.rank, c.suit)))
-        k["melds"][i] = new
-        k["layoffs"].append((a.card, old))
+        k.melds[i] = new
+        k.layoffs.append((a.card, old))
         self.hands[seat].remove(a.card)
         self.log.append(f"{self.players[seat]} ({self.role_of(seat)}) lays off {a.card} onto "
                         f"the knocker's {_meld_text(old)} (G-8).")
@@ -920,7 +996,7 @@ class GinGame:
         6h-7h-8h ..."), or "" outside the lay-off phase."""
         if self.phase != "lay off" or self._knock is None:
             return ""
-        return _hint(self._knock, self.hands[self._knock["defender"]], self.players)
+        return _hint(self._knock, self.hands[self._knock.defender], self.players)
 
     def _finish_knock(self) -> None:
         assert self._knock is not None
@@ -937,13 +1013,13 @@ class GinGame:
                 "with the same roles (G-12).",), **base)
         k = self._knock
         assert k is not None
-        knocker, defender = k["knocker"], k["defender"]
-        arr = k["arrangement"]
+        knocker, defender = k.knocker, k.defender
+        arr = k.arrangement
         kp = arr.penalty
         d_arr = best_arrangement(self.hands[defender], self.rules)
         dp = d_arr.penalty
         sentences = []
-        layoffs = tuple(k["layoffs"])
+        layoffs = tuple(k.layoffs)
         if layoffs:
             sentences.append(f"{n[defender]} lays off " + ", ".join(
                 f"{c} onto {_meld_text(m)}" for c, m in layoffs) + ".")
@@ -951,7 +1027,7 @@ class GinGame:
             f"{n[defender]} lays out " + (" ".join(f"[{_meld_text(m.cards)}]" for m in d_arr.melds)
                                           or "no melds")
             + f" with deadwood {format_cards(d_arr.deadwood) or 'none'} = {dp}.")
-        if k["gin"]:
+        if k.gin:
             kind, winner = "gin", knocker
             points = self.gin_bonus + dp
             sentences.append(f"{n[knocker]} went gin and scores {self.gin_bonus} + {dp} = "
@@ -1043,30 +1119,16 @@ class GinGame:
 
         The bot sees what the advisor may see: the captain's hand and the
         public table.  The advice is recorded as if the advisor had given it.
+        This is :func:`rummy.bots.gin.advice` (kept here as a method).
         """
-        if self.is_over or self.turn != self.captain:
-            who = "nobody" if self.is_over else f"{self.players[self.turn]} (box)"
-            raise GameError(f"the advisor advises the captain, but now {who} is to act")
-        from rummy.bots import gin as strategy
+        from rummy.bots.gin import advice  # the bots own advice; imported on use only
 
-        obs = replace(self.observe(self.captain), advice=None)
-        rng = random.Random(seed)
-        if bot == "expert":
-            key = (self.hand_number,)
-            if self._advisor_memory.get("_key") != key:
-                self._advisor_memory = {"_key": key}
-            action, why = strategy.expert(obs, rng, self._advisor_memory)
-        elif bot == "greedy":
-            action, why = strategy.greedy(obs, rng)
-        else:
-            raise GameError(f"the advisor bot is 'greedy' or 'expert', not {bot!r}")
-        return self.advise(action, player=self.advisor, reason=why)
+        return advice(self, bot=bot, seed=seed)
 
     # -- observation --------------------------------------------------------------
-    def observe(self, player: int) -> GinObservation:
-        """What seat ``player`` may see (see :class:`GinObservation`)."""
-        if not isinstance(player, int) or not 0 <= player < 3:
-            raise GameError(f"player must be a seat 0, 1 or 2, not {player!r}")
+    def observe(self, player: int | str) -> GinObservation:
+        """What seat ``player`` (a seat or a name) may see (see :class:`GinObservation`)."""
+        player = self._seat(player)
         own = tuple(self.hands.get(player, ())) if player != self.advisor else ()
         partner = tuple(self.hands[self.captain]) if player == self.advisor else ()
         team = player in (self.captain, self.advisor)
@@ -1075,13 +1137,13 @@ class GinGame:
         hint = ""
         if self._knock is not None and self.phase == "lay off":
             k = self._knock
-            arr = k["arrangement"]
-            knock = KnockView(k["knocker"], tuple(k["melds"]), arr.deadwood, arr.penalty,
-                              tuple(k["layoffs"]), k["discard"])
-            if player == k["defender"] or (player == self.advisor and k["defender"] == self.captain):
-                plan = _plan_actions(best_layoffs(self.hands[k["defender"]], k["melds"]),
-                                     k["melds"])
-                hint = _hint(k, self.hands[k["defender"]], self.players)
+            arr = k.arrangement
+            knock = KnockView(k.knocker, tuple(k.melds), arr.deadwood, arr.penalty,
+                              tuple(k.layoffs), k.discard)
+            if player == k.defender or (player == self.advisor and k.defender == self.captain):
+                plan = _plan_actions(best_layoffs(self.hands[k.defender], k.melds),
+                                     k.melds)
+                hint = _hint(k, self.hands[k.defender], self.players)
         sizes = [0, 0, 0]
         for s, h in self.hands.items():
             sizes[s] = len(h)
@@ -1089,7 +1151,7 @@ class GinGame:
         taken = self.taken
         return GinObservation(
             variant=self.variant, player=player, players=self.players, phase=self.phase,
-            legal_actions=self.legal_actions(player), hand=own, scores=tuple(self.scores),
+            legal_actions=tuple(self.legal_actions(player)), hand=own, scores=tuple(self.scores),
             log=tuple(self.log[self._hand_starts[max(0, len(self._hand_starts) - 2)]:]),
             roles=self.roles, current_player=self.current_player,
             hand_number=self.hand_number, discard_pile=tuple(self.discards),
@@ -1122,24 +1184,54 @@ class GinGame:
         return out
 
     # -- saving, undo -------------------------------------------------------------------
-    def to_json(self) -> str:
-        """The game as JSON: variant, players, seed, options and every action."""
-        return json.dumps({
-            "variant": self.variant.name, "players": list(self.players), "seed": self.seed,
-            "options": self.options,
-            "actions": [[p, str(a)] for p, a in self.history],
-        })
-
-    def undo(self) -> Action:
-        """Take back the last move (by replaying the game without it)."""
-        if not self.history:
-            raise GameError("there is no move to undo")
-        last = self.history[-1][1]
+    def undo(self, player: int | str | None = None) -> Action:
+        """Take back the last move, or with ``player`` (a seat or a name)
+        everything back to and including that player's last move, by
+        replaying the game without it; returns the first move taken back."""
+        seat = None if player is None else self._seat(player)
+        cut = undo_point(self.history, seat, "" if seat is None else self.players[seat])
+        first = self.history[cut][1]
         obj = json.loads(self.to_json())
-        obj["actions"] = obj["actions"][:-1]
+        obj["actions"] = obj["actions"][:cut]
         other = from_json(obj)
         self.__dict__.update(other.__dict__)
-        return last
+        return first
+
+    def _seat(self, player: int | str) -> int:
+        """A seat from a seat number or a player's name."""
+        if isinstance(player, str) and player in self.players:
+            return self.players.index(player)
+        if type(player) is not int or not 0 <= player < 3:
+            raise GameError(f"player must be a seat 0, 1 or 2 or a name ({', '.join(self.players)}), "
+                            f"not {player!r}")
+        return player
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a card is lost, duplicated or misplaced:
+        every card of the pack is in exactly one place (stock, discard pile,
+        a hand, or laid off onto the knocker's melds) and hands have the
+        size the phase gives them."""
+        laid_off: list[Card] = []
+        if self._knock is not None:
+            laid_off = [c for c, _ in self._knock.layoffs]
+        elif self.is_over and self.results:
+            laid_off = [c for c, _ in self.results[-1].layoffs]
+        every = [*self.stock.cards, *self.discards, *laid_off]
+        for hand in self.hands.values():
+            every.extend(hand)
+        held = sorted(map(_bit, every))
+        assert held == list(range(52)), f"cards lost or duplicated: {len(held)} held"
+        assert set(self.hands) == {self.box, self.captain}, "only the box and the captain hold cards"
+        if self.is_over:
+            return
+        size = self.hand_cards
+        for seat, hand in self.hands.items():
+            want = size + 1 if seat == self.turn and self.phase == "discard" else size
+            if self._knock is not None and seat == self._knock.defender:
+                want = size - len(self._knock.layoffs)
+            assert len(hand) == want, f"{self.players[seat]} holds {len(hand)} cards, not {want}"
+            assert hand == sorted(hand, key=_bit), "a hand lost its card order"
+        assert self.turns <= STALL_TURNS + 2
 
     def __repr__(self) -> str:
         return (f"<GinGame hand {self.hand_number}, {self.phase}, scores "
@@ -1156,12 +1248,12 @@ def _plan_actions(plan: LayoffPlan, melds: Sequence[tuple[Card, ...]]) -> tuple[
     return tuple(out)
 
 
-def _hint(k: dict[str, Any], hand: Sequence[Card], players: tuple[str, ...]) -> str:
-    p = best_layoffs(hand, k["melds"])
+def _hint(k: Knock, hand: Sequence[Card], players: tuple[str, ...]) -> str:
+    p = best_layoffs(hand, k.melds)
     if not p.layoffs:
-        return (f"Nothing of yours lays off on {players[k['knocker']]}'s melds; your best "
+        return (f"Nothing of yours lays off on {players[k.knocker]}'s melds; your best "
                 f"deadwood is {p.deadwood}.")
-    melds = [list(m) for m in k["melds"]]
+    melds = [list(m) for m in k.melds]
     parts = []
     for c, i in p.layoffs:
         parts.append(f"{c} lays off on {_meld_text(melds[i])}")

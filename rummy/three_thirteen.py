@@ -28,13 +28,13 @@ import itertools
 import json
 import operator
 import random
-import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
+from rummy.engine import Engine
 from rummy.game import Action, GameError, player_names, undo_point
 from rummy.melds import (
     Arrangement,
@@ -259,6 +259,11 @@ class ThreeThirteenObservation:
     last_round: tuple[tuple[int, Arrangement, int], ...] = ()
 
     @property
+    def number(self) -> int:
+        """The round number (the name every engine's observation shares)."""
+        return self.round
+
+    @property
     def is_over(self) -> bool:
         """True once the game has ended."""
         return self.phase == "over"
@@ -282,7 +287,7 @@ def _cap(name: str) -> str:
     return name[:1].upper() + name[1:] if name else name
 
 
-class ThreeThirteenGame:
+class ThreeThirteenGame(Engine):
     """One game of a Three-Thirteen variant (11 rounds, TT-1..TT-12).
 
     Build it with ``rummy.new_game(...)``; see :mod:`rummy.game` for the API.
@@ -305,17 +310,13 @@ class ThreeThirteenGame:
             if count == len(self.variant.seats):
                 players = list(self.variant.seats)
         self.players: tuple[str, ...] = player_names(players, self.variant)
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise GameError(f"seed must be a whole number or None, not {seed!r}")
-        self.seed: int = seed
+        self.seed: int = self.draw_seed(seed)
         n = len(self.players)
         self.packs = self.variant.packs_for(n, **options)
         self.jokers = self.variant.jokers(**options)
         self.discard_return = bool(self._opts.get("discard_return", False))
         self.stall_turns = int(getattr(self.variant, "stall_turns", STALL_TURNS))
-        self.rng = random.Random(seed)
+        self.rng = random.Random(self.seed)
         self.log: list[str] = []
         self.history: list[tuple[int, Action]] = []
         self.scores: list[int] = [0] * n
@@ -362,6 +363,17 @@ class ThreeThirteenGame:
     def to_act(self) -> list[int]:
         """Seats that must act now: ``[current_player]``, or ``[]`` when over."""
         return [] if self.phase == "over" else [self.current]
+
+    @property
+    def number(self) -> int:
+        """The round being played (1..11): the name every engine shares for ``round``."""
+        return self.round
+
+    def winners(self) -> list[int]:
+        """``[winner]`` once the game is over and somebody won, else ``[]``
+        (the form every engine shares)."""
+        w = self.winner
+        return [] if w is None else [w]
 
     @property
     def winner(self) -> int | None:
@@ -532,8 +544,12 @@ class ThreeThirteenGame:
             if self.pile:
                 acts.append(DRAW_DISCARD)
             return acts
-        outs = [Action("go out", c) for c in self._out_cards(seat)]
-        return outs + [Action("discard", c) for c in self._allowed_discards(seat)]
+        out_cards = self._out_cards(seat)
+        outs = [Action("go out", c) for c in out_cards]
+        discards = self._allowed_discards(seat)
+        if self.variant.must_go_out:  # TJ-7: no plain discard into a complete hand
+            discards = [c for c in discards if c not in out_cards]
+        return outs + [Action("discard", c) for c in discards]
 
     def _seat(self, player: int | str) -> int:
         if isinstance(player, str):
@@ -573,7 +589,8 @@ class ThreeThirteenGame:
                     f"{text}: {who} has already drawn this turn; now discard a card, or go out "
                     "(e.g. 'discard 9c', 'go out 9c')"
                 )
-            if action.verb in ("discard", "go out") and action.card is not None and not action.onto:
+            if (action.verb in ("discard", "go out") and action.card is not None
+                    and not action.onto and not action.melds):
                 c = action.card
                 hand = self.hands[seat]
                 if c not in hand:
@@ -631,6 +648,10 @@ class ThreeThirteenGame:
             raise GameError(
                 f"{text}: it is {self._name(self.current)}'s turn, not {self._name(seat)}'s"
             )
+        if (action.verb == "discard" and self.phase == "discard" and self.variant.must_go_out
+                and action.card is not None and not action.onto
+                and action.card in self._out_cards(seat)):
+            action = Action("go out", action.card)  # TJ-7: this discard goes out
         self._check(action, seat, text)
         self.history.append((seat, action))
         self._do(action, seat)
@@ -768,19 +789,11 @@ class ThreeThirteenGame:
         return out
 
     # -- saving, replay, undo ------------------------------------------------
-    def to_json(self) -> str:
-        """The game as JSON: variant, players, seed, options, the actions, and
-        the RNG position (checked when loading)."""
+    def _saved_extra(self) -> dict[str, Any]:
+        """The saved game also holds the RNG position and the scores (checked
+        when loading)."""
         version, internal, gauss = self.rng.getstate()
-        return json.dumps({
-            "variant": self.variant.name,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": self.options,
-            "actions": [[seat, str(a)] for seat, a in self.history],
-            "rng": [version, list(internal), gauss],
-            "scores": list(self.scores),
-        })
+        return {"rng": [version, list(internal), gauss], "scores": list(self.scores)}
 
     def undo(self, player: int | str | None = None) -> list[tuple[int, Action]]:
         """Take back the last move (or, with ``player``, everything back to and

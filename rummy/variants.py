@@ -19,17 +19,23 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rummy.cards import rank_name
+from rummy.errors import GameError
 from rummy.melds import MeldRules
 
-__all__ = ["Option", "Variant", "VariantError", "VARIANTS", "find_variant", "variant_names"]
+__all__ = ["FAMILIES", "Option", "Variant", "VariantError", "VARIANTS", "find_variant",
+           "variant_names"]
 
 Family = Literal["three_thirteen", "big_table", "gin"]
+#: The game families.  A family's engine is the module ``rummy.<family>`` and its
+#: bot strategy ``rummy.bots.<family>``: a new family adds its name here, its
+#: engine module, its Variant entries below and its strategy module.
+FAMILIES: tuple[str, ...] = get_args(Family)
 
 
-class VariantError(ValueError):
+class VariantError(GameError):
     """An unknown variant or option, or a bad option value; says what is valid."""
 
 
@@ -87,6 +93,8 @@ class Variant:
     seats: tuple[str, ...] = field(default=())
     #: a round (a Big Table cycle count, a gin hand) ends after this many turns (TT-12)
     stall_turns: int = 200
+    #: going out is not optional: a discard that leaves every card melded goes out (TJ-7)
+    must_go_out: bool = False
 
     # -- options ---------------------------------------------------------
     def option(self, name: str) -> Option:
@@ -235,7 +243,7 @@ VARIANTS: dict[str, Variant] = {
             family="three_thirteen",
             source="002_a2148a1962b229ae.txt",
             aliases=("3-13", "three-thirteen", "3_13", "threethirteen"),
-            min_players=2, max_players=8, default_players=4,
+            min_players=2, max_players=12, default_players=4,
             options=(
                 Option("aces", "low", ("low", "low_or_high"),
                        "aces low (1 point), or low and high (an unmelded ace costs 15)"),
@@ -281,12 +289,14 @@ VARIANTS: dict[str, Variant] = {
                        "aces low (1 point) or high (Q-K-A, an unmelded ace costs 15)"),
                 _RETURN,
             ),
-            rule_ids=_CORE + _TT_RULES + tuple(f"TJ-{i}" for i in range(1, 7)),
+            rule_ids=_CORE + _TT_RULES + tuple(f"TJ-{i}" for i in range(1, 8)),
             seats=("you", "left", "top", "right"),
+            must_go_out=True,
             summary=(
                 "Three Thirteen with two packs (104 cards) against three AI players seated "
                 "left, top and right, with 0, 2 or 4 jokers that are wild in every round. "
-                "A meld may be all wilds. An unmelded wild costs 15, an unmelded joker 20."
+                "A meld may be all wilds. An unmelded wild costs 15, an unmelded joker 20. "
+                "Going out is not optional: a discard that leaves every card melded goes out."
             ),
         ),
         Variant(

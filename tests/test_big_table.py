@@ -176,7 +176,7 @@ def test_BT_4_complete_after_deal_may_call_before_the_first_draw():
     g.arrange(["5h 6h 7h", "Kc Qd 9s", "Kh 8d As"], ["4h", "5c", "6d"])
     assert g.phase == "match call after deal"
     assert g.to_act() == [0] and g.current_player == 0
-    assert g.legal_actions(1) == [] and g.observe(1).legal_actions == []
+    assert g.legal_actions(1) == [] and g.observe(1).legal_actions == ()
     with pytest.raises(GameError, match="Ben has no complete hand"):
         g.apply("call match", player=1)
     g.apply("call match")  # the only seat to act may be left out
@@ -196,7 +196,7 @@ def test_BT_4_match_window_after_discard_only_for_complete_hands():
     act_all(g, {0: "discard Kc", 1: "discard Qd"})
     assert g.phase == "match calls" and g.to_act() == [0]
     assert [str(a) for a in g.observe(0).legal_actions] == ["call match", "play on"]
-    assert g.observe(1).legal_actions == []
+    assert g.observe(1).legal_actions == ()
 
 
 # ---------------------------------------------------------------------------
@@ -317,7 +317,7 @@ def test_BT_7_lowest_total_after_11_hands_wins_ties_nobody():
     g = new_game("big_table", players=3, seed=11)
     rng = random.Random(11)
     random_until(g, rng, lambda g: False)
-    assert g.is_over and g.phase == "scored" and len(g.rows) == 11
+    assert g.is_over and g.phase == "over" and len(g.rows) == 11
     sheet = g.score_sheet()
     assert list(sheet.index) == [f"Hand {h}" for h in range(1, 12)] + ["Total"]
     assert sheet.loc["Total"].tolist() == [sum(r[i] for r in g.rows) for i in range(3)]

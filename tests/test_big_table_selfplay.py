@@ -86,7 +86,7 @@ def self_play(players: int, hands: int, seed: int, lean: bool = True) -> dict[st
                     stats["stalls"] += where[1] >= STALL_CYCLES
                     actions_in_hand = 0
                 where = now
-        assert len(g.rows) == 11 and g.phase == "scored" and g.to_act() == []
+        assert len(g.rows) == 11 and g.phase == "over" and g.to_act() == []
         assert g.scores == [sum(r[i] for r in g.rows) for i in range(players)]
         stats["games"] += 1
         stats["matches"] += sum(g.matches)

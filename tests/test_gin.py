@@ -262,6 +262,77 @@ def test_G_8_lay_off_errors_say_why():
         g.apply("lay off 8s onto 5h 6h 7h")
 
 
+# -- G-8a --------------------------------------------------------------------
+# Issue 14's position: box 2c 6c 7c 8c 2d 6d 7d 2h 6h As, captain 3c 4c 5c 3d 4d 5d
+# 3h 4h 5h Ks draws Tc and knocks it, keeping Ks = 10 points of deadwood.
+# * As three sets (3c 3d 3h, 4c 4d 4h, 5c 5d 5h) nothing of the box fits (only 3s 4s 5s
+#   would); the box's best is 2c 2d 2h + 6c 7c 8c, deadwood 6d 7d 6h As = 6+7+6+1 = 20,
+#   so the captain scores 20 - 10 = 10 (G-9).
+# * As three runs the box can lay off all nine cards but As; keeping 2c 2d 2h and
+#   6c 7c 8c it needs only 6d 7d (onto 3d-4d-5d) and 6h (onto 3h-4h-5h): the same
+#   deadwood As = 1 with the fewest lay-offs (G-8 tie rule), and undercuts: 10 + 9 = 19.
+G8A_BOX = "2c 6c 7c 8c 2d 6d 7d 2h 6h As"
+G8A_CAPTAIN = "3c 4c 5c 3d 4d 5d 3h 4h 5h Ks"
+
+
+def _g8a():
+    g = position(G8A_BOX, G8A_CAPTAIN, stock_top="Tc", phase="draw")
+    g.apply("draw stock")
+    return g
+
+
+def test_G_8a_a_knock_lays_out_the_arrangement_best_for_the_knocker():
+    g = _g8a()
+    g.apply("knock Tc")
+    r = g.results[-1]
+    assert sorted(sorted(str(c) for c in m.cards) for m in r.knocker_melds) == [
+        ["3c", "3d", "3h"], ["4c", "4d", "4h"], ["5c", "5d", "5h"]]
+    assert r.layoffs == () and r.defender_points == 20
+    assert r.kind == "knock" and r.winner == 1 and r.points == 10 and g.scores == [0, 10, 0]
+
+
+def test_G_8a_the_knocker_may_name_the_arrangement():
+    g = _g8a()
+    g.apply("knock Tc with 5c 3c 4c, 3d 4d 5d, 3h 4h 5h")   # any order within a meld
+    assert str(g.history[-1][1]) == "knock Tc with 3c 4c 5c, 3d 4d 5d, 3h 4h 5h"
+    assert Action.parse(str(g.history[-1][1])) == g.history[-1][1]
+    while not g.results:
+        g.apply(g.observe(0).layoff_plan[0] if g.observe(0).layoff_plan else "lay out")
+    r = g.results[-1]
+    assert sorted(str(c) for c, _ in r.layoffs) == ["6d", "6h", "7d"] and r.defender_points == 1
+    assert r.kind == "undercut" and r.winner == 0 and r.points == 19
+    g = _g8a()
+    g.apply("knock Tc with 3c 3d 3h, 4c 4d 4h, 5c 5d 5h")
+    assert g.results[-1].points == 10 and g.results[-1].winner == 1
+
+
+@pytest.mark.parametrize("text, why", [
+    ("knock Tc with 3c 4c 5d", "3c 4c 5d is not a meld"),
+    ("knock Tc with 3c 3d 3h", "37 points of deadwood; a knock keeps at most 10"),  # 4+4+4+5+5+5+10
+    ("knock Tc with 3c 3d 3h, 3c 4c 5c, 3d 4d 5d", "named in two melds"),
+    ("knock Tc with 9s 9h 9d", "is not in your hand"),
+    ("knock Tc with 3c 4c 5c Tc, 3d 4d 5d, 3h 4h 5h", "3c 4c 5c Tc is not a meld"),
+    ("gin Tc with 3c 4c 5c, 3d 4d 5d, 3h 4h 5h", r"leaves 10 points of deadwood, not 0 \(G-7\)"),
+    ("knock 3c with 4c 4d 4h, 5c 5d 5h", r"leaves 26 points of deadwood; a knock needs 10"),
+])
+def test_G_8a_a_named_arrangement_is_checked(text, why):
+    g = _g8a()
+    before = g.to_json()
+    with pytest.raises(GameError, match=why):
+        g.apply(text)
+    assert g.to_json() == before and g.phase == "discard"
+
+
+def test_G_8a_knock_options_list_every_layout_without_the_defenders_cards():
+    g = _g8a()
+    opts = [o for o in g.knock_options() if o.action.card == C("Tc")]
+    assert [o.deadwood_points for o in opts] == [10, 10]
+    # sets: 3s 4s 5s could be laid off (3); runs: 2c 6c 2d 6d 2h 6h (6), all unseen
+    assert [o.open_cards for o in opts] == [3, 6]
+    assert g.observe(1).knock_options() == g.knock_options()
+    assert g.observe(0).knock_options() == []
+
+
 # -- G-9 ---------------------------------------------------------------------
 
 # Captain knocks with Kh: melds 2c3c4c, 7h7d7s, 9sTsJs; deadwood 5d = 5.

@@ -50,7 +50,7 @@ def where(g) -> dict[Card, str]:
     for seat, hand in g.hands.items():
         groups[f"hand{seat}"] = hand
     if g._knock is not None:  # cards laid off onto the knocker's melds
-        groups["laid off"] = [c for c, _ in g._knock["layoffs"]]
+        groups["laid off"] = [c for c, _ in g._knock.layoffs]
     for name, group in groups.items():
         for c in group:
             assert c not in places, f"{c} is in {places[c]} and {name}"

@@ -50,7 +50,7 @@ def hidden(g, seat: int) -> set[Card]:
     it took face up from the discard pile, less a knocker's laid-out hand."""
     if seat not in g.hands:
         return set()
-    if g._knock is not None and g._knock["knocker"] == seat:
+    if g._knock is not None and g._knock.knocker == seat:
         return set()
     return set(g.hands[seat]) - set(g.taken.get(seat, ()))
 

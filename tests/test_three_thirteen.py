@@ -365,10 +365,13 @@ def test_TT_10_no_card_to_draw_ends_round_with_nobody_out():
 # -- TT-11: decks -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players, packs", [(2, 1), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2), (8, 3)])
+@pytest.mark.parametrize("players, packs", [(2, 1), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2), (8, 3),
+                                            (9, 3), (11, 3), (12, 4)])
 def test_TT_11_packs_for_players(players, packs):
     # 5 players: 5 x 13 + 1 + 5 = 71 cards needed -> 2 packs (104)
     # 7 players: 7 x 13 + 1 + 7 = 99 -> 2 packs; 8 players: 8 x 13 + 1 + 8 = 113 -> 3 packs (156)
+    # 9 players: 9 x 13 + 1 + 9 = 127 -> 3 packs; 11: 11 x 13 + 1 + 11 = 155 -> 3 packs (156);
+    # 12: 12 x 13 + 1 + 12 = 169 -> 4 packs (208) (issue 14, bug 6: up to 12 players)
     g = new_game("three_thirteen", players=players, seed=1)
     assert g.packs == packs
     assert len(g.stock) + len(g.pile) + sum(map(len, g.hands)) == 52 * packs
@@ -568,6 +571,26 @@ def test_TJ_6_meld_of_wilds_only_allowed():
     assert g.round_scores[0] == [0, 0, 17, 22]
 
 
+def test_TJ_7_a_discard_that_leaves_every_card_melded_goes_out():
+    # round 1 (threes wild): "you" hold 7h 8h 9h and draw Kc; discarding Kc leaves the run
+    # 7h-8h-9h, so in three_thirteen_jokers that discard goes out (issue 14, bug 5)
+    hands = ["7h 8h 9h", "Ac 6d Ts", "5c 7d Js", "4c 6s Qd"]
+    g = rig("three_thirteen_jokers", players=4, hands=hands, stock="2c 2d 2h Kc", pile="Qh")
+    g.apply("draw stock")  # Kc
+    legal = [str(a) for a in g.legal_actions()]
+    assert "go out Kc" in legal and "discard Kc" not in legal
+    assert "discard 7h" in legal   # a discard that breaks the run is still a plain discard
+    g.apply("discard Kc")          # written as a discard, it goes out
+    assert g.went_out == 0 and g.history[-1][1] == Action("go out", cards("Kc")[0])
+    assert g.log[-2] == "You go out: [7h 8h 9h], discarding Kc."
+    # three_thirteen keeps going out optional: the plain discard is still there (TT-6)
+    g = rig("three_thirteen", players=4, hands=hands, stock="2c 2d 2h Kc", pile="Qh")
+    g.apply("draw stock")
+    assert {"go out Kc", "discard Kc"} <= {str(a) for a in g.legal_actions()}
+    g.apply("discard Kc")
+    assert g.went_out is None
+
+
 # -- the API: observation, log, actions, JSON, replay, undo, score sheet -------------------------
 
 
@@ -703,8 +726,8 @@ def test_score_sheet_is_a_dataframe():
 def test_unknown_variant_and_bad_players():
     with pytest.raises(VariantError, match="unknown variant 'canasta'; the variants are"):
         new_game("canasta")
-    with pytest.raises(VariantError, match="three_thirteen is for 2 to 8 players"):
-        new_game("three_thirteen", players=9, seed=1)
+    with pytest.raises(VariantError, match="three_thirteen is for 2 to 12 players"):
+        new_game("three_thirteen", players=13, seed=1)
     with pytest.raises(GameError, match="seed must be a whole number"):
         new_game("three_thirteen", players=2, seed="x")
 

@@ -668,3 +668,33 @@ def test_every_legal_move_is_reachable_through_the_controls(make: Callable[[], A
         _through_controls(t, a)
         no_traceback(t)
         assert t.state.history[n] == (t.learner, a)
+
+
+def test_G_8a_a_learner_who_knocks_chooses_the_arrangement() -> None:
+    # issue 14's position, with the learner (seat 0) as the knocker in the box:
+    # laid out as three sets nothing lays off and the learner wins 20 - 10 = 10;
+    # as three runs the defender lays off nine cards and undercuts for 10 + 10 - 1 = 19
+    from test_gin_helpers import position
+
+    t = GinTable(seed=3, speed=0)
+    assert t.learner == 0
+    t.state = position("3c 4c 5c 3d 4d 5d 3h 4h 5h Ks", "2c 6c 7c 8c 2d 6d 7d 2h 6h As",
+                       stock_top="Tc", turn="box", phase="draw")
+    t._paused = False                            # no review of the first hand pending
+    t._hands_seen = t.state.hand_number
+    t.refresh()
+    t.stock.button.click()                       # draw Tc
+    t.hand.select(Card.parse("Tc"))
+    t.knock.click()
+    assert t.confirm_box.layout.display != "none" and t.layouts.layout.display != "none"
+    labels = [label for label, _ in t.layouts.options]
+    assert len(labels) == 3 and labels[0].startswith("The best for you")
+    # the sets leave 3 unseen cards that could be laid off (3s 4s 5s), the runs 6
+    assert "[3c-3d-3h]" in labels[1] and "3 cards you haven't seen" in labels[1]
+    assert "[3c-4c-5c]" in labels[2] and "6 cards you haven't seen" in labels[2]
+    hidden = hidden_hands(t)                     # the defender's cards are never named
+    assert hidden and not any(str(c) in label for c in hidden for label in labels)
+    t.layouts.value = t.layouts.options[2][1]   # the runs, against the rules' advice
+    t.confirm_yes.click()
+    assert t.state.results[-1].kind == "undercut" and t.state.results[-1].points == 19
+    assert t.layouts.layout.display == "none"

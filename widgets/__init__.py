@@ -121,7 +121,8 @@ take), ``rummy-own-pile`` (clicking it explains BT-3), ``rummy-match``
 ``rummy-countdown`` (the seconds left to call match, in a live notebook).  Gin:
 ``rummy-roles``, ``rummy-upcard`` (on the discard-pile button),
 ``rummy-take-upcard``, ``rummy-decline-upcard``, ``rummy-knock``,
-``rummy-gin``, ``rummy-knock-view`` (the knocker's melds), ``rummy-layoffs``
+``rummy-gin``, ``rummy-knock-layouts`` (the knocker picks how to lay out,
+G-8a), ``rummy-knock-view`` (the knocker's melds), ``rummy-layoffs``
 holding ``rummy-lay-off`` buttons and ``rummy-lay-out``; as captain
 ``rummy-advisor`` (ask) and ``rummy-advice`` (the advice, in
 ``rummy-advice-panel``); as advisor

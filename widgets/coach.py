@@ -64,9 +64,7 @@ def meld_chances(obs: Any, options: dict[str, Any] | None = None, draws: int = 3
     kw: dict[str, Any] = {"players": len(obs.players)}
     if getattr(obs, "packs", None):
         kw["packs"] = obs.packs
-    rnd = getattr(obs, "round", None) or (getattr(obs, "hand_number", None) if v.rounds
-                                           else None)
-    result = probability.outs(hand, v.name, round=rnd if v.rounds else None,
+    result = probability.outs(hand, v.name, round=obs.number if v.rounds else None,
                               seen=tuple(seen_cards(obs)), **kw, **opts)
     out = []
     for meld, row in result.by_meld.iterrows():
@@ -163,7 +161,7 @@ class Coach(View):
 
     def update(self, obs: Any) -> None:
         """Follow the table: buttons on when the learner must act."""
-        mine = (bool(obs.legal_actions) and not obs_over(obs)
+        mine = (bool(obs.legal_actions) and not obs.is_over
                 and not getattr(self.table, "_paused", False))
         self.hint_button.disabled = not mine
         self.do_it.disabled = not mine
@@ -178,8 +176,7 @@ class Coach(View):
 
     def _show_odds(self, obs: Any) -> None:
         key = (tuple(obs.hand), tuple(getattr(obs, "partner_hand", ())),
-               tuple(seen_cards(obs)), getattr(obs, "round", None),
-               getattr(obs, "hand_number", None))
+               tuple(seen_cards(obs)), obs.number)
         if key == self._odds_key:
             return  # nothing the chances depend on has changed
         self._odds_key = key
@@ -235,11 +232,6 @@ class Coach(View):
         self.clear_message()
         self.table.undo()
         self.text.value = ""
-
-
-def obs_over(obs: Any) -> bool:
-    over = getattr(obs, "is_over", False)
-    return bool(over() if callable(over) else over)
 
 
 def _obs_key(obs: Any) -> tuple[Any, ...]:

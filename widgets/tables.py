@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import asyncio
-import inspect
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -308,14 +307,7 @@ class _Table(View):
             raise GameError("nothing to undo: you have not moved yet")
         self._generation += 1  # stop a bot task in flight
         self._paused = False
-        if "player" in inspect.signature(self.state.undo).parameters:
-            self.state.undo(player=self.learner)
-        else:  # an engine whose undo takes back one move at a time
-            while True:
-                seat = self.state.history[-1][0]
-                self.state.undo()
-                if seat == self.learner:
-                    break
+        self.state.undo(player=self.learner)
         self.review_box.layout.display = "none"
         self.game_over.layout.display = "none"
         self._refresh_seen()
@@ -433,12 +425,11 @@ class _Table(View):
         log = "<small>(newest first)</small><br>" + "<br>".join(esc(line) for line in lines)
         if self.log_view.value != log:
             self.log_view.value = log
-        key = (tuple(obs.scores), getattr(obs, "round", None), getattr(obs, "hand_number", None),
-               obs_is_over(obs))
+        key = (tuple(obs.scores), obs.number, obs.is_over)
         if key != self._scores_key:
             self._scores_key = key
             self.scores.update(self.state)
-        over = obs_is_over(obs)
+        over = obs.is_over
         if over:
             self.game_over.layout.display = ""
             self.game_over.value = self._result_html(obs)
@@ -524,11 +515,6 @@ class _Table(View):
         self._pending = None
         self.confirm_box.layout.display = "none"
         self.show_notice("Cancelled.")
-
-
-def obs_is_over(obs: Any) -> bool:
-    over = getattr(obs, "is_over", False)
-    return bool(over() if callable(over) else over)
 
 
 def _wild_text(rules: MeldRules | None, jokers: int) -> str:
@@ -661,7 +647,7 @@ class ThreeThirteenTable(_Table):
         if len(obs.round_scores) > self._rounds_seen:
             self._show_review(obs, self._rounds_seen + 1)
             self._rounds_seen = len(obs.round_scores)
-            if not obs_is_over(obs):
+            if not obs.is_over:
                 self._paused = True
 
     def _show_review(self, obs: Any, round_no: int) -> None:
@@ -687,7 +673,7 @@ class ThreeThirteenTable(_Table):
             parts.append("</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
-        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+        self.next_round.layout.display = "none" if obs.is_over else ""
 
     def _covered(self, action: Action) -> bool:
         return action.verb in ("draw stock", "draw discard", "discard", "go out")
@@ -730,7 +716,7 @@ class ThreeThirteenTable(_Table):
             o.update(name=names[s], count=obs.hand_sizes[s], last=last.get(s, "waiting"),
                      current=obs.current_player == s, note=note, melds_svg=melds_svg)
         # the status line, in words
-        if obs_is_over(obs):
+        if obs.is_over:
             text = "The game is over."
         elif self._paused:
             text = "The round is over: read the review, then press Next round."
@@ -744,7 +730,7 @@ class ThreeThirteenTable(_Table):
         else:
             cur = obs.current_player
             text = f"{names[cur]} is playing…" if cur is not None else ""
-        if obs.went_out is not None and not obs_is_over(obs):
+        if obs.went_out is not None and not obs.is_over:
             text += f" {names[obs.went_out]} went out: everyone else has one last turn."
         self.status.value = esc(text)
 
@@ -814,7 +800,7 @@ _CALLER = {
     "match calls": "Caller: discard! … any match?",
     "final cycle: draw": "Caller: one more cycle for everyone else: draw!",
     "final cycle: choose discard": "Caller: last discards… (discard! when all have chosen)",
-    "scored": "Caller: that's the game.",
+    "over": "Caller: that's the game.",
 }
 
 
@@ -874,18 +860,18 @@ class BigTableTable(_Table):
 
     def _after_move(self) -> None:
         obs = self.observation()
-        if obs.hand_number > self._hands_seen or (obs_is_over(obs) and self._hands_seen
+        if obs.hand_number > self._hands_seen or (obs.is_over and self._hands_seen
                                                     is not None):
             self._show_review(obs)
-            self._hands_seen = None if obs_is_over(obs) else obs.hand_number
-            if not obs_is_over(obs):
+            self._hands_seen = None if obs.is_over else obs.hand_number
+            if not obs.is_over:
                 self._paused = True
         self._arm_match_timer(obs)
 
     def _show_review(self, obs: Any) -> None:
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
-        number = obs.hand_number - (0 if obs_is_over(obs) else 1)
+        number = obs.hand_number - (0 if obs.is_over else 1)
         # the wild rank of the hand that ended, not of the one just dealt (BT-1, TT-2)
         rules = self.variant.meld_rules(number, **self.options)
         parts = [f"<h3>Hand {number} is over</h3>",
@@ -898,7 +884,7 @@ class BigTableTable(_Table):
                                                   four_colour=four) + "</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
-        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+        self.next_round.layout.display = "none" if obs.is_over else ""
 
     def _covered(self, action: Action) -> bool:
         return action.verb in ("draw pool", "draw pile", "discard", "call match", "play on")
@@ -1007,7 +993,7 @@ class BigTableTable(_Table):
                 notes.append("choosing…")
             v.update(name=names[s], count=obs.hand_counts[s], top=pile[-1] if pile else None,
                      note="; ".join(notes), four=four, current=s in waiting)
-        if obs_is_over(obs):
+        if obs.is_over:
             text = "The game is over."
         elif self._paused:
             text = "The hand is over: read the review, then press Next hand."
@@ -1068,6 +1054,12 @@ class GinTable(_Table):
         self.knock.on_click(lambda _b: self._knock_clicked("knock"))
         self.gin.on_click(lambda _b: self._knock_clicked("gin"))
         self.knock_view = html_box("rummy-knock-view")
+        # G-8a: a knocker may lay out any arrangement within the limit; the
+        # first choice lets the engine pick the best after the defender's lay-offs
+        self.layouts = w.Dropdown(options=[], description="Lay out",
+                                  layout=w.Layout(display="none", width="auto"))
+        self.layouts.add_class("rummy-knock-layouts")
+        self.layouts.observe(self._layout_chosen, names="value")
         self.layoffs = w.Box(layout=w.Layout(flex_flow="row wrap"))
         self.layoffs.add_class("rummy-layoffs")
         self._layoff_buttons: list[w.Button] = []
@@ -1107,7 +1099,7 @@ class GinTable(_Table):
         self.advice.add_class("rummy-advice-panel")
         self._assemble([opposite, centre, self.knock_view, self.layoffs], actions,
                        top=[self.roles], above_hand=[self.hand_label],
-                       below_hand=[self.advice, self.advisor_box])
+                       below_hand=[self.layouts, self.advice, self.advisor_box])
 
     def _start_hooks(self) -> None:
         self._rules = self.variant.meld_rules(**self.options)
@@ -1122,16 +1114,16 @@ class GinTable(_Table):
         hand would be played before the advisor sees it)."""
         obs = self.observation()
         pause = self.advise_pause.value or self.speed.value <= 0
-        return (pause and obs.role == "advisor" and not obs_is_over(obs)
+        return (pause and obs.role == "advisor" and not obs.is_over
                 and obs.current_player == obs.captain)
 
     def _after_move(self) -> None:
         obs = self.observation()
-        if obs.hand_number > self._hands_seen or (obs_is_over(obs) and self._hands_seen
+        if obs.hand_number > self._hands_seen or (obs.is_over and self._hands_seen
                                                     is not None):
             self._show_review(obs)
-            self._hands_seen = None if obs_is_over(obs) else obs.hand_number
-            if not obs_is_over(obs):
+            self._hands_seen = None if obs.is_over else obs.hand_number
+            if not obs.is_over:
                 self._paused = True
         self._hold = self._wants_hold()
 
@@ -1167,7 +1159,7 @@ class GinTable(_Table):
             parts.append(f"<p>Laid off: {esc(laid)}</p>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
-        self.next_round.layout.display = "none" if obs_is_over(obs) else ""
+        self.next_round.layout.display = "none" if obs.is_over else ""
 
     def _covered(self, action: Action) -> bool:
         return action.verb in ("take upcard", "pass", "draw stock", "draw discard", "discard",
@@ -1213,6 +1205,19 @@ class GinTable(_Table):
         assert a.card is not None
         what = "Go gin" if verb == "gin" else "Knock"
         self.ask_confirm(f"{what}, discarding {a.card.symbol} ({a.card.name})?", a)
+        layouts = [o for o in self.observation().knock_options() if o.action.card == a.card
+                   and o.action.verb == verb]
+        if verb == "knock" and len(layouts) > 1:
+            best = "The best for you after the defender's lay-offs (the rules pick it)"
+            self.layouts.options = [(best, a)] + [(o.describe(), o.action) for o in layouts]
+            self.layouts.value = a
+            self.layouts.layout.display = ""
+        else:
+            self.layouts.layout.display = "none"
+
+    def _layout_chosen(self, change: dict[str, Any]) -> None:
+        if change["new"] is not None and self._pending is not None:
+            self._pending = change["new"]
 
     @safe
     def _ask_advisor(self) -> None:
@@ -1295,7 +1300,9 @@ class GinTable(_Table):
         self.discard_button.disabled = not (live and "discard" in verbs)
         self.knock.disabled = not (live and "knock" in verbs)
         self.gin.disabled = not (live and "gin" in verbs)
-        captain_to_act = obs.current_player == obs.captain and not obs_is_over(obs)
+        if self.confirm_box.layout.display == "none":  # the knock was made or cancelled
+            self.layouts.layout.display = "none"
+        captain_to_act = obs.current_player == obs.captain and not obs.is_over
         self.ask_advisor.layout.display = "" if obs.role == "captain" else "none"
         self.ask_advisor.disabled = not (live and captain_to_act and obs.role == "captain")
         if obs.role == "advisor":
@@ -1331,7 +1338,7 @@ class GinTable(_Table):
         elif self.knock_view.value:
             self.knock_view.value = ""
         self._render_layoffs(obs)
-        if obs_is_over(obs):
+        if obs.is_over:
             text = "The game is over."
         elif self._paused:
             text = "The hand is over: read the review, then press Next hand."

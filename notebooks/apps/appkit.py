@@ -393,6 +393,30 @@ FAMILY = (
 )
 
 
+def _player_range(variant: str) -> tuple[int, int]:
+    """(fewest, most) players of ``variant``, from its data.
+
+    >>> _player_range("three_thirteen"), _player_range("three_thirteen_jokers")
+    ((2, 12), (4, 4))
+    """
+    from rummy import find_variant
+
+    v = find_variant(variant)
+    return v.min_players, v.max_players
+
+
+def _joker_choices(variant: str) -> tuple[int, ...]:
+    """The joker counts ``variant`` offers (empty when it has no such option).
+
+    >>> _joker_choices("three_thirteen_jokers"), _joker_choices("tre_tretton")
+    ((0, 2, 4), ())
+    """
+    from rummy import find_variant
+
+    v = find_variant(variant)
+    return tuple(v.option("jokers").choices) if any(o.name == "jokers" for o in v.options) else ()
+
+
 class VariantChooser:
     """A variant choice (with its player count and jokers) above a table that
     is rebuilt when the learner presses "Deal".
@@ -436,10 +460,12 @@ class VariantChooser:
         self.make_table = make_table
         self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant")
         self.variant.add_class("rummy-variant")
-        self.players = w.BoundedIntText(value=players, min=2, max=8, description="Players",
-                                        layout=w.Layout(width="10em"))
+        low, high = _player_range(variant)
+        self.players = w.BoundedIntText(value=min(max(players, low), high), min=low, max=high,
+                                        description="Players", layout=w.Layout(width="10em"))
         self.players.add_class("rummy-players")
-        self.jokers = w.Dropdown(options=[0, 2, 4], value=jokers,
+        choices = _joker_choices(variant) or _joker_choices("three_thirteen_jokers")
+        self.jokers = w.Dropdown(options=list(choices), value=jokers,  # a bad one is reported
                                  description="Jokers", layout=w.Layout(width="10em"))
         self.jokers.add_class("rummy-jokers")
         self.deal = w.Button(description="Deal", button_style="primary")
@@ -460,18 +486,25 @@ class VariantChooser:
             self.start()
 
     def _sync(self) -> None:
-        jokers = self.variant.value == "three_thirteen_jokers"
-        # three_thirteen_jokers is always you + three AI players (TJ-1)
-        self.players.disabled = jokers
-        if jokers:
-            self.players.value = 4
-        self.jokers.layout.display = "" if jokers else "none"
+        # the player range and the joker choices come from the variant's data
+        # (three_thirteen_jokers: always you + three AI players, TJ-1)
+        variant = self.variant.value
+        low, high = _player_range(variant)
+        value = min(max(self.players.value, low), high)
+        self.players.min, self.players.max = 0, 10**6  # widen first: min <= value <= max
+        self.players.value = value
+        self.players.min, self.players.max = low, high
+        self.players.disabled = low == high
+        choices = _joker_choices(variant)
+        if choices:
+            self.jokers.options = list(choices)
+        self.jokers.layout.display = "" if choices else "none"
 
     def start(self) -> None:
         """Build a new table for the chosen variant."""
 
         variant = self.variant.value
-        jokers = self.jokers.value if variant == "three_thirteen_jokers" else 0
+        jokers = self.jokers.value if _joker_choices(variant) else 0
         first, self._dealt = not self._dealt, True
         try:
             table = self.make_table(variant, self.players.value, jokers)

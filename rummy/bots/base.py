@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from rummy.game import Action
+from rummy.variants import FAMILIES
 
 __all__ = [
     "Bot",
@@ -38,11 +39,7 @@ __all__ = [
 ]
 
 #: Family name -> strategy module (imported on first use).
-STRATEGY_MODULES = {
-    "three_thirteen": "rummy.bots.three_thirteen",
-    "big_table": "rummy.bots.big_table",
-    "gin": "rummy.bots.gin",
-}
+STRATEGY_MODULES = {family: f"rummy.bots.{family}" for family in FAMILIES}
 
 
 class BotError(ValueError):

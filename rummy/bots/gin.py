@@ -23,21 +23,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from rummy.cards import Card
-from rummy.game import Action
-from rummy.gin import (
-    _CARD,
-    _VALUE,
-    GinObservation,
-    _best_layoffs_masks,
-    _bit,
-    _cards_of,
-    _dw,
-    _mask,
-)
+from rummy.game import Action, GameError
 from rummy.melds import best_arrangement
+from rummy.onepack import CARDS as _CARD
+from rummy.onepack import VALUES as _VALUE
+from rummy.onepack import best_layoffs_of as _best_layoffs_masks
+from rummy.onepack import bit as _bit
+from rummy.onepack import cards_of as _cards_of
+from rummy.onepack import deadwood_of as _dw
+from rummy.onepack import mask_of as _mask
+
+if TYPE_CHECKING:  # the engine is not imported at run time: no import circle
+    from rummy.gin import Advice, GinGame, GinObservation
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards"]
 
@@ -377,3 +378,36 @@ def expert(obs: GinObservation, rng: random.Random, memory: dict[str, Any]) -> t
     if out[0].verb == "discard":
         memory["my_discard"] = out[0].card
     return out
+
+
+def advice(game: GinGame, bot: str = "expert", seed: int | None = None) -> Advice:
+    """A bot advisor's suggestion, with its reason, for the captain's
+    decision now, recorded as if the advisor had given it
+    (``GinGame.advice`` calls this).
+
+    The bot sees what the advisor may see: the captain's hand and the public
+    table.
+
+    >>> from rummy import new_game
+    >>> g = new_game("gin_three", seed=12)
+    >>> a = advice(g, "greedy")
+    >>> a.seat == g.advisor and a.action in g.legal_actions()
+    True
+    """
+    if game.is_over or game.turn != game.captain:
+        who = "nobody" if game.is_over else f"{game.players[game.turn]} (box)"
+        raise GameError(f"the advisor advises the captain, but now {who} is to act")
+    obs = replace(game.observe(game.captain), advice=None)
+    rng = random.Random(seed)
+    if bot == "expert":
+        key = (game.hand_number,)
+        memory = game.advisor_memory
+        if memory.get("_key") != key:
+            memory.clear()
+            memory["_key"] = key
+        action, why = expert(obs, rng, memory)
+    elif bot == "greedy":
+        action, why = greedy(obs, rng)
+    else:
+        raise GameError(f"the advisor bot is 'greedy' or 'expert', not {bot!r}")
+    return game.advise(action, player=game.advisor, reason=why)
