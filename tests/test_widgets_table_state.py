@@ -353,7 +353,7 @@ def run_app_cell(name: str, query: str, monkeypatch: Any) -> Any:
     ("gin_three", "bots=nope&seed=4&speed=0", "bots='nope'"),
     ("three_thirteen", "bots=nope&seed=4&speed=0", "bots='nope'"),
     ("three_thirteen", "players=99&seed=4&speed=0", "players=99"),
-    ("three_thirteen", "variant=tre_tretton&players=8&seed=4&speed=0", "players=8"),
+    ("three_thirteen", "variant=tre_tretton&players=13&seed=4&speed=0", "players=13"),
     ("three_thirteen", "variant=three_thirteen_jokers&jokers=7&seed=4&speed=0", "jokers=7"),
     ("meld_odds", "variant=nope", "variant='nope'"),
 ])
