@@ -282,9 +282,11 @@ def test_a_stale_page_gets_409_with_the_fresh_state(tmp_path: Path) -> None:
 
 def test_BT_3_simultaneous_choices_on_old_versions_are_the_normal_case(tmp_path: Path) -> None:
     svc = make(tmp_path)
-    made, joined = full_table(svc, "big_table", ["human"] * 3)
+    # a seed whose deal opens no match window (BT-4): every seat draws first
+    made, joined = full_table(svc, "big_table", ["human"] * 3, seed=1)
     code = made["code"]
     views = {j["seat"]: svc.state(made["code"], j["token"]) for j in joined}
+    assert {v["phase"] for v in views.values()} == {"draw"}
     assert {v["version"] for v in views.values()} == {svc.tables[code].version}
     for j in joined:  # all three pages send their draw against the same version
         svc.act(code, j["token"], "draw pool", views[j["seat"]]["version"])
