@@ -276,36 +276,16 @@ class Classroom:
             self._task = loop.create_task(self._poll())
 
     async def _poll(self) -> None:
-        if self.watching:
-            await self._poll_public()
-            return
-        while self.view.get("status") != "closed":
-            version = int(self.view.get("table", {}).get("version", 0))
-            try:
-                public = await asyncio.to_thread(
-                    _call, self._url(f"wait?version={version}&timeout=25"), None, self.admin, 45)
-                view = await asyncio.to_thread(_call, self._url(), None, self.admin)
-                self._show_public(public)
-            except RemoteError as exc:
-                self.message.value = html.escape(str(exc))
-                if exc.status in (403, 404, 410):
-                    return
-                await asyncio.sleep(2)
-                continue
-            except Exception as exc:  # noqa: BLE001 - a message, never a traceback
-                self.message.value = html.escape(f"Lost touch with the table ({exc})")
-                await asyncio.sleep(2)
-                continue
-            self._show(view)
-
-    async def _poll_public(self) -> None:
-        """The projector page follows the table with the spectator token."""
+        """Follow the table: the teacher's page with the admin token (the public
+        view and the seats), the projector's page with the spectator token."""
+        token = self.watching or self.admin
         version = int(self.view.get("table", {}).get("version", 0))
-        while True:
+        while self.view.get("status") != "closed":
             try:
                 public = await asyncio.to_thread(
-                    _call, self._url(f"wait?version={version}&timeout=25"), None,
-                    self.watching, 45)
+                    _call, self._url(f"wait?version={version}&timeout=25"), None, token, 45)
+                view = (None if self.watching else
+                        await asyncio.to_thread(_call, self._url(), None, token))
             except RemoteError as exc:
                 self.message.value = html.escape(str(exc))
                 if exc.status in (403, 404, 410):
@@ -316,8 +296,12 @@ class Classroom:
                 self.message.value = html.escape(f"Lost touch with the table ({exc})")
                 await asyncio.sleep(2)
                 continue
-            version = int(public.get("version", version))
             self._show_public(public)
+            if view is None:
+                version = int(public.get("version", version))
+            else:
+                self._show(view)
+                version = int(self.view.get("table", {}).get("version", 0))
 
     def _ipython_display_(self) -> None:
         from IPython.display import HTML, display
