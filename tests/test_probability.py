@@ -425,7 +425,7 @@ def test_TJ_3_more_jokers_more_complete_hands():
     (lambda: dealt_complete("canasta"), "the variants are"),
     (lambda: dealt_complete("three_thirteen", 12), "rounds 1 to 11"),
     (lambda: dealt_complete("tre_tretton", jokers=2), "options are"),
-    (lambda: dealt_complete("three_thirteen", players=1), "2 to 8 players"),
+    (lambda: dealt_complete("three_thirteen", players=1), "2 to 12 players"),
     (lambda: dealt_complete("three_thirteen", method="guess"), "'monte carlo'"),
     (lambda: dealt_complete("three_thirteen", 1, method="monte carlo", samples=0), "at least 1"),
     (lambda: dealt_complete("gin_three", 3), "no rounds"),
