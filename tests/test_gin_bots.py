@@ -129,3 +129,14 @@ def test_simulate_command_line_plays_gin_three():
         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert "gin_three" in out.stdout and "expert" in out.stdout
+
+
+def test_expert_bots_finish_a_game_where_a_card_is_taken_twice() -> None:
+    # seed 0: the opponent takes the same card from the pile twice; the expert's
+    # knock judgment once counted it twice ("3c is twice in the hand")
+    game = new_game("gin_three", players=3, seed=0)
+    bots = [make_bot("expert", seed=i) for i in range(3)]
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(bots[seat].choose(game.observe(seat)))
+    assert game.is_over

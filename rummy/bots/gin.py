@@ -192,9 +192,12 @@ def unseen_cards(obs: GinObservation) -> list[Card]:
 
 
 def _opponent_known(obs: GinObservation) -> list[Card]:
+    """Cards the opponent took from the discard pile and still holds, once each:
+    a card taken twice (taken, thrown, taken again) counts once, and one that
+    has since reached the pile or our side is no longer theirs."""
     opp = obs.opponent if obs.opponent is not None else obs.box
-    pile = set(obs.discard_pile)
-    return [c for c in obs.taken[opp] if c not in pile]
+    gone = set(obs.discard_pile) | set(obs.hand) | set(obs.partner_hand)
+    return [c for c in dict.fromkeys(obs.taken[opp]) if c not in gone]
 
 
 def _track(obs: GinObservation, memory: dict[str, Any]) -> None:
