@@ -24,6 +24,7 @@ from itertools import combinations
 
 from rummy.cards import SUITS, Card, deck
 from rummy.errors import GameError
+from rummy.search import extension_bits  # the one copy: cards a meld can take
 
 __all__ = [
     "CARDS", "VALUES", "RUNS_BY_LOW", "SETS_BY_LOW", "MELD_MASKS",
@@ -138,22 +139,6 @@ def deadwood_floor(m: int) -> int:
         total += VALUES[low.bit_length() - 1]
         rest ^= low
     return total
-
-
-def extension_bits(meld_mask: int) -> int:
-    """Cards that could be laid off onto this meld (one more card)."""
-    lo = (meld_mask & -meld_mask).bit_length() - 1
-    hi = meld_mask.bit_length() - 1
-    if lo % 13 == hi % 13:  # a set: the missing suits of its rank (at most 4 cards)
-        r = lo % 13
-        full = sum(1 << (s * 13 + r) for s in range(4))
-        return full & ~meld_mask
-    ext = 0
-    if lo % 13 != 0:
-        ext |= 1 << (lo - 1)
-    if hi % 13 != 12:
-        ext |= 1 << (hi + 1)
-    return ext
 
 
 def best_layoffs_of(hand: int, melds: tuple[int, ...],

@@ -61,6 +61,7 @@ __all__ = [
     "best_discard",
     "all_melded",
     "is_complete",
+    "extension_bits",
     "min_wilds",
     "min_wilds_counts",
     "covers_counts",
@@ -1072,8 +1073,13 @@ def mask_penalty(mask: int, rules: MeldRules = GIN_RULES) -> int:
     return got
 
 
-def _extension_bits(meld_mask: int) -> int:
-    """Cards that could be laid off onto this meld now (one more card)."""
+def extension_bits(meld_mask: int) -> int:
+    """Cards that could be laid off onto this meld now (one more card), as a
+    52-bit mask (bit ``Card.index``).
+
+    >>> extension_bits(0b111 << 4) == (1 << 3 | 1 << 7)   # 5-6-7 of clubs: 4 or 8
+    True
+    """
     lo = (meld_mask & -meld_mask).bit_length() - 1
     hi = meld_mask.bit_length() - 1
     if lo % 13 == hi % 13:  # a set: the missing suits of its rank (at most 4 cards)
@@ -1114,7 +1120,7 @@ def best_layoffs_masks(hand: int, melds: tuple[int, ...], memo: LayoffMemo | Non
         return got
     best: tuple[int, tuple[tuple[int, int], ...]] = (mask_penalty(hand, rules), ())
     for i, m in enumerate(melds):
-        ext = _extension_bits(m) & hand
+        ext = extension_bits(m) & hand
         while ext:
             b = ext & -ext
             ext ^= b
