@@ -56,7 +56,7 @@ TRACEBACK_PATTERNS = (
 #: server's noise (a tab that went away mid-message, a kernel shut down while its
 #: websocket connected), not the app's.  A failing cell shows on the page anyway.
 SERVER_CODE = ("/tornado/", "/jupyter_server/", "/jupyter_client/", "/jinja2/", "/voila/",
-               "/nbclient/", "/asyncio/", "/traitlets/")
+               "/nbclient/", "/asyncio/", "/traitlets/", "/zmq/")
 
 
 def find_tracebacks(text: str) -> list[str]:
