@@ -31,6 +31,17 @@ class RummyVoila(Voila):  # type: ignore[misc]
     service: TableService | None = None
     _hub: Hub | None = None
 
+    def initialize(self, argv: Any = None) -> None:
+        # Kernels talk to the server over Unix sockets where the system has them.
+        # With TCP, each kernel's ports are chosen free and then bound by the
+        # kernel a moment later; any connection opened in between (a browser, a
+        # second kernel) can take one, and that kernel dies at birth with
+        # "Address already in use".  voila.json or the command line may still
+        # say ``--KernelManager.transport=tcp``.
+        if os.name == "posix" and "transport" not in self.config.KernelManager:
+            self.config.KernelManager.transport = "ipc"
+        super().initialize(argv)
+
     def start(self) -> None:
         # kernels (the preheated ones too) are started from this environment
         os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip)
