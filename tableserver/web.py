@@ -380,6 +380,14 @@ def _jupyter_server_extension_points() -> list[dict[str, Any]]:
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     """Jupyter server calls this at start: serve the API beside everything else,
-    and tell the kernels it starts where to find it (``RUMMY_API``)."""
+    and tell the kernels it starts where to find it (``RUMMY_API``).
+
+    It also keeps the apps offline as ``make app`` serves them: Voilà's server
+    extension has pages load MathJax from a CDN unless the server names no
+    address and no configuration for it (as Voilà on its own does), and the
+    apps typeset no formula.  So both are set to None here, unless the
+    server's config set them."""
+    for key in ("mathjax_url", "mathjax_config"):
+        serverapp.web_app.settings.setdefault(key, None)
     setup(serverapp.web_app, serverapp.base_url)
     os.environ["RUMMY_API"] = api_url(serverapp.port, serverapp.base_url, serverapp.ip)

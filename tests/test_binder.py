@@ -92,12 +92,19 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
         for app, shows in APPS.items():
             url = harness.app_url(server.base, app) + f"?token={token}"
             page = browser.new_page()
+            requests: list[str] = []
+            page.on("request", lambda r, seen=requests: seen.append(r.url))
             try:
                 reply = page.goto(url, timeout=120_000)
                 assert reply is not None and reply.status == 200, (app, reply and reply.status)
                 harness.wait_rendered(page)
                 page.wait_for_selector(shows, timeout=60_000)
                 assert not harness.page_tracebacks(page), app
+                # the kit's own template, as `make app` serves it (postBuild chooses it)
+                assert page.locator("body.rummy-page").count() == 1, f"{app}: not the kit's template"
+                away = [u for u in requests if not u.startswith(("data:", "blob:", server.base))
+                        and not u.startswith(server.base.replace("http", "ws", 1))]
+                assert not away, f"{app} fetched from outside the server: {away[:5]}"
             finally:
                 page.close()
         # the classroom table service is on too (binder/postBuild enables it)
