@@ -354,3 +354,43 @@ def test_a_scripted_deal_keeps_every_card_once_and_checks_its_script() -> None:
     assert seat == 1 and sorted(map(str, game.hands[1])) == ["3c", "3d", "3s"]
     game.apply("draw stock", player=seat)
     assert str(game.observe(seat).drawn) == "8h"
+
+
+def test_G_4_passing_an_upcard_that_completes_a_meld_is_refused() -> None:
+    g = Guide("gin_three")                # captain: 3♦ 3♥ in hand, the upcard is 3♣
+    assert str(g.observation().discard_pile[-1]) == "3c"
+    before = snapshot(g)
+    ok, feedback = g.try_move("pass")
+    assert not ok and "(G-4)" in feedback and "completes the meld 3♣ 3♦ 3♥" in feedback
+    # deadwood by hand: J♣ J♥ J♠ meld; 4+3+5+6+3+10+10 = 41 left; with 3♣ 3♦ 3♥ melded and K♥ out: 25
+    assert "from 41 to 25 points" in feedback and snapshot(g) == before
+    assert g.try_move("take upcard")[0]
+
+
+def test_G_5_taking_a_discard_that_does_not_help_is_refused_and_the_stock_accepted() -> None:
+    g = replay("gin_three", ["take upcard", "discard Kh"])     # the box throws T♣
+    assert str(g.observation().discard_pile[-1]) == "Tc"
+    ok, feedback = g.try_move("draw discard")
+    assert not ok and "(G-5)" in feedback and "T♣ does not help" in feedback
+    assert "not throw it back" in feedback
+    assert g.try_move("draw stock")[0]
+
+
+def test_BT_3_draw_choices_refused_accepted_and_both_fine() -> None:
+    import rummy
+
+    g = Guide("big_table")                # 2♦ Q♥ 9♠, Cleo's pile shows 7♥: it lowers the points
+    assert sorted(str(a) for a in g.good_moves()) == ["draw pile 7h", "draw pool"]
+    rules = g.rules()
+    hand = list(rummy.cards("2d Qh 9s"))
+    take, blind = rummy.Action.parse("draw pile Kc"), rummy.Action.parse("draw pool")
+    v = g._weak_draw(take, take, rummy.Card.parse("Kc"), hand, rules, keep_top=False)
+    # a K for a hand of 2+10+9 = 21 helps nothing; the Big Table lets you throw it back (no TT-5)
+    assert v is not None and v.rule == "BT-3" and "21 points (now 21)" in v.why
+    assert "throw it back" not in v.why and "a card from the pool may" in v.why
+    assert g._weak_draw(blind, take, rummy.Card.parse("Kc"), hand, rules, keep_top=False) is None
+    # later in the hand the J♠ on Cleo's pile completes the hand: the pool is refused (BT-4)
+    g = replay("big_table", ["draw pool", "discard Qh"])
+    ok, feedback = g.try_move("draw pool")
+    assert not ok and "BT-4" in feedback and "take the J♠" in feedback
+    assert g.try_move("draw pile Js")[0]
