@@ -75,6 +75,7 @@ class Script:
     upcard: str
     stock_top: str = ""
     why: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 #: Chosen deals.  tre_tretton: you are dealt three threes, all wild in round 1
@@ -90,6 +91,13 @@ SCRIPTS: dict[str, Script] = {
     "three_thirteen": Script(hands={"You": "7h 8h Kc", "Ana": "9h 5d 5c", "Ben": "4s 6d Kd"},
                              upcard="Qs", stock_top="Qd 5h 2s 4c 6c",
                              why="a run completed from the discard pile, then out"),
+    # three_thirteen_jokers, with 2 jokers: you hold a joker (wild in every round,
+    # TJ-3); the open 7♣ makes 7♣ 7♥ + joker a set, so take it (TT-6) and throw
+    # the K♠, which goes out whether you say so or not (TJ-7).
+    "three_thirteen_jokers": Script(
+        hands={"You": "Jk 7h Ks", "Ana": "9h 5d 2c", "Ben": "Th 6d 4s", "Cleo": "Qc 4d 4h"},
+        upcard="7c", stock_top="Qd Ac 2h 5s", options=(("jokers", 2),),
+        why="a joker and a pair make a set; the discard that melds everything goes out"),
     "tre_tretton": Script(hands={"You": "3c 3d 3s", "Ben": "Kc Kd 9h", "Ana": "Qh 5c 2d"},
                           upcard="3h", stock_top="8h 7s",
                           why="three wilds are no meld without a natural card (TR-2)"),
@@ -99,7 +107,7 @@ SCRIPTS: dict[str, Script] = {
 SHOWS: dict[str, frozenset[str]] = {
     "three_thirteen": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TT-8"}),
     "tre_tretton": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TT-8", "TR-2", "TR-3"}),
-    "three_thirteen_jokers": frozenset({"TT-2", "TT-5", "TT-6", "TT-8"}),
+    "three_thirteen_jokers": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TJ-3", "TJ-7"}),
     "big_table": frozenset({"BT-1", "BT-3", "BT-4", "BT-5", "BT-6"}),
     "gin_three": frozenset({"G-2", "G-4", "G-5", "G-6", "G-8"}),
 }
@@ -168,7 +176,8 @@ class Guide:
         if self.script is not None:
             names = self._first_to_play(names)
         self.learner = names.index(LEARNER)
-        self.game = rummy.new_game(found.name, players=names, seed=self.seed)
+        options = dict(self.script.options) if self.script is not None else {}
+        self.game = rummy.new_game(found.name, players=names, seed=self.seed, **options)
         if self.script is not None:
             _stack_deal(self.game, self.script)
         self.bots = {seat: make_bot(bots, seed=self.seed + seat)
@@ -194,7 +203,9 @@ class Guide:
     def _first_to_play(self, names: list[str]) -> list[str]:
         """Seat the learner left of the seed's dealer, so that the learner
         plays first (TT-3) and the scripted cards are still where they were put."""
-        dealer = rummy.new_game(self.variant.name, players=names, seed=self.seed).observe(0).dealer
+        options = dict(self.script.options) if self.script is not None else {}
+        dealer = rummy.new_game(self.variant.name, players=names, seed=self.seed,
+                                **options).observe(0).dealer
         others = [n for n in names if n != LEARNER]
         others.insert((dealer + 1) % len(names), LEARNER)
         return others
@@ -250,6 +261,8 @@ class Guide:
             head = f"Round {obs.round}: {wild} are wild (TT-2). You hold {hand}."
             if obs.rules.min_naturals:
                 head += " A meld needs at least one natural card here (TR-2)."
+            if obs.rules.jokers_wild and obs.jokers:
+                head += " Jokers are wild too, in every round (TJ-3)."
             if obs.phase == "draw":
                 last = " This is your last turn: someone went out (TT-7)." if obs.went_out is not None else ""
                 return (f"{head}{last} The discard pile shows {_show(obs.discard_top)}. Draw the top card of "
@@ -315,9 +328,20 @@ class Guide:
             return Verdict(False, "", str(e))
         legal = self.legal()
         if move not in legal:
-            return self._why_not_out(move) or Verdict(False, "", "")  # else the engine says why
+            same = self._goes_out(move, legal)
+            if same is None:
+                return self._why_not_out(move) or Verdict(False, "", "")  # else the engine says why
+            move = same
         weak = self._weakness(move, legal)
         return weak if weak is not None else Verdict(True, "", "")
+
+    def _goes_out(self, move: Action, legal: Sequence[Action]) -> Action | None:
+        """TJ-7: where going out is not optional, a discard that leaves every other
+        card melded *is* going out; the engine lists it as ``go out`` only."""
+        if not self.variant.must_go_out or move.verb != "discard" or move.card is None:
+            return None
+        out = Action("go out", move.card)
+        return out if out in legal else None
 
     def _why_not_out(self, move: Action) -> Verdict | None:
         """TR-2 in words, for a refused 'go out' that would leave wilds only."""
@@ -347,16 +371,21 @@ class Guide:
                 text = str(e) if found else f"{e} ({rule})"
                 return self._refuse(Verdict(False, rule, text))
             raise AssertionError("a move outside legal_actions was accepted")  # pragma: no cover
+        move = Action.parse(action)
+        note = ""
+        if move not in self.legal():  # a discard that goes out (TJ-7), see _goes_out
+            note = (f" Throwing the {_show(move.card)} leaves every other card melded, so it goes "
+                    "out: here going out is not optional (TJ-7).")
         before = len(self.game.log)
-        self.game.apply(Action.parse(action), player=self.learner)
+        self.game.apply(move, player=self.learner)
         self.moves += 1
         after_me = len(self.game.log)
         self._run_bots()
         mine, theirs = self.game.log[before:after_me], self.game.log[after_me:]
         if self.done:
-            self.feedback = "Good. " + self.summary()
+            self.feedback = "Good." + note + " " + self.summary()
             return True, self.feedback
-        self.feedback = ("Good. " + " ".join(mine[-2:])).strip()
+        self.feedback = ("Good." + note + " " + " ".join(mine[-2:])).strip()
         if theirs:
             self.feedback += " Then: " + " ".join(theirs[-6:])
         return True, self.feedback
@@ -420,9 +449,11 @@ class Guide:
                 if rules.min_naturals and all(rules.is_wild(c) for c in rest):
                     natural = (f" Throwing the {_show(move.card)} would leave wilds only, and a meld "
                                "needs at least one natural card (TR-2).")
+                must = (" Here going out is not optional: a discard that leaves every other card "
+                        "melded goes out (TJ-7)." if self.variant.must_go_out else "")
                 return Verdict(False, "TT-6", f"you can go out: throw {_show(outs[0].card)} and every "
                                "other card is melded (TT-6); going out scores 0 and leaves the others "
-                               f"one last turn each (TT-7).{natural}")
+                               f"one last turn each (TT-7).{natural}{must}")
             if move.verb == "go out":
                 return None
             points = self._discard_points(hand, legal, ("discard",), rules)
