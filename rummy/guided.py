@@ -18,9 +18,10 @@ legal, the guide only judges which legal moves are *good*:
   turns, which are told in words.
 
 A guided hand is a *chosen position* where the variant has a script
-(``SCRIPTS``: every seat's cards, the first discard and the top of the
-stock, chosen so that each rule the hand can show comes up); the seed then
-only picks the dealer and the order of the cards nobody was dealt.  Without
+(``SCRIPTS``: every seat's cards, the first discard (Big Table: each seat's
+pile) and the top of the stock, chosen so that each rule the hand can show
+comes up); the seed then only picks the dealer and the order of the cards
+nobody was dealt.  Without
 a script, or when a ``seed`` is given, the deal is the engine's, from the
 seed (``DEFAULT_SEEDS``: seeds chosen so that the hand is short and its
 rules come up).  ``SHOWS`` lists, per variant, the rule ids the guided hand
@@ -76,6 +77,8 @@ class Script:
     stock_top: str = ""
     why: str = ""
     options: tuple[tuple[str, Any], ...] = ()
+    #: Big Table only: each seat's own pile (bottom first), by player name.
+    piles: tuple[tuple[str, str], ...] = ()
 
 
 #: Chosen deals.  tre_tretton: you are dealt three threes, all wild in round 1
@@ -98,6 +101,16 @@ SCRIPTS: dict[str, Script] = {
         hands={"You": "Jk 7h Ks", "Ana": "9h 5d 2c", "Ben": "Th 6d 4s", "Cleo": "Qc 4d 4h"},
         upcard="7c", stock_top="Qd Ac 2h 5s", options=(("jokers", 2),),
         why="a joker and a pair make a set; the discard that melds everything goes out"),
+    # big_table: you hold 7♥ 8♥ K♣; Cleo's pile, on your right, shows Q♠ (no help:
+    # draw from the pool, BT-3) and your own pile the 9♥ you may never take (BT-3);
+    # throw K♣ (BT-6); Cleo throws 6♥, which completes your run: take it (BT-4), throw
+    # the 2♦ and call match (BT-4); the others get one more cycle (BT-5), then the
+    # hand is scored (BT-6).
+    "big_table": Script(
+        hands={"You": "7h 8h Kc", "Ana": "Qd Qh 2c", "Ben": "9c 9d Ah", "Cleo": "6h 4c 4s"},
+        upcard="", piles=(("You", "9h"), ("Ana", "5d"), ("Ben", "Td"), ("Cleo", "Qs")),
+        stock_top="Qc 5s 4d 2s Jc Jd Js",
+        why="a run completed from the pile on your right, then match"),
     "tre_tretton": Script(hands={"You": "3c 3d 3s", "Ben": "Kc Kd 9h", "Ana": "Qh 5c 2d"},
                           upcard="3h", stock_top="8h 7s",
                           why="three wilds are no meld without a natural card (TR-2)"),
@@ -173,7 +186,7 @@ class Guide:
         if self.family == "gin":
             names = self._gin_names(names)
         self.script = SCRIPTS.get(found.name) if seed is None else None
-        if self.script is not None:
+        if self.script is not None and self.family == "three_thirteen":
             names = self._first_to_play(names)
         self.learner = names.index(LEARNER)
         options = dict(self.script.options) if self.script is not None else {}
@@ -588,6 +601,15 @@ def _stack_deal(game: Any, script: Script) -> None:
     """
     if game.history:
         raise ValueError("a scripted deal is laid before anybody moves")
+    if hasattr(game, "arrange"):  # the Big Table engine lays a chosen position itself
+        names = list(game.players)
+        piles = dict(script.piles)
+        if set(script.hands) != set(names) or set(piles) != set(names):
+            raise ValueError("a Big Table script gives every seat's hand and pile: "
+                             + ", ".join(names))
+        game.arrange(hands=[script.hands[n] for n in names], piles=[piles[n] for n in names],
+                     pool_top=script.stock_top)
+        return
     seats = {name: i for i, name in enumerate(game.players)}
     unknown = [name for name in script.hands if name not in seats]
     if unknown:

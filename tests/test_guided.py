@@ -65,7 +65,7 @@ def test_every_weaker_move_is_refused_with_a_rule_id_and_changes_nothing(variant
     expected = {"three_thirteen": {"TT-5", "TT-6", "TT-7", "TT-8"},
                 "tre_tretton": {"TT-2", "TT-6", "TT-7", "TT-8", "TR-2", "TR-3"},
                 "three_thirteen_jokers": {"TT-6", "TT-7", "TJ-7"},
-                "big_table": {"BT-1", "BT-4", "BT-5", "BT-6"},
+                "big_table": {"BT-3", "BT-4", "BT-5", "BT-6"},
                 "gin_three": {"G-6", "G-8"}}[variant]
     assert expected <= rules_seen, rules_seen
 
@@ -379,8 +379,9 @@ def test_G_5_taking_a_discard_that_does_not_help_is_refused_and_the_stock_accept
 def test_BT_3_draw_choices_refused_accepted_and_both_fine() -> None:
     import rummy
 
-    g = Guide("big_table")                # 2♦ Q♥ 9♠, Cleo's pile shows 7♥: it lowers the points
-    assert sorted(str(a) for a in g.good_moves()) == ["draw pile 7h", "draw pool"]
+    g = Guide("big_table", seed=13)       # the seed's deal: 2♦ Q♥ 9♠, Cleo's pile shows 7♥
+    assert g.script is None
+    assert sorted(str(a) for a in g.good_moves()) == ["draw pile 7h", "draw pool"]  # both fine
     rules = g.rules()
     hand = list(rummy.cards("2d Qh 9s"))
     take, blind = rummy.Action.parse("draw pile Kc"), rummy.Action.parse("draw pool")
@@ -389,11 +390,35 @@ def test_BT_3_draw_choices_refused_accepted_and_both_fine() -> None:
     assert v is not None and v.rule == "BT-3" and "21 points (now 21)" in v.why
     assert "throw it back" not in v.why and "a card from the pool may" in v.why
     assert g._weak_draw(blind, take, rummy.Card.parse("Kc"), hand, rules, keep_top=False) is None
-    # later in the hand the J♠ on Cleo's pile completes the hand: the pool is refused (BT-4)
-    g = replay("big_table", ["draw pool", "discard Qh"])
+
+
+def test_big_table_is_a_chosen_deal_played_through() -> None:
+    """The scripted Big Table hand: Q♠ on Cleo's pile does not help (BT-3), your own
+    pile's 9♥ is never yours to take (BT-3), K♣ or Q♣ go (BT-6), Cleo's 6♥ completes
+    your run (BT-4), match, then one more cycle for the others (BT-5)."""
+    g = Guide("big_table")
+    obs = g.observation()
+    assert sorted(map(str, obs.hand)) == ["7h", "8h", "Kc"]
+    assert str(obs.piles[obs.right][-1]) == "Qs" and str(obs.piles[g.learner][-1]) == "9h"
+    ok, feedback = g.try_move("draw pile 9h")
+    assert not ok and "BT-3" in feedback
+    ok, feedback = g.try_move("draw pile Qs")
+    assert not ok and "(BT-3)" in feedback and "Q♠ does not help" in feedback
+    assert g.try_move("draw pool")[0]
+    assert sorted(str(a) for a in g.good_moves()) == ["discard Kc", "discard Qc"]
+    ok, feedback = g.try_move("discard 7h")
+    assert not ok and "BT-6" in feedback and "28 points" in feedback   # 8+10+10
+    assert g.try_move("discard Qc")[0]
+    obs = g.observation()
+    assert str(obs.piles[obs.right][-1]) == "6h"
     ok, feedback = g.try_move("draw pool")
-    assert not ok and "BT-4" in feedback and "take the J♠" in feedback
-    assert g.try_move("draw pile Js")[0]
+    assert not ok and "BT-4" in feedback and "take the 6♥" in feedback
+    assert g.try_move("draw pile 6h")[0]
+    assert g.try_move("discard Kc")[0]
+    ok, feedback = g.try_move("play on")
+    assert not ok and "BT-5" in feedback
+    ok, feedback = g.try_move("call match")
+    assert ok and g.done and "You 0 (match)" in feedback
 
 
 def test_TJ_7_a_discard_that_melds_everything_goes_out_and_is_accepted() -> None:
