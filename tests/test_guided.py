@@ -271,6 +271,8 @@ def test_seed_finder_script() -> None:
 
     moves, rules, finished = guided_seeds.probe("big_table", DEFAULT_SEEDS["big_table"])
     assert finished and 2 <= moves <= 15 and {"BT-4", "BT-6"} <= rules
+    moves, rules, finished = guided_seeds.probe("tre_tretton", None)   # the chosen deal
+    assert finished and moves == 2 and "TR-2" in rules
 
 
 # --- what each guided hand shows (SHOWS), on its scripted or seeded deal ------------------------
