@@ -127,6 +127,8 @@ SHOWS: dict[str, frozenset[str]] = {
 _OTHERS = ("Ana", "Ben", "Cleo", "Dev")
 _PLAYERS = {"three_thirteen": 3, "tre_tretton": 3, "three_thirteen_jokers": 4, "big_table": 4,
             "gin_three": 3}
+#: The verbs of a draw choice (the open card against a blind one).
+_DRAWS = frozenset({"draw stock", "draw discard", "draw pool", "draw pile", "take upcard", "pass"})
 _RULE_ID = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
 #: What a refused move is about when the engine's message names no rule.
 _DEFAULT_RULE = {"three_thirteen": "TT-5", "big_table": "BT-3", "gin": "G-5"}
@@ -421,6 +423,9 @@ class Guide:
         if len(good) == len(legal):
             return "Any of your moves is fine here: " + ", ".join(map(str, good)) + "."
         verbs = sorted({a.verb for a in good})
+        if len(good) == 1 and good[0].verb in _DRAWS:
+            return (f"Does the open card help you (a meld, fewer points), or is a blind card "
+                    f"better? Here: {good[0]}.")
         if len(good) == 1:
             return f"Look for the move that keeps the fewest points: {good[0]}."
         return f"Good moves now: {', '.join(map(str, good))} (one {' or '.join(verbs)})."

@@ -136,6 +136,8 @@ def test_TT_5_taking_a_discard_that_does_not_help_is_refused() -> None:
     assert not ok and "(TT-5)" in feedback and "Q♠ does not help" in feedback
     assert "25 points (now 25)" in feedback and snapshot(g) == before
     assert [str(a) for a in g.good_moves()] == ["draw stock"]
+    assert g.hint() == ("Does the open card help you (a meld, fewer points), or is a blind card "
+                        "better? Here: draw stock.")
 
 
 def test_TT_6_drawing_blind_when_the_discard_lets_you_go_out_is_refused() -> None:
