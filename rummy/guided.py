@@ -17,8 +17,15 @@ legal, the guide only judges which legal moves are *good*:
 * every good move is accepted (several may be), then the bots play their
   turns, which are told in words.
 
-The deal is the engine's, from the seed; each variant has a default seed
-chosen so that the hand is short and its rules come up (``DEFAULT_SEEDS``).
+A guided hand is a *chosen position* where the variant has a script
+(``SCRIPTS``: every seat's cards, the first discard (Big Table: each seat's
+pile) and the top of the stock, chosen so that each rule the hand can show
+comes up); the seed then only picks the dealer and the order of the cards
+nobody was dealt.  Without
+a script, or when a ``seed`` is given, the deal is the engine's, from the
+seed (``DEFAULT_SEEDS``: seeds chosen so that the hand is short and its
+rules come up).  ``SHOWS`` lists, per variant, the rule ids the guided hand
+brings up (tests play each hand through and check them).
 
 >>> guide = Guide("three_thirteen")
 >>> guide.done
@@ -31,17 +38,19 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import rummy
 from rummy.bots import make_bot
-from rummy.cards import Card, rank_name
+from rummy.cards import Card, cards, rank_name
 from rummy.game import Action, GameError
-from rummy.melds import MeldRules, penalty
+from rummy.melds import Arrangement, MeldRules, best_arrangement, penalty
 
-__all__ = ["Guide", "Verdict", "DEFAULT_SEEDS", "GUIDED_VARIANTS", "LEARNER"]
+__all__ = ["Guide", "Verdict", "Script", "DEFAULT_SEEDS", "GUIDED_VARIANTS", "LEARNER", "SCRIPTS",
+           "SHOWS"]
 
 #: The learner's name at the table.
 LEARNER = "You"
@@ -54,9 +63,72 @@ GUIDED_VARIANTS = ("three_thirteen", "tre_tretton", "three_thirteen_jokers", "bi
 #: captain, a knock against them, a lay-off and an undercut: G-2, G-4 to G-9, G-11.)
 DEFAULT_SEEDS = {"three_thirteen": 4, "tre_tretton": 4, "three_thirteen_jokers": 7,
                  "big_table": 13, "gin_three": 41}
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A chosen deal for a guided hand (the Three-Thirteen family): the cards
+    of some seats by player name, the first discard, and the next cards of
+    the stock (first drawn first).  The learner plays first; seats not named
+    get the seed's cards."""
+
+    hands: Mapping[str, str]
+    upcard: str
+    stock_top: str = ""
+    why: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
+    #: Big Table only: each seat's own pile (bottom first), by player name.
+    piles: tuple[tuple[str, str], ...] = ()
+
+
+#: Chosen deals.  tre_tretton: you are dealt three threes, all wild in round 1
+#: (TT-2); in standard Three Thirteen that is a meld, here a meld needs a
+#: natural card (TR-2), so taking the fourth three does not help and you go out
+#: only once the stock gives you a natural card (TT-6); Ben then takes your wild
+#: on his last turn and completes his hand too (TT-7), Ana's hand is scored (TT-8).
+SCRIPTS: dict[str, Script] = {
+    # three_thirteen: the open Q♠ does not help (TT-5), the stock gives Q♦, so K♣
+    # or Q♦ go (either is fine; 7♥ or 8♥ would keep more points, TT-8); Ana
+    # throws 9♥, which completes 7♥ 8♥ 9♥: take it and go out (TT-6), the others
+    # get one last turn (TT-7) and are scored (TT-8).
+    "three_thirteen": Script(hands={"You": "7h 8h Kc", "Ana": "9h 5d 5c", "Ben": "4s 6d Kd"},
+                             upcard="Qs", stock_top="Qd 5h 2s 4c 6c",
+                             why="a run completed from the discard pile, then out"),
+    # three_thirteen_jokers, with 2 jokers: you hold a joker (wild in every round,
+    # TJ-3); the open 7♣ makes 7♣ 7♥ + joker a set, so take it (TT-6) and throw
+    # the K♠, which goes out whether you say so or not (TJ-7).
+    "three_thirteen_jokers": Script(
+        hands={"You": "Jk 7h Ks", "Ana": "9h 5d 2c", "Ben": "Th 6d 4s", "Cleo": "Qc 4d 4h"},
+        upcard="7c", stock_top="Qd Ac 2h 5s", options=(("jokers", 2),),
+        why="a joker and a pair make a set; the discard that melds everything goes out"),
+    # big_table: you hold 7♥ 8♥ K♣; Cleo's pile, on your right, shows Q♠ (no help:
+    # draw from the pool, BT-3) and your own pile the 9♥ you may never take (BT-3);
+    # throw K♣ (BT-6); Cleo throws 6♥, which completes your run: take it (BT-4), throw
+    # the 2♦ and call match (BT-4); the others get one more cycle (BT-5), then the
+    # hand is scored (BT-6).
+    "big_table": Script(
+        hands={"You": "7h 8h Kc", "Ana": "Qd Qh 2c", "Ben": "9c 9d Ah", "Cleo": "6h 4c 4s"},
+        upcard="", piles=(("You", "9h"), ("Ana", "5d"), ("Ben", "Td"), ("Cleo", "Qs")),
+        stock_top="Qc 5s 4d 2s Jc Jd Js",
+        why="a run completed from the pile on your right, then match"),
+    "tre_tretton": Script(hands={"You": "3c 3d 3s", "Ben": "Kc Kd 9h", "Ana": "Qh 5c 2d"},
+                          upcard="3h", stock_top="8h 7s",
+                          why="three wilds are no meld without a natural card (TR-2)"),
+}
+#: The rule ids each guided hand brings up in what the learner reads (the
+#: situation, the feedback on the weaker moves tried on the way).
+SHOWS: dict[str, frozenset[str]] = {
+    "three_thirteen": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TT-8"}),
+    "tre_tretton": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TT-8", "TR-2", "TR-3"}),
+    "three_thirteen_jokers": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TJ-3", "TJ-7"}),
+    "big_table": frozenset({"BT-1", "BT-3", "BT-4", "BT-5", "BT-6"}),
+    "gin_three": frozenset({"G-2", "G-4", "G-5", "G-6", "G-8"}),
+}
 _OTHERS = ("Ana", "Ben", "Cleo", "Dev")
 _PLAYERS = {"three_thirteen": 3, "tre_tretton": 3, "three_thirteen_jokers": 4, "big_table": 4,
             "gin_three": 3}
+#: The verbs of a draw choice (the open card against a blind one).
+_DRAWS = frozenset({"draw stock", "draw discard", "draw pool", "draw pile", "take upcard", "pass"})
 _RULE_ID = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
 #: What a refused move is about when the engine's message names no rule.
 _DEFAULT_RULE = {"three_thirteen": "TT-5", "big_table": "BT-3", "gin": "G-5"}
@@ -86,6 +158,11 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
+def _melded(arrangement: Arrangement) -> int:
+    """How many cards of an arrangement are in melds."""
+    return len(arrangement.cards) - len(arrangement.deadwood)
+
+
 def _show(card: Card | None) -> str:
     return card.symbol if card is not None else "?"
 
@@ -110,8 +187,14 @@ class Guide:
         names = _names(found.name)
         if self.family == "gin":
             names = self._gin_names(names)
+        self.script = SCRIPTS.get(found.name) if seed is None else None
+        if self.script is not None and self.family == "three_thirteen":
+            names = self._first_to_play(names)
         self.learner = names.index(LEARNER)
-        self.game = rummy.new_game(found.name, players=names, seed=self.seed)
+        options = dict(self.script.options) if self.script is not None else {}
+        self.game = rummy.new_game(found.name, players=names, seed=self.seed, **options)
+        if self.script is not None:
+            _stack_deal(self.game, self.script)
         self.bots = {seat: make_bot(bots, seed=self.seed + seat)
                      for seat in range(len(names)) if seat != self.learner}
         self.narration: list[str] = list(self.game.log)
@@ -130,6 +213,16 @@ class Guide:
         captain = roles.index("captain")
         others = [n for n in names if n != LEARNER]
         others.insert(captain, LEARNER)
+        return others
+
+    def _first_to_play(self, names: list[str]) -> list[str]:
+        """Seat the learner left of the seed's dealer, so that the learner
+        plays first (TT-3) and the scripted cards are still where they were put."""
+        options = dict(self.script.options) if self.script is not None else {}
+        dealer = rummy.new_game(self.variant.name, players=names, seed=self.seed,
+                                **options).observe(0).dealer
+        others = [n for n in names if n != LEARNER]
+        others.insert((dealer + 1) % len(names), LEARNER)
         return others
 
     def observation(self) -> Any:
@@ -181,6 +274,10 @@ class Guide:
         if fam == "three_thirteen":
             wild = rank_name(obs.wild_rank, plural=True) if obs.wild_rank else "none"
             head = f"Round {obs.round}: {wild} are wild (TT-2). You hold {hand}."
+            if obs.rules.min_naturals:
+                head += " A meld needs at least one natural card here (TR-2)."
+            if obs.rules.jokers_wild and obs.jokers:
+                head += " Jokers are wild too, in every round (TJ-3)."
             if obs.phase == "draw":
                 last = " This is your last turn: someone went out (TT-7)." if obs.went_out is not None else ""
                 return (f"{head}{last} The discard pile shows {_show(obs.discard_top)}. Draw the top card of "
@@ -190,7 +287,7 @@ class Guide:
         if fam == "big_table":
             wild = rank_name(obs.wild_rank, plural=True)
             right = obs.players[obs.right]
-            head = f"Hand {obs.hand_number}: {wild} are wild. You hold {hand}."
+            head = f"Hand {obs.hand_number}: {wild} are wild (BT-1). You hold {hand}."
             if obs.phase == "draw":
                 pile = obs.piles[obs.right]
                 return (f"{head} The caller calls draw: take the top of the pool or of the pile of "
@@ -246,9 +343,33 @@ class Guide:
             return Verdict(False, "", str(e))
         legal = self.legal()
         if move not in legal:
-            return Verdict(False, "", "")  # the engine says why (try_move)
+            same = self._goes_out(move, legal)
+            if same is None:
+                return self._why_not_out(move) or Verdict(False, "", "")  # else the engine says why
+            move = same
         weak = self._weakness(move, legal)
         return weak if weak is not None else Verdict(True, "", "")
+
+    def _goes_out(self, move: Action, legal: Sequence[Action]) -> Action | None:
+        """TJ-7: where going out is not optional, a discard that leaves every other
+        card melded *is* going out; the engine lists it as ``go out`` only."""
+        if not self.variant.must_go_out or move.verb != "discard" or move.card is None:
+            return None
+        out = Action("go out", move.card)
+        return out if out in legal else None
+
+    def _why_not_out(self, move: Action) -> Verdict | None:
+        """TR-2 in words, for a refused 'go out' that would leave wilds only."""
+        rules = self.rules()
+        hand = list(self.observation().hand)
+        if move.verb != "go out" or move.card is None or move.card not in hand or not rules.min_naturals:
+            return None
+        rest = _without(hand, move.card)
+        if not all(rules.is_wild(c) for c in rest):
+            return None
+        return Verdict(False, "TR-2", f"without the {move.card.symbol} you keep "
+                       f"{' '.join(c.symbol for c in rest)}, wilds only, and a meld needs at least "
+                       "one natural card (TR-2); in standard Three Thirteen that would be a meld.")
 
     def try_move(self, action: Action | str) -> tuple[bool, str]:
         """Play ``action`` if it is a good move; otherwise say why not (and
@@ -265,16 +386,21 @@ class Guide:
                 text = str(e) if found else f"{e} ({rule})"
                 return self._refuse(Verdict(False, rule, text))
             raise AssertionError("a move outside legal_actions was accepted")  # pragma: no cover
+        move = Action.parse(action)
+        note = ""
+        if move not in self.legal():  # a discard that goes out (TJ-7), see _goes_out
+            note = (f" Throwing the {_show(move.card)} leaves every other card melded, so it goes "
+                    "out: here going out is not optional (TJ-7).")
         before = len(self.game.log)
-        self.game.apply(Action.parse(action), player=self.learner)
+        self.game.apply(move, player=self.learner)
         self.moves += 1
         after_me = len(self.game.log)
         self._run_bots()
         mine, theirs = self.game.log[before:after_me], self.game.log[after_me:]
         if self.done:
-            self.feedback = "Good. " + self.summary()
+            self.feedback = "Good." + note + " " + self.summary()
             return True, self.feedback
-        self.feedback = ("Good. " + " ".join(mine[-2:])).strip()
+        self.feedback = ("Good." + note + " " + " ".join(mine[-2:])).strip()
         if theirs:
             self.feedback += " Then: " + " ".join(theirs[-6:])
         return True, self.feedback
@@ -297,6 +423,9 @@ class Guide:
         if len(good) == len(legal):
             return "Any of your moves is fine here: " + ", ".join(map(str, good)) + "."
         verbs = sorted({a.verb for a in good})
+        if len(good) == 1 and good[0].verb in _DRAWS:
+            return (f"Does the open card help you (a meld, fewer points), or is a blind card "
+                    f"better? Here: {good[0]}.")
         if len(good) == 1:
             return f"Look for the move that keeps the fewest points: {good[0]}."
         return f"Good moves now: {', '.join(map(str, good))} (one {' or '.join(verbs)})."
@@ -326,22 +455,23 @@ class Guide:
                 pile = obs.piles[obs.right]
                 top = pile[-1] if pile else None
                 take = next((a for a in legal if a.verb == "draw pile"), None)
-            if top is None or take is None or move == take:
+            if top is None or take is None:
                 return None
-            with_top = hand + [top]
-            # TT-5: the card taken can't be thrown back, so going out must discard another card
-            if any(_points(_without(with_top, c), rules) == 0 for c in hand):
-                rule = "TT-6" if fam == "three_thirteen" else "BT-4"
-                return Verdict(False, rule, f"take the {top.symbol}: with it every card but one is "
-                               f"melded, so you can {'go out' if rule == 'TT-6' else 'call match'} "
-                               f"this turn ({rule}); a card from the stock may not help at all.")
-            return None
+            # TT-5: the card taken can't be thrown back the same turn (Big Table: it can)
+            return self._weak_draw(move, take, top, hand, rules, keep_top=fam == "three_thirteen")
         if move.verb in ("go out", "discard") and "discard" in obs.phase:
             outs = [a for a in legal if a.verb == "go out"]
             if outs and move.verb == "discard":
+                rest = _without(hand, move.card) if move.card is not None else hand
+                natural = ""
+                if rules.min_naturals and all(rules.is_wild(c) for c in rest):
+                    natural = (f" Throwing the {_show(move.card)} would leave wilds only, and a meld "
+                               "needs at least one natural card (TR-2).")
+                must = (" Here going out is not optional: a discard that leaves every other card "
+                        "melded goes out (TJ-7)." if self.variant.must_go_out else "")
                 return Verdict(False, "TT-6", f"you can go out: throw {_show(outs[0].card)} and every "
                                "other card is melded (TT-6); going out scores 0 and leaves the others "
-                               "one last turn each (TT-7).")
+                               f"one last turn each (TT-7).{natural}{must}")
             if move.verb == "go out":
                 return None
             points = self._discard_points(hand, legal, ("discard",), rules)
@@ -367,8 +497,69 @@ class Guide:
                            "(BT-5).")
         return None
 
+    def _weak_draw(self, move: Action, take: Action, top: Card, hand: list[Card],
+                   rules: MeldRules, *, keep_top: bool) -> Verdict | None:
+        """Judge a draw: the open card ``top`` (taken by ``take``) against a blind draw.
+
+        Taking the open card is clearly better when it lets you go out (call
+        match, knock) or completes a meld; it is clearly weaker when it does
+        not lower the points of the best hand you can keep (a blind card may
+        help, the open one surely does not).  Otherwise both are fine.
+        """
+        fam = self.family
+        now = best_arrangement(hand, rules)
+        with_top = hand + [top]
+        throws = hand if keep_top else with_top
+        after = min((best_arrangement(_without(with_top, c), rules) for c in throws),
+                    key=lambda a: (a.penalty, -_melded(a)))
+        choice = {"three_thirteen": "TT-5", "big_table": "BT-3"}.get(fam, "G-5")
+        if self._upcard_phase():
+            choice = "G-4"
+        blind = "a card from the stock" if fam != "big_table" else "a card from the pool"
+        if move != take:
+            if fam == "gin":
+                limit = self.variant.knock_limit
+                if after.penalty <= limit < now.penalty:
+                    return Verdict(False, "G-6", f"take the {top.symbol}: with it you can knock "
+                                   f"this turn, with {after.penalty} points of deadwood (G-6); "
+                                   f"{blind} may not help at all.")
+            elif after.penalty == 0:
+                rule = "TT-6" if fam == "three_thirteen" else "BT-4"
+                return Verdict(False, rule, f"take the {top.symbol}: with it every card but one is "
+                               f"melded, so you can {'go out' if rule == 'TT-6' else 'call match'} "
+                               f"this turn ({rule}); {blind} may not help at all.")
+            if _melded(after) > _melded(now) and after.penalty < now.penalty:
+                meld = next(m for m in after.melds if top in m.cards)
+                return Verdict(False, choice, f"take the {top.symbol}: it completes the meld "
+                               f"{' '.join(c.symbol for c in meld.cards)}, and the best hand you "
+                               f"can keep drops from {now.penalty} to {after.penalty} points; "
+                               f"{blind} is blind and may not help ({choice}).")
+            return None
+        if after.penalty < now.penalty:
+            return None
+        naturals = [c for c in with_top if not rules.is_wild(c)]
+        if rules.min_naturals and rules.is_wild(top) and not naturals:
+            return Verdict(False, "TR-2", f"the {top.symbol} is wild too (TT-2), and a meld needs at "
+                           "least one natural card (TR-2): wilds alone make no meld, and each "
+                           "left unmelded costs its face value (TR-3, TT-8). A card from the stock "
+                           f"is natural unless it is a {rank_name(top.rank)}.")
+        cost = "deadwood" if fam == "gin" else "points"
+        back = (" and you may not throw it back this turn" if keep_top or fam == "gin" else "")
+        return Verdict(False, choice, f"the {top.symbol} does not help you: with it the best hand "
+                       f"you can keep still costs {after.penalty} {cost} (now {now.penalty}){back}; "
+                       f"{blind} may ({choice}).")
+
+    def _upcard_phase(self) -> bool:
+        return self.family == "gin" and self.observation().phase == "upcard"
+
     def _weak_gin(self, move: Action, legal: Sequence[Action], obs: Any, hand: list[Card],
                   rules: MeldRules) -> Verdict | None:
+        if obs.phase in ("upcard", "draw"):
+            take = next((a for a in legal if a.verb in ("take upcard", "draw discard")), None)
+            top = obs.discard_pile[-1] if obs.discard_pile else None
+            if take is None or top is None or len(legal) < 2:
+                return None
+            return self._weak_draw(move, take, top, hand, rules, keep_top=True)
         if obs.phase == "discard":
             points = self._discard_points(hand, legal, ("discard", "knock"), rules)
             if move not in points:
@@ -402,3 +593,59 @@ class Guide:
                 return Verdict(False, "G-8", f"the {move.card.symbol} does more good in a meld of "
                                "your own; lay off the cards that are deadwood (G-8).")
         return None
+
+
+def _stack_deal(game: Any, script: Script) -> None:
+    """Put the scripted cards where the script says, before anybody moves.
+
+    The Three-Thirteen engine has no ``arrange()`` (the Big Table engine
+    has): until it does, the guide moves the dealt cards itself, right after
+    the deal.  Only places change (the same cards, every one in exactly one
+    place, checked by the engine's ``check_invariants``); the round's opening
+    narration is corrected to the new first discard.
+    """
+    if game.history:
+        raise ValueError("a scripted deal is laid before anybody moves")
+    if hasattr(game, "arrange"):  # the Big Table engine lays a chosen position itself
+        names = list(game.players)
+        piles = dict(script.piles)
+        if set(script.hands) != set(names) or set(piles) != set(names):
+            raise ValueError("a Big Table script gives every seat's hand and pile: "
+                             + ", ".join(names))
+        game.arrange(hands=[script.hands[n] for n in names], piles=[piles[n] for n in names],
+                     pool_top=script.stock_top)
+        return
+    seats = {name: i for i, name in enumerate(game.players)}
+    unknown = [name for name in script.hands if name not in seats]
+    if unknown:
+        raise ValueError(f"the script names {', '.join(unknown)}, who is not at the table; "
+                         f"the players are {', '.join(game.players)}")
+    size = len(game.hands[0])
+    chosen = {seats[name]: list(cards(text)) for name, text in script.hands.items()}
+    for seat, hand in chosen.items():
+        if len(hand) != size:
+            raise ValueError(f"{game.players[seat]} is dealt {size} cards, not {len(hand)}")
+    up = Card.parse(script.upcard)
+    top = list(cards(script.stock_top)) if script.stock_top else []
+    # every card of the shoe, in the seed's order: stock bottom first, then hands, then the pile
+    shoe = list(game.stock.cards) + [c for hand in game.hands for c in hand] + list(game.pile)
+    need = Counter([c for hand in chosen.values() for c in hand] + [up] + top)
+    missing = need - Counter(shoe)
+    if missing:
+        raise ValueError("the shoe does not hold " + ", ".join(map(str, missing.elements())))
+    rest = list(shoe)
+    for card in need.elements():
+        rest.remove(card)
+    for seat in range(len(game.players)):
+        if seat not in chosen:
+            chosen[seat] = [rest.pop() for _ in range(size)]
+    old = game.pile[-1]
+    game.hands[:] = [list(chosen[seat]) for seat in range(len(game.players))]
+    game.pile[:] = [up]
+    game.stock.cards[:] = rest + list(reversed(top))
+    game.events[0] = replace(game.events[0], card=up)
+    line = game.log[-1]
+    if line.endswith(f"The first discard is {old}."):
+        game.log[-1] = line[: -len(f"{old}.")] + f"{up}."
+    game._out_cache = None
+    game.check_invariants()

@@ -1,13 +1,16 @@
-"""Find seeds for the guided hands (rummy.guided.DEFAULT_SEEDS).
+"""Find seeds for the guided hands (rummy.guided.DEFAULT_SEEDS), and check
+the chosen deals (rummy.guided.SCRIPTS).
 
-A guided hand is the engine's deal for a seed, so if an engine changes how
-it shuffles or deals, the default seeds may stop making a short hand in
-which the variant's rules come up.  This script plays seeds through with
-the good moves and lists, per seed, the number of learner moves, the rules
-that the refused moves on the way cite, and whether the learner went out
-(matched, knocked).
+Most guided hands are chosen positions (``SCRIPTS``); Gin's is still the
+engine's deal for a seed, and ``Guide(variant, seed=n)`` plays any seed's
+deal.  A seed's deal changes when an engine changes how it shuffles or
+deals, and the bots' answers to a chosen position change when the bots do.
+This script plays hands through with the good moves and lists the number of
+learner moves, the rules that the refused moves on the way cite, and whether
+the learner went out (matched, knocked):
 
-    .venv/bin/python scripts/guided_seeds.py three_thirteen 1 50
+    .venv/bin/python scripts/guided_seeds.py three_thirteen 1 50   # seeds 1..50
+    .venv/bin/python scripts/guided_seeds.py scripts               # every default hand
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import sys
 from rummy.guided import Guide
 
 
-def probe(variant: str, seed: int) -> tuple[int, set[str], bool]:
+def probe(variant: str, seed: int | None) -> tuple[int, set[str], bool]:
     """(learner moves, rule ids cited by the refused moves, the learner finished first)."""
     guide = Guide(variant, seed=seed)
     moves, rules = 0, set()
@@ -34,6 +37,14 @@ def probe(variant: str, seed: int) -> tuple[int, set[str], bool]:
 
 
 def main(argv: list[str]) -> int:
+    if argv == ["scripts"]:
+        from rummy.guided import GUIDED_VARIANTS, SCRIPTS
+
+        for variant in GUIDED_VARIANTS:
+            moves, rules = probe(variant, None)[:2]
+            kind = "chosen deal" if variant in SCRIPTS else "seeded deal"
+            print(f"{variant:22} {kind}  {moves:3d} moves  " + " ".join(sorted(rules)))
+        return 0
     if len(argv) != 3:
         print(__doc__)
         return 2

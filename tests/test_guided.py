@@ -62,10 +62,10 @@ def test_every_weaker_move_is_refused_with_a_rule_id_and_changes_nothing(variant
             rules_seen.update(found)
             assert snapshot(g) == before, "a refused move changed the table"
         g.try_move(good[0])
-    expected = {"three_thirteen": {"TT-2", "TT-6", "TT-7", "TT-8"},
-                "tre_tretton": {"TT-2", "TT-6", "TT-7", "TT-8"},
-                "three_thirteen_jokers": {"TT-6", "TT-8"},
-                "big_table": {"BT-1", "BT-4", "BT-5", "BT-6"},
+    expected = {"three_thirteen": {"TT-5", "TT-6", "TT-7", "TT-8"},
+                "tre_tretton": {"TT-2", "TT-6", "TT-7", "TT-8", "TR-2", "TR-3"},
+                "three_thirteen_jokers": {"TT-6", "TT-7", "TJ-7"},
+                "big_table": {"BT-3", "BT-4", "BT-5", "BT-6"},
                 "gin_three": {"G-6", "G-8"}}[variant]
     assert expected <= rules_seen, rules_seen
 
@@ -82,7 +82,8 @@ def test_illegal_moves_get_the_engines_reason_with_a_rule_id(variant: str) -> No
 
 def test_TT_5_throwing_back_the_card_taken_is_refused() -> None:
     g = Guide("three_thirteen")
-    assert g.try_move("draw discard")[0]
+    assert "draw discard" in map(str, g.legal())
+    g.game.apply("draw discard", player=g.learner)  # the guide would refuse it: this Ks does not help
     taken = g.observation().taken
     ok, feedback = g.try_move(f"discard {taken}")
     assert not ok and "(TT-5)" in feedback
@@ -96,7 +97,7 @@ def test_BT_3_your_own_pile_is_refused() -> None:
     assert not ok and "BT-3" in feedback
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "three_thirteen_jokers"])
 def test_several_fine_moves_are_all_accepted(variant: str) -> None:
     g = Guide(variant)
     path: list = []
@@ -114,14 +115,57 @@ def test_several_fine_moves_are_all_accepted(variant: str) -> None:
 
 
 def test_weaker_discard_names_the_better_one() -> None:
-    # seed 4, round 1 (threes wild): you draw 8c onto 3c 7d 2s; throwing the wild 3c is refused
+    # the scripted three_thirteen hand (threes wild): you draw Q♦ onto K♣ 7♥ 8♥;
+    # K♣ or Q♦ leave 7+8+10 = 25 points, 7♥ leaves 8+10+10 = 28, 8♥ leaves 27
     g = Guide("three_thirteen")
     assert g.try_move("draw stock")[0]
-    assert sorted(map(str, g.observation().hand)) == ["2s", "3c", "7d", "8c"]
-    ok, feedback = g.try_move("discard 3c")
-    assert not ok and "TT-2" in feedback and "8♣" in feedback
-    # 8c 7d: 8+7+2 = 17 left if 3c is kept with ... ; the good discards leave the fewest points
-    assert [str(a) for a in g.good_moves()] == ["discard 8c"]
+    assert sorted(map(str, g.observation().hand)) == ["7h", "8h", "Kc", "Qd"]
+    ok, feedback = g.try_move("discard 7h")
+    assert not ok and "TT-8" in feedback and "28 points" in feedback and "K♣ only 25" in feedback
+    ok, feedback = g.try_move("discard 8h")
+    assert not ok and "27 points" in feedback
+    assert sorted(str(a) for a in g.good_moves()) == ["discard Kc", "discard Qd"]
+
+
+# --- draw choices: the open card against a blind draw ---------------------------------------
+
+def test_TT_5_taking_a_discard_that_does_not_help_is_refused() -> None:
+    g = Guide("three_thirteen")                      # Q♠ on the pile, you hold K♣ 7♥ 8♥
+    before = snapshot(g)
+    ok, feedback = g.try_move("draw discard")
+    assert not ok and "(TT-5)" in feedback and "Q♠ does not help" in feedback
+    assert "25 points (now 25)" in feedback and snapshot(g) == before
+    assert [str(a) for a in g.good_moves()] == ["draw stock"]
+    assert g.hint() == ("Does the open card help you (a meld, fewer points), or is a blind card "
+                        "better? Here: draw stock.")
+
+
+def test_TT_6_drawing_blind_when_the_discard_lets_you_go_out_is_refused() -> None:
+    g = replay("three_thirteen", ["draw stock", "discard Kc"])   # Ana throws 9♥
+    assert str(g.observation().discard_top) == "9h"
+    ok, feedback = g.try_move("draw stock")
+    assert not ok and "TT-6" in feedback and "take the 9♥" in feedback
+    assert g.try_move("draw discard")[0]
+    assert g.try_move("go out Qd")[0] and g.done
+
+
+def test_a_discard_that_completes_a_meld_is_preferred_to_a_blind_draw() -> None:
+    import rummy
+    from rummy.cards import cards
+
+    g = Guide("three_thirteen", seed=4)
+    rules = g.rules()
+    hand = list(cards("7h 8h Kc Qd"))                # four cards: the 9♥ completes a run, not the hand
+    take, blind = rummy.Action.parse("draw discard"), rummy.Action.parse("draw stock")
+    top = rummy.Card.parse("9h")
+    v = g._weak_draw(blind, take, top, hand, rules, keep_top=True)
+    assert v is not None and v.rule == "TT-5" and "completes the meld 7♥ 8♥ 9♥" in v.why
+    assert "drops from 35 to 10 points" in v.why        # K♣+Q♦+7+8 = 35; 9♥ in, Q♦ out: K♣ 10
+    assert g._weak_draw(take, take, top, hand, rules, keep_top=True) is None
+    # a card that lowers the points without a meld (a 2 for the K): both draws are fine
+    two = rummy.Card.parse("2s")
+    assert g._weak_draw(blind, take, two, hand, rules, keep_top=True) is None
+    assert g._weak_draw(take, take, two, hand, rules, keep_top=True) is None
 
 
 def test_gin_learner_is_captain_and_never_the_advisor() -> None:
@@ -143,13 +187,15 @@ def test_widget_buttons_call_try_move_and_show_feedback() -> None:
     view = widgets.GuidedHand("three_thirteen")
     labels = [b.description for b in view.moves.children]
     assert labels == [str(a) for a in view.guide.legal()]
+    view.moves.children[1].click()                      # draw discard: the Q♠ does not help
+    assert "TT-5" in view.feedback and "rummy-quiz-wrong" in view.feedback_view.value
     view.moves.children[0].click()                      # draw stock: fine
     assert view.feedback.startswith("Good.")
-    view.typed.value = "discard 3c"                     # the wild: refused, with its rule
+    view.typed.value = "discard 7h"                     # keeps more points: refused, with its rule
     view.play_typed.click()
-    assert "TT-2" in view.feedback and "rummy-quiz-wrong" in view.feedback_view.value
+    assert "TT-8" in view.feedback and "rummy-quiz-wrong" in view.feedback_view.value
     view.hint_button.click()
-    assert view.feedback == "Hint: Look for the move that keeps the fewest points: discard 8c."
+    assert view.feedback == "Hint: Good moves now: discard Kc, discard Qd (one discard)."
     while not view.done:
         assert view.try_move(view.guide.good_moves()[0])
     assert "rummy-guided-done" in view.widget._dom_classes and view.moves.children == ()
@@ -227,3 +273,173 @@ def test_seed_finder_script() -> None:
 
     moves, rules, finished = guided_seeds.probe("big_table", DEFAULT_SEEDS["big_table"])
     assert finished and 2 <= moves <= 15 and {"BT-4", "BT-6"} <= rules
+    moves, rules, finished = guided_seeds.probe("tre_tretton", None)   # the chosen deal
+    assert finished and moves == 2 and "TR-2" in rules
+
+
+# --- what each guided hand shows (SHOWS), on its scripted or seeded deal ------------------------
+
+def shown_rules(variant: str) -> tuple[set[str], int]:
+    """Rule ids in what the learner reads on the good path: the situation at each
+    decision and the feedback on every weaker or wrong move tried on the way."""
+    g = Guide(variant)
+    seen: set[str] = set()
+    steps = 0
+    while not g.done:
+        seen.update(RULE.findall(g.situation()))
+        good = g.good_moves()
+        for move in g.legal():
+            if move not in good:
+                seen.update(RULE.findall(g.judge(move).why))
+        g.try_move(good[0])
+        steps += 1
+    for line in g.narration:
+        seen.update(RULE.findall(line))
+    return seen, steps
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_guided_hand_shows_the_rules_listed_for_it(variant: str) -> None:
+    from rummy.guided import SHOWS
+
+    must = {"three_thirteen": {"TT-2", "TT-5", "TT-6", "TT-7", "TT-8"},
+            "tre_tretton": {"TT-2", "TT-5", "TT-6", "TT-7", "TT-8", "TR-2", "TR-3"},
+            "three_thirteen_jokers": {"TT-2", "TT-5", "TT-6", "TT-7", "TJ-3", "TJ-7"},
+            "big_table": {"BT-1", "BT-3", "BT-4", "BT-5", "BT-6"},
+            "gin_three": {"G-2", "G-4", "G-5", "G-6", "G-8"}}[variant]
+    assert SHOWS[variant] == must
+    seen, steps = shown_rules(variant)
+    assert must <= seen, sorted(must - seen)
+    assert 2 <= steps <= 15
+
+
+def test_tre_tretton_is_a_chosen_deal_that_reaches_TR_2() -> None:
+    """The scripted deal, step by step: three wilds dealt, the fourth refused
+    (TR-2), a natural card from the stock, throwing it refused (TR-2), out."""
+    g = Guide("tre_tretton")
+    assert g.script is not None
+    assert sorted(map(str, g.observation().hand)) == ["3c", "3d", "3s"]
+    assert str(g.observation().discard_top) == "3h"
+    assert "The first discard is 3h." in g.narration[-1]
+    assert g.game.current_player == g.learner          # you play first
+    ok, feedback = g.try_move("draw discard")           # a fourth wild does not help
+    assert not ok and "(TR-2)" in feedback and "TR-3" in feedback
+    assert g.good_moves() == [g.legal()[0]] and str(g.legal()[0]) == "draw stock"
+    assert g.try_move("draw stock")[0]
+    assert str(g.observation().drawn) == "8h"
+    ok, feedback = g.try_move("discard 8h")             # leaves wilds only
+    assert not ok and "TR-2" in feedback and "TT-6" in feedback
+    ok, feedback = g.try_move("go out 8h")              # not legal: 3c 3d 3s is no meld here
+    assert not ok and "wilds only" in feedback and "(TR-2)" in feedback
+    assert sorted(str(a) for a in g.good_moves()) == ["go out 3c", "go out 3d", "go out 3s"]
+    ok, feedback = g.try_move("go out 3s")
+    assert ok and g.done
+    g.game.check_invariants()
+    # the same three threes are a meld in standard Three Thirteen: TR-2 is this variant's own
+    import rummy
+    assert rummy.is_meld("3c 3d 3s", rummy.find_variant("three_thirteen").meld_rules(1))
+    assert not rummy.is_meld("3c 3d 3s", rummy.find_variant("tre_tretton").meld_rules(1))
+
+
+def test_a_scripted_deal_keeps_every_card_once_and_checks_its_script() -> None:
+    import rummy
+    from rummy.guided import Script, _stack_deal
+
+    game = rummy.new_game("tre_tretton", players=["Ana", "You", "Ben"], seed=4)
+    with pytest.raises(ValueError, match="Cleo, who is not at the table"):
+        _stack_deal(game, Script(hands={"Cleo": "3c 3d 3s"}, upcard="3h"))
+    with pytest.raises(ValueError, match="dealt 3 cards, not 2"):
+        _stack_deal(game, Script(hands={"You": "3c 3d"}, upcard="3h"))
+    with pytest.raises(ValueError, match="does not hold 3c"):  # two packs for three players (TT-11)
+        _stack_deal(game, Script(hands={"You": "3c 3d 3s", "Ana": "3c 3c 5c"}, upcard="3h"))
+    _stack_deal(game, Script(hands={"You": "3c 3d 3s"}, upcard="3h", stock_top="8h 7s"))
+    game.check_invariants()
+    seat = game.current_player
+    assert seat == 1 and sorted(map(str, game.hands[1])) == ["3c", "3d", "3s"]
+    game.apply("draw stock", player=seat)
+    assert str(game.observe(seat).drawn) == "8h"
+
+
+def test_G_4_passing_an_upcard_that_completes_a_meld_is_refused() -> None:
+    g = Guide("gin_three")                # captain: 3♦ 3♥ in hand, the upcard is 3♣
+    assert str(g.observation().discard_pile[-1]) == "3c"
+    before = snapshot(g)
+    ok, feedback = g.try_move("pass")
+    assert not ok and "(G-4)" in feedback and "completes the meld 3♣ 3♦ 3♥" in feedback
+    # deadwood by hand: J♣ J♥ J♠ meld; 4+3+5+6+3+10+10 = 41 left; with 3♣ 3♦ 3♥ melded and K♥ out: 25
+    assert "from 41 to 25 points" in feedback and snapshot(g) == before
+    assert g.try_move("take upcard")[0]
+
+
+def test_G_5_taking_a_discard_that_does_not_help_is_refused_and_the_stock_accepted() -> None:
+    g = replay("gin_three", ["take upcard", "discard Kh"])     # the box throws T♣
+    assert str(g.observation().discard_pile[-1]) == "Tc"
+    ok, feedback = g.try_move("draw discard")
+    assert not ok and "(G-5)" in feedback and "T♣ does not help" in feedback
+    assert "not throw it back" in feedback
+    assert g.try_move("draw stock")[0]
+
+
+def test_BT_3_draw_choices_refused_accepted_and_both_fine() -> None:
+    import rummy
+
+    g = Guide("big_table", seed=13)       # the seed's deal: 2♦ Q♥ 9♠, Cleo's pile shows 7♥
+    assert g.script is None
+    assert sorted(str(a) for a in g.good_moves()) == ["draw pile 7h", "draw pool"]  # both fine
+    rules = g.rules()
+    hand = list(rummy.cards("2d Qh 9s"))
+    take, blind = rummy.Action.parse("draw pile Kc"), rummy.Action.parse("draw pool")
+    v = g._weak_draw(take, take, rummy.Card.parse("Kc"), hand, rules, keep_top=False)
+    # a K for a hand of 2+10+9 = 21 helps nothing; the Big Table lets you throw it back (no TT-5)
+    assert v is not None and v.rule == "BT-3" and "21 points (now 21)" in v.why
+    assert "throw it back" not in v.why and "a card from the pool may" in v.why
+    assert g._weak_draw(blind, take, rummy.Card.parse("Kc"), hand, rules, keep_top=False) is None
+
+
+def test_big_table_is_a_chosen_deal_played_through() -> None:
+    """The scripted Big Table hand: Q♠ on Cleo's pile does not help (BT-3), your own
+    pile's 9♥ is never yours to take (BT-3), K♣ or Q♣ go (BT-6), Cleo's 6♥ completes
+    your run (BT-4), match, then one more cycle for the others (BT-5)."""
+    g = Guide("big_table")
+    obs = g.observation()
+    assert sorted(map(str, obs.hand)) == ["7h", "8h", "Kc"]
+    assert str(obs.piles[obs.right][-1]) == "Qs" and str(obs.piles[g.learner][-1]) == "9h"
+    ok, feedback = g.try_move("draw pile 9h")
+    assert not ok and "BT-3" in feedback
+    ok, feedback = g.try_move("draw pile Qs")
+    assert not ok and "(BT-3)" in feedback and "Q♠ does not help" in feedback
+    assert g.try_move("draw pool")[0]
+    assert sorted(str(a) for a in g.good_moves()) == ["discard Kc", "discard Qc"]
+    ok, feedback = g.try_move("discard 7h")
+    assert not ok and "BT-6" in feedback and "28 points" in feedback   # 8+10+10
+    assert g.try_move("discard Qc")[0]
+    obs = g.observation()
+    assert str(obs.piles[obs.right][-1]) == "6h"
+    ok, feedback = g.try_move("draw pool")
+    assert not ok and "BT-4" in feedback and "take the 6♥" in feedback
+    assert g.try_move("draw pile 6h")[0]
+    assert g.try_move("discard Kc")[0]
+    ok, feedback = g.try_move("play on")
+    assert not ok and "BT-5" in feedback
+    ok, feedback = g.try_move("call match")
+    assert ok and g.done and "You 0 (match)" in feedback
+
+
+def test_TJ_7_a_discard_that_melds_everything_goes_out_and_is_accepted() -> None:
+    """The jokers hand (scripted, 2 jokers): 7♥ K♠ + joker, the open 7♣ makes a set."""
+    g = Guide("three_thirteen_jokers")
+    assert g.game.jokers == 2 and "(TJ-3)" in g.situation()
+    ok, feedback = g.try_move("draw stock")
+    assert not ok and "take the 7♣" in feedback and "TT-6" in feedback
+    assert g.try_move("draw discard")[0]
+    assert [str(a) for a in g.good_moves()] == ["go out Ks"]
+    ok, feedback = g.try_move("discard Jk")
+    assert not ok and "(TJ-7)" in feedback and "throw K♠" in feedback
+    # the engine lists only "go out Ks"; typing "discard Ks" is the same move here
+    assert "discard Ks" not in map(str, g.legal())
+    twin = replay("three_thirteen_jokers", ["draw discard"])
+    ok, feedback = twin.try_move("discard Ks")
+    assert ok and twin.done and "goes out: here going out is not optional (TJ-7)" in feedback
+    ok, feedback = g.try_move("go out Ks")
+    assert ok and g.done and "You score 0 for going out" in feedback
+    assert twin.game.scores == g.game.scores

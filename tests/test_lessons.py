@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -177,3 +178,48 @@ def test_every_cell_printing_an_exact_fraction_is_compared_by_nbval() -> None:
             if re.search(r"Fraction\(|\b\d+/\d+\b", text):
                 unchecked.append((path.stem, "".join(cell["source"]).splitlines()[0]))
     assert not unchecked, unchecked
+
+
+#: Outputs that say nothing exact: a picture, a plot, a widget's note on a static page.
+NOT_A_FIGURE = re.compile(r"^(<IPython\.core\.display\.SVG object>|<Figure size [^>]*>"
+                          r"|\[an interactive widget[^\]]*\])$")
+
+
+def printed(cell: dict) -> list[str]:
+    """The text outputs of a code cell that are more than a picture or a widget."""
+    out = []
+    for o in cell.get("outputs", []):
+        text = ("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))).strip()
+        if text and not NOT_A_FIGURE.match(text):
+            out.append(text)
+    return out
+
+
+def test_every_cell_that_prints_something_is_compared_by_nbval_or_says_why_not() -> None:
+    """Every lesson cell printing a figure, a rule's result or a seeded narration or
+    simulation is compared under nbval (``# NBVAL_CHECK_OUTPUT``); the only cells
+    left out say so (``# NBVAL_IGNORE_OUTPUT``: the kit's version number)."""
+    unchecked, ignored = [], []
+    for path in sorted(NOTEBOOKS.glob("0[0-7]_*.ipynb")):
+        for cell in cells(path.stem):
+            src = "".join(cell["source"])
+            if cell["cell_type"] != "code" or not printed(cell) or "NBVAL_CHECK_OUTPUT" in src:
+                continue
+            (ignored if "NBVAL_IGNORE_OUTPUT" in src else unchecked).append(
+                (path.stem, src.splitlines()[0]))
+    assert not unchecked, unchecked
+    assert ignored == [("00_start_here", "# NBVAL_IGNORE_OUTPUT")]
+    assert "rummy.__version__" in output_source("00_start_here", "NBVAL_IGNORE_OUTPUT")
+
+
+def output_source(stem: str, needle: str) -> str:
+    return next("".join(c["source"]) for c in cells(stem) if needle in "".join(c["source"]))
+
+
+def test_the_checked_cells_include_seeded_narration_and_simulation() -> None:
+    # a few of the cells issue 16 named, by what they print
+    assert checked("01_three_thirteen", 'g = rummy.new_game("three_thirteen", players=["Ana", "Ben", "Cleo"], seed=1)')
+    assert checked("03_three_thirteen_jokers", "table = rummy.simulate(")
+    assert checked("05_gin_three", "games[0].log[-1]")
+    assert checked("07_bots_and_strategy", "duel = simulate(")
+    assert checked("04_big_table", "print(big.rules_text())")

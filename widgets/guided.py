@@ -26,7 +26,8 @@ _TITLES = {"three_thirteen": "Three Thirteen", "tre_tretton": "Tre-tretton",
 
 
 class GuidedHand(View):
-    """``GuidedHand(variant, *, seed=None)``: a guided hand of ``variant``.
+    """``GuidedHand(variant, *, seed=None)``: a guided hand of ``variant``
+    (its chosen deal, :data:`rummy.guided.SCRIPTS`; with ``seed``, that seed's deal).
 
     ``try_move(action) -> bool`` (a good move is played; a wrong or weaker one
     is explained, with its rule id, and may be tried again), ``hint()``,

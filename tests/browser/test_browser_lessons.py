@@ -1,0 +1,124 @@
+"""A lesson as a learner opens it from the landing page (Voilà renders
+notebooks/02_tre_tretton.ipynb): the guided hand and a quiz are played by
+clicks and keys, in Chromium.
+
+The guided hand of tre_tretton is a chosen deal (rummy.guided.SCRIPTS): you
+hold 3♣ 3♦ 3♠, the discard pile shows 3♥ and the stock gives 8♥ first.  A
+wrong move shows feedback naming the rule (TR-2), a right one is played; the
+lesson's first quiz is answered right in two spellings and wrong once.  The
+page shows no traceback (the ``page`` fixture checks the page and the server
+log) and axe-core finds nothing serious or critical in either widget.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import harness
+import pytest
+from harness import Watch
+from playwright.sync_api import expect
+from test_browser_axe import AXE
+
+pytestmark = pytest.mark.browser
+
+LESSON = "02_tre_tretton"
+GUIDED = ".rummy-guided"
+FEEDBACK = f"{GUIDED} .rummy-guided-feedback"
+QUIZ = ".rummy-quiz >> nth=0"
+
+AXE_WIDGETS_JS = """async (selectors) => {
+  const r = await axe.run({include: selectors.map(s => [s])}, {resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))}));
+}"""
+
+
+def move(name: str) -> str:
+    return f'{GUIDED} .rummy-guided-moves button:text-is("{name}")'
+
+
+def wait_answer(watch: Watch, before: int, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while watch.idle <= before:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the kernel did not answer {what}")
+        watch.page.wait_for_timeout(20)
+    watch.settle(0.3)
+
+
+def press(watch: Watch, key: str) -> None:
+    before = watch.idle
+    watch.page.keyboard.press(key)
+    wait_answer(watch, before, key)
+
+
+def text(page: Any, selector: str) -> str:
+    return str(page.locator(selector).first.inner_text())
+
+
+def shows(page: Any, selector: str, *parts: str) -> str:
+    """Wait until the element shows every one of ``parts`` (the front end may draw
+    an update just after the kernel said it is idle); return its text."""
+    for part in parts:
+        expect(page.locator(selector).first).to_contain_text(part, timeout=15_000)
+    return text(page, selector)
+
+
+def type_in(watch: Watch, selector: str, value: str) -> None:
+    """Type into a text box and press Enter (the box sends its value then)."""
+    box = watch.page.locator(selector).first
+    box.fill(value)
+    box.focus()
+    press(watch, "Enter")
+
+
+def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server) -> None:
+    watch = Watch(page)
+    page.goto(f"{voila.base}voila/render/notebooks/{LESSON}.ipynb")
+    harness.wait_rendered(page, 120_000)
+    page.wait_for_selector(GUIDED, state="visible", timeout=90_000)
+    page.wait_for_selector(".rummy-quiz", state="visible", timeout=90_000)
+    watch.settle()
+    shows(page, f"{GUIDED} .rummy-guided-situation", "You hold 3♣ 3♦ 3♠", "(TR-2)")
+
+    # a wrong draw, by mouse: the 3♥ is a fourth wild (TR-2)
+    watch.click(move("draw discard"))
+    feedback = shows(page, FEEDBACK, "Not that one:", "(TR-2)")
+    assert feedback.startswith("Not that one:") and feedback.endswith("Try again."), feedback
+    expect(page.locator(move("draw discard"))).to_have_count(1)   # nothing was played
+    # the right draw, by keyboard
+    page.locator(move("draw stock")).focus()
+    press(watch, "Enter")
+    assert shows(page, FEEDBACK, "Good. You draw from the stock").startswith("Good.")
+    shows(page, f"{GUIDED} .rummy-guided-situation", "8♥")
+    # a wrong move typed: going out with the 8♥ would keep wilds only
+    type_in(watch, f"{GUIDED} .rummy-guided-input input", "go out 8h")
+    watch.click(f"{GUIDED} .rummy-guided-play")
+    shows(page, FEEDBACK, "wilds only", "(TR-2)")
+    # the right move: out with a wild, the others' last turns are told in words
+    watch.click(move("go out 3s"))
+    feedback = shows(page, FEEDBACK, "Good. The hand is over.", "You score 0")
+    assert feedback.startswith("Good. The hand is over."), feedback
+    expect(page.locator(f"{GUIDED}.rummy-guided-done")).to_have_count(1)
+
+    # the lesson's first quiz: at most how many players (TR-1)?
+    box, check, quiz_feedback = (f"{QUIZ} >> .rummy-quiz-input input", f"{QUIZ} >> .rummy-quiz-check",
+                                 f"{QUIZ} >> .rummy-quiz-feedback")
+    shows(page, f"{QUIZ} >> .rummy-quiz-question", "(TR-1)")
+    # in this order each answer changes the feedback, so each one is seen answered
+    for answer, expected in (("four", "Right: 4."), ("12", "Not yet. Twelve is the Big Table (BT-1)"),
+                             ("4", "Right: 4.")):
+        type_in(watch, box, answer)
+        watch.click(check)
+        said = shows(page, quiz_feedback, expected)
+        assert said.startswith(expected), (answer, said)
+
+    # axe-core on the two widgets as they are now
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make axe` (npm ci installs the pinned axe-core)")
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_WIDGETS_JS, [GUIDED, ".rummy-quiz"])
+    bad = [v for v in found if v["impact"] in ("serious", "critical")]
+    assert not bad, bad
