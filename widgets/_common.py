@@ -354,6 +354,23 @@ def walk(widget: Any) -> list[Any]:
 
 _VERB_FIXES = {"has": "have", "is": "are", "was": "were", "goes": "go", "does": "do"}
 _YOU_VERB = re.compile(r"\bYou( \([^)]*\))? ([a-z]+)\b")
+#: a second verb of the same sentence, after "and" ("You has 3 cards and goes out")
+_AND_VERB = re.compile(r"(\bYou\b[^.;:!?]*? and )([a-z]+)\b")
+#: verbs the engines narrate with, in their third-person form
+_NARRATED = frozenset({"calls", "discards", "draws", "goes", "has", "holds", "is", "knocks",
+                       "lays", "matches", "passes", "plays", "scores", "takes", "throws",
+                       "wins"})
+
+
+def _verb(verb: str) -> str:
+    """The form of a third-person verb that goes with "you"."""
+    if verb in _VERB_FIXES:
+        return _VERB_FIXES[verb]
+    if verb.endswith(("ches", "shes", "sses", "xes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
 
 
 def second_person(line: str) -> str:
@@ -367,17 +384,17 @@ def second_person(line: str) -> str:
     >>> second_person("Ben takes 7h from You's pile; You (captain) passes.")
     'Ben takes 7h from your pile; You (captain) pass.'
     >>> second_person("You has 3 cards and goes out.")
-    'You have 3 cards and goes out.'
+    'You have 3 cards and go out.'
+    >>> second_person("You and Ben hold the same cards and Ben wins.")
+    'You and Ben hold the same cards and Ben wins.'
     """
 
     def fix(m: re.Match[str]) -> str:
-        role, verb = m.group(1) or "", m.group(2)
-        if verb in _VERB_FIXES:
-            verb = _VERB_FIXES[verb]
-        elif verb.endswith(("ches", "shes", "sses", "xes")):
-            verb = verb[:-2]
-        elif verb.endswith("s") and not verb.endswith("ss"):
-            verb = verb[:-1]
-        return f"You{role} {verb}"
+        return f"You{m.group(1) or ''} {_verb(m.group(2))}"
 
-    return _YOU_VERB.sub(fix, line.replace("You's", "your"))
+    def fix_and(m: re.Match[str]) -> str:
+        verb = m.group(2)
+        return m.group(1) + (_verb(verb) if verb in _NARRATED else verb)
+
+    out = _YOU_VERB.sub(fix, line.replace("You's", "your"))
+    return _AND_VERB.sub(fix_and, out)
