@@ -433,6 +433,8 @@ class BigTableGame(Engine):
         self._pending_setups: list[dict[str, Any]] = []
         self._deal(1)
 
+    row_name = "hand"
+
     @classmethod
     def _create(cls, variant: Variant, players: Any, seed: int | None,
                 options: Any) -> BigTableGame:
