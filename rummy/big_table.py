@@ -358,6 +358,10 @@ class BigTableObservation(Observation):
 
     number_field: ClassVar[str] = "hand_number"
 
+    def discards_seen(self) -> list[Card]:
+        """Every seat's own pile (all face up)."""
+        return [c for pile in self.piles for c in pile]
+
     @property
     def right_top(self) -> Card | None:
         """The card this player may take from the right neighbour's pile."""

@@ -130,6 +130,17 @@ class Observation:
         """True when this seat must act now."""
         return bool(self.legal_actions)
 
+    @property
+    def hand_in_play(self) -> tuple[Card, ...]:
+        """The cards this seat plays or advises on: its own hand (gin's
+        advisor, who holds none, sees the captain's)."""
+        return self.hand
+
+    def discards_seen(self) -> list[Card]:
+        """Cards this seat has seen go out of reach: the discard piles, as far
+        as the observation shows them (public facts only)."""
+        raise NotImplementedError
+
 
 class Engine:
     """The shared part of a game state: ``variant``, ``players``, ``seed``,

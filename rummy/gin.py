@@ -440,8 +440,20 @@ class GinObservation(Observation):
     layoff_plan: tuple[Action, ...] = ()
     layoff_hint: str = ""
     last_result: HandResult | None = None
+    packs: int = 1
+    #: the meld rules (G-1: aces low, no wilds), as every family's observation has them
+    rules: MeldRules = MeldRules()
 
     number_field: ClassVar[str] = "hand_number"
+
+    @property
+    def hand_in_play(self) -> tuple[Card, ...]:
+        """Own hand, or the captain's for the advisor (who holds no cards)."""
+        return self.hand or self.partner_hand
+
+    def discards_seen(self) -> list[Card]:
+        """The whole discard pile (public)."""
+        return list(self.discard_pile)
 
     @property
     def role(self) -> str:
@@ -1153,7 +1165,7 @@ class GinGame(Engine):
             just_taken=self.just_taken if player == self.turn else None,
             partner_hand=partner, advice=self._advice if team else None, knock=knock,
             layoff_plan=plan, layoff_hint=hint,
-            last_result=self.results[-1] if self.results else None)
+            last_result=self.results[-1] if self.results else None, rules=self.rules)
 
     # -- scores ---------------------------------------------------------------------
     def _score_rows(self) -> list[tuple[str, list[int]]]:

@@ -256,6 +256,21 @@ class ThreeThirteenObservation(Observation):
     #: ``(seat, best arrangement, points)`` per seat; empty before the first
     last_round: tuple[tuple[int, Arrangement, int], ...] = ()
 
+    def discards_seen(self) -> list[Card]:
+        """The discard pile as the public events of this round built it."""
+        pile: list[Card] = []
+        for ev in self.events:
+            if ev.kind in ("discard", "out") and ev.card is not None:
+                pile.append(ev.card)
+            elif ev.kind == "take" and pile:
+                pile.pop()
+            elif ev.kind == "reshuffle":
+                pile = pile[-1:]
+        top = self.discard_top
+        if top is not None and top not in pile:
+            pile.insert(0, top)  # the first discard, turned up at the deal
+        return pile
+
     @property
     def next_player(self) -> int:
         """The seat to this player's left (who plays after them)."""
