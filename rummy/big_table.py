@@ -373,7 +373,7 @@ class BigTableObservation(Observation):
 # The game
 
 
-class BigTableGame(Engine):
+class BigTableGame(Engine, family="big_table"):
     """The state of one Big Table game (the omniscient view: ``hands`` and
     ``pool`` are hidden information; players, bots and widgets read
     :meth:`observe`)."""
@@ -438,6 +438,7 @@ class BigTableGame(Engine):
         self._deal(1)
 
     row_name = "hand"
+    observation = BigTableObservation
 
     @classmethod
     def _create(cls, variant: Variant, players: Any, seed: int | None,
@@ -724,7 +725,7 @@ class BigTableGame(Engine):
         return str(act)
 
     # -- observation -------------------------------------------------------
-    def observe(self, player: int) -> BigTableObservation:
+    def observe(self, player: int | str) -> BigTableObservation:
         """What ``player`` may see: their own hand and face-down choice, and
         the public table.  Never another player's hand or choice."""
         seat = self._seat(player)

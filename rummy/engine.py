@@ -55,6 +55,7 @@ rummy.game.GameError: seed must be a whole number or None, not '7'
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import secrets
 from collections import Counter
@@ -69,7 +70,29 @@ from rummy.variants import Variant, find_variant
 if TYPE_CHECKING:
     from typing import Self
 
-__all__ = ["Engine", "Observation"]
+__all__ = ["ENGINES", "Engine", "Observation", "engine_class"]
+
+#: The registry: a game family's name -> its engine class.  A class joins it by
+#: naming its family, ``class GinGame(Engine, family="gin")``; the family's
+#: module is ``rummy.<family>`` and is imported on first use.
+ENGINES: dict[str, type[Engine]] = {}
+
+
+def engine_class(variant: str | Variant) -> type[Engine]:
+    """The engine class of a variant (any name or alias) or of a family name.
+
+    >>> engine_class("tre_tretton").__name__, engine_class("gin").__name__
+    ('ThreeThirteenGame', 'GinGame')
+    >>> engine_class("big_table").observation.__name__
+    'BigTableObservation'
+    """
+    from rummy.variants import FAMILIES
+
+    family = variant if isinstance(variant, str) and variant in FAMILIES else \
+        find_variant(variant).family
+    if family not in ENGINES:
+        importlib.import_module(f"rummy.{family}")
+    return ENGINES[family]
 
 
 @functools.lru_cache(maxsize=32)
@@ -149,6 +172,17 @@ class Engine:
     "players", "seed", "options", "actions"}`` plus the family's extra keys.
     """
 
+    #: the family this engine plays (its entry in :data:`ENGINES`)
+    family: ClassVar[str] = ""
+    #: the class :meth:`observe` returns
+    observation: ClassVar[type[Observation]] = Observation
+
+    def __init_subclass__(cls, family: str = "", **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if family:
+            cls.family = family
+            ENGINES[family] = cls
+
     variant: Variant
     players: tuple[str, ...]
     seed: int
@@ -165,6 +199,16 @@ class Engine:
     row_name: ClassVar[str] = "round"
 
     # -- hooks a family writes -------------------------------------------------
+    @classmethod
+    def start(cls, variant: Variant | str, players: Any = None, seed: int | None = None,
+              **options: Any) -> Self:
+        """A new game (``rummy.new_game`` calls this through :func:`engine_class`)."""
+        return cls._create(find_variant(variant), players, seed, options)
+
+    def observe(self, player: int | str) -> Any:
+        """Everything seat ``player`` may see now (an :attr:`observation`)."""
+        raise NotImplementedError
+
     @classmethod
     def _create(cls, variant: Variant, players: Any, seed: int | None,
                 options: Mapping[str, Any]) -> Self:

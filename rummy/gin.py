@@ -516,7 +516,7 @@ def _meld_text(cards_: Iterable[Card]) -> str:
     return "-".join(str(c) for c in sorted(cards_, key=lambda c: (c.rank, c.suit)))
 
 
-class GinGame(Engine):
+class GinGame(Engine, family="gin"):
     """A game of ``gin_three``: hands until somebody reaches the target."""
 
     def __init__(self, variant: Variant, players: tuple[str, ...], seed: int | None,
@@ -621,6 +621,7 @@ class GinGame(Engine):
 
     # -- the common API -------------------------------------------------------
     low_wins = False  # G-13: the first to reach the target wins
+    observation = GinObservation
     row_name = "hand"
 
     @classmethod

@@ -285,11 +285,13 @@ def _cap(name: str) -> str:
     return name[:1].upper() + name[1:] if name else name
 
 
-class ThreeThirteenGame(Engine):
+class ThreeThirteenGame(Engine, family="three_thirteen"):
     """One game of a Three-Thirteen variant (11 rounds, TT-1..TT-12).
 
     Build it with ``rummy.new_game(...)``; see :mod:`rummy.game` for the API.
     """
+
+    observation = ThreeThirteenObservation
 
     def __init__(
         self,

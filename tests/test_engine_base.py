@@ -121,3 +121,36 @@ def test_a_bad_saved_move_names_the_move_that_does_not_replay(variant: str) -> N
     data = g.to_json().replace('"actions": [[', '"actions": [[0, "fold"], [', 1)
     with pytest.raises(GameError, match=r"move 1 \(0: fold\) does not replay"):
         rummy.load_game(data)
+
+
+def test_the_registry_maps_every_family_to_its_engine_and_observation() -> None:
+    from rummy.engine import ENGINES, engine_class
+    from rummy.variants import FAMILIES
+
+    for name in VARIANTS:
+        g = new_game(name, seed=1)
+        cls = engine_class(name)
+        assert type(g) is cls and cls.family == g.variant.family
+        assert type(g.observe(0)) is cls.observation
+    assert sorted(ENGINES) == sorted(FAMILIES)
+
+
+def test_discards_seen_and_hand_in_play_are_the_public_piles_and_the_hand_to_plan_with() -> None:
+    # Three-Thirteen: take the turned-up card, throw another: the pile the table
+    # saw is just that discard (the first card went into a hand).
+    g = new_game("three_thirteen", players=2, seed=9)
+    seat = g.current_player
+    g.apply("draw discard")
+    thrown = next(a for a in g.legal_actions() if a.verb == "discard").card
+    g.apply(f"discard {thrown}")
+    for p in range(2):
+        assert g.observe(p).discards_seen() == [thrown]
+    assert g.observe(seat).hand_in_play == g.observe(seat).hand
+    # Big Table: every seat's own pile is face up, one card each after the deal
+    bt = new_game("big_table", players=3, seed=2)
+    assert bt.observe(1).discards_seen() == [pile[0] for pile in bt.piles]
+    # gin: the advisor holds nothing and plans with the captain's hand
+    gin = new_game("gin_three", seed=2)
+    adv = gin.observe(gin.advisor)
+    assert adv.hand == () and list(adv.hand_in_play) == gin.hands[gin.captain]
+    assert adv.discards_seen() == gin.discards and adv.packs == 1

@@ -157,6 +157,11 @@ class _Table(View):
         self.widget.add_class("rummy-table-ready")
 
     # -- to be filled in by each family ----------------------------------------
+    @classmethod
+    def for_variant(cls, variant: Variant, **kw: Any) -> _Table:
+        """A table of this family for ``variant`` (what :func:`play` calls)."""
+        return cls(variant, **kw)
+
     def _build(self) -> None:
         raise NotImplementedError
 
@@ -832,6 +837,11 @@ class BigTableTable(_Table):
         self._match_timer: asyncio.Task[Any] | None = None
         super().__init__("big_table", players=players, **kw)
 
+    @classmethod
+    def for_variant(cls, variant: Variant, **kw: Any) -> _Table:
+        kw.pop("variant", None)
+        return cls(**kw)
+
     def _build(self) -> None:
         self.caller = html_box("rummy-caller")
         self.pool = PileView("rummy-pool", "pool",
@@ -1031,6 +1041,10 @@ class GinTable(_Table):
     def __init__(self, **kw: Any) -> None:
         kw.setdefault("players", 3)
         super().__init__("gin_three", **kw)
+
+    @classmethod
+    def for_variant(cls, variant: Variant, **kw: Any) -> _Table:
+        return cls(**kw)
 
     def _build(self) -> None:
         self.roles = html_box("rummy-roles")
@@ -1372,9 +1386,4 @@ def play(variant: str = "three_thirteen", **kw: Any) -> _Table:
     'GinTable'
     """
     v = find_variant(variant)
-    if v.family == "three_thirteen":
-        return ThreeThirteenTable(v, **kw)
-    if v.family == "big_table":
-        kw.pop("variant", None)
-        return BigTableTable(**kw)
-    return GinTable(**kw)
+    return TABLES[v.family].for_variant(v, **kw)
