@@ -126,14 +126,10 @@ class Observation:
 
     __slots__ = ()
 
-    variant: Variant
-    player: int
-    players: tuple[str, ...]
+    # (the fields every family has; declared here for the properties below)
     phase: str
     legal_actions: tuple[Action, ...]
     hand: tuple[Card, ...]
-    scores: tuple[int, ...]
-    log: tuple[str, ...]
 
     #: the family's own name for :attr:`number` ("round" or "hand_number")
     number_field: ClassVar[str] = "round"
