@@ -125,7 +125,8 @@ class Action:
 
 @runtime_checkable
 class Game(Protocol):
-    """What every engine's state offers (see DESIGN.md)."""
+    """What every engine's state offers (see DESIGN.md); the three engines get
+    it from :class:`rummy.engine.Engine`."""
 
     variant: Variant
     players: tuple[str, ...]
@@ -149,6 +150,13 @@ class Game(Protocol):
     def score_sheet(self) -> Any: ...
 
     def to_json(self) -> str: ...
+
+    @property
+    def number(self) -> int: ...
+
+    def winners(self) -> list[int]: ...
+
+    def undo(self, player: int | str | None = None) -> list[tuple[int, Action]]: ...
 
 
 def player_names(players: int | Sequence[str] | None, variant: Variant) -> tuple[str, ...]:

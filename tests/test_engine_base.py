@@ -14,7 +14,7 @@ import pytest
 import rummy
 from rummy import GameError, new_game
 from rummy.engine import Engine, Observation
-from rummy.game import Action
+from rummy.game import Action, Game
 
 VARIANTS = rummy.variant_names()
 
@@ -71,7 +71,7 @@ def test_one_observation_base_with_the_same_names(variant: str) -> None:
         assert o.is_over is False and o.phase != "over"
 
 
-def test_rank_and_winner_follow_the_family_scoring_direction() -> None:
+def test_TT_9_G_13_rank_and_winner_follow_the_family_scoring_direction() -> None:
     # Three-Thirteen: lowest total wins (TT-9); totals 30, 12, 12 -> ranks 3, 1, 1
     # and a tie for lowest, so nobody wins.
     g = new_game("three_thirteen", players=3, seed=1)
@@ -132,6 +132,7 @@ def test_the_registry_maps_every_family_to_its_engine_and_observation() -> None:
         cls = engine_class(name)
         assert type(g) is cls and cls.family == g.variant.family
         assert type(g.observe(0)) is cls.observation
+        assert isinstance(g, Game)  # the protocol of rummy.game, names and all
     assert sorted(ENGINES) == sorted(FAMILIES)
 
 
