@@ -923,6 +923,28 @@ class BigTableGame(Engine, family="big_table"):
     def _decks(self) -> tuple[int, int]:
         return self.packs, 0
 
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
+        """The pool, and every card of another unmatched hand not taken from a
+        pile (a chosen discard stays where it is: it is still that seat's)."""
+        slots: list[tuple[list[Card], int]] = []
+        for q, hand in enumerate(self.hands):
+            if q == seat or q in self.open_melds:
+                continue
+            open_ = list(self.taken[q])
+            chosen = self.pending.get(q)
+            if chosen is not None and chosen.card is not None and chosen.verb == "discard":
+                open_.append(chosen.card)
+            for i, c in enumerate(hand):
+                if c in open_:
+                    open_.remove(c)
+                else:
+                    slots.append((hand, i))
+        return self.pool.cards, slots
+
+    def _after_redeal(self) -> None:
+        # the copy holds copies of the card objects: they are the ones to conserve now
+        self._objects = Counter(map(id, [c for place in self._card_places() for c in place]))
+
     def _check_more(self) -> None:
         """:meth:`check`: the very card objects dealt, hand sizes, phase, cycles."""
         self.check()

@@ -54,6 +54,7 @@ rummy.game.GameError: seed must be a whole number or None, not '7'
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import json
@@ -248,6 +249,14 @@ class Engine:
     def _check_more(self) -> None:
         """The family's own invariants (hand sizes for the phase, ...)."""
 
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
+        """What ``seat`` can't know: the face-down stock (a list, changed in
+        place) and the places ``(hand, index)`` of other seats' hidden cards."""
+        raise NotImplementedError
+
+    def _after_redeal(self) -> None:
+        """Drop caches that depend on where the cards are."""
+
     def _over_text(self) -> str:
         return "the game is over: no more moves (start a new game)"
 
@@ -441,6 +450,32 @@ class Engine:
                           columns=list(self.players), dtype="int64")
         df.index.name = self.row_name
         return df
+
+    def redeal_hidden(self, seat: int | str, rng: Any) -> Self:
+        """A copy of the game in which every card ``seat`` can't know (the
+        stock and the other seats' hidden cards) is dealt afresh with ``rng``
+        (a ``random.Random``): a world ``seat`` can't tell from this one.
+        ``observe(seat)`` and every error shown to ``seat`` are the same in
+        both (tests/test_conformance.py checks it); a bot may search over such
+        worlds.
+
+        >>> import random
+        >>> from rummy import new_game
+        >>> g = new_game("gin_three", seed=5)
+        >>> h = g.redeal_hidden(g.box, random.Random(1))
+        >>> h.observe(g.box) == g.observe(g.box), h.hands[g.captain] != g.hands[g.captain]
+        (True, True)
+        """
+        s = self._seat(seat)
+        h = copy.deepcopy(self)
+        stock, slots = h._hidden_from(s)
+        pool = list(stock) + [hand[i] for hand, i in slots]
+        rng.shuffle(pool)
+        stock[:] = pool[:len(stock)]
+        for (hand, i), c in zip(slots, pool[len(stock):]):
+            hand[i] = c
+        h._after_redeal()
+        return h
 
     # -- checks --------------------------------------------------------------------
     def check_invariants(self) -> None:

@@ -1189,6 +1189,28 @@ class GinGame(Engine, family="gin"):
     def _decks(self) -> tuple[int, int]:
         return 1, 0
 
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
+        """The stock, and the opponent's cards not taken face up (the advisor
+        sees the captain's hand; a knocker's hand is open)."""
+        slots: list[tuple[list[Card], int]] = []
+        knocker = self._knock.knocker if self._knock is not None else None
+        for q, hand in self.hands.items():
+            if q in (seat, knocker) or (seat == self.advisor and q == self.captain):
+                continue
+            open_ = list(self.taken.get(q, ()))
+            for i, c in enumerate(hand):
+                if c in open_:
+                    open_.remove(c)
+                else:
+                    slots.append((hand, i))
+        return self.stock.cards, slots
+
+    def _after_redeal(self) -> None:
+        for hand in self.hands.values():
+            hand.sort(key=_bit)
+        self._version += 1
+        self._legal_cache = None
+
     def _check_more(self) -> None:
         """Only the box and the captain hold cards; hands have the size the
         phase gives them and stay in card order."""

@@ -776,6 +776,23 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     def _decks(self) -> tuple[int, int]:
         return self.packs, self.jokers
 
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
+        """The stock, and every card of another hand that was not taken face up."""
+        slots: list[tuple[list[Card], int]] = []
+        for q, hand in enumerate(self.hands):
+            if q == seat:
+                continue
+            known = list(self.known[q])
+            for i, c in enumerate(hand):
+                if c in known:
+                    known.remove(c)
+                else:
+                    slots.append((hand, i))
+        return self.stock.cards, slots
+
+    def _after_redeal(self) -> None:
+        self._out_cache = None
+
     def _check_more(self) -> None:
         """Hands have the right size, and nobody holds more than they should."""
         if self.phase == "over":

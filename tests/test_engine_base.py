@@ -155,3 +155,25 @@ def test_discards_seen_and_hand_in_play_are_the_public_piles_and_the_hand_to_pla
     adv = gin.observe(gin.advisor)
     assert adv.hand == () and list(adv.hand_in_play) == gin.hands[gin.captain]
     assert adv.discards_seen() == gin.discards and adv.packs == 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_redeal_hidden_changes_only_what_the_seat_cannot_know(variant: str) -> None:
+    g = new_game(variant, seed=12)
+    _moves(g, 9, 12)
+    seat = g.to_act()[0]
+    before = g.to_json()
+
+    def hidden(x: Engine) -> list[str]:
+        stock, slots = x._hidden_from(seat)
+        return [str(c) for c in stock] + [str(hand[i]) for hand, i in slots]
+
+    changed = 0
+    for k in range(5):
+        h = g.redeal_hidden(g.players[seat], random.Random(k))
+        h.check_invariants()  # still every card once
+        assert h.observe(seat) == g.observe(seat)
+        assert sorted(hidden(h)) == sorted(hidden(g))  # the same unknown cards ...
+        changed += hidden(h) != hidden(g)  # ... in other places
+    assert g.to_json() == before  # the game itself is untouched
+    assert changed >= 4
