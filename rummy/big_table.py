@@ -934,11 +934,7 @@ class BigTableGame(Engine, family="big_table"):
             chosen = self.pending.get(q)
             if chosen is not None and chosen.card is not None and chosen.verb == "discard":
                 open_.append(chosen.card)
-            for i, c in enumerate(hand):
-                if c in open_:
-                    open_.remove(c)
-                else:
-                    slots.append((hand, i))
+            slots += self._unknown_in(hand, open_)
         return self.pool.cards, slots
 
     def _after_redeal(self) -> None:

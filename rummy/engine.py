@@ -257,6 +257,19 @@ class Engine:
     def _after_redeal(self) -> None:
         """Drop caches that depend on where the cards are."""
 
+    @staticmethod
+    def _unknown_in(hand: list[Card], seen: Iterable[Card]) -> list[tuple[list[Card], int]]:
+        """The places ``(hand, index)`` of the cards of ``hand`` that are not
+        among ``seen`` (cards shown face up; each counts once)."""
+        left = list(seen)
+        out = []
+        for i, c in enumerate(hand):
+            if c in left:
+                left.remove(c)
+            else:
+                out.append((hand, i))
+        return out
+
     def _over_text(self) -> str:
         return "the game is over: no more moves (start a new game)"
 

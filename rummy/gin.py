@@ -1197,12 +1197,7 @@ class GinGame(Engine, family="gin"):
         for q, hand in self.hands.items():
             if q in (seat, knocker) or (seat == self.advisor and q == self.captain):
                 continue
-            open_ = list(self.taken.get(q, ()))
-            for i, c in enumerate(hand):
-                if c in open_:
-                    open_.remove(c)
-                else:
-                    slots.append((hand, i))
+            slots += self._unknown_in(hand, self.taken.get(q, ()))
         return self.stock.cards, slots
 
     def _after_redeal(self) -> None:

@@ -778,16 +778,8 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
 
     def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
         """The stock, and every card of another hand that was not taken face up."""
-        slots: list[tuple[list[Card], int]] = []
-        for q, hand in enumerate(self.hands):
-            if q == seat:
-                continue
-            known = list(self.known[q])
-            for i, c in enumerate(hand):
-                if c in known:
-                    known.remove(c)
-                else:
-                    slots.append((hand, i))
+        slots = [place for q, hand in enumerate(self.hands) if q != seat
+                 for place in self._unknown_in(hand, self.known[q])]
         return self.stock.cards, slots
 
     def _after_redeal(self) -> None:
