@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rummy.cards import JOKER, Card, CardError, cards, deck, format_cards, shuffled
+from rummy.engine import Engine, Observation, engine_class
 from rummy.game import Action, ActionError, GameError, load_game, new_game
 from rummy.melds import (
     Arrangement,
@@ -31,6 +32,7 @@ __version__ = "0.1.0"
 __all__ = [
     "JOKER", "Card", "CardError", "cards", "deck", "format_cards", "shuffled",
     "Action", "ActionError", "GameError", "load_game", "new_game",
+    "Engine", "Observation", "engine_class",
     "Arrangement", "Discard", "Meld", "MeldError", "MeldRules", "all_melded", "best_arrangement",
     "best_discard", "is_meld", "penalty", "why_not",
     "VARIANTS", "Variant", "VariantError", "find_variant", "variant_names",

@@ -65,17 +65,16 @@ True
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import Any
+from typing import Any, ClassVar
 
 from rummy.cards import Card, as_cards, deck, rank_name
-from rummy.engine import Engine
-from rummy.game import Action, ActionError, GameError, player_names, undo_point
+from rummy.engine import Engine, Observation
+from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, VariantError, find_variant
@@ -307,28 +306,7 @@ def start(
 
 def from_json(obj: dict[str, Any] | str) -> BigTableGame:
     """Rebuild a game saved with :meth:`BigTableGame.to_json` by replaying it."""
-    data = json.loads(obj) if isinstance(obj, str) else obj
-    try:
-        g = start(data["variant"], list(data["players"]), data["seed"], **data.get("options", {}))
-        actions = data.get("actions", [])
-        setups = list(data.get("setups", []))
-    except (KeyError, TypeError) as e:
-        raise GameError(f"not a saved big_table game: missing or bad {e}") from None
-    _replay(g, [(seat, text) for seat, text in actions], setups)
-    return g
-
-
-def _replay(g: BigTableGame, actions: Sequence[tuple[int, Action | str]],
-            setups: Sequence[dict[str, Any]]) -> None:
-    pending = sorted(setups, key=lambda s: s["at"])
-    for i, (seat, act) in enumerate(actions):
-        while pending and pending[0]["at"] == i:
-            g._apply_setup(pending[0])
-            g.setups.append(pending.pop(0))
-        g.apply(act, player=seat)
-    while pending and pending[0]["at"] == len(actions):
-        g._apply_setup(pending[0])
-        g.setups.append(pending.pop(0))
+    return BigTableGame.load(obj)
 
 
 # ---------------------------------------------------------------------------
@@ -336,7 +314,7 @@ def _replay(g: BigTableGame, actions: Sequence[tuple[int, Action | str]],
 
 
 @dataclass(frozen=True, slots=True)
-class BigTableObservation:
+class BigTableObservation(Observation):
     """What one player may see (public table plus their own cards and choice).
 
     ``piles[i]`` is seat i's own discard pile (bottom first, face up, public);
@@ -376,13 +354,13 @@ class BigTableObservation:
     taken: tuple[tuple[Card, ...], ...]
     discarded: tuple[tuple[Card, ...], ...]
     last_hand: tuple[tuple[int, Arrangement, int], ...]
-    is_over: bool
     packs: int
 
-    @property
-    def number(self) -> int:
-        """The hand number (the name every engine's observation shares)."""
-        return self.hand_number
+    number_field: ClassVar[str] = "hand_number"
+
+    def discards_seen(self) -> list[Card]:
+        """Every seat's own pile (all face up)."""
+        return [c for pile in self.piles for c in pile]
 
     @property
     def right_top(self) -> Card | None:
@@ -395,7 +373,7 @@ class BigTableObservation:
 # The game
 
 
-class BigTableGame(Engine):
+class BigTableGame(Engine, family="big_table"):
     """The state of one Big Table game (the omniscient view: ``hands`` and
     ``pool`` are hidden information; players, bots and widgets read
     :meth:`observe`)."""
@@ -456,7 +434,21 @@ class BigTableGame(Engine):
         self.left_of = [(i + 1) % n for i in range(n)]
         self.right_of = [(i - 1) % n for i in range(n)]
         self._log_cache: tuple[str, ...] = ()
+        self._pending_setups: list[dict[str, Any]] = []
         self._deal(1)
+
+    row_name = "hand"
+    observation = BigTableObservation
+
+    @classmethod
+    def _create(cls, variant: Variant, players: Any, seed: int | None,
+                options: Any) -> BigTableGame:
+        return cls(variant, players, seed, dict(options))
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played (1..11); the same as :attr:`number`."""
+        return self.number
 
     # -- the caller --------------------------------------------------------
     def _say(self, text: str) -> None:
@@ -468,7 +460,7 @@ class BigTableGame(Engine):
     def _deal(self, h: int) -> None:
         """BT-2: a fresh shuffled pool; h+2 cards each, then one on each pile."""
         v = self.variant
-        self.hand_number = h
+        self.number = h
         self.rules = v.meld_rules(h)
         self.size = v.hand_size(h)
         self.pool = Stock(make_shoe(self.packs, 0, self.rng))
@@ -612,11 +604,6 @@ class BigTableGame(Engine):
 
     # -- the common API ----------------------------------------------------
     @property
-    def is_over(self) -> bool:
-        """True after hand 11 is scored."""
-        return self.phase == "over"
-
-    @property
     def current_player(self) -> int | None:
         """The one seat to act, or None while several act at once (or none)."""
         return self._acting[0] if len(self._acting) == 1 else None
@@ -626,7 +613,7 @@ class BigTableGame(Engine):
         pending = self.pending
         return [s for s in self._acting if s not in pending]
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | str | None = None) -> list[Action]:
         """The actions ``player`` may take now (empty when they have nothing to do)."""
         seat = self._seat(player)
         if seat not in self._acting or seat in self.pending:
@@ -642,44 +629,9 @@ class BigTableGame(Engine):
             return [_CALL, _PLAY_ON]
         return []
 
-    def _seat(self, player: int | str | None) -> int:
-        if type(player) is int and 0 <= player < self.n:
-            return player
-        if player is None:
-            acting = self.to_act()
-            if len(acting) == 1:
-                return acting[0]
-            if not acting:
-                raise GameError("nobody has anything to do now: the game is over")
-            names = ", ".join(self._name(s) for s in acting)
-            raise GameError(
-                f"several players act at once now ({names}): say which one with player=seat"
-            )
-        if isinstance(player, str) and player in self.players:
-            return self.players.index(player)
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
-            raise GameError(
-                f"player {player!r} is not a seat: seats are 0 to {self.n - 1} "
-                f"({', '.join(self.players)})"
-            )
-        return player
-
-    def apply(self, action: Action | str, player: int | str | None = None) -> None:
-        """Take ``action`` for ``player`` (a seat number or name).
-
-        An illegal action raises :class:`rummy.game.GameError` saying what is
-        allowed, and changes nothing.  When the last player of a draw or
-        discard phase has chosen, the caller reveals every choice together.
-        """
-        if self.phase == "over":
-            raise GameError("the game is over: no more moves")
-        seat = self._seat(player)
-        try:
-            act = Action.parse(action)
-        except ActionError:
-            raise
-        except ValueError as e:
-            raise ActionError(str(e)) from None
+    def _legal_move(self, act: Action, seat: int, text: str) -> Action:
+        """BT-3, BT-4: the move to record (a draw from the pile names its
+        card), or a GameError saying what is allowed."""
         name = self._name(seat)
         if seat not in self._acting:
             raise GameError(self._idle_reason(seat))
@@ -693,12 +645,8 @@ class BigTableGame(Engine):
             )
         phase = self.phase
         if phase in _DRAW_PHASES:
-            act = self._check_draw(seat, act)
-            self.pending[seat] = act
-            self.history.append((seat, act))
-            if len(self.pending) == len(self._acting):
-                self._reveal_draws()
-        elif phase in _DISCARD_PHASES:
+            return self._check_draw(seat, act)
+        if phase in _DISCARD_PHASES:
             if act.verb != "discard" or act.card is None or act.onto or act.melds:
                 self._illegal(seat, act)
             if act.card not in self.hands[seat]:
@@ -706,22 +654,29 @@ class BigTableGame(Engine):
                     f"{name} cannot discard {act.card}: it is not in their hand; allowed: "
                     + ", ".join(str(a) for a in self.legal_actions(seat))
                 )
-            self.pending[seat] = act
-            self.history.append((seat, act))
+            return act
+        if act not in (_CALL, _PLAY_ON):
+            self._illegal(seat, act)
+        return act
+
+    def _make_move(self, act: Action, seat: int) -> None:
+        """Choices wait face down; the caller reveals them when all are in."""
+        self.pending[seat] = act
+        phase = self.phase
+        if phase in _DRAW_PHASES:
+            if len(self.pending) == len(self._acting):
+                self._reveal_draws()
+        elif phase in _DISCARD_PHASES:
             if len(self.pending) == len(self._acting):
                 self._reveal_discards()
         else:  # a match window
-            if act not in (_CALL, _PLAY_ON):
-                self._illegal(seat, act)
-            self.pending[seat] = act
-            self.history.append((seat, act))
             if act == _CALL:
                 arr = best_arrangement(self.hands[seat], self.rules)
                 self.open_melds[seat] = arr
                 self.matched.append(seat)
                 self.matches[seat] += 1
                 melds = " ".join(f"[{m}]" for m in arr.melds)
-                self._say(f"{name} calls match: {melds}")
+                self._say(f"{self._name(seat)} calls match: {melds}")
             if len(self.pending) == len(self._acting):
                 self.pending = {}
                 self._acting = []
@@ -770,7 +725,7 @@ class BigTableGame(Engine):
         return str(act)
 
     # -- observation -------------------------------------------------------
-    def observe(self, player: int) -> BigTableObservation:
+    def observe(self, player: int | str) -> BigTableObservation:
         """What ``player`` may see: their own hand and face-down choice, and
         the public table.  Never another player's hand or choice."""
         seat = self._seat(player)
@@ -806,70 +761,35 @@ class BigTableGame(Engine):
             taken=tuple(tuple(t) for t in self.taken),
             discarded=tuple(tuple(d) for d in self.discarded),
             last_hand=self.last_hand,
-            is_over=self.is_over,
             packs=self.packs,
         )
 
     # -- scores --------------------------------------------------------------
-    def score_sheet(self) -> Any:
-        """One row per hand played, one column per player, and a "Total" row."""
-        import pandas as pd
+    def _score_rows(self) -> list[tuple[str, list[int]]]:
+        return [(f"Hand {h}", list(r)) for h, r in zip(self.row_hands, self.rows)]
 
-        index = [f"Hand {h}" for h in self.row_hands] + ["Total"]
-        data = [list(r) for r in self.rows] + [list(self.scores)]
-        return pd.DataFrame(data, index=index, columns=list(self.players))
-
-    @property
-    def number(self) -> int:
-        """The hand being played (1..11): the name every engine shares."""
-        return self.hand_number
-
-    @property
-    def winner(self) -> int | None:
-        """The winning seat once the game is over, None on a tie or while playing."""
-        won = self.winners()
-        return won[0] if won else None
-
-    def winners(self) -> list[int]:
-        """The seat with the lowest total once the game is over; [] on a tie
-        for lowest (BT-7, TT-9) or while the game goes on."""
-        if not self.is_over:
-            return []
-        best = min(self.scores)
-        low = [i for i, s in enumerate(self.scores) if s == best]
-        return low if len(low) == 1 else []
-
-    def summary(self) -> list[dict[str, Any]]:
-        """Per seat: ``seat``, ``player`` (name), ``score`` (total), ``rank``
-        (1 = best, ties share), ``won`` (BT-7), ``went_out`` (hands in which
-        the seat called match)."""
-        won = set(self.winners())
-        return [
-            {
-                "seat": i,
-                "player": self.players[i],
-                "score": s,
-                "rank": 1 + sum(1 for t in self.scores if t < s),
-                "won": i in won,
-                "went_out": self.matches[i],
-            }
-            for i, s in enumerate(self.scores)
-        ]
+    def _went_out(self) -> list[int]:
+        """Hands in which each seat called match."""
+        return list(self.matches)
 
     # -- saving and undo ---------------------------------------------------
     def _saved_extra(self) -> dict[str, Any]:
         """The saved game also holds the positions set with :meth:`arrange`."""
         return {"setups": self.setups} if self.setups else {}
 
-    def undo(self, player: int | None = None) -> None:
-        """Take back the last action, or with ``player`` everything back to and
-        including that player's last action (other seats then choose again).
-        The state is rebuilt by replaying the rest."""
-        seat = None if player is None else self._seat(player)
-        cut = undo_point(self.history, seat, "" if seat is None else self._name(seat))
-        fresh = start(self.variant, list(self.players), self.seed, **self.options)
-        _replay(fresh, self.history[:cut], [s for s in self.setups if s["at"] <= cut])
-        self.__dict__.update(fresh.__dict__)
+    def _start_replay(self, saved: Any, moves: int) -> None:
+        """The positions set with :meth:`arrange` up to move ``moves``, in order."""
+        setups = saved.get("setups", [])
+        if not isinstance(setups, list):
+            raise GameError(f"a saved big_table game lists its setups, not {setups!r}")
+        self._pending_setups = sorted((s for s in setups if s["at"] <= moves),
+                                      key=lambda s: s["at"])
+
+    def _before_move(self, i: int) -> None:
+        pending = self._pending_setups
+        while pending and pending[0]["at"] == i:
+            self._apply_setup(pending[0])
+            self.setups.append(pending.pop(0))
 
     # -- lessons and tests: a chosen position --------------------------------
     def arrange(
@@ -945,7 +865,7 @@ class BigTableGame(Engine):
                 piles[k % n].insert(0, c)
         else:
             pool_cards = rest + list(reversed(top))
-        self.hand_number = h
+        self.number = h
         self.rules = v.meld_rules(h)
         self.size = size
         self.pool = Stock(pool_cards)
@@ -997,9 +917,33 @@ class BigTableGame(Engine):
         assert self.cycle <= STALL_CYCLES + 1
         assert set(self.pending) <= set(self._acting)
 
-    def check_invariants(self) -> None:
-        """The invariant check every engine has: :meth:`check` with ``full=True``."""
-        self.check(full=True)
+    def _card_places(self) -> list[Sequence[Card]]:
+        return [self.pool.cards, *self.hands, *self.piles]
+
+    def _decks(self) -> tuple[int, int]:
+        return self.packs, 0
+
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
+        """The pool, and every card of another unmatched hand not taken from a
+        pile (a chosen discard stays where it is: it is still that seat's)."""
+        slots: list[tuple[list[Card], int]] = []
+        for q, hand in enumerate(self.hands):
+            if q == seat or q in self.open_melds:
+                continue
+            open_ = list(self.taken[q])
+            chosen = self.pending.get(q)
+            if chosen is not None and chosen.card is not None and chosen.verb == "discard":
+                open_.append(chosen.card)
+            slots += self._unknown_in(hand, open_)
+        return self.pool.cards, slots
+
+    def _after_redeal(self) -> None:
+        # the copy holds copies of the card objects: they are the ones to conserve now
+        self._objects = Counter(map(id, [c for place in self._card_places() for c in place]))
+
+    def _check_more(self) -> None:
+        """:meth:`check`: the very card objects dealt, hand sizes, phase, cycles."""
+        self.check()
 
     def __repr__(self) -> str:
         return (f"<BigTableGame {self.n} players, hand {self.hand_number}, cycle {self.cycle}, "

@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from rummy.cards import Card, CardError, cards, format_cards
 from rummy.errors import ActionError, GameError
-from rummy.variants import FAMILIES, Variant, find_variant
+from rummy.variants import Variant, find_variant
 
 __all__ = [
     "Action",
@@ -45,9 +44,6 @@ DEFAULT_NAMES = (
     "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea",
     "Max", "Nia", "Oto", "Pia", "Quin", "Rey", "Sol", "Tess", "Uma", "Vic", "Wes", "Xia",
 )
-
-#: Each family's engine module: ``rummy.<family>`` (see ``rummy.variants.FAMILIES``).
-_FAMILY_MODULES = {family: f"rummy.{family}" for family in FAMILIES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +125,8 @@ class Action:
 
 @runtime_checkable
 class Game(Protocol):
-    """What every engine's state offers (see DESIGN.md)."""
+    """What every engine's state offers (see DESIGN.md); the three engines get
+    it from :class:`rummy.engine.Engine`."""
 
     variant: Variant
     players: tuple[str, ...]
@@ -153,6 +150,13 @@ class Game(Protocol):
     def score_sheet(self) -> Any: ...
 
     def to_json(self) -> str: ...
+
+    @property
+    def number(self) -> int: ...
+
+    def winners(self) -> list[int]: ...
+
+    def undo(self, player: int | str | None = None) -> list[tuple[int, Action]]: ...
 
 
 def player_names(players: int | Sequence[str] | None, variant: Variant) -> tuple[str, ...]:
@@ -199,10 +203,6 @@ def undo_point(history: Sequence[tuple[int, Any]], seat: int | None, name: str =
     return cut
 
 
-def _module(variant: Variant) -> Any:
-    return importlib.import_module(_FAMILY_MODULES[variant.family])
-
-
 def new_game(
     variant: str | Variant = "three_thirteen",
     players: int | Sequence[str] | None = None,
@@ -214,9 +214,11 @@ def new_game(
     ``seed`` fixes every shuffle (and so the whole game, given the actions);
     ``options`` are the variant's options (see ``find_variant(v).options``).
     """
+    from rummy.engine import engine_class
+
     v = find_variant(variant)
     v.resolve(**options)  # unknown options fail here, before anything starts
-    return _module(v).start(v, players, seed, **options)
+    return engine_class(v).start(v, players, seed, **options)
 
 
 def load_game(data: str | dict[str, Any]) -> Any:
@@ -244,7 +246,9 @@ def load_game(data: str | dict[str, Any]) -> Any:
     _check_saved(obj)
     v = find_variant(obj["variant"])
     try:
-        return _module(v).from_json(obj)
+        from rummy.engine import engine_class
+
+        return engine_class(v).load(obj)
     except GameError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:

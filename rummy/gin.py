@@ -53,17 +53,16 @@ never in the public log.
 
 from __future__ import annotations
 
-import json
 import random
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rummy import onepack
 from rummy.cards import Card, deck, format_cards
-from rummy.engine import Engine
-from rummy.game import Action, GameError, player_names, undo_point
+from rummy.engine import Engine, Observation
+from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
 from rummy.table import Stock, deal
 from rummy.variants import Variant, find_variant
@@ -402,7 +401,7 @@ class KnockOption:
 
 
 @dataclass(frozen=True, slots=True)
-class GinObservation:
+class GinObservation(Observation):
     """What one seat may see (never another player's hidden cards).
 
     ``log`` holds the sentences of the previous hand and this one (the
@@ -441,12 +440,20 @@ class GinObservation:
     layoff_plan: tuple[Action, ...] = ()
     layoff_hint: str = ""
     last_result: HandResult | None = None
-    is_over: bool = False
+    packs: int = 1
+    #: the meld rules (G-1: aces low, no wilds), as every family's observation has them
+    rules: MeldRules = MeldRules()
+
+    number_field: ClassVar[str] = "hand_number"
 
     @property
-    def number(self) -> int:
-        """The hand number (the name every engine's observation shares)."""
-        return self.hand_number
+    def hand_in_play(self) -> tuple[Card, ...]:
+        """Own hand, or the captain's for the advisor (who holds no cards)."""
+        return self.hand or self.partner_hand
+
+    def discards_seen(self) -> list[Card]:
+        """The whole discard pile (public)."""
+        return list(self.discard_pile)
 
     @property
     def role(self) -> str:
@@ -509,7 +516,7 @@ def _meld_text(cards_: Iterable[Card]) -> str:
     return "-".join(str(c) for c in sorted(cards_, key=lambda c: (c.rank, c.suit)))
 
 
-class GinGame(Engine):
+class GinGame(Engine, family="gin"):
     """A game of ``gin_three``: hands until somebody reaches the target."""
 
     def __init__(self, variant: Variant, players: tuple[str, ...], seed: int | None,
@@ -534,8 +541,7 @@ class GinGame(Engine):
         self.hand_scores: list[list[int]] = []
         self.hands_won: list[int] = [0, 0, 0]
         self.results: list[HandResult] = []
-        self.winner: int | None = None
-        self.hand_number = 0
+        self.number = 0
         self.hands: dict[int, list[Card]] = {}
         self.taken: dict[int, list[Card]] = {}
         self.stock = Stock()
@@ -584,8 +590,8 @@ class GinGame(Engine):
 
     # -- dealing ------------------------------------------------------------
     def _deal(self) -> None:
-        self.hand_number += 1
-        if self.hand_number > 1:
+        self.number += 1
+        if self.number > 1:
             self._hand_starts.append(len(self.log))
         n = self.players
         self.log.append(
@@ -614,20 +620,20 @@ class GinGame(Engine):
         self._advice = None
 
     # -- the common API -------------------------------------------------------
-    @property
-    def number(self) -> int:
-        """The hand being played: the name every engine shares for ``hand_number``."""
-        return self.hand_number
+    low_wins = False  # G-13: the first to reach the target wins
+    observation = GinObservation
+    row_name = "hand"
 
-    def winners(self) -> list[int]:
-        """``[winner]`` once somebody reached the target, else ``[]`` (the
-        form every engine shares)."""
-        return [] if self.winner is None else [self.winner]
+    @classmethod
+    def _create(cls, variant: Variant, players: Any, seed: int | None,
+                options: Any) -> GinGame:
+        variant.resolve(**options)
+        return cls(variant, player_names(players, variant), seed, dict(options))
 
     @property
-    def is_over(self) -> bool:
-        """True once a player has reached the target (G-13)."""
-        return self.winner is not None
+    def hand_number(self) -> int:
+        """The hand being played; the same as :attr:`number`."""
+        return self.number
 
     @property
     def current_player(self) -> int | None:
@@ -641,7 +647,7 @@ class GinGame(Engine):
     def legal_actions(self, player: int | str | None = None) -> list[Action]:
         """The moves ``player`` (default: the player to act) may make now."""
         player = self.current_player if player is None else self._seat(player)
-        if self.winner is not None or player != self.turn:
+        if self.is_over or player != self.turn:
             return []
         return list(self._legal())
 
@@ -691,14 +697,11 @@ class GinGame(Engine):
             return self._layoff_actions()
         return []
 
-    def apply(self, action: Action | str, player: int | str | None = None) -> None:
-        """Make a move; an illegal one raises :class:`GameError` saying why and
-        what is allowed, and changes nothing."""
-        if self.is_over:
-            raise GameError("the game is over: "
-                            f"{self.players[self.winner or 0]} reached {self.target}")
-        player = self.turn if player is None else self._seat(player)
-        a = Action.parse(action)
+    def _over_text(self) -> str:
+        w = self.winner
+        return f"the game is over: {self.players[w if w is not None else 0]} reached {self.target}"
+
+    def _legal_move(self, a: Action, player: int, text: str) -> Action:
         if player != self.turn:
             who = self.players[self.turn]
             extra = (" The advisor never plays; suggest a move with advise()."
@@ -723,7 +726,9 @@ class GinGame(Engine):
                 tuple(sorted(m, key=lambda c: (c.rank, c.suit))) for m in a.melds))
         elif a not in legal:  # the bots hand back the very objects: identity is quick
             raise GameError(self._why_illegal(a, list(legal)))
-        self.history.append((player, a))
+        return a
+
+    def _make_move(self, a: Action, player: int) -> None:
         self._advice = None
         self._version += 1
         self._legal_cache = None
@@ -1069,7 +1074,6 @@ class GinGame(Engine):
             self.log.append(result.sentences[0])
         if result.winner is not None and self.scores[result.winner] >= self.target:
             w = result.winner
-            self.winner = w
             self.phase = "over"
             self.log.append(f"{n[w]} reaches {self.scores[w]} points (target {self.target}) "
                             "and wins the game (G-13). Totals: " + ", ".join(
@@ -1162,65 +1166,49 @@ class GinGame(Engine):
             just_taken=self.just_taken if player == self.turn else None,
             partner_hand=partner, advice=self._advice if team else None, knock=knock,
             layoff_plan=plan, layoff_hint=hint,
-            last_result=self.results[-1] if self.results else None, is_over=self.is_over)
+            last_result=self.results[-1] if self.results else None, rules=self.rules)
 
     # -- scores ---------------------------------------------------------------------
-    def score_sheet(self) -> Any:
-        """One row per hand (draws score 0), one column per player, and a Total row."""
-        import pandas as pd
+    def _score_rows(self) -> list[tuple[str, list[int]]]:
+        """One row per hand (draws score 0)."""
+        return [(f"Hand {i + 1}", list(r)) for i, r in enumerate(self.hand_scores)]
 
-        rows = self.hand_scores + [list(self.scores)]
-        index = [f"Hand {i + 1}" for i in range(len(self.hand_scores))] + ["Total"]
-        return pd.DataFrame(rows, index=index, columns=list(self.players))
-
-    def summary(self) -> list[dict[str, Any]]:
-        """Per seat: ``score`` (total), ``rank`` (1 = highest total, ties
-        share), ``won`` (reached the target), ``went_out`` (hands won)."""
-        out = []
-        for s in range(3):
-            rank = 1 + sum(1 for t in self.scores if t > self.scores[s])
-            out.append({"seat": s, "player": self.players[s], "score": self.scores[s], "rank": rank,
-                        "won": self.winner == s, "went_out": self.hands_won[s]})
-        return out
+    def _went_out(self) -> list[int]:
+        """Hands each seat won."""
+        return list(self.hands_won)
 
     # -- saving, undo -------------------------------------------------------------------
-    def undo(self, player: int | str | None = None) -> Action:
-        """Take back the last move, or with ``player`` (a seat or a name)
-        everything back to and including that player's last move, by
-        replaying the game without it; returns the first move taken back."""
-        seat = None if player is None else self._seat(player)
-        cut = undo_point(self.history, seat, "" if seat is None else self.players[seat])
-        first = self.history[cut][1]
-        obj = json.loads(self.to_json())
-        obj["actions"] = obj["actions"][:cut]
-        other = from_json(obj)
-        self.__dict__.update(other.__dict__)
-        return first
-
-    def _seat(self, player: int | str) -> int:
-        """A seat from a seat number or a player's name."""
-        if isinstance(player, str) and player in self.players:
-            return self.players.index(player)
-        if type(player) is not int or not 0 <= player < 3:
-            raise GameError(f"player must be a seat 0, 1 or 2 or a name ({', '.join(self.players)}), "
-                            f"not {player!r}")
-        return player
-
-    def check_invariants(self) -> None:
-        """Raise AssertionError if a card is lost, duplicated or misplaced:
-        every card of the pack is in exactly one place (stock, discard pile,
-        a hand, or laid off onto the knocker's melds) and hands have the
-        size the phase gives them."""
+    def _card_places(self) -> list[Sequence[Card]]:
         laid_off: list[Card] = []
         if self._knock is not None:
             laid_off = [c for c, _ in self._knock.layoffs]
         elif self.is_over and self.results:
             laid_off = [c for c, _ in self.results[-1].layoffs]
-        every = [*self.stock.cards, *self.discards, *laid_off]
+        return [self.stock.cards, self.discards, laid_off, *self.hands.values()]
+
+    def _decks(self) -> tuple[int, int]:
+        return 1, 0
+
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
+        """The stock, and the opponent's cards not taken face up (the advisor
+        sees the captain's hand; a knocker's hand is open)."""
+        slots: list[tuple[list[Card], int]] = []
+        knocker = self._knock.knocker if self._knock is not None else None
+        for q, hand in self.hands.items():
+            if q in (seat, knocker) or (seat == self.advisor and q == self.captain):
+                continue
+            slots += self._unknown_in(hand, self.taken.get(q, ()))
+        return self.stock.cards, slots
+
+    def _after_redeal(self) -> None:
         for hand in self.hands.values():
-            every.extend(hand)
-        held = sorted(map(_bit, every))
-        assert held == list(range(52)), f"cards lost or duplicated: {len(held)} held"
+            hand.sort(key=_bit)
+        self._version += 1
+        self._legal_cache = None
+
+    def _check_more(self) -> None:
+        """Only the box and the captain hold cards; hands have the size the
+        phase gives them and stay in card order."""
         assert set(self.hands) == {self.box, self.captain}, "only the box and the captain hold cards"
         if self.is_over:
             return
@@ -1272,15 +1260,4 @@ def start(variant: Variant | str, players: int | Sequence[str] | None = None,
 
 def from_json(obj: dict[str, Any] | str) -> GinGame:
     """Rebuild a game from :meth:`GinGame.to_json` by replaying its actions."""
-    if isinstance(obj, str):
-        obj = json.loads(obj)
-    assert isinstance(obj, dict)
-    g = start(obj["variant"], obj.get("players"), obj.get("seed"), **obj.get("options", {}))
-    for i, entry in enumerate(obj.get("actions", [])):
-        try:
-            seat, text = entry
-            g.apply(text, player=int(seat))
-        except (GameError, ValueError, TypeError) as e:
-            raise GameError(f"saved action {i + 1} ({entry!r}) does not replay: {e}") from None
-    return g
-
+    return GinGame.load(obj)

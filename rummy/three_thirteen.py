@@ -24,8 +24,6 @@ rummy.game.GameError: discard 2c: 2c is not in Ana's hand; Ana holds 5c Tc Jd 3s
 from __future__ import annotations
 
 import functools
-import itertools
-import json
 import operator
 import random
 from collections import Counter
@@ -34,8 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
-from rummy.engine import Engine
-from rummy.game import Action, GameError, player_names, undo_point
+from rummy.engine import Engine, Observation
+from rummy.game import Action, GameError, player_names
 from rummy.melds import (
     Arrangement,
     Discard,
@@ -213,7 +211,7 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
-class ThreeThirteenObservation:
+class ThreeThirteenObservation(Observation):
     """What ``player`` may see: their own hand and everything public.
 
     Never another player's hidden cards, the stock's order or the seed.
@@ -258,20 +256,20 @@ class ThreeThirteenObservation:
     #: ``(seat, best arrangement, points)`` per seat; empty before the first
     last_round: tuple[tuple[int, Arrangement, int], ...] = ()
 
-    @property
-    def number(self) -> int:
-        """The round number (the name every engine's observation shares)."""
-        return self.round
-
-    @property
-    def is_over(self) -> bool:
-        """True once the game has ended."""
-        return self.phase == "over"
-
-    @property
-    def my_turn(self) -> bool:
-        """True when this player must act now."""
-        return bool(self.legal_actions)
+    def discards_seen(self) -> list[Card]:
+        """The discard pile as the public events of this round built it."""
+        pile: list[Card] = []
+        for ev in self.events:
+            if ev.kind in ("discard", "out") and ev.card is not None:
+                pile.append(ev.card)
+            elif ev.kind == "take" and pile:
+                pile.pop()
+            elif ev.kind == "reshuffle":
+                pile = pile[-1:]
+        top = self.discard_top
+        if top is not None and top not in pile:
+            pile.insert(0, top)  # the first discard, turned up at the deal
+        return pile
 
     @property
     def next_player(self) -> int:
@@ -287,11 +285,13 @@ def _cap(name: str) -> str:
     return name[:1].upper() + name[1:] if name else name
 
 
-class ThreeThirteenGame(Engine):
+class ThreeThirteenGame(Engine, family="three_thirteen"):
     """One game of a Three-Thirteen variant (11 rounds, TT-1..TT-12).
 
     Build it with ``rummy.new_game(...)``; see :mod:`rummy.game` for the API.
     """
+
+    observation = ThreeThirteenObservation
 
     def __init__(
         self,
@@ -323,12 +323,17 @@ class ThreeThirteenGame(Engine):
         self.round_scores: list[list[int]] = []
         self.round_out: list[int | None] = []
         self.last_round: tuple[tuple[int, Arrangement, int], ...] = ()
-        self.round = 0
+        self.number = 0
         self.phase = "draw"
         self.dealer = self.rng.randrange(n)  # TT-3: the first dealer at random
         self.log.append(f"{self._name(self.dealer)} is chosen at random to deal first.")
         self._out_cache: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
         self._start_round(1)
+
+    @classmethod
+    def _create(cls, variant: Variant, players: Any, seed: int | None,
+                options: Any) -> ThreeThirteenGame:
+        return cls(variant, players, seed, **options)
 
     # -- small helpers -----------------------------------------------------
     def _name(self, seat: int) -> str:
@@ -351,11 +356,6 @@ class ThreeThirteenGame(Engine):
         return self._rules
 
     @property
-    def is_over(self) -> bool:
-        """True after round 11 has been scored."""
-        return self.phase == "over"
-
-    @property
     def current_player(self) -> int | None:
         """The seat to act, or None when the game is over."""
         return None if self.phase == "over" else self.current
@@ -365,30 +365,14 @@ class ThreeThirteenGame(Engine):
         return [] if self.phase == "over" else [self.current]
 
     @property
-    def number(self) -> int:
-        """The round being played (1..11): the name every engine shares for ``round``."""
-        return self.round
-
-    def winners(self) -> list[int]:
-        """``[winner]`` once the game is over and somebody won, else ``[]``
-        (the form every engine shares)."""
-        w = self.winner
-        return [] if w is None else [w]
-
-    @property
-    def winner(self) -> int | None:
-        """The seat with the lowest total after the last round; None while
-        playing or when two or more tie for the lowest (TT-9)."""
-        if self.phase != "over":
-            return None
-        low = min(self.scores)
-        best = [i for i, s in enumerate(self.scores) if s == low]
-        return best[0] if len(best) == 1 else None
+    def round(self) -> int:
+        """The round being played (1..11); the same as :attr:`number`."""
+        return self.number
 
     # -- rounds ----------------------------------------------------------
     def _start_round(self, r: int) -> None:
         v = self.variant
-        self.round = r
+        self.number = r
         self._rules = v.meld_rules(r, **self._opts)
         h = v.hand_size(r)  # TT-1
         self.stock = Stock(make_shoe(self.packs, self.jokers, self.rng))
@@ -529,7 +513,7 @@ class ThreeThirteenGame(Engine):
         self._out_cache = (key, result)
         return result
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | str | None = None) -> list[Action]:
         """The moves ``player`` (default: the current player) may make now.
 
         Empty when the game is over or it is not ``player``'s turn.
@@ -550,16 +534,6 @@ class ThreeThirteenGame(Engine):
         if self.variant.must_go_out:  # TJ-7: no plain discard into a complete hand
             discards = [c for c in discards if c not in out_cards]
         return outs + [Action("discard", c) for c in discards]
-
-    def _seat(self, player: int | str) -> int:
-        if isinstance(player, str):
-            if player in self.players:
-                return self.players.index(player)
-            raise GameError(f"no player called {player!r}; the players are: "
-                            + ", ".join(self.players))
-        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.n:
-            raise GameError(f"player must be a seat 0..{self.n - 1} or a name, not {player!r}")
-        return player
 
     def _legal_text(self, seat: int) -> str:
         acts = self.legal_actions(seat)
@@ -621,29 +595,22 @@ class ThreeThirteenGame(Engine):
         )
 
     # -- moves ---------------------------------------------------------------
-    def apply(self, action: Action | str, player: int | str | None = None) -> None:
-        """Make a move for ``player`` (default: whoever is to act).
+    def _over_text(self) -> str:
+        return "the game is over; no more moves (start a new game)"
 
-        An illegal move raises :class:`rummy.game.GameError` saying why and
-        what is allowed, and changes nothing.
-        """
-        if self.phase == "over":
-            raise GameError("the game is over; no more moves (start a new game)")
-        text = action if isinstance(action, str) else str(action)
-        if isinstance(action, str):
-            action = Action.parse(action)
-            if action.card is None and action.verb.split()[0:1] in (["discard"], ["go"]):
-                words = text.split()
-                from rummy.cards import CardError
+    def _parse(self, action: Action | str) -> Action:
+        act = super()._parse(action)
+        if isinstance(action, str) and act.card is None and act.verb.split()[0:1] in (
+                ["discard"], ["go"]):
+            from rummy.cards import CardError
 
-                try:
-                    Card.parse(words[-1])
-                except CardError as e:
-                    raise GameError(f"{text!r}: {e}") from None
-        elif not isinstance(action, Action):
-            raise GameError(f"an action is an Action or text such as 'discard 9c', "
-                            f"not {action!r}")
-        seat = self.current if player is None else self._seat(player)
+            try:
+                Card.parse(action.split()[-1])
+            except CardError as e:
+                raise GameError(f"{action!r}: {e}") from None
+        return act
+
+    def _legal_move(self, action: Action, seat: int, text: str) -> Action:
         if seat != self.current:
             raise GameError(
                 f"{text}: it is {self._name(self.current)}'s turn, not {self._name(seat)}'s"
@@ -653,10 +620,9 @@ class ThreeThirteenGame(Engine):
                 and action.card in self._out_cards(seat)):
             action = Action("go out", action.card)  # TJ-7: this discard goes out
         self._check(action, seat, text)
-        self.history.append((seat, action))
-        self._do(action, seat)
+        return action
 
-    def _do(self, action: Action, seat: int) -> None:
+    def _make_move(self, action: Action, seat: int) -> None:
         hand = self.hands[seat]
         if action == DRAW_STOCK:
             c = self.stock.draw()
@@ -760,33 +726,12 @@ class ThreeThirteenGame(Engine):
         )
 
     # -- scores ----------------------------------------------------------------
-    def score_sheet(self) -> Any:
-        """Round scores as a pandas DataFrame: one row per round played, one
-        column per player, and a ``Total`` row."""
-        import pandas as pd
+    def _score_rows(self) -> list[tuple[str, list[int]]]:
+        return [(f"Round {i + 1}", list(r)) for i, r in enumerate(self.round_scores)]
 
-        rows = [list(r) for r in self.round_scores] + [list(self.scores)]
-        index = [f"Round {i + 1}" for i in range(len(self.round_scores))] + ["Total"]
-        df = pd.DataFrame(rows, index=index, columns=list(self.players), dtype="int64")
-        df.index.name = "round"
-        return df
-
-    def summary(self) -> list[dict[str, Any]]:
-        """Per seat: ``seat``, ``player``, ``score`` (total), ``rank`` (1 = best,
-        ties share), ``won`` (bool; False for everyone on a tie, TT-9) and
-        ``went_out`` (rounds this seat went out first)."""
-        w = self.winner
-        out = []
-        for seat, total in enumerate(self.scores):
-            out.append({
-                "seat": seat,
-                "player": self.players[seat],
-                "score": total,
-                "rank": 1 + sum(1 for t in self.scores if t < total),
-                "won": w == seat,
-                "went_out": sum(1 for s in self.round_out if s == seat),
-            })
-        return out
+    def _went_out(self) -> list[int]:
+        """Rounds each seat went out first."""
+        return [sum(1 for s in self.round_out if s == seat) for seat in range(self.n)]
 
     # -- saving, replay, undo ------------------------------------------------
     def _saved_extra(self) -> dict[str, Any]:
@@ -795,20 +740,17 @@ class ThreeThirteenGame(Engine):
         version, internal, gauss = self.rng.getstate()
         return {"rng": [version, list(internal), gauss], "scores": list(self.scores)}
 
-    def undo(self, player: int | str | None = None) -> list[tuple[int, Action]]:
-        """Take back the last move (or, with ``player``, everything back to and
-        including that player's last move); returns the moves taken back.
-
-        The game is replayed from its seed, so the stock keeps its order: a
-        card drawn again after an undo is the same card, and an undo never
-        shows a card that was not already seen.
-        """
-        seat = None if player is None else self._seat(player)
-        cut = undo_point(self.history, seat, "" if seat is None else self._name(seat))
-        undone = self.history[cut:]
-        fresh = replay(self.variant, self.players, self.seed, self.history[:cut], **self.options)
-        self.__dict__.update(fresh.__dict__)
-        return undone
+    def _check_loaded(self, saved: Any) -> None:
+        """A saved RNG position or scores that the replay does not reach
+        raise :class:`GameError`."""
+        if "rng" in saved:
+            version, internal, gauss = saved["rng"]
+            if self.rng.getstate() != (version, tuple(internal), gauss):
+                raise GameError("the saved game does not replay to the same shuffle position; "
+                                "the file was changed or comes from another version")
+        if "scores" in saved and list(saved["scores"]) != self.scores:
+            raise GameError(f"the saved scores {saved['scores']} do not match the replay "
+                            f"{self.scores}")
 
     def copy(self) -> ThreeThirteenGame:
         """An independent copy (the RNG position included; cards are values,
@@ -828,21 +770,26 @@ class ThreeThirteenGame(Engine):
         new._opts = dict(self._opts)
         return new
 
-    def check_invariants(self) -> None:
-        """Raise AssertionError if a card is lost, duplicated or misplaced:
-        every card of the shoe is in exactly one place, hands have the right
-        size, and nobody holds more than they should."""
-        held = sorted(map(_INDEX, itertools.chain(self.stock.cards, self.pile, *self.hands)))
-        if held != _shoe_indices(self.packs, self.jokers):
-            where = Counter(self.stock.cards)
-            where.update(self.pile)
-            for held_by in self.hands:
-                where.update(held_by)
-            shoe = _shoe(self.packs, self.jokers)
-            raise AssertionError(f"cards lost or duplicated: {(where - shoe) + (shoe - where)}")
+    def _card_places(self) -> list[Sequence[Card]]:
+        return [self.stock.cards, self.pile, *self.hands]
+
+    def _decks(self) -> tuple[int, int]:
+        return self.packs, self.jokers
+
+    def _hidden_from(self, seat: int) -> tuple[list[Card], list[tuple[list[Card], int]]]:
+        """The stock, and every card of another hand that was not taken face up."""
+        slots = [place for q, hand in enumerate(self.hands) if q != seat
+                 for place in self._unknown_in(hand, self.known[q])]
+        return self.stock.cards, slots
+
+    def _after_redeal(self) -> None:
+        self._out_cache = None
+
+    def _check_more(self) -> None:
+        """Hands have the right size, and nobody holds more than they should."""
         if self.phase == "over":
             return
-        h = self.variant.hand_size(self.round)
+        h = self.variant.hand_size(self.number)
         for seat, hand in enumerate(self.hands):
             want = h + 1 if (seat == self.current and self.phase == "discard") else h
             assert len(hand) == want, f"{self.players[seat]} holds {len(hand)} cards, not {want}"
@@ -882,12 +829,7 @@ def replay(
     True
     """
     g = ThreeThirteenGame(find_variant(variant), players, seed, **options)
-    for i, item in enumerate(actions):
-        seat, action = item
-        try:
-            g.apply(action, player=int(seat))
-        except GameError as e:
-            raise GameError(f"move {i + 1} ({seat}: {action}) does not replay: {e}") from None
+    g._replay(list(actions), {})
     return g
 
 
@@ -897,21 +839,4 @@ def from_json(obj: dict[str, Any] | str) -> ThreeThirteenGame:
     The actions are replayed from the seed; a saved RNG position or scores
     that the replay does not reach raise :class:`GameError`.
     """
-    if isinstance(obj, str):
-        obj = json.loads(obj)
-    if not isinstance(obj, dict):
-        raise GameError("a saved game is a JSON object")
-    for key in ("variant", "players", "seed", "actions"):
-        if key not in obj:
-            raise GameError(f"a saved game needs the key {key!r}; it has: {', '.join(obj)}")
-    g = replay(obj["variant"], obj["players"], obj["seed"], obj["actions"],
-               **(obj.get("options") or {}))
-    if "rng" in obj:
-        version, internal, gauss = obj["rng"]
-        if g.rng.getstate() != (version, tuple(internal), gauss):
-            raise GameError("the saved game does not replay to the same shuffle position; "
-                            "the file was changed or comes from another version")
-    if "scores" in obj and list(obj["scores"]) != g.scores:
-        raise GameError(f"the saved scores {obj['scores']} do not match the replay {g.scores}")
-    return g
-
+    return ThreeThirteenGame.load(obj)

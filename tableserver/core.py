@@ -215,11 +215,8 @@ class _Table:
 
 
 def _hand_number(obs: Any) -> int | None:
-    for name in ("round", "hand_number"):
-        value = getattr(obs, name, None)
-        if isinstance(value, int):
-            return value
-    return None
+    """The round or hand on the table (every observation's ``number``)."""
+    return int(obs.number)
 
 
 class TableService:

@@ -23,6 +23,7 @@ import urllib.request
 from typing import Any
 from urllib.parse import quote
 
+from rummy.engine import engine_class
 from rummy.game import Action, GameError
 from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation
@@ -181,7 +182,7 @@ class RemoteGame:
         scores = list(self.obs.scores) if self.obs is not None else []
         best = min(scores) if scores else 0
         winners = [i for i, s in enumerate(scores) if s == best]
-        if self.variant.family == "gin":  # the first to the target wins (G-13)
+        if not engine_class(self.variant).low_wins:  # gin: the first to the target wins (G-13)
             best = max(scores) if scores else 0
             winners = [i for i, s in enumerate(scores) if s == best]
             ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
@@ -256,10 +257,9 @@ SEAT_KEEPER_JS = """
 
 
 def _table_class(family: str) -> Any:
-    from widgets.tables import BigTableTable, GinTable, ThreeThirteenTable
+    from widgets.tables import TABLES
 
-    return {"three_thirteen": ThreeThirteenTable, "big_table": BigTableTable,
-            "gin": GinTable}[family]
+    return TABLES[family]
 
 
 class SharedTable:

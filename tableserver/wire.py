@@ -21,22 +21,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import importlib
 import types
 import typing
 from typing import Any
 
 from rummy.cards import Card
+from rummy.engine import engine_class
 from rummy.game import Action
 from rummy.variants import Variant, find_variant
 
 __all__ = ["encode", "decode", "decode_observation", "observation_class", "WireError"]
 
-_OBSERVATIONS = {
-    "three_thirteen": ("rummy.three_thirteen", "ThreeThirteenObservation"),
-    "big_table": ("rummy.big_table", "BigTableObservation"),
-    "gin": ("rummy.gin", "GinObservation"),
-}
 
 
 #: Cards are frozen values: their text is worked out once.
@@ -87,8 +82,7 @@ def encode(value: Any) -> Any:
 
 def observation_class(variant: str | Variant) -> type:
     """The observation class of ``variant``'s family."""
-    module, name = _OBSERVATIONS[find_variant(variant).family]
-    return typing.cast(type, getattr(importlib.import_module(module), name))
+    return engine_class(variant).observation
 
 
 def decode_observation(data: dict[str, Any]) -> Any:

@@ -22,7 +22,6 @@ on a shared two-core machine).  The issue's full counts run with
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import random
@@ -33,7 +32,7 @@ import pytest
 
 import rummy
 from rummy import GameError, find_variant, load_game, new_game
-from rummy.cards import Card, CardError, deck
+from rummy.cards import CardError, deck
 from rummy.variants import VariantError
 
 VARIANTS = rummy.variant_names()
@@ -221,62 +220,11 @@ def test_undo_then_the_same_move_is_exact(variant: str) -> None:
 
 def _swap(g: Any, seat: int, rnd: random.Random) -> Any:
     """A copy of ``g`` in which every card ``seat`` can't know (the stock and
-    the other seats' hidden cards) is dealt afresh."""
-    h = copy.deepcopy(g)
-    family = g.variant.family
-    if family == "three_thirteen":
-        stock = h.stock.cards
-        slots: list[tuple[list[Card], int]] = []
-        for q, hand in enumerate(h.hands):
-            if q == seat:
-                continue
-            known = list(h.known[q])
-            for i, c in enumerate(hand):
-                if c in known:
-                    known.remove(c)
-                else:
-                    slots.append((hand, i))
-        h._out_cache = None
-    elif family == "big_table":
-        stock = h.pool.cards
-        slots = []
-        for q, hand in enumerate(h.hands):
-            if q == seat or q in h.open_melds:
-                continue
-            open_ = list(h.taken[q])
-            chosen = h.pending.get(q)
-            if chosen is not None and chosen.card is not None and chosen.verb == "discard":
-                open_.append(chosen.card)  # keep the state whole: the chosen card stays
-            for i, c in enumerate(hand):
-                if c in open_:
-                    open_.remove(c)
-                else:
-                    slots.append((hand, i))
-    else:  # gin: the advisor sees the captain's hand; a knocker's hand is open
-        stock = h.stock.cards
-        slots = []
-        knocker = h._knock.knocker if h._knock is not None else None
-        for q, hand in h.hands.items():
-            if q in (seat, knocker) or (seat == h.advisor and q == h.captain):
-                continue
-            open_ = list(h.taken.get(q, ()))
-            for i, c in enumerate(hand):
-                if c in open_:
-                    open_.remove(c)
-                else:
-                    slots.append((hand, i))
-    pool = list(stock) + [hand[i] for hand, i in slots]
-    rnd.shuffle(pool)
-    stock[:] = pool[:len(stock)]
-    for (hand, i), c in zip(slots, pool[len(stock):]):
-        hand[i] = c
-    if family == "gin":
-        from rummy.gin import _bit
-
-        for hand in h.hands.values():
-            hand.sort(key=_bit)
-        h._version += 1
-        h._legal_cache = None
+    the other seats' hidden cards) is dealt afresh (the engine's
+    ``redeal_hidden``: each family says what a seat can't know)."""
+    h = g.redeal_hidden(seat, rnd)
+    assert h is not g
+    h.check_invariants()
     return h
 
 

@@ -484,8 +484,8 @@ def test_json_round_trip_and_undo():
     h = load_game(text)
     assert h.to_json() == text and h.log == g.log and h.hands == g.hands
     assert json.loads(text)["options"] == {"undercut_bonus": 25}
-    last = g.history[-1][1]
-    assert g.undo() == last
+    last_seat, last = g.history[-1]
+    assert g.undo() == [(last_seat, last)]  # the moves taken back, as (seat, Action)
     assert len(g.history) == 119
     g.apply(last)
     assert g.to_json() == text

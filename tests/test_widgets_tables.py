@@ -681,7 +681,7 @@ def test_G_8a_a_learner_who_knocks_chooses_the_arrangement() -> None:
     t.state = position("3c 4c 5c 3d 4d 5d 3h 4h 5h Ks", "2c 6c 7c 8c 2d 6d 7d 2h 6h As",
                        stock_top="Tc", turn="box", phase="draw")
     t._paused = False                            # no review of the first hand pending
-    t._hands_seen = t.state.hand_number
+    t._number_seen = t.state.number
     t.refresh()
     t.stock.button.click()                       # draw Tc
     t.hand.select(Card.parse("Tc"))

@@ -22,22 +22,7 @@ __all__ = ["Coach", "going_out_chances", "meld_chances", "seen_cards"]
 def seen_cards(obs: Any) -> list[Card]:
     """Cards the learner has seen go out of reach: the discard piles, as far
     as the observation shows them (public facts only)."""
-    if getattr(obs, "discard_pile", None) is not None:  # gin: the whole pile is public
-        return list(obs.discard_pile)
-    if getattr(obs, "piles", None) is not None:  # big table: every own pile is public
-        return [c for pile in obs.piles for c in pile]
-    pile: list[Card] = []
-    for ev in getattr(obs, "events", ()):  # three-thirteen: replay the public events
-        if ev.kind in ("discard", "out") and ev.card is not None:
-            pile.append(ev.card)
-        elif ev.kind == "take" and pile:
-            pile.pop()
-        elif ev.kind == "reshuffle":
-            pile = pile[-1:]
-    top = getattr(obs, "discard_top", None)
-    if top is not None and top not in pile:
-        pile.insert(0, top)  # the first discard, turned up at the deal
-    return pile
+    return list(obs.discards_seen())
 
 
 def meld_chances(obs: Any, options: dict[str, Any] | None = None, draws: int = 3
@@ -55,15 +40,13 @@ def meld_chances(obs: Any, options: dict[str, Any] | None = None, draws: int = 3
     """
     from rummy import probability
 
-    hand = tuple(obs.hand) or tuple(getattr(obs, "partner_hand", ()))
+    hand = tuple(obs.hand_in_play)
     if not hand:
         return []
     v = obs.variant
     known = {o.name for o in v.options}
     opts = {k: val for k, val in (options or {}).items() if k in {"aces", "jokers"} & known}
-    kw: dict[str, Any] = {"players": len(obs.players)}
-    if getattr(obs, "packs", None):
-        kw["packs"] = obs.packs
+    kw: dict[str, Any] = {"players": len(obs.players), "packs": obs.packs}
     result = probability.outs(hand, v.name, round=obs.number if v.rounds else None,
                               seen=tuple(seen_cards(obs)), **kw, **opts)
     out = []
@@ -93,16 +76,15 @@ def going_out_chances(obs: Any, options: dict[str, Any] | None = None, draws: in
     """
     from rummy.teach import going_out_chance
 
-    hand = tuple(obs.hand) or tuple(getattr(obs, "partner_hand", ()))
+    hand = tuple(obs.hand_in_play)
     if not hand:
         return ""
     v = obs.variant
     known = {o.name for o in v.options}
     opts = {k: val for k, val in (options or {}).items() if k in {"aces", "jokers"} & known}
-    rnd = getattr(obs, "round", None) or getattr(obs, "hand_number", None)
-    kw: dict[str, Any] = {"players": len(obs.players), "seen": tuple(seen_cards(obs)), **opts}
-    if getattr(obs, "packs", None):
-        kw["packs"] = obs.packs
+    rnd = obs.number
+    kw: dict[str, Any] = {"players": len(obs.players), "seen": tuple(seen_cards(obs)),
+                          "packs": obs.packs, **opts}
     limit = v.knock_limit if v.family == "gin" else 0
     what = "being able to knock" if limit else "going out"
     one = going_out_chance(hand, v.name, rnd if v.rounds else None, draws=1, limit=limit, **kw)
@@ -175,7 +157,7 @@ class Coach(View):
             self._odds_key = None
 
     def _show_odds(self, obs: Any) -> None:
-        key = (tuple(obs.hand), tuple(getattr(obs, "partner_hand", ())),
+        key = (tuple(obs.hand_in_play),
                tuple(seen_cards(obs)), obs.number)
         if key == self._odds_key:
             return  # nothing the chances depend on has changed

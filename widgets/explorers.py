@@ -464,7 +464,7 @@ class RulesStepper(View):
             parts = []
             for s, name in enumerate(g.players):
                 obs = g.observe(s)
-                rules = getattr(obs, "rules", None)
+                rules = obs.rules
                 if obs.hand:
                     parts.append(f"<div><b>{esc(name)}</b>: "
                                  + render.hand_svg(obs.hand, size="small", wild=rules,
@@ -479,7 +479,7 @@ class RulesStepper(View):
 
         self.steps.append({"rules": rules_of["deal"], "what": "The deal",
                            "lines": new_lines(), "hands": snapshot()})
-        start_round = getattr(g, "round", None) or getattr(g, "hand_number", None)
+        start_round = g.number
         anyone_out = False
         for _ in range(self.max_steps):
             if g.is_over:
@@ -487,7 +487,7 @@ class RulesStepper(View):
             p = g.to_act()[0]
             action = bots[p].choose(g.observe(p))
             g.apply(action, player=p)
-            now = getattr(g, "round", None) or getattr(g, "hand_number", None)
+            now = g.number
             ended = now != start_round or g.is_over
             ids = rules_of.get(action.verb, ())
             if anyone_out and not ended and action.verb not in ("go out", "call match"):

@@ -157,6 +157,11 @@ class _Table(View):
         self.widget.add_class("rummy-table-ready")
 
     # -- to be filled in by each family ----------------------------------------
+    @classmethod
+    def for_variant(cls, variant: Variant, **kw: Any) -> _Table:
+        """A table of this family for ``variant`` (what :func:`play` calls)."""
+        return cls(variant, **kw)
+
     def _build(self) -> None:
         raise NotImplementedError
 
@@ -166,8 +171,27 @@ class _Table(View):
     def _covered(self, action: Action) -> bool:
         return False
 
+    #: the round or hand whose review is still to come (None once the game is over)
+    _number_seen: int | None = None
+
     def _after_move(self) -> None:
-        """Called after every move (learner's or bot's)."""
+        """Called after every move (learner's or bot's): when a round or hand
+        has ended (``number`` went up, or the game is over) show its review
+        and pause until the learner goes on; then the family's :meth:`_moved`."""
+        obs = self.observation()
+        seen = self._number_seen
+        if seen is not None and (obs.number > seen or obs.is_over):
+            self._show_review(obs, seen)
+            self._number_seen = None if obs.is_over else obs.number
+            if not obs.is_over:
+                self._paused = True
+        self._moved(obs)
+
+    def _moved(self, obs: Any) -> None:
+        """Per-family work after every move (timers, holds)."""
+
+    def _show_review(self, obs: Any, number: int) -> None:
+        """Show the review of round or hand ``number``, which just ended."""
 
     def _assemble(self, around: Sequence[w.Widget], actions: w.Widget, *,
                   top: Sequence[w.Widget] = (), above_hand: Sequence[w.Widget] = (),
@@ -272,7 +296,9 @@ class _Table(View):
         """Per-family reset at a new game."""
 
     def _refresh_seen(self) -> None:
-        """Per-family bookkeeping of what the learner has seen."""
+        """Remember the round or hand on the table (its review comes when it ends)."""
+        obs = self.observation()
+        self._number_seen = None if obs.is_over else obs.number
 
     @safe
     def _new_game_clicked(self) -> None:
@@ -639,17 +665,6 @@ class ThreeThirteenTable(_Table):
             self.right_slot.children = ()
             self.top_row.children = tuple(o.widget for o in self.opponents)
 
-    def _refresh_seen(self) -> None:
-        self._rounds_seen = len(self.observation().round_scores)
-
-    def _after_move(self) -> None:
-        obs = self.observation()
-        if len(obs.round_scores) > self._rounds_seen:
-            self._show_review(obs, self._rounds_seen + 1)
-            self._rounds_seen = len(obs.round_scores)
-            if not obs.is_over:
-                self._paused = True
-
     def _show_review(self, obs: Any, round_no: int) -> None:
         """The end-of-round review: each player's hand as the engine scored
         it (its best arrangement, laid open for everyone at the end of the
@@ -822,6 +837,11 @@ class BigTableTable(_Table):
         self._match_timer: asyncio.Task[Any] | None = None
         super().__init__("big_table", players=players, **kw)
 
+    @classmethod
+    def for_variant(cls, variant: Variant, **kw: Any) -> _Table:
+        kw.pop("variant", None)
+        return cls(**kw)
+
     def _build(self) -> None:
         self.caller = html_box("rummy-caller")
         self.pool = PileView("rummy-pool", "pool",
@@ -854,24 +874,12 @@ class BigTableTable(_Table):
         self.seat_views = [_Seat(s) for s in range(n) if s != self.learner]
         self.ring.children = tuple(v.widget for v in self.seat_views)
 
-    def _refresh_seen(self) -> None:
-        obs = self.observation()
-        self._hands_seen = obs.hand_number
-
-    def _after_move(self) -> None:
-        obs = self.observation()
-        if obs.hand_number > self._hands_seen or (obs.is_over and self._hands_seen
-                                                    is not None):
-            self._show_review(obs)
-            self._hands_seen = None if obs.is_over else obs.hand_number
-            if not obs.is_over:
-                self._paused = True
+    def _moved(self, obs: Any) -> None:
         self._arm_match_timer(obs)
 
-    def _show_review(self, obs: Any) -> None:
+    def _show_review(self, obs: Any, number: int) -> None:
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
-        number = obs.hand_number - (0 if obs.is_over else 1)
         # the wild rank of the hand that ended, not of the one just dealt (BT-1, TT-2)
         rules = self.variant.meld_rules(number, **self.options)
         parts = [f"<h3>Hand {number} is over</h3>",
@@ -1034,6 +1042,10 @@ class GinTable(_Table):
         kw.setdefault("players", 3)
         super().__init__("gin_three", **kw)
 
+    @classmethod
+    def for_variant(cls, variant: Variant, **kw: Any) -> _Table:
+        return cls(**kw)
+
     def _build(self) -> None:
         self.roles = html_box("rummy-roles")
         self.opponent = _Opponent(None, None)  # whoever plays against you this hand
@@ -1105,7 +1117,7 @@ class GinTable(_Table):
         self._rules = self.variant.meld_rules(**self.options)
 
     def _refresh_seen(self) -> None:
-        self._hands_seen = self.observation().hand_number
+        super()._refresh_seen()
         self._hold = self._wants_hold()
 
     def _wants_hold(self) -> bool:
@@ -1117,14 +1129,7 @@ class GinTable(_Table):
         return (pause and obs.role == "advisor" and not obs.is_over
                 and obs.current_player == obs.captain)
 
-    def _after_move(self) -> None:
-        obs = self.observation()
-        if obs.hand_number > self._hands_seen or (obs.is_over and self._hands_seen
-                                                    is not None):
-            self._show_review(obs)
-            self._hands_seen = None if obs.is_over else obs.hand_number
-            if not obs.is_over:
-                self._paused = True
+    def _moved(self, obs: Any) -> None:
         self._hold = self._wants_hold()
 
     def _bots_to_act(self) -> list[int]:
@@ -1132,7 +1137,7 @@ class GinTable(_Table):
             return []  # the learner (advisor) is thinking about advice
         return super()._bots_to_act()
 
-    def _show_review(self, obs: Any) -> None:
+    def _show_review(self, obs: Any, number: int) -> None:
         res = obs.last_result
         if res is None:
             return
@@ -1381,9 +1386,4 @@ def play(variant: str = "three_thirteen", **kw: Any) -> _Table:
     'GinTable'
     """
     v = find_variant(variant)
-    if v.family == "three_thirteen":
-        return ThreeThirteenTable(v, **kw)
-    if v.family == "big_table":
-        kw.pop("variant", None)
-        return BigTableTable(**kw)
-    return GinTable(**kw)
+    return TABLES[v.family].for_variant(v, **kw)

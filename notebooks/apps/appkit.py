@@ -434,7 +434,7 @@ class VariantChooser:
     ('three_thirteen', 2, 0)
     >>> for n in notes: print(n)
     variant='nope' is not one of three_thirteen, tre_tretton, three_thirteen_jokers. Using the default (three_thirteen).
-    players=99 can't be used: this table seats 2 to 8 players. Using the default (2).
+    players=99 can't be used: this table seats 2 to 12 players. Using the default (2).
     jokers=7 can't be used: the jokers variant is played with 0, 2 or 4 jokers. Using the default (0).
     """
 
@@ -449,14 +449,19 @@ class VariantChooser:
             notes.append(f"variant={variant!r} is not one of {', '.join(names)}. Using the "
                          "default (three_thirteen).")
             variant = "three_thirteen"
-        if not 2 <= players <= 8:
-            notes.append(f"players={players!r} can't be used: this table seats 2 to 8 players. "
-                         "Using the default (2).")
-            players = 2
-        if jokers not in (0, 2, 4):
+        # the widest player range and the joker choices of the family, from the Variant data
+        ranges = [_player_range(v) for v in names]
+        fewest, most = min(lo for lo, _ in ranges), max(hi for _, hi in ranges)
+        if not fewest <= players <= most:
+            notes.append(f"players={players!r} can't be used: this table seats {fewest} to "
+                         f"{most} players. Using the default ({fewest}).")
+            players = fewest
+        offered = sorted({j for v in names for j in _joker_choices(v)})
+        if offered and jokers not in offered:
+            said = ", ".join(map(str, offered[:-1])) + f" or {offered[-1]}"
             notes.append(f"jokers={jokers!r} can't be used: the jokers variant is played with "
-                         "0, 2 or 4 jokers. Using the default (0).")
-            jokers = 0
+                         f"{said} jokers. Using the default ({offered[0]}).")
+            jokers = offered[0]
         self.make_table = make_table
         self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant")
         self.variant.add_class("rummy-variant")
