@@ -11,17 +11,22 @@ no other module searches melds.
 
 How the general search works: the natural (non-wild) cards are a vector of
 counts (one 4-bit field per card, so identical cards from several packs
-are one count), the wilds are a count.  The search takes the lowest
-remaining card and tries every way to use it: as deadwood, as the discard
-(one discard owed), in a set with other cards of its rank, or as the lowest
-natural card of a run in its suit (wilds filling gaps).  A meld is its
-naturals plus the wilds it needs and the room it has for more, so wilds are
-handed out at the end: the cheapest are the ones left over.  Results are
-memoised on (counts, wilds left, spare room, discard owed), and the meld
-moves of a card set are found once per set (states differ in wilds left
-far more often than in cards left); the memo is kept between hands that
-share the rules, the wilds' points and the isolated cards, and the answers
-are kept per hand (``clear_memo`` empties both).
+are one count), rank-major from the top rank down, so a card's set
+partners sit next to it and the costly cards come first; the wilds are a
+count.  The search takes the first remaining card and tries every way to
+use it: as deadwood, as the discard (one discard owed), in a set with
+other cards of its rank, or as the top natural card of a run in its suit
+(wilds filling gaps).  A meld is its naturals plus the wilds it needs and
+the room it has for more, so wilds are handed out at the end: the cheapest
+are the ones left over.  With a discard owed, a card that no remaining
+card could beat as a discard is thrown rather than kept (a wild thrown is
+weighed once, at the top).  A row of cards without partners is deadwood
+in one step.  Results are memoised on (counts, wilds left, spare room,
+discard owed), and the meld moves are found once per part of the vector
+they depend on (the card, the rest of its suit below it, its rank); the
+memo is kept between hands that share the rules, the wilds' points and
+the isolated cards, and the answers are kept per hand (``clear_memo``
+empties both; the per-rule tables stay).
 
 The fast path: one pack's worth of distinct cards and no wilds (gin, and
 every hand without a wild).  The melds of such a hand are found with bit
@@ -84,19 +89,24 @@ _WILD_DISCARD = 100  # discard preference of a wild (naturals rank 0..51, lower 
 def _tables(rules: MeldRules) -> tuple[Any, ...]:
     """Per-position tables for one rule set.
 
-    A natural card's position is q * 4 + suit, rank-major, where q orders
-    ranks for runs (aces last when aces are high): the lowest card's set
-    partners are the next positions, its run partners every fourth.  Returns the position of each card, the
-    card at each position, the encoded deadwood cost, the discard preference
-    (0 = the card best thrown on a tie: most points first), the positions
-    above in the same suit, the positions below from an ace played high, and
-    the same-rank positions in this and higher suits.
+    A natural card's position is q * 4 + suit, rank-major from the top
+    rank down (the ace first when it may play high, last when it plays
+    low), so that the search meets the costly cards first: the lowest
+    position's set partners are the next positions, its run partners every
+    fourth (runs are built downwards).  Returns the position of each card,
+    the card at each position, the encoded deadwood cost, the discard
+    preference (0 = the card best thrown on a tie: most points first), the
+    run positions after each (next lower ranks of its suit), the positions
+    of an ace's low runs (2, 3, ...) when it plays low or high, the
+    same-rank positions after it, Card.index -> position, the part of a
+    count vector the melds of a lowest card depend on, each card's points
+    by Card.index, and the positions after each that are better discards.
     """
-    high = rules.aces == "high"
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
     pen: list[int] = []
-    ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
+    ranks = list(range(13, 1, -1))
+    ranks = ranks + [1] if rules.aces == "low" else [1] + ranks
     for r in ranks:
         for s in SUITS:
             c = Card(r, s)
@@ -111,7 +121,7 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     down: list[tuple[int, ...]] = [()] * 52
     if rules.aces == "low_or_high":
         for si in range(4):
-            down[si] = tuple(range(48 + si, si, -4))  # K, Q, ... 2 below an ace played as 14
+            down[si] = tuple(range(48 + si, si, -4))  # 2, 3, ... K above an ace played as 1
     same = [tuple(range(p + 1, p - p % 4 + 4)) for p in range(52)]
     index_pos = [pos_of[c] for c in (Card(r, s) for s in SUITS for r in range(1, 14))]
     # the part of a count vector that the melds of its lowest card p depend
@@ -123,7 +133,12 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
             m |= 15 << (t << 2)
         local[p] = m
     pts = [rules.penalty_of(Card(r, s)) for s in SUITS for r in range(1, 14)] + [rules.joker_penalty]
-    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts
+    better = [0] * 52
+    for p in range(52):
+        for t in range(p + 1, 52):
+            if drank[t] < drank[p]:
+                better[p] |= 15 << (t << 2)
+    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better
 
 
 _last_tables: list[Any] = [None, None]
@@ -195,12 +210,13 @@ class _Solver:
 
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
-                 "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local")
+                 "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
+                 "iso_first")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
-         self.same, self.index_pos, self.local, _pts) = _rule_tables(rules)
+         self.same, self.index_pos, self.local, _pts, self.better) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
         costs = _wild_costs(rules, wilds)
@@ -216,6 +232,7 @@ class _Solver:
         self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.iso: list[int] = []
         self.iso_tail: list[int] = [0]
+        self.iso_first = 1 << 30  # the discard preference of the best isolated card
 
     def encode(self, naturals: Sequence[Card]) -> int:
         """The count vector of the naturals, less the isolated ones (kept in
@@ -231,6 +248,7 @@ class _Solver:
             tail[i] = tail[i + 1] + self.pen[iso[i]]
         self.iso = iso
         self.iso_tail = tail
+        self.iso_first = self.drank[iso[0]] if iso else 1 << 30
 
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
@@ -241,8 +259,8 @@ class _Solver:
         if d:
             yield bit, 0, 0, 0, self.drank[p]  # the discard
         max_set = self.max_set
-        # runs with this card as the lowest natural (or, for an ace played
-        # high, as the top card, going down)
+        # runs with this card as the first natural in search order (its top
+        # card; or, for an ace that also plays low, its lowest card, going up)
         for seq in (self.up[p], self.down[p]):
             if not seq:
                 continue
@@ -352,15 +370,15 @@ class _Solver:
             y = x
             while True:
                 sh = p << 2
-                r4 = (y >> ((p >> 2) << 4)) & 0xFFFF  # p's rank (lower suits are gone)
+                r4 = (y >> ((p >> 2) << 4)) & 0xFFFF  # p's rank (earlier suits are gone)
                 rank_count = (r4 & 15) + ((r4 >> 4) & 15) + ((r4 >> 8) & 15) + (r4 >> 12)
-                n1 = (y >> (sh + 16)) & 15  # the next two cards of p's suit
+                n1 = (y >> (sh + 16)) & 15  # the next two cards of p's suit (one and two ranks down)
                 n2 = (y >> (sh + 32)) & 15
                 if w == 0:
                     alone = rank_count < 3 and not (n1 and n2)
                 else:
                     alone = rank_count < 2 and not (n1 or n2)
-                if alone and self.down[p]:  # an ace played high: the king and queen below
+                if alone and self.down[p]:  # an ace that also plays low: the 2 and 3
                     nk = (y >> ((p + 48) << 2)) & 15
                     nq = (y >> ((p + 44) << 2)) & 15
                     alone = not (nk and (w or nq)) and not (w and (nk or nq))
@@ -368,12 +386,13 @@ class _Solver:
                     break
                 if d:
                     bit = 1 << sh
-                    pick = (bit, 0, 0, d, pen[p])
-                    best = pen[p] + solve(x - bit, w, cap, d)
-                    v = self.drank[p] + solve(x - bit, w, cap, 0)
-                    if v < best:
-                        best = v
-                        pick = (bit, 0, 0, 0, self.drank[p])
+                    pick = (bit, 0, 0, 0, self.drank[p])
+                    best = self.drank[p] + solve(x - bit, w, cap, 0)
+                    if x & self.better[p] or self.iso_first < self.drank[p]:
+                        v = pen[p] + solve(x - bit, w, cap, d)
+                        if v < best:
+                            best = v
+                            pick = (bit, 0, 0, d, pen[p])
                     memo[key] = best
                     self.choice[key] = pick
                     return best
@@ -389,20 +408,25 @@ class _Solver:
                 self.choice[key] = (x - y, 0, 0, 0, add)
                 return best
         bit = 1 << (p << 2)
-        add = pen[p]
-        pick = (bit, 0, 0, d, add)  # deadwood
         y = x - bit
         # the children's memo entries are looked up here (most are there)
         k0 = ((y << 5 | w) << 5 | cap) << 1
-        v = memo.get(k0 | d) if y else None
-        best = add + (solve(y, w, cap, d) if v is None else v)
+        best = _INF
         if d:  # the discard
             add = self.drank[p]
             v = memo.get(k0) if y else None
-            v = add + (solve(y, w, cap, 0) if v is None else v)
+            best = add + (solve(y, w, cap, 0) if v is None else v)
+            pick = (bit, 0, 0, 0, add)
+        # deadwood; with a discard owed, only while a better discard may
+        # come (else throwing this card is at least as good: a wild thrown
+        # instead is the caller's other branch, see best_discard)
+        if not d or x & self.better[p] or self.iso_first < self.drank[p]:
+            add = pen[p]
+            v = memo.get(k0 | d) if y else None
+            v = add + (solve(y, w, cap, d) if v is None else v)
             if v < best:
                 best = v
-                pick = (bit, 0, 0, 0, add)
+                pick = (bit, 0, 0, d, add)
         melds = self.meld_memo.get(x & self.local[p])
         if melds is None:
             melds = self._melds_of(x)
@@ -472,15 +496,27 @@ class _Solver:
         return out
 
     def arrangement(self, x: int, wilds: list[Card], d: int = 0) -> tuple[Arrangement, Card | None]:
-        """Walk the optimal choices back into melds, deadwood and a discard."""
+        """Walk the optimal choices back into melds, deadwood and a discard.
+
+        With a discard owed (``d``) the search prefers throwing a natural
+        card it meets first to keeping it for a later discard, so a wild
+        thrown is weighed here: the most expensive wild thrown, the rest of
+        the hand arranged with one wild fewer (the wilds left over are the
+        cheapest either way)."""
         w = len(wilds)
         cost = self.solve(x, w, 0, d)
+        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+        thrown: Card | None = None
+        if d and w:
+            other = _WILD_DISCARD + self.solve(x, w - 1, 0, 0)
+            if other < cost:
+                cost, d, w = other, 0, w - 1
+                thrown = wild_list.pop(0)
         if cost >= _INF:
             raise MeldError("there is no card to discard")
-        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
         plan: list[tuple[list[Card], int, int]] = []  # naturals, wilds needed, room
         dead: list[Card] = []
-        discard: Card | None = None
+        discard: Card | None = thrown
         cap = 0
         while x:
             cap = min(cap, w)
