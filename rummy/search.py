@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -100,7 +101,8 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     of an ace's low runs (2, 3, ...) when it plays low or high, the
     same-rank positions after it, Card.index -> position, the part of a
     count vector the melds of a lowest card depend on, each card's points
-    by Card.index, and the positions after each that are better discards.
+    by Card.index, the positions after each that are better discards, and
+    each Card.index's unit in a count vector.
     """
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
@@ -138,7 +140,8 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
         for t in range(p + 1, 52):
             if drank[t] < drank[p]:
                 better[p] |= 15 << (t << 2)
-    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better
+    unit = [1 << (index_pos[i] << 2) for i in range(52)]
+    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit
 
 
 _last_tables: list[Any] = [None, None]
@@ -160,36 +163,51 @@ def _wild_costs(rules: MeldRules, wilds: Iterable[Card]) -> tuple[int, ...]:
     return tuple(sorted([pts[c.index] for c in wilds], reverse=True))
 
 
+@functools.lru_cache(maxsize=512)
+def _partners(rules: MeldRules, reach: int) -> list[int]:
+    """For each position, the positions (as count-vector fields) whose cards
+    could share a meld with it: its rank in the other suits, and its suit
+    within ``reach`` ranks (an ace that plays low or high reaches both the
+    king's side and the two's side)."""
+    both = rules.aces == "low_or_high"
+    out = [0] * 52
+    for p in range(52):
+        q, s = p >> 2, p & 3
+        m = 0
+        for t in range(q * 4, q * 4 + 4):
+            if t != p:
+                m |= 15 << (t << 2)
+        for j in range(13):
+            if j == q:
+                continue
+            dist = abs(j - q)
+            if both and (j == 0 or q == 0):  # the ace is first: K next to it, 2 last
+                i = q or j
+                dist = min(i, 13 - i)
+            if dist <= reach:
+                m |= 15 << ((j * 4 + s) << 2)
+        out[p] = m
+    return out
+
+
 def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, list[int]]:
     """The count vector of the naturals less the isolated ones, and the
     isolated positions, best discard first.  A natural is isolated when no
     other natural could share a meld with it, given ``big`` wilds."""
     tables = _rule_tables(rules)
-    drank, index_pos = tables[3], tables[7]
-    counts = [0] * 52
-    for c in naturals:
-        counts[index_pos[c.index]] += 1
-    reach = big + 1  # a run partner can be this far away
-    both = rules.aces == "low_or_high"
+    drank, index_pos, unit = tables[3], tables[7], tables[11]
     x = 0
+    for c in naturals:
+        x += unit[c.index]
+    if len(naturals) > 8 and max(Counter(map(_INDEX, naturals)).values()) > 8:
+        raise MeldError("no card can appear more than 8 times (at most 8 packs)")
+    partners = _partners(rules, big + 1)
     iso: list[int] = []
-    for p in sorted({index_pos[c.index] for c in naturals}):  # positions held
-        n = counts[p]
-        if n > 8:
-            raise MeldError("no card can appear more than 8 times (at most 8 packs)")
-        x += n << (p << 2)
-        if n > 1:
-            continue
-        q = p >> 2
-        if sum(counts[q * 4:q * 4 + 4]) > 1:
-            continue
-        row = counts[p & 3::4]
-        lo = q - reach if q > reach else 0
-        if any(row[lo:q]) or any(row[q + 1:q + reach + 1]):
-            continue
-        if both and (any(row[13 - reach + q:]) or any(row[: q + reach - 12])):
-            continue  # an ace also sits next to the king
-        iso.append(p)
+    for c in naturals:
+        p = index_pos[c.index]
+        if (x >> (p << 2)) & 15 == 1 and not x & partners[p]:
+            iso.append(p)
+    for p in iso:
         x -= 1 << (p << 2)
     iso.sort(key=drank.__getitem__)
     return x, iso
@@ -216,7 +234,7 @@ class _Solver:
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
-         self.same, self.index_pos, self.local, _pts, self.better) = _rule_tables(rules)
+         self.same, self.index_pos, self.local, _pts, self.better, _unit) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
         costs = _wild_costs(rules, wilds)
