@@ -513,6 +513,28 @@ class _Solver:
             delta -= n << (i << 2)
         return out
 
+    def _wild_throw_may_win(self, x: int, w: int, cost: int) -> bool:
+        """Could throwing a wild beat ``cost``, the best natural discard?
+
+        Only when the rest of the hand, arranged without that wild, has no
+        meld at all: if it has a meld with a natural card, the wild can
+        stand in for that natural, which is thrown instead (the same cards
+        left over, and a natural is preferred as the discard on a tie); if
+        its only melds are of wilds, the wild joins one of them and an
+        unmelded natural is thrown.  Both need sets without a size cap and
+        melds that may be all wilds; otherwise the question is searched.
+        Without melds the cost is known: every natural card and the wilds
+        left over."""
+        if cost >= _INF or self.max_set is not None or not self.wild_only:
+            return True
+        total = self.iso_tail[0]
+        while x:
+            i = ((x & -x).bit_length() - 1) >> 2
+            n = (x >> (i << 2)) & 15
+            x -= n << (i << 2)
+            total += n * self.pen[i]
+        return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
+
     def arrangement(self, x: int, wilds: list[Card], d: int = 0) -> tuple[Arrangement, Card | None]:
         """Walk the optimal choices back into melds, deadwood and a discard.
 
@@ -525,7 +547,7 @@ class _Solver:
         cost = self.solve(x, w, 0, d)
         wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
         thrown: Card | None = None
-        if d and w:
+        if d and w and self._wild_throw_may_win(x, w, cost):
             other = _WILD_DISCARD + self.solve(x, w - 1, 0, 0)
             if other < cost:
                 cost, d, w = other, 0, w - 1

@@ -255,3 +255,34 @@ def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:
         from rummy import best_discard
 
         assert best_discard(hand, rules) == cached_best_discard(hand, rules)
+
+
+def test_TT_6_a_wild_is_thrown_only_when_that_is_best() -> None:
+    # 2c 7d Kh Jk, no wild rank but the joker: no two cards share a meld,
+    # so throwing the joker (20) leaves 2 + 7 + 10 = 19, throwing Kh leaves
+    # 2 + 7 + 20 = 29
+    from rummy import best_discard
+
+    d = best_discard("2c 7d Kh Jk")
+    assert (str(d.card), d.penalty) == ("Jk", 19)
+    # 7h 8h 9h 2c Jk: throw 2c, the joker joins the run: 0 (not the joker: 2)
+    d = best_discard("7h 8h 9h 2c Jk")
+    assert (str(d.card), d.penalty) == ("2c", 0)
+
+
+def test_best_discard_with_long_runs_and_many_wilds_agrees_with_brute_force() -> None:
+    # one suit crowded with wilds: long runs with little room for leftover
+    # wilds, where throwing a wild may be the best discard
+    from brute import brute_min_after_discard
+
+    from rummy import best_discard
+
+    rng = random.Random(18)
+    for _ in range(150):
+        rules = MeldRules(wild_rank=rng.choice([None, 13]), aces=rng.choice(["low", "high"]),
+                          min_naturals=rng.choice([0, 1]))
+        suit = rng.choice("cdhs")
+        hand = [Card(r, suit) for r in rng.sample(range(1, 13), rng.randint(5, 8))]
+        hand += [Card.parse("Jk")] * rng.randint(1, 3) + rng.sample(deck(1), rng.randint(0, 1))
+        kw = dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals)
+        assert best_discard(hand, rules).penalty == brute_min_after_discard(hand, **kw), hand
