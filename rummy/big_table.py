@@ -76,6 +76,7 @@ from rummy.cards import Card, as_cards, deck, rank_name
 from rummy.engine import Engine, Observation
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, MeldRules, best_arrangement
+from rummy.search import is_complete
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, VariantError, find_variant
 
@@ -123,16 +124,13 @@ _POOL = Action("draw pool")
 
 
 # ---------------------------------------------------------------------------
-# Is a hand complete?  (An exact decision, much faster than a full solve.)
+# Is a hand complete?  The one meld search's question (rummy.search.is_complete).
 
 
 def hand_is_complete(hand: Sequence[Card], rules: MeldRules) -> bool:
-    """True when every card of ``hand`` can be put in a meld (BT-4).
-
-    An exact yes/no search that stops at the first complete arrangement;
-    it agrees with ``best_arrangement(hand, rules).is_complete`` (tested on
-    random hands), only faster.  Rules it does not cover (aces high, a
-    natural card required, capped sets) go to the full solver.
+    """True when every card of ``hand`` can be put in a meld (BT-4):
+    :func:`rummy.search.is_complete`, an exact yes/no search that stops at
+    the first complete arrangement.
 
     >>> from rummy.cards import cards
     >>> rules = MeldRules(wild_rank=5)
@@ -141,128 +139,9 @@ def hand_is_complete(hand: Sequence[Card], rules: MeldRules) -> bool:
     >>> hand_is_complete(cards("7h 8h 5c Kd Kd Qs"), rules)
     False
     """
-    if rules.aces != "low" or rules.min_naturals or rules.max_set_size is not None:
-        return best_arrangement(hand, rules).is_complete
-    x = 0
-    w = 0
-    wild_rank = rules.wild_rank
-    bits = _BIT4
-    ranks = _RANK_OF
-    for c in hand:
-        i = c.index
-        if i == 52:  # a joker
-            if not rules.jokers_wild:
-                return False  # a joker that is not wild is never in a meld
-            w += 1
-        elif ranks[i] == wild_rank:
-            w += 1
-        else:
-            x += bits[i]
-    if x == 0:
-        return w == 0 or w >= 3
-    if w < 2 and not _partners_ok(x, w):
-        return False
-    return _complete(x, w, False, {})
-
-
-#: 1 << (4 * i) for each card index i (4 bits of count per card)
-_BIT4 = [1 << (4 * i) for i in range(53)]
-#: the rank (1..13) of each card index, 0 for the joker
-_RANK_OF = [i % 13 + 1 for i in range(52)] + [0]
-#: ranks r-2..r+2 but not r, as a bit mask over ranks 0..15
-_NEAR = [((0b11011 << r) >> 2) for r in range(14)]
-_RUNS_THROUGH = [
-    [m for m in ((0b111 << r) >> 2, (0b111 << r) >> 1, 0b111 << r) if m & 1 == 0 and m < 1 << 14]
-    for r in range(14)
-]
-
-
-def _partners_ok(x: int, w: int) -> bool:
-    """Quick necessary test: with no wild every card needs a set or a run of
-    naturals; with one wild every card needs at least one partner."""
-    masks = [0, 0, 0, 0]
-    by_rank = [0] * 14
-    present = []
-    y = x
-    while y:
-        low = (y & -y).bit_length() - 1
-        p = low >> 2
-        n = (y >> (4 * p)) & 15
-        y -= n << (4 * p)
-        s, q = divmod(p, 13)
-        masks[s] |= 1 << (q + 1)
-        by_rank[q + 1] += n
-        present.append((s, q + 1))
-    for s, r in present:
-        mask = masks[s]
-        if w == 0:
-            if by_rank[r] >= 3 or any(mask & m == m for m in _RUNS_THROUGH[r]):
-                continue
-            return False
-        if by_rank[r] >= 2 or mask & _NEAR[r]:
-            continue
-        return False
-    return True
-
-
-def _count(x: int, p: int) -> int:
-    return (x >> (4 * p)) & 15
-
-
-def _complete(x: int, w: int, melded: bool, failed: dict[tuple[int, int, bool], bool]) -> bool:
-    """Can the naturals ``x`` plus ``w`` wilds all be melded?  ``melded``:
-    a meld exists already (it can absorb one or two leftover wilds)."""
-    if x == 0:
-        return w == 0 or w >= 3 or melded
-    key = (x, w, melded)
-    if key in failed:
-        return False
-    low = (x & -x).bit_length() - 1
-    p = low >> 2
-    s, q = divmod(p, 13)
-    base = s * 13
-    bit = 1 << (4 * p)
-    # runs in this suit with this card as the lowest natural; wilds fill the
-    # gaps and pad the run to 3 cards (always possible inside A..K here)
-    stack: list[tuple[int, int, int]] = [(q, 0, bit)]  # last rank, gaps, cards taken
-    while stack:
-        last, gaps, delta = stack.pop()
-        length = last - q + 1
-        need = gaps + max(0, 3 - length)
-        if need <= w and _complete(x - delta, w - need, True, failed):
-            return True
-        for r in range(last + 1, 13):
-            g2 = gaps + (r - last - 1)
-            if g2 > w:
-                break
-            if _count(x, base + r):
-                stack.append((r, g2, delta + (1 << (4 * (base + r)))))
-    # sets of this rank: this card, any further copies in this and higher
-    # suits, padded with wilds to 3
-    choices = []
-    for t in range(s, 4):
-        pp = t * 13 + q
-        n = _count(x, pp) - (1 if t == s else 0)
-        if n:
-            choices.append((pp, n))
-    if choices or w >= 2:
-        for delta, k in _set_takes(choices, bit, 1):
-            need = 3 - k if k < 3 else 0
-            if need <= w and _complete(x - delta, w - need, True, failed):
-                return True
-    failed[key] = False
-    return False
-
-
-def _set_takes(choices: list[tuple[int, int]], delta: int, k: int) -> list[tuple[int, int]]:
-    """Every way to take copies for a set: (cards taken as bits, count)."""
-    out = [(delta, k)]
-    for pp, n in choices:
-        out = [
-            (d + (t << (4 * pp)), kk + t) for d, kk in out for t in range(n + 1)
-        ]
-    out.sort(key=lambda dk: -dk[1])  # bigger sets first: fewer cards left to place
-    return out
+    if not rules.jokers_wild and any(c.index == 52 for c in hand):
+        return False  # a joker that is not wild is never in a meld
+    return is_complete(hand, rules)
 
 
 # ---------------------------------------------------------------------------

@@ -4,9 +4,10 @@ defender's best lay-offs and every arrangement within a knock limit.
 
 One 52-card pack, no wilds, aces low (G-1).  A card is a bit
 (``suit * 13 + rank - 1``, suits in c d h s order, the order cards sort in);
-a hand is an ``int`` mask.  The deadwood search takes the lowest card and
-tries it as deadwood or in every meld whose lowest card it is; it is checked
-against ``rummy.melds.penalty`` in tests/test_gin_solver.py.
+a hand is an ``int`` mask.  The lowest deadwood and the best lay-offs are
+the one meld search's (:func:`rummy.search.mask_penalty`,
+:func:`rummy.search.best_layoffs_masks`), under the names gin's code knew
+them by; tests/test_gin_solver.py checks them against a brute force.
 
 >>> from rummy.cards import cards
 >>> deadwood_of(mask_of(cards("7h 8h 9h 9c 9d Kc 2s")))   # set 9c-9d-9h: 7+8+10+2 left
@@ -24,7 +25,7 @@ from itertools import combinations
 
 from rummy.cards import SUITS, Card, deck
 from rummy.errors import GameError
-from rummy.search import extension_bits  # the one copy: cards a meld can take
+from rummy.search import best_layoffs_masks, extension_bits, mask_penalty
 
 __all__ = [
     "CARDS", "VALUES", "RUNS_BY_LOW", "SETS_BY_LOW", "MELD_MASKS",
@@ -48,8 +49,6 @@ for _r in range(13):
     for _k in (3, 4):
         for _combo in combinations(_bits, _k):
             SETS_BY_LOW[min(_combo)].append(sum(1 << b for b in _combo))
-_MEMO: dict[int, int] = {}
-_MEMO_LIMIT = 400_000
 
 
 _SUIT_IX = {s: i for i, s in enumerate(SUITS)}
@@ -83,31 +82,9 @@ def cards_of(mask: int) -> list[Card]:
     return out
 
 
-def deadwood_of(mask: int) -> int:
-    """Lowest deadwood of the cards in ``mask`` (exact)."""
-    if not mask:
-        return 0
-    got = _MEMO.get(mask)
-    if got is not None:
-        return got
-    low = (mask & -mask).bit_length() - 1
-    best = VALUES[low] + deadwood_of(mask & (mask - 1))
-    for m in RUNS_BY_LOW[low]:
-        if m & mask != m:
-            break  # longer runs from this card need this one too
-        v = deadwood_of(mask ^ m)
-        if v < best:
-            best = v
-    if best:
-        for m in SETS_BY_LOW[low]:
-            if m & mask == m:
-                v = deadwood_of(mask ^ m)
-                if v < best:
-                    best = v
-    if len(_MEMO) > _MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[mask] = best
-    return best
+#: Lowest deadwood of the cards in a mask (exact): the one search's
+#: :func:`rummy.search.mask_penalty` under gin's rules (G-1).
+deadwood_of = mask_penalty
 
 
 _R13 = (1 << 13) - 1
@@ -141,29 +118,12 @@ def deadwood_floor(m: int) -> int:
     return total
 
 
-def best_layoffs_of(hand: int, melds: tuple[int, ...],
-                        memo: dict[tuple[int, tuple[int, ...]], tuple[int, tuple[tuple[int, int], ...]]]
-                        ) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """The defender's best lay-offs of ``hand`` onto the knocker's ``melds``
-    (chains included): (lowest deadwood left, ((card bit, meld index), ...)),
-    fewest lay-offs on a tie.  ``memo`` is shared between calls on one knock."""
-    key = (hand, melds)
-    got = memo.get(key)
-    if got is not None:
-        return got
-    best: tuple[int, tuple[tuple[int, int], ...]] = (deadwood_of(hand), ())
-    for i, m in enumerate(melds):
-        ext = extension_bits(m) & hand
-        while ext:
-            b = ext & -ext
-            ext ^= b
-            sub = best_layoffs_of(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
-            cand = (sub[0], ((b.bit_length() - 1, i),) + sub[1])
-            # lowest deadwood, then fewest lay-offs
-            if cand[0] < best[0] or cand[0] == best[0] and len(cand[1]) < len(best[1]):
-                best = cand
-    memo[key] = best
-    return best
+#: The defender's best lay-offs of a hand onto the knocker's melds (chains
+#: included): ``best_layoffs_of(hand, melds, memo)`` is
+#: :func:`rummy.search.best_layoffs_masks`: (lowest deadwood left, ((card
+#: bit, meld index), ...)), fewest lay-offs on a tie; ``memo`` is shared
+#: between calls on one knock.
+best_layoffs_of = best_layoffs_masks
 
 
 MELD_MASKS = frozenset(m for group in (RUNS_BY_LOW, SETS_BY_LOW) for ms in group for m in ms)

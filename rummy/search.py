@@ -11,17 +11,22 @@ no other module searches melds.
 
 How the general search works: the natural (non-wild) cards are a vector of
 counts (one 4-bit field per card, so identical cards from several packs
-are one count), the wilds are a count.  The search takes the lowest
-remaining card and tries every way to use it: as deadwood, as the discard
-(one discard owed), in a set with other cards of its rank, or as the lowest
-natural card of a run in its suit (wilds filling gaps).  A meld is its
-naturals plus the wilds it needs and the room it has for more, so wilds are
-handed out at the end: the cheapest are the ones left over.  Results are
-memoised on (counts, wilds left, spare room, discard owed), and the meld
-moves of a card set are found once per set (states differ in wilds left
-far more often than in cards left); the memo is kept between hands that
-share the rules, the wilds' points and the isolated cards, and the answers
-are kept per hand (``clear_memo`` empties both).
+are one count), rank-major from the top rank down, so a card's set
+partners sit next to it and the costly cards come first; the wilds are a
+count.  The search takes the first remaining card and tries every way to
+use it: as deadwood, as the discard (one discard owed), in a set with
+other cards of its rank, or as the top natural card of a run in its suit
+(wilds filling gaps).  A meld is its naturals plus the wilds it needs and
+the room it has for more, so wilds are handed out at the end: the cheapest
+are the ones left over.  With a discard owed, a card that no remaining
+card could beat as a discard is thrown rather than kept (a wild thrown is
+weighed once, at the top).  A row of cards without partners is deadwood
+in one step.  Results are memoised on (counts, wilds left, spare room,
+discard owed), and the meld moves are found once per part of the vector
+they depend on (the card, the rest of its suit below it, its rank); the
+memo is kept between hands that share the rules, the wilds' points and
+the isolated cards, and the answers are kept per hand (``clear_memo``
+empties both; the per-rule tables stay).
 
 The fast path: one pack's worth of distinct cards and no wilds (gin, and
 every hand without a wild).  The melds of such a hand are found with bit
@@ -39,6 +44,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -61,6 +67,7 @@ __all__ = [
     "best_discard",
     "all_melded",
     "is_complete",
+    "may_go_out",
     "extension_bits",
     "min_wilds",
     "min_wilds_counts",
@@ -83,20 +90,27 @@ _WILD_DISCARD = 100  # discard preference of a wild (naturals rank 0..51, lower 
 def _tables(rules: MeldRules) -> tuple[Any, ...]:
     """Per-position tables for one rule set.
 
-    A natural card's position is suit * 13 + p, where p orders ranks for runs
-    (aces last when aces are high).  Returns the position of each card, the
-    card at each position, the encoded deadwood cost, the discard preference
-    (0 = the card best thrown on a tie: most points first), the positions
-    above in the same suit, the positions below from an ace played high, and
-    the same-rank positions in this and higher suits.
+    A natural card's position is q * 4 + suit, rank-major from the top
+    rank down (the ace first when it may play high, last when it plays
+    low), so that the search meets the costly cards first: the lowest
+    position's set partners are the next positions, its run partners every
+    fourth (runs are built downwards).  Returns the position of each card,
+    the card at each position, the encoded deadwood cost, the discard
+    preference (0 = the card best thrown on a tie: most points first), the
+    run positions after each (next lower ranks of its suit), the positions
+    of an ace's low runs (2, 3, ...) when it plays low or high, the
+    same-rank positions after it, Card.index -> position, the part of a
+    count vector the melds of a lowest card depend on, each card's points
+    by Card.index, the positions after each that are better discards, and
+    each Card.index's unit in a count vector.
     """
-    high = rules.aces == "high"
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
     pen: list[int] = []
-    for s in SUITS:
-        ranks = list(range(2, 14)) + [1] if high else list(range(1, 14))
-        for r in ranks:
+    ranks = list(range(13, 1, -1))
+    ranks = ranks + [1] if rules.aces == "low" else [1] + ranks
+    for r in ranks:
+        for s in SUITS:
             c = Card(r, s)
             pos_of[c] = len(card_at)
             card_at.append(c)
@@ -105,15 +119,29 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     drank = [0] * 52
     for i, pos in enumerate(order):
         drank[pos] = i
-    up = [tuple(range(p + 1, p - p % 13 + 13)) for p in range(52)]
+    up = [tuple(range(p + 4, 52, 4)) for p in range(52)]
     down: list[tuple[int, ...]] = [()] * 52
     if rules.aces == "low_or_high":
         for si in range(4):
-            a = si * 13
-            down[a] = tuple(range(a + 12, a, -1))  # K, Q, ... 2 below an ace played as 14
-    same = [tuple(range(p + 13, 52, 13)) for p in range(52)]
+            down[si] = tuple(range(48 + si, si, -4))  # 2, 3, ... K above an ace played as 1
+    same = [tuple(range(p + 1, p - p % 4 + 4)) for p in range(52)]
     index_pos = [pos_of[c] for c in (Card(r, s) for s in SUITS for r in range(1, 14))]
-    return pos_of, card_at, pen, drank, up, down, same, index_pos
+    # the part of a count vector that the melds of its lowest card p depend
+    # on: p and the cards above it in its suit, and p's rank in higher suits
+    local = [0] * 52
+    for p in range(52):
+        m = 0
+        for t in (p, *up[p], *same[p]):
+            m |= 15 << (t << 2)
+        local[p] = m
+    pts = [rules.penalty_of(Card(r, s)) for s in SUITS for r in range(1, 14)] + [rules.joker_penalty]
+    better = [0] * 52
+    for p in range(52):
+        for t in range(p + 1, 52):
+            if drank[t] < drank[p]:
+                better[p] |= 15 << (t << 2)
+    unit = [1 << (index_pos[i] << 2) for i in range(52)]
+    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit
 
 
 _last_tables: list[Any] = [None, None]
@@ -131,39 +159,55 @@ def _wild_costs(rules: MeldRules, wilds: Iterable[Card]) -> tuple[int, ...]:
     """The wilds' points, most expensive first: the cheapest are the ones
     left over (and a discarded wild is the most expensive one, which leaves
     the cheapest-u sums unchanged for every u < number of wilds)."""
-    return tuple(sorted((rules.penalty_of(c) for c in wilds), reverse=True))
+    pts = _rule_tables(rules)[9]
+    return tuple(sorted([pts[c.index] for c in wilds], reverse=True))
+
+
+@functools.lru_cache(maxsize=512)
+def _partners(rules: MeldRules, reach: int) -> list[int]:
+    """For each position, the positions (as count-vector fields) whose cards
+    could share a meld with it: its rank in the other suits, and its suit
+    within ``reach`` ranks (an ace that plays low or high reaches both the
+    king's side and the two's side)."""
+    both = rules.aces == "low_or_high"
+    out = [0] * 52
+    for p in range(52):
+        q, s = p >> 2, p & 3
+        m = 0
+        for t in range(q * 4, q * 4 + 4):
+            if t != p:
+                m |= 15 << (t << 2)
+        for j in range(13):
+            if j == q:
+                continue
+            dist = abs(j - q)
+            if both and (j == 0 or q == 0):  # the ace is first: K next to it, 2 last
+                i = q or j
+                dist = min(i, 13 - i)
+            if dist <= reach:
+                m |= 15 << ((j * 4 + s) << 2)
+        out[p] = m
+    return out
 
 
 def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, list[int]]:
     """The count vector of the naturals less the isolated ones, and the
     isolated positions, best discard first.  A natural is isolated when no
     other natural could share a meld with it, given ``big`` wilds."""
-    _pos_of, _card_at, _pen, drank, _up, _down, _same, index_pos = _rule_tables(rules)
-    counts = [0] * 52
-    for c in naturals:
-        counts[index_pos[c.index]] += 1
-    reach = big + 1  # a run partner can be this far away
-    both = rules.aces == "low_or_high"
+    tables = _rule_tables(rules)
+    drank, index_pos, unit = tables[3], tables[7], tables[11]
     x = 0
+    for c in naturals:
+        x += unit[c.index]
+    if len(naturals) > 8 and max(Counter(map(_INDEX, naturals)).values()) > 8:
+        raise MeldError("no card can appear more than 8 times (at most 8 packs)")
+    partners = _partners(rules, big + 1)
     iso: list[int] = []
-    for p in sorted({index_pos[c.index] for c in naturals}):  # positions held
-        n = counts[p]
-        if n > 8:
-            raise MeldError("no card can appear more than 8 times (at most 8 packs)")
-        x += n << (p << 2)
-        if n > 1:
-            continue
-        q = p % 13
-        if counts[q] + counts[q + 13] + counts[q + 26] + counts[q + 39] > 1:
-            continue
-        base = p - q
-        row = counts[base:base + 13]
-        lo = q - reach if q > reach else 0
-        if any(row[lo:q]) or any(row[q + 1:q + reach + 1]):
-            continue
-        if both and (any(row[13 - reach + q:]) or any(row[: q + reach - 12])):
-            continue  # an ace also sits next to the king
-        iso.append(p)
+    for c in naturals:
+        p = index_pos[c.index]
+        if (x >> (p << 2)) & 15 == 1 and not x & partners[p]:
+            iso.append(p)
+    for p in iso:
         x -= 1 << (p << 2)
     iso.sort(key=drank.__getitem__)
     return x, iso
@@ -184,12 +228,13 @@ class _Solver:
 
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
-                 "set_room", "index_pos", "choice", "ready_memo", "meld_memo")
+                 "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
+                 "iso_first")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
-         self.same, self.index_pos) = _rule_tables(rules)
+         self.same, self.index_pos, self.local, _pts, self.better, _unit) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
         costs = _wild_costs(rules, wilds)
@@ -205,6 +250,7 @@ class _Solver:
         self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.iso: list[int] = []
         self.iso_tail: list[int] = [0]
+        self.iso_first = 1 << 30  # the discard preference of the best isolated card
 
     def encode(self, naturals: Sequence[Card]) -> int:
         """The count vector of the naturals, less the isolated ones (kept in
@@ -220,6 +266,7 @@ class _Solver:
             tail[i] = tail[i + 1] + self.pen[iso[i]]
         self.iso = iso
         self.iso_tail = tail
+        self.iso_first = self.drank[iso[0]] if iso else 1 << 30
 
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
@@ -230,8 +277,8 @@ class _Solver:
         if d:
             yield bit, 0, 0, 0, self.drank[p]  # the discard
         max_set = self.max_set
-        # runs with this card as the lowest natural (or, for an ace played
-        # high, as the top card, going down)
+        # runs with this card as the first natural in search order (its top
+        # card; or, for an ace that also plays low, its lowest card, going up)
         for seq in (self.up[p], self.down[p]):
             if not seq:
                 continue
@@ -330,56 +377,85 @@ class _Solver:
         got = memo.get(key)
         if got is not None:
             return got
-        best = _INF
-        pick = None
         solve = self.solve
+        pen = self.pen
+        p = ((x & -x).bit_length() - 1) >> 2
         if w < 2:
             # most states: the lowest card has no partner left, so it can only
-            # be deadwood (or the discard); skip the full move search
-            p = ((x & -x).bit_length() - 1) >> 2
-            sh = p << 2
-            q = p % 13
-            rank_count = ((x >> (sh - (p - q) * 4)) & 15) + ((x >> ((q + 13) << 2)) & 15) + \
-                ((x >> ((q + 26) << 2)) & 15) + ((x >> ((q + 39) << 2)) & 15)
-            nxt = (x >> (sh + 4)) & 0xFF if q < 12 else 0
-            if q == 11:
-                nxt &= 0xF
-            if w == 0:
-                alone = rank_count < 3 and not (nxt & 0xF and nxt & 0xF0)
-            else:
-                alone = rank_count < 2 and not nxt
-            if alone and self.down[p]:
-                top2 = (x >> ((p + 11) << 2)) & 0xFF
-                alone = not (top2 & 0xF0 and (w or top2 & 0xF)) and not (w and top2)
-            if alone:
-                bit = 1 << sh
-                pick = (bit, 0, 0, d, self.pen[p])
-                best = self.pen[p] + solve(x - bit, w, cap, d)
+            # be deadwood (or the discard); skip the full move search, and
+            # without a discard owed, take every such card in a row at once
+            add = 0
+            y = x
+            while True:
+                sh = p << 2
+                r4 = (y >> ((p >> 2) << 4)) & 0xFFFF  # p's rank (earlier suits are gone)
+                rank_count = (r4 & 15) + ((r4 >> 4) & 15) + ((r4 >> 8) & 15) + (r4 >> 12)
+                n1 = (y >> (sh + 16)) & 15  # the next two cards of p's suit (one and two ranks down)
+                n2 = (y >> (sh + 32)) & 15
+                if w == 0:
+                    alone = rank_count < 3 and not (n1 and n2)
+                else:
+                    alone = rank_count < 2 and not (n1 or n2)
+                if alone and self.down[p]:  # an ace that also plays low: the 2 and 3
+                    nk = (y >> ((p + 48) << 2)) & 15
+                    nq = (y >> ((p + 44) << 2)) & 15
+                    alone = not (nk and (w or nq)) and not (w and (nk or nq))
+                if not alone:
+                    break
                 if d:
-                    v = self.drank[p] + solve(x - bit, w, cap, 0)
-                    if v < best:
-                        best = v
-                        pick = (bit, 0, 0, 0, self.drank[p])
+                    bit = 1 << sh
+                    pick = (bit, 0, 0, 0, self.drank[p])
+                    best = self.drank[p] + solve(x - bit, w, cap, 0)
+                    if x & self.better[p] or self.iso_first < self.drank[p]:
+                        v = pen[p] + solve(x - bit, w, cap, d)
+                        if v < best:
+                            best = v
+                            pick = (bit, 0, 0, d, pen[p])
+                    memo[key] = best
+                    self.choice[key] = pick
+                    return best
+                n = (y >> sh) & 15
+                y -= n << sh
+                add += n * pen[p]
+                if y == 0:
+                    break
+                p = ((y & -y).bit_length() - 1) >> 2
+            if add:
+                best = add + solve(y, w, cap, 0)
                 memo[key] = best
-                self.choice[key] = pick
+                self.choice[key] = (x - y, 0, 0, 0, add)
                 return best
-        p = ((x & -x).bit_length() - 1) >> 2
         bit = 1 << (p << 2)
-        add = self.pen[p]
-        pick = (bit, 0, 0, d, add)  # deadwood
-        best = add + solve(x - bit, w, cap, d)
+        y = x - bit
+        # the children's memo entries are looked up here (most are there)
+        k0 = ((y << 5 | w) << 5 | cap) << 1
+        best = _INF
         if d:  # the discard
             add = self.drank[p]
-            v = add + solve(x - bit, w, cap, 0)
+            v = memo.get(k0) if y else None
+            best = add + (solve(y, w, cap, 0) if v is None else v)
+            pick = (bit, 0, 0, 0, add)
+        # deadwood; with a discard owed, only while a better discard may
+        # come (else throwing this card is at least as good: a wild thrown
+        # instead is the caller's other branch, see best_discard)
+        if not d or x & self.better[p] or self.iso_first < self.drank[p]:
+            add = pen[p]
+            v = memo.get(k0 | d) if y else None
+            v = add + (solve(y, w, cap, d) if v is None else v)
             if v < best:
                 best = v
-                pick = (bit, 0, 0, 0, add)
-        melds = self.meld_memo.get(x)
+                pick = (bit, 0, 0, d, add)
+        melds = self.meld_memo.get(x & self.local[p])
         if melds is None:
             melds = self._melds_of(x)
         for delta, need, room in melds:
             if need <= w:
-                v = solve(x - delta, w - need, cap + room, d)
+                y, w2, c2 = x - delta, w - need, cap + room
+                if c2 > w2:
+                    c2 = w2
+                v = memo.get(((y << 5 | w2) << 5 | c2) << 1 | d) if y else None
+                if v is None:
+                    v = solve(y, w2, c2, d)
                 if v <= best:  # melds first on ties (the last one found)
                     best = v
                     pick = (delta, need, room, d, 0)
@@ -392,9 +468,12 @@ class _Solver:
         every wild at hand, as (cards removed, wilds needed, room added);
         found once per ``x`` (states differ in wilds left far more often than
         in cards left), and a state with fewer wilds takes those it can pay."""
-        melds = [(delta, need, room) for delta, need, room, _d2, add in self.moves(x, self.big, 0)
-                 if add == 0]
-        self.meld_memo[x] = melds
+        key = x & self.local[((x & -x).bit_length() - 1) >> 2]
+        melds = self.meld_memo.get(key)
+        if melds is None:
+            melds = [(delta, need, room) for delta, need, room, _d2, add in self.moves(key, self.big, 0)
+                     if add == 0]
+            self.meld_memo[key] = melds
         return melds
 
     def ready(self, x: int, w: int, cap: int, d: int = 0) -> bool:
@@ -416,9 +495,7 @@ class _Solver:
             p = ((x & -x).bit_length() - 1) >> 2
             ok = self.ready(x - (1 << (p << 2)), w, cap, 0)
         if not ok:
-            melds = self.meld_memo.get(x)
-            if melds is None:
-                melds = self._melds_of(x)
+            melds = self._melds_of(x)
             for delta, need, room in melds:
                 if need <= w and self.ready(x - delta, w - need, cap + room, d):
                     ok = True
@@ -426,16 +503,60 @@ class _Solver:
         memo[key] = ok
         return ok
 
+    def _cards(self, delta: int) -> list[Card]:
+        """The cards of a count vector."""
+        out: list[Card] = []
+        while delta:
+            i = ((delta & -delta).bit_length() - 1) >> 2
+            n = (delta >> (i << 2)) & 15
+            out.extend([self.card_at[i]] * n)
+            delta -= n << (i << 2)
+        return out
+
+    def _wild_throw_may_win(self, x: int, w: int, cost: int) -> bool:
+        """Could throwing a wild beat ``cost``, the best natural discard?
+
+        Only when the rest of the hand, arranged without that wild, has no
+        meld at all: if it has a meld with a natural card, the wild can
+        stand in for that natural, which is thrown instead (the same cards
+        left over, and a natural is preferred as the discard on a tie); if
+        its only melds are of wilds, the wild joins one of them and an
+        unmelded natural is thrown.  Both need sets without a size cap and
+        melds that may be all wilds; otherwise the question is searched.
+        Without melds the cost is known: every natural card and the wilds
+        left over."""
+        if cost >= _INF or self.max_set is not None or not self.wild_only:
+            return True
+        total = self.iso_tail[0]
+        while x:
+            i = ((x & -x).bit_length() - 1) >> 2
+            n = (x >> (i << 2)) & 15
+            x -= n << (i << 2)
+            total += n * self.pen[i]
+        return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
+
     def arrangement(self, x: int, wilds: list[Card], d: int = 0) -> tuple[Arrangement, Card | None]:
-        """Walk the optimal choices back into melds, deadwood and a discard."""
+        """Walk the optimal choices back into melds, deadwood and a discard.
+
+        With a discard owed (``d``) the search prefers throwing a natural
+        card it meets first to keeping it for a later discard, so a wild
+        thrown is weighed here: the most expensive wild thrown, the rest of
+        the hand arranged with one wild fewer (the wilds left over are the
+        cheapest either way)."""
         w = len(wilds)
         cost = self.solve(x, w, 0, d)
+        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+        thrown: Card | None = None
+        if d and w and self._wild_throw_may_win(x, w, cost):
+            other = _WILD_DISCARD + self.solve(x, w - 1, 0, 0)
+            if other < cost:
+                cost, d, w = other, 0, w - 1
+                thrown = wild_list.pop(0)
         if cost >= _INF:
             raise MeldError("there is no card to discard")
-        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
         plan: list[tuple[list[Card], int, int]] = []  # naturals, wilds needed, room
         dead: list[Card] = []
-        discard: Card | None = None
+        discard: Card | None = thrown
         cap = 0
         while x:
             cap = min(cap, w)
@@ -443,24 +564,36 @@ class _Solver:
             delta, need, room, d2, add = self.choice[((x << 5 | w) << 5 | cap) << 1 | d]
             if d2 != d:
                 discard = self.card_at[p]
-            elif add:
-                dead.append(self.card_at[p])
+            elif add:  # deadwood: this card, or a row of cards without partners
+                dead.extend(self._cards(delta))
             else:
-                nat = []
-                rest_delta = delta
-                while rest_delta:
-                    i = ((rest_delta & -rest_delta).bit_length() - 1) >> 2
-                    n = (rest_delta >> (i << 2)) & 15
-                    nat.extend([self.card_at[i]] * n)
-                    rest_delta -= n << (i << 2)
-                plan.append((nat, need, room))
+                plan.append((self._cards(delta), need, room))
             x -= delta
             w -= need
             cap += room
             d = d2
         # the isolated cards: rescued by two wilds each, discarded, or deadwood
         _cost, k, how = self.end(w, min(cap, w), d)
-        iso = [self.card_at[i] for i in self.iso]
+        return self._assemble(plan, dead, list(self.iso), k, how, discard, w, wild_list, cost)
+
+    def _assemble(self, plan: list[tuple[list[Card], int, int]], dead: list[Card], spare: list[int],
+                  k: int, how: int, discard: Card | None, w: int, wild_list: list[Card],
+                  cost: int) -> tuple[Arrangement, Card | None]:
+        """Melds, deadwood and the discard from a search's choices: ``plan``
+        (naturals, wilds needed, room) of the melds chosen, ``spare`` (the
+        positions left unmelded, best discard first) of which the first is
+        the discard when ``how`` is 1 and the next ``k`` are rescued by two
+        wilds each; a wild is the discard when ``how`` is 2; ``w`` wilds are
+        not yet given to a meld (``wild_list``: every wild, most expensive
+        first)."""
+        # melds in the order of their lowest card by suit, then rank in run
+        # order (the one-pack fast path's order), whatever order the search took
+        if len(plan) > 1:
+            if self.rules.aces == "high":
+                plan.sort(key=lambda m: min(c.index + (12 if c.rank == 1 else -1) for c in m[0]))
+            else:
+                plan.sort(key=lambda m: min(map(_INDEX, m[0])))
+        iso = [self.card_at[i] for i in spare]
         if how == 1:
             discard = iso.pop(0)
         for c in iso[:k]:
@@ -495,7 +628,7 @@ class _Solver:
                     grp[2].extend(rest[:take])
                     rest = rest[take:]
         melds = tuple(_build(kind, nat, wl, self.rules) for kind, nat, wl in groups)
-        deadwood = tuple(sorted(dead)) + tuple(sorted(rest))
+        deadwood = tuple(sorted(dead, key=_INDEX)) + tuple(sorted(rest, key=_INDEX))
         return Arrangement(melds, deadwood, cost // _W), discard
 
 
@@ -504,7 +637,8 @@ _SOLVERS_MAX = 512  # solvers kept (a game's hands share most of their searches)
 _MEMO_MAX = 1 << 16  # states one kept solver may remember
 
 
-def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tuple[_Solver, int]:
+def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
+                encoded: tuple[int, list[int]] | None = None) -> tuple[_Solver, int]:
     """A solver for this hand and its encoded naturals.
 
     A search's results depend only on the rules, the wilds' points and the
@@ -512,7 +646,7 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tu
     to the next, a bot weighing each discard) share one memo: later calls
     start from the states earlier calls solved."""
     costs = _wild_costs(rules, wilds)
-    x, iso = _encode(rules, len(costs), naturals)
+    x, iso = encoded or _encode(rules, len(costs), naturals)
     key = (rules, costs, tuple(iso))
     kept = _SOLVERS.get(key)
     if kept is not None:
@@ -532,7 +666,7 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card]) -> tu
 
 
 def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
-    naturals = sorted(naturals)
+    naturals = sorted(naturals, key=_INDEX)
     if not naturals:
         if kind == "set":
             return _make_set([], wilds, rules.wild_rank or 13)
@@ -646,7 +780,8 @@ def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
         posmap = [si * 13 + (12 if r == 1 else r - 2) for si in range(4) for r in range(1, 14)]
     card_at = [Card(r, s) for s in SUITS for r in ranks]
     allow4 = rules.max_set_size is None or rules.max_set_size >= 4
-    drank = _tables(rules)[3]
+    gen = _tables(rules)  # the general search orders discards; its positions differ
+    drank = [gen[3][gen[0][c]] for c in card_at]
     in_order, in_sort = _suit_cards(high)
     return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort
 
@@ -872,8 +1007,13 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     got = kept.get(key)
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
-        s, x = _solver_for(rules, naturals, wilds)
-        got = kept[key] = s.ready(x, len(wilds), 0, int(discard))
+        x, iso = _encode(rules, len(wilds), naturals)
+        if len(iso) > discard + len(wilds) // 2:
+            got = False  # more cards without a partner than wilds to rescue them
+        else:
+            s, x = _solver_for(rules, naturals, wilds, (x, iso))
+            got = s.ready(x, len(wilds), 0, int(discard))
+        kept[key] = got
     return got  # type: ignore[no-any-return]
 
 
@@ -947,6 +1087,22 @@ def is_complete(hand: Iterable[Card | str] | str, rules: MeldRules | None = None
     return all_melded(hand, rules)
 
 
+def may_go_out(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> bool:
+    """A quick necessary condition for ``all_melded(hand, rules, discard=True)``
+    (TT-6): with fewer than two wilds, at most one natural card may lack a
+    partner that could share a meld with it.  False: the hand certainly
+    can't go out; True: ask :func:`all_melded`.
+
+    >>> may_go_out("2c 7d Kh 9s"), may_go_out("7h 8h 9h Kc")
+    (False, True)
+    """
+    cards_, rules = _prepare(hand, rules)
+    naturals, wilds = _split_hand(cards_, rules)
+    if len(wilds) >= 2:
+        return True
+    return len(_encode(rules, len(wilds), naturals)[1]) <= 1
+
+
 # -- how many wilds do the naturals need? -------------------------------------
 
 _COVER_SOLVERS: dict[MeldRules, _Solver] = {}
@@ -965,13 +1121,13 @@ def _cover_solver(rules: MeldRules) -> _Solver:
 def _solver_counts(x: int, rules: MeldRules) -> int:
     """Counts packed by ``Card.index`` (position suit * 13 + rank - 1) as
     the search packs them (aces high: the ace after the king)."""
-    if rules.aces != "high" or not x:
-        return x
+    index_pos = _rule_tables(rules)[7]
     out = 0
-    for si in range(4):
-        row = (x >> (52 * si)) & ((1 << 52) - 1)
-        ace = row & 15
-        out |= ((row >> 4) | (ace << 48)) << (52 * si)
+    while x:
+        i = ((x & -x).bit_length() - 1) >> 2
+        n = (x >> (i << 2)) & 15
+        x -= n << (i << 2)
+        out += n << (index_pos[i] << 2)
     return out
 
 

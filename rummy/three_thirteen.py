@@ -44,6 +44,7 @@ from rummy.melds import (
     best_discard,
 )
 from rummy.melds import penalty as _solver_penalty
+from rummy.search import may_go_out as _may_go_out
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
 
@@ -70,63 +71,37 @@ DRAW_DISCARD = Action("draw discard")
 
 
 # ---------------------------------------------------------------------------
-# Solver calls, cached: a bot's turn and the engine's legality check ask the
-# same questions about the same hand.
+# Solver calls: the one meld search (rummy.search) keeps the answers a bot's
+# turn and the engine's legality check share; these are its names here.
 
 
 def _key(hand: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(hand, key=_INDEX))  # index order is Card.sort_key order
 
 
-_PENALTIES: dict[tuple[tuple[Card, ...], MeldRules], int] = {}
-_CACHE_MAX = 1 << 14
-
-
-def _penalty_sorted(hand: tuple[Card, ...], rules: MeldRules) -> int:
-    got = _PENALTIES.get((hand, rules))
-    if got is None:
-        if len(_PENALTIES) >= _CACHE_MAX:
-            _PENALTIES.clear()
-        got = _PENALTIES[hand, rules] = _solver_penalty(hand, rules)
-    return got
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _best_discard_sorted(hand: tuple[Card, ...], rules: MeldRules) -> Discard:
-    d = best_discard(hand, rules)
-    # the hand kept after this discard: its penalty is known now (a greedy
-    # player asks for it on the next turn)
-    rest = list(hand)
-    rest.remove(d.card)
-    if len(_PENALTIES) >= _CACHE_MAX:
-        _PENALTIES.clear()
-    _PENALTIES[tuple(rest), rules] = d.penalty
-    return d
-
-
-@functools.lru_cache(maxsize=1 << 12)
 def _all_melded(hand: tuple[Card, ...], rules: MeldRules, discard: bool) -> bool:
     return all_melded(hand, rules, discard=discard)
 
 
 def cached_penalty(hand: Iterable[Card], rules: MeldRules) -> int:
-    """``rummy.penalty(hand, rules)``, remembered (the order of cards does not matter).
+    """``rummy.penalty(hand, rules)`` (the search remembers its answers; the
+    order of cards does not matter).
 
     >>> from rummy import cards
     >>> cached_penalty(cards("Kc 7h 8h 9h"), MeldRules())
     10
     """
-    return _penalty_sorted(_key(hand), rules)
+    return _solver_penalty(tuple(hand), rules)
 
 
 def cached_best_discard(hand: Iterable[Card], rules: MeldRules) -> Discard:
-    """``rummy.best_discard(hand, rules)``, remembered.
+    """``rummy.best_discard(hand, rules)`` (remembered by the search).
 
     >>> from rummy import cards
     >>> cached_best_discard(cards("Kc 7h 8h 9h"), MeldRules()).card
     Card.parse('Kc')
     """
-    return _best_discard_sorted(_key(hand), rules)
+    return best_discard(tuple(hand), rules)
 
 
 def may_go_out(hand: Sequence[Card], rules: MeldRules) -> bool:
@@ -134,37 +109,13 @@ def may_go_out(hand: Sequence[Card], rules: MeldRules) -> bool:
     at most one natural card may lack a partner that could share a meld with
     it (same rank, or same suit close enough for the wilds to fill the gap).
     False means the hand certainly can't go out; True means "ask the solver".
+    (:func:`rummy.search.may_go_out`.)
 
     >>> from rummy import cards
     >>> may_go_out(cards("2c 7d Kh 9s"), MeldRules()), may_go_out(cards("7h 8h 9h Kc"), MeldRules())
     (False, True)
     """
-    wild = rules.wild_rank
-    naturals = [c for c in hand if not (c.rank == 0 and rules.jokers_wild) and c.rank != wild]
-    w = len(hand) - len(naturals)
-    if w >= 2:
-        return True
-    reach = 1 + w
-    by_rank: dict[int, int] = {}
-    where: set[tuple[str, int]] = set()
-    for c in naturals:
-        by_rank[c.rank] = by_rank.get(c.rank, 0) + 1
-        where.add((c.suit, c.rank))
-        if c.rank == 1 and rules.aces != "low":
-            where.add((c.suit, 14))
-    lonely = 0
-    for c in naturals:
-        if by_rank[c.rank] > 1:
-            continue
-        ranks: tuple[int, ...] = (c.rank,)
-        if c.rank == 1:
-            ranks = {"low": (1,), "high": (14,), "low_or_high": (1, 14)}[rules.aces]
-        if any((c.suit, r + d) in where for r in ranks for d in range(-reach, reach + 1) if d):
-            continue
-        lonely += 1
-        if lonely > 1:
-            return False
-    return True
+    return _may_go_out(hand, rules)
 
 
 @functools.lru_cache(maxsize=16)

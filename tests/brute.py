@@ -112,3 +112,23 @@ def _searcher(hand, wild_rank=None, aces="low", min_naturals=0, wild_penalty=Non
         return result
 
     return best, n
+
+
+def brute_best_layoffs(hand, melds) -> tuple[int, int]:
+    """The defender's best lay-offs (G-8), by trying every card onto every
+    meld in every order (gin rules: one pack, no wilds, aces low, sets of 3
+    or 4): (lowest deadwood left, fewest lay-offs for it)."""
+    gin = dict(max_set=4, jokers_wild=False)
+
+    @cache
+    def go(rest: frozenset, groups: tuple) -> tuple[int, int]:
+        best = (brute_min_penalty(sorted(rest), **gin), 0)
+        for c in rest:
+            for i, g in enumerate(groups):
+                grown = g | {c}
+                if group_is_meld(sorted(grown), None, "low", 0, 4, False):
+                    dw, n = go(rest - {c}, groups[:i] + (frozenset(grown),) + groups[i + 1:])
+                    best = min(best, (dw, n + 1))
+        return best
+
+    return go(frozenset(hand), tuple(frozenset(m) for m in melds))

@@ -42,16 +42,17 @@ def _general_penalty(hand: list[Card], rules: MeldRules) -> int:
     return s.solve(s.encode(naturals), len(wilds), 0) // (1 << 13)
 
 
-def test_G_1_mask_penalty_agrees_with_gins_own_deadwood_search() -> None:
-    # the gin engine's _dw is the search this replaces (rummy/gin.py)
-    from rummy.gin import _dw
+def test_G_1_gin_asks_the_one_search() -> None:
+    # gin's engine and bots take deadwood and lay-offs from rummy.onepack,
+    # whose names are the search's own functions (no second search)
+    import rummy.bots.gin as gin_bots
+    import rummy.gin as gin
+    import rummy.onepack as onepack
+    import rummy.search as search
 
-    rng = random.Random(11)
-    pack = deck(1)
-    for _ in range(4000):
-        hand = rng.sample(pack, rng.randint(0, 12))
-        m = _mask(hand)
-        assert mask_penalty(m) == _dw(m), hand
+    assert onepack.deadwood_of is search.mask_penalty is gin._dw is gin_bots._dw
+    assert onepack.best_layoffs_of is search.best_layoffs_masks is gin._best_layoffs_masks
+    assert gin_bots._best_layoffs_masks is search.best_layoffs_masks
 
 
 def test_G_1_mask_penalty_agrees_with_the_general_search_and_brute_force() -> None:
@@ -84,29 +85,28 @@ def test_mask_penalty_refuses_wild_or_high_ace_rules() -> None:
         mask_penalty(7, MeldRules(wild_rank=5))
 
 
-def test_G_8_best_layoffs_agree_with_gins_own_layoff_search() -> None:
-    from rummy.gin import _best_layoffs_masks, _dw
+def test_G_8_best_layoffs_agree_with_brute_force() -> None:
+    # tests/brute.py lays every card onto every meld in every order
+    from brute import brute_best_layoffs
+
+    from rummy.melds import best_arrangement
 
     rng = random.Random(13)
     pack = deck(1)
     checked = with_layoffs = 0
-    for _ in range(1500):
-        cards_ = rng.sample(pack, 20)
+    for _ in range(800):
+        cards_ = rng.sample(pack, 16)
         knocker, defender = cards_[:10], cards_[10:]
-        # the knocker's melds: those of its best arrangement (gin rules)
-        from rummy.melds import best_arrangement
-
-        melds = tuple(_mask(list(m.cards)) for m in best_arrangement(knocker, GIN_RULES).melds)
+        melds = best_arrangement(knocker, GIN_RULES).melds
         if not melds:
             continue
         h = _mask(defender)
-        ours = best_layoffs_masks(h, melds)
-        theirs = _best_layoffs_masks(h, melds, {})
-        assert ours == theirs
-        assert ours[0] <= _dw(h)
+        dw, plan = best_layoffs_masks(h, tuple(_mask(list(m.cards)) for m in melds))
+        assert (dw, len(plan)) == brute_best_layoffs(defender, [m.cards for m in melds])
+        assert dw <= mask_penalty(h)
         checked += 1
-        with_layoffs += bool(ours[1])
-    assert checked > 500 and with_layoffs > 50  # the test does see lay-offs
+        with_layoffs += bool(plan)
+    assert checked > 250 and with_layoffs > 40  # the test does see lay-offs
 
 
 def test_G_8_best_layoffs_by_hand() -> None:
@@ -123,7 +123,8 @@ def test_G_8_best_layoffs_by_hand() -> None:
                               (_mask(list(cards("6h 7h 8h"))),))[0] == 10
 
 
-def test_BT_4_is_complete_agrees_with_big_tables_own_search() -> None:
+def test_BT_4_is_complete_agrees_with_the_general_search_and_brute_force() -> None:
+    # big_table.hand_is_complete is a thin wrapper of is_complete now
     from rummy.big_table import hand_is_complete
 
     rng = random.Random(14)
@@ -143,6 +144,8 @@ def test_BT_4_is_complete_agrees_with_big_tables_own_search() -> None:
         ours = is_complete(hand, rules)
         assert ours == hand_is_complete(hand, rules), (hand, rules)
         assert ours == (_general_penalty(hand, rules) == 0 and all_melded(hand, rules))
+        if i % 20 == 0 and len(hand) <= 9:
+            assert ours == (brute_min_penalty(hand, wild_rank=rules.wild_rank) == 0), hand
         complete += ours
     assert complete > 150  # the test does see complete hands (183 with this seed)
 
@@ -252,3 +255,34 @@ def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:
         from rummy import best_discard
 
         assert best_discard(hand, rules) == cached_best_discard(hand, rules)
+
+
+def test_TT_6_a_wild_is_thrown_only_when_that_is_best() -> None:
+    # 2c 7d Kh Jk, no wild rank but the joker: no two cards share a meld,
+    # so throwing the joker (20) leaves 2 + 7 + 10 = 19, throwing Kh leaves
+    # 2 + 7 + 20 = 29
+    from rummy import best_discard
+
+    d = best_discard("2c 7d Kh Jk")
+    assert (str(d.card), d.penalty) == ("Jk", 19)
+    # 7h 8h 9h 2c Jk: throw 2c, the joker joins the run: 0 (not the joker: 2)
+    d = best_discard("7h 8h 9h 2c Jk")
+    assert (str(d.card), d.penalty) == ("2c", 0)
+
+
+def test_best_discard_with_long_runs_and_many_wilds_agrees_with_brute_force() -> None:
+    # one suit crowded with wilds: long runs with little room for leftover
+    # wilds, where throwing a wild may be the best discard
+    from brute import brute_min_after_discard
+
+    from rummy import best_discard
+
+    rng = random.Random(18)
+    for _ in range(150):
+        rules = MeldRules(wild_rank=rng.choice([None, 13]), aces=rng.choice(["low", "high"]),
+                          min_naturals=rng.choice([0, 1]))
+        suit = rng.choice("cdhs")
+        hand = [Card(r, suit) for r in rng.sample(range(1, 13), rng.randint(5, 8))]
+        hand += [Card.parse("Jk")] * rng.randint(1, 3) + rng.sample(deck(1), rng.randint(0, 1))
+        kw = dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals)
+        assert best_discard(hand, rules).penalty == brute_min_after_discard(hand, **kw), hand
