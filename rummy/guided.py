@@ -230,9 +230,7 @@ class Guide:
         return self.game.observe(self.learner)
 
     def _hand_number(self) -> int:
-        obs = self.game.observe(self.learner)
-        number = getattr(obs, "round", None) or getattr(obs, "hand_number", None) or 1
-        return int(number)
+        return int(self.game.observe(self.learner).number)
 
     @property
     def done(self) -> bool:
@@ -259,9 +257,7 @@ class Guide:
         self.narration.extend(log[len(self.narration):])
 
     def rules(self) -> MeldRules:
-        obs = self.observation()
-        rules = getattr(obs, "rules", None)
-        return rules if rules is not None else self.variant.meld_rules()
+        return self.observation().rules
 
     # -- what the learner reads ------------------------------------------------------------
     def situation(self) -> str:

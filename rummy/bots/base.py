@@ -97,14 +97,7 @@ def _memory_key(obs: Any) -> tuple[Any, ...]:
 
     A strategy module may define ``memory_key(obs)`` to override this.
     """
-    variant = getattr(obs, "variant", None)
-    return (
-        getattr(variant, "name", None),
-        tuple(getattr(obs, "players", ())),
-        getattr(obs, "player", None),
-        getattr(obs, "round", None),
-        getattr(obs, "hand_number", None),
-    )
+    return (obs.variant.name, tuple(obs.players), obs.player, obs.number)
 
 
 class Bot:
