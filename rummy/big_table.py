@@ -290,7 +290,7 @@ class BigTableGame(Engine, family="big_table"):
             packs_needed = -(-need // 52)
             fix = (f"use packs={packs_needed} or more" if packs_needed <= 8
                    else "fewer players")
-            raise GameError(
+            raise VariantError(
                 f"{variant.name}: {n} players need {need} cards "
                 f"({variant.hand_size(variant.rounds or 1)} in hand, 1 on the pile and 1 more "
                 f"to draw, each, in hand {variant.rounds}) but {self.packs} packs hold "

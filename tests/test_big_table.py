@@ -17,6 +17,7 @@ from rummy import GameError, load_game, new_game
 from rummy.big_table import STALL_CYCLES, BigTableGame, cards_needed
 from rummy.cards import Card, deck
 from rummy.game import Action
+from rummy.variants import VariantError
 
 C = Card.parse
 
@@ -58,7 +59,8 @@ def test_BT_1_options_more_packs_and_players_with_a_clear_error():
     assert cards_needed(16) == 240
     with pytest.raises(GameError, match="max_players"):
         new_game("big_table", players=16, seed=1)
-    with pytest.raises(GameError, match=r"need 240 cards .* 4 packs hold 208; use packs=5"):
+    # a bad player count is a VariantError in every family (issue 14), too few packs too
+    with pytest.raises(VariantError, match=r"need 240 cards .* 4 packs hold 208; use packs=5"):
         new_game("big_table", players=16, seed=1, max_players=16)
     g = new_game("big_table", players=16, seed=1, max_players=16, packs=5)
     assert len(g.players) == 16 and g.players[12:] == ("Max", "Nia", "Oto", "Pia")
