@@ -178,7 +178,7 @@ def start(
     >>> start("big_table", players=16, seed=1, max_players=16)
     Traceback (most recent call last):
     ...
-    rummy.game.GameError: big_table: 16 players need 240 cards (13 in hand, 1 on the pile and 1 more to draw, each, in hand 11) but 4 packs hold 208; use packs=5 or more
+    rummy.variants.VariantError: big_table: 16 players need 240 cards (13 in hand, 1 on the pile and 1 more to draw, each, in hand 11) but 4 packs hold 208; use packs=5 or more
     """
     return BigTableGame(find_variant(variant), players, seed, options)
 
