@@ -786,6 +786,106 @@ def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
     return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort
 
 
+@functools.lru_cache(maxsize=16)
+def _run_deadwood(vals: tuple[int, ...]) -> list[int]:
+    """Deadwood of every 13-bit suit mask when its cards may only make runs:
+    every row of 3 or more consecutive cards is one run, the rest is
+    deadwood (built once per ace layout and card points)."""
+    val13 = _suit_values(vals)
+    out = [0] * 8192
+    for m in range(1, 8192):
+        r3 = m & (m >> 1) & (m >> 2)
+        out[m] = val13[m & ~(r3 | r3 << 1 | r3 << 2)]
+    return out
+
+
+@functools.lru_cache(maxsize=2)
+def _set_choices(allow4: bool) -> list[tuple[int, ...]]:
+    """For a rank position p (0..12) and the 4-bit pattern of the suits that
+    hold it (bit i: suit i), at ``[p * 16 + pattern]``: every set the hand
+    can make of that rank, as a 52-bit mask (all 4 cards when sets of 4 are
+    allowed, each 3 of them; empty below 3 cards)."""
+    out: list[tuple[int, ...]] = [()] * (13 * 16)
+    for p in range(13):
+        for pattern in range(16):
+            held = [1 << (13 * i + p) for i in range(4) if pattern >> i & 1]
+            full = sum(held)
+            if len(held) == 3:
+                out[p * 16 + pattern] = (full,)
+            elif len(held) == 4:
+                out[p * 16 + pattern] = ((full,) if allow4 else ()) + tuple(full ^ b for b in held)
+    return out
+
+
+def _onepack_deadwood(m: int, dw: list[int], choices: list[tuple[int, ...]]) -> int:
+    """Lowest deadwood of the 52-bit one-pack hand ``m`` (no wilds).
+
+    Sets are chosen per rank: a rank held 3 or 4 times may give a set (which
+    3, or all 4) or none; at most 3 ranks of a 10-card hand, usually none.
+    Whatever is left of each suit makes runs only, and its deadwood is read
+    from the per-suit table ``dw`` (:func:`_run_deadwood`).  Exact: every
+    arrangement is some choice of sets plus the runs of what is left, and
+    each suit's runs are best taken as every row of 3 or more cards.
+    """
+    s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+    best = dw[s0] + dw[s1] + dw[s2] + dw[s3]
+    t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)  # ranks held 3+ times
+    if not t3 or not best:
+        return best
+    picks = [0]
+    while t3:
+        b = t3 & -t3
+        t3 ^= b
+        p = b.bit_length() - 1
+        sets = choices[p * 16 + ((s0 >> p & 1) | (s1 >> p & 1) << 1
+                                 | (s2 >> p & 1) << 2 | (s3 >> p & 1) << 3)]
+        picks += [c | s for c in picks for s in sets]
+    for c in picks[1:]:
+        r = m & ~c
+        d = dw[r & 0x1FFF] + dw[r >> 13 & 0x1FFF] + dw[r >> 26 & 0x1FFF] + dw[r >> 39]
+        if d < best:
+            best = d
+    return best
+
+
+_MARK = 1 << 60  # a wild card's bit in the quick mask: sends the hand to the general search
+_last_quick: list[Any] = [None, None]
+
+
+def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int, ...]]] | None:
+    """(bit of each card index 0..52 in the fast path's mask, with wilds and
+    the joker marked; per-suit run deadwood; set choices) for the rules, or
+    None when the fast path never applies (aces both low and high)."""
+    if _last_quick[0] is rules:
+        return _last_quick[1]  # type: ignore[no-any-return]
+    got = None
+    if rules.aces != "low_or_high":
+        ft = _fast_tables(rules)
+        wild, bits = _fast_cards(rules)
+        marked = [_MARK if i in wild else bits[i] for i in range(52)] + [_MARK]
+        got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]))
+    _last_quick[0], _last_quick[1] = rules, got
+    return got
+
+
+def _quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | None:
+    """(mask, quick tables) when ``hand`` is a list or tuple of at most 16
+    distinct natural :class:`Card` values and ``rules`` a MeldRules the fast
+    path serves; else None (the caller then takes the checked way)."""
+    if (type(hand) is not tuple and type(hand) is not list) or len(hand) > 16 \
+            or type(rules) is not MeldRules:
+        return None
+    q = _quick_tables(rules)
+    if q is None or not {*map(type, hand)} <= _ONLY_CARDS:
+        return None
+    bits = q[0]
+    # a sum of n powers of two has n bits set only when they are distinct
+    m = sum([bits[c.index] for c in hand])
+    if m >> 52 or m.bit_count() != len(hand):
+        return None  # a wild, a joker or two identical cards
+    return m, q
+
+
 def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
     """All melds inside the 52-bit hand mask m: (mask, points, cards)."""
     val13, _posmap, _card_at, allow4, vals, _drank, _in_order, _in_sort = ft
@@ -963,9 +1063,18 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     >>> penalty("Qh Kh 3s 5c 5d 5s")
     23
     """
+    # one pack, no wilds (the checks of _quick_mask, inline: gin's hot path)
+    r = _DEFAULT_RULES if rules is None else rules
+    if (type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
+        q = _last_quick[1] if _last_quick[0] is r else _quick_tables(r)
+        if q is not None and {*map(type, hand)} <= _ONLY_CARDS:
+            bits = q[0]
+            m = sum([bits[c.index] for c in hand])
+            if not m >> 52 and m.bit_count() == len(hand):
+                return _onepack_deadwood(m, q[1], q[2])
     cards_, rules = _prepare(hand, rules)
     fast = _fast_ready(cards_, rules)
-    if fast is not None:  # cheaper than remembering it
+    if fast is not None:
         m, ft = fast
         return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
     kept = _kept(rules, "p")
@@ -1221,8 +1330,9 @@ def mask_penalty(mask: int, rules: MeldRules = GIN_RULES) -> int:
     got = memo.get(mask)
     if got is not None:
         return got
-    ft = _fast_tables(rules)
-    got = _fast_total(mask, ft[0]) - _fast_best(mask, ft)[0]
+    q = _quick_tables(rules)
+    assert q is not None  # aces low
+    got = _onepack_deadwood(mask, q[1], q[2])
     if len(memo) > _MASK_MEMO_MAX:
         memo.clear()
     memo[mask] = got
