@@ -832,14 +832,27 @@ def _onepack_deadwood(m: int, dw: list[int], choices: list[tuple[int, ...]]) -> 
     t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)  # ranks held 3+ times
     if not t3 or not best:
         return best
+    # cards in a row of 3+ of their suit: a rank none of whose cards is in
+    # one gives its biggest set, with no choice to weigh
+    rows = _RUN_ROWS
+    free = ~(rows[s0] | rows[s1] << 13 | rows[s2] << 26 | rows[s3] << 39)
     picks = [0]
+    fixed = 0
     while t3:
         b = t3 & -t3
         t3 ^= b
         p = b.bit_length() - 1
         sets = choices[p * 16 + ((s0 >> p & 1) | (s1 >> p & 1) << 1
                                  | (s2 >> p & 1) << 2 | (s3 >> p & 1) << 3)]
-        picks += [c | s for c in picks for s in sets]
+        held = b * _RANK_COLUMN & m
+        if held & free == held:
+            fixed |= sets[0]
+        else:
+            picks += [c | s for c in picks for s in sets]
+    if fixed:
+        m &= ~fixed
+        s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+        best = dw[s0] + dw[s1] + dw[s2] + dw[s3]
     for c in picks[1:]:
         r = m & ~c
         d = dw[r & 0x1FFF] + dw[r >> 13 & 0x1FFF] + dw[r >> 26 & 0x1FFF] + dw[r >> 39]
@@ -848,14 +861,23 @@ def _onepack_deadwood(m: int, dw: list[int], choices: list[tuple[int, ...]]) -> 
     return best
 
 
+#: the cards of every 13-bit suit mask that lie in a row of 3 or more
+_RUN_ROWS = [0] * 8192
+for _m in range(8192):
+    _r3 = _m & (_m >> 1) & (_m >> 2)
+    _RUN_ROWS[_m] = _r3 | _r3 << 1 | _r3 << 2
+_RANK_COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39  # the four cards of a rank, shifted by rank
+
 _MARK = 1 << 60  # a wild card's bit in the quick mask: sends the hand to the general search
 _last_quick: list[Any] = [None, None]
 
 
-def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int, ...]]] | None:
+def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int, ...]],
+                                             tuple[Any, ...]] | None:
     """(bit of each card index 0..52 in the fast path's mask, with wilds and
-    the joker marked; per-suit run deadwood; set choices) for the rules, or
-    None when the fast path never applies (aces both low and high)."""
+    the joker marked; per-suit run deadwood; set choices; the fast path's
+    tables) for the rules, or None when the fast path never applies (aces
+    both low and high)."""
     if _last_quick[0] is rules:
         return _last_quick[1]  # type: ignore[no-any-return]
     got = None
@@ -863,7 +885,7 @@ def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[in
         ft = _fast_tables(rules)
         wild, bits = _fast_cards(rules)
         marked = [_MARK if i in wild else bits[i] for i in range(52)] + [_MARK]
-        got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]))
+        got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft)
     _last_quick[0], _last_quick[1] = rules, got
     return got
 
@@ -1041,12 +1063,19 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
     [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
     """
-    cards_, rules = _prepare(hand, rules)
-    fast = _fast_ready(cards_, rules)
-    if fast is not None:
-        m, ft = fast
-        pts, melds, chosen = _fast_best(m, ft)
-        return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
+    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
+    fast = (quick[0], quick[1][3]) if quick is not None else None
+    if fast is None:
+        cards_, rules = _prepare(hand, rules)
+        fast = _fast_ready(cards_, rules)
+        if fast is None:
+            return _general_arrangement(cards_, rules)
+    m, ft = fast
+    pts, melds, chosen = _fast_best(m, ft)
+    return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
+
+
+def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     kept = _kept(rules, "a")
     key = _hand_key(cards_)
     got = kept.get(key)
@@ -1071,7 +1100,11 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
             bits = q[0]
             m = sum([bits[c.index] for c in hand])
             if not m >> 52 and m.bit_count() == len(hand):
-                return _onepack_deadwood(m, q[1], q[2])
+                s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+                if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times
+                    return _onepack_deadwood(m, q[1], q[2])
+                dw = q[1]  # runs only
+                return dw[s0] + dw[s1] + dw[s2] + dw[s3]
     cards_, rules = _prepare(hand, rules)
     fast = _fast_ready(cards_, rules)
     if fast is not None:
@@ -1102,6 +1135,12 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     >>> all_melded(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5))
     True
     """
+    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
+    if quick is not None and not discard:
+        m, q = quick
+        return _onepack_deadwood(m, q[1], q[2]) == 0
+    if quick is not None and hand:
+        return _fast_discard(quick[0], quick[1][3]).penalty == 0
     cards_, rules = _prepare(hand, rules)
     if discard and not cards_:
         raise MeldError("all_melded(discard=True) needs at least one card to discard")
@@ -1140,6 +1179,9 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     >>> d.card, d.penalty
     (Card.parse('Kc'), 0)
     """
+    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
+    if quick is not None and hand:
+        return _fast_discard(quick[0], quick[1][3])
     cards_, rules = _prepare(hand, rules)
     if not cards_:
         raise MeldError("best_discard needs at least one card to discard")
