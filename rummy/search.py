@@ -29,9 +29,14 @@ the isolated cards, and the answers are kept per hand (``clear_memo``
 empties both; the per-rule tables stay).
 
 The fast path: one pack's worth of distinct cards and no wilds (gin, and
-every hand without a wild).  The melds of such a hand are found with bit
-operations on four 13-bit suit masks, then the best set of disjoint melds
-is searched directly.  Tests check it against the general search.
+every hand without a wild), as a 52-bit mask (four 13-bit suits).  Its
+lowest penalty (``penalty``, ``mask_penalty``, ``all_melded``) is read
+from tables: per suit, the deadwood of every 13-bit mask that makes runs
+only, and per rank held 3 or 4 times, a choice of which cards (if any) go
+to a set; most hands hold no rank 3 times and cost four lookups.  The
+arrangement and the best discard search the packings of disjoint melds
+found with bit operations.  Tests check both against the general search
+and the brute force.
 
 >>> from rummy.cards import cards
 >>> penalty(cards("Qh Kh 3s 5c 5d 5s"))
