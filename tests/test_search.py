@@ -377,3 +377,22 @@ def test_onepack_quick_path_leaves_other_hands_to_the_checked_way() -> None:
         penalty(cards("7h 8h 9h"), "gin")  # type: ignore[arg-type]
     with pytest.raises(MeldError, match="at most 16 cards"):
         penalty(deck(1)[:17])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 15), min_size=1, max_size=12, unique=True), st.integers(0, 9),
+       st.sampled_from(["low", "high"]), st.sampled_from([None, 3, 4]))
+def test_TT_6_onepack_all_melded_agrees_with_the_general_search(
+        idx: list[int], low: int, aces: str, max_set: int | None) -> None:
+    # all_melded reads the table, all_melded(discard=True) the packings:
+    # both against the count-vector search, with and without one discard
+    # owed; cards from 4 ranks in a row (ranks low+1..low+4), so that many
+    # hands are complete
+    rules = MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
+    hand = [deck(1)[(i // 4) * 13 + low + i % 4] for i in idx]
+    naturals, wilds = _split_hand(hand, rules)
+    s = _Solver(rules, wilds)
+    x = s.encode(naturals)
+    assert all_melded(hand, rules) == (s.solve(x, 0, 0) // (1 << 13) == 0)
+    s2 = _Solver(rules, wilds)
+    assert all_melded(hand, rules, discard=True) == (s2.solve(s2.encode(naturals), 0, 0, 1) // (1 << 13) == 0)
