@@ -968,9 +968,37 @@ def _fast_packings(melds: list[tuple[int, int, int]]) -> Iterator[tuple[int, int
                 stack.append((j + 1, used | mm, pts + v, n + c, chosen + (j,)))
 
 
+def _meld_of(mm: int, in_order: list[list[tuple[Card, ...]]]) -> Meld:
+    """The Meld of a one-pack meld mask (its cards in run or suit order)."""
+    cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
+          + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
+    return Meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs)
+
+
+@functools.lru_cache(maxsize=2)
+def _meld_objects(high: bool) -> dict[int, Meld]:
+    """Every meld one pack can make (329: runs of 3 to 13 cards in each
+    suit, sets of 3 and 4), by mask: a static table, built once per ace
+    layout, so that an arrangement reuses the frozen Meld values."""
+    in_order = _suit_cards(high)[0]
+    out = {}
+    for si in range(4):
+        for lo in range(13):
+            for hi in range(lo + 2, 13):
+                mm = ((1 << (hi + 1)) - (1 << lo)) << (13 * si)
+                out[mm] = _meld_of(mm, in_order)
+    for p in range(13):
+        held = [1 << (13 * si + p) for si in range(4)]
+        full = sum(held)
+        for mm in [full] + [full ^ b for b in held]:
+            out[mm] = _meld_of(mm, in_order)
+    return out
+
+
 def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[int, ...],
                       ft: tuple[Any, ...], pen: int) -> Arrangement:
-    in_order, in_sort = ft[6], ft[7]
+    in_sort = ft[7]
+    objs = _meld_objects(ft[1][0] != 0)  # the ace of clubs at position 12: aces high
     out = []
     used = 0
     if len(chosen) > 1:
@@ -978,9 +1006,7 @@ def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[i
     for j in chosen:
         mm = melds[j][0]
         used |= mm
-        cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
-              + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
-        out.append(Meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs))
+        out.append(objs[mm])
     rest = m & ~used
     dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
             + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])

@@ -396,3 +396,16 @@ def test_TT_6_onepack_all_melded_agrees_with_the_general_search(
     assert all_melded(hand, rules) == (s.solve(x, 0, 0) // (1 << 13) == 0)
     s2 = _Solver(rules, wilds)
     assert all_melded(hand, rules, discard=True) == (s2.solve(s2.encode(naturals), 0, 0, 1) // (1 << 13) == 0)
+
+
+def test_M_1_M_2_one_pack_makes_329_melds() -> None:
+    # runs: lengths 3..13 in a 13-card suit give 11 + 10 + ... + 1 = 66 per
+    # suit; sets: per rank the four cards or any three of them, 5 per rank
+    from rummy.melds import is_meld
+    from rummy.search import _meld_objects
+
+    for high in (False, True):
+        objs = _meld_objects(high)
+        assert len(objs) == 4 * 66 + 13 * 5 == 329
+        rules = MeldRules(aces="high" if high else "low")
+        assert all(is_meld(list(m.cards), rules) for m in objs.values())
