@@ -874,7 +874,8 @@ for _m in range(8192):
 _RANK_COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39  # the four cards of a rank, shifted by rank
 
 _MARK = 1 << 60  # a wild card's bit in the quick mask: sends the hand to the general search
-_last_quick: list[Any] = [None, None]
+_last_quick: list[Any] = [None, None]  # the rules asked last and their tables
+_QUICK: dict[MeldRules, Any] = {}  # per-rule tables (as the lru_caches of the other tables)
 
 
 def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int, ...]],
@@ -885,12 +886,18 @@ def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[in
     both low and high)."""
     if _last_quick[0] is rules:
         return _last_quick[1]  # type: ignore[no-any-return]
-    got = None
-    if rules.aces != "low_or_high":
-        ft = _fast_tables(rules)
-        wild, bits = _fast_cards(rules)
-        marked = [_MARK if i in wild else bits[i] for i in range(52)] + [_MARK]
-        got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft)
+    if rules in _QUICK:
+        got = _QUICK[rules]
+    else:
+        got = None
+        if rules.aces != "low_or_high":
+            ft = _fast_tables(rules)
+            wild, bits = _fast_cards(rules)
+            marked = [_MARK if i in wild else bits[i] for i in range(52)] + [_MARK]
+            got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft)
+        if len(_QUICK) >= 512:
+            _QUICK.clear()
+        _QUICK[rules] = got
     _last_quick[0], _last_quick[1] = rules, got
     return got
 
