@@ -902,22 +902,43 @@ def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[in
     return got
 
 
-def _quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | None:
+def _quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
     """(mask, quick tables) when ``hand`` is a list or tuple of at most 16
     distinct natural :class:`Card` values and ``rules`` a MeldRules the fast
-    path serves; else None (the caller then takes the checked way)."""
+    path serves; False when it is such a list of cards but with a wild, a
+    joker or a card twice (not the fast path's); else True (unknown: the
+    caller takes the checked way)."""
     if (type(hand) is not tuple and type(hand) is not list) or len(hand) > 16 \
             or type(rules) is not MeldRules:
-        return None
+        return True
     q = _quick_tables(rules)
     if q is None or not {*map(type, hand)} <= _ONLY_CARDS:
-        return None
+        return True
     bits = q[0]
     # a sum of n powers of two has n bits set only when they are distinct
     m = sum([bits[c.index] for c in hand])
     if m >> 52 or m.bit_count() != len(hand):
-        return None  # a wild, a joker or two identical cards
+        return False  # a wild, a joker or two identical cards
     return m, q
+
+
+def _prepared(hand: Any, rules: MeldRules | None
+              ) -> tuple[Any, MeldRules, tuple[int, tuple[Any, ...]] | None]:
+    """(cards, rules, (mask, quick tables) or None): the hand checked, and
+    the fast path's mask when it applies."""
+    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
+    if quick is True:  # not a list of cards: the checked way
+        cards_, rules = _prepare(hand, rules)
+        fast = _fast_ready(cards_, rules)
+        if fast is None:
+            return cards_, rules, None
+        q = _quick_tables(rules)
+        assert q is not None
+        return cards_, rules, (fast[0], q)
+    if quick is False:  # cards, but not the fast path's
+        cards_, rules = _prepare(hand, rules)
+        return cards_, rules, None
+    return hand, _DEFAULT_RULES if rules is None else rules, quick
 
 
 def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
@@ -1101,14 +1122,10 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
     [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
     """
-    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
-    fast = (quick[0], quick[1][3]) if quick is not None else None
+    cards_, rules, fast = _prepared(hand, rules)
     if fast is None:
-        cards_, rules = _prepare(hand, rules)
-        fast = _fast_ready(cards_, rules)
-        if fast is None:
-            return _general_arrangement(cards_, rules)
-    m, ft = fast
+        return _general_arrangement(cards_, rules)
+    m, ft = fast[0], fast[1][3]
     pts, melds, chosen = _fast_best(m, ft)
     return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
 
@@ -1143,11 +1160,19 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
                     return _onepack_deadwood(m, q[1], q[2])
                 dw = q[1]  # runs only
                 return dw[s0] + dw[s1] + dw[s2] + dw[s3]
+            # cards, but a wild, a joker or a card twice: the general search
+            cards_, rules = _prepare(hand, r)
+            return _general_penalty(cards_, rules)
     cards_, rules = _prepare(hand, rules)
     fast = _fast_ready(cards_, rules)
-    if fast is not None:
-        m, ft = fast
-        return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
+    if fast is not None:  # one pack, no wilds, given as text
+        q = _quick_tables(rules)
+        assert q is not None
+        return _onepack_deadwood(fast[0], q[1], q[2])
+    return _general_penalty(cards_, rules)
+
+
+def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     kept = _kept(rules, "p")
     key = _hand_key(cards_)
     got = kept.get(key)
@@ -1173,21 +1198,14 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     >>> all_melded(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5))
     True
     """
-    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
-    if quick is not None and not discard:
-        m, q = quick
-        return _onepack_deadwood(m, q[1], q[2]) == 0
-    if quick is not None and hand:
-        return _fast_discard(quick[0], quick[1][3]).penalty == 0
-    cards_, rules = _prepare(hand, rules)
+    cards_, rules, fast = _prepared(hand, rules)
     if discard and not cards_:
         raise MeldError("all_melded(discard=True) needs at least one card to discard")
-    fast = _fast_ready(cards_, rules)
     if fast is not None:
+        m, q = fast
         if discard:
-            return _fast_discard(*fast).penalty == 0
-        m, ft = fast
-        return _fast_total(m, ft[0]) == _fast_best(m, ft)[0]
+            return _fast_discard(m, q[3]).penalty == 0
+        return _onepack_deadwood(m, q[1], q[2]) == 0
     kept = _kept(rules, "d" if discard else "m")
     key = _hand_key(cards_)
     got = kept.get(key)
@@ -1217,15 +1235,11 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     >>> d.card, d.penalty
     (Card.parse('Kc'), 0)
     """
-    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
-    if quick is not None and hand:
-        return _fast_discard(quick[0], quick[1][3])
-    cards_, rules = _prepare(hand, rules)
+    cards_, rules, fast = _prepared(hand, rules)
     if not cards_:
         raise MeldError("best_discard needs at least one card to discard")
-    fast = _fast_ready(cards_, rules)
     if fast is not None:
-        return _fast_discard(*fast)
+        return _fast_discard(fast[0], fast[1][3])
     kept = _kept(rules, "b")
     key = _hand_key(cards_)
     got = kept.get(key)
