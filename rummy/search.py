@@ -29,9 +29,14 @@ the isolated cards, and the answers are kept per hand (``clear_memo``
 empties both; the per-rule tables stay).
 
 The fast path: one pack's worth of distinct cards and no wilds (gin, and
-every hand without a wild).  The melds of such a hand are found with bit
-operations on four 13-bit suit masks, then the best set of disjoint melds
-is searched directly.  Tests check it against the general search.
+every hand without a wild), as a 52-bit mask (four 13-bit suits).  Its
+lowest penalty (``penalty``, ``mask_penalty``, ``all_melded``) is read
+from tables: per suit, the deadwood of every 13-bit mask that makes runs
+only, and per rank held 3 or 4 times, a choice of which cards (if any) go
+to a set; most hands hold no rank 3 times and cost four lookups.  The
+arrangement and the best discard search the packings of disjoint melds
+found with bit operations.  Tests check both against the general search
+and the brute force.
 
 >>> from rummy.cards import cards
 >>> penalty(cards("Qh Kh 3s 5c 5d 5s"))
@@ -786,6 +791,156 @@ def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
     return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort
 
 
+@functools.lru_cache(maxsize=16)
+def _run_deadwood(vals: tuple[int, ...]) -> list[int]:
+    """Deadwood of every 13-bit suit mask when its cards may only make runs:
+    every row of 3 or more consecutive cards is one run, the rest is
+    deadwood (built once per ace layout and card points)."""
+    val13 = _suit_values(vals)
+    out = [0] * 8192
+    for m in range(1, 8192):
+        r3 = m & (m >> 1) & (m >> 2)
+        out[m] = val13[m & ~(r3 | r3 << 1 | r3 << 2)]
+    return out
+
+
+@functools.lru_cache(maxsize=2)
+def _set_choices(allow4: bool) -> list[tuple[int, ...]]:
+    """For a rank position p (0..12) and the 4-bit pattern of the suits that
+    hold it (bit i: suit i), at ``[p * 16 + pattern]``: every set the hand
+    can make of that rank, as a 52-bit mask (all 4 cards when sets of 4 are
+    allowed, each 3 of them; empty below 3 cards)."""
+    out: list[tuple[int, ...]] = [()] * (13 * 16)
+    for p in range(13):
+        for pattern in range(16):
+            held = [1 << (13 * i + p) for i in range(4) if pattern >> i & 1]
+            full = sum(held)
+            if len(held) == 3:
+                out[p * 16 + pattern] = (full,)
+            elif len(held) == 4:
+                out[p * 16 + pattern] = ((full,) if allow4 else ()) + tuple(full ^ b for b in held)
+    return out
+
+
+def _onepack_deadwood(m: int, dw: list[int], choices: list[tuple[int, ...]]) -> int:
+    """Lowest deadwood of the 52-bit one-pack hand ``m`` (no wilds).
+
+    Sets are chosen per rank: a rank held 3 or 4 times may give a set (which
+    3, or all 4) or none; at most 3 ranks of a 10-card hand, usually none.
+    Whatever is left of each suit makes runs only, and its deadwood is read
+    from the per-suit table ``dw`` (:func:`_run_deadwood`).  Exact: every
+    arrangement is some choice of sets plus the runs of what is left, and
+    each suit's runs are best taken as every row of 3 or more cards.
+    """
+    s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+    best = dw[s0] + dw[s1] + dw[s2] + dw[s3]
+    t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)  # ranks held 3+ times
+    if not t3 or not best:
+        return best
+    # cards in a row of 3+ of their suit: a rank none of whose cards is in
+    # one gives its biggest set, with no choice to weigh
+    rows = _RUN_ROWS
+    free = ~(rows[s0] | rows[s1] << 13 | rows[s2] << 26 | rows[s3] << 39)
+    picks = [0]
+    fixed = 0
+    while t3:
+        b = t3 & -t3
+        t3 ^= b
+        p = b.bit_length() - 1
+        sets = choices[p * 16 + ((s0 >> p & 1) | (s1 >> p & 1) << 1
+                                 | (s2 >> p & 1) << 2 | (s3 >> p & 1) << 3)]
+        held = b * _RANK_COLUMN & m
+        if held & free == held:
+            fixed |= sets[0]
+        else:
+            picks += [c | s for c in picks for s in sets]
+    if fixed:
+        m &= ~fixed
+        s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+        best = dw[s0] + dw[s1] + dw[s2] + dw[s3]
+    for c in picks[1:]:
+        r = m & ~c
+        d = dw[r & 0x1FFF] + dw[r >> 13 & 0x1FFF] + dw[r >> 26 & 0x1FFF] + dw[r >> 39]
+        if d < best:
+            best = d
+    return best
+
+
+#: the cards of every 13-bit suit mask that lie in a row of 3 or more
+_RUN_ROWS = [0] * 8192
+for _m in range(8192):
+    _r3 = _m & (_m >> 1) & (_m >> 2)
+    _RUN_ROWS[_m] = _r3 | _r3 << 1 | _r3 << 2
+_RANK_COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39  # the four cards of a rank, shifted by rank
+
+_MARK = 1 << 60  # a wild card's bit in the quick mask: sends the hand to the general search
+_last_quick: list[Any] = [None, None]  # the rules asked last and their tables
+_QUICK: dict[MeldRules, Any] = {}  # per-rule tables (as the lru_caches of the other tables)
+
+
+def _quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int, ...]],
+                                             tuple[Any, ...]] | None:
+    """(bit of each card index 0..52 in the fast path's mask, with wilds and
+    the joker marked; per-suit run deadwood; set choices; the fast path's
+    tables) for the rules, or None when the fast path never applies (aces
+    both low and high)."""
+    if _last_quick[0] is rules:
+        return _last_quick[1]  # type: ignore[no-any-return]
+    if rules in _QUICK:
+        got = _QUICK[rules]
+    else:
+        got = None
+        if rules.aces != "low_or_high":
+            ft = _fast_tables(rules)
+            wild, bits = _fast_cards(rules)
+            marked = [_MARK if i in wild else bits[i] for i in range(52)] + [_MARK]
+            got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft)
+        if len(_QUICK) >= 512:
+            _QUICK.clear()
+        _QUICK[rules] = got
+    _last_quick[0], _last_quick[1] = rules, got
+    return got
+
+
+def _quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
+    """(mask, quick tables) when ``hand`` is a list or tuple of at most 16
+    distinct natural :class:`Card` values and ``rules`` a MeldRules the fast
+    path serves; False when it is such a list of cards but with a wild, a
+    joker or a card twice (not the fast path's); else True (unknown: the
+    caller takes the checked way)."""
+    if (type(hand) is not tuple and type(hand) is not list) or len(hand) > 16 \
+            or type(rules) is not MeldRules:
+        return True
+    q = _quick_tables(rules)
+    if q is None or not {*map(type, hand)} <= _ONLY_CARDS:
+        return True
+    bits = q[0]
+    # a sum of n powers of two has n bits set only when they are distinct
+    m = sum([bits[c.index] for c in hand])
+    if m >> 52 or m.bit_count() != len(hand):
+        return False  # a wild, a joker or two identical cards
+    return m, q
+
+
+def _prepared(hand: Any, rules: MeldRules | None
+              ) -> tuple[Any, MeldRules, tuple[int, tuple[Any, ...]] | None]:
+    """(cards, rules, (mask, quick tables) or None): the hand checked, and
+    the fast path's mask when it applies."""
+    quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
+    if quick is True:  # not a list of cards: the checked way
+        cards_, rules = _prepare(hand, rules)
+        fast = _fast_ready(cards_, rules)
+        if fast is None:
+            return cards_, rules, None
+        q = _quick_tables(rules)
+        assert q is not None
+        return cards_, rules, (fast[0], q)
+    if quick is False:  # cards, but not the fast path's
+        cards_, rules = _prepare(hand, rules)
+        return cards_, rules, None
+    return hand, _DEFAULT_RULES if rules is None else rules, quick
+
+
 def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
     """All melds inside the 52-bit hand mask m: (mask, points, cards)."""
     val13, _posmap, _card_at, allow4, vals, _drank, _in_order, _in_sort = ft
@@ -841,9 +996,37 @@ def _fast_packings(melds: list[tuple[int, int, int]]) -> Iterator[tuple[int, int
                 stack.append((j + 1, used | mm, pts + v, n + c, chosen + (j,)))
 
 
+def _meld_of(mm: int, in_order: list[list[tuple[Card, ...]]]) -> Meld:
+    """The Meld of a one-pack meld mask (its cards in run or suit order)."""
+    cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
+          + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
+    return Meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs)
+
+
+@functools.lru_cache(maxsize=2)
+def _meld_objects(high: bool) -> dict[int, Meld]:
+    """Every meld one pack can make (329: runs of 3 to 13 cards in each
+    suit, sets of 3 and 4), by mask: a static table, built once per ace
+    layout, so that an arrangement reuses the frozen Meld values."""
+    in_order = _suit_cards(high)[0]
+    out = {}
+    for si in range(4):
+        for lo in range(13):
+            for hi in range(lo + 2, 13):
+                mm = ((1 << (hi + 1)) - (1 << lo)) << (13 * si)
+                out[mm] = _meld_of(mm, in_order)
+    for p in range(13):
+        held = [1 << (13 * si + p) for si in range(4)]
+        full = sum(held)
+        for mm in [full] + [full ^ b for b in held]:
+            out[mm] = _meld_of(mm, in_order)
+    return out
+
+
 def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[int, ...],
                       ft: tuple[Any, ...], pen: int) -> Arrangement:
-    in_order, in_sort = ft[6], ft[7]
+    in_sort = ft[7]
+    objs = _meld_objects(ft[1][0] != 0)  # the ace of clubs at position 12: aces high
     out = []
     used = 0
     if len(chosen) > 1:
@@ -851,9 +1034,7 @@ def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[i
     for j in chosen:
         mm = melds[j][0]
         used |= mm
-        cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
-              + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
-        out.append(Meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs))
+        out.append(objs[mm])
     rest = m & ~used
     dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
             + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
@@ -941,12 +1122,15 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
     [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
     """
-    cards_, rules = _prepare(hand, rules)
-    fast = _fast_ready(cards_, rules)
-    if fast is not None:
-        m, ft = fast
-        pts, melds, chosen = _fast_best(m, ft)
-        return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
+    cards_, rules, fast = _prepared(hand, rules)
+    if fast is None:
+        return _general_arrangement(cards_, rules)
+    m, ft = fast[0], fast[1][3]
+    pts, melds, chosen = _fast_best(m, ft)
+    return _fast_arrangement(m, melds, chosen, ft, _fast_total(m, ft[0]) - pts)
+
+
+def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     kept = _kept(rules, "a")
     key = _hand_key(cards_)
     got = kept.get(key)
@@ -963,11 +1147,32 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     >>> penalty("Qh Kh 3s 5c 5d 5s")
     23
     """
+    # one pack, no wilds (the checks of _quick_mask, inline: gin's hot path)
+    r = _DEFAULT_RULES if rules is None else rules
+    if (type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
+        q = _last_quick[1] if _last_quick[0] is r else _quick_tables(r)
+        if q is not None and {*map(type, hand)} <= _ONLY_CARDS:
+            bits = q[0]
+            m = sum([bits[c.index] for c in hand])
+            if not m >> 52 and m.bit_count() == len(hand):
+                s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+                if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times
+                    return _onepack_deadwood(m, q[1], q[2])
+                dw = q[1]  # runs only
+                return dw[s0] + dw[s1] + dw[s2] + dw[s3]
+            # cards, but a wild, a joker or a card twice: the general search
+            cards_, rules = _prepare(hand, r)
+            return _general_penalty(cards_, rules)
     cards_, rules = _prepare(hand, rules)
     fast = _fast_ready(cards_, rules)
-    if fast is not None:  # cheaper than remembering it
-        m, ft = fast
-        return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
+    if fast is not None:  # one pack, no wilds, given as text
+        q = _quick_tables(rules)
+        assert q is not None
+        return _onepack_deadwood(fast[0], q[1], q[2])
+    return _general_penalty(cards_, rules)
+
+
+def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     kept = _kept(rules, "p")
     key = _hand_key(cards_)
     got = kept.get(key)
@@ -993,15 +1198,14 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     >>> all_melded(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5))
     True
     """
-    cards_, rules = _prepare(hand, rules)
+    cards_, rules, fast = _prepared(hand, rules)
     if discard and not cards_:
         raise MeldError("all_melded(discard=True) needs at least one card to discard")
-    fast = _fast_ready(cards_, rules)
     if fast is not None:
+        m, q = fast
         if discard:
-            return _fast_discard(*fast).penalty == 0
-        m, ft = fast
-        return _fast_total(m, ft[0]) == _fast_best(m, ft)[0]
+            return _fast_discard(m, q[3]).penalty == 0
+        return _onepack_deadwood(m, q[1], q[2]) == 0
     kept = _kept(rules, "d" if discard else "m")
     key = _hand_key(cards_)
     got = kept.get(key)
@@ -1031,12 +1235,11 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     >>> d.card, d.penalty
     (Card.parse('Kc'), 0)
     """
-    cards_, rules = _prepare(hand, rules)
+    cards_, rules, fast = _prepared(hand, rules)
     if not cards_:
         raise MeldError("best_discard needs at least one card to discard")
-    fast = _fast_ready(cards_, rules)
     if fast is not None:
-        return _fast_discard(*fast)
+        return _fast_discard(fast[0], fast[1][3])
     kept = _kept(rules, "b")
     key = _hand_key(cards_)
     got = kept.get(key)
@@ -1221,8 +1424,9 @@ def mask_penalty(mask: int, rules: MeldRules = GIN_RULES) -> int:
     got = memo.get(mask)
     if got is not None:
         return got
-    ft = _fast_tables(rules)
-    got = _fast_total(mask, ft[0]) - _fast_best(mask, ft)[0]
+    q = _quick_tables(rules)
+    assert q is not None  # aces low
+    got = _onepack_deadwood(mask, q[1], q[2])
     if len(memo) > _MASK_MEMO_MAX:
         memo.clear()
     memo[mask] = got

@@ -286,3 +286,126 @@ def test_best_discard_with_long_runs_and_many_wilds_agrees_with_brute_force() ->
         hand += [Card.parse("Jk")] * rng.randint(1, 3) + rng.sample(deck(1), rng.randint(0, 1))
         kw = dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals)
         assert best_discard(hand, rules).penalty == brute_min_after_discard(hand, **kw), hand
+
+
+# -- the table-driven one-pack deadwood (issue 15, set A) ---------------------
+
+
+def _packing_penalty(hand: list[Card], rules: MeldRules) -> int:
+    """The older one-pack search: every packing of disjoint melds."""
+    from rummy.search import _fast_best, _fast_total
+
+    got = _fast_ready(hand, rules)
+    assert got is not None
+    m, ft = got
+    return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 51), max_size=16, unique=True),
+       st.sampled_from(["low", "high"]), st.sampled_from([None, 3, 4]),
+       st.sampled_from([None, 1, 11]), st.sampled_from([None, 2, 13]))
+def test_M_7_onepack_table_agrees_with_packings_and_the_general_search(
+        idx: list[int], aces: str, max_set: int | None, ace_penalty: int | None,
+        wild_rank: int | None) -> None:
+    # the per-suit run table plus a choice of sets per rank, against the
+    # packing search it replaces in penalty and the count-vector search;
+    # a wild rank in the rules with no wild in the hand still takes it
+    rules = MeldRules(aces=aces, max_set_size=max_set, ace_penalty=ace_penalty,  # type: ignore[arg-type]
+                      wild_rank=wild_rank)
+    hand = [deck(1)[i] for i in idx if deck(1)[i].rank != wild_rank]
+    want = _general_penalty(hand, rules)
+    assert penalty(hand, rules) == want
+    assert penalty(tuple(hand), rules) == want
+    assert _packing_penalty(hand, rules) == want
+
+
+def test_M_7_onepack_table_agrees_with_brute_force() -> None:
+    rng = random.Random(151)
+    pack = deck(1)
+    for i in range(600):
+        max_set = rng.choice([None, 3, 4])
+        aces = rng.choice(["low", "high"])
+        rules = MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
+        # crowd a few ranks so that sets compete with runs
+        ranks = rng.sample(range(1, 14), rng.randint(2, 5))
+        pool = [c for c in pack if c.rank in ranks] if i % 2 else pack
+        hand = rng.sample(pool, min(len(pool), rng.randint(3, 9)))
+        kw = dict(aces=aces, max_set=max_set)
+        assert penalty(hand, rules) == brute_min_penalty(hand, **kw), (hand, rules)
+        if aces == "low" and max_set == 4:
+            assert mask_penalty(_mask(hand)) == brute_min_penalty(hand, **kw)
+
+
+def test_M_1_M_2_onepack_sets_against_runs_by_hand() -> None:
+    from rummy.cards import cards
+
+    # 5c 5d 5h 5s 6s 7s: the set 5c 5d 5h and the run 5s 6s 7s meld all (0);
+    # the set of four would leave 6 + 7 = 13
+    assert penalty(cards("5c 5d 5h 5s 6s 7s")) == 0
+    assert penalty(cards("5c 5d 5h 5s 6s 7s"), MeldRules(max_set_size=3)) == 0
+    # 5c 5d 5h 5s 6s: sets of 4 allowed leave 6s (6); with sets of 3 at most
+    # one five joins 6s as deadwood: 5 + 6 = 11
+    assert penalty(cards("5c 5d 5h 5s 6s")) == 6
+    assert penalty(cards("5c 5d 5h 5s 6s"), MeldRules(max_set_size=3)) == 11
+    # three sets at once: 3s, 4s, 5s of c d h (or the runs 3-4-5), 9s left: 9
+    assert penalty(cards("3c 3d 3h 4c 4d 4h 5c 5d 5h 9s")) == 9
+    # Qh Kh Ah with aces high is a run (0); aces low: 10 + 10 + 1
+    assert penalty(cards("Qh Kh Ah"), MeldRules(aces="high")) == 0
+    assert penalty(cards("Qh Kh Ah")) == 21
+
+
+def test_onepack_quick_path_leaves_other_hands_to_the_checked_way() -> None:
+    import pytest
+
+    from rummy.cards import cards
+    from rummy.melds import MeldError
+
+    # two identical cards (two packs) make a set with a third (M-1): not one pack
+    assert penalty(cards("5h 5h 5s")) == 0
+    assert penalty(list(cards("5h 5h 5s"))) == 0
+    # a wild of the rules' rank (5s) fills the run: 0, not 5 + 7 + 8
+    assert penalty(cards("7h 8h 5s"), MeldRules(wild_rank=5)) == 0
+    # text, a list of text, a mixed list
+    assert penalty("7h 8h 9h Kc") == 10
+    assert penalty(["7h", "8h", "9h", "Kc"]) == 10
+    assert penalty([Card.parse("7h"), "8h", "9h"]) == 0
+    # a joker where jokers are not used, a bad rules object: the same errors
+    with pytest.raises(MeldError, match="jokers are not used"):
+        penalty(cards("7h 8h Jk"), GIN_RULES)
+    with pytest.raises(MeldError, match="must be a MeldRules"):
+        penalty(cards("7h 8h 9h"), "gin")  # type: ignore[arg-type]
+    with pytest.raises(MeldError, match="at most 16 cards"):
+        penalty(deck(1)[:17])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 15), min_size=1, max_size=12, unique=True), st.integers(0, 9),
+       st.sampled_from(["low", "high"]), st.sampled_from([None, 3, 4]))
+def test_TT_6_onepack_all_melded_agrees_with_the_general_search(
+        idx: list[int], low: int, aces: str, max_set: int | None) -> None:
+    # all_melded reads the table, all_melded(discard=True) the packings:
+    # both against the count-vector search, with and without one discard
+    # owed; cards from 4 ranks in a row (ranks low+1..low+4), so that many
+    # hands are complete
+    rules = MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
+    hand = [deck(1)[(i // 4) * 13 + low + i % 4] for i in idx]
+    naturals, wilds = _split_hand(hand, rules)
+    s = _Solver(rules, wilds)
+    x = s.encode(naturals)
+    assert all_melded(hand, rules) == (s.solve(x, 0, 0) // (1 << 13) == 0)
+    s2 = _Solver(rules, wilds)
+    assert all_melded(hand, rules, discard=True) == (s2.solve(s2.encode(naturals), 0, 0, 1) // (1 << 13) == 0)
+
+
+def test_M_1_M_2_one_pack_makes_329_melds() -> None:
+    # runs: lengths 3..13 in a 13-card suit give 11 + 10 + ... + 1 = 66 per
+    # suit; sets: per rank the four cards or any three of them, 5 per rank
+    from rummy.melds import is_meld
+    from rummy.search import _meld_objects
+
+    for high in (False, True):
+        objs = _meld_objects(high)
+        assert len(objs) == 4 * 66 + 13 * 5 == 329
+        rules = MeldRules(aces="high" if high else "low")
+        assert all(is_meld(list(m.cards), rules) for m in objs.values())
