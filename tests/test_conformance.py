@@ -17,7 +17,9 @@ games the suite checks what every engine promises:
 How much fuzzing: ``RUMMY_FUZZ`` action strings and ``RUMMY_CORRUPT``
 corrupted saves per variant (defaults 1,000 and 400 keep the whole file under a minute
 on a shared two-core machine).  The issue's full counts run with
-``RUMMY_FUZZ=100000 RUMMY_CORRUPT=10000 pytest tests/test_conformance.py -k "fuzz or corrupt"``.
+``RUMMY_FUZZ=100000 RUMMY_CORRUPT=10000 pytest --timeout 0 tests/test_conformance.py -k "fuzz or corrupt"``
+(``--timeout 0``: one variant's 100,000 strings take 5 to 12 minutes here, and the
+suite's per-test limit is 15).
 """
 
 from __future__ import annotations
