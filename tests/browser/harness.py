@@ -303,6 +303,18 @@ class Watch:
                 raise TimeoutError(f"the kernel did not answer the click on {selector}")
             self.page.wait_for_timeout(20)
 
+    def press(self, key: str, timeout: float = 30.0) -> None:
+        """Press ``key`` on the focused control and wait until the kernel has
+        handled it (as :meth:`click` does), then until it is quiet."""
+        before = self.idle
+        self.page.keyboard.press(key)
+        deadline = time.monotonic() + timeout
+        while self.idle <= before:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the kernel did not answer the {key} key")
+            self.page.wait_for_timeout(20)
+        self.settle(0.3)
+
     def settle(self, quiet: float = 0.5, timeout: float = 30.0) -> None:
         """Wait until the kernel has sent nothing for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout

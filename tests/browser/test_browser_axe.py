@@ -12,7 +12,6 @@ headers).
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -62,18 +61,6 @@ def open_page(page: Any, voila: harness.Server, app: str, ready: str, **query: A
     page.wait_for_selector(ready, state="visible", timeout=90_000)
     watch.settle()
     return watch
-
-
-def press(watch: Watch, key: str, timeout: float = 30.0) -> None:
-    """Press ``key`` on the focused control and wait until the kernel has answered."""
-    before = watch.idle
-    watch.page.keyboard.press(key)
-    deadline = time.monotonic() + timeout
-    while watch.idle <= before:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"the kernel did not answer {key}")
-        watch.page.wait_for_timeout(20)
-    watch.settle(0.3)
 
 
 def focused(page: Any) -> str:
@@ -205,15 +192,15 @@ def test_cards_and_piles_have_real_names_and_the_selection_is_pressed(page, voil
 def test_keyboard_play_keeps_focus_on_the_table(page, voila) -> None:
     watch = open_page(page, voila, "three_thirteen", harness.READY, seed=11, speed=0, players=2)
     page.locator("button.rummy-stock").focus()
-    press(watch, "Enter")  # draw from the stock: the stock button is now disabled
+    watch.press("Enter")  # draw from the stock: the stock button is now disabled
     page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
     page.wait_for_timeout(300)
     assert "rummy-card" in focused(page) or "rummy-" in focused(page), focused(page)
     assert not focused(page).startswith("BODY")
     page.locator(f"{HAND} >> nth=0").focus()
-    press(watch, "Enter")  # select
+    watch.press("Enter")  # select
     page.wait_for_selector(f"{HAND}[aria-pressed='true']")
-    press(watch, "Enter")  # discard it; the bot plays; the learner draws next
+    watch.press("Enter")  # discard it; the bot plays; the learner draws next
     page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 3")
     page.wait_for_timeout(300)
     where = focused(page)

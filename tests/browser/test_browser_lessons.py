@@ -12,7 +12,6 @@ log) and axe-core finds nothing serious or critical in either widget.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import harness
@@ -39,21 +38,6 @@ def move(name: str) -> str:
     return f'{GUIDED} .rummy-guided-moves button:text-is("{name}")'
 
 
-def wait_answer(watch: Watch, before: int, what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while watch.idle <= before:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"the kernel did not answer {what}")
-        watch.page.wait_for_timeout(20)
-    watch.settle(0.3)
-
-
-def press(watch: Watch, key: str) -> None:
-    before = watch.idle
-    watch.page.keyboard.press(key)
-    wait_answer(watch, before, key)
-
-
 def text(page: Any, selector: str) -> str:
     return str(page.locator(selector).first.inner_text())
 
@@ -71,7 +55,7 @@ def type_in(watch: Watch, selector: str, value: str) -> None:
     box = watch.page.locator(selector).first
     box.fill(value)
     box.focus()
-    press(watch, "Enter")
+    watch.press("Enter")
 
 
 def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server) -> None:
@@ -90,7 +74,7 @@ def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server)
     expect(page.locator(move("draw discard"))).to_have_count(1)   # nothing was played
     # the right draw, by keyboard
     page.locator(move("draw stock")).focus()
-    press(watch, "Enter")
+    watch.press("Enter")
     assert shows(page, FEEDBACK, "Good. You draw from the stock").startswith("Good.")
     shows(page, f"{GUIDED} .rummy-guided-situation", "8♥")
     # a wrong move typed: going out with the 8♥ would keep wilds only

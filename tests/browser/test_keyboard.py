@@ -11,7 +11,6 @@ discards it.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import harness
@@ -49,17 +48,6 @@ def tab_to(page: Any, selector: str, limit: int = 120) -> None:
                          + " | ".join(dict.fromkeys(seen)))
 
 
-def enter(watch: Watch, timeout: float = 30.0) -> None:
-    """Press Enter and wait until the kernel has handled it."""
-    before = watch.idle
-    watch.page.keyboard.press("Enter")
-    deadline = time.monotonic() + timeout
-    while watch.idle <= before:
-        assert time.monotonic() < deadline, "the kernel did not answer the Enter key"
-        watch.page.wait_for_timeout(20)
-    watch.settle(0.3)
-
-
 def card_selector(card: Card) -> str:
     return f"{HAND}.rummy-card-{card}"
 
@@ -69,14 +57,14 @@ def key_action(watch: Watch, action: Action) -> None:
     page = watch.page
     if action.verb in BUTTONS:
         tab_to(page, BUTTONS[action.verb])
-        enter(watch)
+        watch.press("Enter")
     elif action.verb == "discard":
         assert action.card is not None
         tab_to(page, card_selector(action.card))
-        enter(watch)  # select
+        watch.press("Enter")  # select
         page.wait_for_selector(f"{card_selector(action.card)}[aria-pressed='true']")
         assert focused_matches(page, card_selector(action.card)), "focus left the card"
-        enter(watch)  # the selected card again: discard it
+        watch.press("Enter")  # the selected card again: discard it
     else:
         raise AssertionError(f"the test has no keys for {action}")
 
