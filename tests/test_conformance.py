@@ -378,7 +378,8 @@ def _corrupt(saved: str, rnd: random.Random) -> Any:
     else:
         obj["players"] = rnd.choice([1, 0, 13, 99, -3, ["A", "A", "B"], ["A"], "ABC", [1, 2, 3],
                                      None, 2.5])
-    return json.dumps(obj) if rnd.random() < 0.8 else obj
+    # (a fuzzed action may be bytes or another non-JSON value: saved as its repr)
+    return json.dumps(obj, default=repr) if rnd.random() < 0.8 else obj
 
 
 def _corrupt_saves(variant: str, count: int) -> None:
