@@ -637,6 +637,282 @@ class _Solver:
         return Arrangement(melds, deadwood, cost // _W), discard
 
 
+class _Roomy(_Solver):
+    """The search for rules whose sets take any number of wilds (no
+    ``max_set_size``): every wild left over after the melds' needs is
+    taken by a meld, so the state drops the room (``cap``) and keeps only
+    whether some meld is made yet (``m``).  Three rules of dominance keep
+    the moves few (each is an exchange that costs nothing):
+
+    * a run from the lowest card takes, at each rank it spans, a natural
+      card of its suit when there is one (a wild there instead frees the
+      natural for something the wild does as well), so a run is chosen
+      by its bottom card alone, and a run ends on a natural;
+    * a set takes every copy of the lowest card (a copy left out is in a
+      run, which the copy in the set could join instead), and it leaves
+      out a card of another suit only for a run that card starts: a card
+      without a run partner in reach joins the set (or would be
+      deadwood, or in a second set of the rank, which merges into this);
+    * a run of one natural is a set of one natural (a set has more room).
+
+    Leftover wilds cost nothing once a meld exists.  That holds unless the
+    melds are runs only and the wilds left over outnumber their room,
+    which needs 14 or more cards in the arrangement: those answers are
+    checked, and searched again with the room counted (:class:`_Solver`)
+    when the check fails.
+    """
+
+    __slots__ = ("rmemo", "rchoice", "rmelds", "rready", "rend_memo", "reach", "rlocal")
+
+    def __init__(self, rules: MeldRules, wilds: list[Card]):
+        super().__init__(rules, wilds)
+        self.rmemo: dict[int, int] = {}
+        self.rchoice: dict[int, Any] = {}
+        self.rmelds: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}
+        self.rready: dict[int, bool] = {}
+        self.rend_memo: dict[int, tuple[int, int, int]] = {}
+        self.reach, self.rlocal = _run_reach(rules, self.big + 1)
+
+    def rend(self, w: int, d: int) -> tuple[int, int, int]:
+        """:meth:`end` with room for every wild left over: as many isolated
+        cards as the wilds allow are rescued (the costliest), and with a
+        discard owed the best isolated card or a wild is thrown."""
+        key = (w << 1) | d
+        got = self.rend_memo.get(key)
+        if got is not None:
+            return got
+        iso, tail, n_iso = self.iso, self.iso_tail, len(self.iso)
+        k = min(n_iso, w >> 1)
+        if not d:
+            best = (tail[k], k, 0)
+        else:
+            best = (_INF, 0, 0)
+            if n_iso:
+                k1 = min(n_iso - 1, w >> 1)
+                best = (tail[k1 + 1] + self.drank[iso[0]], k1, 1)
+            if w:
+                k2 = min(n_iso, (w - 1) >> 1)
+                cand = (tail[k2] + _WILD_DISCARD, k2, 2)
+                if cand < best:
+                    best = cand
+        self.rend_memo[key] = best
+        return best
+
+    def _rmelds_of(self, x: int) -> tuple[int, list[tuple[int, int, int]]]:
+        """(fewest wilds any needs, the melds of the lowest card of x as
+        (cards removed, wilds needed, room)), found once per part of x
+        they depend on, with every wild at hand."""
+        p = ((x & -x).bit_length() - 1) >> 2
+        key = x & self.rlocal[p]
+        got = self.rmelds.get(key)
+        if got is not None:
+            return got
+        big = self.big
+        bit = 1 << (p << 2)
+        out: list[tuple[int, int, int]] = []
+        # runs: p on top, a natural at every rank that has one, ending on a natural
+        for seq in (self.up[p], self.down[p]):
+            delta, k, gaps = bit, 1, 0
+            for i, t in enumerate(seq):
+                st = t << 2
+                if (x >> st) & 15:
+                    delta += 1 << st
+                    k += 1
+                    need = gaps if i >= 1 else 1
+                    out.append((delta, need, 11 - i))  # room: 13 - span
+                else:
+                    gaps += 1
+                    if gaps > big:
+                        break
+        # sets: every copy of p, and of each other suit all its copies, or
+        # (for a card that may start a run) fewer
+        n = (x >> (p << 2)) & 15
+        combos = [(bit * n, n)]
+        reach = self.reach
+        for pp in self.same[p]:
+            c = (x >> (pp << 2)) & 15
+            if c:
+                unit = 1 << (pp << 2)
+                if x & reach[pp]:
+                    combos = [(dl + t * unit, kk + t) for dl, kk in combos for t in range(c + 1)]
+                else:
+                    combos = [(dl + c * unit, kk + c) for dl, kk in combos]
+        for dl, kk in combos:
+            need = 3 - kk if kk < 3 else 0
+            if need <= big:
+                out.append((dl, need, big))
+        low = min((need for _dl, need, _room in out), default=_INF)
+        got = self.rmelds[key] = (low, out)
+        return got
+
+    def rsolve(self, x: int, w: int, d: int) -> int:
+        """The lowest cost of the naturals ``x`` with ``w`` wilds (and a
+        discard owed when ``d``), every wild left over taken by a meld."""
+        if x == 0:
+            return self.rend(w, d)[0]
+        key = ((x << 5 | w) << 1) | d
+        memo = self.rmemo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        pen = self.pen
+        low, melds = self._rmelds_of(x)
+        if low > w and not d:
+            # the lowest card can only be deadwood: so can every card after
+            # it that has no meld either (a row of cards settled at once)
+            add = 0
+            y = x
+            while True:
+                p = ((y & -y).bit_length() - 1) >> 2
+                sh = p << 2
+                c = (y >> sh) & 15
+                y -= c << sh
+                add += c * pen[p]
+                if not y:
+                    break
+                low, melds = self._rmelds_of(y)
+                if low <= w:
+                    break
+            best = add + self.rsolve(y, w, 0)
+            memo[key] = best
+            self.rchoice[key] = (x - y, 0, 0, 0, add)
+            return best
+        p = ((x & -x).bit_length() - 1) >> 2
+        bit = 1 << (p << 2)
+        y = x - bit
+        rsolve = self.rsolve
+        best = _INF
+        pick: Any = None
+        if d:
+            add = self.drank[p]
+            best = add + rsolve(y, w, 0)
+            pick = (bit, 0, 0, 0, add)
+        if not d or x & self.better[p] or self.iso_first < self.drank[p]:
+            v = pen[p] + rsolve(y, w, d)
+            if v < best:
+                best = v
+                pick = (bit, 0, 0, d, pen[p])
+        if low <= w:
+            for delta, need, room in melds:
+                if need <= w:
+                    v = rsolve(x - delta, w - need, d)
+                    if v <= best:
+                        best = v
+                        pick = (delta, need, room, d, 0)
+        memo[key] = best
+        self.rchoice[key] = pick
+        return best
+
+    def rready_(self, x: int, w: int, d: int) -> bool:
+        """Can every card be melded (but one discard when d)?  The caller
+        makes sure a meld is made (some natural card is not the discard)."""
+        if x == 0:
+            return self.rend(w, d)[0] < _N
+        key = ((x << 5 | w) << 1) | d
+        got = self.rready.get(key)
+        if got is not None:
+            return got
+        ok = False
+        if d:
+            p = ((x & -x).bit_length() - 1) >> 2
+            ok = self.rready_(x - (1 << (p << 2)), w, 0)
+        if not ok:
+            low, melds = self._rmelds_of(x)
+            if low <= w:
+                for delta, need, _room in melds:
+                    if need <= w and self.rready_(x - delta, w - need, d):
+                        ok = True
+                        break
+        self.rready[key] = ok
+        return ok
+
+    def _walk(self, x: int, w: int, d: int
+              ) -> tuple[list[tuple[int, int, int]], int, Card | None, int, int]:
+        """The choices of :meth:`rsolve` from (x, w, d): the melds (cards,
+        need, room), the deadwood (a count vector), the discard, and the
+        wilds and discard flag left at the end."""
+        plan: list[tuple[int, int, int]] = []
+        dead = 0
+        discard: Card | None = None
+        choice = self.rchoice
+        while x:
+            delta, need, room, d2, add = choice[((x << 5 | w) << 1) | d]
+            if d2 != d:
+                discard = self.card_at[((x & -x).bit_length() - 1) >> 2]
+            elif add:
+                dead += delta
+            else:
+                plan.append((delta, need, room))
+            x -= delta
+            w -= need
+            d = d2
+        return plan, dead, discard, w, d
+
+    def holds(self, x: int, w: int, d: int) -> bool:
+        """Does the roomy answer for (x, w, d) hold with the room counted:
+        every wild left over goes to a meld, or forms melds of its own?"""
+        plan, _dead, _discard, w, d = self._walk(x, w, d)
+        _cost, k, how = self.rend(w, d)
+        left = w - 2 * k - (how == 2)
+        if left == 0 or (left >= 3 and self.wild_only):
+            return True
+        if k:
+            return True  # a rescued card's set takes any number
+        room = 0
+        for delta, _need, r in plan:
+            if r == self.big:
+                return True  # a set
+            room += r
+        return left <= room
+
+    def rarrangement(self, x: int, wilds: list[Card], d: int = 0
+                     ) -> tuple[Arrangement, Card | None] | None:
+        """:meth:`arrangement` of the roomy search; None when its answer
+        leaves a wild without room (then the caller searches with room)."""
+        w = len(wilds)
+        cost = self.rsolve(x, w, d)
+        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+        thrown: Card | None = None
+        if d and w and self._wild_throw_may_win(x, w, cost):
+            other = _WILD_DISCARD + self.rsolve(x, w - 1, 0)
+            if other < cost:
+                cost, d, w = other, 0, w - 1
+                thrown = wild_list.pop(0)
+        if cost >= _INF:
+            raise MeldError("there is no card to discard")
+        if not self.holds(x, w, d):
+            return None
+        plan, dead, discard, w, d = self._walk(x, w, d)
+        _cost, k, how = self.rend(w, d)
+        arr, card = self._assemble([(self._cards(delta), need, room) for delta, need, room in plan],
+                                   self._cards(dead), list(self.iso), k, how, discard or thrown,
+                                   w, wild_list, cost)
+        return arr, card
+
+@functools.lru_cache(maxsize=512)
+def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[int]]:
+    """For each position: the cards of its suit a run from it could reach
+    first (within ``reach`` ranks below it, or above it for an ace that
+    also plays low), as count-vector fields; and the part of a count vector
+    the roomy search's melds of a lowest card depend on (its ``local``
+    part and the reach of each card of its rank)."""
+    t = _tables(rules)
+    up, down, same, local = t[4], t[5], t[6], t[8]
+    out = [0] * 52
+    for p in range(52):
+        m = 0
+        for q in (*up[p][:reach], *down[p][:reach]):
+            m |= 15 << (q << 2)
+        out[p] = m
+    rlocal = [0] * 52
+    for p in range(52):
+        m = local[p]
+        for q in same[p]:
+            m |= out[q]
+        rlocal[p] = m
+    return out, rlocal
+
+
 _SOLVERS: dict[tuple[Any, ...], _Solver] = {}
 _SOLVERS_MAX = 512  # solvers kept (a game's hands share most of their searches)
 _MEMO_MAX = 1 << 16  # states one kept solver may remember
@@ -661,13 +937,30 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
             kept.meld_memo.clear()
         if len(kept.ready_memo) > _MEMO_MAX:
             kept.ready_memo.clear()
+        if type(kept) is _Roomy:
+            if len(kept.rmemo) > _MEMO_MAX:
+                kept.rmemo.clear()
+                kept.rchoice.clear()
+                kept.rmelds.clear()
+            if len(kept.rready) > _MEMO_MAX:
+                kept.rready.clear()
         return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
-    s = _Solver(rules, wilds)
+    s = _Solver(rules, wilds) if rules.max_set_size is not None else _Roomy(rules, wilds)
     s.use_isolated(iso)
     _SOLVERS[key] = s
     return s, x
+
+
+def _arrange(s: _Solver, x: int, wilds: list[Card], d: int) -> tuple[Arrangement, Card | None]:
+    """The best arrangement (and discard, when ``d``): the roomy search's
+    when it applies and its answer holds, else the search with room."""
+    if type(s) is _Roomy:
+        got = s.rarrangement(x, wilds, d)
+        if got is not None:
+            return got
+    return s.arrangement(x, wilds, d)
 
 
 def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
@@ -1137,7 +1430,7 @@ def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
         s, x = _solver_for(rules, naturals, wilds)
-        got = kept[key] = s.arrangement(x, wilds)[0]
+        got = kept[key] = _arrange(s, x, wilds, 0)[0]
     return got  # type: ignore[no-any-return]
 
 
@@ -1179,7 +1472,11 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
         s, x = _solver_for(rules, naturals, wilds)
-        got = kept[key] = s.solve(x, len(wilds), 0) // _W
+        if type(s) is _Roomy and s.holds(x, len(wilds), 0) if s.rsolve(x, len(wilds), 0) < _INF \
+                else False:
+            got = kept[key] = s.rsolve(x, len(wilds), 0) // _W
+        else:
+            got = kept[key] = _arrange(s, x, wilds, 0)[0].penalty
     return got  # type: ignore[no-any-return]
 
 
@@ -1216,7 +1513,10 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
             got = False  # more cards without a partner than wilds to rescue them
         else:
             s, x = _solver_for(rules, naturals, wilds, (x, iso))
-            got = s.ready(x, len(wilds), 0, int(discard))
+            if type(s) is _Roomy and len(cards_) - discard < 14 and len(naturals) > discard:
+                got = s.rready_(x, len(wilds), int(discard))
+            else:
+                got = s.ready(x, len(wilds), 0, int(discard))
         kept[key] = got
     return got  # type: ignore[no-any-return]
 
@@ -1246,7 +1546,7 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
         s, x = _solver_for(rules, naturals, wilds)
-        arrangement, card = s.arrangement(x, wilds, d=1)
+        arrangement, card = _arrange(s, x, wilds, 1)
         assert card is not None
         got = kept[key] = Discard(card, arrangement)
         # the hand kept after this discard: its penalty is known now (a
