@@ -195,16 +195,17 @@ def _partners(rules: MeldRules, reach: int) -> list[int]:
     return out
 
 
+_EIGHTS = sum(8 << (4 * p) for p in range(52))  # a count of 8 or more in some field
+
+
 def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, list[int]]:
     """The count vector of the naturals less the isolated ones, and the
     isolated positions, best discard first.  A natural is isolated when no
     other natural could share a meld with it, given ``big`` wilds."""
     tables = _rule_tables(rules)
     drank, index_pos, unit = tables[3], tables[7], tables[11]
-    x = 0
-    for c in naturals:
-        x += unit[c.index]
-    if len(naturals) > 8 and max(Counter(map(_INDEX, naturals)).values()) > 8:
+    x = sum([unit[c.index] for c in naturals])
+    if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(map(_INDEX, naturals)).values()) > 8:
         raise MeldError("no card can appear more than 8 times (at most 8 packs)")
     partners = _partners(rules, big + 1)
     iso: list[int] = []
@@ -662,7 +663,7 @@ class _Roomy(_Solver):
     when the check fails.
     """
 
-    __slots__ = ("rmemo", "rchoice", "rmelds", "rready", "rend_memo", "reach", "rlocal")
+    __slots__ = ("rmemo", "rchoice", "rmelds", "rready", "rend_memo", "rlocal", "seqs", "sames")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         super().__init__(rules, wilds)
@@ -671,7 +672,7 @@ class _Roomy(_Solver):
         self.rmelds: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}
         self.rready: dict[int, bool] = {}
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
-        self.reach, self.rlocal = _run_reach(rules, self.big + 1)
+        self.rlocal, self.seqs, self.sames = _run_reach(rules, self.big + 1)
 
     def rend(self, w: int, d: int) -> tuple[int, int, int]:
         """:meth:`end` with room for every wild left over: as many isolated
@@ -698,51 +699,55 @@ class _Roomy(_Solver):
         self.rend_memo[key] = best
         return best
 
-    def _rmelds_of(self, x: int) -> tuple[int, list[tuple[int, int, int]]]:
-        """(fewest wilds any needs, the melds of the lowest card of x as
-        (cards removed, wilds needed, room)), found once per part of x
+    def _rmelds_of(self, x: int, p: int) -> tuple[int, list[tuple[int, int, int]]]:
+        """(fewest wilds any needs, the melds of the lowest card ``p`` of x
+        as (cards removed, wilds needed, room)), found once per part of x
         they depend on, with every wild at hand."""
-        p = ((x & -x).bit_length() - 1) >> 2
-        key = x & self.rlocal[p]
-        got = self.rmelds.get(key)
-        if got is not None:
-            return got
         big = self.big
         bit = 1 << (p << 2)
         out: list[tuple[int, int, int]] = []
+        low = _INF
         # runs: p on top, a natural at every rank that has one, ending on a natural
-        for seq in (self.up[p], self.down[p]):
-            delta, k, gaps = bit, 1, 0
-            for i, t in enumerate(seq):
-                st = t << 2
+        for seq in self.seqs[p]:
+            delta, gaps, i = bit, 0, 0
+            for st in seq:
                 if (x >> st) & 15:
                     delta += 1 << st
-                    k += 1
-                    need = gaps if i >= 1 else 1
+                    need = gaps if i else 1
+                    if need < low:
+                        low = need
                     out.append((delta, need, 11 - i))  # room: 13 - span
                 else:
                     gaps += 1
                     if gaps > big:
                         break
+                i += 1
         # sets: every copy of p, and of each other suit all its copies, or
         # (for a card that may start a run) fewer
         n = (x >> (p << 2)) & 15
-        combos = [(bit * n, n)]
-        reach = self.reach
-        for pp in self.same[p]:
-            c = (x >> (pp << 2)) & 15
+        dl, k = bit * n, n
+        free: list[tuple[int, int]] = []
+        for st, rm in self.sames[p]:
+            c = (x >> st) & 15
             if c:
-                unit = 1 << (pp << 2)
-                if x & reach[pp]:
-                    combos = [(dl + t * unit, kk + t) for dl, kk in combos for t in range(c + 1)]
+                if x & rm:
+                    free.append((1 << st, c))
                 else:
-                    combos = [(dl + c * unit, kk + c) for dl, kk in combos]
-        for dl, kk in combos:
-            need = 3 - kk if kk < 3 else 0
+                    dl += c << st
+                    k += c
+        if free:
+            combos = [(dl, k)]
+            for unit, c in free:
+                combos = [(d2 + t * unit, k2 + t) for d2, k2 in combos for t in range(c + 1)]
+        else:
+            combos = [(dl, k)]
+        for dl, k in combos:
+            need = 3 - k if k < 3 else 0
             if need <= big:
+                if need < low:
+                    low = need
                 out.append((dl, need, big))
-        low = min((need for _dl, need, _room in out), default=_INF)
-        got = self.rmelds[key] = (low, out)
+        got = self.rmelds[x & self.rlocal[p]] = (low, out)
         return got
 
     def rsolve(self, x: int, w: int, d: int) -> int:
@@ -751,51 +756,88 @@ class _Roomy(_Solver):
         if x == 0:
             return self.rend(w, d)[0]
         key = ((x << 5 | w) << 1) | d
-        memo = self.rmemo
-        got = memo.get(key)
+        got = self.rmemo.get(key)
         if got is not None:
             return got
+        return self._rsolve(x, w, d, key)
+
+    def _rsolve(self, x: int, w: int, d: int, key: int) -> int:
+        """:meth:`rsolve` of a state not yet solved (x not empty); the
+        children's memo entries are looked up here (most are there)."""
+        memo = self.rmemo
         pen = self.pen
-        low, melds = self._rmelds_of(x)
+        p = ((x & -x).bit_length() - 1) >> 2
+        rmelds, rlocal = self.rmelds, self.rlocal
+        got = rmelds.get(x & rlocal[p])
+        low, melds = got if got is not None else self._rmelds_of(x, p)
         if low > w and not d:
             # the lowest card can only be deadwood: so can every card after
             # it that has no meld either (a row of cards settled at once)
             add = 0
             y = x
             while True:
-                p = ((y & -y).bit_length() - 1) >> 2
                 sh = p << 2
                 c = (y >> sh) & 15
                 y -= c << sh
                 add += c * pen[p]
                 if not y:
                     break
-                low, melds = self._rmelds_of(y)
-                if low <= w:
+                p = ((y & -y).bit_length() - 1) >> 2
+                got = rmelds.get(y & rlocal[p])
+                if (got if got is not None else self._rmelds_of(y, p))[0] <= w:
                     break
-            best = add + self.rsolve(y, w, 0)
+            if y:
+                k2 = (y << 5 | w) << 1
+                v = memo.get(k2)
+                best = add + (self._rsolve(y, w, 0, k2) if v is None else v)
+            else:
+                best = add + self.rend(w, 0)[0]
             memo[key] = best
             self.rchoice[key] = (x - y, 0, 0, 0, add)
             return best
-        p = ((x & -x).bit_length() - 1) >> 2
         bit = 1 << (p << 2)
         y = x - bit
-        rsolve = self.rsolve
         best = _INF
         pick: Any = None
-        if d:
-            add = self.drank[p]
-            best = add + rsolve(y, w, 0)
-            pick = (bit, 0, 0, 0, add)
-        if not d or x & self.better[p] or self.iso_first < self.drank[p]:
-            v = pen[p] + rsolve(y, w, d)
-            if v < best:
-                best = v
-                pick = (bit, 0, 0, d, pen[p])
+        if y:
+            ky = (y << 5 | w) << 1
+            if d:
+                add = self.drank[p]
+                v = memo.get(ky)
+                best = add + (self._rsolve(y, w, 0, ky) if v is None else v)
+                pick = (bit, 0, 0, 0, add)
+                if x & self.better[p] or self.iso_first < add:
+                    v = memo.get(ky | 1)
+                    v = pen[p] + (self._rsolve(y, w, 1, ky | 1) if v is None else v)
+                    if v < best:
+                        best = v
+                        pick = (bit, 0, 0, 1, pen[p])
+            else:
+                v = memo.get(ky)
+                best = pen[p] + (self._rsolve(y, w, 0, ky) if v is None else v)
+                pick = (bit, 0, 0, 0, pen[p])
+        else:
+            if d:
+                add = self.drank[p]
+                best = add + self.rend(w, 0)[0]
+                pick = (bit, 0, 0, 0, add)
+            if not d or self.iso_first < self.drank[p]:
+                v = pen[p] + self.rend(w, d)[0]
+                if v < best:
+                    best = v
+                    pick = (bit, 0, 0, d, pen[p])
         if low <= w:
             for delta, need, room in melds:
                 if need <= w:
-                    v = rsolve(x - delta, w - need, d)
+                    y = x - delta
+                    if y:
+                        w2 = w - need
+                        k2 = ((y << 5 | w2) << 1) | d
+                        v = memo.get(k2)
+                        if v is None:
+                            v = self._rsolve(y, w2, d, k2)
+                    else:
+                        v = self.rend(w - need, d)[0]
                     if v <= best:
                         best = v
                         pick = (delta, need, room, d, 0)
@@ -817,7 +859,9 @@ class _Roomy(_Solver):
             p = ((x & -x).bit_length() - 1) >> 2
             ok = self.rready_(x - (1 << (p << 2)), w, 0)
         if not ok:
-            low, melds = self._rmelds_of(x)
+            p = ((x & -x).bit_length() - 1) >> 2
+            got = self.rmelds.get(x & self.rlocal[p])
+            low, melds = got if got is not None else self._rmelds_of(x, p)
             if low <= w:
                 for delta, need, _room in melds:
                     if need <= w and self.rready_(x - delta, w - need, d):
@@ -890,28 +934,34 @@ class _Roomy(_Solver):
         return arr, card
 
 @functools.lru_cache(maxsize=512)
-def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[int]]:
-    """For each position: the cards of its suit a run from it could reach
-    first (within ``reach`` ranks below it, or above it for an ace that
-    also plays low), as count-vector fields; and the part of a count vector
-    the roomy search's melds of a lowest card depend on (its ``local``
-    part and the reach of each card of its rank)."""
+def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
+                                                      list[tuple[tuple[int, int], ...]]]:
+    """Static tables of the roomy search, per rule set and reach (the wilds
+    in hand plus one): for each position, the part of a count vector its
+    melds as the lowest card depend on (its ``local`` part and the reach of
+    each card of its rank); the field shifts of its run sequences (down its
+    suit, and up from an ace that also plays low); and for each later card
+    of its rank, (field shift, the cards of its suit a run from it could
+    reach first)."""
     t = _tables(rules)
     up, down, same, local = t[4], t[5], t[6], t[8]
-    out = [0] * 52
+    reach_of = [0] * 52
     for p in range(52):
         m = 0
         for q in (*up[p][:reach], *down[p][:reach]):
             m |= 15 << (q << 2)
-        out[p] = m
+        reach_of[p] = m
     rlocal = [0] * 52
+    seqs: list[tuple[tuple[int, ...], ...]] = []
+    sames: list[tuple[tuple[int, int], ...]] = []
     for p in range(52):
         m = local[p]
         for q in same[p]:
-            m |= out[q]
+            m |= reach_of[q]
         rlocal[p] = m
-    return out, rlocal
-
+        seqs.append(tuple(tuple(q << 2 for q in seq) for seq in (up[p], down[p]) if seq))
+        sames.append(tuple((q << 2, reach_of[q]) for q in same[p]))
+    return rlocal, seqs, sames
 
 _SOLVERS: dict[tuple[Any, ...], _Solver] = {}
 _SOLVERS_MAX = 512  # solvers kept (a game's hands share most of their searches)
