@@ -533,6 +533,8 @@ class _Solver:
         left over."""
         if cost >= _INF or self.max_set is not None or not self.wild_only:
             return True
+        if cost <= _WILD_DISCARD + self.iso_tail[0]:
+            return False  # less than the isolated cards alone
         total = self.iso_tail[0]
         while x:
             i = ((x & -x).bit_length() - 1) >> 2
@@ -755,7 +757,7 @@ class _Roomy(_Solver):
         discard owed when ``d``), every wild left over taken by a meld."""
         if x == 0:
             return self.rend(w, d)[0]
-        key = ((x << 5 | w) << 1) | d
+        key = x << 6 | w << 1 | d
         got = self.rmemo.get(key)
         if got is not None:
             return got
@@ -787,7 +789,7 @@ class _Roomy(_Solver):
                 if (got if got is not None else self._rmelds_of(y, p))[0] <= w:
                     break
             if y:
-                k2 = (y << 5 | w) << 1
+                k2 = y << 6 | w << 1
                 v = memo.get(k2)
                 best = add + (self._rsolve(y, w, 0, k2) if v is None else v)
             else:
@@ -800,7 +802,7 @@ class _Roomy(_Solver):
         best = _INF
         pick: Any = None
         if y:
-            ky = (y << 5 | w) << 1
+            ky = y << 6 | w << 1
             if d:
                 add = self.drank[p]
                 v = memo.get(ky)
@@ -832,7 +834,7 @@ class _Roomy(_Solver):
                     y = x - delta
                     if y:
                         w2 = w - need
-                        k2 = ((y << 5 | w2) << 1) | d
+                        k2 = y << 6 | w2 << 1 | d
                         v = memo.get(k2)
                         if v is None:
                             v = self._rsolve(y, w2, d, k2)
@@ -850,7 +852,7 @@ class _Roomy(_Solver):
         makes sure a meld is made (some natural card is not the discard)."""
         if x == 0:
             return self.rend(w, d)[0] < _N
-        key = ((x << 5 | w) << 1) | d
+        key = x << 6 | w << 1 | d
         got = self.rready.get(key)
         if got is not None:
             return got
@@ -880,7 +882,7 @@ class _Roomy(_Solver):
         discard: Card | None = None
         choice = self.rchoice
         while x:
-            delta, need, room, d2, add = choice[((x << 5 | w) << 1) | d]
+            delta, need, room, d2, add = choice[x << 6 | w << 1 | d]
             if d2 != d:
                 discard = self.card_at[((x & -x).bit_length() - 1) >> 2]
             elif add:
