@@ -28,6 +28,18 @@ memo is kept between hands that share the rules, the wilds' points and
 the isolated cards, and the answers are kept per hand (``clear_memo``
 empties both; the per-rule tables stay).
 
+The roomy search: when sets take any number of wilds (no ``max_set_size``,
+every variant with wilds), a wild left over always has a meld to join once
+one meld exists, so the state drops the room and the moves shrink: a run
+from the lowest card takes a natural at every rank it spans that has one
+(a wild there instead frees the natural for nothing the wild can't do), so
+it is chosen by its bottom card alone; a set takes every copy of the
+lowest card and leaves out a card of another suit only for a run that card
+may start.  An answer that leaves wilds without a meld (no meld at all, or
+runs only with less room than wilds, which takes 14 cards or more) is
+searched again with room counted.  It finds the very arrangements of the
+search with room, ties included (tests/test_search.py checks both).
+
 The fast path: one pack's worth of distinct cards and no wilds (gin, and
 every hand without a wild), as a 52-bit mask (four 13-bit suits).  Its
 lowest penalty (``penalty``, ``mask_penalty``, ``all_melded``) is read
@@ -195,6 +207,8 @@ def _partners(rules: MeldRules, reach: int) -> list[int]:
     return out
 
 
+#: the room of a set in the roomy search: more than any number of wilds
+_SET_ROOM = 64
 _EIGHTS = sum(8 << (4 * p) for p in range(52))  # a count of 8 or more in some field
 
 
@@ -597,10 +611,12 @@ class _Solver:
         # melds in the order of their lowest card by suit, then rank in run
         # order (the one-pack fast path's order), whatever order the search took
         if len(plan) > 1:
+            # (then by all their cards, so that melds sharing a lowest card
+            # come in one order whichever way the search met them)
             if self.rules.aces == "high":
-                plan.sort(key=lambda m: min(c.index + (12 if c.rank == 1 else -1) for c in m[0]))
+                plan.sort(key=lambda m: sorted(c.index + (12 if c.rank == 1 else -1) for c in m[0]))
             else:
-                plan.sort(key=lambda m: min(map(_INDEX, m[0])))
+                plan.sort(key=lambda m: sorted(map(_INDEX, m[0])))
         iso = [self.card_at[i] for i in spare]
         if how == 1:
             discard = iso.pop(0)
@@ -665,16 +681,18 @@ class _Roomy(_Solver):
     when the check fails.
     """
 
-    __slots__ = ("rmemo", "rchoice", "rmelds", "rready", "rend_memo", "rlocal", "seqs", "sames")
+    __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready", "rend_memo", "rlocal", "seqs",
+                 "sames", "xcand")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         super().__init__(rules, wilds)
         self.rmemo: dict[int, int] = {}
         self.rchoice: dict[int, Any] = {}
         self.rmelds: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}
+        self.rextra: dict[int, list[tuple[int, int, int]]] = {}
         self.rready: dict[int, bool] = {}
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
-        self.rlocal, self.seqs, self.sames = _run_reach(rules, self.big + 1)
+        self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
 
     def rend(self, w: int, d: int) -> tuple[int, int, int]:
         """:meth:`end` with room for every wild left over: as many isolated
@@ -711,8 +729,8 @@ class _Roomy(_Solver):
         low = _INF
         # runs: p on top, a natural at every rank that has one, ending on a natural
         for seq in self.seqs[p]:
-            delta, gaps, i = bit, 0, 0
-            for st in seq:
+            delta, gaps = bit, 0
+            for i, st in enumerate(seq):
                 if (x >> st) & 15:
                     delta += 1 << st
                     need = gaps if i else 1
@@ -723,7 +741,6 @@ class _Roomy(_Solver):
                     gaps += 1
                     if gaps > big:
                         break
-                i += 1
         # sets: every copy of p, and of each other suit all its copies, or
         # (for a card that may start a run) fewer
         n = (x >> (p << 2)) & 15
@@ -748,7 +765,7 @@ class _Roomy(_Solver):
             if need <= big:
                 if need < low:
                     low = need
-                out.append((dl, need, big))
+                out.append((dl, need, _SET_ROOM))
         got = self.rmelds[x & self.rlocal[p]] = (low, out)
         return got
 
@@ -843,9 +860,60 @@ class _Roomy(_Solver):
                     if v <= best:
                         best = v
                         pick = (delta, need, room, d, 0)
+        if d and x & self.xcand[p]:  # runs that leave out a natural that may be the discard
+            extra = self.rextra.get(x & rlocal[p])
+            if extra is None:
+                extra = self._rextra_of(x, p)
+            for delta, need, room in extra:
+                if need <= w:
+                    y = x - delta
+                    if y:
+                        w2 = w - need
+                        k2 = y << 6 | w2 << 1 | 1
+                        v = memo.get(k2)
+                        if v is None:
+                            v = self._rsolve(y, w2, 1, k2)
+                    else:
+                        v = self.rend(w - need, 1)[0]
+                    if v < best:  # only for a better discard, not on a tie
+                        best = v
+                        pick = (delta, need, room, 1, 0)
         memo[key] = best
         self.rchoice[key] = pick
         return best
+
+    def _rextra_of(self, x: int, p: int) -> list[tuple[int, int, int]]:
+        """With a discard owed: runs from the lowest card ``p`` of x that
+        leave out one natural inside them (a wild in its place), a single
+        card that is a better discard than ``p``.  A run otherwise takes
+        every natural it spans, but a better discard than p inside it may
+        be the one thrown (a discard's tie-break is part of the cost), and
+        one worse than p never is: throwing p and starting the run lower
+        is as good and throws the better card."""
+        big = self.big
+        drank = self.drank
+        dp = drank[p]
+        out: list[tuple[int, int, int]] = []
+        for seq in self.seqs[p]:
+            delta, gaps = 1 << (p << 2), 0
+            inner: list[int] = []  # the naturals taken that could be left out
+            for i, st in enumerate(seq):
+                c = (x >> st) & 15
+                if c:
+                    unit = 1 << st
+                    delta += unit
+                    need = (gaps if i else 1) + 1
+                    if need <= big:
+                        for u in inner:
+                            out.append((delta - u, need, 11 - i))
+                    if c == 1 and drank[st >> 2] < dp:
+                        inner.append(unit)
+                else:
+                    gaps += 1
+                    if gaps > big:
+                        break
+        self.rextra[x & self.rlocal[p]] = out
+        return out
 
     def rready_(self, x: int, w: int, d: int) -> bool:
         """Can every card be melded (but one discard when d)?  The caller
@@ -862,8 +930,8 @@ class _Roomy(_Solver):
             ok = self.rready_(x - (1 << (p << 2)), w, 0)
         if not ok:
             p = ((x & -x).bit_length() - 1) >> 2
-            got = self.rmelds.get(x & self.rlocal[p])
-            low, melds = got if got is not None else self._rmelds_of(x, p)
+            mg = self.rmelds.get(x & self.rlocal[p])
+            low, melds = mg if mg is not None else self._rmelds_of(x, p)
             if low <= w:
                 for delta, need, _room in melds:
                     if need <= w and self.rready_(x - delta, w - need, d):
@@ -905,8 +973,8 @@ class _Roomy(_Solver):
         if k:
             return True  # a rescued card's set takes any number
         room = 0
-        for delta, _need, r in plan:
-            if r == self.big:
+        for _delta, _need, r in plan:
+            if r == _SET_ROOM:
                 return True  # a set
             room += r
         return left <= room
@@ -937,14 +1005,15 @@ class _Roomy(_Solver):
 
 @functools.lru_cache(maxsize=512)
 def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
-                                                      list[tuple[tuple[int, int], ...]]]:
+                                                      list[tuple[tuple[int, int], ...]], list[int]]:
     """Static tables of the roomy search, per rule set and reach (the wilds
     in hand plus one): for each position, the part of a count vector its
     melds as the lowest card depend on (its ``local`` part and the reach of
     each card of its rank); the field shifts of its run sequences (down its
     suit, and up from an ace that also plays low); and for each later card
     of its rank, (field shift, the cards of its suit a run from it could
-    reach first)."""
+    reach first); and the cards of its suit a run from it passes that are
+    better discards (which such a run may leave out, see ``_rextra_of``)."""
     t = _tables(rules)
     up, down, same, local = t[4], t[5], t[6], t[8]
     reach_of = [0] * 52
@@ -963,7 +1032,14 @@ def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tupl
         rlocal[p] = m
         seqs.append(tuple(tuple(q << 2 for q in seq) for seq in (up[p], down[p]) if seq))
         sames.append(tuple((q << 2, reach_of[q]) for q in same[p]))
-    return rlocal, seqs, sames
+    better = t[10]
+    xcand = [0] * 52
+    for p in range(52):
+        m = 0
+        for q in (*up[p], *down[p]):
+            m |= 15 << (q << 2)
+        xcand[p] = m & better[p]
+    return rlocal, seqs, sames, xcand
 
 _SOLVERS: dict[tuple[Any, ...], _Solver] = {}
 _SOLVERS_MAX = 512  # solvers kept (a game's hands share most of their searches)
@@ -994,6 +1070,7 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
                 kept.rmemo.clear()
                 kept.rchoice.clear()
                 kept.rmelds.clear()
+                kept.rextra.clear()
             if len(kept.rready) > _MEMO_MAX:
                 kept.rready.clear()
         return kept, x
@@ -1524,11 +1601,12 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
         s, x = _solver_for(rules, naturals, wilds)
-        if type(s) is _Roomy and s.holds(x, len(wilds), 0) if s.rsolve(x, len(wilds), 0) < _INF \
-                else False:
-            got = kept[key] = s.rsolve(x, len(wilds), 0) // _W
-        else:
-            got = kept[key] = _arrange(s, x, wilds, 0)[0].penalty
+        if isinstance(s, _Roomy):
+            cost = s.rsolve(x, len(wilds), 0)
+            if s.holds(x, len(wilds), 0):
+                got = kept[key] = cost // _W
+                return got  # type: ignore[no-any-return]
+        got = kept[key] = _arrange(s, x, wilds, 0)[0].penalty
     return got  # type: ignore[no-any-return]
 
 

@@ -15,7 +15,7 @@ from brute import brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy import Card, MeldRules, all_melded, deck, penalty
+from rummy import Card, MeldRules, all_melded, best_arrangement, best_discard, deck, penalty
 from rummy.search import (
     GIN_RULES,
     _fast_ready,
@@ -409,3 +409,83 @@ def test_M_1_M_2_one_pack_makes_329_melds() -> None:
         assert len(objs) == 4 * 66 + 13 * 5 == 329
         rules = MeldRules(aces="high" if high else "low")
         assert all(is_meld(list(m.cards), rules) for m in objs.values())
+
+
+# -- the roomy search (issue 15, sets C and D) ---------------------------------
+
+
+def _search_with_room(hand: list[Card], rules: MeldRules, discard: bool = False):
+    """The search that counts every meld's room for wilds (rummy.search._Solver
+    alone, never the roomy search nor the fast path)."""
+    naturals, wilds = _split_hand(hand, rules)
+    s = _Solver(rules, wilds)
+    return s.arrangement(s.encode(naturals), wilds, d=int(discard))
+
+
+roomy_rules = st.builds(
+    MeldRules,
+    wild_rank=st.one_of(st.none(), st.integers(1, 13)),
+    aces=st.sampled_from(["low", "high", "low_or_high"]),
+    min_naturals=st.integers(0, 1),
+    wild_penalty=st.one_of(st.none(), st.just(15)),
+    ace_penalty=st.one_of(st.none(), st.just(11)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 2 * 52 + 3), min_size=1, max_size=16, unique=True), roomy_rules)
+def test_M_7_roomy_search_gives_the_answers_of_the_search_with_room(
+        idx: list[int], rules: MeldRules) -> None:
+    # rules without a set size cap take the roomy search (no room in its
+    # state, runs chosen by their bottom card, sets that take every copy of
+    # the lowest card); it must give the very arrangement and discard of the
+    # search that counts room, ties included, and all_melded must agree
+    shoe = deck(2, 4)
+    hand = [shoe[i] for i in idx]
+    clear_memo()
+    arrangement, _ = _search_with_room(hand, rules)
+    assert best_arrangement(hand, rules) == arrangement
+    assert penalty(hand, rules) == arrangement.penalty
+    assert all_melded(hand, rules) == (arrangement.penalty == 0 and not arrangement.deadwood)
+    kept, card = _search_with_room(hand, rules, discard=True)
+    d = best_discard(hand, rules)
+    assert (d.card, d.arrangement) == (card, kept)
+    assert all_melded(hand, rules, discard=True) == (kept.penalty == 0 and not kept.deadwood)
+
+
+def test_M_7_roomy_search_falls_back_when_leftover_wilds_lack_room() -> None:
+    # Ah..Kh and a joker: the roomy search melds the 13 hearts as one run
+    # and counts on the joker joining a meld, but a run of 13 has no room;
+    # the answer is searched again with room: Ah 2h Jk=3h and 3h..Kh, 0
+    # (the brute force agrees)
+    from brute import brute_min_after_discard
+
+    from rummy.search import _Roomy
+
+    hand = [Card(r, "h") for r in range(1, 14)] + [Card.parse("Jk")]
+    for min_naturals in (0, 1):
+        rules = MeldRules(min_naturals=min_naturals)
+        naturals, wilds = _split_hand(hand, rules)
+        s = _Roomy(rules, wilds)
+        x = s.encode(naturals)
+        s.rsolve(x, 1, 0)
+        assert not s.holds(x, 1, 0)  # so the answer below is the fallback's
+        kw = dict(wild_rank=None, aces="low", min_naturals=min_naturals)
+        a = best_arrangement(hand, rules)
+        assert a.penalty == 0 == brute_min_penalty(hand, **kw) and not a.deadwood
+        assert sorted(c for m in a.melds for c in m.cards) == sorted(hand)
+        assert penalty(hand, rules) == 0 and all_melded(hand, rules)
+        assert best_discard(hand, rules).penalty == 0 == brute_min_after_discard(hand, **kw)
+
+
+def test_M_7_a_lone_wild_with_no_meld_counts_its_points() -> None:
+    # worked by hand: kings wild, 2c 9d Kh: no two cards share a meld, so
+    # the king is deadwood too: 2 + 9 + 10 = 21 (a roomy answer of 11 would
+    # take the king into a meld that does not exist)
+    rules = MeldRules(wild_rank=13)
+    assert penalty("2c 9d Kh", rules) == 21
+    assert best_arrangement("2c 9d Kh", rules).penalty == 21
+    # with a pair, the king makes a set: 9d 9s Kh and 2c left: 2
+    assert penalty("2c 9d 9s Kh", rules) == 2
+    # throw the king (10) or the 9d: 2 + 10 = 12 left after 9d, 2 + 9 = 11 after Kh
+    assert best_discard("2c 9d Kh", rules).penalty == 11
