@@ -962,10 +962,13 @@ class _Roomy(_Solver):
             d = d2
         return plan, dead, discard, w, d
 
-    def holds(self, x: int, w: int, d: int) -> bool:
+    def holds(self, x: int, w: int, d: int,
+              walk: tuple[list[tuple[int, int, int]], int, Card | None, int, int] | None = None
+              ) -> bool:
         """Does the roomy answer for (x, w, d) hold with the room counted:
-        every wild left over goes to a meld, or forms melds of its own?"""
-        plan, _dead, _discard, w, d = self._walk(x, w, d)
+        every wild left over goes to a meld, or forms melds of its own?
+        (``walk``: its :meth:`_walk`, when the caller has it.)"""
+        plan, _dead, _discard, w, d = walk or self._walk(x, w, d)
         _cost, k, how = self.rend(w, d)
         left = w - 2 * k - (how == 2)
         if left == 0 or (left >= 3 and self.wild_only):
@@ -994,9 +997,10 @@ class _Roomy(_Solver):
                 thrown = wild_list.pop(0)
         if cost >= _INF:
             raise MeldError("there is no card to discard")
-        if not self.holds(x, w, d):
+        walk = self._walk(x, w, d)
+        if not self.holds(x, w, d, walk):
             return None
-        plan, dead, discard, w, d = self._walk(x, w, d)
+        plan, dead, discard, w, d = walk
         _cost, k, how = self.rend(w, d)
         arr, card = self._assemble([(self._cards(delta), need, room) for delta, need, room in plan],
                                    self._cards(dead), list(self.iso), k, how, discard or thrown,
