@@ -8,14 +8,15 @@ Cold empties everything ``rummy.search.clear_memo`` empties: the kept
 searches, the answers kept per hand, the cover and mask memos.  What stays
 are static tables that depend only on the rules, never on a hand: per rule
 set the position, points, discard-order, run, set and "better discard"
-tables of the general search, and the one-pack fast path's tables over the
+tables of the general search (and, per number of wilds in hand, which
+cards a run could reach: the roomy search's), and the one-pack fast path's tables over the
 8,192 masks of one suit: points, cards, the deadwood left when the suit
 makes runs only, the cards that lie in a row of 3+ (this one built at
 import), plus the 208 set choices per rank and pattern of suits held (built
 on first use, then kept).  Set A's ``penalty`` reads a hand from these
 tables; no hand and no answer is kept between cold calls.
 
-Four fixed-seed sets of 2,000 hands each:
+Five fixed-seed sets of 2,000 hands each:
 
   A  10-card hands from one pack, no wilds          best_arrangement / penalty
   B  11-card hands from one pack, no wilds          best_discard
