@@ -611,12 +611,14 @@ class _Solver:
         # melds in the order of their lowest card by suit, then rank in run
         # order (the one-pack fast path's order), whatever order the search took
         if len(plan) > 1:
-            # (then by all their cards, so that melds sharing a lowest card
-            # come in one order whichever way the search met them)
+            # (then runs before sets, then by all their cards, so that melds
+            # sharing a lowest card come in one order whichever way the
+            # search met them)
             if self.rules.aces == "high":
-                plan.sort(key=lambda m: sorted(c.index + (12 if c.rank == 1 else -1) for c in m[0]))
+                plan.sort(key=lambda m: _plan_order([c.index + (12 if c.rank == 1 else -1)
+                                                     for c in m[0]]))
             else:
-                plan.sort(key=lambda m: sorted(map(_INDEX, m[0])))
+                plan.sort(key=lambda m: _plan_order(list(map(_INDEX, m[0]))))
         iso = [self.card_at[i] for i in spare]
         if how == 1:
             discard = iso.pop(0)
@@ -1084,6 +1086,13 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
     s.use_isolated(iso)
     _SOLVERS[key] = s
     return s, x
+
+
+def _plan_order(idx: list[int]) -> tuple[int, bool, list[int]]:
+    """Where a meld of these card indexes goes in an arrangement: by its
+    lowest card, then a run before a set, then by all its cards."""
+    idx.sort()
+    return idx[0], len({i % 13 for i in idx}) == 1, idx
 
 
 def _arrange(s: _Solver, x: int, wilds: list[Card], d: int) -> tuple[Arrangement, Card | None]:
