@@ -690,8 +690,9 @@ class _Roomy(_Solver):
         super().__init__(rules, wilds)
         self.rmemo: dict[int, int] = {}
         self.rchoice: dict[int, Any] = {}
-        self.rmelds: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}
-        self.rextra: dict[int, list[tuple[int, int, int]]] = {}
+        # the meld lists depend on the rules and the number of wilds only:
+        # shared by every solver of the same two (a game's next hands)
+        self.rmelds, self.rextra = _meld_lists(rules, self.big)
         self.rready: dict[int, bool] = {}
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
         self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
@@ -1047,6 +1048,25 @@ def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tupl
         xcand[p] = m & better[p]
     return rlocal, seqs, sames, xcand
 
+#: the roomy search's meld lists per (rules, number of wilds): (melds of a
+#: lowest card by the part of a count vector they depend on, the runs that
+#: leave out a better discard, likewise)
+_MELD_LISTS: dict[tuple[MeldRules, int], tuple[dict[int, Any], dict[int, Any]]] = {}
+_MELD_LISTS_MAX = 1 << 17  # meld lists kept per rules and number of wilds
+
+
+def _meld_lists(rules: MeldRules, big: int) -> tuple[dict[int, Any], dict[int, Any]]:
+    got = _MELD_LISTS.get((rules, big))
+    if got is None:
+        if len(_MELD_LISTS) >= 256:
+            _MELD_LISTS.clear()
+        got = _MELD_LISTS[rules, big] = ({}, {})
+    elif len(got[0]) > _MELD_LISTS_MAX or len(got[1]) > _MELD_LISTS_MAX:
+        got[0].clear()
+        got[1].clear()
+    return got
+
+
 _SOLVERS: dict[tuple[Any, ...], _Solver] = {}
 _SOLVERS_MAX = 512  # solvers kept (a game's hands share most of their searches)
 _MEMO_MAX = 1 << 16  # states one kept solver may remember
@@ -1075,8 +1095,7 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
             if len(kept.rmemo) > _MEMO_MAX:
                 kept.rmemo.clear()
                 kept.rchoice.clear()
-                kept.rmelds.clear()
-                kept.rextra.clear()
+
             if len(kept.rready) > _MEMO_MAX:
                 kept.rready.clear()
         return kept, x
@@ -1716,6 +1735,7 @@ def clear_memo() -> None:
     _ANSWERS.clear()
     _COVER_SOLVERS.clear()
     _MASK_MEMOS.clear()
+    _MELD_LISTS.clear()
 
 
 # -- is the hand complete? ---------------------------------------------------
