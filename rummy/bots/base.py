@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -40,6 +41,8 @@ __all__ = [
 
 #: Family name -> strategy module (imported on first use).
 STRATEGY_MODULES = {family: f"rummy.bots.{family}" for family in FAMILIES}
+#: module name -> the module, once imported and found to define both strategies
+_CHECKED: dict[str, ModuleType] = {}
 
 
 class BotError(ValueError):
@@ -58,6 +61,10 @@ def strategy_module(family: str) -> ModuleType:
     rummy.bots.base.BotError: no bot strategy for the 'bridge' family; the families are: three_thirteen, big_table, gin
     """
     name = STRATEGY_MODULES.get(family)
+    if name is not None:
+        checked = _CHECKED.get(name)
+        if checked is not None and sys.modules.get(name) is checked:
+            return checked  # imported and checked before (a bot asks every move)
     if name is None:
         raise BotError(
             f"no bot strategy for the {family!r} family; the families are: "
@@ -75,6 +82,7 @@ def strategy_module(family: str) -> ModuleType:
     for fn in ("greedy", "expert"):
         if not callable(getattr(module, fn, None)):
             raise BotError(f"{name} must define a function {fn}(); it does not")
+    _CHECKED[name] = module
     return module
 
 
