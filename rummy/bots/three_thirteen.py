@@ -345,19 +345,37 @@ WEIGHTS = Weights()
 def _unseen_summary(unseen: Sequence[int], rules: MeldRules) -> tuple[int, int, dict[int, int]]:
     """(cards unseen, wilds among them, unseen naturals by penalty points);
     ``unseen`` counts the cards by ``Card.index`` (:func:`_unseen_counts`)."""
-    total = wild_left = 0
+    wilds, by_points = _summary_groups(rules)
+    wild_left = sum(wilds(unseen))
     hist: dict[int, int] = {}
+    for p, group in by_points:
+        n = sum(group(unseen))
+        if n:
+            hist[p] = n
+    return sum(unseen), wild_left, hist
+
+
+@functools.lru_cache(maxsize=64)
+def _summary_groups(rules: MeldRules) -> tuple[Any, list[tuple[int, Any]]]:
+    """For :func:`_unseen_summary`: a getter of the wild cards' counts, and
+    per penalty value a getter of the natural cards' counts with it."""
     points, wild = _tables(rules)
-    for i, n in enumerate(unseen):
-        if not n:
-            continue
-        total += n
-        if wild[i]:
-            wild_left += n
-        else:
-            p = points[i]
-            hist[p] = hist.get(p, 0) + n
-    return total, wild_left, hist
+    groups: dict[int, list[int]] = {}
+    for i in range(53):
+        if not wild[i]:
+            groups.setdefault(points[i], []).append(i)
+    wild_at = [i for i in range(53) if wild[i]]
+    return (_getter(wild_at), [(p, _getter(idx)) for p, idx in groups.items()])
+
+
+def _getter(indexes: list[int]) -> Any:
+    """A function from a list to the tuple of its items at ``indexes``."""
+    if not indexes:
+        return lambda _counts: ()
+    if len(indexes) == 1:
+        i = indexes[0]
+        return lambda counts: (counts[i],)
+    return operator.itemgetter(*indexes)
 
 
 def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
@@ -570,10 +588,10 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
     unseen = _unseen_counts(obs, memory)
     summary = _unseen_summary(unseen, rules)
     if obs.phase == "draw":
-        now = penalty(hand, rules)
+        arr_now = _arrangement(hand, rules)
+        now = arr_now.penalty  # the best arrangement's penalty is the hand's (M-7)
         top = obs.discard_top
         last_turn = obs.went_out is not None
-        arr_now = _arrangement(hand, rules)
         g_now, partials = _gain(arr_now, rules, unseen, summary)
         if top is None or DRAW_DISCARD not in obs.legal_actions:
             return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
