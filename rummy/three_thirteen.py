@@ -527,9 +527,9 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         """Raise GameError unless ``action`` is legal for ``seat`` now."""
         who = self._name(seat)
         if self.phase == "draw":
-            if action == DRAW_STOCK:
+            if action is DRAW_STOCK or action == DRAW_STOCK:
                 return
-            if action == DRAW_DISCARD:
+            if action is DRAW_DISCARD or action == DRAW_DISCARD:
                 if not self.pile:
                     raise GameError("draw discard: the discard pile is empty; draw stock")
                 return
@@ -604,7 +604,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
 
     def _make_move(self, action: Action, seat: int) -> None:
         hand = self.hands[seat]
-        if action == DRAW_STOCK:
+        if action is DRAW_STOCK or action == DRAW_STOCK:
             c = self.stock.draw()
             hand.append(c)
             self.drawn = c
@@ -612,7 +612,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             self.events.append(Event("draw", seat))
             self.log.append(f"{self._says(seat, 'draws', 'draw')} from the stock.")
             return
-        if action == DRAW_DISCARD:
+        if action is DRAW_DISCARD or action == DRAW_DISCARD:
             c = self.pile.pop()
             hand.append(c)
             self.drawn = c

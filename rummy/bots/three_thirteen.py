@@ -32,12 +32,12 @@ from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
 from rummy.melds import Arrangement, MeldRules
 from rummy.search import best_arrangement, best_discard, penalty
-from rummy.three_thirteen import ThreeThirteenObservation, format_meld
+from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
 
-DRAW_STOCK = Action("draw stock")
-DRAW_DISCARD = Action("draw discard")
+# DRAW_STOCK, DRAW_DISCARD: the engine's own values, so that ``in obs.legal_actions``
+# finds them by identity
 
 
 def _arrangement(hand: Iterable[Card], rules: MeldRules) -> Arrangement:
