@@ -506,12 +506,13 @@ def _discard_penalties(hand: list[Card], rules: MeldRules, allowed: list[Card]
     return full, out, best
 
 
-def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin: int
+def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin: int,
+                penalties: tuple[Arrangement, dict[Card, int], int] | None = None
                 ) -> list[tuple[Card, int, Arrangement]]:
     """(discard, penalty left, an optimal arrangement of what is left) for the
     allowed discards within ``margin`` points of the lowest
-    (:func:`_discard_penalties`)."""
-    full, out, best = _discard_penalties(hand, rules, allowed)
+    (``penalties``: :func:`_discard_penalties` of the same hand, if known)."""
+    full, out, best = penalties or _discard_penalties(hand, rules, allowed)
     dead_at = {c.index for c in full.deadwood}
     result = []
     for c, p in out.items():
@@ -530,10 +531,13 @@ def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin:
 def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: list[Card],
                     memory: dict[str, Any], unseen: Sequence[int], w: Weights,
                     summary: tuple[int, int, dict[int, int]] | None = None,
-                    explain: bool = True) -> tuple[float, Card, int, str]:
+                    explain: bool = True,
+                    penalties: tuple[Arrangement, dict[Card, int], int] | None = None
+                    ) -> tuple[float, Card, int, str]:
     """(score, discard, penalty left, why) of the best discard from ``hand``
     (``unseen``: counts by ``Card.index``; ``summary``: its
-    :func:`_unseen_summary` if known; ``why`` is "" unless ``explain``)."""
+    :func:`_unseen_summary` and ``penalties``: :func:`_discard_penalties`,
+    if known; ``why`` is "" unless ``explain``)."""
     rules = obs.rules
     points = _all_tables(rules)[0]
     if summary is None:
@@ -542,7 +546,7 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
     future = 0.0 if last_turn else w.future
     best: tuple[tuple[float, int, int], Card, int, Arrangement, list[Any], float, float] | None \
         = None
-    for c, p, arr in _candidates(hand, rules, allowed, w.margin):
+    for c, p, arr in _candidates(hand, rules, allowed, w.margin, penalties):
         g, partials = _gain(arr, rules, unseen, summary) if future else (0.0, [])
         feed = _danger(c, obs, memory, w) if not last_turn else 0.0
         score = p - future * g + feed
@@ -599,7 +603,8 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
         allowed = sorted({c for c in with_top if c != top or obs.discard_return},
                          key=_INDEX)
         # the lowest penalty after taking the top card (never throwing it back)
-        _, left_by_card, best_p = _discard_penalties(with_top, rules, allowed)
+        penalties = _discard_penalties(with_top, rules, allowed)
+        _, left_by_card, best_p = penalties
         best_c = min(c for c, p in left_by_card.items() if p == best_p)  # by index
         if best_p == 0:
             return DRAW_DISCARD, (
@@ -610,7 +615,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
             return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
                 f"; a stock card saves {g_now:.1f} points on average")
         score_take, card, left, _ = _choose_discard(obs, with_top, allowed, memory, unseen, w,
-                                                    summary, explain=False)
+                                                    summary, explain=False, penalties=penalties)
         score_take += w.reveal
         future = 0.0 if last_turn else w.future
         score_stock = now - g_now - future * g_now
