@@ -211,7 +211,7 @@ def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
 
 
 _INDEX = operator.attrgetter("index")  # the order of Card.sort_key, faster
-_CARD = {(r, s): Card(r, s) for r in range(1, 14) for s in "cdhs"}
+_CARD = {(c.rank, c.suit): c for c in deck()}  # the cards every deck shares
 
 
 @functools.lru_cache(maxsize=64)
