@@ -226,15 +226,17 @@ def _rule_tables(rules: MeldRules) -> tuple[list[int], list[bool], list[tuple[in
             rules.max_set_size is None or rules.max_set_size >= 3)
 
 
-_LAST_TABLES: list[Any] = [None, None]  # (rules, its tables): the same rules all round
+#: (rules, its tables) of the last call: a round asks with the same rules all
+#: along.  One tuple, replaced whole, so that threads never see a mixed pair.
+_LAST_TABLES: tuple[Any, Any] = (None, None)
 
 
 def _all_tables(rules: MeldRules) -> tuple[list[int], list[bool], list[tuple[int, ...]],
                                            int, int, bool]:
+    global _LAST_TABLES
     last = _LAST_TABLES
     if last[0] is not rules:
-        last[1] = _rule_tables(rules)
-        last[0] = rules
+        last = _LAST_TABLES = (rules, _rule_tables(rules))
     return last[1]  # type: ignore[no-any-return]
 
 
