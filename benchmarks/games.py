@@ -8,7 +8,10 @@ Prints the median over repeats of games per CPU second (CPU time of this
 process, so other load on the machine counts less), actions per game, and
 for ``three_thirteen`` the ratio to issue 15's targets (20 greedy games/s,
 5 expert games/s).  Then a profile (cProfile, top entries by own time) of
-one game per variant and bot, so that it shows where the time goes.
+one game per variant and bot, so that it shows where the time goes, with the
+share of that game spent in the meld search (``rummy/search.py`` and gin's
+``rummy/onepack.py``, cumulative time of the calls made from outside them):
+what is left once the search is subtracted is engine and bot overhead.
 
     .venv/bin/python benchmarks/games.py                        # 3 repeats of 3 games
     .venv/bin/python benchmarks/games.py --games 10 --repeats 5 --only three_thirteen
@@ -82,6 +85,25 @@ def measure(variant: str, bot: str, games: int, repeats: int) -> float:
     return med
 
 
+#: the modules of the meld search (``search_share`` counts time spent in them)
+SEARCH_FILES = ("rummy/search.py", "rummy/onepack.py")
+
+
+def search_share(stats: pstats.Stats) -> tuple[float, float]:
+    """(seconds inside the meld search, seconds in all) of a profile: the
+    cumulative time of every call into :data:`SEARCH_FILES` made from a
+    function outside them (so a recursive search counts once)."""
+    inside = tuple(os.sep.join(f.split("/")) for f in SEARCH_FILES)
+    search = 0.0
+    for func, (_cc, _nc, _tt, _ct, callers) in stats.stats.items():  # type: ignore[attr-defined]
+        if not func[0].endswith(inside):
+            continue
+        for caller, edge in callers.items():
+            if not caller[0].endswith(inside):
+                search += edge[3]
+    return search, stats.total_tt  # type: ignore[attr-defined]
+
+
 def profile(variant: str, bot: str, top: int) -> None:
     """One game under cProfile: the ``top`` functions by own time."""
     prof = cProfile.Profile()
@@ -93,7 +115,10 @@ def profile(variant: str, bot: str, top: int) -> None:
     st.sort_stats("tottime").print_stats(top)
     lines = [ln for ln in out.getvalue().splitlines() if ln.strip()]
     start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
-    print(f"\n  profile: {variant}, {VARIANTS[variant]} x {bot} (one game, by own time)")
+    search, total = search_share(st)
+    print(f"\n  profile: {variant}, {VARIANTS[variant]} x {bot} (one game, by own time); "
+          f"meld search {search:.3f} of {total:.3f} s ({search / total:.0%}), "
+          f"the rest {total - search:.3f} s")
     for ln in lines[start:start + top + 1]:
         print("   " + ln.replace(str(Path(__file__).resolve().parents[1]) + os.sep, ""))
 

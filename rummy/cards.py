@@ -246,8 +246,13 @@ def deck(packs: int = 1, jokers: int = 0) -> tuple[Card, ...]:
         raise ValueError(f"packs must be a whole number from 1 to 8, not {packs!r}")
     if not isinstance(jokers, int) or not 0 <= jokers <= 8:
         raise ValueError(f"jokers must be a whole number from 0 to 8, not {jokers!r}")
-    one = [Card(r, s) for s in SUITS for r in range(1, 14)]
-    return tuple(one * packs + [JOKER] * jokers)
+    return _PACK * packs + (JOKER,) * jokers
+
+
+#: the 52 cards of one pack, in :func:`deck` order, made once: every deck
+#: shares them (cards are values), so equal cards are mostly the same object
+#: and compare by identity
+_PACK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in range(1, 14))
 
 
 def shuffled(cards_: Iterable[Card], seed: int | random.Random | None = None) -> list[Card]:

@@ -130,6 +130,17 @@ def _shoe_indices(packs: int, jokers: int) -> list[int]:
 
 _INDEX = operator.attrgetter("index")
 
+#: ("discard" | "go out", card index) -> the Action (a value: shared, never changed)
+_MOVES: dict[tuple[str, int], Action] = {}
+
+
+def _move(verb: str, card: Card) -> Action:
+    """``Action(verb, card)``, made once per verb and card."""
+    a = _MOVES.get((verb, card.index))
+    if a is None:
+        a = _MOVES[verb, card.index] = Action(verb, card)
+    return a
+
 
 def format_meld(meld: Meld) -> str:
     """A meld as a learner reads it, in brackets: ``[7h 8h 9h]``.
@@ -279,6 +290,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self.dealer = self.rng.randrange(n)  # TT-3: the first dealer at random
         self.log.append(f"{self._name(self.dealer)} is chosen at random to deal first.")
         self._out_cache: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
+        self._moves_cache: tuple[tuple[Any, ...], tuple[Action, ...]] | None = None
         self._start_round(1)
 
     @classmethod
@@ -345,6 +357,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self.events: list[Event] = [Event("turn up", None, self.pile[-1])]
         self.shown: dict[int, tuple[Meld, ...]] = {}
         self._out_cache = None
+        self._moves_cache = None
         wild = self._rules.wild_rank
         wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
         if self._rules.jokers_wild and self.jokers:
@@ -374,6 +387,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self.drawn = None
         self.taken = None
         self._out_cache = None
+        self._moves_cache = None
         if self.went_out is not None:
             if seat != self.went_out and self.final_left and self.final_left[0] == seat:
                 self.final_left.pop(0)
@@ -439,16 +453,18 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     # -- legality ------------------------------------------------------------
     def _allowed_discards(self, seat: int) -> list[Card]:
         """Distinct cards ``seat`` may throw now (TT-5: not the card just taken)."""
-        hand = self.hands[seat]
-        out = sorted(set(hand), key=Card.sort_key)
-        if self.taken is not None and not self.discard_return:
-            out = [c for c in out if c != self.taken]
+        out = sorted(set(self.hands[seat]), key=_INDEX)  # index order is sort_key order
+        taken = self.taken
+        if taken is not None and not self.discard_return:
+            out = [c for c in out if c != taken]
         return out
 
-    def _out_cards(self, seat: int) -> tuple[Card, ...]:
-        """Cards whose discard leaves every other card in melds (TT-6)."""
+    def _out_cards(self, seat: int, key: tuple[Card, ...] | None = None) -> tuple[Card, ...]:
+        """Cards whose discard leaves every other card in melds (TT-6)
+        (``key``: the hand in index order, when the caller has it)."""
         hand = self.hands[seat]
-        key = _key(hand)
+        if key is None:
+            key = _key(hand)
         if self._out_cache is not None and self._out_cache[0] == key:
             return self._out_cache[1]
         result: tuple[Card, ...] = ()
@@ -479,12 +495,25 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             if self.pile:
                 acts.append(DRAW_DISCARD)
             return acts
-        out_cards = self._out_cards(seat)
-        outs = [Action("go out", c) for c in out_cards]
+        return list(self._discard_moves(seat))
+
+    def _discard_moves(self, seat: int) -> tuple[Action, ...]:
+        """The discard phase's moves of ``seat`` (go out first, then plain
+        discards, each in card order), remembered for the same hand and taken
+        card: ``observe`` and the check of the move ask for them in turn."""
+        key = _key(self.hands[seat])
+        memo = (seat, self.number, key, self.taken, self.discard_return)
+        got = self._moves_cache
+        if got is not None and got[0] == memo:
+            return got[1]
+        out_cards = self._out_cards(seat, key)
         discards = self._allowed_discards(seat)
         if self.variant.must_go_out:  # TJ-7: no plain discard into a complete hand
             discards = [c for c in discards if c not in out_cards]
-        return outs + [Action("discard", c) for c in discards]
+        moves = tuple([_move("go out", c) for c in out_cards]
+                      + [_move("discard", c) for c in discards])
+        self._moves_cache = (memo, moves)
+        return moves
 
     def _legal_text(self, seat: int) -> str:
         acts = self.legal_actions(seat)
@@ -498,9 +527,9 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         """Raise GameError unless ``action`` is legal for ``seat`` now."""
         who = self._name(seat)
         if self.phase == "draw":
-            if action == DRAW_STOCK:
+            if action is DRAW_STOCK or action == DRAW_STOCK:
                 return
-            if action == DRAW_DISCARD:
+            if action is DRAW_DISCARD or action == DRAW_DISCARD:
                 if not self.pile:
                     raise GameError("draw discard: the discard pile is empty; draw stock")
                 return
@@ -575,7 +604,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
 
     def _make_move(self, action: Action, seat: int) -> None:
         hand = self.hands[seat]
-        if action == DRAW_STOCK:
+        if action is DRAW_STOCK or action == DRAW_STOCK:
             c = self.stock.draw()
             hand.append(c)
             self.drawn = c
@@ -583,7 +612,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             self.events.append(Event("draw", seat))
             self.log.append(f"{self._says(seat, 'draws', 'draw')} from the stock.")
             return
-        if action == DRAW_DISCARD:
+        if action is DRAW_DISCARD or action == DRAW_DISCARD:
             c = self.pile.pop()
             hand.append(c)
             self.drawn = c
@@ -637,32 +666,42 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     def observe(self, player: int | str) -> ThreeThirteenObservation:
         """Everything ``player`` may see now, and nothing else."""
         seat = self._seat(player)
-        mine = seat == self.current and self.phase != "over"
+        phase = self.phase
+        over = phase == "over"
+        mine = seat == self.current and not over
+        if mine:
+            legal = (DRAW_STOCK, DRAW_DISCARD) if phase == "draw" and self.pile else \
+                (DRAW_STOCK,) if phase == "draw" else self._discard_moves(seat)
+        else:
+            legal = ()
+        variant = self.variant
+        number = self.number
+        pile = self.pile
         return ThreeThirteenObservation(
-            variant=self.variant,
+            variant=variant,
             player=seat,
             players=self.players,
-            phase=self.phase,
-            legal_actions=tuple(self.legal_actions(seat)) if mine else (),
+            phase=phase,
+            legal_actions=legal,
             hand=_key(self.hands[seat]),
-            round=self.round,
-            rounds=self.variant.rounds or 11,
+            round=number,
+            rounds=variant.rounds or 11,
             wild_rank=self._rules.wild_rank,
             rules=self._rules,
-            hand_size=self.variant.hand_size(self.round),
+            hand_size=variant.hand_size(number),
             dealer=self.dealer,
-            current_player=self.current_player,
+            current_player=None if over else self.current,
             drawn=self.drawn if mine else None,
             taken=self.taken if mine else None,
-            discard_top=self.pile[-1] if self.pile else None,
-            pile_size=len(self.pile),
+            discard_top=pile[-1] if pile else None,
+            pile_size=len(pile),
             stock_size=len(self.stock),
-            hand_sizes=tuple(len(h) for h in self.hands),
+            hand_sizes=tuple([len(h) for h in self.hands]),
             packs=self.packs,
             jokers=self.jokers,
             discard_return=self.discard_return,
             discards=tuple(self.discards),
-            picked=tuple(tuple(p) for p in self.picked),
+            picked=tuple([tuple(p) for p in self.picked]),
             events=tuple(self.events),
             went_out=self.went_out,
             shown=tuple(sorted(self.shown.items())),
@@ -670,8 +709,8 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             turn=self.turn,
             stall_turns=self.stall_turns,
             scores=tuple(self.scores),
-            round_scores=tuple(tuple(r) for r in self.round_scores),
-            winner=self.winner,
+            round_scores=tuple([tuple(r) for r in self.round_scores]),
+            winner=self.winner if over else None,
             log=tuple(self.log),
             last_round=self.last_round,
         )
@@ -735,6 +774,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
 
     def _after_redeal(self) -> None:
         self._out_cache = None
+        self._moves_cache = None
 
     def _check_more(self) -> None:
         """Hands have the right size, and nobody holds more than they should."""

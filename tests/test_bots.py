@@ -176,6 +176,44 @@ def test_expert_counts_outs_among_unseen_cards():
     assert why.startswith(f"discard {act.card}: 10 points, no meld uses it")
 
 
+def test_expert_unseen_cards_are_the_shoe_less_every_card_seen():
+    """At every decision of expert games with two packs and jokers: the unseen
+    cards are the shoe (Counter of rummy.deck) less the own hand, the pile
+    the expert followed, the cards each opponent took and still holds, and
+    the melds opponents laid down, each counted once, never below zero (the
+    definition, written with Counters; the bot counts by card index)."""
+    from collections import Counter
+
+    from rummy import deck
+
+    for seed in (1, 2):
+        g = new_game("three_thirteen_jokers", players=4, seed=seed, jokers=2)
+        bots = [ExpertBot(seed=i) for i in range(4)]
+        checked = 0
+        while g.round <= 3:
+            p = g.current_player
+            obs = g.observe(p)
+            act = bots[p].choose(obs)
+            memory = bots[p].memory
+            want = Counter(deck(obs.packs, obs.jokers))
+            want.subtract(obs.hand)
+            want.subtract(memory["pile"])
+            for q, held in enumerate(memory["known"]):
+                if q != p:
+                    want.subtract(held)
+            for q, melds in obs.shown:
+                if q != p:
+                    for m in melds:
+                        want.subtract(m.cards)
+            got = unseen_cards(obs, memory)
+            assert got == +want
+            assert list(got) == list(+want)  # in shoe order, as a Counter lists them
+            assert sum(got.values()) == sum((+want).values()) > 0
+            checked += 1
+            g.apply(act, player=p)
+        assert checked > 50
+
+
 def test_expert_remembers_what_the_next_player_picked_up():
     # Ben (next after Ana in a 2-player game) took Kc from the pile.  Ana must throw Kd
     # or Qs (both 10 points, both unmelded): greedy throws Kd (first in suit order),

@@ -11,7 +11,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummy import best_discard, deck, find_variant, load_game, new_game
+from rummy import best_discard, deck, find_variant, load_game, new_game, penalty
+from rummy.game import Action
 from rummy.three_thirteen import may_go_out
 
 VARIANTS = [
@@ -147,3 +148,52 @@ def test_go_out_filter_never_rejects_a_hand_that_can_go_out(vargs, rnd_no, seed,
     hand = rng.sample(shoe, size)
     if best_discard(hand, rules).penalty == 0:
         assert may_go_out(hand, rules)
+
+
+def plain_discard_moves(g):
+    """The discard phase's moves read straight from the rules, without the
+    engine's remembered answers: TT-5 (not the card just taken, unless the
+    variant allows it), TT-6 (go out with every other card melded: penalty
+    0 by the exact search), TJ-7 (no plain discard that would go out)."""
+    seat = g.current
+    hand = g.hands[seat]
+    cards_ = sorted(set(hand), key=lambda c: c.sort_key())
+    if g.taken is not None and not g.discard_return:
+        cards_ = [c for c in cards_ if c != g.taken]
+    outs = []
+    for c in cards_:
+        rest = list(hand)
+        rest.remove(c)
+        if penalty(rest, g.rules) == 0:
+            outs.append(c)
+    plain = [c for c in cards_ if not (g.variant.must_go_out and c in outs)]
+    return [Action("go out", c) for c in outs] + [Action("discard", c) for c in plain]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_args)
+def test_TT_5_TT_6_TJ_7_discard_moves_match_the_rules_at_every_step(args):
+    """The moves the engine remembers between ``observe`` and ``apply`` are the
+    ones the rules give, at every discard of two rounds of random play, also
+    after the hand is changed behind the engine's back (a test setting up a
+    position) and in a copy with a re-dealt hidden hand."""
+    (variant, options, sizes), seed, pick = args
+    g = new_game(variant, players=sizes[pick % len(sizes)], seed=seed, **options)
+    rnd = random.Random(pick)
+    checked = 0
+    while g.round <= 2:
+        if g.phase == "discard":
+            want = plain_discard_moves(g)
+            assert g.legal_actions() == want
+            assert list(g.observe(g.current).legal_actions) == want
+            h = hidden_swap(g, (g.current + 1) % g.n, rnd)  # the mover's cards re-dealt
+            assert h.legal_actions() == plain_discard_moves(h)
+            checked += 1
+        g.apply(move(g, rnd))
+    # a position set up by hand after the moves were asked for: the answer follows it
+    while g.phase != "discard":
+        g.apply(move(g, rnd))
+    before = g.legal_actions()
+    g.hands[g.current][0] = g.hands[g.current][-1]
+    assert g.legal_actions() == plain_discard_moves(g)
+    assert checked > 4 and before

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -40,6 +41,8 @@ __all__ = [
 
 #: Family name -> strategy module (imported on first use).
 STRATEGY_MODULES = {family: f"rummy.bots.{family}" for family in FAMILIES}
+#: module name -> the module, once imported and found to define both strategies
+_CHECKED: dict[str, ModuleType] = {}
 
 
 class BotError(ValueError):
@@ -58,6 +61,10 @@ def strategy_module(family: str) -> ModuleType:
     rummy.bots.base.BotError: no bot strategy for the 'bridge' family; the families are: three_thirteen, big_table, gin
     """
     name = STRATEGY_MODULES.get(family)
+    if name is not None:
+        checked = _CHECKED.get(name)
+        if checked is not None and sys.modules.get(name) is checked:
+            return checked  # imported and checked before (a bot asks every move)
     if name is None:
         raise BotError(
             f"no bot strategy for the {family!r} family; the families are: "
@@ -75,6 +82,7 @@ def strategy_module(family: str) -> ModuleType:
     for fn in ("greedy", "expert"):
         if not callable(getattr(module, fn, None)):
             raise BotError(f"{name} must define a function {fn}(); it does not")
+    _CHECKED[name] = module
     return module
 
 
@@ -98,6 +106,13 @@ def _memory_key(obs: Any) -> tuple[Any, ...]:
     A strategy module may define ``memory_key(obs)`` to override this.
     """
     return (obs.variant.name, tuple(obs.players), obs.player, obs.number)
+
+
+def _same_log_length(a: Any, b: Any) -> bool:
+    """False when two observations certainly differ because their logs have
+    different lengths (a quick test before comparing every field)."""
+    la, lb = getattr(a, "log", None), getattr(b, "log", None)
+    return la is None or lb is None or len(la) == len(lb)
 
 
 class Bot:
@@ -124,7 +139,8 @@ class Bot:
 
     def _decision(self, obs: Any) -> tuple[Action, str]:
         last = self._last
-        if last is not None and (last[0] is obs or last[0] == obs):
+        if last is not None and (last[0] is obs or (_same_log_length(last[0], obs)
+                                                    and last[0] == obs)):
             return last[1]
         if not getattr(obs, "legal_actions", None):
             phase = getattr(obs, "phase", "?")

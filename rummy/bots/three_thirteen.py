@@ -32,12 +32,12 @@ from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
 from rummy.melds import Arrangement, MeldRules
 from rummy.search import best_arrangement, best_discard, penalty
-from rummy.three_thirteen import ThreeThirteenObservation, format_meld
+from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
 
-DRAW_STOCK = Action("draw stock")
-DRAW_DISCARD = Action("draw discard")
+# DRAW_STOCK, DRAW_DISCARD: the engine's own values, so that ``in obs.legal_actions``
+# finds them by identity
 
 
 def _arrangement(hand: Iterable[Card], rules: MeldRules) -> Arrangement:
@@ -179,18 +179,29 @@ def unseen_cards(obs: ThreeThirteenObservation, memory: dict[str, Any] | None = 
     48
     """
     memory = {} if memory is None else memory
+    counts = _unseen_counts(obs, memory)
+    return Counter({c: counts[c.index] for c in _shoe(obs.packs, obs.jokers)
+                    if counts[c.index] > 0})
+
+
+def _unseen_counts(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> list[int]:
+    """:func:`unseen_cards` as a count per ``Card.index`` (0..52, 52 the joker)."""
     _update_memory(obs, memory)
-    left = _shoe(obs.packs, obs.jokers).copy()
-    left.subtract(obs.hand)
-    left.subtract(memory["pile"])
+    left = [obs.packs] * 52 + [obs.jokers]  # the shoe (rummy.cards.deck)
+    for c in obs.hand:
+        left[c.index] -= 1
+    for c in memory["pile"]:
+        left[c.index] -= 1
     for seat, k in enumerate(memory["known"]):
         if seat != obs.player:
-            left.subtract(k)
+            for c, n in k.items():
+                left[c.index] -= n
     for seat, melds in obs.shown:
         if seat != obs.player:
             for m in melds:
-                left.subtract(m.cards)
-    return +left
+                for c in m.cards:
+                    left[c.index] -= 1
+    return [n if n > 0 else 0 for n in left]
 
 
 def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
@@ -200,14 +211,39 @@ def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
 
 
 _INDEX = operator.attrgetter("index")  # the order of Card.sort_key, faster
-_CARD = {(r, s): Card(r, s) for r in range(1, 14) for s in "cdhs"}
+_CARD = {(c.rank, c.suit): c for c in deck()}  # the cards every deck shares
 
 
 @functools.lru_cache(maxsize=64)
+def _rule_tables(rules: MeldRules) -> tuple[list[int], list[bool], list[tuple[int, ...]],
+                                            int, int, bool]:
+    """By ``Card.index`` (52 is the joker): points, wildness and places in a
+    run (:func:`_run_pos`); then the lowest and highest run place and
+    whether sets of three are allowed."""
+    every = [Card(r, s) for s in "cdhs" for r in range(1, 14)] + [Card(0, "")]
+    return ([rules.penalty_of(c) for c in every], [rules.is_wild(c) for c in every],
+            [_run_pos(c, rules) for c in every], _lowest(rules), _highest(rules),
+            rules.max_set_size is None or rules.max_set_size >= 3)
+
+
+#: (rules, its tables) of the last call: a round asks with the same rules all
+#: along.  One tuple, replaced whole, so that threads never see a mixed pair.
+_LAST_TABLES: tuple[Any, Any] = (None, None)
+
+
+def _all_tables(rules: MeldRules) -> tuple[list[int], list[bool], list[tuple[int, ...]],
+                                           int, int, bool]:
+    global _LAST_TABLES
+    last = _LAST_TABLES
+    if last[0] is not rules:
+        last = _LAST_TABLES = (rules, _rule_tables(rules))
+    return last[1]  # type: ignore[no-any-return]
+
+
 def _tables(rules: MeldRules) -> tuple[list[int], list[bool]]:
     """Points and wildness of every card by ``Card.index`` (52 is the joker)."""
-    every = [Card(r, s) for s in "cdhs" for r in range(1, 14)] + [Card(0, "")]
-    return [rules.penalty_of(c) for c in every], [rules.is_wild(c) for c in every]
+    t = _all_tables(rules)
+    return t[0], t[1]
 
 
 def _card_at(suit: str, pos: int) -> Card | None:
@@ -229,47 +265,49 @@ def outs(arr: Arrangement, rules: MeldRules) -> list[tuple[tuple[Card, ...], set
     >>> [(format_cards(k), sorted(str(c) for c in c_), w) for k, c_, w in outs(arr, MeldRules())]
     [('Kc Ks', ['Kc', 'Kd', 'Kh', 'Ks'], True), ('7h 9h', ['8h'], True)]
     """
-    wild = _tables(rules)[1]
+    _points, wild, run_pos, lowest, highest, sets_ok = _all_tables(rules)
     dead = [c for c in arr.deadwood if not wild[c.index]]
     found: list[tuple[tuple[Card, ...], set[Card], bool]] = []
     for i, a in enumerate(dead):
+        a_rank, a_suit, a_pos = a.rank, a.suit, run_pos[a.index]
         for b in dead[i + 1:]:
-            if a.rank == b.rank:
-                comp = {_CARD[a.rank, s] for s in "cdhs"}
-                if rules.max_set_size is None or rules.max_set_size >= 3:
+            if a_rank == b.rank:
+                comp = {_CARD[a_rank, s] for s in "cdhs"}
+                if sets_ok:
                     found.append(((a, b), comp, True))
                 continue
-            if a.suit != b.suit:
+            if a_suit != b.suit:
                 continue
-            for pa in _run_pos(a, rules):
-                for pb in _run_pos(b, rules):
-                    lo, hi = min(pa, pb), max(pa, pb)
+            pair = (a, b) if a.index <= b.index else (b, a)  # sorted by index
+            for pa in a_pos:
+                for pb in run_pos[b.index]:
+                    lo, hi = (pa, pb) if pa <= pb else (pb, pa)
                     if hi - lo == 1:
                         comp = set()
                         for q in (lo - 1, hi + 1):
-                            c = _card_at(a.suit, q)
-                            if c is not None and _lowest(rules) <= q <= _highest(rules):
+                            c = _card_at(a_suit, q)
+                            if c is not None and lowest <= q <= highest:
                                 comp.add(c)
-                        found.append((tuple(sorted((a, b), key=_INDEX)), comp, True))
+                        found.append((pair, comp, True))
                     elif hi - lo == 2:
-                        mid = _card_at(a.suit, lo + 1)
+                        mid = _card_at(a_suit, lo + 1)
                         if mid is not None:
-                            found.append((tuple(sorted((a, b), key=_INDEX)), {mid}, True))
+                            found.append((pair, {mid}, True))
     for m in arr.melds:
         if m.kind != "run":
             continue
         suit = m.represents[0].suit
-        ps = [p for r in m.represents for p in _run_pos(r, rules)]
+        ps = [p for r in m.represents for p in run_pos[r.index]]
         lo, hi = min(ps), max(ps)
         if lo == 1 and 14 in ps:  # a high-ace run read low; keep it simple
             continue
         for d in dead:
             if d.suit != suit:
                 continue
-            for pd in _run_pos(d, rules):
-                if pd == hi + 2 and hi + 1 <= _highest(rules):
+            for pd in run_pos[d.index]:
+                if pd == hi + 2 and hi + 1 <= highest:
                     gap = _card_at(suit, hi + 1)
-                elif pd == lo - 2 and lo - 1 >= _lowest(rules):
+                elif pd == lo - 2 and lo - 1 >= lowest:
                     gap = _card_at(suit, lo - 1)
                 else:
                     continue
@@ -306,27 +344,48 @@ class Weights:
 WEIGHTS = Weights()
 
 
-def _unseen_summary(unseen: Counter[Card], rules: MeldRules) -> tuple[int, int, dict[int, int]]:
-    """(cards unseen, wilds among them, unseen naturals by penalty points)."""
-    total = wild_left = 0
+def _unseen_summary(unseen: Sequence[int], rules: MeldRules) -> tuple[int, int, dict[int, int]]:
+    """(cards unseen, wilds among them, unseen naturals by penalty points);
+    ``unseen`` counts the cards by ``Card.index`` (:func:`_unseen_counts`)."""
+    wilds, by_points = _summary_groups(rules)
+    wild_left = sum(wilds(unseen))
     hist: dict[int, int] = {}
+    for p, group in by_points:
+        n = sum(group(unseen))
+        if n:
+            hist[p] = n
+    return sum(unseen), wild_left, hist
+
+
+@functools.lru_cache(maxsize=64)
+def _summary_groups(rules: MeldRules) -> tuple[Any, list[tuple[int, Any]]]:
+    """For :func:`_unseen_summary`: a getter of the wild cards' counts, and
+    per penalty value a getter of the natural cards' counts with it."""
     points, wild = _tables(rules)
-    for c, n in unseen.items():
-        total += n
-        i = c.index
-        if wild[i]:
-            wild_left += n
-        else:
-            p = points[i]
-            hist[p] = hist.get(p, 0) + n
-    return total, wild_left, hist
+    groups: dict[int, list[int]] = {}
+    for i in range(53):
+        if not wild[i]:
+            groups.setdefault(points[i], []).append(i)
+    wild_at = [i for i in range(53) if wild[i]]
+    return (_getter(wild_at), [(p, _getter(idx)) for p, idx in groups.items()])
 
 
-def _gain(arr: Arrangement, rules: MeldRules, unseen: Counter[Card],
+def _getter(indexes: list[int]) -> Any:
+    """A function from a list to the tuple of its items at ``indexes``."""
+    if not indexes:
+        return lambda _counts: ()
+    if len(indexes) == 1:
+        i = indexes[0]
+        return lambda counts: (counts[i],)
+    return operator.itemgetter(*indexes)
+
+
+def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
           summary: tuple[int, int, dict[int, int]]
           ) -> tuple[float, list[tuple[tuple[Card, ...], int, int, list[Card]]]]:
     """Expected points a kept hand saves with its next draw, and its unfinished
-    melds as ``(cards, points saved, outs left, completing cards)``.
+    melds as ``(cards, points saved, outs left, completing cards)``
+    (``unseen``: counts by ``Card.index``, :func:`_unseen_counts`).
 
     A draw that completes an unfinished meld saves its cards' points and lets
     the costliest other unmelded card go; any other card cheaper than the
@@ -335,32 +394,46 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Counter[Card],
     total, wild_left, hist = summary
     if total <= 0:
         return 0.0, []
-    dead = list(arr.deadwood)
-    pts = {c: rules.penalty_of(c) for c in dead}
-    per_card: dict[Card, float] = {}
+    points = _all_tables(rules)[0]
+    # the deadwood's points, costliest first (only the values matter below)
+    dead_pts = sorted([points[c.index] for c in arr.deadwood], reverse=True)
+    per_card: dict[int, int] = {}  # completing card's index -> points it saves
     partials: list[tuple[tuple[Card, ...], int, int, list[Card]]] = []
     best_partial = 0
     for kept, comp, wild_ok in outs(arr, rules):
-        rest = list(dead)
-        for c in kept:
-            rest.remove(c)
-        saved = sum(pts[c] for c in kept) + (max((pts[c] for c in rest), default=0))
-        n = sum(unseen[c] for c in comp)
-        completing = sorted((c for c in comp if unseen[c]), key=_INDEX)
-        partials.append((kept, saved, n + (wild_left if wild_ok else 0), completing))
+        kept_pts = [points[c.index] for c in kept]
+        # the costliest deadwood card left once ``kept`` is set aside
+        skip = list(kept_pts)
+        top = 0
+        for v in dead_pts:
+            if v in skip:
+                skip.remove(v)
+            else:
+                top = v
+                break
+        saved = sum(kept_pts) + top
+        n = 0
+        completing = []
         for c in comp:
-            if unseen[c] and per_card.get(c, 0) < saved:
-                per_card[c] = saved
-        if wild_ok:
-            best_partial = max(best_partial, saved)
-    g = sum(unseen[c] * v for c, v in per_card.items()) + wild_left * best_partial
-    worst = max(pts.values(), default=0)
+            k = unseen[c.index]
+            if k:
+                n += k
+                completing.append(c)
+                if per_card.get(c.index, 0) < saved:
+                    per_card[c.index] = saved
+        if len(completing) > 1:
+            completing.sort(key=_INDEX)
+        partials.append((kept, saved, n + (wild_left if wild_ok else 0), completing))
+        if wild_ok and saved > best_partial:
+            best_partial = saved
+    g = sum(unseen[i] * v for i, v in per_card.items()) + wild_left * best_partial
+    worst = dead_pts[0] if dead_pts else 0
     if worst:
         g += sum(n * (worst - p) for p, n in hist.items() if p < worst)
-        for c in per_card:  # counted above as outs, not as swaps
-            p = rules.penalty_of(c)
+        for i in per_card:  # counted above as outs, not as swaps
+            p = points[i]
             if p < worst:
-                g -= unseen[c] * (worst - p)
+                g -= unseen[i] * (worst - p)
     return g / total, partials
 
 
@@ -391,45 +464,63 @@ def _next_to_play(obs: ThreeThirteenObservation) -> int | None:
 
 
 def _describe_partials(partials: list[tuple[tuple[Card, ...], int, int, list[Card]]],
-                       rules: MeldRules, unseen: Counter[Card]) -> str:
+                       unseen: Sequence[int], wild_left: int) -> str:
+    """The unfinished meld with the most outs, in words (``unseen``: counts
+    by ``Card.index``; ``wild_left``: the unseen wilds)."""
     if not partials:
         return ""
     kept, _saved, n, comp = max(partials, key=lambda p: (p[2], p[1]))
     if n == 0:
         return ""
-    wild_left = sum(k for c, k in unseen.items() if rules.is_wild(c))
-    names = [str(c) if unseen[c] == 1 else f"{unseen[c]}x {c}" for c in comp[:4]]
+    names = [str(c) if unseen[c.index] == 1 else f"{unseen[c.index]}x {c}" for c in comp[:4]]
     if wild_left:
         names.append(_plural(wild_left, "wild") + " left")
     return f"keep {format_cards(kept)}: {_plural(n, 'unseen card')} ({', '.join(names)}) complete it"
 
 
-def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin: int
-                ) -> list[tuple[Card, int, Arrangement]]:
-    """(discard, penalty left, an optimal arrangement of what is left) for the
-    allowed discards within ``margin`` points of the lowest.  A deadwood card
-    of the whole hand's best arrangement leaves exactly that penalty less its
-    points, so the solver only runs for meld cards that might do better."""
+def _discard_penalties(hand: list[Card], rules: MeldRules, allowed: list[Card]
+                       ) -> tuple[Arrangement, dict[Card, int], int]:
+    """(the whole hand's best arrangement, {discard: penalty left}, the lowest
+    of those penalties) for the allowed discards that might leave the lowest
+    penalty.  A deadwood card of the whole hand's best arrangement leaves
+    exactly that penalty less its points, so the solver only runs for meld
+    cards that might do better."""
+    points = _all_tables(rules)[0]
     full = _arrangement(hand, rules)
-    out: dict[Card, tuple[int, Arrangement | None]] = {}
+    allowed_at = {c.index for c in allowed}
+    out: dict[Card, int] = {}
     for d in sorted(set(full.deadwood), key=_INDEX):
-        if d in allowed:
-            out[d] = (full.penalty - rules.penalty_of(d), None)
-    best = min((p for p, _ in out.values()), default=None)
-    for c in sorted(set(allowed) - set(out), key=lambda c: (-rules.penalty_of(c), c.sort_key())):
-        bound = full.penalty - rules.penalty_of(c)
+        if d.index in allowed_at:
+            out[d] = full.penalty - points[d.index]
+    best = min(out.values(), default=None)
+    done = {c.index for c in out}
+    rest = sorted({c for c in allowed if c.index not in done},
+                  key=lambda c: (-points[c.index], c.index))  # index order is sort_key order
+    for c in rest:
+        bound = full.penalty - points[c.index]
         if best is not None and bound >= best:
             continue  # breaking a meld can't beat the best unmelded discard
         p = penalty(_without(hand, c), rules)
         if best is None or p <= best:
-            out[c] = (p, None)
+            out[c] = p
             best = p
     assert best is not None
+    return full, out, best
+
+
+def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin: int,
+                penalties: tuple[Arrangement, dict[Card, int], int] | None = None
+                ) -> list[tuple[Card, int, Arrangement]]:
+    """(discard, penalty left, an optimal arrangement of what is left) for the
+    allowed discards within ``margin`` points of the lowest
+    (``penalties``: :func:`_discard_penalties` of the same hand, if known)."""
+    full, out, best = penalties or _discard_penalties(hand, rules, allowed)
+    dead_at = {c.index for c in full.deadwood}
     result = []
-    for c, (p, _) in out.items():
+    for c, p in out.items():
         if p > best + margin:
             continue
-        if c in full.deadwood:
+        if c.index in dead_at:
             melds = full.melds
             dead = _without(full.deadwood, c)
             arr = Arrangement(melds, tuple(dead), p)
@@ -440,36 +531,48 @@ def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin:
 
 
 def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: list[Card],
-                    memory: dict[str, Any], unseen: Counter[Card], w: Weights
+                    memory: dict[str, Any], unseen: Sequence[int], w: Weights,
+                    summary: tuple[int, int, dict[int, int]] | None = None,
+                    explain: bool = True,
+                    penalties: tuple[Arrangement, dict[Card, int], int] | None = None
                     ) -> tuple[float, Card, int, str]:
-    """(score, discard, penalty left, why) of the best discard from ``hand``."""
+    """(score, discard, penalty left, why) of the best discard from ``hand``
+    (``unseen``: counts by ``Card.index``; ``summary``: its
+    :func:`_unseen_summary` and ``penalties``: :func:`_discard_penalties`,
+    if known; ``why`` is "" unless ``explain``)."""
     rules = obs.rules
-    summary = _unseen_summary(unseen, rules)
+    points = _all_tables(rules)[0]
+    if summary is None:
+        summary = _unseen_summary(unseen, rules)
     last_turn = obs.went_out is not None and obs.went_out != obs.player
     future = 0.0 if last_turn else w.future
-    best: tuple[float, int, tuple[int, int], Card, int, str] | None = None
-    for c, p, arr in _candidates(hand, rules, allowed, w.margin):
+    best: tuple[tuple[float, int, int], Card, int, Arrangement, list[Any], float, float] | None \
+        = None
+    for c, p, arr in _candidates(hand, rules, allowed, w.margin, penalties):
         g, partials = _gain(arr, rules, unseen, summary) if future else (0.0, [])
         feed = _danger(c, obs, memory, w) if not last_turn else 0.0
         score = p - future * g + feed
-        key = (score, -rules.penalty_of(c), c.sort_key())
-        if best is None or key < best[:3]:
-            why_parts = []
-            uses = "no meld uses it" if c in arr.deadwood or c not in _meld_cards(arr) else ""
-            why_parts.append(
-                f"discard {c}: {rules.penalty_of(c)} points" + (f", {uses}" if uses else "")
-            )
-            if feed:
-                why_parts.append(f"(the next player may want it: +{feed:g})")
-            keep = _describe_partials(partials, rules, unseen)
-            if keep:
-                why_parts.append(keep)
-            why_parts.append(f"{p} points left")
-            if future:
-                why_parts.append(f"expected gain of the next draw {g:.1f}")
-            best = (score, -rules.penalty_of(c), c.sort_key(), c, p, "; ".join(why_parts))
+        key = (score, -points[c.index], c.index)  # index order is sort_key order
+        if best is None or key < best[0]:
+            best = (key, c, p, arr, partials, feed, g)
     assert best is not None
-    return best[0], best[3], best[4], best[5]
+    (score, _, _), c, p, arr, partials, feed, g = best
+    if not explain:
+        return score, c, p, ""
+    why_parts = []
+    uses = "no meld uses it" if c in arr.deadwood or c not in _meld_cards(arr) else ""
+    why_parts.append(
+        f"discard {c}: {rules.penalty_of(c)} points" + (f", {uses}" if uses else "")
+    )
+    if feed:
+        why_parts.append(f"(the next player may want it: +{feed:g})")
+    keep = _describe_partials(partials, unseen, summary[1])
+    if keep:
+        why_parts.append(keep)
+    why_parts.append(f"{p} points left")
+    if future:
+        why_parts.append(f"expected gain of the next draw {g:.1f}")
+    return score, c, p, "; ".join(why_parts)
 
 
 def _meld_cards(arr: Arrangement) -> set[Card]:
@@ -488,30 +591,33 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
     """
     w = weights or WEIGHTS
     rules, hand = obs.rules, list(obs.hand)
-    unseen = unseen_cards(obs, memory)
+    unseen = _unseen_counts(obs, memory)
+    summary = _unseen_summary(unseen, rules)
     if obs.phase == "draw":
-        now = penalty(hand, rules)
+        arr_now = _arrangement(hand, rules)
+        now = arr_now.penalty  # the best arrangement's penalty is the hand's (M-7)
         top = obs.discard_top
         last_turn = obs.went_out is not None
-        arr_now = _arrangement(hand, rules)
-        g_now, partials = _gain(arr_now, rules, unseen, _unseen_summary(unseen, rules))
+        g_now, partials = _gain(arr_now, rules, unseen, summary)
         if top is None or DRAW_DISCARD not in obs.legal_actions:
             return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
         with_top = hand + [top]
         allowed = sorted({c for c in with_top if c != top or obs.discard_return},
                          key=_INDEX)
         # the lowest penalty after taking the top card (never throwing it back)
-        best_p, best_c = min((p, c.sort_key(), c) for c, p, _ in
-                             _candidates(with_top, rules, allowed, 0))[::2]
+        penalties = _discard_penalties(with_top, rules, allowed)
+        _, left_by_card, best_p = penalties
+        best_c = min(c for c, p in left_by_card.items() if p == best_p)  # by index
         if best_p == 0:
             return DRAW_DISCARD, (
                 f"take {top}: with it every card but {best_c} is in melds, so I go out")
         if best_p >= now and not rules.is_wild(top):
             msg = f"draw from the stock: {top} would not lower my {now} points"
-            keep = _describe_partials(partials, rules, unseen)
+            keep = _describe_partials(partials, unseen, summary[1])
             return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
                 f"; a stock card saves {g_now:.1f} points on average")
-        score_take, card, left, _ = _choose_discard(obs, with_top, allowed, memory, unseen, w)
+        score_take, card, left, _ = _choose_discard(obs, with_top, allowed, memory, unseen, w,
+                                                    summary, explain=False, penalties=penalties)
         score_take += w.reveal
         future = 0.0 if last_turn else w.future
         score_stock = now - g_now - future * g_now
@@ -539,5 +645,5 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
             )
         return act, f"meld every card ({melds}), discarding {act.card}: I score 0"
     allowed = [a.card for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
-    _, card, _left, why = _choose_discard(obs, hand, allowed, memory, unseen, w)
+    _, card, _left, why = _choose_discard(obs, hand, allowed, memory, unseen, w, summary)
     return Action("discard", card), why
