@@ -180,13 +180,17 @@ def _wild_costs(rules: MeldRules, wilds: Iterable[Card]) -> tuple[int, ...]:
     return tuple(sorted([pts[c.index] for c in wilds], reverse=True))
 
 
-@functools.lru_cache(maxsize=512)
 def _partners(rules: MeldRules, reach: int) -> list[int]:
     """For each position, the positions (as count-vector fields) whose cards
     could share a meld with it: its rank in the other suits, and its suit
     within ``reach`` ranks (an ace that plays low or high reaches both the
-    king's side and the two's side)."""
-    both = rules.aces == "low_or_high"
+    king's side and the two's side).  Built once per ace layout and reach,
+    whatever the other rules (a game's rounds share them)."""
+    return _partners_of(rules.aces == "low_or_high", reach)
+
+
+@functools.lru_cache(maxsize=64)
+def _partners_of(both: bool, reach: int) -> list[int]:
     out = [0] * 52
     for p in range(52):
         q, s = p >> 2, p & 3
@@ -1010,18 +1014,38 @@ class _Roomy(_Solver):
                                    w, wild_list, cost)
         return arr, card
 
-@functools.lru_cache(maxsize=512)
 def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
                                                       list[tuple[tuple[int, int], ...]], list[int]]:
-    """Static tables of the roomy search, per rule set and reach (the wilds
-    in hand plus one): for each position, the part of a count vector its
-    melds as the lowest card depend on (its ``local`` part and the reach of
-    each card of its rank); the field shifts of its run sequences (down its
-    suit, and up from an ace that also plays low); and for each later card
-    of its rank, (field shift, the cards of its suit a run from it could
-    reach first); and the cards of its suit a run from it passes that are
-    better discards (which such a run may leave out, see ``_rextra_of``)."""
+    """:func:`_run_reach_of` for the rules' ace layout, and for each
+    position the cards of its suit a run from it passes that are better
+    discards (which such a run may leave out, see ``_Roomy._rextra_of``)."""
+    return (*_run_reach_of(rules.aces, reach), _run_discards(rules))
+
+
+@functools.lru_cache(maxsize=512)
+def _run_discards(rules: MeldRules) -> list[int]:
     t = _tables(rules)
+    up, down, better = t[4], t[5], t[10]
+    xcand = [0] * 52
+    for p in range(52):
+        m = 0
+        for q in (*up[p], *down[p]):
+            m |= 15 << (q << 2)
+        xcand[p] = m & better[p]
+    return xcand
+
+
+@functools.lru_cache(maxsize=64)
+def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
+                                                  list[tuple[tuple[int, int], ...]]]:
+    """Static tables of the roomy search, per ace layout and reach (the
+    wilds in hand plus one), whatever the other rules: for each position,
+    the part of a count vector its melds as the lowest card depend on (its
+    ``local`` part and the reach of each card of its rank); the field
+    shifts of its run sequences (down its suit, and up from an ace that
+    also plays low); and for each later card of its rank, (field shift, the
+    cards of its suit a run from it could reach first)."""
+    t = _tables(MeldRules(aces=aces))  # type: ignore[arg-type]
     up, down, same, local = t[4], t[5], t[6], t[8]
     reach_of = [0] * 52
     for p in range(52):
@@ -1039,14 +1063,7 @@ def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tupl
         rlocal[p] = m
         seqs.append(tuple(tuple(q << 2 for q in seq) for seq in (up[p], down[p]) if seq))
         sames.append(tuple((q << 2, reach_of[q]) for q in same[p]))
-    better = t[10]
-    xcand = [0] * 52
-    for p in range(52):
-        m = 0
-        for q in (*up[p], *down[p]):
-            m |= 15 << (q << 2)
-        xcand[p] = m & better[p]
-    return rlocal, seqs, sames, xcand
+    return rlocal, seqs, sames
 
 #: the roomy search's meld lists per (rules, number of wilds): (melds of a
 #: lowest card by the part of a count vector they depend on, the runs that
