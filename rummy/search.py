@@ -665,9 +665,10 @@ class _Solver:
 class _Roomy(_Solver):
     """The search for rules whose sets take any number of wilds (no
     ``max_set_size``): every wild left over after the melds' needs is
-    taken by a meld, so the state drops the room (``cap``) and keeps only
-    whether some meld is made yet (``m``).  Three rules of dominance keep
-    the moves few (each is an exchange that costs nothing):
+    taken by a meld, so the state drops the room (``cap``): it is the
+    cards left, the wilds left and whether a discard is owed.  Three rules
+    of dominance keep the moves few (each is an exchange that costs
+    nothing):
 
     * a run from the lowest card takes, at each rank it spans, a natural
       card of its suit when there is one (a wild there instead frees the
@@ -680,14 +681,14 @@ class _Roomy(_Solver):
       deadwood, or in a second set of the rank, which merges into this);
     * a run of one natural is a set of one natural (a set has more room).
 
-    Leftover wilds cost nothing once a meld exists.  That holds unless the
-    melds are runs only and the wilds left over outnumber their room,
-    which needs 14 or more cards in the arrangement: those answers are
-    checked, and searched again with the room counted (:class:`_Solver`)
-    when the check fails.
+    Leftover wilds cost nothing.  That holds unless no meld is made at
+    all, or the melds are runs only and the wilds left over outnumber
+    their room (which needs 14 or more cards in the arrangement): each
+    answer is checked (:meth:`holds`), and searched again with the room
+    counted (:class:`_Solver`) when the check fails.
     """
 
-    __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready", "rend_memo", "rlocal", "seqs",
+    __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
                  "sames", "xcand")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
@@ -697,7 +698,7 @@ class _Roomy(_Solver):
         # the meld lists depend on the rules and the number of wilds only:
         # shared by every solver of the same two (a game's next hands)
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
-        self.rready: dict[int, bool] = {}
+        self.rready_memo: dict[int, bool] = {}
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
         self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
 
@@ -922,29 +923,29 @@ class _Roomy(_Solver):
         self.rextra[x & self.rlocal[p]] = out
         return out
 
-    def rready_(self, x: int, w: int, d: int) -> bool:
+    def rready(self, x: int, w: int, d: int) -> bool:
         """Can every card be melded (but one discard when d)?  The caller
         makes sure a meld is made (some natural card is not the discard)."""
         if x == 0:
             return self.rend(w, d)[0] < _N
         key = x << 6 | w << 1 | d
-        got = self.rready.get(key)
+        got = self.rready_memo.get(key)
         if got is not None:
             return got
         ok = False
         if d:
             p = ((x & -x).bit_length() - 1) >> 2
-            ok = self.rready_(x - (1 << (p << 2)), w, 0)
+            ok = self.rready(x - (1 << (p << 2)), w, 0)
         if not ok:
             p = ((x & -x).bit_length() - 1) >> 2
             mg = self.rmelds.get(x & self.rlocal[p])
             low, melds = mg if mg is not None else self._rmelds_of(x, p)
             if low <= w:
                 for delta, need, _room in melds:
-                    if need <= w and self.rready_(x - delta, w - need, d):
+                    if need <= w and self.rready(x - delta, w - need, d):
                         ok = True
                         break
-        self.rready[key] = ok
+        self.rready_memo[key] = ok
         return ok
 
     def _walk(self, x: int, w: int, d: int
@@ -1014,6 +1015,7 @@ class _Roomy(_Solver):
                                    w, wild_list, cost)
         return arr, card
 
+
 def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
                                                       list[tuple[tuple[int, int], ...]], list[int]]:
     """:func:`_run_reach_of` for the rules' ace layout, and for each
@@ -1065,6 +1067,7 @@ def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[in
         sames.append(tuple((q << 2, reach_of[q]) for q in same[p]))
     return rlocal, seqs, sames
 
+
 #: the roomy search's meld lists per (rules, number of wilds): (melds of a
 #: lowest card by the part of a count vector they depend on, the runs that
 #: leave out a better discard, likewise)
@@ -1112,9 +1115,8 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
             if len(kept.rmemo) > _MEMO_MAX:
                 kept.rmemo.clear()
                 kept.rchoice.clear()
-
-            if len(kept.rready) > _MEMO_MAX:
-                kept.rready.clear()
+            if len(kept.rready_memo) > _MEMO_MAX:
+                kept.rready_memo.clear()
         return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
@@ -1693,7 +1695,7 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
         else:
             s, x = _solver_for(rules, naturals, wilds, (x, iso))
             if type(s) is _Roomy and len(cards_) - discard < 14 and len(naturals) > discard:
-                got = s.rready_(x, len(wilds), int(discard))
+                got = s.rready(x, len(wilds), int(discard))
             else:
                 got = s.ready(x, len(wilds), 0, int(discard))
         kept[key] = got

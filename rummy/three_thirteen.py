@@ -130,6 +130,8 @@ def _shoe_indices(packs: int, jokers: int) -> list[int]:
 
 _INDEX = operator.attrgetter("index")
 
+_DRAWS = (DRAW_STOCK, DRAW_DISCARD)
+_STOCK_ONLY = (DRAW_STOCK,)
 #: ("discard" | "go out", card index) -> the Action (a value: shared, never changed)
 _MOVES: dict[tuple[str, int], Action] = {}
 
@@ -490,12 +492,14 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         seat = self.current if player is None else self._seat(player)
         if seat != self.current:
             return []
+        return list(self._moves(seat))
+
+    def _moves(self, seat: int) -> tuple[Action, ...]:
+        """The moves of ``seat``, whose turn it is: the draws (TT-5), or
+        the discard phase's moves."""
         if self.phase == "draw":
-            acts = [DRAW_STOCK]
-            if self.pile:
-                acts.append(DRAW_DISCARD)
-            return acts
-        return list(self._discard_moves(seat))
+            return _DRAWS if self.pile else _STOCK_ONLY
+        return self._discard_moves(seat)
 
     def _discard_moves(self, seat: int) -> tuple[Action, ...]:
         """The discard phase's moves of ``seat`` (go out first, then plain
@@ -669,11 +673,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         phase = self.phase
         over = phase == "over"
         mine = seat == self.current and not over
-        if mine:
-            legal = (DRAW_STOCK, DRAW_DISCARD) if phase == "draw" and self.pile else \
-                (DRAW_STOCK,) if phase == "draw" else self._discard_moves(seat)
-        else:
-            legal = ()
+        legal = self._moves(seat) if mine else ()
         variant = self.variant
         number = self.number
         pile = self.pile
