@@ -1611,6 +1611,8 @@ def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
         naturals, wilds = _split_hand(cards_, rules)
         s, x = _solver_for(rules, naturals, wilds)
         got = kept[key] = _arrange(s, x, wilds, 0)[0]
+        _kept(rules, "p")[key] = got.penalty
+        _kept(rules, "m")[key] = not got.deadwood
     return got  # type: ignore[no-any-return]
 
 
@@ -1656,8 +1658,11 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
             cost = s.rsolve(x, len(wilds), 0)
             if s.holds(x, len(wilds), 0):
                 got = kept[key] = cost // _W
+                _kept(rules, "m")[key] = cost < _N  # no deadwood card
                 return got  # type: ignore[no-any-return]
-        got = kept[key] = _arrange(s, x, wilds, 0)[0].penalty
+        arrangement = _arrange(s, x, wilds, 0)[0]
+        got = kept[key] = arrangement.penalty
+        _kept(rules, "m")[key] = not arrangement.deadwood
     return got  # type: ignore[no-any-return]
 
 
@@ -1731,11 +1736,18 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
         assert card is not None
         got = kept[key] = Discard(card, arrangement)
         # the hand kept after this discard: its penalty is known now (a
-        # player asks for it on the next turn); not its arrangement, which
-        # on a tie may differ from best_arrangement's (a fixed search order)
+        # player asks for it on the next turn), and whether it is all
+        # melded (its arrangement has the fewest deadwood cards of its
+        # penalty); not its arrangement, which on a tie may differ from
+        # best_arrangement's (a fixed search order).  And this hand can go
+        # out when the kept hand has no deadwood (the engine asks).
         rest = list(key)
         rest.remove(card.index)
-        _kept(rules, "p")[tuple(rest)] = arrangement.penalty
+        rest_key = tuple(rest)
+        complete = not arrangement.deadwood
+        _kept(rules, "p")[rest_key] = arrangement.penalty
+        _kept(rules, "m")[rest_key] = complete
+        _kept(rules, "d")[key] = complete
     return got  # type: ignore[no-any-return]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from brute import brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -208,35 +209,53 @@ def test_clear_memo_changes_no_answer() -> None:
     assert warm == cold
 
 
-def test_kept_answers_are_the_answers_of_an_empty_memo() -> None:
+@pytest.mark.parametrize("rules", [MeldRules(wild_rank=9, wild_penalty=15),
+                                   MeldRules(wild_rank=5, wild_penalty=0, joker_penalty=0),
+                                   MeldRules(wild_rank=13, max_set_size=4, aces="low_or_high")])
+def test_kept_answers_are_the_answers_of_an_empty_memo(rules: MeldRules) -> None:
     # a hand that changes one card at a time, as in a game, asked every
-    # question; then each hand again with every memo emptied first
-    from rummy import best_arrangement, best_discard
-
+    # question (the discard first: its answer also tells the kept hand's
+    # penalty, whether that hand is all melded and whether this one can go
+    # out); then each hand again with every memo emptied first.  A wild
+    # worth 0 points makes penalty 0 with deadwood: all melded is not
+    # "penalty 0" (the last lines, by hand)
     rng = random.Random(16)
     shoe = deck(2, 2)
-    rules = MeldRules(wild_rank=9, wild_penalty=15)
     hand = rng.sample(shoe, 11)
     seen = []
     clear_memo()
-    for _ in range(400):
+    for _ in range(300):
         hand[rng.randrange(len(hand))] = rng.choice(shoe)
         d = best_discard(hand, rules)
         rest = list(hand)
         rest.remove(d.card)
-        seen.append((list(hand), d, penalty(rest, rules), best_arrangement(hand, rules),
+        seen.append((list(hand), d, penalty(rest, rules), all_melded(rest, rules),
+                     best_arrangement(hand, rules), penalty(hand, rules),
                      all_melded(hand, rules), all_melded(hand, rules, discard=True)))
-    for h, d, p_rest, arr, whole, out in seen[::7]:
-        clear_memo()
+    for h, d, p_rest, rest_whole, arr, p_hand, whole, out in seen[::3]:
         rest = list(h)
         rest.remove(d.card)
+        clear_memo()
         assert best_discard(h, rules) == d
         clear_memo()
         assert penalty(rest, rules) == p_rest
         clear_memo()
+        assert all_melded(rest, rules) == rest_whole
+        clear_memo()
         assert best_arrangement(h, rules) == arr
         clear_memo()
-        assert (all_melded(h, rules), all_melded(h, rules, discard=True)) == (whole, out)
+        assert penalty(h, rules) == p_hand
+        clear_memo()
+        assert all_melded(h, rules) == whole
+        clear_memo()
+        assert all_melded(h, rules, discard=True) == out
+    if rules.wild_penalty == 0:  # by hand: two free wilds and no meld
+        clear_memo()
+        d = best_discard("5c Jk 9h", rules)
+        assert (str(d.card), d.penalty, len(d.arrangement.deadwood)) == ("9h", 0, 2)
+        assert penalty("5c Jk", rules) == 0
+        assert not all_melded("5c Jk", rules)
+        assert not all_melded("5c Jk 9h", rules, discard=True)
 
 
 def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:
