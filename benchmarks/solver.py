@@ -35,12 +35,13 @@ Run: ``.venv/bin/python benchmarks/solver.py`` (``--hands N`` for a quick look,
 ``--clock cpu`` to time by CPU time on a busy machine).
 
 Issue 15's targets are microseconds measured on one machine.  To read them
-on another, ``--against REV`` first times the same cold sets with the
-solver of a past commit (``git archive REV rummy``, run in a subprocess),
-then this one, and prints both, the speed-up, and each target scaled by how
-much slower the past code runs here than the issue quoted for it
-(``--against b0a9e78``: the code the issue measured, A 3.2 us, C 294 us,
-D 120 us).
+on another, ``--against REV`` times the same cold sets with the solver of
+a past commit (``git archive REV rummy``, run in a subprocess), then with
+this one, in turn ``--rounds`` times (default 3, so that a machine whose
+speed drifts slows both alike), and prints the medians, the speed-up of
+each round, and each target scaled by how much slower the past code runs
+here than the issue quoted for it (``--against b0a9e78``: the code the
+issue measured, A 3.2 us, C 294 us, D 120 us), with the speed-up it needs.
 """
 
 from __future__ import annotations
@@ -199,33 +200,42 @@ def cold_sets(n: int) -> dict[str, float]:
     return out
 
 
-def against(rev: str, n: int, clock: str) -> int:
+def against(rev: str, n: int, clock: str, rounds: int = 3) -> int:
     """Time the cold sets with the solver of commit ``rev``, then with this
-    one; print both, the speed-up and issue 15's targets scaled to this
-    machine (by how much slower ``rev`` runs here than the issue quoted,
-    when ``rev`` is the code the issue measured)."""
+    one, ``rounds`` times in turn (a machine whose speed drifts slows both
+    alike within a round); print the median of each, the speed-up of each
+    round, and issue 15's targets scaled to this machine (by how much
+    slower ``rev`` runs here than the issue quoted, when ``rev`` is the
+    code the issue measured)."""
     root = Path(__file__).resolve().parent.parent
+    olds: list[dict[str, float]] = []
+    news: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", str(root), "archive", rev, "rummy"],
                                  capture_output=True, check=True).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(tmp, filter="data")
         env = dict(os.environ, PYTHONPATH=tmp)
-        old = json.loads(subprocess.run(
-            [sys.executable, __file__, "--hands", str(n), "--clock", clock, "--cold-json"],
-            env=env, capture_output=True, check=True, text=True).stdout)
-    new = cold_sets(n)
-    print(f"Cold medians, {n} hands per set, {clock} clock, load {os.getloadavg()[0]:.2f}: "
-          f"the solver of {rev} against this one")
+        for _ in range(rounds):
+            olds.append(json.loads(subprocess.run(
+                [sys.executable, __file__, "--hands", str(n), "--clock", clock, "--cold-json"],
+                env=env, capture_output=True, check=True, text=True).stdout))
+            news.append(cold_sets(n))
+    print(f"Cold medians, {n} hands per set, {clock} clock, {rounds} rounds of {rev} then this "
+          f"one, load {os.getloadavg()[0]:.2f}")
     for key in ("A", "C", "C p99", "D"):
         then, target = ISSUE_15[key]
-        factor = old[key] / then
-        line_ = (f"  {key:<6} {rev}: {old[key]:8.1f} us   now: {new[key]:8.1f} us   "
-                 f"speed-up {old[key] / new[key]:.2f}x")
+        old = statistics.median(o[key] for o in olds)
+        new = statistics.median(m[key] for m in news)
+        ups = sorted(o[key] / m[key] for o, m in zip(olds, news))
+        factor = old / then
+        line_ = (f"  {key:<6} {rev}: {old:8.1f} us   now: {new:8.1f} us   speed-up "
+                 f"{statistics.median(ups):.2f}x (rounds {ups[0]:.2f}-{ups[-1]:.2f})")
         if target is not None:
             here = target * factor
             line_ += (f"   target {target:g} us x {factor:.2f} (this machine against the "
-                      f"issue's) = {here:.0f} us: {'met' if new[key] < here else 'MISSED'}")
+                      f"issue's) = {here:.0f} us: {'met' if new < here else 'MISSED'}; "
+                      f"needs {then / target:.2f}x")
         print(line_)
     return 0
 
@@ -238,6 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--against", metavar="REV",
                    help="also time the cold sets with the solver of this git commit, and scale "
                         "issue 15's targets to this machine (b0a9e78: the code the issue measured)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="with --against: how many times to time the two in turn (default 3)")
     p.add_argument("--cold-json", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     CLOCK[0] = time.perf_counter_ns if args.clock == "wall" else time.thread_time_ns
@@ -246,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(cold_sets(n)))
         return 0
     if args.against:
-        return against(args.against, n, args.clock)
+        return against(args.against, n, args.clock, max(1, args.rounds))
     plain = MeldRules()
     kings = MeldRules(wild_rank=13)
     A = hands(1, n, 1, 0, 10)
