@@ -51,7 +51,7 @@ def test_TT_8_review_is_shown_alone_then_the_next_deal() -> None:
     assert len(t.hand.cards) == 4 or t.observation().phase == "discard"
 
 
-def test_TT_8_live_bots_wait_while_the_review_is_read() -> None:
+def test_TT_8_live_bots_wait_while_the_review_is_read(run_async: Any) -> None:
     # a live kernel: bots move in an asyncio task, one every `speed` seconds
     async def run() -> None:
         t = ThreeThirteenTable("three_thirteen", players=3, seed=11, speed=0.001)
@@ -71,7 +71,7 @@ def test_TT_8_live_bots_wait_while_the_review_is_read() -> None:
         assert shown(t.play_area) and t.observation().round == 2
         t._generation += 1  # stop the task before the loop closes
 
-    asyncio.run(run())
+    run_async(run())  # a loop of its own, whatever ran before in this process
 
 
 def test_BT_1_review_marks_the_wild_rank_of_the_hand_that_ended() -> None:
@@ -306,7 +306,7 @@ def test_three_thirteen_app_reports_clamped_settings(appkit: Any) -> None:
 # -- the Big Table caller's countdown --------------------------------------------------
 
 
-def test_BT_5_match_window_counts_down_visibly() -> None:
+def test_BT_5_match_window_counts_down_visibly(run_async: Any) -> None:
     t = BigTableTable(players=3, seed=4, speed=0, match_window=1.5)
     missed: list[bool] = []
     t._legal = lambda verb, card=None: [Action("call match")]  # type: ignore[method-assign]
@@ -321,7 +321,7 @@ def test_BT_5_match_window_counts_down_visibly() -> None:
                 seen.append(t.countdown.value)
         await task
 
-    asyncio.run(run())
+    run_async(run())  # a loop of its own, whatever ran before in this process
     # 1.5 s: "2 seconds left" (1.5 rounded up), then "1 second left"
     assert any(">2</span> seconds left" in s for s in seen), seen
     assert any(">1</span> second left" in s for s in seen), seen
