@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -137,7 +138,8 @@ def _shoe(packs: int, jokers: int) -> Counter[Card]:
 
 def _update_memory(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> None:
     """Follow the round's public events not yet seen: what is in the pile,
-    which cards each opponent took from it and still holds."""
+    which cards each opponent took from it and still holds.  ``memory["rest"]``
+    counts the shoe less the pile by ``Card.index`` (kept up to date here)."""
     if "seen" not in memory:
         memory["seen"] = 0
         memory["pile"] = []
@@ -145,27 +147,44 @@ def _update_memory(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> Non
         memory["took"] = [[] for _ in obs.players]
         memory["threw"] = [[] for _ in obs.players]
     pile: list[Card] = memory["pile"]
+    rest: list[int] | None = memory.get("rest")
+    if rest is None:
+        rest = memory["rest"] = [obs.packs] * 52 + [obs.jokers]  # the shoe (rummy.cards.deck)
+        for c in pile:
+            rest[c.index] -= 1
+    seen = memory["seen"]
+    events = obs.events
+    if seen == len(events):
+        return
     known: list[Counter[Card]] = memory["known"]
-    for ev in obs.events[memory["seen"]:]:
-        if ev.card is None or (ev.seat is None and ev.kind != "turn up"):
+    for ev in events[seen:]:
+        card = ev.card
+        if card is None or (ev.seat is None and ev.kind != "turn up"):
             if ev.kind == "reshuffle":
+                for c in pile[:-1]:
+                    rest[c.index] += 1
                 del pile[:-1]
             continue
-        if ev.kind == "turn up":
-            pile[:] = [ev.card]
-        elif ev.kind == "take":
+        kind = ev.kind
+        if kind == "turn up":
+            for c in pile:
+                rest[c.index] += 1
+            pile[:] = [card]
+            rest[card.index] -= 1
+        elif kind == "take":
             if pile:
-                pile.pop()
+                rest[pile.pop().index] += 1
             assert ev.seat is not None
-            known[ev.seat][ev.card] += 1
-            memory["took"][ev.seat].append(ev.card)
-        elif ev.kind in ("discard", "out"):
-            pile.append(ev.card)
+            known[ev.seat][card] += 1
+            memory["took"][ev.seat].append(card)
+        elif kind in ("discard", "out"):
+            pile.append(card)
+            rest[card.index] -= 1
             assert ev.seat is not None
-            if known[ev.seat][ev.card] > 0:
-                known[ev.seat][ev.card] -= 1
-            memory["threw"][ev.seat].append(ev.card)
-    memory["seen"] = len(obs.events)
+            if known[ev.seat].get(card, 0) > 0:
+                known[ev.seat][card] -= 1
+            memory["threw"][ev.seat].append(card)
+    memory["seen"] = len(events)
 
 
 def unseen_cards(obs: ThreeThirteenObservation, memory: dict[str, Any] | None = None) -> Counter[Card]:
@@ -187,21 +206,22 @@ def unseen_cards(obs: ThreeThirteenObservation, memory: dict[str, Any] | None = 
 def _unseen_counts(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> list[int]:
     """:func:`unseen_cards` as a count per ``Card.index`` (0..52, 52 the joker)."""
     _update_memory(obs, memory)
-    left = [obs.packs] * 52 + [obs.jokers]  # the shoe (rummy.cards.deck)
+    left = memory["rest"].copy()  # the shoe less the pile
     for c in obs.hand:
         left[c.index] -= 1
-    for c in memory["pile"]:
-        left[c.index] -= 1
+    player = obs.player
     for seat, k in enumerate(memory["known"]):
-        if seat != obs.player:
+        if seat != player and k:
             for c, n in k.items():
                 left[c.index] -= n
     for seat, melds in obs.shown:
-        if seat != obs.player:
+        if seat != player:
             for m in melds:
                 for c in m.cards:
                     left[c.index] -= 1
-    return [n if n > 0 else 0 for n in left]
+    if min(left) < 0:
+        return [n if n > 0 else 0 for n in left]
+    return left
 
 
 def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
@@ -344,30 +364,41 @@ class Weights:
 WEIGHTS = Weights()
 
 
-def _unseen_summary(unseen: Sequence[int], rules: MeldRules) -> tuple[int, int, dict[int, int]]:
-    """(cards unseen, wilds among them, unseen naturals by penalty points);
-    ``unseen`` counts the cards by ``Card.index`` (:func:`_unseen_counts`)."""
-    wilds, by_points = _summary_groups(rules)
-    wild_left = sum(wilds(unseen))
-    hist: dict[int, int] = {}
-    for p, group in by_points:
-        n = sum(group(unseen))
-        if n:
-            hist[p] = n
-    return sum(unseen), wild_left, hist
+#: an :func:`_unseen_summary`: (cards unseen, wilds among them, unseen
+#: naturals by penalty points, a memo {worst points: swap gain} that
+#: :func:`_gain` fills)
+Summary = tuple[int, int, dict[int, int], dict[int, int]]
+
+
+def _unseen_summary(unseen: Sequence[int], rules: MeldRules) -> Summary:
+    """(cards unseen, wilds among them, unseen naturals by penalty points
+    (zero counts included), an empty memo for :func:`_gain`); ``unseen``
+    counts the cards by ``Card.index`` (:func:`_unseen_counts`)."""
+    global _LAST_GROUPS
+    last = _LAST_GROUPS
+    if last[0] is not rules:
+        last = _LAST_GROUPS = (rules, _summary_groups(rules))
+    wilds, values, getters = last[1]
+    hist = dict(zip(values, map(sum, map(operator.call, getters, itertools.repeat(unseen)))))
+    return sum(unseen), sum(wilds(unseen)), hist, {}
+
+
+#: (rules, their :func:`_summary_groups`) of the last call (one tuple, replaced whole)
+_LAST_GROUPS: tuple[Any, Any] = (None, None)
 
 
 @functools.lru_cache(maxsize=64)
-def _summary_groups(rules: MeldRules) -> tuple[Any, list[tuple[int, Any]]]:
-    """For :func:`_unseen_summary`: a getter of the wild cards' counts, and
-    per penalty value a getter of the natural cards' counts with it."""
+def _summary_groups(rules: MeldRules) -> tuple[Any, list[int], list[Any]]:
+    """For :func:`_unseen_summary`: a getter of the wild cards' counts, the
+    penalty values of natural cards and per value a getter of the natural
+    cards' counts with it."""
     points, wild = _tables(rules)
     groups: dict[int, list[int]] = {}
     for i in range(53):
         if not wild[i]:
             groups.setdefault(points[i], []).append(i)
     wild_at = [i for i in range(53) if wild[i]]
-    return (_getter(wild_at), [(p, _getter(idx)) for p, idx in groups.items()])
+    return (_getter(wild_at), list(groups), [_getter(idx) for idx in groups.values()])
 
 
 def _getter(indexes: list[int]) -> Any:
@@ -380,25 +411,50 @@ def _getter(indexes: list[int]) -> Any:
     return operator.itemgetter(*indexes)
 
 
-def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
-          summary: tuple[int, int, dict[int, int]]
-          ) -> tuple[float, list[tuple[tuple[Card, ...], int, int, list[Card]]]]:
-    """Expected points a kept hand saves with its next draw, and its unfinished
-    melds as ``(cards, points saved, outs left, completing cards)``
-    (``unseen``: counts by ``Card.index``, :func:`_unseen_counts`).
+#: An unfinished meld for :func:`_gain`: (cards kept, points saved when it is
+#: completed, indexes of the natural cards completing it in index order,
+#: those cards, whether a wild completes it)
+_Partial = tuple[tuple[Card, ...], int, tuple[int, ...], tuple[Card, ...], bool]
+#: :func:`_gain_table`: (the costliest deadwood card's points, a getter of
+#: the completing cards' unseen counts, the points each unseen one saves net
+#: of a swap, the most a wild saves, the unfinished melds)
+_GainTable = tuple[int, Any, list[int], int, list[_Partial]]
 
-    A draw that completes an unfinished meld saves its cards' points and lets
-    the costliest other unmelded card go; any other card cheaper than the
-    costliest unmelded card saves the difference by a swap.
-    """
-    total, wild_left, hist = summary
-    if total <= 0:
-        return 0.0, []
+#: per rules: {(deadwood indexes, runs' card indexes): _gain_table}
+_GAIN_TABLES: dict[MeldRules, dict[Any, _GainTable]] = {}
+_GAIN_TABLES_MAX = 1 << 14
+#: (rules, their dict in _GAIN_TABLES) of the last call (one tuple, replaced whole)
+_LAST_GAIN: tuple[Any, Any] = (None, None)
+
+
+def _gain_table(arr: Arrangement, rules: MeldRules) -> _GainTable:
+    """What :func:`_gain` needs from ``arr`` that does not depend on the
+    unseen cards, kept per deadwood and run melds (all it reads of ``arr``)."""
+    global _LAST_GAIN
+    last = _LAST_GAIN
+    if last[0] is not rules:
+        kept = _GAIN_TABLES.get(rules)
+        if kept is None:
+            kept = _GAIN_TABLES[rules] = {}
+        last = _LAST_GAIN = (rules, kept)
+    memo: dict[Any, _GainTable] = last[1]
+    key = (tuple(map(_INDEX, arr.deadwood)),
+           tuple([tuple(map(_INDEX, m.represents)) for m in arr.melds if m.kind == "run"]))
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= _GAIN_TABLES_MAX:
+            memo.clear()
+        got = memo[key] = _build_gain_table(arr, rules)
+    return got
+
+
+def _build_gain_table(arr: Arrangement, rules: MeldRules) -> _GainTable:
+    """:func:`_gain_table` computed (from :func:`outs`)."""
     points = _all_tables(rules)[0]
     # the deadwood's points, costliest first (only the values matter below)
     dead_pts = sorted([points[c.index] for c in arr.deadwood], reverse=True)
     per_card: dict[int, int] = {}  # completing card's index -> points it saves
-    partials: list[tuple[tuple[Card, ...], int, int, list[Card]]] = []
+    partials: list[_Partial] = []
     best_partial = 0
     for kept, comp, wild_ok in outs(arr, rules):
         kept_pts = [points[c.index] for c in kept]
@@ -412,29 +468,61 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
                 top = v
                 break
         saved = sum(kept_pts) + top
+        completing = sorted(comp, key=_INDEX)
+        at = tuple([c.index for c in completing])
+        for i in at:
+            if per_card.get(i, 0) < saved:
+                per_card[i] = saved
+        partials.append((kept, saved, at, tuple(completing), wild_ok))
+        if wild_ok and saved > best_partial:
+            best_partial = saved
+    worst = dead_pts[0] if dead_pts else 0
+    # a completing card is counted as an out, not also as a swap
+    net = [v - (worst - points[i] if points[i] < worst else 0) for i, v in per_card.items()]
+    return worst, _getter(list(per_card)), net, best_partial, partials
+
+
+def _gain_value(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
+                summary: Summary) -> float:
+    """The expected gain of :func:`_gain` alone."""
+    total, wild_left, hist, swaps = summary
+    if total <= 0:
+        return 0.0
+    worst, completing, net, best_partial, _ = _gain_table(arr, rules)
+    g = sum(map(operator.mul, completing(unseen), net)) + wild_left * best_partial
+    if worst:
+        swap = swaps.get(worst)
+        if swap is None:
+            swap = swaps[worst] = sum([n * (worst - p) for p, n in hist.items() if p < worst])
+        g += swap
+    return g / total
+
+
+def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int], summary: Summary
+          ) -> tuple[float, list[tuple[tuple[Card, ...], int, int, list[Card]]]]:
+    """Expected points a kept hand saves with its next draw, and its unfinished
+    melds as ``(cards, points saved, outs left, completing cards)``
+    (``unseen``: counts by ``Card.index``, :func:`_unseen_counts`).
+
+    A draw that completes an unfinished meld saves its cards' points and lets
+    the costliest other unmelded card go; any other card cheaper than the
+    costliest unmelded card saves the difference by a swap.
+    """
+    g = _gain_value(arr, rules, unseen, summary)
+    if summary[0] <= 0:
+        return g, []
+    wild_left = summary[1]
+    partials = []
+    for kept, saved, at, cards_, wild_ok in _gain_table(arr, rules)[4]:
         n = 0
         completing = []
-        for c in comp:
-            k = unseen[c.index]
+        for i, c in zip(at, cards_):
+            k = unseen[i]
             if k:
                 n += k
                 completing.append(c)
-                if per_card.get(c.index, 0) < saved:
-                    per_card[c.index] = saved
-        if len(completing) > 1:
-            completing.sort(key=_INDEX)
         partials.append((kept, saved, n + (wild_left if wild_ok else 0), completing))
-        if wild_ok and saved > best_partial:
-            best_partial = saved
-    g = sum(unseen[i] * v for i, v in per_card.items()) + wild_left * best_partial
-    worst = dead_pts[0] if dead_pts else 0
-    if worst:
-        g += sum(n * (worst - p) for p, n in hist.items() if p < worst)
-        for i in per_card:  # counted above as outs, not as swaps
-            p = points[i]
-            if p < worst:
-                g -= unseen[i] * (worst - p)
-    return g / total, partials
+    return g, partials
 
 
 def _danger(card: Card, obs: ThreeThirteenObservation, memory: dict[str, Any], w: Weights) -> float:
@@ -532,7 +620,7 @@ def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin:
 
 def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: list[Card],
                     memory: dict[str, Any], unseen: Sequence[int], w: Weights,
-                    summary: tuple[int, int, dict[int, int]] | None = None,
+                    summary: Summary | None = None,
                     explain: bool = True,
                     penalties: tuple[Arrangement, dict[Card, int], int] | None = None
                     ) -> tuple[float, Card, int, str]:
@@ -546,19 +634,19 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
         summary = _unseen_summary(unseen, rules)
     last_turn = obs.went_out is not None and obs.went_out != obs.player
     future = 0.0 if last_turn else w.future
-    best: tuple[tuple[float, int, int], Card, int, Arrangement, list[Any], float, float] | None \
-        = None
+    best: tuple[tuple[float, int, int], Card, int, Arrangement, float, float] | None = None
     for c, p, arr in _candidates(hand, rules, allowed, w.margin, penalties):
-        g, partials = _gain(arr, rules, unseen, summary) if future else (0.0, [])
+        g = _gain_value(arr, rules, unseen, summary) if future else 0.0
         feed = _danger(c, obs, memory, w) if not last_turn else 0.0
         score = p - future * g + feed
         key = (score, -points[c.index], c.index)  # index order is sort_key order
         if best is None or key < best[0]:
-            best = (key, c, p, arr, partials, feed, g)
+            best = (key, c, p, arr, feed, g)
     assert best is not None
-    (score, _, _), c, p, arr, partials, feed, g = best
+    (score, _, _), c, p, arr, feed, g = best
     if not explain:
         return score, c, p, ""
+    partials = _gain(arr, rules, unseen, summary)[1] if future else []
     why_parts = []
     uses = "no meld uses it" if c in arr.deadwood or c not in _meld_cards(arr) else ""
     why_parts.append(
@@ -598,7 +686,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
         now = arr_now.penalty  # the best arrangement's penalty is the hand's (M-7)
         top = obs.discard_top
         last_turn = obs.went_out is not None
-        g_now, partials = _gain(arr_now, rules, unseen, summary)
+        g_now = _gain_value(arr_now, rules, unseen, summary)
         if top is None or DRAW_DISCARD not in obs.legal_actions:
             return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
         with_top = hand + [top]
@@ -613,6 +701,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
                 f"take {top}: with it every card but {best_c} is in melds, so I go out")
         if best_p >= now and not rules.is_wild(top):
             msg = f"draw from the stock: {top} would not lower my {now} points"
+            partials = _gain(arr_now, rules, unseen, summary)[1]
             keep = _describe_partials(partials, unseen, summary[1])
             return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
                 f"; a stock card saves {g_now:.1f} points on average")
