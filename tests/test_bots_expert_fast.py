@@ -197,6 +197,7 @@ def check_arrangement(arr, rules, unseen):
     g, partials = ref_gain(arr, rules, unseen)
     assert tt._gain_value(arr, rules, unseen, summary) == g
     assert tt._gain(arr, rules, unseen, tt._unseen_summary(unseen, rules)) == (g, partials)
+    assert tt._partials(arr, rules, unseen, summary) == partials
 
 
 def check_decision(obs, memory):

@@ -231,6 +231,8 @@ def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
 
 _INDEX = operator.attrgetter("index")  # the order of Card.sort_key, faster
 _CARD = {(c.rank, c.suit): c for c in deck()}  # the cards every deck shares
+#: by rank: its four cards
+_RANK_SET: list[frozenset[Card]] = [frozenset()] + [frozenset(_CARD[r, s] for s in "cdhs") for r in range(1, 14)]
 
 
 @functools.lru_cache(maxsize=64)
@@ -291,7 +293,7 @@ def outs(arr: Arrangement, rules: MeldRules) -> list[tuple[tuple[Card, ...], set
         a_rank, a_suit, a_pos = a.rank, a.suit, run_pos[a.index]
         for b in dead[i + 1:]:
             if a_rank == b.rank:
-                comp = {_CARD[a_rank, s] for s in "cdhs"}
+                comp = set(_RANK_SET[a_rank])  # (copied with their hashes)
                 if sets_ok:
                     found.append(((a, b), comp, True))
                 continue
@@ -605,6 +607,40 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
     return g / total, partials
 
 
+def _partials(arr: Arrangement, rules: MeldRules, unseen: Sequence[int], summary: Summary
+              ) -> list[tuple[tuple[Card, ...], int, int, list[Card]]]:
+    """The unfinished melds of :func:`_gain` alone (its second value), to
+    explain a move."""
+    total, wild_left = summary[0], summary[1]
+    if total <= 0:
+        return []
+    points = _all_tables(rules)[0]
+    dead_pts = sorted([points[c.index] for c in arr.deadwood], reverse=True)
+    partials = []
+    for kept, comp, wild_ok in outs(arr, rules):
+        kept_pts = [points[c.index] for c in kept]
+        skip = list(kept_pts)
+        top = 0
+        for v in dead_pts:
+            if v in skip:
+                skip.remove(v)
+            else:
+                top = v
+                break
+        n = 0
+        completing = []
+        for c in comp:
+            k = unseen[c.index]
+            if k:
+                n += k
+                completing.append(c)
+        if len(completing) > 1:
+            completing.sort(key=_INDEX)
+        partials.append((kept, sum(kept_pts) + top, n + (wild_left if wild_ok else 0),
+                         completing))
+    return partials
+
+
 def _danger(card: Card, obs: ThreeThirteenObservation, memory: dict[str, Any], w: Weights) -> float:
     """How much throwing ``card`` helps the player who plays next."""
     rules = obs.rules
@@ -765,7 +801,7 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
         return score, c, p, ""
     if arr is None:
         arr = Arrangement(melds, tuple(dead), p)
-    partials = _gain(arr, rules, unseen, summary)[1] if future else []
+    partials = _partials(arr, rules, unseen, summary) if future else []
     why_parts = []
     # a meld uses the discard's twin (a second pack) only if it is not unmelded too
     used = i not in map(_INDEX, arr.deadwood) and any(
@@ -820,7 +856,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
                 f"take {top}: with it every card but {best_c} is in melds, so I go out")
         if best_p >= now and not rules.is_wild(top):
             msg = f"draw from the stock: {top} would not lower my {now} points"
-            partials = _gain(arr_now, rules, unseen, summary)[1]
+            partials = _partials(arr_now, rules, unseen, summary)
             keep = _describe_partials(partials, unseen, summary[1])
             return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
                 f"; a stock card saves {g_now:.1f} points on average")
