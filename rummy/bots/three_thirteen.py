@@ -30,7 +30,7 @@ from typing import Any
 
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
-from rummy.melds import Arrangement, MeldRules
+from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.search import best_arrangement, best_discard, penalty
 from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
@@ -137,7 +137,8 @@ def _shoe(packs: int, jokers: int) -> Counter[Card]:
 
 def _update_memory(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> None:
     """Follow the round's public events not yet seen: what is in the pile,
-    which cards each opponent took from it and still holds."""
+    which cards each opponent took from it and still holds.  ``memory["rest"]``
+    counts the shoe less the pile by ``Card.index`` (kept up to date here)."""
     if "seen" not in memory:
         memory["seen"] = 0
         memory["pile"] = []
@@ -145,27 +146,44 @@ def _update_memory(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> Non
         memory["took"] = [[] for _ in obs.players]
         memory["threw"] = [[] for _ in obs.players]
     pile: list[Card] = memory["pile"]
+    rest: list[int] | None = memory.get("rest")
+    if rest is None:
+        rest = memory["rest"] = [obs.packs] * 52 + [obs.jokers]  # the shoe (rummy.cards.deck)
+        for c in pile:
+            rest[c.index] -= 1
+    seen = memory["seen"]
+    events = obs.events
+    if seen == len(events):
+        return
     known: list[Counter[Card]] = memory["known"]
-    for ev in obs.events[memory["seen"]:]:
-        if ev.card is None or (ev.seat is None and ev.kind != "turn up"):
+    for ev in events[seen:]:
+        card = ev.card
+        if card is None or (ev.seat is None and ev.kind != "turn up"):
             if ev.kind == "reshuffle":
+                for c in pile[:-1]:
+                    rest[c.index] += 1
                 del pile[:-1]
             continue
-        if ev.kind == "turn up":
-            pile[:] = [ev.card]
-        elif ev.kind == "take":
+        kind = ev.kind
+        if kind == "turn up":
+            for c in pile:
+                rest[c.index] += 1
+            pile[:] = [card]
+            rest[card.index] -= 1
+        elif kind == "take":
             if pile:
-                pile.pop()
+                rest[pile.pop().index] += 1
             assert ev.seat is not None
-            known[ev.seat][ev.card] += 1
-            memory["took"][ev.seat].append(ev.card)
-        elif ev.kind in ("discard", "out"):
-            pile.append(ev.card)
+            known[ev.seat][card] += 1
+            memory["took"][ev.seat].append(card)
+        elif kind in ("discard", "out"):
+            pile.append(card)
+            rest[card.index] -= 1
             assert ev.seat is not None
-            if known[ev.seat][ev.card] > 0:
-                known[ev.seat][ev.card] -= 1
-            memory["threw"][ev.seat].append(ev.card)
-    memory["seen"] = len(obs.events)
+            if known[ev.seat].get(card, 0) > 0:
+                known[ev.seat][card] -= 1
+            memory["threw"][ev.seat].append(card)
+    memory["seen"] = len(events)
 
 
 def unseen_cards(obs: ThreeThirteenObservation, memory: dict[str, Any] | None = None) -> Counter[Card]:
@@ -187,21 +205,22 @@ def unseen_cards(obs: ThreeThirteenObservation, memory: dict[str, Any] | None = 
 def _unseen_counts(obs: ThreeThirteenObservation, memory: dict[str, Any]) -> list[int]:
     """:func:`unseen_cards` as a count per ``Card.index`` (0..52, 52 the joker)."""
     _update_memory(obs, memory)
-    left = [obs.packs] * 52 + [obs.jokers]  # the shoe (rummy.cards.deck)
+    left = memory["rest"].copy()  # the shoe less the pile
     for c in obs.hand:
         left[c.index] -= 1
-    for c in memory["pile"]:
-        left[c.index] -= 1
+    player = obs.player
     for seat, k in enumerate(memory["known"]):
-        if seat != obs.player:
+        if seat != player and k:
             for c, n in k.items():
                 left[c.index] -= n
     for seat, melds in obs.shown:
-        if seat != obs.player:
+        if seat != player:
             for m in melds:
                 for c in m.cards:
                     left[c.index] -= 1
-    return [n if n > 0 else 0 for n in left]
+    if min(left) < 0:
+        return [n if n > 0 else 0 for n in left]
+    return left
 
 
 def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
@@ -212,6 +231,8 @@ def _run_pos(card: Card, rules: MeldRules) -> tuple[int, ...]:
 
 _INDEX = operator.attrgetter("index")  # the order of Card.sort_key, faster
 _CARD = {(c.rank, c.suit): c for c in deck()}  # the cards every deck shares
+#: by rank: its four cards
+_RANK_SET: list[frozenset[Card]] = [frozenset()] + [frozenset(_CARD[r, s] for s in "cdhs") for r in range(1, 14)]
 
 
 @functools.lru_cache(maxsize=64)
@@ -272,7 +293,7 @@ def outs(arr: Arrangement, rules: MeldRules) -> list[tuple[tuple[Card, ...], set
         a_rank, a_suit, a_pos = a.rank, a.suit, run_pos[a.index]
         for b in dead[i + 1:]:
             if a_rank == b.rank:
-                comp = {_CARD[a_rank, s] for s in "cdhs"}
+                comp = set(_RANK_SET[a_rank])  # (copied with their hashes)
                 if sets_ok:
                     found.append(((a, b), comp, True))
                 continue
@@ -344,45 +365,194 @@ class Weights:
 WEIGHTS = Weights()
 
 
-def _unseen_summary(unseen: Sequence[int], rules: MeldRules) -> tuple[int, int, dict[int, int]]:
-    """(cards unseen, wilds among them, unseen naturals by penalty points);
-    ``unseen`` counts the cards by ``Card.index`` (:func:`_unseen_counts`)."""
-    wilds, by_points = _summary_groups(rules)
-    wild_left = sum(wilds(unseen))
-    hist: dict[int, int] = {}
-    for p, group in by_points:
-        n = sum(group(unseen))
-        if n:
-            hist[p] = n
-    return sum(unseen), wild_left, hist
+#: an :func:`_unseen_summary`: (cards unseen, wilds among them, (penalty
+#: points, cards unseen) per rank of natural cards (and the joker when it is
+#: not wild), a memo {worst points: swap gain} that :func:`_swap_gain` fills)
+Summary = tuple[int, int, list[tuple[int, int]], dict[int, int]]
+
+
+def _unseen_summary(unseen: Sequence[int], rules: MeldRules) -> Summary:
+    """(cards unseen, wilds among them, (points, unseen naturals) per rank,
+    an empty memo for :func:`_swap_gain`); ``unseen`` counts the cards by
+    ``Card.index`` (:func:`_unseen_counts`).  Wildness and points go by rank."""
+    global _LAST_GROUPS
+    last = _LAST_GROUPS
+    if last[0] is not rules:
+        last = _LAST_GROUPS = (rules, _summary_groups(rules))
+    wild_rank, natural, joker_points = last[1]
+    by_rank = [a + b + c + d for a, b, c, d
+               in zip(unseen[0:13], unseen[13:26], unseen[26:39], unseen[39:52])]
+    hist = [(p, by_rank[r]) for r, p in natural]
+    jokers = unseen[52]
+    wild_left = by_rank[wild_rank - 1] if wild_rank else 0
+    if joker_points is None:
+        wild_left += jokers
+    else:
+        hist.append((joker_points, jokers))
+    return sum(by_rank) + jokers, wild_left, hist, {}
+
+
+#: (rules, their :func:`_summary_groups`) of the last call (one tuple, replaced whole)
+_LAST_GROUPS: tuple[Any, Any] = (None, None)
 
 
 @functools.lru_cache(maxsize=64)
-def _summary_groups(rules: MeldRules) -> tuple[Any, list[tuple[int, Any]]]:
-    """For :func:`_unseen_summary`: a getter of the wild cards' counts, and
-    per penalty value a getter of the natural cards' counts with it."""
+def _summary_groups(rules: MeldRules) -> tuple[int | None, list[tuple[int, int]], int | None]:
+    """For :func:`_unseen_summary`: the wild rank, (rank - 1, points) of
+    every rank of natural cards, and the points of a joker that is not
+    wild (None when jokers are wild)."""
     points, wild = _tables(rules)
-    groups: dict[int, list[int]] = {}
-    for i in range(53):
+    natural = [(r, points[r]) for r in range(13) if not wild[r]]
+    for r in range(13):  # wildness and points go by rank (MeldRules.is_wild, penalty_of)
+        assert all(points[s * 13 + r] == points[r] and wild[s * 13 + r] == wild[r]
+                   for s in range(4))
+    wild_rank = rules.wild_rank
+    assert wild_rank is None or wild[wild_rank - 1]
+    return wild_rank, natural, None if wild[52] else points[52]
+
+
+def _swap_gain(summary: Summary, worst: int) -> int:
+    """What the unseen natural cards cheaper than ``worst`` save in all by
+    replacing a card of ``worst`` points (kept in the summary's memo)."""
+    swaps = summary[3]
+    swap = swaps.get(worst)
+    if swap is None:
+        swap = swaps[worst] = sum([n * (worst - p) for p, n in summary[2] if p < worst])
+    return swap
+
+
+#: by ``Card.index`` (52 the joker, rank 0): rank, and the index of the
+#: suit's first card (the ace)
+_RANK_AT = [i % 13 + 1 for i in range(52)] + [0]
+_BASE_AT = [i // 13 * 13 for i in range(52)] + [52]
+#: by rank: the indexes of its four cards, in index order
+_RANK_CARDS = [()] + [tuple(s * 13 + r - 1 for s in range(4)) for r in range(1, 14)]
+#: by place in a run (1..14, 14 the high ace): the card's offset in its suit
+_POS_OFFSET = [-1] + list(range(13)) + [0]
+
+
+def _gain_value(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
+                summary: Summary) -> float:
+    """The expected gain of :func:`_gain` alone."""
+    return _gain_of(arr.deadwood, arr.melds, rules, unseen, summary)
+
+
+def _gain_of(deadwood: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
+             unseen: Sequence[int], summary: Summary) -> float:
+    """:func:`_gain_value` of the arrangement with these melds and deadwood,
+    computed on card indexes.
+
+    Only the best saving per completing card and the best saving of all
+    count, so the unfinished melds of :func:`outs` are visited in any order
+    and two equal cards' melds once: the pairs of one rank once per rank,
+    the run pairs and run ends once per distinct card."""
+    total, wild_left = summary[0], summary[1]
+    if total <= 0:
+        return 0.0
+    last = _LAST_TABLES
+    points, wild, run_pos, lowest, highest, sets_ok = (
+        last[1] if last[0] is rules else _all_tables(rules))
+    dead_pts = []
+    nat = []  # the natural deadwood cards' indexes
+    for c in deadwood:
+        i = c.index
+        dead_pts.append(points[i])
         if not wild[i]:
-            groups.setdefault(points[i], []).append(i)
-    wild_at = [i for i in range(53) if wild[i]]
-    return (_getter(wild_at), [(p, _getter(idx)) for p, idx in groups.items()])
-
-
-def _getter(indexes: list[int]) -> Any:
-    """A function from a list to the tuple of its items at ``indexes``."""
-    if not indexes:
-        return lambda _counts: ()
-    if len(indexes) == 1:
-        i = indexes[0]
-        return lambda counts: (counts[i],)
-    return operator.itemgetter(*indexes)
+            nat.append(i)
+    if 52 in nat:  # a joker that is not wild: the plain way
+        return _gain(Arrangement(tuple(melds), tuple(deadwood), 0), rules, unseen, summary)[0]
+    # the deadwood's three costliest points: what is left costliest once
+    # the kept cards are set aside
+    dead_pts.sort(reverse=True)
+    worst = dead_pts[0] if dead_pts else 0
+    d0, d1, d2 = (dead_pts + [0, 0, 0])[:3]
+    # (points saved, completing cards' indexes) of the unfinished melds
+    found: list[tuple[int, Sequence[int]]] = []
+    present = set(nat)
+    if len(nat) > 1:
+        ranks: set[int] = set()
+        for i in nat:
+            r = _RANK_AT[i]
+            if r in ranks:
+                if sets_ok:  # a pair of rank r
+                    x = points[i]
+                    if d0 == x:
+                        top = d2 if d1 == x else d1
+                    else:
+                        top = d0
+                    found.append((x + x + top, _RANK_CARDS[r]))
+                    ranks.discard(r)
+                    ranks.add(-r)  # one pair per rank
+            elif -r not in ranks:
+                ranks.add(r)
+        for a in present:
+            base = _BASE_AT[a]
+            for pa in run_pos[a]:
+                for pb in (pa + 1, pa + 2):
+                    if pb > highest:
+                        break
+                    b = base + _POS_OFFSET[pb]
+                    if b not in present:
+                        continue
+                    x, y = points[a], points[b]
+                    if d0 == x:
+                        top = d2 if d1 == y else d1
+                    elif d0 == y:
+                        top = d2 if d1 == x else d1
+                    else:
+                        top = d0
+                    if pb == pa + 1:
+                        ends = []
+                        if pa - 1 >= lowest:
+                            ends.append(base + _POS_OFFSET[pa - 1])
+                        if pb + 1 <= highest:
+                            ends.append(base + _POS_OFFSET[pb + 1])
+                        found.append((x + y + top, ends))
+                    else:
+                        found.append((x + y + top, (base + _POS_OFFSET[pa + 1],)))
+    if nat:
+        for m in melds:
+            if m.kind != "run":
+                continue
+            rep = m.represents
+            base = _BASE_AT[rep[0].index]
+            ps = [p for r in rep for p in run_pos[r.index]]
+            lo, hi = min(ps), max(ps)
+            if lo == 1 and 14 in ps:  # a high-ace run read low; keep it simple
+                continue
+            for d in present:
+                if _BASE_AT[d] != base:
+                    continue
+                for pd in run_pos[d]:
+                    if pd == hi + 2 and hi + 1 <= highest:
+                        i = base + _POS_OFFSET[hi + 1]
+                    elif pd == lo - 2 and lo - 1 >= lowest:
+                        i = base + _POS_OFFSET[lo - 1]
+                    else:
+                        continue
+                    x = points[d]
+                    found.append((x + (d1 if d0 == x else d0), (i,)))
+    g = 0
+    if found:
+        per_card: dict[int, int] = {}  # completing card's index -> points it saves
+        best_partial = 0
+        for saved, completing in found:
+            if saved > best_partial:
+                best_partial = saved
+            for i in completing:
+                if unseen[i] and per_card.get(i, 0) < saved:
+                    per_card[i] = saved
+        g = wild_left * best_partial
+        for i, v in per_card.items():  # counted as outs, not as swaps
+            p = points[i]
+            g += unseen[i] * (v - worst + p if p < worst else v)
+    if worst:
+        g += _swap_gain(summary, worst)
+    return g / total
 
 
 def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
-          summary: tuple[int, int, dict[int, int]]
-          ) -> tuple[float, list[tuple[tuple[Card, ...], int, int, list[Card]]]]:
+          summary: Summary) -> tuple[float, list[tuple[tuple[Card, ...], int, int, list[Card]]]]:
     """Expected points a kept hand saves with its next draw, and its unfinished
     melds as ``(cards, points saved, outs left, completing cards)``
     (``unseen``: counts by ``Card.index``, :func:`_unseen_counts`).
@@ -391,7 +561,7 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
     the costliest other unmelded card go; any other card cheaper than the
     costliest unmelded card saves the difference by a swap.
     """
-    total, wild_left, hist = summary
+    total, wild_left = summary[0], summary[1]
     if total <= 0:
         return 0.0, []
     points = _all_tables(rules)[0]
@@ -429,12 +599,46 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
     g = sum(unseen[i] * v for i, v in per_card.items()) + wild_left * best_partial
     worst = dead_pts[0] if dead_pts else 0
     if worst:
-        g += sum(n * (worst - p) for p, n in hist.items() if p < worst)
+        g += _swap_gain(summary, worst)
         for i in per_card:  # counted above as outs, not as swaps
             p = points[i]
             if p < worst:
                 g -= unseen[i] * (worst - p)
     return g / total, partials
+
+
+def _partials(arr: Arrangement, rules: MeldRules, unseen: Sequence[int], summary: Summary
+              ) -> list[tuple[tuple[Card, ...], int, int, list[Card]]]:
+    """The unfinished melds of :func:`_gain` alone (its second value), to
+    explain a move."""
+    total, wild_left = summary[0], summary[1]
+    if total <= 0:
+        return []
+    points = _all_tables(rules)[0]
+    dead_pts = sorted([points[c.index] for c in arr.deadwood], reverse=True)
+    partials = []
+    for kept, comp, wild_ok in outs(arr, rules):
+        kept_pts = [points[c.index] for c in kept]
+        skip = list(kept_pts)
+        top = 0
+        for v in dead_pts:
+            if v in skip:
+                skip.remove(v)
+            else:
+                top = v
+                break
+        n = 0
+        completing = []
+        for c in comp:
+            k = unseen[c.index]
+            if k:
+                n += k
+                completing.append(c)
+        if len(completing) > 1:
+            completing.sort(key=_INDEX)
+        partials.append((kept, sum(kept_pts) + top, n + (wild_left if wild_ok else 0),
+                         completing))
+    return partials
 
 
 def _danger(card: Card, obs: ThreeThirteenObservation, memory: dict[str, Any], w: Weights) -> float:
@@ -478,89 +682,131 @@ def _describe_partials(partials: list[tuple[tuple[Card, ...], int, int, list[Car
     return f"keep {format_cards(kept)}: {_plural(n, 'unseen card')} ({', '.join(names)}) complete it"
 
 
+#: the cards by ``Card.index`` (52 the joker), the ones every deck shares
+_BY_INDEX = deck(1, 1)
+
+
 def _discard_penalties(hand: list[Card], rules: MeldRules, allowed: list[Card]
-                       ) -> tuple[Arrangement, dict[Card, int], int]:
-    """(the whole hand's best arrangement, {discard: penalty left}, the lowest
-    of those penalties) for the allowed discards that might leave the lowest
-    penalty.  A deadwood card of the whole hand's best arrangement leaves
-    exactly that penalty less its points, so the solver only runs for meld
-    cards that might do better."""
-    points = _all_tables(rules)[0]
+                       ) -> tuple[Arrangement, dict[int, int], int]:
+    """(the whole hand's best arrangement, {discard's ``Card.index``: penalty
+    left}, the lowest of those penalties) for the allowed discards that might
+    leave the lowest penalty.  A deadwood card of the whole hand's best
+    arrangement leaves exactly that penalty less its points, so the solver
+    only runs for meld cards that might do better."""
+    last = _LAST_TABLES
+    points = last[1][0] if last[0] is rules else _all_tables(rules)[0]
     full = _arrangement(hand, rules)
-    allowed_at = {c.index for c in allowed}
-    out: dict[Card, int] = {}
-    for d in sorted(set(full.deadwood), key=_INDEX):
-        if d.index in allowed_at:
-            out[d] = full.penalty - points[d.index]
+    fp = full.penalty
+    allowed_at = set(map(_INDEX, allowed))
+    out: dict[int, int] = {}
+    for i in sorted(set(map(_INDEX, full.deadwood))):
+        if i in allowed_at:
+            out[i] = fp - points[i]
     best = min(out.values(), default=None)
-    done = {c.index for c in out}
-    rest = sorted({c for c in allowed if c.index not in done},
-                  key=lambda c: (-points[c.index], c.index))  # index order is sort_key order
-    for c in rest:
-        bound = full.penalty - points[c.index]
-        if best is not None and bound >= best:
+    # the others, costliest first (index order is sort_key order)
+    rest = sorted([(-points[i], i) for i in allowed_at if i not in out])
+    at: list[int] | None = None
+    for minus_points, i in rest:
+        if best is not None and fp + minus_points >= best:
             continue  # breaking a meld can't beat the best unmelded discard
-        p = penalty(_without(hand, c), rules)
+        if at is None:
+            at = list(map(_INDEX, hand))
+        kept = list(hand)
+        del kept[at.index(i)]  # the first card equal to the discard (as list.remove)
+        p = penalty(kept, rules)
         if best is None or p <= best:
-            out[c] = p
+            out[i] = p
             best = p
     assert best is not None
     return full, out, best
 
 
 def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin: int,
-                penalties: tuple[Arrangement, dict[Card, int], int] | None = None
-                ) -> list[tuple[Card, int, Arrangement]]:
-    """(discard, penalty left, an optimal arrangement of what is left) for the
-    allowed discards within ``margin`` points of the lowest
+                penalties: tuple[Arrangement, dict[int, int], int] | None = None
+                ) -> list[tuple[int, int, tuple[Meld, ...], Sequence[Card], Arrangement | None]]:
+    """(discard's ``Card.index``, penalty left, the melds and the deadwood of
+    an optimal arrangement of what is left, that arrangement if it was made)
+    for the allowed discards within ``margin`` points of the lowest
     (``penalties``: :func:`_discard_penalties` of the same hand, if known)."""
     full, out, best = penalties or _discard_penalties(hand, rules, allowed)
-    dead_at = {c.index for c in full.deadwood}
-    result = []
-    for c, p in out.items():
+    dead_at = list(map(_INDEX, full.deadwood))
+    result: list[tuple[int, int, tuple[Meld, ...], Sequence[Card], Arrangement | None]] = []
+    for i, p in out.items():
         if p > best + margin:
             continue
-        if c.index in dead_at:
-            melds = full.melds
-            dead = _without(full.deadwood, c)
-            arr = Arrangement(melds, tuple(dead), p)
+        if i in dead_at:  # the same melds, the deadwood less the discard
+            dead = list(full.deadwood)
+            del dead[dead_at.index(i)]
+            result.append((i, p, full.melds, dead, None))
         else:
-            arr = _arrangement(_without(hand, c), rules)
-        result.append((c, p, arr))
+            kept = list(hand)
+            del kept[list(map(_INDEX, kept)).index(i)]
+            arr = _arrangement(kept, rules)
+            result.append((i, p, arr.melds, arr.deadwood, arr))
     return result
+
+
+def _feeds(obs: ThreeThirteenObservation, memory: dict[str, Any]
+           ) -> tuple[int | None, list[Card]]:
+    """For :func:`_choose_discard`: the player who plays next (as
+    :func:`_danger`) and the natural cards they are known to hold."""
+    nxt = _next_to_play(obs)
+    if nxt is None:
+        return None, []
+    wild = _tables(obs.rules)[1]
+    return nxt, [y for y in memory["known"][nxt].elements() if not wild[y.index]]
 
 
 def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: list[Card],
                     memory: dict[str, Any], unseen: Sequence[int], w: Weights,
-                    summary: tuple[int, int, dict[int, int]] | None = None,
+                    summary: Summary | None = None,
                     explain: bool = True,
-                    penalties: tuple[Arrangement, dict[Card, int], int] | None = None
+                    penalties: tuple[Arrangement, dict[int, int], int] | None = None
                     ) -> tuple[float, Card, int, str]:
     """(score, discard, penalty left, why) of the best discard from ``hand``
     (``unseen``: counts by ``Card.index``; ``summary``: its
     :func:`_unseen_summary` and ``penalties``: :func:`_discard_penalties`,
     if known; ``why`` is "" unless ``explain``)."""
     rules = obs.rules
-    points = _all_tables(rules)[0]
+    points, wild = _tables(rules)
     if summary is None:
         summary = _unseen_summary(unseen, rules)
     last_turn = obs.went_out is not None and obs.went_out != obs.player
     future = 0.0 if last_turn else w.future
-    best: tuple[tuple[float, int, int], Card, int, Arrangement, list[Any], float, float] | None \
-        = None
-    for c, p, arr in _candidates(hand, rules, allowed, w.margin, penalties):
-        g, partials = _gain(arr, rules, unseen, summary) if future else (0.0, [])
-        feed = _danger(c, obs, memory, w) if not last_turn else 0.0
+    # what throwing a card gives the next player (_danger)
+    nxt, held = (None, []) if last_turn else _feeds(obs, memory)
+    best: tuple[tuple[float, int, int], int, int, tuple[Meld, ...], Sequence[Card],
+                Arrangement | None, float, float] | None = None
+    for i, p, melds, dead, arr in _candidates(hand, rules, allowed, w.margin, penalties):
+        g = _gain_of(dead, melds, rules, unseen, summary) if future else 0.0
+        feed = 0.0
+        if nxt is not None:
+            if wild[i]:
+                feed = w.feed_wild
+            else:
+                card = _BY_INDEX[i]
+                for y in held:
+                    if y.rank == card.rank:
+                        feed = max(feed, w.feed_rank)
+                    elif y.suit == card.suit and abs(y.rank - card.rank) <= 2:
+                        feed = max(feed, w.feed_run)
         score = p - future * g + feed
-        key = (score, -points[c.index], c.index)  # index order is sort_key order
+        key = (score, -points[i], i)  # index order is sort_key order
         if best is None or key < best[0]:
-            best = (key, c, p, arr, partials, feed, g)
+            best = (key, i, p, melds, dead, arr, feed, g)
     assert best is not None
-    (score, _, _), c, p, arr, partials, feed, g = best
+    (score, _, _), i, p, melds, dead, arr, feed, g = best
+    c = _BY_INDEX[i]
     if not explain:
         return score, c, p, ""
+    if arr is None:
+        arr = Arrangement(melds, tuple(dead), p)
+    partials = _partials(arr, rules, unseen, summary) if future else []
     why_parts = []
-    uses = "no meld uses it" if c in arr.deadwood or c not in _meld_cards(arr) else ""
+    # a meld uses the discard's twin (a second pack) only if it is not unmelded too
+    used = i not in map(_INDEX, arr.deadwood) and any(
+        i in map(_INDEX, m.cards) for m in arr.melds)
+    uses = "" if used else "no meld uses it"
     why_parts.append(
         f"discard {c}: {rules.penalty_of(c)} points" + (f", {uses}" if uses else "")
     )
@@ -573,10 +819,6 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
     if future:
         why_parts.append(f"expected gain of the next draw {g:.1f}")
     return score, c, p, "; ".join(why_parts)
-
-
-def _meld_cards(arr: Arrangement) -> set[Card]:
-    return {c for m in arr.melds for c in m.cards}
 
 
 def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
@@ -598,21 +840,23 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
         now = arr_now.penalty  # the best arrangement's penalty is the hand's (M-7)
         top = obs.discard_top
         last_turn = obs.went_out is not None
-        g_now, partials = _gain(arr_now, rules, unseen, summary)
+        g_now = _gain_value(arr_now, rules, unseen, summary)
         if top is None or DRAW_DISCARD not in obs.legal_actions:
             return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
         with_top = hand + [top]
-        allowed = sorted({c for c in with_top if c != top or obs.discard_return},
-                         key=_INDEX)
+        # the distinct cards but the top one (unless it may go back), in index order
+        skip = -1 if obs.discard_return else top.index
+        allowed = [_BY_INDEX[i] for i in sorted(set(map(_INDEX, with_top))) if i != skip]
         # the lowest penalty after taking the top card (never throwing it back)
         penalties = _discard_penalties(with_top, rules, allowed)
         _, left_by_card, best_p = penalties
-        best_c = min(c for c, p in left_by_card.items() if p == best_p)  # by index
+        best_c = _BY_INDEX[min(i for i, p in left_by_card.items() if p == best_p)]
         if best_p == 0:
             return DRAW_DISCARD, (
                 f"take {top}: with it every card but {best_c} is in melds, so I go out")
         if best_p >= now and not rules.is_wild(top):
             msg = f"draw from the stock: {top} would not lower my {now} points"
+            partials = _partials(arr_now, rules, unseen, summary)
             keep = _describe_partials(partials, unseen, summary[1])
             return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
                 f"; a stock card saves {g_now:.1f} points on average")
