@@ -180,17 +180,13 @@ def _wild_costs(rules: MeldRules, wilds: Iterable[Card]) -> tuple[int, ...]:
     return tuple(sorted([pts[c.index] for c in wilds], reverse=True))
 
 
-def _partners(rules: MeldRules, reach: int) -> list[int]:
+@functools.lru_cache(maxsize=64)
+def _partners_of(both: bool, reach: int) -> list[int]:
     """For each position, the positions (as count-vector fields) whose cards
     could share a meld with it: its rank in the other suits, and its suit
     within ``reach`` ranks (an ace that plays low or high reaches both the
-    king's side and the two's side).  Built once per ace layout and reach,
-    whatever the other rules (a game's rounds share them)."""
-    return _partners_of(rules.aces == "low_or_high", reach)
-
-
-@functools.lru_cache(maxsize=64)
-def _partners_of(both: bool, reach: int) -> list[int]:
+    king's side and the two's side, ``both``).  Built once per ace layout
+    and reach, whatever the other rules (a game's rounds share them)."""
     out = [0] * 52
     for p in range(52):
         q, s = p >> 2, p & 3
@@ -211,6 +207,16 @@ def _partners_of(both: bool, reach: int) -> list[int]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _partners_by_index(aces: str, reach: int) -> tuple[list[int], list[int]]:
+    """:func:`_partners_of` and each card's field shift in a count vector,
+    by ``Card.index`` (0..51): what :func:`_encode` reads to find the
+    isolated cards."""
+    index_pos = _tables(MeldRules(aces=aces))[7]  # type: ignore[arg-type]
+    partners = _partners_of(aces == "low_or_high", reach)
+    return [partners[p] for p in index_pos], [p << 2 for p in index_pos]
+
+
 #: the room of a set in the roomy search: more than any number of wilds
 _SET_ROOM = 64
 _EIGHTS = sum(8 << (4 * p) for p in range(52))  # a count of 8 or more in some field
@@ -225,12 +231,12 @@ def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, 
     x = sum([unit[c.index] for c in naturals])
     if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(map(_INDEX, naturals)).values()) > 8:
         raise MeldError("no card can appear more than 8 times (at most 8 packs)")
-    partners = _partners(rules, big + 1)
+    partners, shift = _partners_by_index(rules.aces, big + 1)
     iso: list[int] = []
     for c in naturals:
-        p = index_pos[c.index]
-        if (x >> (p << 2)) & 15 == 1 and not x & partners[p]:
-            iso.append(p)
+        i = c.index
+        if not x & partners[i] and (x >> shift[i]) & 15 == 1:  # most cards have a partner
+            iso.append(index_pos[i])
     for p in iso:
         x -= 1 << (p << 2)
     iso.sort(key=drank.__getitem__)
@@ -1173,10 +1179,14 @@ def _prepare(hand: Any, rules: MeldRules | None) -> tuple[Any, MeldRules]:
         cards_ = as_cards(hand)
     if len(cards_) > 16:
         raise MeldError(f"a hand has at most 16 cards here; this one has {len(cards_)}")
+    _check_jokers(cards_, rules)
+    return cards_, rules
+
+
+def _check_jokers(cards_: Any, rules: MeldRules) -> None:
     if not rules.jokers_wild and 52 in map(_INDEX, cards_):
         raise MeldError("jokers are not used with these rules (jokers_wild=False); "
                         "remove the joker or use rules where jokers are wild")
-    return cards_, rules
 
 
 _ONLY_CARDS = {Card}
@@ -1408,9 +1418,10 @@ def _prepared(hand: Any, rules: MeldRules | None
         q = _quick_tables(rules)
         assert q is not None
         return cards_, rules, (fast[0], q)
-    if quick is False:  # cards, but not the fast path's
-        cards_, rules = _prepare(hand, rules)
-        return cards_, rules, None
+    if quick is False:  # cards and rules, checked by _quick_mask, but not the fast path's
+        rules = _DEFAULT_RULES if rules is None else rules
+        _check_jokers(hand, rules)
+        return hand, rules, None
     return hand, _DEFAULT_RULES if rules is None else rules, quick
 
 
@@ -1558,9 +1569,10 @@ def _fast_total(m: int, val13: list[int]) -> int:
 
 def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
     wr = rules.wild_rank
-    naturals = [c for c in cards_ if c.rank != wr and c.rank != 0]
     wilds = [c for c in cards_ if c.rank == wr or c.rank == 0]
-    return naturals, wilds
+    if not wilds:
+        return list(cards_), wilds
+    return [c for c in cards_ if c.rank != wr and c.rank != 0], wilds
 
 
 #: answers kept per (rules, question): a hand asked about again (a bot
