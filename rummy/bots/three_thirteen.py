@@ -565,11 +565,36 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
     if total <= 0:
         return 0.0, []
     points = _all_tables(rules)[0]
+    unfinished = _unfinished(arr, rules, unseen, wild_left)
+    per_card: dict[int, int] = {}  # completing card's index -> points it saves
+    best_partial = 0
+    for _kept, saved, _n, completing, wild_ok in unfinished:
+        for c in completing:
+            if per_card.get(c.index, 0) < saved:
+                per_card[c.index] = saved
+        if wild_ok and saved > best_partial:
+            best_partial = saved
+    g = sum(unseen[i] * v for i, v in per_card.items()) + wild_left * best_partial
+    worst = max([points[c.index] for c in arr.deadwood], default=0)
+    if worst:
+        g += _swap_gain(summary, worst)
+        for i in per_card:  # counted above as outs, not as swaps
+            p = points[i]
+            if p < worst:
+                g -= unseen[i] * (worst - p)
+    return g / total, [(kept, saved, n, completing) for kept, saved, n, completing, _ in unfinished]
+
+
+def _unfinished(arr: Arrangement, rules: MeldRules, unseen: Sequence[int], wild_left: int
+                ) -> list[tuple[tuple[Card, ...], int, int, list[Card], bool]]:
+    """The unfinished melds of ``arr`` (:func:`outs`) as ``(cards, points
+    saved, outs left, completing cards still unseen, a wild completes it)``:
+    a meld completed saves its cards' points and lets the costliest other
+    deadwood card go."""
+    points = _all_tables(rules)[0]
     # the deadwood's points, costliest first (only the values matter below)
     dead_pts = sorted([points[c.index] for c in arr.deadwood], reverse=True)
-    per_card: dict[int, int] = {}  # completing card's index -> points it saves
-    partials: list[tuple[tuple[Card, ...], int, int, list[Card]]] = []
-    best_partial = 0
+    found = []
     for kept, comp, wild_ok in outs(arr, rules):
         kept_pts = [points[c.index] for c in kept]
         # the costliest deadwood card left once ``kept`` is set aside
@@ -581,7 +606,6 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
             else:
                 top = v
                 break
-        saved = sum(kept_pts) + top
         n = 0
         completing = []
         for c in comp:
@@ -589,22 +613,11 @@ def _gain(arr: Arrangement, rules: MeldRules, unseen: Sequence[int],
             if k:
                 n += k
                 completing.append(c)
-                if per_card.get(c.index, 0) < saved:
-                    per_card[c.index] = saved
         if len(completing) > 1:
             completing.sort(key=_INDEX)
-        partials.append((kept, saved, n + (wild_left if wild_ok else 0), completing))
-        if wild_ok and saved > best_partial:
-            best_partial = saved
-    g = sum(unseen[i] * v for i, v in per_card.items()) + wild_left * best_partial
-    worst = dead_pts[0] if dead_pts else 0
-    if worst:
-        g += _swap_gain(summary, worst)
-        for i in per_card:  # counted above as outs, not as swaps
-            p = points[i]
-            if p < worst:
-                g -= unseen[i] * (worst - p)
-    return g / total, partials
+        found.append((kept, sum(kept_pts) + top, n + (wild_left if wild_ok else 0), completing,
+                      wild_ok))
+    return found
 
 
 def _partials(arr: Arrangement, rules: MeldRules, unseen: Sequence[int], summary: Summary
@@ -614,31 +627,8 @@ def _partials(arr: Arrangement, rules: MeldRules, unseen: Sequence[int], summary
     total, wild_left = summary[0], summary[1]
     if total <= 0:
         return []
-    points = _all_tables(rules)[0]
-    dead_pts = sorted([points[c.index] for c in arr.deadwood], reverse=True)
-    partials = []
-    for kept, comp, wild_ok in outs(arr, rules):
-        kept_pts = [points[c.index] for c in kept]
-        skip = list(kept_pts)
-        top = 0
-        for v in dead_pts:
-            if v in skip:
-                skip.remove(v)
-            else:
-                top = v
-                break
-        n = 0
-        completing = []
-        for c in comp:
-            k = unseen[c.index]
-            if k:
-                n += k
-                completing.append(c)
-        if len(completing) > 1:
-            completing.sort(key=_INDEX)
-        partials.append((kept, sum(kept_pts) + top, n + (wild_left if wild_ok else 0),
-                         completing))
-    return partials
+    return [(kept, saved, n, completing)
+            for kept, saved, n, completing, _ in _unfinished(arr, rules, unseen, wild_left)]
 
 
 def _danger(card: Card, obs: ThreeThirteenObservation, memory: dict[str, Any], w: Weights) -> float:
