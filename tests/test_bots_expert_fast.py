@@ -223,15 +223,16 @@ def check_decision(obs, memory):
         assert (full, best) == (rfull, rbest)
         assert list(out.items()) == [(c.index, p) for c, p in rout.items()]
     nxt, held = tt._feeds(obs, memory)
+    if nxt is None:
+        assert held == []
+    else:
+        assert held == [y for y in memory["known"][nxt].elements() if not rules.is_wild(y)]
     for c in set(hand):
-        if nxt is None:
-            assert tt._danger(c, obs, memory, tt.WEIGHTS) == 0.0
-            continue
         feed = tt.WEIGHTS.feed_wild if rules.is_wild(c) else max(
             [0.0] + [tt.WEIGHTS.feed_rank if y.rank == c.rank else tt.WEIGHTS.feed_run
                      for y in held if y.rank == c.rank
                      or (y.suit == c.suit and abs(y.rank - c.rank) <= 2)])
-        assert feed == tt._danger(c, obs, memory, tt.WEIGHTS)
+        assert feed == tt._feed(c, rules.is_wild(c), held, tt.WEIGHTS)
 
 
 @pytest.mark.parametrize("variant,players,options", [

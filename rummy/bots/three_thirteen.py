@@ -631,18 +631,14 @@ def _partials(arr: Arrangement, rules: MeldRules, unseen: Sequence[int], summary
             for kept, saved, n, completing, _ in _unfinished(arr, rules, unseen, wild_left)]
 
 
-def _danger(card: Card, obs: ThreeThirteenObservation, memory: dict[str, Any], w: Weights) -> float:
-    """How much throwing ``card`` helps the player who plays next."""
-    rules = obs.rules
-    nxt = _next_to_play(obs)
-    if nxt is None:
-        return 0.0
-    if rules.is_wild(card):
+def _feed(card: Card, is_wild: bool, held: Sequence[Card], w: Weights) -> float:
+    """How much throwing ``card`` (a wild when ``is_wild``) helps a player
+    known to hold the natural cards ``held``: a wild always; a natural card
+    that makes a pair with one of them, or a run within two ranks."""
+    if is_wild:
         return w.feed_wild
     cost = 0.0
-    for y in memory["known"][nxt].elements():
-        if rules.is_wild(y):
-            continue
+    for y in held:
         if y.rank == card.rank:
             cost = max(cost, w.feed_rank)
         elif y.suit == card.suit and abs(y.rank - card.rank) <= 2:
@@ -738,8 +734,9 @@ def _candidates(hand: list[Card], rules: MeldRules, allowed: list[Card], margin:
 
 def _feeds(obs: ThreeThirteenObservation, memory: dict[str, Any]
            ) -> tuple[int | None, list[Card]]:
-    """For :func:`_choose_discard`: the player who plays next (as
-    :func:`_danger`) and the natural cards they are known to hold."""
+    """For :func:`_choose_discard`: the player who plays next (None when
+    nobody does) and the natural cards they are known to hold (what
+    :func:`_feed` weighs)."""
     nxt = _next_to_play(obs)
     if nxt is None:
         return None, []
@@ -763,23 +760,13 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
         summary = _unseen_summary(unseen, rules)
     last_turn = obs.went_out is not None and obs.went_out != obs.player
     future = 0.0 if last_turn else w.future
-    # what throwing a card gives the next player (_danger)
+    # what throwing a card gives the next player (_feed)
     nxt, held = (None, []) if last_turn else _feeds(obs, memory)
     best: tuple[tuple[float, int, int], int, int, tuple[Meld, ...], Sequence[Card],
                 Arrangement | None, float, float] | None = None
     for i, p, melds, dead, arr in _candidates(hand, rules, allowed, w.margin, penalties):
         g = _gain_of(dead, melds, rules, unseen, summary) if future else 0.0
-        feed = 0.0
-        if nxt is not None:
-            if wild[i]:
-                feed = w.feed_wild
-            else:
-                card = _BY_INDEX[i]
-                for y in held:
-                    if y.rank == card.rank:
-                        feed = max(feed, w.feed_rank)
-                    elif y.suit == card.suit and abs(y.rank - card.rank) <= 2:
-                        feed = max(feed, w.feed_run)
+        feed = 0.0 if nxt is None else _feed(_BY_INDEX[i], wild[i], held, w)
         score = p - future * g + feed
         key = (score, -points[i], i)  # index order is sort_key order
         if best is None or key < best[0]:
