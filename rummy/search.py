@@ -118,8 +118,9 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     of an ace's low runs (2, 3, ...) when it plays low or high, the
     same-rank positions after it, Card.index -> position, the part of a
     count vector the melds of a lowest card depend on, each card's points
-    by Card.index, the positions after each that are better discards, and
-    each Card.index's unit in a count vector.
+    by Card.index, the positions after each that are better discards,
+    each Card.index's unit in a count vector, and the Card.index at each
+    position.
     """
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
@@ -158,7 +159,8 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
             if drank[t] < drank[p]:
                 better[p] |= 15 << (t << 2)
     unit = [1 << (index_pos[i] << 2) for i in range(52)]
-    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit
+    idx_at = [c.index for c in card_at]
+    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit, idx_at
 
 
 _last_tables: list[Any] = [None, None]
@@ -259,12 +261,13 @@ class _Solver:
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
                  "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
-                 "iso_first")
+                 "iso_first", "idx_at")
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         self.rules = rules
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
-         self.same, self.index_pos, self.local, _pts, self.better, _unit) = _rule_tables(rules)
+         self.same, self.index_pos, self.local, _pts, self.better, _unit,
+         self.idx_at) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
         costs = _wild_costs(rules, wilds)
@@ -533,17 +536,24 @@ class _Solver:
         memo[key] = ok
         return ok
 
-    def _cards(self, delta: int) -> list[Card]:
-        """The cards of a count vector."""
-        out: list[Card] = []
+    def _indexes(self, delta: int) -> list[int]:
+        """The cards of a count vector as ``Card.index`` values, in index
+        order (a card counted twice is there twice)."""
+        out: list[int] = []
+        idx_at = self.idx_at
         while delta:
             i = ((delta & -delta).bit_length() - 1) >> 2
-            n = (delta >> (i << 2)) & 15
-            out.extend([self.card_at[i]] * n)
-            delta -= n << (i << 2)
+            sh = i << 2
+            n = (delta >> sh) & 15
+            delta ^= n << sh
+            if n == 1:
+                out.append(idx_at[i])
+            else:
+                out += [idx_at[i]] * n
+        out.sort()
         return out
 
-    def _wild_throw_may_win(self, x: int, w: int, cost: int) -> bool:
+    def _wild_throw_may_win(self, x: int, w: int, cost: int, total: int | None = None) -> bool:
         """Could throwing a wild beat ``cost``, the best natural discard?
 
         Only when the rest of the hand, arranged without that wild, has no
@@ -553,12 +563,15 @@ class _Solver:
         its only melds are of wilds, the wild joins one of them and an
         unmelded natural is thrown.  Both need sets without a size cap and
         melds that may be all wilds; otherwise the question is searched.
-        Without melds the cost is known: every natural card and the wilds
-        left over."""
+        Without melds the cost is known: every natural card (``total``,
+        when the caller has it: the encoded deadwood cost of every natural
+        card, the isolated ones included) and the wilds left over."""
         if cost >= _INF or self.max_set is not None or not self.wild_only:
             return True
         if cost <= _WILD_DISCARD + self.iso_tail[0]:
             return False  # less than the isolated cards alone
+        if total is not None:
+            return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
         total = self.iso_tail[0]
         while x:
             i = ((x & -x).bit_length() - 1) >> 2
@@ -567,27 +580,28 @@ class _Solver:
             total += n * self.pen[i]
         return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
 
-    def arrangement(self, x: int, wilds: list[Card], d: int = 0) -> tuple[Arrangement, Card | None]:
+    def arrangement(self, x: int, wilds: list[Card], d: int = 0,
+                    total: int | None = None) -> tuple[Arrangement, Card | None]:
         """Walk the optimal choices back into melds, deadwood and a discard.
 
         With a discard owed (``d``) the search prefers throwing a natural
         card it meets first to keeping it for a later discard, so a wild
         thrown is weighed here: the most expensive wild thrown, the rest of
         the hand arranged with one wild fewer (the wilds left over are the
-        cheapest either way)."""
+        cheapest either way; ``total``: see :meth:`_wild_throw_may_win`)."""
         w = len(wilds)
         cost = self.solve(x, w, 0, d)
-        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+        wild_list = self._wild_order(wilds)
         thrown: Card | None = None
-        if d and w and self._wild_throw_may_win(x, w, cost):
+        if d and w and self._wild_throw_may_win(x, w, cost, total):
             other = _WILD_DISCARD + self.solve(x, w - 1, 0, 0)
             if other < cost:
                 cost, d, w = other, 0, w - 1
                 thrown = wild_list.pop(0)
         if cost >= _INF:
             raise MeldError("there is no card to discard")
-        plan: list[tuple[list[Card], int, int]] = []  # naturals, wilds needed, room
-        dead: list[Card] = []
+        plan: list[tuple[list[int], int, int]] = []  # naturals, wilds needed, room
+        dead: list[int] = []
         discard: Card | None = thrown
         cap = 0
         while x:
@@ -597,74 +611,93 @@ class _Solver:
             if d2 != d:
                 discard = self.card_at[p]
             elif add:  # deadwood: this card, or a row of cards without partners
-                dead.extend(self._cards(delta))
+                dead += self._indexes(delta)
             else:
-                plan.append((self._cards(delta), need, room))
+                plan.append((self._indexes(delta), need, room))
             x -= delta
             w -= need
             cap += room
             d = d2
         # the isolated cards: rescued by two wilds each, discarded, or deadwood
         _cost, k, how = self.end(w, min(cap, w), d)
-        return self._assemble(plan, dead, list(self.iso), k, how, discard, w, wild_list, cost)
+        return self._assemble(plan, dead, self.iso, k, how, discard, w, wild_list, cost)
 
-    def _assemble(self, plan: list[tuple[list[Card], int, int]], dead: list[Card], spare: list[int],
+    def _wild_order(self, wilds: list[Card]) -> list[Card]:
+        """The wilds, most expensive first (then in card order)."""
+        if len(wilds) < 2:
+            return list(wilds)
+        return sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+
+    def _assemble(self, plan: list[tuple[list[int], int, int]], dead: list[int], spare: list[int],
                   k: int, how: int, discard: Card | None, w: int, wild_list: list[Card],
                   cost: int) -> tuple[Arrangement, Card | None]:
         """Melds, deadwood and the discard from a search's choices: ``plan``
-        (naturals, wilds needed, room) of the melds chosen, ``spare`` (the
-        positions left unmelded, best discard first) of which the first is
-        the discard when ``how`` is 1 and the next ``k`` are rescued by two
-        wilds each; a wild is the discard when ``how`` is 2; ``w`` wilds are
-        not yet given to a meld (``wild_list``: every wild, most expensive
-        first)."""
+        (naturals as card indexes in index order, wilds needed, room) of
+        the melds chosen, ``dead`` the card indexes left unmelded, ``spare``
+        (the positions left unmelded, best discard first) of which the
+        first is the discard when ``how`` is 1 and the next ``k`` are
+        rescued by two wilds each; a wild is the discard when ``how`` is 2;
+        ``w`` wilds are not yet given to a meld (``wild_list``: every wild,
+        most expensive first)."""
         # melds in the order of their lowest card by suit, then rank in run
-        # order (the one-pack fast path's order), whatever order the search took
+        # order (the one-pack fast path's order), whatever order the search
+        # took; then runs before sets, then by all their cards, so that
+        # melds sharing a lowest card come in one order whichever way the
+        # search met them
         if len(plan) > 1:
-            # (then runs before sets, then by all their cards, so that melds
-            # sharing a lowest card come in one order whichever way the
-            # search met them)
             if self.rules.aces == "high":
-                plan.sort(key=lambda m: _plan_order([c.index + (12 if c.rank == 1 else -1)
-                                                     for c in m[0]]))
+                plan.sort(key=_plan_order_high)
             else:
-                plan.sort(key=lambda m: _plan_order(list(map(_INDEX, m[0]))))
-        iso = [self.card_at[i] for i in spare]
+                plan.sort(key=_plan_order)
+        idx_at = self.idx_at
+        iso = [idx_at[i] for i in spare]
         if how == 1:
-            discard = iso.pop(0)
-        for c in iso[:k]:
-            plan.append(([c], 2, self.set_room))
-        dead.extend(iso[k:])
-        w -= 2 * k
+            discard = _CARD_OF[iso.pop(0)]
+        if k:
+            set_room = self.set_room
+            for i in iso[:k]:
+                plan.append(([i], 2, set_room))
+            w -= 2 * k
+            iso = iso[k:]
+        dead += iso
+        dead.sort()
         if how == 2:  # the discard is a wild: the most expensive one not needed
             discard = wild_list.pop(0)
             w -= 1
+        rules = self.rules
+        if not wild_list:  # no wilds: the naturals alone
+            melds = tuple([_natural_meld(nat, [], rules) for nat, _need, _room in plan])
+            return Arrangement(melds, tuple([_CARD_OF[i] for i in dead]), cost // _W), discard
         # hand out wilds: the needed ones first (most expensive), then extras
         n_used = len(wild_list) - w
         used, rest = wild_list[:n_used], wild_list[n_used:]
-        groups: list[tuple[str, list[Card], list[Card]]] = []
+        groups: list[tuple[list[int], list[Card]]] = []
         for nat, need, _room in plan:
-            kind = "set" if len({c.rank for c in nat}) == 1 else "run"
-            groups.append((kind, nat, used[:need]))
+            groups.append((nat, used[:need]))
             used = used[need:]
+        extra: list[Meld] = []
         if len(rest) >= 3 and self.wild_only:
             # wilds only (M-4): one set, or runs of at most 13 when sets are capped
             if self.max_set is None:
-                groups.append(("set", [], rest))
+                extra.append(_build("set", [], rest, rules))
                 rest = []
             else:
                 while rest:
                     take = len(rest) if len(rest) <= MAX_RUN else min(MAX_RUN, len(rest) - 3)
-                    groups.append(("set" if take <= self.max_set else "run", [], rest[:take]))
+                    extra.append(_build("set" if take <= self.max_set else "run", [], rest[:take], rules))
                     rest = rest[take:]
         else:
             for (_nat, _need, room), grp in zip(plan, groups):
+                if not rest:
+                    break
                 take = min(room, len(rest))
                 if take > 0:
-                    grp[2].extend(rest[:take])
+                    grp[1].extend(rest[:take])
                     rest = rest[take:]
-        melds = tuple(_build(kind, nat, wl, self.rules) for kind, nat, wl in groups)
-        deadwood = tuple(sorted(dead, key=_INDEX)) + tuple(sorted(rest, key=_INDEX))
+        melds = tuple([_natural_meld(nat, wl, rules) for nat, wl in groups] + extra)
+        deadwood = tuple([_CARD_OF[i] for i in dead])
+        if rest:
+            deadwood += tuple(sorted(rest, key=_INDEX))
         return Arrangement(melds, deadwood, cost // _W), discard
 
 
@@ -996,15 +1029,15 @@ class _Roomy(_Solver):
             room += r
         return left <= room
 
-    def rarrangement(self, x: int, wilds: list[Card], d: int = 0
+    def rarrangement(self, x: int, wilds: list[Card], d: int = 0, total: int | None = None
                      ) -> tuple[Arrangement, Card | None] | None:
         """:meth:`arrangement` of the roomy search; None when its answer
         leaves a wild without room (then the caller searches with room)."""
         w = len(wilds)
         cost = self.rsolve(x, w, d)
-        wild_list = sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+        wild_list = self._wild_order(wilds)
         thrown: Card | None = None
-        if d and w and self._wild_throw_may_win(x, w, cost):
+        if d and w and self._wild_throw_may_win(x, w, cost, total):
             other = _WILD_DISCARD + self.rsolve(x, w - 1, 0)
             if other < cost:
                 cost, d, w = other, 0, w - 1
@@ -1016,8 +1049,9 @@ class _Roomy(_Solver):
             return None
         plan, dead, discard, w, d = walk
         _cost, k, how = self.rend(w, d)
-        arr, card = self._assemble([(self._cards(delta), need, room) for delta, need, room in plan],
-                                   self._cards(dead), list(self.iso), k, how, discard or thrown,
+        indexes = self._indexes
+        arr, card = self._assemble([(indexes(delta), need, room) for delta, need, room in plan],
+                                   indexes(dead), self.iso, k, how, discard or thrown,
                                    w, wild_list, cost)
         return arr, card
 
@@ -1132,21 +1166,50 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
     return s, x
 
 
-def _plan_order(idx: list[int]) -> tuple[int, bool, list[int]]:
-    """Where a meld of these card indexes goes in an arrangement: by its
-    lowest card, then a run before a set, then by all its cards."""
-    idx.sort()
-    return idx[0], len({i % 13 for i in idx}) == 1, idx
+def _plan_order(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
+    """Where a meld goes in an arrangement, from its plan entry (its
+    naturals' card indexes in index order, ...): by its lowest card, then
+    a run before a set (a set's cards share a rank, so its first and last
+    do; a run's differ), then by all its cards."""
+    idx = m[0]
+    return idx[0], idx[0] % 13 == idx[-1] % 13, idx
 
 
-def _arrange(s: _Solver, x: int, wilds: list[Card], d: int) -> tuple[Arrangement, Card | None]:
+#: a card index in run order when aces play high (the ace above the king)
+_HIGH_ORDER = [i + 12 if i % 13 == 0 else i - 1 for i in range(52)]
+
+
+def _plan_order_high(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
+    """:func:`_plan_order` when aces play high."""
+    return _plan_order((sorted([_HIGH_ORDER[i] for i in m[0]]), 0, 0))
+
+
+#: every natural card by Card.index
+_CARD_OF = [Card(r, s) for s in SUITS for r in range(1, 14)]
+
+
+def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
+    """The meld of these naturals (card indexes in index order, at least
+    one) and wilds: a set when they share a rank, else a run."""
+    naturals = [_CARD_OF[i] for i in nat]
+    if nat[0] % 13 == nat[-1] % 13:
+        return _make_set(naturals, wilds, naturals[0].rank)
+    fit = _run_fit(naturals, len(wilds), rules)
+    assert fit is not None, (naturals, wilds)
+    return _make_run(naturals, wilds, fit[0])
+
+
+def _arrange(s: _Solver, x: int, wilds: list[Card], d: int,
+             total: int | None = None) -> tuple[Arrangement, Card | None]:
     """The best arrangement (and discard, when ``d``): the roomy search's
-    when it applies and its answer holds, else the search with room."""
+    when it applies and its answer holds, else the search with room
+    (``total``: every natural card's encoded deadwood cost, when the
+    caller has it)."""
     if type(s) is _Roomy:
-        got = s.rarrangement(x, wilds, d)
+        got = s.rarrangement(x, wilds, d, total)
         if got is not None:
             return got
-    return s.arrangement(x, wilds, d)
+    return s.arrangement(x, wilds, d, total)
 
 
 def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
@@ -1744,7 +1807,11 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
         s, x = _solver_for(rules, naturals, wilds)
-        arrangement, card = _arrange(s, x, wilds, 1)
+        total = None
+        if wilds:  # every natural's deadwood cost: may throwing a wild win?
+            pts = _rule_tables(rules)[9]
+            total = sum(map(pts.__getitem__, map(_INDEX, naturals))) * _W + len(naturals) * _N
+        arrangement, card = _arrange(s, x, wilds, 1, total)
         assert card is not None
         got = kept[key] = Discard(card, arrangement)
         # the hand kept after this discard: its penalty is known now (a
