@@ -1192,6 +1192,11 @@ def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
     """The meld of these naturals (card indexes in index order, at least
     one) and wilds: a set when they share a rank, else a run."""
     naturals = [_CARD_OF[i] for i in nat]
+    if not wilds and (nat[0] % 13 or rules.aces == "low" or nat[0] % 13 == nat[-1] % 13):
+        # a set, or a run in index order (no ace that might play high): its
+        # cards stand for themselves
+        cards_ = tuple(naturals)
+        return Meld(cards_, "set" if nat[0] % 13 == nat[-1] % 13 else "run", cards_)
     if nat[0] % 13 == nat[-1] % 13:
         return _make_set(naturals, wilds, naturals[0].rank)
     fit = _run_fit(naturals, len(wilds), rules)
