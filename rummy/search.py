@@ -1662,7 +1662,9 @@ def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
 
 
 def _hand_key(cards_: Any) -> tuple[int, ...]:
-    return tuple(sorted(map(_INDEX, cards_)))
+    key = [c.index for c in cards_]
+    key.sort()
+    return tuple(key)
 
 
 def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Arrangement:
@@ -1815,7 +1817,7 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
         total = None
         if wilds:  # every natural's deadwood cost: may throwing a wild win?
             pts = _rule_tables(rules)[9]
-            total = sum(map(pts.__getitem__, map(_INDEX, naturals))) * _W + len(naturals) * _N
+            total = sum([pts[c.index] for c in naturals]) * _W + len(naturals) * _N
         arrangement, card = _arrange(s, x, wilds, 1, total)
         assert card is not None
         got = kept[key] = Discard(card, arrangement)
