@@ -732,12 +732,15 @@ class _Roomy(_Solver):
 
     def __init__(self, rules: MeldRules, wilds: list[Card]):
         super().__init__(rules, wilds)
-        self.rmemo: dict[int, int] = {}
-        self.rchoice: dict[int, Any] = {}
+        # the memo and the choices: one dict per (discard owed, wilds left),
+        # keyed by the count vector alone (no key to build per lookup)
+        n = self.big + 1
+        self.rmemo: tuple[list[dict[int, int]], ...] = ([{} for _ in range(n)], [{} for _ in range(n)])
+        self.rchoice: tuple[list[dict[int, Any]], ...] = ([{} for _ in range(n)], [{} for _ in range(n)])
         # the meld lists depend on the rules and the number of wilds only:
         # shared by every solver of the same two (a game's next hands)
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
-        self.rready_memo: dict[int, bool] = {}
+        self.rready_memo: tuple[list[dict[int, bool]], ...] | None = None  # made on first use
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
         self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
 
@@ -821,16 +824,15 @@ class _Roomy(_Solver):
         discard owed when ``d``), every wild left over taken by a meld."""
         if x == 0:
             return self.rend(w, d)[0]
-        key = x << 6 | w << 1 | d
-        got = self.rmemo.get(key)
+        got = self.rmemo[d][w].get(x)
         if got is not None:
             return got
-        return self._rsolve(x, w, d, key)
+        return self._rsolve(x, w, d)
 
-    def _rsolve(self, x: int, w: int, d: int, key: int) -> int:
+    def _rsolve(self, x: int, w: int, d: int) -> int:
         """:meth:`rsolve` of a state not yet solved (x not empty); the
         children's memo entries are looked up here (most are there)."""
-        memo = self.rmemo
+        memo = self.rmemo[d]  # by wilds left, for this discard flag
         pen = self.pen
         p = ((x & -x).bit_length() - 1) >> 2
         rmelds, rlocal = self.rmelds, self.rlocal
@@ -853,34 +855,32 @@ class _Roomy(_Solver):
                 if (got if got is not None else self._rmelds_of(y, p))[0] <= w:
                     break
             if y:
-                k2 = y << 6 | w << 1
-                v = memo.get(k2)
-                best = add + (self._rsolve(y, w, 0, k2) if v is None else v)
+                v = memo[w].get(y)
+                best = add + (self._rsolve(y, w, 0) if v is None else v)
             else:
                 best = add + self.rend(w, 0)[0]
-            memo[key] = best
-            self.rchoice[key] = (x - y, 0, 0, 0, add)
+            memo[w][x] = best
+            self.rchoice[0][w][x] = (x - y, 0, 0, 0, add)
             return best
         bit = 1 << (p << 2)
         y = x - bit
         best = _INF
         pick: Any = None
         if y:
-            ky = y << 6 | w << 1
             if d:
                 add = self.drank[p]
-                v = memo.get(ky)
-                best = add + (self._rsolve(y, w, 0, ky) if v is None else v)
+                v = self.rmemo[0][w].get(y)
+                best = add + (self._rsolve(y, w, 0) if v is None else v)
                 pick = (bit, 0, 0, 0, add)
                 if x & self.better[p] or self.iso_first < add:
-                    v = memo.get(ky | 1)
-                    v = pen[p] + (self._rsolve(y, w, 1, ky | 1) if v is None else v)
+                    v = memo[w].get(y)
+                    v = pen[p] + (self._rsolve(y, w, 1) if v is None else v)
                     if v < best:
                         best = v
                         pick = (bit, 0, 0, 1, pen[p])
             else:
-                v = memo.get(ky)
-                best = pen[p] + (self._rsolve(y, w, 0, ky) if v is None else v)
+                v = memo[w].get(y)
+                best = pen[p] + (self._rsolve(y, w, 0) if v is None else v)
                 pick = (bit, 0, 0, 0, pen[p])
         else:
             if d:
@@ -897,11 +897,9 @@ class _Roomy(_Solver):
                 if need <= w:
                     y = x - delta
                     if y:
-                        w2 = w - need
-                        k2 = y << 6 | w2 << 1 | d
-                        v = memo.get(k2)
+                        v = memo[w - need].get(y)
                         if v is None:
-                            v = self._rsolve(y, w2, d, k2)
+                            v = self._rsolve(y, w - need, d)
                     else:
                         v = self.rend(w - need, d)[0]
                     if v <= best:
@@ -915,18 +913,16 @@ class _Roomy(_Solver):
                 if need <= w:
                     y = x - delta
                     if y:
-                        w2 = w - need
-                        k2 = y << 6 | w2 << 1 | 1
-                        v = memo.get(k2)
+                        v = memo[w - need].get(y)
                         if v is None:
-                            v = self._rsolve(y, w2, 1, k2)
+                            v = self._rsolve(y, w - need, 1)
                     else:
                         v = self.rend(w - need, 1)[0]
                     if v < best:  # only for a better discard, not on a tie
                         best = v
                         pick = (delta, need, room, 1, 0)
-        memo[key] = best
-        self.rchoice[key] = pick
+        memo[w][x] = best
+        self.rchoice[d][w][x] = pick
         return best
 
     def _rextra_of(self, x: int, p: int) -> list[tuple[int, int, int]]:
@@ -965,26 +961,33 @@ class _Roomy(_Solver):
     def rready(self, x: int, w: int, d: int) -> bool:
         """Can every card be melded (but one discard when d)?  The caller
         makes sure a meld is made (some natural card is not the discard)."""
+        if self.rready_memo is None:
+            n = self.big + 1
+            self.rready_memo = ([{} for _ in range(n)], [{} for _ in range(n)])
+        return self._rready(x, w, d)
+
+    def _rready(self, x: int, w: int, d: int) -> bool:
         if x == 0:
             return self.rend(w, d)[0] < _N
-        key = x << 6 | w << 1 | d
-        got = self.rready_memo.get(key)
+        assert self.rready_memo is not None
+        memo = self.rready_memo[d][w]
+        got = memo.get(x)
         if got is not None:
             return got
         ok = False
         if d:
             p = ((x & -x).bit_length() - 1) >> 2
-            ok = self.rready(x - (1 << (p << 2)), w, 0)
+            ok = self._rready(x - (1 << (p << 2)), w, 0)
         if not ok:
             p = ((x & -x).bit_length() - 1) >> 2
             mg = self.rmelds.get(x & self.rlocal[p])
             low, melds = mg if mg is not None else self._rmelds_of(x, p)
             if low <= w:
                 for delta, need, _room in melds:
-                    if need <= w and self.rready(x - delta, w - need, d):
+                    if need <= w and self._rready(x - delta, w - need, d):
                         ok = True
                         break
-        self.rready_memo[key] = ok
+        memo[x] = ok
         return ok
 
     def _walk(self, x: int, w: int, d: int
@@ -997,7 +1000,7 @@ class _Roomy(_Solver):
         discard: Card | None = None
         choice = self.rchoice
         while x:
-            delta, need, room, d2, add = choice[x << 6 | w << 1 | d]
+            delta, need, room, d2, add = choice[d][w][x]
             if d2 != d:
                 discard = self.card_at[((x & -x).bit_length() - 1) >> 2]
             elif add:
@@ -1152,11 +1155,14 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
         if len(kept.ready_memo) > _MEMO_MAX:
             kept.ready_memo.clear()
         if type(kept) is _Roomy:
-            if len(kept.rmemo) > _MEMO_MAX:
-                kept.rmemo.clear()
-                kept.rchoice.clear()
-            if len(kept.rready_memo) > _MEMO_MAX:
-                kept.rready_memo.clear()
+            if sum(map(len, kept.rmemo[0])) + sum(map(len, kept.rmemo[1])) > _MEMO_MAX:
+                for memos in (*kept.rmemo, *kept.rchoice):
+                    for m in memos:
+                        m.clear()
+            ready = kept.rready_memo
+            if ready is not None and sum(map(len, ready[0])) + sum(map(len, ready[1])) > _MEMO_MAX:
+                for m in (*ready[0], *ready[1]):
+                    m.clear()
         return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
