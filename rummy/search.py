@@ -263,27 +263,43 @@ class _Solver:
                  "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
                  "iso_first", "idx_at")
 
-    def __init__(self, rules: MeldRules, wilds: list[Card]):
+    def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
+        self._setup(rules, wilds, costs)
+        self.memo: dict[int, int] = {}
+        self.ready_memo: dict[int, bool] = {}
+        self.meld_memo: dict[int, list[tuple[int, int, int]]] = {}
+        self.choice: dict[int, Any] = {}
+        self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+
+    def _setup(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None) -> None:
+        """The tables and the wilds' costs (``costs``: ``_wild_costs(rules,
+        wilds)``, when the caller has it); no isolated card yet."""
         self.rules = rules
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
          self.same, self.index_pos, self.local, _pts, self.better, _unit,
          self.idx_at) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
-        costs = _wild_costs(rules, wilds)
-        self.wild_cost = [0] * (len(costs) + 1)
-        for left in range(1, len(costs) + 1):
-            self.wild_cost[left] = sum(costs[len(costs) - left:]) * _W + left * _N
-        self.big = len(costs)
-        self.set_room = self.big if self.max_set is None else self.max_set - 3
-        self.memo: dict[int, int] = {}
-        self.ready_memo: dict[int, bool] = {}
-        self.meld_memo: dict[int, list[tuple[int, int, int]]] = {}
-        self.choice: dict[int, Any] = {}
-        self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+        if costs is None:
+            costs = _wild_costs(rules, wilds)
+        big = self.big = len(costs)
+        wild_cost = self.wild_cost = [0] * (big + 1)
+        for left in range(1, big + 1):
+            wild_cost[left] = sum(costs[big - left:]) * _W + left * _N
+        self.set_room = big if self.max_set is None else self.max_set - 3
         self.iso: list[int] = []
         self.iso_tail: list[int] = [0]
         self.iso_first = 1 << 30  # the discard preference of the best isolated card
+
+    def trim(self) -> None:
+        """Forget what the memos hold when they have grown too big (a kept
+        solver, before its next hand)."""
+        if len(self.memo) > _MEMO_MAX:
+            self.memo.clear()
+            self.choice.clear()
+            self.meld_memo.clear()
+        if len(self.ready_memo) > _MEMO_MAX:
+            self.ready_memo.clear()
 
     def encode(self, naturals: Sequence[Card]) -> int:
         """The count vector of the naturals, less the isolated ones (kept in
@@ -728,21 +744,49 @@ class _Roomy(_Solver):
     """
 
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
-                 "sames", "xcand")
+                 "sames", "xcand", "wilds", "fallback")
 
-    def __init__(self, rules: MeldRules, wilds: list[Card]):
-        super().__init__(rules, wilds)
+    def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
+        # the search with room's memos are made only when it is needed (general)
+        self._setup(rules, wilds, costs)
+        self.wilds = wilds
+        self.fallback: _Solver | None = None
         # the memo and the choices: one dict per (discard owed, wilds left),
-        # keyed by the count vector alone (no key to build per lookup)
+        # keyed by the count vector alone (no key to build per lookup); those
+        # of a discard owed are made on first use
         n = self.big + 1
-        self.rmemo: tuple[list[dict[int, int]], ...] = ([{} for _ in range(n)], [{} for _ in range(n)])
-        self.rchoice: tuple[list[dict[int, Any]], ...] = ([{} for _ in range(n)], [{} for _ in range(n)])
+        # (rmemo[d][w]: dict[int, int], rchoice[d][w]: dict[int, Any]; d=1 None until used)
+        self.rmemo: list[Any] = [[{} for _ in range(n)], None]
+        self.rchoice: list[Any] = [[{} for _ in range(n)], None]
         # the meld lists depend on the rules and the number of wilds only:
         # shared by every solver of the same two (a game's next hands)
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
         self.rready_memo: tuple[list[dict[int, bool]], ...] | None = None  # made on first use
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
         self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
+
+    def general(self) -> _Solver:
+        """The search with room for these rules, wilds and isolated cards
+        (made once, on first use)."""
+        g = self.fallback
+        if g is None:
+            g = self.fallback = _Solver(self.rules, self.wilds)
+            g.use_isolated(self.iso)
+        return g
+
+    def trim(self) -> None:
+        """:meth:`_Solver.trim` for the roomy search's memos."""
+        memo = self.rmemo
+        if sum(map(len, memo[0])) + sum(map(len, memo[1] or ())) > _MEMO_MAX:
+            for memos in (*self.rmemo, *self.rchoice):
+                for m in memos or ():
+                    m.clear()
+        ready = self.rready_memo
+        if ready is not None and sum(map(len, ready[0])) + sum(map(len, ready[1])) > _MEMO_MAX:
+            for m in (*ready[0], *ready[1]):
+                m.clear()
+        if self.fallback is not None:
+            self.fallback.trim()
 
     def rend(self, w: int, d: int) -> tuple[int, int, int]:
         """:meth:`end` with room for every wild left over: as many isolated
@@ -824,7 +868,12 @@ class _Roomy(_Solver):
         discard owed when ``d``), every wild left over taken by a meld."""
         if x == 0:
             return self.rend(w, d)[0]
-        got = self.rmemo[d][w].get(x)
+        memo = self.rmemo[d]
+        if memo is None:  # the first search with a discard owed
+            n = self.big + 1
+            memo = self.rmemo[1] = [{} for _ in range(n)]
+            self.rchoice[1] = [{} for _ in range(n)]
+        got = memo[w].get(x)
         if got is not None:
             return got
         return self._rsolve(x, w, d)
@@ -1148,25 +1197,11 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
     key = (rules, costs, tuple(iso))
     kept = _SOLVERS.get(key)
     if kept is not None:
-        if len(kept.memo) > _MEMO_MAX:
-            kept.memo.clear()
-            kept.choice.clear()
-            kept.meld_memo.clear()
-        if len(kept.ready_memo) > _MEMO_MAX:
-            kept.ready_memo.clear()
-        if type(kept) is _Roomy:
-            if sum(map(len, kept.rmemo[0])) + sum(map(len, kept.rmemo[1])) > _MEMO_MAX:
-                for memos in (*kept.rmemo, *kept.rchoice):
-                    for m in memos:
-                        m.clear()
-            ready = kept.rready_memo
-            if ready is not None and sum(map(len, ready[0])) + sum(map(len, ready[1])) > _MEMO_MAX:
-                for m in (*ready[0], *ready[1]):
-                    m.clear()
+        kept.trim()
         return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
-    s = _Solver(rules, wilds) if rules.max_set_size is not None else _Roomy(rules, wilds)
+    s = _Solver(rules, wilds, costs) if rules.max_set_size is not None else _Roomy(rules, wilds, costs)
     s.use_isolated(iso)
     _SOLVERS[key] = s
     return s, x
@@ -1220,6 +1255,7 @@ def _arrange(s: _Solver, x: int, wilds: list[Card], d: int,
         got = s.rarrangement(x, wilds, d, total)
         if got is not None:
             return got
+        s = s.general()
     return s.arrangement(x, wilds, d, total)
 
 
@@ -1790,7 +1826,8 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
             if type(s) is _Roomy and len(cards_) - discard < 14 and len(naturals) > discard:
                 got = s.rready(x, len(wilds), int(discard))
             else:
-                got = s.ready(x, len(wilds), 0, int(discard))
+                g = s.general() if type(s) is _Roomy else s
+                got = g.ready(x, len(wilds), 0, int(discard))
         kept[key] = got
     return got  # type: ignore[no-any-return]
 
