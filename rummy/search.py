@@ -837,29 +837,36 @@ class _Roomy(_Solver):
                         break
         # sets: every copy of p, and of each other suit all its copies, or
         # (for a card that may start a run) fewer
-        n = (x >> (p << 2)) & 15
+        row = (x >> ((p >> 2) << 4)) & 0xFFFF  # p's rank, four fields (earlier suits are gone)
+        n = (row >> ((p & 3) << 2)) & 15
         dl, k = bit * n, n
-        free: list[tuple[int, int]] = []
-        for st, rm in self.sames[p]:
-            c = (x >> st) & 15
+        free: list[tuple[int, int]] | None = None
+        for sh, unit, rm in self.sames[p]:
+            c = (row >> sh) & 15
             if c:
                 if x & rm:
-                    free.append((1 << st, c))
+                    if free is None:
+                        free = []
+                    free.append((unit, c))
                 else:
-                    dl += c << st
+                    dl += c * unit
                     k += c
-        if free:
-            combos = [(dl, k)]
-            for unit, c in free:
-                combos = [(d2 + t * unit, k2 + t) for d2, k2 in combos for t in range(c + 1)]
-        else:
-            combos = [(dl, k)]
-        for dl, k in combos:
+        if free is None:  # one set
             need = 3 - k if k < 3 else 0
             if need <= big:
                 if need < low:
                     low = need
                 out.append((dl, need, _SET_ROOM))
+        else:
+            combos = [(dl, k)]
+            for unit, c in free:
+                combos = [(d2 + t * unit, k2 + t) for d2, k2 in combos for t in range(c + 1)]
+            for dl, k in combos:
+                need = 3 - k if k < 3 else 0
+                if need <= big:
+                    if need < low:
+                        low = need
+                    out.append((dl, need, _SET_ROOM))
         got = self.rmelds[x & self.rlocal[p]] = (low, out)
         return got
 
@@ -1109,7 +1116,7 @@ class _Roomy(_Solver):
 
 
 def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
-                                                      list[tuple[tuple[int, int], ...]], list[int]]:
+                                                      list[tuple[tuple[int, int, int], ...]], list[int]]:
     """:func:`_run_reach_of` for the rules' ace layout, and for each
     position the cards of its suit a run from it passes that are better
     discards (which such a run may leave out, see ``_Roomy._rextra_of``)."""
@@ -1131,14 +1138,15 @@ def _run_discards(rules: MeldRules) -> list[int]:
 
 @functools.lru_cache(maxsize=64)
 def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
-                                                  list[tuple[tuple[int, int], ...]]]:
+                                                  list[tuple[tuple[int, int, int], ...]]]:
     """Static tables of the roomy search, per ace layout and reach (the
     wilds in hand plus one), whatever the other rules: for each position,
     the part of a count vector its melds as the lowest card depend on (its
     ``local`` part and the reach of each card of its rank); the field
     shifts of its run sequences (down its suit, and up from an ace that
-    also plays low); and for each later card of its rank, (field shift, the
-    cards of its suit a run from it could reach first)."""
+    also plays low); and for each later card of its rank, (its field's
+    shift within the rank's 16 bits, its unit in a count vector, the cards
+    of its suit a run from it could reach first)."""
     t = _tables(MeldRules(aces=aces))  # type: ignore[arg-type]
     up, down, same, local = t[4], t[5], t[6], t[8]
     reach_of = [0] * 52
@@ -1149,14 +1157,14 @@ def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[in
         reach_of[p] = m
     rlocal = [0] * 52
     seqs: list[tuple[tuple[int, ...], ...]] = []
-    sames: list[tuple[tuple[int, int], ...]] = []
+    sames: list[tuple[tuple[int, int, int], ...]] = []
     for p in range(52):
         m = local[p]
         for q in same[p]:
             m |= reach_of[q]
         rlocal[p] = m
         seqs.append(tuple(tuple(q << 2 for q in seq) for seq in (up[p], down[p]) if seq))
-        sames.append(tuple((q << 2, reach_of[q]) for q in same[p]))
+        sames.append(tuple(((q & 3) << 2, 1 << (q << 2), reach_of[q]) for q in same[p]))
     return rlocal, seqs, sames
 
 
