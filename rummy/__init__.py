@@ -21,6 +21,7 @@ from rummy.melds import (
     all_melded,
     best_arrangement,
     best_discard,
+    best_discard_choice,
     is_meld,
     penalty,
     why_not,
@@ -34,7 +35,7 @@ __all__ = [
     "Action", "ActionError", "GameError", "load_game", "new_game",
     "Engine", "Observation", "engine_class",
     "Arrangement", "Discard", "Meld", "MeldError", "MeldRules", "all_melded", "best_arrangement",
-    "best_discard", "is_meld", "penalty", "why_not",
+    "best_discard", "best_discard_choice", "is_meld", "penalty", "why_not",
     "VARIANTS", "Variant", "VariantError", "find_variant", "variant_names",
     "simulate", "bots", "probability", "render", "teach",
 ]

@@ -17,8 +17,8 @@ True
 
 The search itself lives in :mod:`rummy.search`, the one module that
 searches melds (this module re-exports its ``best_arrangement``,
-``best_discard``, ``penalty`` and ``all_melded``); its docstring says how
-it works.
+``best_discard``, ``best_discard_choice``, ``penalty`` and ``all_melded``);
+its docstring says how it works.
 
 Ties.  Among arrangements with the lowest penalty, the solver returns the
 one with the fewest deadwood cards; among those, the first in a fixed search
@@ -48,6 +48,7 @@ __all__ = [
     "why_not",
     "best_arrangement",
     "best_discard",
+    "best_discard_choice",
     "penalty",
     "all_melded",
 ]
@@ -450,6 +451,7 @@ from rummy.search import (  # noqa: E402
     all_melded,
     best_arrangement,
     best_discard,
+    best_discard_choice,
     penalty,
 )
 

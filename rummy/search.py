@@ -1,6 +1,7 @@
 """The one meld search: every question about arranging a hand is answered here.
 
-``penalty``, ``best_arrangement``, ``best_discard``, ``all_melded`` /
+``penalty``, ``best_arrangement``, ``best_discard`` (and
+``best_discard_choice``: its card and penalty alone), ``all_melded`` /
 ``is_complete`` (is a hand complete, with or without one discard),
 ``best_layoffs_masks`` (gin's defender, G-8), ``min_wilds`` /
 ``min_wilds_counts`` / ``covers_counts`` (how many wilds complete the
@@ -82,6 +83,7 @@ __all__ = [
     "penalty",
     "best_arrangement",
     "best_discard",
+    "best_discard_choice",
     "all_melded",
     "is_complete",
     "may_go_out",
@@ -1088,10 +1090,13 @@ class _Roomy(_Solver):
             room += r
         return left <= room
 
-    def rarrangement(self, x: int, wilds: list[Card], d: int = 0, total: int | None = None
-                     ) -> tuple[Arrangement, Card | None] | None:
-        """:meth:`arrangement` of the roomy search; None when its answer
-        leaves a wild without room (then the caller searches with room)."""
+    def _rchoices(self, x: int, wilds: list[Card], d: int, total: int | None
+                  ) -> tuple[int, list[Card], Card | None,
+                             tuple[list[tuple[int, int, int]], int, Card | None, int, int]] | None:
+        """The roomy search's answer for (x, wilds, d): (its cost, the wilds
+        most expensive first (less a wild thrown), the wild thrown, its
+        :meth:`_walk`), or None when it leaves a wild without room.  With a
+        discard owed, throwing a wild is weighed here (see :meth:`arrangement`)."""
         w = len(wilds)
         cost = self.rsolve(x, w, d)
         wild_list = self._wild_order(wilds)
@@ -1106,7 +1111,33 @@ class _Roomy(_Solver):
         walk = self._walk(x, w, d)
         if not self.holds(x, w, d, walk):
             return None
-        plan, dead, discard, w, d = walk
+        return cost, wild_list, thrown, walk
+
+    def rdiscard(self, x: int, wilds: list[Card], total: int | None = None) -> tuple[Card, int] | None:
+        """The discard of :meth:`rarrangement` (one discard owed) and the
+        search's cost, without the arrangement; None when the answer needs
+        room counted."""
+        got = self._rchoices(x, wilds, 1, total)
+        if got is None:
+            return None
+        cost, wild_list, thrown, (_plan, _dead, discard, w, d) = got
+        how = self.rend(w, d)[2]
+        if how == 1:  # the best isolated card
+            discard = self.card_at[self.iso[0]]
+        elif how == 2:  # the most expensive wild not needed
+            discard = wild_list[0]
+        card = discard or thrown
+        assert card is not None
+        return card, cost
+
+    def rarrangement(self, x: int, wilds: list[Card], d: int = 0, total: int | None = None
+                     ) -> tuple[Arrangement, Card | None] | None:
+        """:meth:`arrangement` of the roomy search; None when its answer
+        leaves a wild without room (then the caller searches with room)."""
+        got = self._rchoices(x, wilds, d, total)
+        if got is None:
+            return None
+        cost, wild_list, thrown, (plan, dead, discard, w, d) = got
         _cost, k, how = self.rend(w, d)
         indexes = self._indexes
         arr, card = self._assemble([(indexes(delta), need, room) for delta, need, room in plan],
@@ -1863,29 +1894,76 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        naturals, wilds = _split_hand(cards_, rules)
-        s, x = _solver_for(rules, naturals, wilds)
-        total = None
-        if wilds:  # every natural's deadwood cost: may throwing a wild win?
-            pts = _rule_tables(rules)[9]
-            total = sum([pts[c.index] for c in naturals]) * _W + len(naturals) * _N
+        s, x, wilds, total = _discard_search(cards_, rules)
         arrangement, card = _arrange(s, x, wilds, 1, total)
         assert card is not None
         got = kept[key] = Discard(card, arrangement)
-        # the hand kept after this discard: its penalty is known now (a
-        # player asks for it on the next turn), and whether it is all
-        # melded (its arrangement has the fewest deadwood cards of its
-        # penalty); not its arrangement, which on a tie may differ from
-        # best_arrangement's (a fixed search order).  And this hand can go
-        # out when the kept hand has no deadwood (the engine asks).
-        rest = list(key)
-        rest.remove(card.index)
-        rest_key = tuple(rest)
-        complete = not arrangement.deadwood
-        _kept(rules, "p")[rest_key] = arrangement.penalty
-        _kept(rules, "m")[rest_key] = complete
-        _kept(rules, "d")[key] = complete
+        _keep_discard(rules, key, card, arrangement.penalty, not arrangement.deadwood)
     return got  # type: ignore[no-any-return]
+
+
+def best_discard_choice(hand: Iterable[Card | str] | str, rules: MeldRules | None = None
+                        ) -> tuple[Card, int]:
+    """The card :func:`best_discard` throws and the penalty it leaves: the
+    same answer, without building the arrangement (what a bot weighing its
+    moves needs, for less).
+
+    >>> best_discard_choice("7h 8h 9h Kc")
+    (Card.parse('Kc'), 0)
+    >>> best_discard_choice("7h 9h Qc 4d 5s 2c", MeldRules(wild_rank=5))   # 5s fills 8h
+    (Card.parse('Qc'), 6)
+    """
+    cards_, rules, fast = _prepared(hand, rules)
+    if not cards_:
+        raise MeldError("best_discard_choice needs at least one card to discard")
+    if fast is not None:
+        d = _fast_discard(fast[0], fast[1][3])
+        return d.card, d.penalty
+    key = _hand_key(cards_)
+    whole = _kept(rules, "b").get(key)
+    if whole is not None:
+        return whole.card, whole.penalty
+    kept = _kept(rules, "c")
+    got = kept.get(key)
+    if got is None:
+        s, x, wilds, total = _discard_search(cards_, rules)
+        light = s.rdiscard(x, wilds, total) if type(s) is _Roomy else None
+        if light is None:  # the search with room: its arrangement decides
+            d = best_discard(cards_, rules)
+            return d.card, d.penalty
+        card, cost = light
+        got = kept[key] = (card, cost // _W)
+        _keep_discard(rules, key, card, cost // _W, cost % _W < _N)  # no deadwood card
+    return got  # type: ignore[no-any-return]
+
+
+def _discard_search(cards_: Any, rules: MeldRules) -> tuple[_Solver, int, list[Card], int | None]:
+    """The solver and count vector of a hand that owes a discard, its wilds,
+    and (when it has wilds) every natural's deadwood cost: may throwing a
+    wild win?"""
+    naturals, wilds = _split_hand(cards_, rules)
+    s, x = _solver_for(rules, naturals, wilds)
+    total = None
+    if wilds:
+        pts = _rule_tables(rules)[9]
+        total = sum([pts[c.index] for c in naturals]) * _W + len(naturals) * _N
+    return s, x, wilds, total
+
+
+def _keep_discard(rules: MeldRules, key: tuple[int, ...], card: Card, penalty: int,
+                  complete: bool) -> None:
+    """What a best discard tells of other questions: the hand kept after it
+    has this penalty (a player asks on the next turn) and is all melded when
+    ``complete`` (its arrangement has the fewest deadwood cards of its
+    penalty; not the arrangement itself, which on a tie may differ from
+    best_arrangement's: a fixed search order); and this hand can go out
+    when the kept hand has no deadwood (the engine asks)."""
+    rest = list(key)
+    rest.remove(card.index)
+    rest_key = tuple(rest)
+    _kept(rules, "p")[rest_key] = penalty
+    _kept(rules, "m")[rest_key] = complete
+    _kept(rules, "d")[key] = complete
 
 
 # ---------------------------------------------------------------------------

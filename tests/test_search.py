@@ -16,7 +16,16 @@ from brute import brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy import Card, MeldRules, all_melded, best_arrangement, best_discard, deck, penalty
+from rummy import (
+    Card,
+    MeldRules,
+    all_melded,
+    best_arrangement,
+    best_discard,
+    best_discard_choice,
+    deck,
+    penalty,
+)
 from rummy.search import (
     GIN_RULES,
     _arrange,
@@ -221,24 +230,38 @@ def test_kept_answers_are_the_answers_of_an_empty_memo(rules: MeldRules) -> None
     # out); then each hand again with every memo emptied first.  A wild
     # worth 0 points makes penalty 0 with deadwood: all melded is not
     # "penalty 0" (the last lines, by hand)
+    # (every other hand asks best_discard_choice first: its answer tells the
+    # same, without an arrangement)
     rng = random.Random(16)
     shoe = deck(2, 2)
     hand = rng.sample(shoe, 11)
     seen = []
     clear_memo()
-    for _ in range(300):
+    for step in range(300):
         hand[rng.randrange(len(hand))] = rng.choice(shoe)
-        d = best_discard(hand, rules)
-        rest = list(hand)
-        rest.remove(d.card)
-        seen.append((list(hand), d, penalty(rest, rules), all_melded(rest, rules),
-                     best_arrangement(hand, rules), penalty(hand, rules),
-                     all_melded(hand, rules), all_melded(hand, rules, discard=True)))
-    for h, d, p_rest, rest_whole, arr, p_hand, whole, out in seen[::3]:
+        if step % 2:
+            card, left = best_discard_choice(hand, rules)
+            rest = list(hand)
+            rest.remove(card)
+            told = (penalty(rest, rules), all_melded(rest, rules))
+            out = all_melded(hand, rules, discard=True)
+            d = best_discard(hand, rules)
+            assert (d.card, d.penalty) == (card, left)
+        else:
+            d = best_discard(hand, rules)
+            rest = list(hand)
+            rest.remove(d.card)
+            told = (penalty(rest, rules), all_melded(rest, rules))
+            out = all_melded(hand, rules, discard=True)
+        seen.append((list(hand), d, *told, best_arrangement(hand, rules), penalty(hand, rules),
+                     all_melded(hand, rules), out))
+    for h, d, p_rest, rest_whole, arr, p_hand, whole, out in seen[::3]:  # both kinds of step
         rest = list(h)
         rest.remove(d.card)
         clear_memo()
         assert best_discard(h, rules) == d
+        clear_memo()
+        assert best_discard_choice(h, rules) == (d.card, d.penalty)
         clear_memo()
         assert penalty(rest, rules) == p_rest
         clear_memo()
@@ -485,6 +508,10 @@ def test_M_7_roomy_search_gives_the_answers_of_the_search_with_room(
     d = best_discard(hand, rules)
     assert (d.card, d.penalty) == (card, kept.penalty)
     assert all_melded(hand, rules, discard=True) == (kept.penalty == 0 and not kept.deadwood)
+    # the card and penalty alone: kept from best_discard, then searched anew
+    assert best_discard_choice(hand, rules) == (card, kept.penalty)
+    clear_memo()
+    assert best_discard_choice(hand, rules) == (card, kept.penalty)
 
 
 def test_M_7_roomy_search_falls_back_when_leftover_wilds_lack_room() -> None:

@@ -36,7 +36,7 @@ from typing import Any
 from rummy.big_table import BigTableObservation
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
-from rummy.melds import MeldRules, best_arrangement, best_discard, penalty
+from rummy.melds import MeldRules, best_arrangement, best_discard, best_discard_choice, penalty
 
 __all__ = ["greedy", "expert", "discard_penalties"]
 
@@ -53,6 +53,7 @@ def _key(hand: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
 
 # the meld search (rummy.search) keeps its answers per hand: no cache here
 _best_discard = best_discard
+_discard_choice = best_discard_choice
 _penalty = penalty
 
 
@@ -105,11 +106,11 @@ def greedy(obs: BigTableObservation, rng: random.Random) -> tuple[Action, str]:
         now = _penalty(_key(obs.hand), obs.rules)
         take = next((a for a in legal if a.verb == "draw pile"), None)
         if take is not None and take.card is not None:
-            d = _best_discard(_key(obs.hand + (take.card,)), obs.rules)
-            if d.penalty < now:
-                return take, (f"Taking {take.card} from {right}'s pile and discarding {d.card} "
-                              f"cuts my penalty from {now} to {d.penalty} points.")
-            return _POOL, (f"{take.card} from {right}'s pile would leave {d.penalty} points at "
+            card, left = _discard_choice(_key(obs.hand + (take.card,)), obs.rules)
+            if left < now:
+                return take, (f"Taking {take.card} from {right}'s pile and discarding {card} "
+                              f"cuts my penalty from {now} to {left} points.")
+            return _POOL, (f"{take.card} from {right}'s pile would leave {left} points at "
                            f"best, no better than my {now} now, so I draw from the pool.")
         return _POOL, f"{right}'s pile is empty, so I draw from the pool (penalty {now} now)."
     d = _best_discard(_key(obs.hand), obs.rules)
@@ -148,7 +149,7 @@ def _pool_estimate(obs: BigTableObservation, rng: random.Random) -> tuple[float,
         return float("inf"), 0
     weights = [unseen[c] for c in kinds]
     sample = rng.choices(kinds, weights=weights, k=POOL_SAMPLE)
-    vals = [_best_discard(_key(obs.hand + (c,)), obs.rules).penalty for c in sample]
+    vals = [_discard_choice(_key(obs.hand + (c,)), obs.rules)[1] for c in sample]
     return sum(vals) / len(vals), len(vals)
 
 
@@ -173,7 +174,7 @@ def expert(obs: BigTableObservation, rng: random.Random,
         if take is None or take.card is None:
             return _POOL, f"{right}'s pile is empty, so I draw from the pool."
         top = take.card
-        with_top = _best_discard(_key(obs.hand + (top,)), rules).penalty
+        with_top = _discard_choice(_key(obs.hand + (top,)), rules)[1]
         if rules.is_wild(top):
             now = _penalty(_key(obs.hand), rules)
             return take, (f"{top} on {right}'s pile is wild, so I take it (my penalty goes "

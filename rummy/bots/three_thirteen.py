@@ -31,7 +31,7 @@ from typing import Any
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
 from rummy.melds import Arrangement, Meld, MeldRules
-from rummy.search import best_arrangement, best_discard, penalty
+from rummy.search import best_arrangement, best_discard_choice, penalty
 from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
@@ -63,9 +63,9 @@ def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Card, int]:
     """The allowed discard leaving the lowest penalty (ties: the costlier card)."""
     hand, rules = list(obs.hand), obs.rules
     allowed = [a.card for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
-    d = best_discard(hand, rules)
-    if d.card in allowed:
-        return d.card, d.penalty
+    card, left = best_discard_choice(hand, rules)
+    if card in allowed:
+        return card, left
     best: tuple[int, int, tuple[int, int]] | None = None
     choice = allowed[0]
     for c in allowed:
@@ -99,10 +99,10 @@ def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
         now = penalty(hand, rules)
         top = obs.discard_top
         if top is not None and DRAW_DISCARD in obs.legal_actions:
-            d = best_discard(hand + [top], rules)
-            if (d.card != top or obs.discard_return) and d.penalty < now:
+            card, left = best_discard_choice(hand + [top], rules)
+            if (card != top or obs.discard_return) and left < now:
                 return DRAW_DISCARD, (
-                    f"take {top}: then discarding {d.card} leaves {d.penalty} points "
+                    f"take {top}: then discarding {card} leaves {left} points "
                     f"instead of {now} now"
                 )
             return DRAW_STOCK, f"draw from the stock: {top} would not lower my {now} points"
