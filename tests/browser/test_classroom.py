@@ -105,6 +105,26 @@ class Learner:
         raise AssertionError(f"{self.name}'s page shows {self.page_hand()}, "
                              f"the seat holds {want}")
 
+    def next_hand(self, timeout: float = 30.0) -> None:
+        """After the teacher started the next hand: when the page shows the
+        last hand's review, press Next hand under it (the page keeps its
+        controls off until then); a page that met the new hand at once
+        shows it.  Until the page shows the hand the service deals."""
+        button = self.page.locator("button.rummy-next-round").first
+        status = self.page.locator(".rummy-status").first
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if button.is_visible():
+                self.watch.click("button.rummy-next-round")
+                self.wait_hand()
+                return
+            if ("review" not in status.inner_text()
+                    and self.page_hand() == sorted(self.view()["hand"])):
+                return
+            self.page.wait_for_timeout(200)
+        raise AssertionError(f"{self.name}'s page neither shows the review nor the new hand; "
+                             f"it says {status.inner_text()!r}")
+
 
 def path(code: str, what: str) -> str:
     return f"/tables/{code}/{what}"
@@ -229,12 +249,17 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
                 break
             if status == "paused":
                 # a hand so short (a match straight after the deal) that the reload and
-                # the restart are still to come: the teacher starts the next hand
+                # the restart are still to come: the teacher starts the next hand, and
+                # each learner reads the review on their page and presses Next hand, as
+                # the page asks ("The hand is over: read the review, then press Next
+                # hand."); until then the page keeps its controls off
                 teacher.locator("button.rummy-next-hand").click()
                 deadline_next = time.monotonic() + 30
                 while api_get(base, f"/tables/{code}", admin)["status"] == "paused":
                     assert time.monotonic() < deadline_next, "the next hand did not start"
                     teacher.wait_for_timeout(200)
+                for x in learners:
+                    x.next_hand()
                 continue
             if play_one_move(learners):
                 moves += 1
