@@ -853,7 +853,7 @@ class _Roomy(_Solver):
                 else:
                     dl += c * unit
                     k += c
-        if free is None:  # one set
+        if free is None:  # one set (the lines below without a list: most ranks have no free card)
             need = 3 - k if k < 3 else 0
             if need <= big:
                 if need < low:
