@@ -559,15 +559,10 @@ class _Solver:
         order (a card counted twice is there twice)."""
         out: list[int] = []
         idx_at = self.idx_at
-        while delta:
+        while delta:  # one card at a time (a card counted twice comes round twice)
             i = ((delta & -delta).bit_length() - 1) >> 2
-            sh = i << 2
-            n = (delta >> sh) & 15
-            delta ^= n << sh
-            if n == 1:
-                out.append(idx_at[i])
-            else:
-                out += [idx_at[i]] * n
+            out.append(idx_at[i])
+            delta -= 1 << (i << 2)
         out.sort()
         return out
 
@@ -746,7 +741,7 @@ class _Roomy(_Solver):
     """
 
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
-                 "sames", "xcand", "wilds", "fallback")
+                 "sames", "xcand", "wilds", "fallback", "lone")
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
         # the search with room's memos are made only when it is needed (general)
@@ -766,6 +761,7 @@ class _Roomy(_Solver):
         self.rready_memo: tuple[list[dict[int, bool]], ...] | None = None  # made on first use
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
         self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
+        self.lone = _lone_tests(rules.aces)
 
     def general(self) -> _Solver:
         """The search with room for these rules, wilds and isolated cards
@@ -895,7 +891,9 @@ class _Roomy(_Solver):
         p = ((x & -x).bit_length() - 1) >> 2
         rmelds, rlocal = self.rmelds, self.rlocal
         got = rmelds.get(x & rlocal[p])
-        low, melds = got if got is not None else self._rmelds_of(x, p)
+        if got is None or got[1] is None and got[0] <= w:
+            got = self._rmelds_at(x, p, w)
+        low, melds = got
         if low > w and not d:
             # the lowest card can only be deadwood: so can every card after
             # it that has no meld either (a row of cards settled at once)
@@ -910,7 +908,9 @@ class _Roomy(_Solver):
                     break
                 p = ((y & -y).bit_length() - 1) >> 2
                 got = rmelds.get(y & rlocal[p])
-                if (got if got is not None else self._rmelds_of(y, p))[0] <= w:
+                if got is None or got[1] is None and got[0] <= w:
+                    got = self._rmelds_at(y, p, w)
+                if got[0] <= w:
                     break
             if y:
                 v = memo[w].get(y)
@@ -983,6 +983,21 @@ class _Roomy(_Solver):
         self.rchoice[d][w][x] = pick
         return best
 
+    def _rmelds_at(self, x: int, p: int, w: int) -> tuple[int, Any]:
+        """:meth:`_rmelds_of`, or (w + 1, None) when the lowest card ``p`` of
+        x has no meld with the ``w`` wilds left (0 or 1): a bound on the
+        fewest wilds its melds need, kept in place of its lists, which are
+        made when a state with more wilds asks.  Told from p's rank and
+        the first cards of its runs (see :func:`_lone_tests`)."""
+        if w < 2:
+            rowm, one, a, b, a2, b2 = self.lone[p]
+            row = (x >> (p << 2)) & rowm
+            if row == 1 and not x & one if w else row in _FEW and not (
+                    x & a and x & b or x & a2 and x & b2):
+                got = self.rmelds[x & self.rlocal[p]] = (w + 1, None)
+                return got
+        return self._rmelds_of(x, p)
+
     def _rextra_of(self, x: int, p: int) -> list[tuple[int, int, int]]:
         """With a discard owed: runs from the lowest card ``p`` of x that
         leave out one natural inside them (a wild in its place), a single
@@ -1039,7 +1054,9 @@ class _Roomy(_Solver):
         if not ok:
             p = ((x & -x).bit_length() - 1) >> 2
             mg = self.rmelds.get(x & self.rlocal[p])
-            low, melds = mg if mg is not None else self._rmelds_of(x, p)
+            if mg is None or mg[1] is None and mg[0] <= w:
+                mg = self._rmelds_at(x, p, w)
+            low, melds = mg
             if low <= w:
                 for delta, need, _room in melds:
                     if need <= w and self._rready(x - delta, w - need, d):
@@ -1197,6 +1214,38 @@ def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[in
         seqs.append(tuple(tuple(q << 2 for q in seq) for seq in (up[p], down[p]) if seq))
         sames.append(tuple(((q & 3) << 2, 1 << (q << 2), reach_of[q]) for q in same[p]))
     return rlocal, seqs, sames
+
+
+#: a lowest card's rank fields (itself and the later suits of its rank) when
+#: they hold at most two cards: no set without a wild
+_FEW = frozenset({1, 2, 0x11, 0x101, 0x1001})
+
+
+@functools.lru_cache(maxsize=8)
+def _lone_tests(aces: str) -> list[tuple[int, int, int, int, int, int]]:
+    """For each position p, what tells whether p, as the lowest card, has a
+    meld with fewer than two wilds (the roomy search asks before it looks
+    up p's meld lists): (the mask of p's rank fields from p on, shifted to
+    p, the fields of the first two cards of each of its runs, and those of
+    its two runs' first and second cards, 0 when there is none).  With one
+    wild, p has a meld when its rank holds another card or one of the first
+    two cards of a run is there (a gap takes the wild); with none, when its
+    rank holds three cards or a run's first two cards are both there.
+
+    >>> rowm, one, a, b, a2, b2 = _lone_tests("low")[0]  # the king of clubs
+    >>> hex(rowm), a == 15 << 16, b == 15 << 32, a2 == b2 == 0
+    ('0xffff', True, True, True)
+    """
+    t = _tables(MeldRules(aces=aces))  # type: ignore[arg-type]
+    up, down = t[4], t[5]
+    out = []
+    for p in range(52):
+        pairs = [(15 << (seq[0] << 2), 15 << (seq[1] << 2) if len(seq) > 1 else 0)
+                 for seq in (up[p], down[p]) if seq]
+        pairs += [(0, 0)] * (2 - len(pairs))
+        (a, b), (a2, b2) = pairs
+        out.append(((1 << ((4 - (p & 3)) << 2)) - 1, a | b | a2 | b2, a, b, a2, b2))
+    return out
 
 
 #: the roomy search's meld lists per (rules, number of wilds): (melds of a
