@@ -731,7 +731,9 @@ class _Roomy(_Solver):
       out a card of another suit only for a run that card starts: a card
       without a run partner in reach joins the set (or would be
       deadwood, or in a second set of the rank, which merges into this);
-    * a run of one natural is a set of one natural (a set has more room).
+    * a run of one natural is a set of one natural (a set has more room);
+    * without a discard owed, the lowest card left unmelded leaves all its
+      copies unmelded: a copy in a meld is the lowest card before it.
 
     Leftover wilds cost nothing.  That holds unless no meld is made at
     all, or the melds are runs only and the wilds left over outnumber
@@ -920,36 +922,40 @@ class _Roomy(_Solver):
             memo[w][x] = best
             self.rchoice[0][w][x] = (x - y, 0, 0, 0, add)
             return best
-        bit = 1 << (p << 2)
-        y = x - bit
-        best = _INF
-        pick: Any = None
-        if y:
-            if d:
-                add = self.drank[p]
+        sh = p << 2
+        if not d:
+            # every copy of p left unmelded (a copy in a meld is met first:
+            # the copies left over are then the lowest cards again)
+            n = (x >> sh) & 15
+            dl = n << sh
+            z = x - dl
+            add = pen[p] * n
+            if z:
+                v = memo[w].get(z)
+                best = add + (self._rsolve(z, w, 0) if v is None else v)
+            else:
+                best = add + self.rend(w, 0)[0]
+            pick: Any = (dl, 0, 0, 0, add)
+        else:  # one copy thrown, or left unmelded
+            bit = 1 << sh
+            y = x - bit
+            dp = self.drank[p]
+            if y:
                 v = self.rmemo[0][w].get(y)
-                best = add + (self._rsolve(y, w, 0) if v is None else v)
-                pick = (bit, 0, 0, 0, add)
-                if x & self.better[p] or self.iso_first < add:
+                best = dp + (self._rsolve(y, w, 0) if v is None else v)
+            else:
+                best = dp + self.rend(w, 0)[0]
+            pick = (bit, 0, 0, 0, dp)
+            if x & self.better[p] or self.iso_first < dp:
+                # one copy unmelded (the discard still owed)
+                if y:
                     v = memo[w].get(y)
                     v = pen[p] + (self._rsolve(y, w, 1) if v is None else v)
-                    if v < best:
-                        best = v
-                        pick = (bit, 0, 0, 1, pen[p])
-            else:
-                v = memo[w].get(y)
-                best = pen[p] + (self._rsolve(y, w, 0) if v is None else v)
-                pick = (bit, 0, 0, 0, pen[p])
-        else:
-            if d:
-                add = self.drank[p]
-                best = add + self.rend(w, 0)[0]
-                pick = (bit, 0, 0, 0, add)
-            if not d or self.iso_first < self.drank[p]:
-                v = pen[p] + self.rend(w, d)[0]
+                else:
+                    v = pen[p] + self.rend(w, 1)[0]
                 if v < best:
                     best = v
-                    pick = (bit, 0, 0, d, pen[p])
+                    pick = (bit, 0, 0, 1, pen[p])
         if low <= w:
             for delta, need, room in melds:
                 if need <= w:
@@ -1326,8 +1332,31 @@ def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
         # cards stand for themselves
         cards_ = tuple(naturals)
         return Meld(cards_, "set" if nat[0] % 13 == nat[-1] % 13 else "run", cards_)
-    if nat[0] % 13 == nat[-1] % 13:
+    first, last = nat[0] % 13, nat[-1] % 13
+    if first == last:
         return _make_set(naturals, wilds, naturals[0].rank)
+    if rules.aces == "low":
+        # a run on the one line A..K: the wilds fill its gaps, then go on
+        # above its top card (below its bottom one from the king on)
+        n = len(nat)
+        size = n + len(wilds)
+        top = last + len(wilds) - (last - first + 1 - n)
+        if top > 12:
+            top = 12
+        base = nat[0] - first  # the suit's first index
+        out: list[Card] = []
+        flags: list[bool] = []
+        wild = iter(wilds)
+        j = 0
+        for i in range(base + top - size + 1, base + top + 1):
+            if j < n and nat[j] == i:
+                out.append(naturals[j])
+                j += 1
+                flags.append(False)
+            else:
+                out.append(next(wild))
+                flags.append(True)
+        return Meld(tuple(out), "run", tuple(_CARD_OF[base + top - size + 1:base + top + 1]), tuple(flags))
     fit = _run_fit(naturals, len(wilds), rules)
     assert fit is not None, (naturals, wilds)
     return _make_run(naturals, wilds, fit[0])

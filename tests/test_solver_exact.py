@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from rummy import (
     Card,
+    Meld,
     MeldRules,
     all_melded,
     best_arrangement,
@@ -55,6 +56,8 @@ def check_partition(hand: list[Card], arrangement, rules: MeldRules) -> None:
     assert Counter(placed) == Counter(hand)  # every card in exactly one place
     for m in arrangement.melds:
         assert is_meld(m.cards, rules), m
+        # what each card stands for is what the meld checker reads in them
+        assert m == Meld.of(m.cards, rules), (m, Meld.of(m.cards, rules))
     assert arrangement.penalty == sum(rules.penalty_of(c) for c in arrangement.deadwood)
 
 
