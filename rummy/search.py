@@ -1771,8 +1771,23 @@ def _fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, i
 
 def _fast_discard(m: int, ft: tuple[Any, ...]) -> Discard:
     """Best discard: over every packing, throw the best card outside it."""
-    val13, _posmap, card_at, _allow4, vals, drank, _in_order, _in_sort = ft
-    order = sorted((i for i in range(52) if m >> i & 1), key=drank.__getitem__)
+    i, pen, melds, chosen = _fast_discard_pick(m, ft)
+    rest = m & ~(1 << i)
+    return Discard(ft[2][i], _fast_arrangement(rest, melds, chosen, ft, pen))
+
+
+def _fast_discard_pick(m: int, ft: tuple[Any, ...]
+                       ) -> tuple[int, int, list[tuple[int, int, int]], tuple[int, ...]]:
+    """:func:`_fast_discard`'s choice: (the position thrown, the penalty
+    left, the melds of m, the packing kept)."""
+    val13, _posmap, _card_at, _allow4, vals, drank, _in_order, _in_sort = ft
+    order = []
+    left = m
+    while left:  # the cards' positions, best discard first
+        low = left & -left
+        order.append(low.bit_length() - 1)
+        left ^= low
+    order.sort(key=drank.__getitem__)
     melds = _fast_melds(m, ft)
     best: tuple[int, int, int] | None = None
     best_pick: tuple[int, tuple[int, ...]] = (order[0], ())
@@ -1785,9 +1800,8 @@ def _fast_discard(m: int, ft: tuple[Any, ...]) -> Discard:
                     best_pick = (i, chosen)
                 break
     i, chosen = best_pick
-    rest = m & ~(1 << i)
-    pen = _fast_total(rest, val13) - sum(melds[j][1] for j in chosen)
-    return Discard(card_at[i], _fast_arrangement(rest, melds, chosen, ft, pen))
+    pen = _fast_total(m & ~(1 << i), val13) - sum([melds[j][1] for j in chosen])
+    return i, pen, melds, chosen
 
 
 def _fast_total(m: int, val13: list[int]) -> int:
@@ -1928,7 +1942,7 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     if fast is not None:
         m, q = fast
         if discard:
-            return _fast_discard(m, q[3]).penalty == 0
+            return _fast_discard_pick(m, q[3])[1] == 0
         return _onepack_deadwood(m, q[1], q[2]) == 0
     kept = _kept(rules, "d" if discard else "m")
     key = _hand_key(cards_)
@@ -1995,8 +2009,9 @@ def best_discard_choice(hand: Iterable[Card | str] | str, rules: MeldRules | Non
     if not cards_:
         raise MeldError("best_discard_choice needs at least one card to discard")
     if fast is not None:
-        d = _fast_discard(fast[0], fast[1][3])
-        return d.card, d.penalty
+        ft = fast[1][3]
+        i, pen = _fast_discard_pick(fast[0], ft)[:2]
+        return ft[2][i], pen
     key = _hand_key(cards_)
     whole = _kept(rules, "b").get(key)
     if whole is not None:

@@ -29,6 +29,7 @@ from rummy import (
 from rummy.search import (
     GIN_RULES,
     _arrange,
+    _discard_search,
     _fast_ready,
     _Roomy,
     _Solver,
@@ -205,6 +206,13 @@ def test_fast_path_agrees_with_the_general_search(idx: list[int], aces: str,
     hand = [deck(1)[i] for i in idx]
     assert _fast_ready(hand, rules) is not None  # this is the fast path's case
     assert penalty(hand, rules) == _general_penalty(hand, rules)
+    if hand:  # the discard: the general search's card and penalty, each way it is asked
+        s, x, wilds, total = _discard_search(hand, rules)
+        arrangement, card = _arrange(s, x, wilds, 1, total)
+        d = best_discard(hand, rules)
+        assert (d.card, d.penalty) == (card, arrangement.penalty)
+        assert best_discard_choice(hand, rules) == (card, arrangement.penalty)
+        assert all_melded(hand, rules, discard=True) == (arrangement.penalty == 0)
 
 
 def test_clear_memo_changes_no_answer() -> None:
