@@ -743,11 +743,12 @@ class _Roomy(_Solver):
     """
 
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
-                 "sames", "xcand", "wilds", "fallback", "lone")
+                 "sames", "xcand", "wilds", "fallback", "lone", "iso_low")
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
         # the search with room's memos are made only when it is needed (general)
         self._setup(rules, wilds, costs)
+        self.iso_low = [0] * (self.big + 1)  # no isolated card yet
         self.wilds = wilds
         self.fallback: _Solver | None = None
         # the memo and the choices: one dict per (discard owed, wilds left),
@@ -764,6 +765,14 @@ class _Roomy(_Solver):
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
         self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
         self.lone = _lone_tests(rules.aces)
+
+    def use_isolated(self, iso: list[int]) -> None:
+        """:meth:`_Solver.use_isolated`, and the isolated cards' cost with
+        ``w`` wilds left and no discard owed (``rend(w, 0)``'s), for each
+        ``w``: what every state with ``w`` wilds costs at least."""
+        super().use_isolated(iso)
+        tail, n_iso = self.iso_tail, len(iso)
+        self.iso_low = [tail[min(n_iso, w >> 1)] for w in range(self.big + 1)]
 
     def general(self) -> _Solver:
         """The search with room for these rules, wilds and isolated cards
@@ -922,40 +931,14 @@ class _Roomy(_Solver):
             memo[w][x] = best
             self.rchoice[0][w][x] = (x - y, 0, 0, 0, add)
             return best
+        # the melds first; then each way to leave p unmelded, searched only
+        # when its least cost (what it adds, and the isolated cards' cost
+        # that every state with w wilds pays) is below the best so far.
+        # Ties go as if leaving p unmelded came first: to a meld, or to
+        # the option met first
         sh = p << 2
-        if not d:
-            # every copy of p left unmelded (a copy in a meld is met first:
-            # the copies left over are then the lowest cards again)
-            n = (x >> sh) & 15
-            dl = n << sh
-            z = x - dl
-            add = pen[p] * n
-            if z:
-                v = memo[w].get(z)
-                best = add + (self._rsolve(z, w, 0) if v is None else v)
-            else:
-                best = add + self.rend(w, 0)[0]
-            pick: Any = (dl, 0, 0, 0, add)
-        else:  # one copy thrown, or left unmelded
-            bit = 1 << sh
-            y = x - bit
-            dp = self.drank[p]
-            if y:
-                v = self.rmemo[0][w].get(y)
-                best = dp + (self._rsolve(y, w, 0) if v is None else v)
-            else:
-                best = dp + self.rend(w, 0)[0]
-            pick = (bit, 0, 0, 0, dp)
-            if x & self.better[p] or self.iso_first < dp:
-                # one copy unmelded (the discard still owed)
-                if y:
-                    v = memo[w].get(y)
-                    v = pen[p] + (self._rsolve(y, w, 1) if v is None else v)
-                else:
-                    v = pen[p] + self.rend(w, 1)[0]
-                if v < best:
-                    best = v
-                    pick = (bit, 0, 0, 1, pen[p])
+        best = _INF
+        pick: Any = None
         if low <= w:
             for delta, need, room in melds:
                 if need <= w:
@@ -969,22 +952,63 @@ class _Roomy(_Solver):
                     if v <= best:
                         best = v
                         pick = (delta, need, room, d, 0)
-        if d and x & self.xcand[p]:  # runs that leave out a natural that may be the discard
-            extra = self.rextra.get(x & rlocal[p])
-            if extra is None:
-                extra = self._rextra_of(x, p)
-            for delta, need, room in extra:
-                if need <= w:
-                    y = x - delta
-                    if y:
-                        v = memo[w - need].get(y)
-                        if v is None:
-                            v = self._rsolve(y, w - need, 1)
-                    else:
-                        v = self.rend(w - need, 1)[0]
-                    if v < best:  # only for a better discard, not on a tie
-                        best = v
-                        pick = (delta, need, room, 1, 0)
+        if not d:
+            # every copy of p left unmelded (a copy in a meld is met first:
+            # the copies left over are then the lowest cards again)
+            n = (x >> sh) & 15
+            add = pen[p] * n
+            if add + self.iso_low[w] < best:
+                dl = n << sh
+                z = x - dl
+                if z:
+                    v = memo[w].get(z)
+                    v = add + (self._rsolve(z, w, 0) if v is None else v)
+                else:
+                    v = add + self.rend(w, 0)[0]
+                if v < best:
+                    best = v
+                    pick = (dl, 0, 0, 0, add)
+        else:  # one copy thrown
+            bit = 1 << sh
+            y = x - bit
+            dp = self.drank[p]
+            if dp + self.iso_low[w] < best:
+                if y:
+                    v = self.rmemo[0][w].get(y)
+                    v = dp + (self._rsolve(y, w, 0) if v is None else v)
+                else:
+                    v = dp + self.rend(w, 0)[0]
+                if v < best:
+                    best = v
+                    pick = (bit, 0, 0, 0, dp)
+            if pen[p] < best and (x & self.better[p] or self.iso_first < dp):
+                # one copy unmelded, the discard still owed (when a later
+                # card may be a better discard)
+                y = x - bit
+                if y:
+                    v = memo[w].get(y)
+                    v = pen[p] + (self._rsolve(y, w, 1) if v is None else v)
+                else:
+                    v = pen[p] + self.rend(w, 1)[0]
+                if v < best:
+                    best = v
+                    pick = (bit, 0, 0, 1, pen[p])
+            if x & self.xcand[p]:  # runs that leave out a natural that may be the discard
+                extra = self.rextra.get(x & rlocal[p])
+                if extra is None:
+                    extra = self._rextra_of(x, p)
+                for delta, need, room in extra:
+                    if need <= w:
+                        y = x - delta
+                        if y:
+                            v = memo[w - need].get(y)
+                            if v is None:
+                                v = self._rsolve(y, w - need, 1)
+                        else:
+                            v = self.rend(w - need, 1)[0]
+                        if v < best:  # only for a better discard, not on a tie
+                            best = v
+                            pick = (delta, need, room, 1, 0)
         memo[w][x] = best
         self.rchoice[d][w][x] = pick
         return best
