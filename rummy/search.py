@@ -263,7 +263,7 @@ class _Solver:
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
                  "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
-                 "iso_first", "idx_at")
+                 "iso_first", "idx_at", "iso_low")
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
         self._setup(rules, wilds, costs)
@@ -292,6 +292,7 @@ class _Solver:
         self.iso: list[int] = []
         self.iso_tail: list[int] = [0]
         self.iso_first = 1 << 30  # the discard preference of the best isolated card
+        self.iso_low = [0] * (big + 1)  # see use_isolated
 
     def trim(self) -> None:
         """Forget what the memos hold when they have grown too big (a kept
@@ -318,6 +319,13 @@ class _Solver:
         self.iso = iso
         self.iso_tail = tail
         self.iso_first = self.drank[iso[0]] if iso else 1 << 30
+        if iso:  # the isolated cards' cost with w wilds left, no discard owed (rend's):
+            # what every state of the roomy search with w wilds costs at least
+            low = self.iso_low = [0] * (self.big + 1)
+            for w in range(min(len(low), 2 * len(iso))):
+                low[w] = tail[w >> 1]
+        else:
+            self.iso_low = [0] * (self.big + 1)
 
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
@@ -743,12 +751,11 @@ class _Roomy(_Solver):
     """
 
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
-                 "sames", "xcand", "wilds", "fallback", "lone", "iso_low")
+                 "sames", "xcand", "wilds", "fallback", "lone")
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
         # the search with room's memos are made only when it is needed (general)
         self._setup(rules, wilds, costs)
-        self.iso_low = [0] * (self.big + 1)  # no isolated card yet
         self.wilds = wilds
         self.fallback: _Solver | None = None
         # the memo and the choices: one dict per (discard owed, wilds left),
@@ -763,16 +770,7 @@ class _Roomy(_Solver):
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
         self.rready_memo: tuple[list[dict[int, bool]], ...] | None = None  # made on first use
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
-        self.rlocal, self.seqs, self.sames, self.xcand = _run_reach(rules, self.big + 1)
-        self.lone = _lone_tests(rules.aces)
-
-    def use_isolated(self, iso: list[int]) -> None:
-        """:meth:`_Solver.use_isolated`, and the isolated cards' cost with
-        ``w`` wilds left and no discard owed (``rend(w, 0)``'s), for each
-        ``w``: what every state with ``w`` wilds costs at least."""
-        super().use_isolated(iso)
-        tail, n_iso = self.iso_tail, len(iso)
-        self.iso_low = [tail[min(n_iso, w >> 1)] for w in range(self.big + 1)]
+        self.rlocal, self.seqs, self.sames, self.xcand, self.lone = _run_reach(rules, self.big + 1)
 
     def general(self) -> _Solver:
         """The search with room for these rules, wilds and isolated cards
@@ -1193,12 +1191,15 @@ class _Roomy(_Solver):
         return arr, card
 
 
+@functools.lru_cache(maxsize=512)
 def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
-                                                      list[tuple[tuple[int, int, int], ...]], list[int]]:
-    """:func:`_run_reach_of` for the rules' ace layout, and for each
-    position the cards of its suit a run from it passes that are better
-    discards (which such a run may leave out, see ``_Roomy._rextra_of``)."""
-    return (*_run_reach_of(rules.aces, reach), _run_discards(rules))
+                                                      list[tuple[tuple[int, int, int], ...]], list[int],
+                                                      list[tuple[int, int, int, int, int, int]]]:
+    """:func:`_run_reach_of` for the rules' ace layout, for each position
+    the cards of its suit a run from it passes that are better discards
+    (which such a run may leave out, see ``_Roomy._rextra_of``), and
+    :func:`_lone_tests` (one lookup for a new solver)."""
+    return (*_run_reach_of(rules.aces, reach), _run_discards(rules), _lone_tests(rules.aces))
 
 
 @functools.lru_cache(maxsize=512)
