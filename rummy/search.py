@@ -954,59 +954,49 @@ class _Roomy(_Solver):
             # every copy of p left unmelded (a copy in a meld is met first:
             # the copies left over are then the lowest cards again)
             n = (x >> sh) & 15
+            dl = n << sh
             add = pen[p] * n
-            if add + self.iso_low[w] < best:
-                dl = n << sh
-                z = x - dl
-                if z:
-                    v = memo[w].get(z)
-                    v = add + (self._rsolve(z, w, 0) if v is None else v)
-                else:
-                    v = add + self.rend(w, 0)[0]
-                if v < best:
-                    best = v
-                    pick = (dl, 0, 0, 0, add)
         else:  # one copy thrown
-            bit = 1 << sh
-            y = x - bit
-            dp = self.drank[p]
-            if dp + self.iso_low[w] < best:
-                if y:
-                    v = self.rmemo[0][w].get(y)
-                    v = dp + (self._rsolve(y, w, 0) if v is None else v)
-                else:
-                    v = dp + self.rend(w, 0)[0]
-                if v < best:
-                    best = v
-                    pick = (bit, 0, 0, 0, dp)
-            if pen[p] < best and (x & self.better[p] or self.iso_first < dp):
-                # one copy unmelded, the discard still owed (when a later
-                # card may be a better discard)
-                y = x - bit
-                if y:
-                    v = memo[w].get(y)
-                    v = pen[p] + (self._rsolve(y, w, 1) if v is None else v)
-                else:
-                    v = pen[p] + self.rend(w, 1)[0]
-                if v < best:
-                    best = v
-                    pick = (bit, 0, 0, 1, pen[p])
-            if x & self.xcand[p]:  # runs that leave out a natural that may be the discard
-                extra = self.rextra.get(x & rlocal[p])
-                if extra is None:
-                    extra = self._rextra_of(x, p)
-                for delta, need, room in extra:
-                    if need <= w:
-                        y = x - delta
-                        if y:
-                            v = memo[w - need].get(y)
-                            if v is None:
-                                v = self._rsolve(y, w - need, 1)
-                        else:
-                            v = self.rend(w - need, 1)[0]
-                        if v < best:  # only for a better discard, not on a tie
-                            best = v
-                            pick = (delta, need, room, 1, 0)
+            dl = 1 << sh
+            add = dp = self.drank[p]
+        if add + self.iso_low[w] < best:
+            z = x - dl
+            if z:
+                v = self.rmemo[0][w].get(z)
+                v = add + (self._rsolve(z, w, 0) if v is None else v)
+            else:
+                v = add + self.rend(w, 0)[0]
+            if v < best:
+                best = v
+                pick = (dl, 0, 0, 0, add)
+        if d and pen[p] < best and (x & self.better[p] or self.iso_first < dp):
+            # one copy unmelded, the discard still owed (when a later card
+            # may be a better discard)
+            y = x - dl
+            if y:
+                v = memo[w].get(y)
+                v = pen[p] + (self._rsolve(y, w, 1) if v is None else v)
+            else:
+                v = pen[p] + self.rend(w, 1)[0]
+            if v < best:
+                best = v
+                pick = (dl, 0, 0, 1, pen[p])
+        if d and x & self.xcand[p]:  # runs that leave out a natural that may be the discard
+            extra = self.rextra.get(x & rlocal[p])
+            if extra is None:
+                extra = self._rextra_of(x, p)
+            for delta, need, room in extra:
+                if need <= w:
+                    y = x - delta
+                    if y:
+                        v = memo[w - need].get(y)
+                        if v is None:
+                            v = self._rsolve(y, w - need, 1)
+                    else:
+                        v = self.rend(w - need, 1)[0]
+                    if v < best:  # only for a better discard, not on a tie
+                        best = v
+                        pick = (delta, need, room, 1, 0)
         memo[w][x] = best
         self.rchoice[d][w][x] = pick
         return best
