@@ -319,13 +319,12 @@ class _Solver:
         self.iso = iso
         self.iso_tail = tail
         self.iso_first = self.drank[iso[0]] if iso else 1 << 30
-        if iso:  # the isolated cards' cost with w wilds left, no discard owed (rend's):
-            # what every state of the roomy search with w wilds costs at least
-            low = self.iso_low = [0] * (self.big + 1)
-            for w in range(min(len(low), 2 * len(iso))):
-                low[w] = tail[w >> 1]
-        else:
-            self.iso_low = [0] * (self.big + 1)
+        # the isolated cards' cost with w wilds left and no discard owed
+        # (rend's): what every state of the roomy search with w wilds costs
+        # at least (two wilds rescue one card, the costliest first)
+        low = self.iso_low = [0] * (self.big + 1)
+        for w in range(min(len(low), 2 * len(iso))):
+            low[w] = tail[w >> 1]
 
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
