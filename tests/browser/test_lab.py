@@ -12,6 +12,7 @@ from typing import Any
 
 import harness
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_offline import outside
 
 pytestmark = pytest.mark.browser
@@ -49,9 +50,20 @@ def test_lab_opens_start_here_and_runs_a_cell(browser: Any, lab: harness.Server)
         tab = page.locator(".lm-TabBar-tab.jp-mod-current").first.inner_text()
         assert "00_start_here.ipynb" in tab
         cell = page.locator(".jp-NotebookPanel:visible .jp-CodeCell").first
-        cell.locator(".jp-InputArea-editor").click()
-        page.keyboard.press("Shift+Enter")
         prompt = cell.locator(".jp-InputArea-prompt")
+        # Shift+Enter runs the cell once its editor has the focus; a key
+        # pressed before the editor takes it is lost (a full run once saw
+        # no run of the cell within 3 minutes), so the cell is asked again
+        # until its prompt shows it queued or run
+        for _ in range(5):
+            cell.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            try:
+                page.wait_for_function("el => /\\[(\\d+|\\*)\\]/.test(el.textContent)",
+                                       arg=prompt.element_handle(), timeout=20_000)
+                break
+            except PlaywrightTimeout:
+                continue
         page.wait_for_function(
             "el => /\\[\\d+\\]/.test(el.textContent)", arg=prompt.element_handle(),
             timeout=180_000)
