@@ -115,7 +115,7 @@ unit: $(STAMP)
 
 # Every lesson and app notebook run under nbval, a notebook per worker (its cells in order).
 notebooks: $(STAMP)
-	$(PY) -m pytest -q -n auto --dist loadscope --nbval-lax --nbval-current-env notebooks
+	$(PY) -m pytest -q -n auto --dist loadscope -p tests.nbval_kernels --nbval-lax --nbval-current-env notebooks
 
 browser: $(STAMP) chromium axe
 	$(PY) -m pytest -q -m browser tests

@@ -91,11 +91,11 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
     with harness.start_jupyter_server(python, repo, token=token) as server:
         for app, shows in APPS.items():
             url = harness.app_url(server.base, app) + f"?token={token}"
-            page = browser.new_page()
+            page = harness.patient(browser.new_page())
             requests: list[str] = []
             page.on("request", lambda r, seen=requests: seen.append(r.url))
             try:
-                reply = page.goto(url, timeout=120_000)
+                reply = page.goto(url)
                 assert reply is not None and reply.status == 200, (app, reply and reply.status)
                 harness.wait_rendered(page)
                 page.wait_for_selector(shows, timeout=60_000)

@@ -29,8 +29,7 @@ def page(browser: Any, voila: harness.Server) -> Iterator[Any]:
     the server log may show a Python traceback."""
     before = len(voila.tracebacks())
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = harness.patient(context.new_page())
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:

@@ -44,6 +44,10 @@ CHROMIUM_ARGS = [
 APPS = ("index", "three_thirteen", "big_table", "gin_three", "meld_odds")
 #: CSS class a table widget gets once it has drawn its first state.
 READY = ".rummy-table-ready"
+#: How long a page may take to load (ms).  Voilà sends the page's end only
+#: after running every cell, and a loaded CI machine starting a kernel for
+#: each page can take well over Playwright's 30 s.
+NAVIGATION_MS = 180_000
 
 #: Text that means Python failed where the learner can see it.
 TRACEBACK_PATTERNS = (
@@ -228,6 +232,14 @@ PAGE_TEXT_JS = """() => {
   const titles = Array.from(document.querySelectorAll('svg title')).map(t => t.textContent);
   return document.body.innerText + '\\n' + titles.join('\\n');
 }"""
+
+
+def patient(page: Any, timeout: float = 30_000) -> Any:
+    """``page`` with ``timeout`` (ms) for each step and :data:`NAVIGATION_MS`
+    for loading an address; returns the page."""
+    page.set_default_timeout(timeout)
+    page.set_default_navigation_timeout(NAVIGATION_MS)
+    return page
 
 
 def page_text(page: Any) -> str:

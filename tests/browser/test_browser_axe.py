@@ -233,7 +233,7 @@ OVERFLOW_JS = """() => {
 def test_phone_layout_fits_and_puts_the_table_first(browser, voila, app, query, ready) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                   has_touch=True)
-    page = context.new_page()
+    page = harness.patient(context.new_page())
     try:
         open_page(page, voila, app, ready, seed=3, speed=0, **query)
         page.wait_for_timeout(500)

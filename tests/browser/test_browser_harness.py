@@ -63,7 +63,7 @@ def test_sources_are_hidden(page, voila):
 
 def test_a_traceback_is_caught(browser, voila):
     """A notebook that raises is reported by page_tracebacks (the check can fail)."""
-    page = browser.new_page()
+    page = harness.patient(browser.new_page())
     try:
         page.goto(voila.base + "voila/render/tests/browser/failing_probe.ipynb")
         harness.wait_rendered(page)
@@ -105,7 +105,7 @@ def test_each_page_gets_a_preheated_kernel_of_its_own(browser, voila):
     (a fresh game), never the same one."""
     kernels = []
     for players in (3, 4):
-        page = browser.new_page()
+        page = harness.patient(browser.new_page())
         try:
             page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, players=players))
             page.wait_for_selector(harness.READY, state="visible", timeout=90_000)

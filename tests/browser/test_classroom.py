@@ -63,8 +63,7 @@ class Learner:
     def __init__(self, browser: Any, base: str, code: str, name: str,
                  app: str = "big_table") -> None:
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(60_000)
+        self.page = harness.patient(self.context.new_page(), 60_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.name = name
@@ -145,16 +144,30 @@ def public_cards(view: dict[str, Any]) -> set[str]:
     return seen
 
 
-def assert_own_cards_only(learners: list[Learner]) -> int:
+def assert_own_cards_only(learners: list[Learner], seen_so_far: dict[str, set[str]],
+                          tries: int = 5) -> int:
     """No page shows, and no kernel sent, a card another learner holds that
-    this learner has not seen; returns how many cards were checked."""
-    views = {x.name: x.view() for x in learners}
+    this learner has not seen; returns how many cards were checked.
+
+    The pages are read between two readings of the service: when the table
+    moved in between (a bot's turn, the hand's end and its review), the
+    reading is stale and is taken again.  ``seen_so_far`` keeps, for each
+    learner, every card they have been shown at earlier checks: their
+    kernel's messages keep those from earlier hands."""
+    for _ in range(tries):
+        views = {x.name: x.view() for x in learners}
+        texts = {x.name: (str(x.page.evaluate(EVERYTHING_JS)), x.watch.text()) for x in learners}
+        if all(x.view()["version"] == views[x.name]["version"] for x in learners):
+            break
+        learners[0].page.wait_for_timeout(300)
+    else:
+        return 0  # the table never held still (bots at speed): nothing checked this time
     checked = 0
     for x in learners:
-        seen = public_cards(views[x.name])
+        seen = seen_so_far.setdefault(x.name, set())
+        seen |= public_cards(views[x.name])
         hidden = {c for y in learners if y is not x for c in views[y.name]["hand"]} - seen
-        shown = str(x.page.evaluate(EVERYTHING_JS))
-        sent = x.watch.text()
+        shown, sent = texts[x.name]
         for text in hidden:
             card = Card.parse(text)
             assert not mentions(shown, card), f"{x.name}'s page shows {card.name}"
@@ -204,8 +217,7 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
         base = server.base
         # the teacher makes the table: Big Table, 3 learners, 2 bots (the form's defaults)
         teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-        teacher = teacher_ctx.new_page()
-        teacher.set_default_timeout(60_000)
+        teacher = harness.patient(teacher_ctx.new_page(), 60_000)
         teacher.goto(harness.app_url(base, "classroom"))
         harness.wait_rendered(teacher, timeout=120_000)
         teacher.wait_for_selector("button.rummy-create-table", timeout=60_000)
@@ -237,7 +249,8 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
         assert [x.view()["player"] for x in learners] == [0, 1, 2]
         for x in learners:
             x.wait_hand()
-        checked = assert_own_cards_only(learners)
+        seen: dict[str, set[str]] = {}
+        checked = assert_own_cards_only(learners, seen)
 
         moves = 0
         reloaded = restarted = False
@@ -292,7 +305,7 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
                     x.wait_hand()
                 restarted = True
             if moves % 2 == 0:
-                checked += assert_own_cards_only(learners)
+                checked += assert_own_cards_only(learners, seen)
         final = api_get(base, f"/tables/{code}", admin)
         assert reloaded and restarted
         assert final["status"] in ("paused", "over") and final["table"]["hand"] >= 2

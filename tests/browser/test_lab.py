@@ -36,7 +36,7 @@ def test_make_lab_uses_the_tested_configuration() -> None:
 @pytest.mark.timeout(600)
 def test_lab_opens_start_here_and_runs_a_cell(browser: Any, lab: harness.Server) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+    page = harness.patient(context.new_page())
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
     try:
