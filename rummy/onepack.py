@@ -25,7 +25,7 @@ from itertools import combinations
 
 from rummy.cards import SUITS, Card, deck
 from rummy.errors import GameError
-from rummy.search import best_layoffs_masks, extension_bits, mask_penalty
+from rummy.search import best_layoffs_masks, bits_of, extension_bits, mask_penalty
 
 __all__ = [
     "CARDS", "VALUES", "RUNS_BY_LOW", "SETS_BY_LOW", "MELD_MASKS",
@@ -153,12 +153,3 @@ def arrangements_of(mask: int, limit: int) -> list[tuple[tuple[int, ...], int]]:
     split(mask, (), 0, 0)
     return out
 
-
-def bits_of(mask: int) -> list[int]:
-    """The bits set in ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

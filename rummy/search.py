@@ -1795,12 +1795,7 @@ def _fast_discard_pick(m: int, ft: tuple[Any, ...]
     """:func:`_fast_discard`'s choice: (the position thrown, the penalty
     left, the melds of m, the packing kept)."""
     val13, _posmap, _card_at, _allow4, vals, drank, _in_order, _in_sort = ft
-    order = []
-    left = m
-    while left:  # the cards' positions, best discard first
-        low = left & -left
-        order.append(low.bit_length() - 1)
-        left ^= low
+    order = bits_of(m)  # the cards' positions, best discard first
     order.sort(key=drank.__getitem__)
     melds = _fast_melds(m, ft)
     best: tuple[int, int, int] | None = None
@@ -1816,6 +1811,20 @@ def _fast_discard_pick(m: int, ft: tuple[Any, ...]
     i, chosen = best_pick
     pen = _fast_total(m & ~(1 << i), val13) - sum([melds[j][1] for j in chosen])
     return i, pen, melds, chosen
+
+
+def bits_of(mask: int) -> list[int]:
+    """The bits set in ``mask``, lowest first.
+
+    >>> bits_of(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _fast_total(m: int, val13: list[int]) -> int:
