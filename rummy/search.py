@@ -74,8 +74,11 @@ from rummy.melds import (
     Meld,
     MeldError,
     MeldRules,
+    _arrangement,
+    _discard,
     _make_run,
     _make_set,
+    _meld,
     _run_fit,
 )
 
@@ -121,8 +124,9 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     same-rank positions after it, Card.index -> position, the part of a
     count vector the melds of a lowest card depend on, each card's points
     by Card.index, the positions after each that are better discards,
-    each Card.index's unit in a count vector, and the Card.index at each
-    position.
+    each Card.index's unit in a count vector, the Card.index at each
+    position, and whether each Card.index (the joker's, 52, included) is a
+    wild.
     """
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
@@ -162,7 +166,8 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
                 better[p] |= 15 << (t << 2)
     unit = [1 << (index_pos[i] << 2) for i in range(52)]
     idx_at = [c.index for c in card_at]
-    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit, idx_at
+    wild_at = [i % 13 + 1 == rules.wild_rank for i in range(52)] + [True]
+    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit, idx_at, wild_at
 
 
 _last_tables: list[Any] = [None, None]
@@ -279,7 +284,7 @@ class _Solver:
         self.rules = rules
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
          self.same, self.index_pos, self.local, _pts, self.better, _unit,
-         self.idx_at) = _rule_tables(rules)
+         self.idx_at, _wild_at) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
         if costs is None:
@@ -687,7 +692,7 @@ class _Solver:
         rules = self.rules
         if not wild_list:  # no wilds: the naturals alone
             melds = tuple([_natural_meld(nat, [], rules) for nat, _need, _room in plan])
-            return Arrangement(melds, tuple([_CARD_OF[i] for i in dead]), cost // _W), discard
+            return _arrangement(melds, tuple([_CARD_OF[i] for i in dead]), cost // _W), discard
         # hand out wilds: the needed ones first (most expensive), then extras
         n_used = len(wild_list) - w
         used, rest = wild_list[:n_used], wild_list[n_used:]
@@ -718,7 +723,7 @@ class _Solver:
         deadwood = tuple([_CARD_OF[i] for i in dead])
         if rest:
             deadwood += tuple(sorted(rest, key=_INDEX))
-        return Arrangement(melds, deadwood, cost // _W), discard
+        return _arrangement(melds, deadwood, cost // _W), discard
 
 
 class _Roomy(_Solver):
@@ -1345,7 +1350,7 @@ def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
         # a set, or a run in index order (no ace that might play high): its
         # cards stand for themselves
         cards_ = tuple(naturals)
-        return Meld(cards_, "set" if nat[0] % 13 == nat[-1] % 13 else "run", cards_)
+        return _meld(cards_, "set" if nat[0] % 13 == nat[-1] % 13 else "run", cards_)
     first, last = nat[0] % 13, nat[-1] % 13
     if first == last:
         return _make_set(naturals, wilds, naturals[0].rank)
@@ -1370,7 +1375,7 @@ def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
             else:
                 out.append(next(wild))
                 flags.append(True)
-        return Meld(tuple(out), "run", tuple(_CARD_OF[base + top - size + 1:base + top + 1]), tuple(flags))
+        return _meld(tuple(out), "run", tuple(_CARD_OF[base + top - size + 1:base + top + 1]), tuple(flags))
     fit = _run_fit(naturals, len(wilds), rules)
     assert fit is not None, (naturals, wilds)
     return _make_run(naturals, wilds, fit[0])
@@ -1725,7 +1730,7 @@ def _meld_of(mm: int, in_order: list[list[tuple[Card, ...]]]) -> Meld:
     """The Meld of a one-pack meld mask (its cards in run or suit order)."""
     cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
           + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
-    return Meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs)
+    return _meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs)
 
 
 @functools.lru_cache(maxsize=2)
@@ -1763,7 +1768,7 @@ def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[i
     rest = m & ~used
     dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
             + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
-    return Arrangement(tuple(out), dead, pen)
+    return _arrangement(tuple(out), dead, pen)
 
 
 def _fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, int]], tuple[int, ...]]:
@@ -1787,7 +1792,7 @@ def _fast_discard(m: int, ft: tuple[Any, ...]) -> Discard:
     """Best discard: over every packing, throw the best card outside it."""
     i, pen, melds, chosen = _fast_discard_pick(m, ft)
     rest = m & ~(1 << i)
-    return Discard(ft[2][i], _fast_arrangement(rest, melds, chosen, ft, pen))
+    return _discard(ft[2][i], _fast_arrangement(rest, melds, chosen, ft, pen))
 
 
 def _fast_discard_pick(m: int, ft: tuple[Any, ...]
@@ -1832,11 +1837,12 @@ def _fast_total(m: int, val13: list[int]) -> int:
 
 
 def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
-    wr = rules.wild_rank
-    wilds = [c for c in cards_ if c.rank == wr or c.rank == 0]
+    """(the naturals, the wilds) of a hand, each in hand order."""
+    wild_at = _rule_tables(rules)[13]
+    wilds = [c for c in cards_ if wild_at[c.index]]
     if not wilds:
         return list(cards_), wilds
-    return [c for c in cards_ if c.rank != wr and c.rank != 0], wilds
+    return [c for c in cards_ if not wild_at[c.index]], wilds
 
 
 #: answers kept per (rules, question): a hand asked about again (a bot
@@ -2012,7 +2018,7 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
         s, x, wilds, total = _discard_search(cards_, rules)
         arrangement, card = _arrange(s, x, wilds, 1, total)
         assert card is not None
-        got = kept[key] = Discard(card, arrangement)
+        got = kept[key] = _discard(card, arrangement)
         _keep_discard(rules, key, card, arrangement.penalty, not arrangement.deadwood)
     return got  # type: ignore[no-any-return]
 
