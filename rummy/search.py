@@ -125,8 +125,8 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     count vector the melds of a lowest card depend on, each card's points
     by Card.index, the positions after each that are better discards,
     each Card.index's unit in a count vector, the Card.index at each
-    position, and whether each Card.index (the joker's, 52, included) is a
-    wild.
+    position, whether each Card.index (the joker's, 52, included) is a
+    wild, and the positions in discard preference order (best first).
     """
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
@@ -167,7 +167,8 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     unit = [1 << (index_pos[i] << 2) for i in range(52)]
     idx_at = [c.index for c in card_at]
     wild_at = [i % 13 + 1 == rules.wild_rank for i in range(52)] + [True]
-    return pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit, idx_at, wild_at
+    return (pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit, idx_at,
+            wild_at, order)
 
 
 _last_tables: list[Any] = [None, None]
@@ -268,7 +269,7 @@ class _Solver:
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
                  "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
-                 "iso_first", "idx_at", "iso_low")
+                 "iso_first", "idx_at", "iso_low", "by_drank")
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
         self._setup(rules, wilds, costs)
@@ -284,7 +285,7 @@ class _Solver:
         self.rules = rules
         (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
          self.same, self.index_pos, self.local, _pts, self.better, _unit,
-         self.idx_at, _wild_at) = _rule_tables(rules)
+         self.idx_at, _wild_at, self.by_drank) = _rule_tables(rules)
         self.max_set = rules.max_set_size
         self.wild_only = rules.min_naturals == 0
         if costs is None:
@@ -1137,6 +1138,10 @@ class _Roomy(_Solver):
         :meth:`_walk`), or None when it leaves a wild without room.  With a
         discard owed, throwing a wild is weighed here (see :meth:`arrangement`)."""
         w = len(wilds)
+        if d:
+            short = self._costliest_thrown(x, w)
+            if short is not None:
+                return short[0], self._wild_order(wilds), None, short[1]
         cost = self.rsolve(x, w, d)
         wild_list = self._wild_order(wilds)
         thrown: Card | None = None
@@ -1151,6 +1156,41 @@ class _Roomy(_Solver):
         if not self.holds(x, w, d, walk):
             return None
         return cost, wild_list, thrown, walk
+
+    def _costliest_thrown(self, x: int, w: int
+                          ) -> tuple[int, tuple[list[tuple[int, int, int]], int, Card | None, int, int]] | None:
+        """With a discard owed, the answer read off the search without one
+        when that settles it: (its cost, its :meth:`_walk`), else None.
+
+        Throwing a natural card c leaves at least the whole hand's cost
+        less c's (c put back as deadwood arranges the whole hand), plus c's
+        discard preference; that bound is lowest for the natural card that
+        is the best discard on a tie (the most points, then the tie order).
+        When that card is isolated (no other card could share a meld with
+        it) and the best arrangement of the whole hand leaves it unmelded
+        (no two wilds to spare rescue it), throwing it meets the bound: it
+        is the discard, and that arrangement is the rest.  A wild thrown
+        does worse: that arrangement keeps a meld (or the hand has no wild:
+        :meth:`holds` makes sure of it), so the rest after a wild thrown
+        either keeps a meld, which the wild would join (no better than the
+        whole hand, and a wild is the worst discard on a tie), or has none
+        and costs every natural card (more than the whole hand's cost).
+        (Asked of a searched card, the test fails more often than not, and
+        then costs more than it saves.)"""
+        iso = self.iso
+        if not iso:
+            return None
+        drank, first = self.drank, self.iso_first  # first: the best isolated card's preference
+        for p in self.by_drank:
+            if drank[p] >= first:
+                break
+            if (x >> (p << 2)) & 15:
+                return None  # a searched card is a better discard
+        cost = self.rsolve(x, w, 0)
+        plan, dead, _discard, left, _d = walk = self._walk(x, w, 0)  # left: wilds no meld needs
+        if self.rend(left, 0)[1] or not self.holds(x, w, 0, walk):
+            return None  # the isolated card is rescued, or the room must be counted
+        return cost + first - self.pen[iso[0]], (plan, dead, None, left, 1)  # the end throws it
 
     def rdiscard(self, x: int, wilds: list[Card], total: int | None = None) -> tuple[Card, int] | None:
         """The discard of :meth:`rarrangement` (one discard owed) and the

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from brute import brute_min_penalty
+from brute import brute_min_after_discard, brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +23,7 @@ from rummy import (
     best_arrangement,
     best_discard,
     best_discard_choice,
+    cards,
     deck,
     penalty,
 )
@@ -558,3 +559,56 @@ def test_M_7_a_lone_wild_with_no_meld_counts_its_points() -> None:
     assert penalty("2c 9d 9s Kh", rules) == 2
     # throw the king (10) or the 9d: 2 + 10 = 12 left after 9d, 2 + 9 = 11 after Kh
     assert best_discard("2c 9d Kh", rules).penalty == 11
+
+
+def test_TT_6_costliest_isolated_card_is_thrown_by_hand() -> None:
+    # worked by hand: kings wild; 2c 3c 4c, 7h 7d Kh=7, and Qs alone (no
+    # other queen, no spade near it).  Arranged whole, the hand leaves only
+    # Qs unmelded (10).  No discard lowers the penalty by more than its own
+    # points, and Qs is worth the most: throwing it leaves 0, read off the
+    # search without a discard owed (the discard's own search is not run)
+    rules = MeldRules(wild_rank=13)
+    hand = cards("2c 3c 4c 7h 7d Kh Qs")
+    naturals, wilds = _split_hand(hand, rules)
+    s = _Roomy(rules, wilds)
+    x = s.encode(naturals)
+    short = s._costliest_thrown(x, 1)
+    assert short is not None and short[0] // (1 << 13) == 0
+    assert s.rmemo[1] is None  # no state with a discard owed was searched
+    d = best_discard(hand, rules)
+    assert (str(d.card), d.penalty, d.arrangement.deadwood) == ("Qs", 0, ())
+    # with a second queen the queens may share a set (with the king): Qs is
+    # no longer isolated, and the discard is searched (7d or 7h, 7 points)
+    hand = cards("2c 3c 4c 7h 7d Kh Qs Qd")
+    naturals, wilds = _split_hand(hand, rules)
+    s = _Roomy(rules, wilds)
+    assert s._costliest_thrown(s.encode(naturals), 1) is None
+    assert best_discard(hand, rules).penalty == 7 == brute_min_after_discard(hand, wild_rank=13)
+
+
+@pytest.mark.parametrize("rules", [MeldRules(wild_rank=13), MeldRules(wild_rank=5, aces="high"),
+                                   MeldRules(wild_rank=9, aces="low_or_high", min_naturals=1),
+                                   MeldRules(wild_rank=13, wild_penalty=25)])
+def test_TT_6_costliest_isolated_discard_is_the_search_with_rooms(rules: MeldRules) -> None:
+    # whenever the discard is read off the search without one owed (the
+    # costliest natural card isolated and left unmelded), it is the very
+    # discard and arrangement of the search that counts room (ties
+    # included) and its penalty is the brute force's; the case must come up
+    # often enough to be tested (a wild worth 25 makes a thrown wild weigh)
+    rng = random.Random(15)
+    shoe = deck(2, 4)
+    taken = 0
+    for _ in range(250):
+        hand = rng.sample(shoe, rng.randint(3, 12))
+        s, x, wilds, _total = _discard_search(hand, rules)
+        if type(s) is not _Roomy or s._costliest_thrown(x, len(wilds)) is None:
+            continue
+        taken += 1
+        clear_memo()
+        kept, card = _search_with_room(hand, rules, discard=True)
+        assert _roomy_search(hand, rules, discard=True) == (kept, card)
+        kw = dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals,
+                  wild_penalty=rules.wild_penalty)
+        assert kept.penalty == brute_min_after_discard(hand, **kw)
+        assert best_discard_choice(hand, rules) == (card, kept.penalty)
+    assert taken >= 40
