@@ -649,10 +649,12 @@ class _Solver:
         return self._assemble(plan, dead, self.iso, k, how, discard, w, wild_list, cost)
 
     def _wild_order(self, wilds: list[Card]) -> list[Card]:
-        """The wilds, most expensive first (then in card order)."""
+        """The wilds, most expensive first (then in card order: Card.index
+        order is sort_key order, the joker last)."""
         if len(wilds) < 2:
             return list(wilds)
-        return sorted(wilds, key=lambda c: (-self.rules.penalty_of(c), c.sort_key()))
+        pts = _rule_tables(self.rules)[9]
+        return sorted(wilds, key=lambda c: (-pts[c.index], c.index))
 
     def _assemble(self, plan: list[tuple[list[int], int, int]], dead: list[int], spare: list[int],
                   k: int, how: int, discard: Card | None, w: int, wild_list: list[Card],
@@ -1885,22 +1887,31 @@ def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
     return [c for c in cards_ if not wild_at[c.index]], wilds
 
 
-#: answers kept per (rules, question): a hand asked about again (a bot
+#: answers kept per rules and question: a hand asked about again (a bot
 #: weighing its turn, the engine checking the same move, the next turn's
 #: hand after a discard) is answered without a search.  Keys: the hand's
 #: sorted card indexes.  The fast path (one pack, no wilds) is not kept: it
 #: costs little more than a lookup.
-_ANSWERS: dict[tuple[MeldRules, str], dict[Any, Any]] = {}
+_ANSWERS: dict[MeldRules, dict[str, dict[Any, Any]]] = {}
 _ANSWERS_MAX = 1 << 15
+_last_answers: list[Any] = [None, None]  # the rules asked last and their questions' answers
 
 
 def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
-    kept = _ANSWERS.get((rules, kind))
+    """The answers kept for these rules and this question (``kind``)."""
+    if _last_answers[0] is rules:  # most calls in a row share one rule set
+        kinds = _last_answers[1]
+    else:
+        kinds = _ANSWERS.get(rules)
+        if kinds is None:
+            kinds = _ANSWERS[rules] = {}
+        _last_answers[0], _last_answers[1] = rules, kinds
+    kept = kinds.get(kind)
     if kept is None:
-        kept = _ANSWERS[rules, kind] = {}
+        kept = kinds[kind] = {}
     elif len(kept) > _ANSWERS_MAX:
         kept.clear()
-    return kept
+    return kept  # type: ignore[no-any-return]
 
 
 def _hand_key(cards_: Any) -> tuple[int, ...]:
@@ -2141,6 +2152,7 @@ def clear_memo() -> None:
     """
     _SOLVERS.clear()
     _ANSWERS.clear()
+    _last_answers[0] = _last_answers[1] = None
     _COVER_SOLVERS.clear()
     _MASK_MEMOS.clear()
     _MELD_LISTS.clear()
