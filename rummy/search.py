@@ -253,6 +253,42 @@ def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, 
     return x, iso
 
 
+#: what a solver holds that depends on its rules and its wilds' points
+#: alone, per (rules, wilds' points); the last asked kept at hand
+_STATICS: dict[tuple[MeldRules, tuple[int, ...]], tuple[Any, ...]] = {}
+_last_static: list[Any] = [None, None, None]
+
+
+def _static(rules: MeldRules, costs: tuple[int, ...]) -> tuple[Any, ...]:
+    """For a solver of these rules and wilds' points (``costs``, most
+    expensive first): the rules and their tables, the set size cap, whether
+    melds may be all wilds, the number of wilds, the cost of the cheapest
+    ``left`` wilds left over, the room of a set, and the roomy search's run
+    tables (:func:`_run_reach`).  Made once per rules and points (a game's
+    hands share them)."""
+    if _last_static[0] is rules and _last_static[1] == costs:
+        return _last_static[2]  # type: ignore[no-any-return]
+    key = (rules, costs)
+    got = _STATICS.get(key)
+    if got is None:
+        (pos_of, card_at, pen, drank, up, down, same, index_pos, local, _pts, better, _unit,
+         idx_at, _wild_at, by_drank) = _rule_tables(rules)
+        big = len(costs)
+        wild_cost = [0] * (big + 1)
+        for left in range(1, big + 1):
+            wild_cost[left] = sum(costs[big - left:]) * _W + left * _N
+        max_set = rules.max_set_size
+        set_room = big if max_set is None else max_set - 3
+        got = (rules, pos_of, card_at, pen, drank, up, down, same, index_pos, local, better, idx_at,
+               by_drank, max_set, rules.min_naturals == 0, big, wild_cost, set_room,
+               _run_reach(rules, big + 1))
+        if len(_STATICS) >= 4096:
+            _STATICS.clear()
+        _STATICS[key] = got
+    _last_static[0], _last_static[1], _last_static[2] = rules, costs, got
+    return got
+
+
 class _Solver:
     """Exact minimum-cost search for one rule set and one multiset of wilds.
 
@@ -271,34 +307,34 @@ class _Solver:
                  "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
                  "iso_first", "idx_at", "iso_low", "by_drank")
 
-    def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
-        self._setup(rules, wilds, costs)
+    def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None,
+                 iso: list[int] | None = None):
+        self._setup(rules, wilds, costs, iso)
         self.memo: dict[int, int] = {}
         self.ready_memo: dict[int, bool] = {}
         self.meld_memo: dict[int, list[tuple[int, int, int]]] = {}
         self.choice: dict[int, Any] = {}
         self.end_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
 
-    def _setup(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None) -> None:
+    def _setup(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None,
+               iso: list[int] | None = None) -> tuple[Any, ...]:
         """The tables and the wilds' costs (``costs``: ``_wild_costs(rules,
-        wilds)``, when the caller has it); no isolated card yet."""
-        self.rules = rules
-        (self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
-         self.same, self.index_pos, self.local, _pts, self.better, _unit,
-         self.idx_at, _wild_at, self.by_drank) = _rule_tables(rules)
-        self.max_set = rules.max_set_size
-        self.wild_only = rules.min_naturals == 0
+        wilds)``, when the caller has it), and the isolated positions
+        (``iso``, best discard first; none when not given).  Returns the
+        roomy search's run tables (:func:`_run_reach`)."""
         if costs is None:
             costs = _wild_costs(rules, wilds)
-        big = self.big = len(costs)
-        wild_cost = self.wild_cost = [0] * (big + 1)
-        for left in range(1, big + 1):
-            wild_cost[left] = sum(costs[big - left:]) * _W + left * _N
-        self.set_room = big if self.max_set is None else self.max_set - 3
-        self.iso: list[int] = []
-        self.iso_tail: list[int] = [0]
-        self.iso_first = 1 << 30  # the discard preference of the best isolated card
-        self.iso_low = [0] * (big + 1)  # see use_isolated
+        (self.rules, self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
+         self.same, self.index_pos, self.local, self.better, self.idx_at, self.by_drank,
+         self.max_set, self.wild_only, self.big, self.wild_cost, self.set_room, reach) = _static(rules, costs)
+        if iso:
+            self.use_isolated(iso)
+        else:
+            self.iso: list[int] = []
+            self.iso_tail: list[int] = [0]
+            self.iso_first = 1 << 30  # the discard preference of the best isolated card
+            self.iso_low = [0] * (self.big + 1)  # see use_isolated
+        return reach  # type: ignore[no-any-return]
 
     def trim(self) -> None:
         """Forget what the memos hold when they have grown too big (a kept
@@ -760,9 +796,10 @@ class _Roomy(_Solver):
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
                  "sames", "xcand", "wilds", "fallback", "lone")
 
-    def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None):
+    def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None,
+                 iso: list[int] | None = None):
         # the search with room's memos are made only when it is needed (general)
-        self._setup(rules, wilds, costs)
+        reach = self._setup(rules, wilds, costs, iso)
         self.wilds = wilds
         self.fallback: _Solver | None = None
         # the memo and the choices: one dict per (discard owed, wilds left),
@@ -777,7 +814,7 @@ class _Roomy(_Solver):
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
         self.rready_memo: tuple[list[dict[int, bool]], ...] | None = None  # made on first use
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
-        self.rlocal, self.seqs, self.sames, self.xcand, self.lone = _run_reach(rules, self.big + 1)
+        self.rlocal, self.seqs, self.sames, self.xcand, self.lone = reach
 
     def general(self) -> _Solver:
         """The search with room for these rules, wilds and isolated cards
@@ -1322,16 +1359,24 @@ _MELD_LISTS: dict[tuple[MeldRules, int], tuple[dict[int, Any], dict[int, Any]]] 
 _MELD_LISTS_MAX = 1 << 17  # meld lists kept per rules and number of wilds
 
 
+_last_meld_lists: list[Any] = [None, -1, None]  # the rules and number of wilds asked last, their lists
+
+
 def _meld_lists(rules: MeldRules, big: int) -> tuple[dict[int, Any], dict[int, Any]]:
-    got = _MELD_LISTS.get((rules, big))
-    if got is None:
-        if len(_MELD_LISTS) >= 256:
-            _MELD_LISTS.clear()
-        got = _MELD_LISTS[rules, big] = ({}, {})
-    elif len(got[0]) > _MELD_LISTS_MAX or len(got[1]) > _MELD_LISTS_MAX:
+    last = _last_meld_lists
+    if last[0] is rules and last[1] == big:
+        got = last[2]
+    else:
+        got = _MELD_LISTS.get((rules, big))
+        if got is None:
+            if len(_MELD_LISTS) >= 256:
+                _MELD_LISTS.clear()
+            got = _MELD_LISTS[rules, big] = ({}, {})
+        last[0], last[1], last[2] = rules, big, got
+    if len(got[0]) > _MELD_LISTS_MAX or len(got[1]) > _MELD_LISTS_MAX:
         got[0].clear()
         got[1].clear()
-    return got
+    return got  # type: ignore[no-any-return]
 
 
 _SOLVERS: dict[tuple[Any, ...], _Solver] = {}
@@ -1356,8 +1401,7 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
         return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
-    s = _Solver(rules, wilds, costs) if rules.max_set_size is not None else _Roomy(rules, wilds, costs)
-    s.use_isolated(iso)
+    s = (_Solver if rules.max_set_size is not None else _Roomy)(rules, wilds, costs, iso)
     _SOLVERS[key] = s
     return s, x
 
@@ -2156,6 +2200,7 @@ def clear_memo() -> None:
     _COVER_SOLVERS.clear()
     _MASK_MEMOS.clear()
     _MELD_LISTS.clear()
+    _last_meld_lists[0] = _last_meld_lists[2] = None
 
 
 # -- is the hand complete? ---------------------------------------------------
