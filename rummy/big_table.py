@@ -73,7 +73,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from rummy.cards import Card, as_cards, deck, rank_name
-from rummy.engine import Engine, Observation
+from rummy.engine import Engine, Observation, slot_init
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.search import is_complete
@@ -192,6 +192,7 @@ def from_json(obj: dict[str, Any] | str) -> BigTableGame:
 # Observation
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class BigTableObservation(Observation):
     """What one player may see (public table plus their own cards and choice).

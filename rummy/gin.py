@@ -61,7 +61,7 @@ from typing import Any, ClassVar
 
 from rummy import onepack
 from rummy.cards import Card, deck, format_cards
-from rummy.engine import Engine, Observation
+from rummy.engine import Engine, Observation, slot_init
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
 from rummy.table import Stock, deal
@@ -400,6 +400,7 @@ class KnockOption:
                 f"{self.deadwood_points}; {opens}")
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class GinObservation(Observation):
     """What one seat may see (never another player's hidden cards).

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
-from rummy.engine import Engine, Observation
+from rummy.engine import Engine, Observation, slot_init
 from rummy.game import Action, GameError, player_names
 from rummy.melds import (
     Arrangement,
@@ -174,6 +174,7 @@ class Event:
     card: Card | None = None
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class ThreeThirteenObservation(Observation):
     """What ``player`` may see: their own hand and everything public.

@@ -487,3 +487,29 @@ def test_a_bad_player_count_is_a_VariantError_everywhere(variant: str) -> None:
     for count in (v.min_players - 1, 13 if v.max_players < 13 else 25, 10**30):
         with pytest.raises(VariantError, match=f"{v.name} is for"):
             new_game(variant, players=count, seed=1)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_observations_are_frozen_values(variant: str) -> None:
+    # every family's observation is built by rummy.engine.slot_init's
+    # __init__: the same parameters as the fields (in order, with their
+    # defaults), an equal value when made again from its own fields, and
+    # still frozen
+    import dataclasses
+    import inspect
+
+    g = rummy.new_game(variant, seed=3)
+    for _ in range(6):
+        seat = g.to_act()[0]
+        obs = g.observe(seat)
+        cls = type(obs)
+        fields = dataclasses.fields(obs)
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        assert [p.name for p in params] == [f.name for f in fields]
+        assert all(p.default is f.default for p, f in zip(params, fields)
+                   if f.default is not dataclasses.MISSING)
+        again = cls(**{f.name: getattr(obs, f.name) for f in fields})
+        assert again == obs and dataclasses.replace(obs) == obs
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obs.player = 9  # type: ignore[misc]
+        g.apply(obs.legal_actions[0], player=seat)
