@@ -46,6 +46,13 @@ past code's cold median that it needs.  The issue's benchmark kept the
 memo from hand to hand, so the past code is also timed warm, and that is
 what the scale compares with the issue's figures; the targets apply to
 this code's cold medians.
+
+On a machine whose speed drifts within seconds (a shared VM), whole rounds
+may still meet different speeds.  ``--chunk K`` times the two codes hand
+by hand in K-hand chunks instead: three worker processes (the past code
+cold, the past code warm, this code cold) each time one chunk of a set in
+turn, the order changing from chunk to chunk, so that all three meet the
+same moments of the machine; the medians are over every hand.
 """
 
 from __future__ import annotations
@@ -251,6 +258,96 @@ def against(rev: str, n: int, clock: str, rounds: int = 3) -> int:
     return 0
 
 
+def _worker(n: int) -> int:
+    """Serve timing requests on stdin, one per line: ``SET cold|warm START
+    STOP`` times those hands of set A, C or D (as :func:`cold_sets` does,
+    after the same warm-up) and prints their microseconds as a JSON list.
+    Warm keeps the memo from hand to hand, across requests too."""
+    plain, kings = MeldRules(), MeldRules(wild_rank=13)
+    sets = {"A": (lambda h: penalty(h, plain), hands(1, n, 1, 0, 10)),
+            "C": (lambda h: best_discard(h, kings), hands(3, n, 2, 4, 14)),
+            "D": (lambda h: best_arrangement(h, kings), hands(4, n, 2, 0, 13))}
+    for fn, items in sets.values():
+        for item in items[:50]:
+            fn(item)
+    clock = CLOCK[0]
+    for request in sys.stdin:
+        name, kind, start, stop = request.split()
+        fn, items = sets[name]
+        times: list[float] = []
+        gc.disable()
+        try:
+            for item in items[int(start):int(stop)]:
+                if kind == "cold":
+                    forget()
+                t0 = clock()
+                fn(item)
+                times.append((clock() - t0) / 1000)
+        finally:
+            gc.enable()
+        print(json.dumps(times), flush=True)
+    return 0
+
+
+def against_chunked(rev: str, n: int, clock: str, chunk: int) -> int:
+    """:func:`against`, with the past code (cold and warm) and this code
+    (cold) timed in turn chunk by chunk, each in a worker process of its
+    own (see the module's docstring)."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "rummy"],
+                                 capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        streams = (("old cold", tmp, "cold"), ("old warm", tmp, "warm"), ("now", str(root), "cold"))
+        workers = [subprocess.Popen(
+            [sys.executable, __file__, "--worker", "--hands", str(n), "--clock", clock],
+            env=dict(os.environ, PYTHONPATH=path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            text=True) for _label, path, _kind in streams]
+        times: dict[tuple[str, str], list[float]] = {}
+        ups: dict[str, list[float]] = {}
+        try:
+            for name in ("A", "C", "D"):
+                for k, start in enumerate(range(0, n, chunk)):
+                    stop = min(n, start + chunk)
+                    got = {}
+                    for j in range(3):  # the order turns from chunk to chunk
+                        i = (j + k) % 3
+                        w = workers[i]
+                        assert w.stdin is not None and w.stdout is not None
+                        w.stdin.write(f"{name} {streams[i][2]} {start} {stop}\n")
+                        w.stdin.flush()
+                        got[streams[i][0]] = json.loads(w.stdout.readline())
+                    for label, t in got.items():
+                        times.setdefault((name, label), []).extend(t)
+                    ups.setdefault(name, []).append(statistics.median(got["old cold"])
+                                                    / statistics.median(got["now"]))
+        finally:
+            for w in workers:
+                assert w.stdin is not None
+                w.stdin.close()
+                w.wait()
+    print(f"Cold medians, {n} hands per set, {clock} clock, {rev} (cold and warm) and this one "
+          f"timed in turn in chunks of {chunk} hands, load {os.getloadavg()[0]:.2f}")
+    for key in ("A", "C", "C p99", "D"):
+        name = key[0]
+        then, target = ISSUE_15[key]
+        pick = (lambda t: stats(t)[1]) if key.endswith("p99") else statistics.median
+        old, warm, new = (pick(times[name, label]) for label in ("old cold", "old warm", "now"))
+        spread = sorted(ups[name])
+        line_ = (f"  {key:<6} {rev}: {old:8.1f} us cold ({warm:.1f} warm)   now: {new:8.1f} us "
+                 f"cold   speed-up {old / new:.2f}x (chunks: median {statistics.median(spread):.2f}x, "
+                 f"middle half {spread[len(spread) // 4]:.2f}-{spread[(3 * len(spread)) // 4]:.2f}x)")
+        if target is not None:
+            factor = warm / then
+            here = target * factor
+            line_ += (f"   target {target:g} us x {factor:.2f} ({rev} warm here / {then:g} us) = "
+                      f"{here:.0f} us: {'met' if new < here else 'MISSED'}; needs {old / here:.2f}x "
+                      f"over {rev} cold")
+        print(line_)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=2000)
@@ -261,6 +358,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "issue 15's targets to this machine (b0a9e78: the code the issue measured)")
     p.add_argument("--rounds", type=int, default=3,
                    help="with --against: how many times to time the two in turn (default 3)")
+    p.add_argument("--chunk", type=int, default=0,
+                   help="with --against: time the past code and this one in turn in chunks of this "
+                        "many hands, each in a worker process (see the module's docstring)")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--cold-json", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--warm-json", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -269,6 +370,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cold_json or args.warm_json:
         print(json.dumps(cold_sets(n, cold=args.cold_json)))
         return 0
+    if args.worker:
+        return _worker(n)
+    if args.against and args.chunk > 0:
+        return against_chunked(args.against, n, args.clock, args.chunk)
     if args.against:
         return against(args.against, n, args.clock, max(1, args.rounds))
     plain = MeldRules()
