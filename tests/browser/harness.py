@@ -242,6 +242,28 @@ def patient(page: Any, timeout: float = 30_000) -> Any:
     return page
 
 
+#: how long a page whose kernel Voilà starts on request may take to load
+#: before it is opened once more (see :func:`open_with_new_kernel`)
+NEW_KERNEL_MS = 90_000
+
+
+def open_with_new_kernel(page: Any, url: str) -> None:
+    """Open a Voilà page whose notebook has no preheated kernel (a lesson):
+    Voilà starts one on request and sends the page's end once every cell has
+    run.  A kernel that never answers leaves the page loading for ever: seen
+    here when the page's kernel started while the apps' kernel pools were
+    being filled (jupyter_client picks a new kernel's ports by binding and
+    releasing them, so kernels started at once can be given the same port,
+    jupyter/nbconvert#1066).  Then the page is opened once more, with another
+    kernel; a page that does not load twice fails the test."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.goto(url, timeout=NEW_KERNEL_MS)
+    except PlaywrightTimeoutError:
+        page.goto(url, timeout=NAVIGATION_MS)
+
+
 def page_text(page: Any) -> str:
     """What the learner can read on the page, SVG card titles included."""
     return str(page.evaluate(PAGE_TEXT_JS))

@@ -65,7 +65,7 @@ def test_a_traceback_is_caught(browser, voila):
     """A notebook that raises is reported by page_tracebacks (the check can fail)."""
     page = harness.patient(browser.new_page())
     try:
-        page.goto(voila.base + "voila/render/tests/browser/failing_probe.ipynb")
+        harness.open_with_new_kernel(page, voila.base + "voila/render/tests/browser/failing_probe.ipynb")
         harness.wait_rendered(page)
         found = harness.page_tracebacks(page)
         code_shown = page.locator(CODE).count()
@@ -118,3 +118,27 @@ def test_each_page_gets_a_preheated_kernel_of_its_own(browser, voila):
     used = re.findall(r"Using pre-heated kernel: (\S+) for notebooks/apps/three_thirteen",
                       voila.log())
     assert set(kernels) <= set(used), (kernels, used)
+
+
+def test_a_page_whose_kernel_never_answers_is_opened_once_more():
+    """open_with_new_kernel opens the address again after a load that timed out,
+    and a second timeout fails (a stand-in page: no server needed)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    class Page:
+        def __init__(self, fails):
+            self.fails, self.calls = fails, []
+
+        def goto(self, url, timeout):
+            self.calls.append((url, timeout))
+            if len(self.calls) <= self.fails:
+                raise PlaywrightTimeoutError("Page.goto: Timeout exceeded")
+
+    once = Page(fails=1)
+    harness.open_with_new_kernel(once, "http://x/lesson")
+    assert once.calls == [("http://x/lesson", harness.NEW_KERNEL_MS),
+                          ("http://x/lesson", harness.NAVIGATION_MS)]
+    always = Page(fails=2)
+    with pytest.raises(PlaywrightTimeoutError):
+        harness.open_with_new_kernel(always, "http://x/lesson")
+    assert len(always.calls) == 2

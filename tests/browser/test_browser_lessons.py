@@ -60,7 +60,7 @@ def type_in(watch: Watch, selector: str, value: str) -> None:
 
 def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server) -> None:
     watch = Watch(page)
-    page.goto(f"{voila.base}voila/render/notebooks/{LESSON}.ipynb")
+    harness.open_with_new_kernel(page, f"{voila.base}voila/render/notebooks/{LESSON}.ipynb")
     harness.wait_rendered(page, 120_000)
     page.wait_for_selector(GUIDED, state="visible", timeout=90_000)
     page.wait_for_selector(".rummy-quiz", state="visible", timeout=90_000)
