@@ -196,15 +196,21 @@ def rlcard_melding() -> tuple[Any, Any] | None:
         return None
 
 
+def target_sets(n: int) -> dict[str, tuple[Callable[[Any], Any], list[tuple[Card, ...]]]]:
+    """Sets A (penalty), C and D of ``n`` hands each, with what is asked of
+    them: issue 15's targets."""
+    plain, kings = MeldRules(), MeldRules(wild_rank=13)
+    return {"A": (lambda h: penalty(h, plain), hands(1, n, 1, 0, 10)),
+            "C": (lambda h: best_discard(h, kings), hands(3, n, 2, 4, 14)),
+            "D": (lambda h: best_arrangement(h, kings), hands(4, n, 2, 0, 13))}
+
+
 def cold_sets(n: int, cold: bool = True) -> dict[str, float]:
     """Cold medians (and set C's p99) of sets A (penalty), C and D, in
     microseconds: what ``--against`` compares (``cold=False``: warm, the
     memo kept from hand to hand, as issue 15 timed the code it measured)."""
-    plain, kings = MeldRules(), MeldRules(wild_rank=13)
     out = {}
-    for name, fn, items in (("A", lambda h: penalty(h, plain), hands(1, n, 1, 0, 10)),
-                            ("C", lambda h: best_discard(h, kings), hands(3, n, 2, 4, 14)),
-                            ("D", lambda h: best_arrangement(h, kings), hands(4, n, 2, 0, 13))):
+    for name, (fn, items) in target_sets(n).items():
         med, p99, _ = stats(timed(fn, items, cold=cold)[0])
         out[name] = med
         if name == "C":
@@ -263,10 +269,7 @@ def _worker(n: int) -> int:
     STOP`` times those hands of set A, C or D (as :func:`cold_sets` does,
     after the same warm-up) and prints their microseconds as a JSON list.
     Warm keeps the memo from hand to hand, across requests too."""
-    plain, kings = MeldRules(), MeldRules(wild_rank=13)
-    sets = {"A": (lambda h: penalty(h, plain), hands(1, n, 1, 0, 10)),
-            "C": (lambda h: best_discard(h, kings), hands(3, n, 2, 4, 14)),
-            "D": (lambda h: best_arrangement(h, kings), hands(4, n, 2, 0, 13))}
+    sets = target_sets(n)
     for fn, items in sets.values():
         for item in items[:50]:
             fn(item)

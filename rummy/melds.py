@@ -443,7 +443,6 @@ class Discard:
         return self.arrangement.penalty
 
 
-
 # Values the search builds by the thousand, made without the frozen
 # dataclasses' __init__ (which sets each field through object.__setattr__):
 # the same objects, equal and hashed alike, for about half the time.
@@ -496,6 +495,7 @@ def _discard(card: Card, arrangement: Arrangement) -> Discard:
     _D_CARD(d, card)
     _D_ARR(d, arrangement)
     return d  # type: ignore[no-any-return]
+
 
 # ---------------------------------------------------------------------------
 # The search itself lives in rummy.search (the one module that searches);

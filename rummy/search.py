@@ -821,8 +821,7 @@ class _Roomy(_Solver):
         (made once, on first use)."""
         g = self.fallback
         if g is None:
-            g = self.fallback = _Solver(self.rules, self.wilds)
-            g.use_isolated(self.iso)
+            g = self.fallback = _Solver(self.rules, self.wilds, None, self.iso)
         return g
 
     def trim(self) -> None:
