@@ -1154,7 +1154,7 @@ class _Roomy(_Solver):
         """Does the roomy answer for (x, w, d) hold with the room counted:
         every wild left over goes to a meld, or forms melds of its own?
         (``walk``: its :meth:`_walk`, when the caller has it.)"""
-        plan, _dead, _discard, w, d = walk or self._walk(x, w, d)
+        plan, _dead, _card, w, d = walk or self._walk(x, w, d)
         _cost, k, how = self.rend(w, d)
         left = w - 2 * k - (how == 2)
         if left == 0 or (left >= 3 and self.wild_only):
@@ -1225,7 +1225,7 @@ class _Roomy(_Solver):
             if (x >> (p << 2)) & 15:
                 return None  # a searched card is a better discard
         cost = self.rsolve(x, w, 0)
-        plan, dead, _discard, left, _d = walk = self._walk(x, w, 0)  # left: wilds no meld needs
+        plan, dead, _card, left, _d = walk = self._walk(x, w, 0)  # left: wilds no meld needs
         if self.rend(left, 0)[1] or not self.holds(x, w, 0, walk):
             return None  # the isolated card is rescued, or the room must be counted
         return cost + first - self.pen[iso[0]], (plan, dead, None, left, 1)  # the end throws it
