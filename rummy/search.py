@@ -940,44 +940,47 @@ class _Roomy(_Solver):
         children's memo entries are looked up here (most are there)."""
         memo = self.rmemo[d]  # by wilds left, for this discard flag
         pen = self.pen
-        p = ((x & -x).bit_length() - 1) >> 2
         rmelds, rlocal = self.rmelds, self.rlocal
-        got = rmelds.get(x & rlocal[p])
-        if got is None or got[1] is None and got[0] <= w:
-            got = self._rmelds_at(x, p, w)
-        low, melds = got
-        if low > w and not d:
+        lone = self.lone if w < 2 else None
+        x0, settled = x, 0  # settled: the deadwood of a row of cards settled at once
+        melds: Sequence[tuple[int, int, int]]  # those of the lowest card, (cards, need, room)
+        while True:
+            p = ((x & -x).bit_length() - 1) >> 2
+            sh = p << 2
+            if lone is not None:  # :meth:`_rmelds_at`, inline (one test per deadwood card)
+                rowm, one, a, b, a2, b2 = lone[p]
+                row = (x >> sh) & rowm
+                if row == 1 and not x & one if w else row in _FEW and not (
+                        x & a and x & b or x & a2 and x & b2):
+                    low, melds = w + 1, ()
+                else:
+                    low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
+            else:
+                low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
+            if low <= w or d:
+                break
             # the lowest card can only be deadwood: so can every card after
             # it that has no meld either (a row of cards settled at once)
-            add = 0
-            y = x
-            while True:
-                sh = p << 2
-                c = (y >> sh) & 15
-                y -= c << sh
-                add += c * pen[p]
-                if not y:
-                    break
-                p = ((y & -y).bit_length() - 1) >> 2
-                got = rmelds.get(y & rlocal[p])
-                if got is None or got[1] is None and got[0] <= w:
-                    got = self._rmelds_at(y, p, w)
-                if got[0] <= w:
-                    break
-            if y:
-                v = memo[w].get(y)
-                best = add + (self._rsolve(y, w, 0) if v is None else v)
-            else:
-                best = add + self.rend(w, 0)[0]
-            memo[w][x] = best
-            self.rchoice[0][w][x] = (x - y, 0, 0, 0, add)
-            return best
+            c = (x >> sh) & 15
+            x -= c << sh
+            settled += c * pen[p]
+            if not x:
+                best = settled + self.rend(w, 0)[0]
+                memo[w][x0] = best
+                self.rchoice[0][w][x0] = (x0, 0, 0, 0, settled)
+                return best
+        if x is not x0:  # a row settled: x0 is that row and x (solved here when new)
+            v = memo[w].get(x)
+            if v is not None:
+                best = settled + v
+                memo[w][x0] = best
+                self.rchoice[0][w][x0] = (x0 - x, 0, 0, 0, settled)
+                return best
         # the melds first; then each way to leave p unmelded, searched only
         # when its least cost (what it adds, and the isolated cards' cost
         # that every state with w wilds pays) is below the best so far.
         # Ties go as if leaving p unmelded came first: to a meld, or to
         # the option met first
-        sh = p << 2
         best = _INF
         pick: Any = None
         if low <= w:
@@ -1025,7 +1028,7 @@ class _Roomy(_Solver):
                 best = v
                 pick = (dl, 0, 0, 1, pen[p])
         if d and x & self.xcand[p]:  # runs that leave out a natural that may be the discard
-            extra = self.rextra.get(x & rlocal[p])
+            extra = self.rextra.get(x & self.rlocal[p])
             if extra is None:
                 extra = self._rextra_of(x, p)
             for delta, need, room in extra:
@@ -1042,22 +1045,25 @@ class _Roomy(_Solver):
                         pick = (delta, need, room, 1, 0)
         memo[w][x] = best
         self.rchoice[d][w][x] = pick
+        if x is not x0:
+            best += settled
+            memo[w][x0] = best
+            self.rchoice[0][w][x0] = (x0 - x, 0, 0, 0, settled)
         return best
 
     def _rmelds_at(self, x: int, p: int, w: int) -> tuple[int, Any]:
-        """:meth:`_rmelds_of`, or (w + 1, None) when the lowest card ``p`` of
-        x has no meld with the ``w`` wilds left (0 or 1): a bound on the
-        fewest wilds its melds need, kept in place of its lists, which are
-        made when a state with more wilds asks.  Told from p's rank and
-        the first cards of its runs (see :func:`_lone_tests`)."""
+        """(fewest wilds any needs, the melds of the lowest card ``p`` of x):
+        :meth:`_rmelds_of`, kept, or (w + 1, ()) when p has no meld with
+        the ``w`` wilds left (0 or 1), told from p's rank and the first
+        cards of its runs (see :func:`_lone_tests`) without a lookup.
+        (:meth:`_rsolve` has this inline.)"""
         if w < 2:
             rowm, one, a, b, a2, b2 = self.lone[p]
             row = (x >> (p << 2)) & rowm
             if row == 1 and not x & one if w else row in _FEW and not (
                     x & a and x & b or x & a2 and x & b2):
-                got = self.rmelds[x & self.rlocal[p]] = (w + 1, None)
-                return got
-        return self._rmelds_of(x, p)
+                return w + 1, ()
+        return self.rmelds.get(x & self.rlocal[p]) or self._rmelds_of(x, p)
 
     def _rextra_of(self, x: int, p: int) -> list[tuple[int, int, int]]:
         """With a discard owed: runs from the lowest card ``p`` of x that
@@ -1114,10 +1120,7 @@ class _Roomy(_Solver):
             ok = self._rready(x - (1 << (p << 2)), w, 0)
         if not ok:
             p = ((x & -x).bit_length() - 1) >> 2
-            mg = self.rmelds.get(x & self.rlocal[p])
-            if mg is None or mg[1] is None and mg[0] <= w:
-                mg = self._rmelds_at(x, p, w)
-            low, melds = mg
+            low, melds = self._rmelds_at(x, p, w)
             if low <= w:
                 for delta, need, _room in melds:
                     if need <= w and self._rready(x - delta, w - need, d):
