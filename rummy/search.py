@@ -947,21 +947,28 @@ class _Roomy(_Solver):
         while True:
             p = ((x & -x).bit_length() - 1) >> 2
             sh = p << 2
-            if lone is not None:  # :meth:`_rmelds_at`, inline (one test per deadwood card)
-                rowm, one, a, b, a2, b2 = lone[p]
-                row = (x >> sh) & rowm
-                if row == 1 and not x & one if w else row in _FEW and not (
-                        x & a and x & b or x & a2 and x & b2):
-                    low, melds = w + 1, ()
-                else:
-                    low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
-            else:
-                low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
-            if low <= w or d:
-                break
             # the lowest card can only be deadwood: so can every card after
             # it that has no meld either (a row of cards settled at once)
-            c = (x >> sh) & 15
+            if lone is not None:  # :meth:`_rmelds_at`, inline (one test per deadwood card)
+                rowm, one, a, b, a2, b2 = lone[p]
+                xs = x >> sh  # the fields from p on
+                row = xs & rowm
+                if row == 1 and not xs & one if w else row in _FEW and not (
+                        xs & a and xs & b or xs & a2 and xs & b2):
+                    if d:
+                        low, melds = w + 1, ()
+                        break
+                    c = row & 15
+                else:
+                    low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
+                    if low <= w or d:
+                        break
+                    c = xs & 15
+            else:
+                low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
+                if low <= w or d:
+                    break
+                c = (x >> sh) & 15
             x -= c << sh
             settled += c * pen[p]
             if not x:
@@ -1059,9 +1066,10 @@ class _Roomy(_Solver):
         (:meth:`_rsolve` has this inline.)"""
         if w < 2:
             rowm, one, a, b, a2, b2 = self.lone[p]
-            row = (x >> (p << 2)) & rowm
-            if row == 1 and not x & one if w else row in _FEW and not (
-                    x & a and x & b or x & a2 and x & b2):
+            xs = x >> (p << 2)
+            row = xs & rowm
+            if row == 1 and not xs & one if w else row in _FEW and not (
+                    xs & a and xs & b or xs & a2 and xs & b2):
                 return w + 1, ()
         return self.rmelds.get(x & self.rlocal[p]) or self._rmelds_of(x, p)
 
@@ -1331,9 +1339,10 @@ _FEW = frozenset({1, 2, 0x11, 0x101, 0x1001})
 def _lone_tests(aces: str) -> list[tuple[int, int, int, int, int, int]]:
     """For each position p, what tells whether p, as the lowest card, has a
     meld with fewer than two wilds (the roomy search asks before it looks
-    up p's meld lists): (the mask of p's rank fields from p on, shifted to
-    p, the fields of the first two cards of each of its runs, and those of
-    its two runs' first and second cards, 0 when there is none).  With one
+    up p's meld lists): (the mask of p's rank fields from p on, the fields
+    of the first two cards of each of its runs, and those of its two runs'
+    first and second cards, 0 when there is none), all shifted to p (they
+    lie after it: they are read off the count vector shifted to p).  With one
     wild, p has a meld when its rank holds another card or one of the first
     two cards of a run is there (a gap takes the wild); with none, when its
     rank holds three cards or a run's first two cards are both there.
@@ -1346,7 +1355,8 @@ def _lone_tests(aces: str) -> list[tuple[int, int, int, int, int, int]]:
     up, down = t[4], t[5]
     out = []
     for p in range(52):
-        pairs = [(15 << (seq[0] << 2), 15 << (seq[1] << 2) if len(seq) > 1 else 0)
+        assert all(q > p for seq in (up[p], down[p]) for q in seq[:2])
+        pairs = [(15 << ((seq[0] - p) << 2), 15 << ((seq[1] - p) << 2) if len(seq) > 1 else 0)
                  for seq in (up[p], down[p]) if seq]
         pairs += [(0, 0)] * (2 - len(pairs))
         (a, b), (a2, b2) = pairs
