@@ -64,6 +64,7 @@ import functools
 import operator
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate
 from typing import Any
 
 from rummy.cards import SUITS, Card, as_cards
@@ -355,18 +356,20 @@ class _Solver:
 
     def use_isolated(self, iso: list[int]) -> None:
         """Settle these isolated positions (best discard first) in :meth:`end`."""
-        tail = [0] * (len(iso) + 1)
-        for i in range(len(iso) - 1, -1, -1):
-            tail[i] = tail[i + 1] + self.pen[iso[i]]
+        # tail[i]: the cost of the isolated cards from the i-th on
+        tail = [*accumulate(map(self.pen.__getitem__, reversed(iso)), initial=0)]
+        tail.reverse()
         self.iso = iso
         self.iso_tail = tail
         self.iso_first = self.drank[iso[0]] if iso else 1 << 30
         # the isolated cards' cost with w wilds left and no discard owed
-        # (rend's): what every state of the roomy search with w wilds costs
-        # at least (two wilds rescue one card, the costliest first)
-        low = self.iso_low = [0] * (self.big + 1)
-        for w in range(min(len(low), 2 * len(iso))):
-            low[w] = tail[w >> 1]
+        # (the cost of rend(w, 0)): what every state of the roomy search
+        # with w wilds costs at least (two wilds rescue one card, the
+        # costliest first)
+        n = self.big + 1
+        low = self.iso_low = [tail[w >> 1] for w in range(min(n, 2 * len(iso)))]
+        if len(low) < n:
+            low += [0] * (n - len(low))
 
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
@@ -874,9 +877,9 @@ class _Roomy(_Solver):
         # runs: p on top, a natural at every rank that has one, ending on a natural
         for seq in self.seqs[p]:
             delta, gaps = bit, 0
-            for i, st in enumerate(seq):
-                if (x >> st) & 15:
-                    delta += 1 << st
+            for i, (field, unit, _q) in enumerate(seq):
+                if x & field:
+                    delta += unit
                     need = gaps if i else 1
                     if need < low:
                         low = need
@@ -972,7 +975,7 @@ class _Roomy(_Solver):
             x -= c << sh
             settled += c * pen[p]
             if not x:
-                best = settled + self.rend(w, 0)[0]
+                best = settled + self.iso_low[w]  # rend(w, 0)'s cost
                 memo[w][x0] = best
                 self.rchoice[0][w][x0] = (x0, 0, 0, 0, settled)
                 return best
@@ -999,7 +1002,7 @@ class _Roomy(_Solver):
                         if v is None:
                             v = self._rsolve(y, w - need, d)
                     else:
-                        v = self.rend(w - need, d)[0]
+                        v = self.rend(w - need, 1)[0] if d else self.iso_low[w - need]
                     if v <= best:
                         best = v
                         pick = (delta, need, room, d, 0)
@@ -1018,7 +1021,7 @@ class _Roomy(_Solver):
                 v = self.rmemo[0][w].get(z)
                 v = add + (self._rsolve(z, w, 0) if v is None else v)
             else:
-                v = add + self.rend(w, 0)[0]
+                v = add + self.iso_low[w]
             if v < best:
                 best = v
                 pick = (dl, 0, 0, 0, add)
@@ -1088,16 +1091,15 @@ class _Roomy(_Solver):
         for seq in self.seqs[p]:
             delta, gaps = 1 << (p << 2), 0
             inner: list[int] = []  # the naturals taken that could be left out
-            for i, st in enumerate(seq):
-                c = (x >> st) & 15
+            for i, (field, unit, q) in enumerate(seq):
+                c = x & field
                 if c:
-                    unit = 1 << st
                     delta += unit
                     need = (gaps if i else 1) + 1
                     if need <= big:
                         for u in inner:
                             out.append((delta - u, need, 11 - i))
-                    if c == 1 and drank[st >> 2] < dp:
+                    if c == unit and drank[q] < dp:  # one card there
                         inner.append(unit)
                 else:
                     gaps += 1
@@ -1275,7 +1277,7 @@ class _Roomy(_Solver):
 
 
 @functools.lru_cache(maxsize=512)
-def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
+def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[tuple[int, int, int], ...], ...]],
                                                       list[tuple[tuple[int, int, int], ...]], list[int],
                                                       list[tuple[int, int, int, int, int, int]]]:
     """:func:`_run_reach_of` for the rules' ace layout, for each position
@@ -1299,14 +1301,15 @@ def _run_discards(rules: MeldRules) -> list[int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[int, ...], ...]],
+def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[tuple[int, int, int], ...], ...]],
                                                   list[tuple[tuple[int, int, int], ...]]]:
     """Static tables of the roomy search, per ace layout and reach (the
     wilds in hand plus one), whatever the other rules: for each position,
     the part of a count vector its melds as the lowest card depend on (its
-    ``local`` part and the reach of each card of its rank); the field
-    shifts of its run sequences (down its suit, and up from an ace that
-    also plays low); and for each later card of its rank, (its field's
+    ``local`` part and the reach of each card of its rank); its run
+    sequences (down its suit, and up from an ace that also plays low), each
+    card as (its field's mask and unit in a count vector, its position);
+    and for each later card of its rank, (its field's
     shift within the rank's 16 bits, its unit in a count vector, the cards
     of its suit a run from it could reach first)."""
     t = _tables(MeldRules(aces=aces))  # type: ignore[arg-type]
@@ -1318,14 +1321,15 @@ def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[in
             m |= 15 << (q << 2)
         reach_of[p] = m
     rlocal = [0] * 52
-    seqs: list[tuple[tuple[int, ...], ...]] = []
+    seqs: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
     sames: list[tuple[tuple[int, int, int], ...]] = []
     for p in range(52):
         m = local[p]
         for q in same[p]:
             m |= reach_of[q]
         rlocal[p] = m
-        seqs.append(tuple(tuple(q << 2 for q in seq) for seq in (up[p], down[p]) if seq))
+        seqs.append(tuple(tuple((15 << (q << 2), 1 << (q << 2), q) for q in seq)
+                          for seq in (up[p], down[p]) if seq))
         sames.append(tuple(((q & 3) << 2, 1 << (q << 2), reach_of[q]) for q in same[p]))
     return rlocal, seqs, sames
 
