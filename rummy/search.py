@@ -230,6 +230,7 @@ def _partners_by_index(aces: str, reach: int) -> tuple[list[int], list[int]]:
 
 #: the room of a set in the roomy search: more than any number of wilds
 _SET_ROOM = 64
+_UNIT = [1 << (p << 2) for p in range(52)]  # one card at each position, as a count vector
 _EIGHTS = sum(8 << (4 * p) for p in range(52))  # a count of 8 or more in some field
 
 
@@ -249,7 +250,7 @@ def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, 
         if not x & partners[i] and (x >> shift[i]) & 15 == 1:  # most cards have a partner
             iso.append(index_pos[i])
     for p in iso:
-        x -= 1 << (p << 2)
+        x -= _UNIT[p]
     iso.sort(key=drank.__getitem__)
     return x, iso
 
@@ -374,7 +375,7 @@ class _Solver:
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
         room added, discard flag after, cost added)."""
-        p = ((x & -x).bit_length() - 1) >> 2
+        p = ((x ^ (x - 1)).bit_length() - 1) >> 2
         bit = 1 << (p << 2)
         yield bit, 0, 0, d, self.pen[p]  # deadwood
         if d:
@@ -482,7 +483,7 @@ class _Solver:
             return got
         solve = self.solve
         pen = self.pen
-        p = ((x & -x).bit_length() - 1) >> 2
+        p = ((x ^ (x - 1)).bit_length() - 1) >> 2
         if w < 2:
             # most states: the lowest card has no partner left, so it can only
             # be deadwood (or the discard); skip the full move search, and
@@ -522,7 +523,7 @@ class _Solver:
                 add += n * pen[p]
                 if y == 0:
                     break
-                p = ((y & -y).bit_length() - 1) >> 2
+                p = ((y ^ (y - 1)).bit_length() - 1) >> 2
             if add:
                 best = add + solve(y, w, cap, 0)
                 memo[key] = best
@@ -571,7 +572,7 @@ class _Solver:
         every wild at hand, as (cards removed, wilds needed, room added);
         found once per ``x`` (states differ in wilds left far more often than
         in cards left), and a state with fewer wilds takes those it can pay."""
-        key = x & self.local[((x & -x).bit_length() - 1) >> 2]
+        key = x & self.local[((x ^ (x - 1)).bit_length() - 1) >> 2]
         melds = self.meld_memo.get(key)
         if melds is None:
             melds = [(delta, need, room) for delta, need, room, _d2, add in self.moves(key, self.big, 0)
@@ -595,7 +596,7 @@ class _Solver:
         # the lowest card as the discard, or in a meld (never deadwood)
         ok = False
         if d:
-            p = ((x & -x).bit_length() - 1) >> 2
+            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
             ok = self.ready(x - (1 << (p << 2)), w, cap, 0)
         if not ok:
             melds = self._melds_of(x)
@@ -612,9 +613,9 @@ class _Solver:
         out: list[int] = []
         idx_at = self.idx_at
         while delta:  # one card at a time (a card counted twice comes round twice)
-            i = ((delta & -delta).bit_length() - 1) >> 2
+            i = ((delta ^ (delta - 1)).bit_length() - 1) >> 2
             out.append(idx_at[i])
-            delta -= 1 << (i << 2)
+            delta -= _UNIT[i]
         out.sort()
         return out
 
@@ -639,7 +640,7 @@ class _Solver:
             return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
         total = self.iso_tail[0]
         while x:
-            i = ((x & -x).bit_length() - 1) >> 2
+            i = ((x ^ (x - 1)).bit_length() - 1) >> 2
             n = (x >> (i << 2)) & 15
             x -= n << (i << 2)
             total += n * self.pen[i]
@@ -671,7 +672,7 @@ class _Solver:
         cap = 0
         while x:
             cap = min(cap, w)
-            p = ((x & -x).bit_length() - 1) >> 2
+            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
             delta, need, room, d2, add = self.choice[((x << 5 | w) << 5 | cap) << 1 | d]
             if d2 != d:
                 discard = self.card_at[p]
@@ -871,7 +872,7 @@ class _Roomy(_Solver):
         as (cards removed, wilds needed, room)), found once per part of x
         they depend on, with every wild at hand."""
         big = self.big
-        bit = 1 << (p << 2)
+        bit = _UNIT[p]
         out: list[tuple[int, int, int]] = []
         low = _INF
         # runs: p on top, a natural at every rank that has one, ending on a natural
@@ -948,7 +949,7 @@ class _Roomy(_Solver):
         x0, settled = x, 0  # settled: the deadwood of a row of cards settled at once
         melds: Sequence[tuple[int, int, int]]  # those of the lowest card, (cards, need, room)
         while True:
-            p = ((x & -x).bit_length() - 1) >> 2
+            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
             sh = p << 2
             # the lowest card can only be deadwood: so can every card after
             # it that has no meld either (a row of cards settled at once)
@@ -972,7 +973,7 @@ class _Roomy(_Solver):
                 if low <= w or d:
                     break
                 c = (x >> sh) & 15
-            x -= c << sh
+            x -= _UNIT[p] if c == 1 else c << sh
             settled += c * pen[p]
             if not x:
                 best = settled + self.iso_low[w]  # rend(w, 0)'s cost
@@ -1010,10 +1011,10 @@ class _Roomy(_Solver):
             # every copy of p left unmelded (a copy in a meld is met first:
             # the copies left over are then the lowest cards again)
             n = (x >> sh) & 15
-            dl = n << sh
+            dl = _UNIT[p] if n == 1 else n << sh
             add = pen[p] * n
         else:  # one copy thrown
-            dl = 1 << sh
+            dl = _UNIT[p]
             add = dp = self.drank[p]
         if add + self.iso_low[w] < best:
             z = x - dl
@@ -1089,7 +1090,7 @@ class _Roomy(_Solver):
         dp = drank[p]
         out: list[tuple[int, int, int]] = []
         for seq in self.seqs[p]:
-            delta, gaps = 1 << (p << 2), 0
+            delta, gaps = _UNIT[p], 0
             inner: list[int] = []  # the naturals taken that could be left out
             for i, (field, unit, q) in enumerate(seq):
                 c = x & field
@@ -1126,10 +1127,10 @@ class _Roomy(_Solver):
             return got
         ok = False
         if d:
-            p = ((x & -x).bit_length() - 1) >> 2
+            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
             ok = self._rready(x - (1 << (p << 2)), w, 0)
         if not ok:
-            p = ((x & -x).bit_length() - 1) >> 2
+            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
             low, melds = self._rmelds_at(x, p, w)
             if low <= w:
                 for delta, need, _room in melds:
@@ -1151,7 +1152,7 @@ class _Roomy(_Solver):
         while x:
             delta, need, room, d2, add = choice[d][w][x]
             if d2 != d:
-                discard = self.card_at[((x & -x).bit_length() - 1) >> 2]
+                discard = self.card_at[((x ^ (x - 1)).bit_length() - 1) >> 2]
             elif add:
                 dead += delta
             else:
@@ -2271,7 +2272,7 @@ def _solver_counts(x: int, rules: MeldRules) -> int:
     index_pos = _rule_tables(rules)[7]
     out = 0
     while x:
-        i = ((x & -x).bit_length() - 1) >> 2
+        i = ((x ^ (x - 1)).bit_length() - 1) >> 2
         n = (x >> (i << 2)) & 15
         x -= n << (i << 2)
         out += n << (index_pos[i] << 2)
