@@ -612,8 +612,8 @@ class _Solver:
         order (a card counted twice is there twice)."""
         out: list[int] = []
         idx_at = self.idx_at
-        while delta:  # one card at a time (a card counted twice comes round twice)
-            i = ((delta ^ (delta - 1)).bit_length() - 1) >> 2
+        while delta:  # one card at a time, the top field first (a card counted twice comes round twice)
+            i = (delta.bit_length() - 1) >> 2
             out.append(idx_at[i])
             delta -= _UNIT[i]
         out.sort()
@@ -639,9 +639,9 @@ class _Solver:
         if total is not None:
             return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
         total = self.iso_tail[0]
-        while x:
-            i = ((x ^ (x - 1)).bit_length() - 1) >> 2
-            n = (x >> (i << 2)) & 15
+        while x:  # the top field first
+            i = (x.bit_length() - 1) >> 2
+            n = x >> (i << 2)
             x -= n << (i << 2)
             total += n * self.pen[i]
         return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
@@ -867,10 +867,10 @@ class _Roomy(_Solver):
         self.rend_memo[key] = best
         return best
 
-    def _rmelds_of(self, x: int, p: int) -> tuple[int, list[tuple[int, int, int]]]:
+    def _rmelds_of(self, x: int, p: int, key: int) -> tuple[int, list[tuple[int, int, int]]]:
         """(fewest wilds any needs, the melds of the lowest card ``p`` of x
         as (cards removed, wilds needed, room)), found once per part of x
-        they depend on, with every wild at hand."""
+        they depend on (``key``: x & rlocal[p]), with every wild at hand."""
         big = self.big
         bit = _UNIT[p]
         out: list[tuple[int, int, int]] = []
@@ -921,7 +921,7 @@ class _Roomy(_Solver):
                     if need < low:
                         low = need
                     out.append((dl, need, _SET_ROOM))
-        got = self.rmelds[x & self.rlocal[p]] = (low, out)
+        got = self.rmelds[key] = (low, out)
         return got
 
     def rsolve(self, x: int, w: int, d: int) -> int:
@@ -964,15 +964,16 @@ class _Roomy(_Solver):
                         break
                     c = row & 15
                 else:
-                    low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
+                    low, melds = rmelds.get(key := x & rlocal[p]) or self._rmelds_of(x, p, key)
                     if low <= w or d:
                         break
                     c = xs & 15
             else:
-                low, melds = rmelds.get(x & rlocal[p]) or self._rmelds_of(x, p)
+                xs = x >> sh
+                low, melds = rmelds.get(key := x & rlocal[p]) or self._rmelds_of(x, p, key)
                 if low <= w or d:
                     break
-                c = (x >> sh) & 15
+                c = xs & 15
             x -= _UNIT[p] if c == 1 else c << sh
             settled += c * pen[p]
             if not x:
@@ -1010,7 +1011,7 @@ class _Roomy(_Solver):
         if not d:
             # every copy of p left unmelded (a copy in a meld is met first:
             # the copies left over are then the lowest cards again)
-            n = (x >> sh) & 15
+            n = xs & 15
             dl = _UNIT[p] if n == 1 else n << sh
             add = pen[p] * n
         else:  # one copy thrown
@@ -1075,7 +1076,7 @@ class _Roomy(_Solver):
             if row == 1 and not xs & one if w else row in _FEW and not (
                     xs & a and xs & b or xs & a2 and xs & b2):
                 return w + 1, ()
-        return self.rmelds.get(x & self.rlocal[p]) or self._rmelds_of(x, p)
+        return self.rmelds.get(key := x & self.rlocal[p]) or self._rmelds_of(x, p, key)
 
     def _rextra_of(self, x: int, p: int) -> list[tuple[int, int, int]]:
         """With a discard owed: runs from the lowest card ``p`` of x that
