@@ -107,6 +107,10 @@ _W = 1 << 13  # cost encoding: penalty * _W + deadwood cards * _N + discard pref
 _N = 1 << 7
 _INF = 1 << 62
 _WILD_DISCARD = 100  # discard preference of a wild (naturals rank 0..51, lower preferred)
+#: the roomy search's count vectors hold position p in field 51 - p (the
+#: field at shift 204 - 4p): the lowest position, searched first, is the
+#: top field, found by ``bit_length`` alone, and read off by one shift
+_TOP = 204
 
 
 @functools.lru_cache(maxsize=512)
@@ -127,7 +131,8 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     by Card.index, the positions after each that are better discards,
     each Card.index's unit in a count vector, the Card.index at each
     position, whether each Card.index (the joker's, 52, included) is a
-    wild, and the positions in discard preference order (best first).
+    wild, the positions in discard preference order (best first), and
+    each Card.index's unit in the roomy search's count vectors (``_TOP``).
     """
     pos_of: dict[Card, int] = {}
     card_at: list[Card] = []
@@ -168,8 +173,9 @@ def _tables(rules: MeldRules) -> tuple[Any, ...]:
     unit = [1 << (index_pos[i] << 2) for i in range(52)]
     idx_at = [c.index for c in card_at]
     wild_at = [i % 13 + 1 == rules.wild_rank for i in range(52)] + [True]
+    unit_top = [1 << (_TOP - (index_pos[i] << 2)) for i in range(52)]
     return (pos_of, card_at, pen, drank, up, down, same, index_pos, local, pts, better, unit, idx_at,
-            wild_at, order)
+            wild_at, order, unit_top)
 
 
 _last_tables: list[Any] = [None, None]
@@ -219,38 +225,63 @@ def _partners_of(both: bool, reach: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _partners_by_index(aces: str, reach: int) -> tuple[list[int], list[int]]:
+def _partners_by_index(aces: str, reach: int, top: bool = False) -> tuple[list[int], list[int]]:
     """:func:`_partners_of` and each card's field shift in a count vector,
     by ``Card.index`` (0..51): what :func:`_encode` reads to find the
-    isolated cards."""
+    isolated cards (``top``: in the roomy search's layout, ``_TOP``)."""
     index_pos = _tables(MeldRules(aces=aces))[7]  # type: ignore[arg-type]
     partners = _partners_of(aces == "low_or_high", reach)
+    if top:
+        return [_flip(partners[p]) for p in index_pos], [_TOP - (p << 2) for p in index_pos]
     return [partners[p] for p in index_pos], [p << 2 for p in index_pos]
 
 
 #: the room of a set in the roomy search: more than any number of wilds
 _SET_ROOM = 64
 _UNIT = [1 << (p << 2) for p in range(52)]  # one card at each position, as a count vector
+_UNIT_TOP = [1 << (_TOP - (p << 2)) for p in range(52)]  # the same in the roomy search's layout
+_FIELD_TOP = [15 << (_TOP - (p << 2)) for p in range(52)]  # each position's field in that layout
+
+
+def _flip(x: int) -> int:
+    """A count vector in the other layout: position p's count moves from
+    field p to field 51 - p, or back (``_TOP``).
+
+    >>> _flip(3) == 3 << _TOP, _flip(_flip(0x1203)) == 0x1203
+    (True, True)
+    """
+    out = 0
+    while x:
+        i = (x.bit_length() - 1) >> 2
+        n = x >> (i << 2)
+        x -= n << (i << 2)
+        out |= n << (_TOP - (i << 2))
+    return out
+
+
 _EIGHTS = sum(8 << (4 * p) for p in range(52))  # a count of 8 or more in some field
 
 
-def _encode(rules: MeldRules, big: int, naturals: Sequence[Card]) -> tuple[int, list[int]]:
+def _encode(rules: MeldRules, big: int, naturals: Sequence[Card],
+            top: bool = False) -> tuple[int, list[int]]:
     """The count vector of the naturals less the isolated ones, and the
     isolated positions, best discard first.  A natural is isolated when no
-    other natural could share a meld with it, given ``big`` wilds."""
+    other natural could share a meld with it, given ``big`` wilds.  (``top``:
+    in the roomy search's layout, see ``_TOP``.)"""
     tables = _rule_tables(rules)
-    drank, index_pos, unit = tables[3], tables[7], tables[11]
+    drank, index_pos, unit = tables[3], tables[7], tables[15 if top else 11]
     x = sum([unit[c.index] for c in naturals])
     if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(map(_INDEX, naturals)).values()) > 8:
         raise MeldError("no card can appear more than 8 times (at most 8 packs)")
-    partners, shift = _partners_by_index(rules.aces, big + 1)
+    partners, shift = _partners_by_index(rules.aces, big + 1, top)
     iso: list[int] = []
     for c in naturals:
         i = c.index
         if not x & partners[i] and (x >> shift[i]) & 15 == 1:  # most cards have a partner
             iso.append(index_pos[i])
+    units = _UNIT_TOP if top else _UNIT
     for p in iso:
-        x -= _UNIT[p]
+        x -= units[p]
     iso.sort(key=drank.__getitem__)
     return x, iso
 
@@ -274,7 +305,7 @@ def _static(rules: MeldRules, costs: tuple[int, ...]) -> tuple[Any, ...]:
     got = _STATICS.get(key)
     if got is None:
         (pos_of, card_at, pen, drank, up, down, same, index_pos, local, _pts, better, _unit,
-         idx_at, _wild_at, by_drank) = _rule_tables(rules)
+         idx_at, _wild_at, by_drank, _unit_top) = _rule_tables(rules)
         big = len(costs)
         wild_cost = [0] * (big + 1)
         for left in range(1, big + 1):
@@ -307,7 +338,7 @@ class _Solver:
     __slots__ = ("rules", "pos_of", "card_at", "pen", "drank", "up", "down", "same", "memo",
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
                  "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
-                 "iso_first", "idx_at", "iso_low", "by_drank")
+                 "iso_first", "idx_at", "iso_low", "by_drank", "field_idx", "field_pen")
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None,
                  iso: list[int] | None = None):
@@ -329,6 +360,8 @@ class _Solver:
         (self.rules, self.pos_of, self.card_at, self.pen, self.drank, self.up, self.down,
          self.same, self.index_pos, self.local, self.better, self.idx_at, self.by_drank,
          self.max_set, self.wild_only, self.big, self.wild_cost, self.set_room, reach) = _static(rules, costs)
+        # the Card.index and the deadwood cost of the card in each field of a count vector
+        self.field_idx, self.field_pen = self.idx_at, self.pen
         if iso:
             self.use_isolated(iso)
         else:
@@ -611,7 +644,7 @@ class _Solver:
         """The cards of a count vector as ``Card.index`` values, in index
         order (a card counted twice is there twice)."""
         out: list[int] = []
-        idx_at = self.idx_at
+        idx_at = self.field_idx
         while delta:  # one card at a time, the top field first (a card counted twice comes round twice)
             i = (delta.bit_length() - 1) >> 2
             out.append(idx_at[i])
@@ -643,7 +676,7 @@ class _Solver:
             i = (x.bit_length() - 1) >> 2
             n = x >> (i << 2)
             x -= n << (i << 2)
-            total += n * self.pen[i]
+            total += n * self.field_pen[i]
         return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
 
     def arrangement(self, x: int, wilds: list[Card], d: int = 0,
@@ -795,10 +828,14 @@ class _Roomy(_Solver):
     their room (which needs 14 or more cards in the arrangement): each
     answer is checked (:meth:`holds`), and searched again with the room
     counted (:class:`_Solver`) when the check fails.
+
+    Its count vectors hold position p in field 51 - p (``_TOP``): the
+    lowest card is the top field (``bit_length`` finds it, one shift reads
+    its count), and the numbers shrink as the search takes cards.
     """
 
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
-                 "sames", "xcand", "wilds", "fallback", "lone")
+                 "sames", "xcand", "wilds", "fallback", "lone", "rbetter")
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None,
                  iso: list[int] | None = None):
@@ -818,7 +855,14 @@ class _Roomy(_Solver):
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
         self.rready_memo: tuple[list[dict[int, bool]], ...] | None = None  # made on first use
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
-        self.rlocal, self.seqs, self.sames, self.xcand, self.lone = reach
+        (self.rlocal, self.seqs, self.sames, self.xcand, self.rbetter, self.lone, self.field_idx,
+         self.field_pen) = reach
+
+    def encode(self, naturals: Sequence[Card]) -> int:
+        """:meth:`_Solver.encode`, in this search's layout (``_TOP``)."""
+        x, iso = _encode(self.rules, self.big, naturals, top=True)
+        self.use_isolated(iso)
+        return x
 
     def general(self) -> _Solver:
         """The search with room for these rules, wilds and isolated cards
@@ -872,7 +916,7 @@ class _Roomy(_Solver):
         as (cards removed, wilds needed, room)), found once per part of x
         they depend on (``key``: x & rlocal[p]), with every wild at hand."""
         big = self.big
-        bit = _UNIT[p]
+        bit = _UNIT_TOP[p]
         out: list[tuple[int, int, int]] = []
         low = _INF
         # runs: p on top, a natural at every rank that has one, ending on a natural
@@ -891,8 +935,10 @@ class _Roomy(_Solver):
                         break
         # sets: every copy of p, and of each other suit all its copies, or
         # (for a card that may start a run) fewer
-        row = (x >> ((p >> 2) << 4)) & 0xFFFF  # p's rank, four fields (earlier suits are gone)
-        n = (row >> ((p & 3) << 2)) & 15
+        f = 51 - p  # p's field, the top one
+        o = (f & 3) << 2  # its shift within its rank's four fields
+        row = x >> ((f << 2) - o)  # p's rank (earlier suits are gone)
+        n = row >> o
         dl, k = bit * n, n
         free: list[tuple[int, int]] | None = None
         for sh, unit, rm in self.sames[p]:
@@ -945,36 +991,40 @@ class _Roomy(_Solver):
         memo = self.rmemo[d]  # by wilds left, for this discard flag
         pen = self.pen
         rmelds, rlocal = self.rmelds, self.rlocal
-        lone = self.lone if w < 2 else None
+        lone = self.lone[w] if w < 2 else None
         x0, settled = x, 0  # settled: the deadwood of a row of cards settled at once
         melds: Sequence[tuple[int, int, int]]  # those of the lowest card, (cards, need, room)
         while True:
-            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
-            sh = p << 2
+            f = (x.bit_length() - 1) >> 2  # the lowest card's field: the top one
+            p = 51 - f
+            sh = f << 2
             # the lowest card can only be deadwood: so can every card after
             # it that has no meld either (a row of cards settled at once)
             if lone is not None:  # :meth:`_rmelds_at`, inline (one test per deadwood card)
-                rowm, one, a, b, a2, b2 = lone[p]
-                xs = x >> sh  # the fields from p on
-                row = xs & rowm
-                if row == 1 and not xs & one if w else row in _FEW and not (
-                        xs & a and xs & b or xs & a2 and xs & b2):
+                if w:
+                    hi, one = lone[p]
+                    alone = x < hi and not x & one
+                    c = 1
+                else:
+                    base, o, few, a, b, a2, b2 = lone[p]
+                    row = x >> base
+                    alone = row in few and not (x & a and x & b or x & a2 and x & b2)
+                    c = row >> o
+                if alone:
                     if d:
                         low, melds = w + 1, ()
                         break
-                    c = row & 15
                 else:
                     low, melds = rmelds.get(key := x & rlocal[p]) or self._rmelds_of(x, p, key)
                     if low <= w or d:
                         break
-                    c = xs & 15
+                    c = x >> sh
             else:
-                xs = x >> sh
                 low, melds = rmelds.get(key := x & rlocal[p]) or self._rmelds_of(x, p, key)
                 if low <= w or d:
                     break
-                c = xs & 15
-            x -= _UNIT[p] if c == 1 else c << sh
+                c = x >> sh
+            x -= _UNIT_TOP[p] if c == 1 else c << sh
             settled += c * pen[p]
             if not x:
                 best = settled + self.iso_low[w]  # rend(w, 0)'s cost
@@ -1011,11 +1061,11 @@ class _Roomy(_Solver):
         if not d:
             # every copy of p left unmelded (a copy in a meld is met first:
             # the copies left over are then the lowest cards again)
-            n = xs & 15
-            dl = _UNIT[p] if n == 1 else n << sh
+            n = x >> sh
+            dl = _UNIT_TOP[p] if n == 1 else n << sh
             add = pen[p] * n
         else:  # one copy thrown
-            dl = _UNIT[p]
+            dl = _UNIT_TOP[p]
             add = dp = self.drank[p]
         if add + self.iso_low[w] < best:
             z = x - dl
@@ -1027,7 +1077,7 @@ class _Roomy(_Solver):
             if v < best:
                 best = v
                 pick = (dl, 0, 0, 0, add)
-        if d and pen[p] < best and (x & self.better[p] or self.iso_first < dp):
+        if d and pen[p] < best and (x & self.rbetter[p] or self.iso_first < dp):
             # one copy unmelded, the discard still owed (when a later card
             # may be a better discard)
             y = x - dl
@@ -1069,13 +1119,14 @@ class _Roomy(_Solver):
         the ``w`` wilds left (0 or 1), told from p's rank and the first
         cards of its runs (see :func:`_lone_tests`) without a lookup.
         (:meth:`_rsolve` has this inline.)"""
-        if w < 2:
-            rowm, one, a, b, a2, b2 = self.lone[p]
-            xs = x >> (p << 2)
-            row = xs & rowm
-            if row == 1 and not xs & one if w else row in _FEW and not (
-                    xs & a and xs & b or xs & a2 and xs & b2):
-                return w + 1, ()
+        if w == 1:
+            hi, one = self.lone[1][p]
+            if x < hi and not x & one:
+                return 2, ()
+        elif w == 0:
+            base, _o, few, a, b, a2, b2 = self.lone[0][p]
+            if x >> base in few and not (x & a and x & b or x & a2 and x & b2):
+                return 1, ()
         return self.rmelds.get(key := x & self.rlocal[p]) or self._rmelds_of(x, p, key)
 
     def _rextra_of(self, x: int, p: int) -> list[tuple[int, int, int]]:
@@ -1091,7 +1142,7 @@ class _Roomy(_Solver):
         dp = drank[p]
         out: list[tuple[int, int, int]] = []
         for seq in self.seqs[p]:
-            delta, gaps = _UNIT[p], 0
+            delta, gaps = _UNIT_TOP[p], 0
             inner: list[int] = []  # the naturals taken that could be left out
             for i, (field, unit, q) in enumerate(seq):
                 c = x & field
@@ -1127,11 +1178,10 @@ class _Roomy(_Solver):
         if got is not None:
             return got
         ok = False
+        p = 51 - ((x.bit_length() - 1) >> 2)  # the lowest card: the top field
         if d:
-            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
-            ok = self._rready(x - (1 << (p << 2)), w, 0)
+            ok = self._rready(x - _UNIT_TOP[p], w, 0)
         if not ok:
-            p = ((x ^ (x - 1)).bit_length() - 1) >> 2
             low, melds = self._rmelds_at(x, p, w)
             if low <= w:
                 for delta, need, _room in melds:
@@ -1153,7 +1203,7 @@ class _Roomy(_Solver):
         while x:
             delta, need, room, d2, add = choice[d][w][x]
             if d2 != d:
-                discard = self.card_at[((x ^ (x - 1)).bit_length() - 1) >> 2]
+                discard = self.card_at[51 - ((x.bit_length() - 1) >> 2)]  # the top field's
             elif add:
                 dead += delta
             else:
@@ -1237,7 +1287,7 @@ class _Roomy(_Solver):
         for p in self.by_drank:
             if drank[p] >= first:
                 break
-            if (x >> (p << 2)) & 15:
+            if x & _FIELD_TOP[p]:
                 return None  # a searched card is a better discard
         cost = self.rsolve(x, w, 0)
         plan, dead, _card, left, _d = walk = self._walk(x, w, 0)  # left: wilds no meld needs
@@ -1279,95 +1329,107 @@ class _Roomy(_Solver):
 
 
 @functools.lru_cache(maxsize=512)
-def _run_reach(rules: MeldRules, reach: int) -> tuple[list[int], list[tuple[tuple[tuple[int, int, int], ...], ...]],
-                                                      list[tuple[tuple[int, int, int], ...]], list[int],
-                                                      list[tuple[int, int, int, int, int, int]]]:
-    """:func:`_run_reach_of` for the rules' ace layout, for each position
-    the cards of its suit a run from it passes that are better discards
-    (which such a run may leave out, see ``_Roomy._rextra_of``), and
-    :func:`_lone_tests` (one lookup for a new solver)."""
-    return (*_run_reach_of(rules.aces, reach), _run_discards(rules), _lone_tests(rules.aces))
+def _run_reach(rules: MeldRules, reach: int) -> tuple[Any, ...]:
+    """The roomy search's tables (its layout, ``_TOP``): those of
+    :func:`_run_reach_of` for the rules' ace layout, those of
+    :func:`_run_discards`, :func:`_lone_tests`, and the Card.index and the
+    deadwood cost of the card in each field (one lookup for a new solver)."""
+    t = _tables(rules)
+    return (*_run_reach_of(rules.aces, reach), *_run_discards(rules), _lone_tests(rules.aces),
+            t[12][::-1], t[2][::-1])
 
 
 @functools.lru_cache(maxsize=512)
-def _run_discards(rules: MeldRules) -> list[int]:
+def _run_discards(rules: MeldRules) -> tuple[list[int], list[int]]:
+    """For each position, the cards of its suit a run from it passes that
+    are better discards (which such a run may leave out, see
+    ``_Roomy._rextra_of``), and all the later positions that are better
+    discards (``better`` of :func:`_tables`), in the roomy search's layout."""
     t = _tables(rules)
     up, down, better = t[4], t[5], t[10]
+    better_top = [_flip(m) for m in better]
     xcand = [0] * 52
     for p in range(52):
         m = 0
         for q in (*up[p], *down[p]):
-            m |= 15 << (q << 2)
-        xcand[p] = m & better[p]
-    return xcand
+            m |= _FIELD_TOP[q]
+        xcand[p] = m & better_top[p]
+    return xcand, better_top
 
 
 @functools.lru_cache(maxsize=64)
 def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[tuple[int, int, int], ...], ...]],
                                                   list[tuple[tuple[int, int, int], ...]]]:
-    """Static tables of the roomy search, per ace layout and reach (the
-    wilds in hand plus one), whatever the other rules: for each position,
-    the part of a count vector its melds as the lowest card depend on (its
-    ``local`` part and the reach of each card of its rank); its run
-    sequences (down its suit, and up from an ace that also plays low), each
-    card as (its field's mask and unit in a count vector, its position);
-    and for each later card of its rank, (its field's
-    shift within the rank's 16 bits, its unit in a count vector, the cards
-    of its suit a run from it could reach first)."""
+    """Static tables of the roomy search (its layout, ``_TOP``), per ace
+    layout and reach (the wilds in hand plus one), whatever the other
+    rules: for each position, the part of a count vector its melds as the
+    lowest card depend on (its ``local`` part and the reach of each card of
+    its rank); its run sequences (down its suit, and up from an ace that
+    also plays low), each card as (its field's mask and unit in a count
+    vector, its position); and for each later card of its rank, (its
+    field's shift within the rank's 16 bits, its unit in a count vector,
+    the cards of its suit a run from it could reach first)."""
     t = _tables(MeldRules(aces=aces))  # type: ignore[arg-type]
     up, down, same, local = t[4], t[5], t[6], t[8]
     reach_of = [0] * 52
     for p in range(52):
         m = 0
         for q in (*up[p][:reach], *down[p][:reach]):
-            m |= 15 << (q << 2)
+            m |= _FIELD_TOP[q]
         reach_of[p] = m
     rlocal = [0] * 52
     seqs: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
     sames: list[tuple[tuple[int, int, int], ...]] = []
     for p in range(52):
-        m = local[p]
+        m = _flip(local[p])
         for q in same[p]:
             m |= reach_of[q]
         rlocal[p] = m
-        seqs.append(tuple(tuple((15 << (q << 2), 1 << (q << 2), q) for q in seq)
+        seqs.append(tuple(tuple((_FIELD_TOP[q], _UNIT_TOP[q], q) for q in seq)
                           for seq in (up[p], down[p]) if seq))
-        sames.append(tuple(((q & 3) << 2, 1 << (q << 2), reach_of[q]) for q in same[p]))
+        sames.append(tuple((((51 - q) & 3) << 2, _UNIT_TOP[q], reach_of[q]) for q in same[p]))
     return rlocal, seqs, sames
 
 
-#: a lowest card's rank fields (itself and the later suits of its rank) when
-#: they hold at most two cards: no set without a wild
-_FEW = frozenset({1, 2, 0x11, 0x101, 0x1001})
-
-
 @functools.lru_cache(maxsize=8)
-def _lone_tests(aces: str) -> list[tuple[int, int, int, int, int, int]]:
-    """For each position p, what tells whether p, as the lowest card, has a
-    meld with fewer than two wilds (the roomy search asks before it looks
-    up p's meld lists): (the mask of p's rank fields from p on, the fields
-    of the first two cards of each of its runs, and those of its two runs'
-    first and second cards, 0 when there is none), all shifted to p (they
-    lie after it: they are read off the count vector shifted to p).  With one
-    wild, p has a meld when its rank holds another card or one of the first
-    two cards of a run is there (a gap takes the wild); with none, when its
-    rank holds three cards or a run's first two cards are both there.
+def _lone_tests(aces: str) -> tuple[list[tuple[int, int, frozenset[int], int, int, int, int]],
+                                    list[tuple[int, int]]]:
+    """For each position p, what tells whether p, as the lowest card (the
+    top field of a count vector in the roomy search's layout, ``_TOP``),
+    has a meld with no wild, and with one (the roomy search asks before it
+    looks up p's meld lists).  With one wild, p has a meld when its rank
+    holds another card or one of the first two cards of a run is there (a
+    gap takes the wild): (the bound below which p is alone in its rank,
+    the fields of the first two cards of each of its runs).  With none,
+    when its rank holds three cards or a run's first two cards are both
+    there: (the shift of p's rank, p's shift within it, the values of the
+    rank's fields with at most two cards, the fields of the first and the
+    second card of its first run, likewise of its second run, 0 when there
+    is none).
 
-    >>> rowm, one, a, b, a2, b2 = _lone_tests("low")[0]  # the king of clubs
-    >>> hex(rowm), a == 15 << 16, b == 15 << 32, a2 == b2 == 0
-    ('0xffff', True, True, True)
+    >>> lone0, lone1 = _lone_tests("low")
+    >>> base, o, few, a, b, a2, b2 = lone0[0]  # the king of clubs, the first position
+    >>> base, o, a == _FIELD_TOP[4], b == _FIELD_TOP[8], a2 == b2 == 0
+    (192, 12, True, True, True)
+    >>> sorted(hex(v) for v in few)  # itself once or twice, or with one card of a later suit
+    ['0x1000', '0x1001', '0x1010', '0x1100', '0x2000']
     """
     t = _tables(MeldRules(aces=aces))  # type: ignore[arg-type]
     up, down = t[4], t[5]
-    out = []
+    lone0 = []
+    lone1 = []
     for p in range(52):
-        assert all(q > p for seq in (up[p], down[p]) for q in seq[:2])
-        pairs = [(15 << ((seq[0] - p) << 2), 15 << ((seq[1] - p) << 2) if len(seq) > 1 else 0)
+        pairs = [(_FIELD_TOP[seq[0]], _FIELD_TOP[seq[1]] if len(seq) > 1 else 0)
                  for seq in (up[p], down[p]) if seq]
         pairs += [(0, 0)] * (2 - len(pairs))
         (a, b), (a2, b2) = pairs
-        out.append(((1 << ((4 - (p & 3)) << 2)) - 1, a | b | a2 | b2, a, b, a2, b2))
-    return out
+        f = 51 - p
+        o = (f & 3) << 2
+        base = (f << 2) - o
+        few = frozenset({1 << o, 2 << o, *((1 << o) | (1 << o2) for o2 in range(0, o, 4))})
+        lone0.append((base, o, few, a, b, a2, b2))
+        lone1.append((_UNIT_TOP[p] + (1 << base), a | b | a2 | b2))
+    return lone0, lone1
 
 
 #: the roomy search's meld lists per (rules, number of wilds): (melds of a
@@ -1411,7 +1473,7 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
     to the next, a bot weighing each discard) share one memo: later calls
     start from the states earlier calls solved."""
     costs = _wild_costs(rules, wilds)
-    x, iso = encoded or _encode(rules, len(costs), naturals)
+    x, iso = encoded or _encode(rules, len(costs), naturals, rules.max_set_size is None)
     key = (rules, costs, tuple(iso))
     kept = _SOLVERS.get(key)
     if kept is not None:
@@ -1495,7 +1557,7 @@ def _arrange(s: _Solver, x: int, wilds: list[Card], d: int,
         got = s.rarrangement(x, wilds, d, total)
         if got is not None:
             return got
-        s = s.general()
+        s, x = s.general(), _flip(x)  # the search with room's layout
     return s.arrangement(x, wilds, d, total)
 
 
@@ -2091,7 +2153,7 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     got = kept.get(key)
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
-        x, iso = _encode(rules, len(wilds), naturals)
+        x, iso = _encode(rules, len(wilds), naturals, rules.max_set_size is None)
         if len(iso) > discard + len(wilds) // 2:
             got = False  # more cards without a partner than wilds to rescue them
         else:
@@ -2099,7 +2161,7 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
             if type(s) is _Roomy and len(cards_) - discard < 14 and len(naturals) > discard:
                 got = s.rready(x, len(wilds), int(discard))
             else:
-                g = s.general() if type(s) is _Roomy else s
+                g, x = (s.general(), _flip(x)) if type(s) is _Roomy else (s, x)
                 got = g.ready(x, len(wilds), 0, int(discard))
         kept[key] = got
     return got  # type: ignore[no-any-return]

@@ -10,6 +10,7 @@ penalty), G-1 and G-8 (gin's melds and lay-offs), BT-4 (a complete hand).
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from brute import brute_min_after_discard, brute_min_penalty
@@ -31,10 +32,13 @@ from rummy.search import (
     GIN_RULES,
     _arrange,
     _discard_search,
+    _encode,
     _fast_ready,
+    _flip,
     _Roomy,
     _Solver,
     _split_hand,
+    _tables,
     best_layoffs_masks,
     clear_memo,
     covers_counts,
@@ -521,6 +525,26 @@ def test_M_7_roomy_search_gives_the_answers_of_the_search_with_room(
     assert best_discard_choice(hand, rules) == (card, kept.penalty)
     clear_memo()
     assert best_discard_choice(hand, rules) == (card, kept.penalty)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2 * 52 + 3), max_size=16, unique=True), roomy_rules)
+def test_M_7_roomy_search_layout_is_the_other_layout_flipped(idx: list[int], rules: MeldRules) -> None:
+    # the roomy search keeps position p in field 51 - p of its count vector
+    # (its lowest card is the top field), the search with room in field p;
+    # both are read off the cards here, the isolated ones left out
+    shoe = deck(2, 4)
+    naturals, wilds = _split_hand([shoe[i] for i in idx], rules)
+    x, iso = _encode(rules, len(wilds), naturals)
+    x_top, iso_top = _encode(rules, len(wilds), naturals, top=True)
+    assert iso_top == iso
+    held = Counter(_tables(rules)[0][c] for c in naturals)
+    held.subtract(iso)
+    assert x == sum(n << (p << 2) for p, n in held.items())
+    assert x_top == sum(n << ((51 - p) << 2) for p, n in held.items())
+    assert _flip(x) == x_top and _flip(x_top) == x
+    s = _Roomy(rules, wilds)
+    assert s.encode(naturals) == x_top and s.iso == iso
 
 
 def test_M_7_roomy_search_falls_back_when_leftover_wilds_lack_room() -> None:
