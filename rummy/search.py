@@ -1008,7 +1008,7 @@ class _Roomy(_Solver):
                 else:
                     base, o, few, a, b, a2, b2 = lone[p]
                     row = x >> base
-                    alone = row in few and not (x & a and x & b or x & a2 and x & b2)
+                    alone = row in few and not (x & a and x & b or a2 and x & a2 and x & b2)
                     c = row >> o
                 if alone:
                     if d:
@@ -1125,7 +1125,7 @@ class _Roomy(_Solver):
                 return 2, ()
         elif w == 0:
             base, _o, few, a, b, a2, b2 = self.lone[0][p]
-            if x >> base in few and not (x & a and x & b or x & a2 and x & b2):
+            if x >> base in few and not (x & a and x & b or a2 and x & a2 and x & b2):
                 return 1, ()
         return self.rmelds.get(key := x & self.rlocal[p]) or self._rmelds_of(x, p, key)
 
