@@ -39,7 +39,10 @@ lowest card and leaves out a card of another suit only for a run that card
 may start.  An answer that leaves wilds without a meld (no meld at all, or
 runs only with less room than wilds, which takes 14 cards or more) is
 searched again with room counted.  It finds the very arrangements of the
-search with room, ties included (tests/test_search.py checks both).
+search with room, ties included (tests/test_search.py checks both).  Its
+count vector holds the cards the other way round (position p in field
+51 - p): the first remaining card is the top field, which ``bit_length``
+finds and one shift reads, and the numbers shrink as the search goes on.
 
 The fast path: one pack's worth of distinct cards and no wilds (gin, and
 every hand without a wild), as a 52-bit mask (four 13-bit suits).  Its
