@@ -342,6 +342,7 @@ class _Solver:
                  "wild_cost", "big", "max_set", "wild_only", "iso", "iso_tail", "end_memo",
                  "set_room", "index_pos", "choice", "ready_memo", "meld_memo", "local", "better",
                  "iso_first", "idx_at", "iso_low", "by_drank", "field_idx", "field_pen")
+    top = False  # its count vectors' layout: position p in field p (True: in field 51 - p, ``_TOP``)
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None,
                  iso: list[int] | None = None):
@@ -386,8 +387,8 @@ class _Solver:
 
     def encode(self, naturals: Sequence[Card]) -> int:
         """The count vector of the naturals, less the isolated ones (kept in
-        ``self.iso``, best discard first)."""
-        x, iso = _encode(self.rules, self.big, naturals)
+        ``self.iso``, best discard first), in this search's layout."""
+        x, iso = _encode(self.rules, self.big, naturals, self.top)
         self.use_isolated(iso)
         return x
 
@@ -839,6 +840,7 @@ class _Roomy(_Solver):
 
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
                  "sames", "xcand", "wilds", "fallback", "lone", "rbetter")
+    top = True
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None,
                  iso: list[int] | None = None):
@@ -861,19 +863,13 @@ class _Roomy(_Solver):
         (self.rlocal, self.seqs, self.sames, self.xcand, self.rbetter, self.lone, self.field_idx,
          self.field_pen) = reach
 
-    def encode(self, naturals: Sequence[Card]) -> int:
-        """:meth:`_Solver.encode`, in this search's layout (``_TOP``)."""
-        x, iso = _encode(self.rules, self.big, naturals, top=True)
-        self.use_isolated(iso)
-        return x
-
-    def general(self) -> _Solver:
+    def general(self, x: int) -> tuple[_Solver, int]:
         """The search with room for these rules, wilds and isolated cards
-        (made once, on first use)."""
+        (made once, on first use), and the count vector ``x`` in its layout."""
         g = self.fallback
         if g is None:
             g = self.fallback = _Solver(self.rules, self.wilds, None, self.iso)
-        return g
+        return g, _flip(x)
 
     def trim(self) -> None:
         """:meth:`_Solver.trim` for the roomy search's memos."""
@@ -1476,7 +1472,8 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
     to the next, a bot weighing each discard) share one memo: later calls
     start from the states earlier calls solved."""
     costs = _wild_costs(rules, wilds)
-    x, iso = encoded or _encode(rules, len(costs), naturals, rules.max_set_size is None)
+    kind = _solver_kind(rules)
+    x, iso = encoded or _encode(rules, len(costs), naturals, kind.top)
     key = (rules, costs, tuple(iso))
     kept = _SOLVERS.get(key)
     if kept is not None:
@@ -1484,9 +1481,16 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
         return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
-    s = (_Solver if rules.max_set_size is not None else _Roomy)(rules, wilds, costs, iso)
+    s = kind(rules, wilds, costs, iso)
     _SOLVERS[key] = s
     return s, x
+
+
+def _solver_kind(rules: MeldRules) -> type[_Solver]:
+    """The search for these rules: the roomy search when sets take any
+    number of wilds, else the search with room (each with its layout of
+    count vectors, ``top``)."""
+    return _Solver if rules.max_set_size is not None else _Roomy
 
 
 def _plan_order(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
@@ -1560,7 +1564,7 @@ def _arrange(s: _Solver, x: int, wilds: list[Card], d: int,
         got = s.rarrangement(x, wilds, d, total)
         if got is not None:
             return got
-        s, x = s.general(), _flip(x)  # the search with room's layout
+        s, x = s.general(x)
     return s.arrangement(x, wilds, d, total)
 
 
@@ -2156,7 +2160,7 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     got = kept.get(key)
     if got is None:
         naturals, wilds = _split_hand(cards_, rules)
-        x, iso = _encode(rules, len(wilds), naturals, rules.max_set_size is None)
+        x, iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
         if len(iso) > discard + len(wilds) // 2:
             got = False  # more cards without a partner than wilds to rescue them
         else:
@@ -2164,7 +2168,7 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
             if type(s) is _Roomy and len(cards_) - discard < 14 and len(naturals) > discard:
                 got = s.rready(x, len(wilds), int(discard))
             else:
-                g, x = (s.general(), _flip(x)) if type(s) is _Roomy else (s, x)
+                g, x = s.general(x) if type(s) is _Roomy else (s, x)
                 got = g.ready(x, len(wilds), 0, int(discard))
         kept[key] = got
     return got  # type: ignore[no-any-return]
