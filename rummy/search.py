@@ -1089,9 +1089,9 @@ class _Roomy(_Solver):
                 best = v
                 pick = (dl, 0, 0, 1, pen[p])
         if d and x & self.xcand[p]:  # runs that leave out a natural that may be the discard
-            extra = self.rextra.get(x & self.rlocal[p])
+            extra = self.rextra.get(key := x & self.rlocal[p])
             if extra is None:
-                extra = self._rextra_of(x, p)
+                extra = self._rextra_of(x, p, key)
             for delta, need, room in extra:
                 if need <= w:
                     y = x - delta
@@ -1128,14 +1128,15 @@ class _Roomy(_Solver):
                 return 1, ()
         return self.rmelds.get(key := x & self.rlocal[p]) or self._rmelds_of(x, p, key)
 
-    def _rextra_of(self, x: int, p: int) -> list[tuple[int, int, int]]:
+    def _rextra_of(self, x: int, p: int, key: int) -> list[tuple[int, int, int]]:
         """With a discard owed: runs from the lowest card ``p`` of x that
         leave out one natural inside them (a wild in its place), a single
         card that is a better discard than ``p``.  A run otherwise takes
         every natural it spans, but a better discard than p inside it may
         be the one thrown (a discard's tie-break is part of the cost), and
         one worse than p never is: throwing p and starting the run lower
-        is as good and throws the better card."""
+        is as good and throws the better card.  (``key``: x & rlocal[p],
+        the part of x they depend on.)"""
         big = self.big
         drank = self.drank
         dp = drank[p]
@@ -1157,7 +1158,7 @@ class _Roomy(_Solver):
                     gaps += 1
                     if gaps > big:
                         break
-        self.rextra[x & self.rlocal[p]] = out
+        self.rextra[key] = out
         return out
 
     def rready(self, x: int, w: int, d: int) -> bool:
