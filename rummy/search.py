@@ -94,6 +94,7 @@ __all__ = [
     "all_melded",
     "is_complete",
     "may_go_out",
+    "go_out_discards",
     "extension_bits",
     "min_wilds",
     "min_wilds_counts",
@@ -1514,6 +1515,7 @@ def _plan_order_high(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int
 
 #: every natural card by Card.index
 _CARD_OF = [Card(r, s) for s in SUITS for r in range(1, 14)]
+_JOKER = Card(0, "")
 
 
 def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
@@ -2160,19 +2162,83 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        naturals, wilds = _split_hand(cards_, rules)
-        x, iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
-        if len(iso) > discard + len(wilds) // 2:
-            got = False  # more cards without a partner than wilds to rescue them
-        else:
-            s, x = _solver_for(rules, naturals, wilds, (x, iso))
-            if type(s) is _Roomy and len(cards_) - discard < 14 and len(naturals) > discard:
-                got = s.rready(x, len(wilds), int(discard))
-            else:
-                g, x = s.general(x) if type(s) is _Roomy else (s, x)
-                got = g.ready(x, len(wilds), 0, int(discard))
-        kept[key] = got
+        got = kept[key] = _melded(rules, discard, *_split_hand(cards_, rules))
     return got  # type: ignore[no-any-return]
+
+
+def _melded(rules: MeldRules, discard: bool, naturals: list[Card], wilds: list[Card]) -> bool:
+    """:func:`all_melded`'s search (the caller keeps its answer)."""
+    x, iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
+    if len(iso) > discard + len(wilds) // 2:
+        return False  # more cards without a partner than wilds to rescue them
+    s, x = _solver_for(rules, naturals, wilds, (x, iso))
+    if type(s) is _Roomy and len(naturals) + len(wilds) - discard < 14 and len(naturals) > discard:
+        return s.rready(x, len(wilds), int(discard))
+    g, x = s.general(x) if type(s) is _Roomy else (s, x)
+    return g.ready(x, len(wilds), 0, int(discard))
+
+
+def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = None
+                    ) -> list[Card]:
+    """The cards of ``hand`` whose discard leaves every other card in
+    melds (the ways to go out, TT-6), each once, in index order; empty
+    when the hand can't go out.  One call asks :func:`all_melded` of every
+    hand left, for less: the hand is checked and split once.
+
+    >>> from rummy.cards import cards
+    >>> go_out_discards(cards("6h 7h 8h 9h"))
+    [Card.parse('6h'), Card.parse('9h')]
+    >>> go_out_discards(cards("7h 9h Jk 4c 4d 5s Kc"), MeldRules(wild_rank=5))
+    [Card.parse('Kc')]
+    >>> go_out_discards(cards("2c 7d Kh 9s"))
+    []
+    """
+    cards_, rules, fast = _prepared(hand, rules)
+    if not cards_:
+        raise MeldError("go_out_discards needs at least one card to discard")
+    if fast is not None:  # one pack, no wilds: each hand left by its mask
+        m, q = fast
+        ft = q[3]
+        if _fast_discard_pick(m, ft)[1]:
+            return []
+        card_at = ft[2]
+        outs = [card_at[i] for i in bits_of(m) if _onepack_deadwood(m & ~(1 << i), q[1], q[2]) == 0]
+        outs.sort(key=_INDEX)
+        return outs
+    key = _hand_key(cards_)
+    kept = _kept(rules, "d")
+    naturals, wilds = _split_hand(cards_, rules)
+    can = kept.get(key)
+    if can is None:
+        can = kept[key] = _melded(rules, True, naturals, wilds)
+    if not can:
+        return []
+    melded = _kept(rules, "m")
+    wild_at = _rule_tables(rules)[13]
+    outs = []
+    last = -1
+    for i in key:
+        if i == last:
+            continue
+        last = i
+        rest = list(key)
+        rest.remove(i)
+        rest_key = tuple(rest)
+        got = melded.get(rest_key)
+        if got is None:
+            card = _CARD_OF[i] if i < 52 else _JOKER
+            if wild_at[i]:
+                left = list(wilds)
+                left.remove(card)
+                got = _melded(rules, False, naturals, left)
+            else:
+                left = list(naturals)
+                left.remove(card)
+                got = _melded(rules, False, left, wilds)
+            melded[rest_key] = got
+        if got:
+            outs.append(_CARD_OF[i] if i < 52 else _JOKER)
+    return outs
 
 
 def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Discard:

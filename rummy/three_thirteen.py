@@ -39,11 +39,11 @@ from rummy.melds import (
     Discard,
     Meld,
     MeldRules,
-    all_melded,
     best_arrangement,
     best_discard,
 )
 from rummy.melds import penalty as _solver_penalty
+from rummy.search import go_out_discards
 from rummy.search import may_go_out as _may_go_out
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
@@ -77,10 +77,6 @@ DRAW_DISCARD = Action("draw discard")
 
 def _key(hand: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(hand, key=_INDEX))  # index order is Card.sort_key order
-
-
-def _all_melded(hand: tuple[Card, ...], rules: MeldRules, discard: bool) -> bool:
-    return all_melded(hand, rules, discard=discard)
 
 
 def cached_penalty(hand: Iterable[Card], rules: MeldRules) -> int:
@@ -471,15 +467,11 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         if self._out_cache is not None and self._out_cache[0] == key:
             return self._out_cache[1]
         result: tuple[Card, ...] = ()
-        rules = self._rules
-        if may_go_out(hand, rules) and _all_melded(key, rules, True):
-            outs = []
-            for c in self._allowed_discards(seat):
-                rest = list(key)
-                rest.remove(c)
-                if _all_melded(tuple(rest), rules, False):
-                    outs.append(c)
-            result = tuple(outs)
+        outs = go_out_discards(key, self._rules)
+        if outs:
+            taken = self.taken
+            result = tuple(outs if taken is None or self.discard_return
+                           else [c for c in outs if c != taken])  # TT-5
         self._out_cache = (key, result)
         return result
 

@@ -27,7 +27,7 @@ from rummy import (
     is_meld,
     penalty,
 )
-from rummy.search import _Solver, _split_hand
+from rummy.search import _Solver, _split_hand, go_out_discards
 
 ACES = ("low", "high", "low_or_high")
 
@@ -111,6 +111,41 @@ def test_all_melded_agrees_with_brute_force_on_hands_near_complete() -> None:
             wrong.append((i, hand, rules, "discard"))
     assert wrong == []
     assert complete > 400  # the test does see complete hands
+
+
+def test_TT_6_go_out_discards_agree_with_brute_force() -> None:
+    # the ways to go out: each distinct card whose discard leaves a hand the
+    # brute force melds completely (hands built near complete, as above)
+    rng = random.Random(47)
+    wrong, ways = [], 0
+    for i in range(800):
+        _, rules = random_case(rng)
+        packs = rng.choice([1, 2])
+        shoe = deck(packs, rng.choice([0, 2]))
+        hand: list[Card] = []
+        for _ in range(rng.randint(1, 3)):
+            r, s = rng.randint(1, 13), rng.choice("cdhs")
+            if rng.random() < 0.5:
+                group = [Card(r, t) for t in rng.sample("cdhs", rng.randint(2, 4))]
+            else:
+                group = [Card((r + k - 1) % 13 + 1, s) for k in range(rng.randint(2, 5))]
+            hand += [c for c in group if hand.count(c) < packs]
+        hand += rng.sample(shoe, rng.randint(1, 3))
+        hand = [c for c in hand if c.rank != 0 or rules.jokers_wild][:12]
+        if not hand:
+            continue
+        kw = brute_kwargs(rules)
+        expected = []
+        for c in sorted(set(hand), key=lambda c: c.index):
+            rest = list(hand)
+            rest.remove(c)
+            if brute_min_penalty(rest, **kw) == 0:
+                expected.append(c)
+        ways += bool(expected)
+        if go_out_discards(hand, rules) != expected:
+            wrong.append((i, hand, rules, expected))
+    assert wrong == []
+    assert ways > 100  # the test does see hands that go out
 
 
 def test_fast_path_agrees_with_the_general_search() -> None:
