@@ -2196,13 +2196,20 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
     cards_, rules, fast = _prepared(hand, rules)
     if not cards_:
         raise MeldError("go_out_discards needs at least one card to discard")
+    # A card in no meld of the hand is in none of a hand left: when two are,
+    # nothing goes out; when one is, only it may be thrown
     if fast is not None:  # one pack, no wilds: each hand left by its mask
         m, q = fast
         ft = q[3]
-        if _fast_discard_pick(m, ft)[1]:
+        cover = 0
+        for mm, _pts, _n in _fast_melds(m, ft):
+            cover |= mm
+        loose = m & ~cover
+        if loose & (loose - 1):
             return []
         card_at = ft[2]
-        outs = [card_at[i] for i in bits_of(m) if _onepack_deadwood(m & ~(1 << i), q[1], q[2]) == 0]
+        outs = [card_at[i] for i in (bits_of(loose) if loose else bits_of(m))
+                if _onepack_deadwood(m & ~(1 << i), q[1], q[2]) == 0]
         outs.sort(key=_INDEX)
         return outs
     key = _hand_key(cards_)
@@ -2213,11 +2220,20 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
         can = kept[key] = _melded(rules, True, naturals, wilds)
     if not can:
         return []
+    tables = _rule_tables(rules)
+    wild_at = tables[13]
+    # the isolated naturals (no partner, even with every wild) stay isolated
+    # in every hand left; wilds rescue two each: one too many, and only an
+    # isolated card may be thrown
+    iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)[1]
+    candidates: Iterable[int] = key
+    if len(iso) > len(wilds) // 2:
+        idx_at = tables[12]
+        candidates = sorted([idx_at[p] for p in iso])
     melded = _kept(rules, "m")
-    wild_at = _rule_tables(rules)[13]
     outs = []
     last = -1
-    for i in key:
+    for i in candidates:
         if i == last:
             continue
         last = i
