@@ -160,7 +160,8 @@ class RemoteGame:
             fresh = getattr(e, "state", None)
             if e.status == 409 and fresh:
                 self._take(fresh)
-                raise GameError(f"The table moved on before your move arrived: {e}") from None
+                raise GameError(f"The table moved on before your move ({text}) arrived, so it "
+                                "was not made: the table now shows where play is.") from None
             raise GameError(str(e)) from None
         self._take(view)
         self.history.append((self.seat, Action.parse(text)))

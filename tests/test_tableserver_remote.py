@@ -81,6 +81,28 @@ def test_a_seat_plays_through_the_same_widgets(api: str) -> None:
     assert other.table.message.value
 
 
+def test_a_page_refused_as_stale_shows_the_table_as_it_is(api: str) -> None:
+    # the seat moves from a second page (a reload, another tab) while the first
+    # page has not heard of it yet: the first page's move is refused with the
+    # fresh state, and the page must then show that state, not the one it drew
+    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    ana = shared_table(made["code"], "Ana", api=api)
+    ben = shared_table(made["code"], "Ben", api=api)
+    for page in (ana, ben):
+        page.game.refresh()
+        page.update()
+    first = ana if ana.game.obs.legal_actions else ben
+    other_tab = RemoteGame(made["code"], first.game.token, api=api)
+    other_tab.apply("draw stock")
+    before = first.game.version
+    first.table.stock.button.click()  # drawn already, on the other tab
+    assert first.game.version > before  # the refusal brought the fresh state
+    assert "moved on before your move (draw stock)" in first.table.message.value
+    assert len(first.table.hand.cards) == 4  # the card drawn on the other tab
+    assert first.table.stock.button.disabled  # no second draw offered
+    assert "discard" in first.table.status.value.lower()
+
+
 def test_gin_pages_hold_only_their_own_cards(api: str) -> None:
     made = create(api, {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0})
     pages = [shared_table(made["code"], n, api=api) for n in ("Ana", "Ben", "Cleo")]

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import ipywidgets as w
 
@@ -36,6 +36,8 @@ from widgets._common import View, button, esc, html_box, move_words, safe, secon
 from widgets.cards import HandView, PileView
 from widgets.coach import Coach
 from widgets.scores import ScoreSheet
+
+_R = TypeVar("_R")
 
 __all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "play", "TABLES"]
 
@@ -317,10 +319,24 @@ class _Table(View):
         self.confirm_box.layout.display = "none"
         if self._paused:
             raise GameError("the round is over: read the review, then press 'Next round'")
-        self.state.apply(action, player=self.learner)
+        self._send(lambda: self.state.apply(action, player=self.learner))
         self.clear_message()
         self._after_move()
         self.advance()  # redraws
+
+    def _send(self, move: Callable[[], _R]) -> _R:
+        """Make ``move`` on the state.  A shared table refuses a move made on
+        a page that had not heard of the latest moves, and sends the table as
+        it is now with the refusal: the page then shows that table (the
+        refusal's message says why) instead of the one it had drawn."""
+        seen = getattr(self.state, "version", None)
+        try:
+            return move()
+        except GameError:
+            if getattr(self.state, "version", None) != seen:
+                self._after_move()
+                self.refresh()
+            raise
 
     @safe
     def play_move(self, action: Action | str) -> None:
@@ -1241,7 +1257,7 @@ class GinTable(_Table):
         if not text:
             self.show_error("Type a move for the captain, e.g. 'draw stock' or 'discard 9c'.")
             return
-        advice = self.state.advise(text, player=self.learner)
+        advice = self._send(lambda: self.state.advise(text, player=self.learner))
         self.show_notice(f"You advised the captain: {move_words(str(advice.action))}.")
         self.refresh()
 
