@@ -601,7 +601,8 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
 
     def _make_move(self, action: Action, seat: int) -> None:
         hand = self.hands[seat]
-        if action is DRAW_STOCK or action == DRAW_STOCK:
+        draw = action.verb.startswith("draw")  # (a discard skips comparing whole actions)
+        if draw and (action is DRAW_STOCK or action == DRAW_STOCK):
             c = self.stock.draw()
             hand.append(c)
             self.drawn = c
@@ -609,7 +610,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             self.events.append(Event("draw", seat))
             self.log.append(f"{self._says(seat, 'draws', 'draw')} from the stock.")
             return
-        if action is DRAW_DISCARD or action == DRAW_DISCARD:
+        if draw and (action is DRAW_DISCARD or action == DRAW_DISCARD):
             c = self.pile.pop()
             hand.append(c)
             self.drawn = c
@@ -689,12 +690,12 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             discard_top=pile[-1] if pile else None,
             pile_size=len(pile),
             stock_size=len(self.stock),
-            hand_sizes=tuple([len(h) for h in self.hands]),
+            hand_sizes=tuple(map(len, self.hands)),
             packs=self.packs,
             jokers=self.jokers,
             discard_return=self.discard_return,
             discards=tuple(self.discards),
-            picked=tuple([tuple(p) for p in self.picked]),
+            picked=tuple(map(tuple, self.picked)),
             events=tuple(self.events),
             went_out=self.went_out,
             shown=tuple(sorted(self.shown.items())),
@@ -702,7 +703,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             turn=self.turn,
             stall_turns=self.stall_turns,
             scores=tuple(self.scores),
-            round_scores=tuple([tuple(r) for r in self.round_scores]),
+            round_scores=tuple(map(tuple, self.round_scores)),
             winner=self.winner if over else None,
             log=tuple(self.log),
             last_round=self.last_round,
