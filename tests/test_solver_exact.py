@@ -84,24 +84,31 @@ def test_solver_agrees_with_brute_force_on_20000_random_hands() -> None:
     assert wrong == []
 
 
+def near_complete_case(rng: random.Random, fewest_strays: int = 0
+                       ) -> tuple[list[Card], MeldRules]:
+    """A hand built from one to three sets or runs of 2-5 cards (one card
+    short, or complete), then a few random cards (wilds among them), and
+    random rules: random hands rarely go out; these often do."""
+    _, rules = random_case(rng)
+    packs = rng.choice([1, 2])
+    shoe = deck(packs, rng.choice([0, 2]))
+    hand: list[Card] = []
+    for _ in range(rng.randint(1, 3)):
+        r, s = rng.randint(1, 13), rng.choice("cdhs")
+        if rng.random() < 0.5:
+            group = [Card(r, t) for t in rng.sample("cdhs", rng.randint(2, 4))]
+        else:
+            group = [Card((r + k - 1) % 13 + 1, s) for k in range(rng.randint(2, 5))]
+        hand += [c for c in group if hand.count(c) < packs]
+    hand += rng.sample(shoe, rng.randint(fewest_strays, 3))
+    return [c for c in hand if c.rank != 0 or rules.jokers_wild][:12], rules
+
+
 def test_all_melded_agrees_with_brute_force_on_hands_near_complete() -> None:
-    # random hands rarely go out; these are built from melds, wilds and a stray
     rng = random.Random(31)
     wrong, complete = [], 0
     for i in range(4000):
-        _, rules = random_case(rng)
-        packs = rng.choice([1, 2])
-        shoe = deck(packs, rng.choice([0, 2]))
-        hand: list[Card] = []
-        for _ in range(rng.randint(1, 3)):
-            r, s = rng.randint(1, 13), rng.choice("cdhs")
-            if rng.random() < 0.5:
-                group = [Card(r, t) for t in rng.sample("cdhs", rng.randint(2, 4))]
-            else:
-                group = [Card((r + k - 1) % 13 + 1, s) for k in range(rng.randint(2, 5))]
-            hand += [c for c in group if hand.count(c) < packs]
-        hand += rng.sample(shoe, rng.randint(0, 3))
-        hand = [c for c in hand if c.rank != 0 or rules.jokers_wild][:12]
+        hand, rules = near_complete_case(rng)
         kw = brute_kwargs(rules)
         zero = brute_min_penalty(hand, **kw) == 0
         complete += zero
@@ -115,23 +122,11 @@ def test_all_melded_agrees_with_brute_force_on_hands_near_complete() -> None:
 
 def test_TT_6_go_out_discards_agree_with_brute_force() -> None:
     # the ways to go out: each distinct card whose discard leaves a hand the
-    # brute force melds completely (hands built near complete, as above)
+    # brute force melds completely
     rng = random.Random(47)
     wrong, ways = [], 0
     for i in range(800):
-        _, rules = random_case(rng)
-        packs = rng.choice([1, 2])
-        shoe = deck(packs, rng.choice([0, 2]))
-        hand: list[Card] = []
-        for _ in range(rng.randint(1, 3)):
-            r, s = rng.randint(1, 13), rng.choice("cdhs")
-            if rng.random() < 0.5:
-                group = [Card(r, t) for t in rng.sample("cdhs", rng.randint(2, 4))]
-            else:
-                group = [Card((r + k - 1) % 13 + 1, s) for k in range(rng.randint(2, 5))]
-            hand += [c for c in group if hand.count(c) < packs]
-        hand += rng.sample(shoe, rng.randint(1, 3))
-        hand = [c for c in hand if c.rank != 0 or rules.jokers_wild][:12]
+        hand, rules = near_complete_case(rng, fewest_strays=1)
         if not hand:
             continue
         kw = brute_kwargs(rules)
