@@ -2166,9 +2166,11 @@ def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None,
     return got  # type: ignore[no-any-return]
 
 
-def _melded(rules: MeldRules, discard: bool, naturals: list[Card], wilds: list[Card]) -> bool:
-    """:func:`all_melded`'s search (the caller keeps its answer)."""
-    x, iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
+def _melded(rules: MeldRules, discard: bool, naturals: list[Card], wilds: list[Card],
+            encoded: tuple[int, list[int]] | None = None) -> bool:
+    """:func:`all_melded`'s search (the caller keeps its answer; ``encoded``:
+    the naturals' count vector and isolated cards, when it has them)."""
+    x, iso = encoded or _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
     if len(iso) > discard + len(wilds) // 2:
         return False  # more cards without a partner than wilds to rescue them
     s, x = _solver_for(rules, naturals, wilds, (x, iso))
@@ -2214,18 +2216,21 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
         return outs
     key = _hand_key(cards_)
     kept = _kept(rules, "d")
-    naturals, wilds = _split_hand(cards_, rules)
     can = kept.get(key)
-    if can is None:
-        can = kept[key] = _melded(rules, True, naturals, wilds)
-    if not can:
+    if can is False:
         return []
+    naturals, wilds = _split_hand(cards_, rules)
+    encoded = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
+    if can is None:
+        can = kept[key] = _melded(rules, True, naturals, wilds, encoded)
+        if not can:
+            return []
     tables = _rule_tables(rules)
     wild_at = tables[13]
     # the isolated naturals (no partner, even with every wild) stay isolated
     # in every hand left; wilds rescue two each: one too many, and only an
     # isolated card may be thrown
-    iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)[1]
+    iso = encoded[1]
     candidates: Iterable[int] = key
     if len(iso) > len(wilds) // 2:
         idx_at = tables[12]
@@ -2237,12 +2242,12 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
         if i == last:
             continue
         last = i
+        card = _CARD_OF[i] if i < 52 else _JOKER
         rest = list(key)
         rest.remove(i)
         rest_key = tuple(rest)
         got = melded.get(rest_key)
         if got is None:
-            card = _CARD_OF[i] if i < 52 else _JOKER
             if wild_at[i]:
                 left = list(wilds)
                 left.remove(card)
@@ -2253,7 +2258,7 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
                 got = _melded(rules, False, left, wilds)
             melded[rest_key] = got
         if got:
-            outs.append(_CARD_OF[i] if i < 52 else _JOKER)
+            outs.append(card)
     return outs
 
 
