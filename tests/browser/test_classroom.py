@@ -72,6 +72,10 @@ class Learner:
         self.base = base
         self.code = code
         self.token = ""
+        #: every card the service showed this seat at any reading (its hands,
+        #: the table): the page may still show one the seat no longer holds
+        self.seen: set[str] = set()
+        self.table_seen: set[str] = set()
 
     def ready(self) -> None:
         self.page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
@@ -79,7 +83,10 @@ class Learner:
         self.watch.settle()
 
     def view(self) -> dict[str, Any]:
-        return api_get(self.base, path(self.code, "state"), self.token)
+        view = api_get(self.base, path(self.code, "state"), self.token)
+        self.seen |= set(view.get("hand", []))
+        self.table_seen |= table_cards(view)
+        return view
 
     def reload(self) -> None:
         self.watch = Watch(self.page)
@@ -132,7 +139,13 @@ def path(code: str, what: str) -> str:
 def public_cards(view: dict[str, Any]) -> set[str]:
     """Cards this seat has seen: its hand, the piles, what was taken and
     discarded in the open, melds laid down, and cards its log names."""
-    seen = set(view["hand"])
+    return set(view.get("hand", [])) | table_cards(view)
+
+
+def table_cards(view: dict[str, Any]) -> set[str]:
+    """The cards of a view that every seat sees alike: the piles, what was
+    taken and discarded in the open, melds laid down, cards the log names."""
+    seen: set[str] = set()
     for group in ("piles", "taken", "discarded"):
         for pile in view.get(group, []):
             seen |= set(pile)
@@ -140,7 +153,7 @@ def public_cards(view: dict[str, Any]) -> set[str]:
         seen |= {c for m in arr["melds"] for c in m["cards"]} | set(arr["deadwood"])
     for _seat, arr, _pts in view.get("last_hand", []):
         seen |= {c for m in arr["melds"] for c in m["cards"]} | set(arr["deadwood"])
-    seen |= set(LOG_CARD.findall("\n".join(view["log"])))
+    seen |= set(LOG_CARD.findall("\n".join(view.get("log", []))))
     return seen
 
 
@@ -153,7 +166,10 @@ def assert_own_cards_only(learners: list[Learner], seen_so_far: dict[str, set[st
     moved in between (a bot's turn, the hand's end and its review), the
     reading is stale and is taken again.  ``seen_so_far`` keeps, for each
     learner, every card they have been shown at earlier checks: their
-    kernel's messages keep those from earlier hands."""
+    kernel's messages keep those from earlier hands.  A page may lag the
+    service by a moment (its long poll), so a card the seat was shown at any
+    reading (a card it held, drew and threw between two checks) counts as
+    seen."""
     for _ in range(tries):
         views = {x.name: x.view() for x in learners}
         texts = {x.name: (str(x.page.evaluate(EVERYTHING_JS)), x.watch.text()) for x in learners}
@@ -163,9 +179,12 @@ def assert_own_cards_only(learners: list[Learner], seen_so_far: dict[str, set[st
     else:
         return 0  # the table never held still (bots at speed): nothing checked this time
     checked = 0
+    # what any seat was shown on the table, every seat saw (a pile's top may
+    # be taken between two readings of this seat)
+    table = set().union(*(x.table_seen for x in learners))
     for x in learners:
         seen = seen_so_far.setdefault(x.name, set())
-        seen |= public_cards(views[x.name])
+        seen |= public_cards(views[x.name]) | x.seen | table
         hidden = {c for y in learners if y is not x for c in views[y.name]["hand"]} - seen
         shown, sent = texts[x.name]
         for text in hidden:
