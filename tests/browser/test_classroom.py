@@ -72,8 +72,8 @@ class Learner:
         self.base = base
         self.code = code
         self.token = ""
-        #: every card the service showed this seat at any reading (its hands,
-        #: the table): the page may still show one the seat no longer holds
+        #: every card the service showed this seat at any reading: its hands,
+        #: its log and the table (``table_seen``: what every seat sees alike)
         self.seen: set[str] = set()
         self.table_seen: set[str] = set()
 
@@ -84,8 +84,10 @@ class Learner:
 
     def view(self) -> dict[str, Any]:
         view = api_get(self.base, path(self.code, "state"), self.token)
-        self.seen |= set(view.get("hand", []))
-        self.table_seen |= table_cards(view)
+        table = table_cards(view)
+        self.seen |= set(view.get("hand", [])) | table | set(
+            LOG_CARD.findall("\n".join(view.get("log", []))))  # the cards its log names
+        self.table_seen |= table
         return view
 
     def reload(self) -> None:
@@ -136,15 +138,9 @@ def path(code: str, what: str) -> str:
     return f"/tables/{code}/{what}"
 
 
-def public_cards(view: dict[str, Any]) -> set[str]:
-    """Cards this seat has seen: its hand, the piles, what was taken and
-    discarded in the open, melds laid down, and cards its log names."""
-    return set(view.get("hand", [])) | table_cards(view)
-
-
 def table_cards(view: dict[str, Any]) -> set[str]:
     """The cards of a view that every seat sees alike: the piles, what was
-    taken and discarded in the open, melds laid down, cards the log names."""
+    taken and discarded in the open, melds laid down."""
     seen: set[str] = set()
     for group in ("piles", "taken", "discarded"):
         for pile in view.get(group, []):
@@ -153,23 +149,20 @@ def table_cards(view: dict[str, Any]) -> set[str]:
         seen |= {c for m in arr["melds"] for c in m["cards"]} | set(arr["deadwood"])
     for _seat, arr, _pts in view.get("last_hand", []):
         seen |= {c for m in arr["melds"] for c in m["cards"]} | set(arr["deadwood"])
-    seen |= set(LOG_CARD.findall("\n".join(view.get("log", []))))
     return seen
 
 
-def assert_own_cards_only(learners: list[Learner], seen_so_far: dict[str, set[str]],
-                          tries: int = 5) -> int:
+def assert_own_cards_only(learners: list[Learner], tries: int = 5) -> int:
     """No page shows, and no kernel sent, a card another learner holds that
     this learner has not seen; returns how many cards were checked.
 
     The pages are read between two readings of the service: when the table
     moved in between (a bot's turn, the hand's end and its review), the
-    reading is stale and is taken again.  ``seen_so_far`` keeps, for each
-    learner, every card they have been shown at earlier checks: their
-    kernel's messages keep those from earlier hands.  A page may lag the
-    service by a moment (its long poll), so a card the seat was shown at any
-    reading (a card it held, drew and threw between two checks) counts as
-    seen."""
+    reading is stale and is taken again.  A learner has seen every card the
+    service showed their seat at any reading (:attr:`Learner.seen`): their
+    kernel's messages keep those from earlier hands, and a page may lag the
+    service by a moment (its long poll), still showing a card the seat held,
+    drew and threw between two checks."""
     for _ in range(tries):
         views = {x.name: x.view() for x in learners}
         texts = {x.name: (str(x.page.evaluate(EVERYTHING_JS)), x.watch.text()) for x in learners}
@@ -183,8 +176,7 @@ def assert_own_cards_only(learners: list[Learner], seen_so_far: dict[str, set[st
     # be taken between two readings of this seat)
     table = set().union(*(x.table_seen for x in learners))
     for x in learners:
-        seen = seen_so_far.setdefault(x.name, set())
-        seen |= public_cards(views[x.name]) | x.seen | table
+        seen = x.seen | table
         hidden = {c for y in learners if y is not x for c in views[y.name]["hand"]} - seen
         shown, sent = texts[x.name]
         for text in hidden:
@@ -268,8 +260,7 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
         assert [x.view()["player"] for x in learners] == [0, 1, 2]
         for x in learners:
             x.wait_hand()
-        seen: dict[str, set[str]] = {}
-        checked = assert_own_cards_only(learners, seen)
+        checked = assert_own_cards_only(learners)
 
         moves = 0
         reloaded = restarted = False
@@ -329,7 +320,7 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
                     x.wait_hand()
                 restarted = True
             if moves % 2 == 0:
-                checked += assert_own_cards_only(learners, seen)
+                checked += assert_own_cards_only(learners)
         final = api_get(base, f"/tables/{code}", admin)
         assert reloaded and restarted
         assert final["status"] in ("paused", "over") and final["table"]["hand"] >= 2
