@@ -70,7 +70,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
 from typing import Any
 
-from rummy.cards import SUITS, Card, as_cards
+from rummy.cards import JOKER, SUITS, Card, as_cards
 from rummy.melds import (
     MAX_RUN,
     Arrangement,
@@ -1515,7 +1515,6 @@ def _plan_order_high(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int
 
 #: every natural card by Card.index
 _CARD_OF = [Card(r, s) for s in SUITS for r in range(1, 14)]
-_JOKER = Card(0, "")
 
 
 def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
@@ -2242,7 +2241,7 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
         if i == last:
             continue
         last = i
-        card = _CARD_OF[i] if i < 52 else _JOKER
+        card = _CARD_OF[i] if i < 52 else JOKER
         rest = list(key)
         rest.remove(i)
         rest_key = tuple(rest)

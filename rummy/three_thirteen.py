@@ -461,9 +461,8 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     def _out_cards(self, seat: int, key: tuple[Card, ...] | None = None) -> tuple[Card, ...]:
         """Cards whose discard leaves every other card in melds (TT-6)
         (``key``: the hand in index order, when the caller has it)."""
-        hand = self.hands[seat]
         if key is None:
-            key = _key(hand)
+            key = _key(self.hands[seat])
         if self._out_cache is not None and self._out_cache[0] == key:
             return self._out_cache[1]
         result: tuple[Card, ...] = ()
