@@ -2317,7 +2317,18 @@ def best_discard_choice(hand: Iterable[Card | str] | str, rules: MeldRules | Non
     kept = _kept(rules, "c")
     got = kept.get(key)
     if got is None:
-        s, x, wilds, total = _discard_search(cards_, rules)
+        naturals, wilds = _split_hand(cards_, rules)
+        encoded = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
+        lone = _lone_discard(rules, naturals, wilds, encoded[1])
+        if lone is not None:
+            rest = list(cards_)
+            rest.remove(lone)
+            left = penalty(rest, rules)
+            if left:  # (0: all melded or not, which the search tells)
+                got = kept[key] = (lone, left)
+                _keep_discard(rules, key, lone, left, False)
+                return got
+        s, x, wilds, total = _discard_search(cards_, rules, naturals, wilds, encoded)
         light = s.rdiscard(x, wilds, total) if type(s) is _Roomy else None
         if light is None:  # the search with room: its arrangement decides
             d = best_discard(cards_, rules)
@@ -2328,17 +2339,48 @@ def best_discard_choice(hand: Iterable[Card | str] | str, rules: MeldRules | Non
     return got  # type: ignore[no-any-return]
 
 
-def _discard_search(cards_: Any, rules: MeldRules) -> tuple[_Solver, int, list[Card], int | None]:
+def _discard_search(cards_: Any, rules: MeldRules, naturals: list[Card] | None = None,
+                    wilds: list[Card] | None = None,
+                    encoded: tuple[int, list[int]] | None = None
+                    ) -> tuple[_Solver, int, list[Card], int | None]:
     """The solver and count vector of a hand that owes a discard, its wilds,
     and (when it has wilds) every natural's deadwood cost: may throwing a
-    wild win?"""
-    naturals, wilds = _split_hand(cards_, rules)
-    s, x = _solver_for(rules, naturals, wilds)
+    wild win?  (``naturals``, ``wilds``, ``encoded``: the hand split and
+    encoded, when the caller has done it.)"""
+    if naturals is None or wilds is None:
+        naturals, wilds = _split_hand(cards_, rules)
+    s, x = _solver_for(rules, naturals, wilds, encoded)
     total = None
     if wilds:
         pts = _rule_tables(rules)[9]
         total = sum([pts[c.index] for c in naturals]) * _W + len(naturals) * _N
     return s, x, wilds, total
+
+
+def _lone_discard(rules: MeldRules, naturals: list[Card], wilds: list[Card], iso: list[int]
+                  ) -> Card | None:
+    """The best discard of a hand, told without a search when it is a lone
+    card: with at most one wild, an isolated natural (``iso``: the
+    isolated positions, best discard first) that is the best discard on a
+    tie of every natural (the most points, then the tie order) and worth no
+    fewer points than the wild.  No meld holds it (it has no partner, and
+    no two wilds), so throwing another card c leaves it unmelded: the rest
+    costs at least the hand without it (c put back as deadwood arranges
+    that hand), with at least as many deadwood cards on a tie, and then
+    the lone card is the better discard.  None otherwise."""
+    if len(wilds) > 1 or not iso:
+        return None
+    tables = _rule_tables(rules)
+    drank, index_pos, pts = tables[3], tables[7], tables[9]
+    first = iso[0]
+    best = drank[first]
+    for c in naturals:
+        if drank[index_pos[c.index]] < best:
+            return None
+    card: Card = tables[1][first]
+    if wilds and pts[wilds[0].index] > pts[card.index]:
+        return None
+    return card
 
 
 def _keep_discard(rules: MeldRules, key: tuple[int, ...], card: Card, penalty: int,

@@ -23,11 +23,20 @@ from rummy import (
     all_melded,
     best_arrangement,
     best_discard,
+    best_discard_choice,
     deck,
     is_meld,
     penalty,
 )
-from rummy.search import _Solver, _split_hand, go_out_discards
+from rummy.search import (
+    _encode,
+    _lone_discard,
+    _Solver,
+    _solver_kind,
+    _split_hand,
+    clear_memo,
+    go_out_discards,
+)
 
 ACES = ("low", "high", "low_or_high")
 
@@ -141,6 +150,37 @@ def test_TT_6_go_out_discards_agree_with_brute_force() -> None:
             wrong.append((i, hand, rules, expected))
     assert wrong == []
     assert ways > 100  # the test does see hands that go out
+
+
+def test_a_lone_costly_card_is_thrown_as_the_search_throws_it() -> None:
+    # best_discard_choice tells without a search the discard of a hand whose
+    # best discard on a tie is a lone card (no partner, at most one wild,
+    # worth no less than the wild): it must be best_discard's card (which
+    # searches) and leave the brute force's least penalty after a discard
+    # (with two wilds the card is not lone: they would make a set of it)
+    rng = random.Random(53)
+    wrong, lone = [], 0
+    for i in range(1500):
+        hand, rules = near_complete_case(rng)
+        if i % 3 == 0 and rules.wild_rank is not None:  # few cards, and wilds to spare
+            hand = [Card(rules.wild_rank, s) for s in rng.sample("cdhs", 2)]
+            hand += rng.sample(deck(1), rng.randint(1, 4))
+        wild = [c for c in hand if c.is_joker or c.rank == rules.wild_rank]
+        hand = [c for c in hand if c not in wild[rng.choice([1, 2]):]]  # one or two wilds
+        hand.append(Card(rng.choice([1, 10, 11, 12, 13]), rng.choice("cdhs")))  # often lone
+        if hand.count(hand[-1]) > 2:
+            continue
+        clear_memo()
+        naturals, wilds = _split_hand(hand, rules)
+        iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)[1]
+        lone += _lone_discard(rules, naturals, wilds, iso) is not None
+        got = best_discard_choice(hand, rules)
+        clear_memo()
+        d = best_discard(hand, rules)
+        if got != (d.card, d.penalty) or got[1] != brute_min_after_discard(hand, **brute_kwargs(rules)):
+            wrong.append((i, hand, rules, got, d))
+    assert wrong == []
+    assert lone > 300  # the test does see lone cards
 
 
 def test_fast_path_agrees_with_the_general_search() -> None:
