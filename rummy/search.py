@@ -853,7 +853,13 @@ class _Roomy(_Solver):
         # keyed by the count vector alone (no key to build per lookup); those
         # of a discard owed are made on first use
         n = self.big + 1
-        # (rmemo[d][w]: dict[int, int], rchoice[d][w]: dict[int, Any]; d=1 None until used)
+        # (rmemo[d][w]: dict[int, int], rchoice[d][w]: dict[int, Any]; d=1 None until used).
+        # A choice is the meld taken, as its meld list holds it (cards, wilds
+        # it needs, room), or a count vector of cards left unmelded: with a
+        # discard owed, the card thrown, or (negated) a card kept as deadwood
+        # with the discard still owed (see :meth:`_walk`).  So a state
+        # solved makes no new tuple: fewer objects for the garbage collector
+        # to track and walk (about a tenth of a game's time went there)
         self.rmemo: list[Any] = [[{} for _ in range(n)], None]
         self.rchoice: list[Any] = [[{} for _ in range(n)], None]
         # the meld lists depend on the rules and the number of wilds only:
@@ -1029,14 +1035,14 @@ class _Roomy(_Solver):
             if not x:
                 best = settled + self.iso_low[w]  # rend(w, 0)'s cost
                 memo[w][x0] = best
-                self.rchoice[0][w][x0] = (x0, 0, 0, 0, settled)
+                self.rchoice[0][w][x0] = x0
                 return best
         if x is not x0:  # a row settled: x0 is that row and x (solved here when new)
             v = memo[w].get(x)
             if v is not None:
                 best = settled + v
                 memo[w][x0] = best
-                self.rchoice[0][w][x0] = (x0 - x, 0, 0, 0, settled)
+                self.rchoice[0][w][x0] = x0 - x
                 return best
         # the melds first; then each way to leave p unmelded, searched only
         # when its least cost (what it adds, and the isolated cards' cost
@@ -1046,7 +1052,8 @@ class _Roomy(_Solver):
         best = _INF
         pick: Any = None
         if low <= w:
-            for delta, need, room in melds:
+            for m in melds:
+                delta, need, _room = m
                 if need <= w:
                     y = x - delta
                     if y:
@@ -1057,7 +1064,7 @@ class _Roomy(_Solver):
                         v = self.rend(w - need, 1)[0] if d else self.iso_low[w - need]
                     if v <= best:
                         best = v
-                        pick = (delta, need, room, d, 0)
+                        pick = m
         if not d:
             # every copy of p left unmelded (a copy in a meld is met first:
             # the copies left over are then the lowest cards again)
@@ -1076,7 +1083,7 @@ class _Roomy(_Solver):
                 v = add + self.iso_low[w]
             if v < best:
                 best = v
-                pick = (dl, 0, 0, 0, add)
+                pick = dl
         if d and pen[p] < best and (x & self.rbetter[p] or self.iso_first < dp):
             # one copy unmelded, the discard still owed (when a later card
             # may be a better discard)
@@ -1088,12 +1095,13 @@ class _Roomy(_Solver):
                 v = pen[p] + self.rend(w, 1)[0]
             if v < best:
                 best = v
-                pick = (dl, 0, 0, 1, pen[p])
+                pick = -dl
         if d and x & self.xcand[p]:  # runs that leave out a natural that may be the discard
             extra = self.rextra.get(key := x & self.rlocal[p])
             if extra is None:
                 extra = self._rextra_of(x, p, key)
-            for delta, need, room in extra:
+            for m in extra:
+                delta, need, _room = m
                 if need <= w:
                     y = x - delta
                     if y:
@@ -1104,13 +1112,13 @@ class _Roomy(_Solver):
                         v = self.rend(w - need, 1)[0]
                     if v < best:  # only for a better discard, not on a tie
                         best = v
-                        pick = (delta, need, room, 1, 0)
+                        pick = m
         memo[w][x] = best
         self.rchoice[d][w][x] = pick
         if x is not x0:
             best += settled
             memo[w][x0] = best
-            self.rchoice[0][w][x0] = (x0 - x, 0, 0, 0, settled)
+            self.rchoice[0][w][x0] = x0 - x
         return best
 
     def _rmelds_at(self, x: int, p: int, w: int) -> tuple[int, Any]:
@@ -1202,16 +1210,21 @@ class _Roomy(_Solver):
         discard: Card | None = None
         choice = self.rchoice
         while x:
-            delta, need, room, d2, add = choice[d][w][x]
-            if d2 != d:
-                discard = self.card_at[51 - ((x.bit_length() - 1) >> 2)]  # the top field's
-            elif add:
-                dead += delta
-            else:
-                plan.append((delta, need, room))
-            x -= delta
-            w -= need
-            d = d2
+            pick = choice[d][w][x]
+            if type(pick) is int:
+                if pick < 0:  # a card left unmelded, the discard still owed
+                    pick = -pick
+                    dead += pick
+                elif d:  # the discard owed: the lowest card
+                    discard = self.card_at[51 - ((x.bit_length() - 1) >> 2)]  # the top field's
+                    d = 0
+                else:  # cards left unmelded
+                    dead += pick
+                x -= pick
+            else:  # a meld: (its cards, the wilds it needs, its room)
+                plan.append(pick)
+                x -= pick[0]
+                w -= pick[1]
         return plan, dead, discard, w, d
 
     def holds(self, x: int, w: int, d: int,
