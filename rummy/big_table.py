@@ -73,7 +73,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from rummy.cards import Card, as_cards, deck, rank_name
-from rummy.engine import Engine, Observation, slot_init
+from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, MeldRules, best_arrangement
 from rummy.search import is_complete
@@ -192,8 +192,7 @@ def from_json(obj: dict[str, Any] | str) -> BigTableGame:
 # Observation
 
 
-@slot_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BigTableObservation(Observation):
     """What one player may see (public table plus their own cards and choice).
 
@@ -613,36 +612,36 @@ class BigTableGame(Engine, family="big_table"):
             self._log_cache = tuple(self.log)
         pending = self.pending
         drawing_or_discarding = self.phase in _DRAW_PHASES or self.phase in _DISCARD_PHASES
-        return BigTableObservation(
-            variant=self.variant,
-            player=seat,
-            players=self.players,
-            phase=self.phase,
-            legal_actions=tuple(self.legal_actions(seat)),
-            hand=tuple(sorted(self.hands[seat], key=_by_order)),
-            scores=tuple(self.scores),
-            log=self._log_cache,
-            hand_number=self.hand_number,
-            hand_size=self.size,
-            wild_rank=self.rules.wild_rank,
-            rules=self.rules,
-            cycle=self.cycle,
-            pool_size=len(self.pool),
-            piles=tuple(tuple(p) for p in self.piles),
-            right=self.right_of[seat],
-            left=self.left_of[seat],
-            choice=pending.get(seat),
-            waiting=tuple(s for s in self._acting if s not in pending)
-            if drawing_or_discarding else (),
-            hand_counts=tuple(len(h) for h in self.hands),
-            matched=tuple(self.matched),
-            open_melds=tuple(sorted(self.open_melds.items())),
-            final_cycle=self.final,
-            taken=tuple(tuple(t) for t in self.taken),
-            discarded=tuple(tuple(d) for d in self.discarded),
-            last_hand=self.last_hand,
-            packs=self.packs,
-        )
+        return frozen_of(BigTableObservation, {
+            "variant": self.variant,
+            "player": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "legal_actions": tuple(self.legal_actions(seat)),
+            "hand": tuple(sorted(self.hands[seat], key=_by_order)),
+            "scores": tuple(self.scores),
+            "log": self._log_cache,
+            "hand_number": self.hand_number,
+            "hand_size": self.size,
+            "wild_rank": self.rules.wild_rank,
+            "rules": self.rules,
+            "cycle": self.cycle,
+            "pool_size": len(self.pool),
+            "piles": tuple(tuple(p) for p in self.piles),
+            "right": self.right_of[seat],
+            "left": self.left_of[seat],
+            "choice": pending.get(seat),
+            "waiting": (tuple(s for s in self._acting if s not in pending)
+                        if drawing_or_discarding else ()),
+            "hand_counts": tuple(len(h) for h in self.hands),
+            "matched": tuple(self.matched),
+            "open_melds": tuple(sorted(self.open_melds.items())),
+            "final_cycle": self.final,
+            "taken": tuple(tuple(t) for t in self.taken),
+            "discarded": tuple(tuple(d) for d in self.discarded),
+            "last_hand": self.last_hand,
+            "packs": self.packs,
+        })
 
     # -- scores --------------------------------------------------------------
     def _score_rows(self) -> list[tuple[str, list[int]]]:

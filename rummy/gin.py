@@ -61,7 +61,7 @@ from typing import Any, ClassVar
 
 from rummy import onepack
 from rummy.cards import Card, deck, format_cards
-from rummy.engine import Engine, Observation, slot_init
+from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
 from rummy.table import Stock, deal
@@ -400,8 +400,7 @@ class KnockOption:
                 f"{self.deadwood_points}; {opens}")
 
 
-@slot_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GinObservation(Observation):
     """What one seat may see (never another player's hidden cards).
 
@@ -1154,20 +1153,34 @@ class GinGame(Engine, family="gin"):
             sizes[s] = len(h)
         sizes[self.advisor] = 0
         taken = self.taken
-        return GinObservation(
-            variant=self.variant, player=player, players=self.players, phase=self.phase,
-            legal_actions=tuple(self.legal_actions(player)), hand=own, scores=tuple(self.scores),
-            log=tuple(self.log[self._hand_starts[max(0, len(self._hand_starts) - 2)]:]),
-            roles=self.roles, current_player=self.current_player,
-            hand_number=self.hand_number, discard_pile=tuple(self.discards),
-            stock_size=len(self.stock),
-            hand_sizes=tuple(sizes), taken=(tuple(taken.get(0, ())), tuple(taken.get(1, ())),
-                                     tuple(taken.get(2, ()))), turns=self.turns,
-            options=dict(self._resolved),
-            just_taken=self.just_taken if player == self.turn else None,
-            partner_hand=partner, advice=self._advice if team else None, knock=knock,
-            layoff_plan=plan, layoff_hint=hint,
-            last_result=self.results[-1] if self.results else None, rules=self.rules)
+        return frozen_of(GinObservation, {
+            "variant": self.variant,
+            "player": player,
+            "players": self.players,
+            "phase": self.phase,
+            "legal_actions": tuple(self.legal_actions(player)),
+            "hand": own,
+            "scores": tuple(self.scores),
+            "log": tuple(self.log[self._hand_starts[max(0, len(self._hand_starts) - 2)]:]),
+            "roles": self.roles,
+            "current_player": self.current_player,
+            "hand_number": self.hand_number,
+            "discard_pile": tuple(self.discards),
+            "stock_size": len(self.stock),
+            "hand_sizes": tuple(sizes),
+            "taken": (tuple(taken.get(0, ())), tuple(taken.get(1, ())), tuple(taken.get(2, ()))),
+            "turns": self.turns,
+            "options": dict(self._resolved),
+            "just_taken": self.just_taken if player == self.turn else None,
+            "partner_hand": partner,
+            "advice": self._advice if team else None,
+            "knock": knock,
+            "layoff_plan": plan,
+            "layoff_hint": hint,
+            "last_result": self.results[-1] if self.results else None,
+            "packs": 1,
+            "rules": self.rules,
+        })
 
     # -- scores ---------------------------------------------------------------------
     def _score_rows(self) -> list[tuple[str, list[int]]]:

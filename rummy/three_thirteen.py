@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy.cards import Card, deck, format_cards, rank_name
-from rummy.engine import Engine, Observation, slot_init
+from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import (
     Arrangement,
@@ -170,8 +170,7 @@ class Event:
     card: Card | None = None
 
 
-@slot_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ThreeThirteenObservation(Observation):
     """What ``player`` may see: their own hand and everything public.
 
@@ -670,43 +669,43 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         variant = self.variant
         number = self.number
         pile = self.pile
-        return ThreeThirteenObservation(
-            variant=variant,
-            player=seat,
-            players=self.players,
-            phase=phase,
-            legal_actions=legal,
-            hand=_key(self.hands[seat]),
-            round=number,
-            rounds=variant.rounds or 11,
-            wild_rank=self._rules.wild_rank,
-            rules=self._rules,
-            hand_size=variant.hand_size(number),
-            dealer=self.dealer,
-            current_player=None if over else self.current,
-            drawn=self.drawn if mine else None,
-            taken=self.taken if mine else None,
-            discard_top=pile[-1] if pile else None,
-            pile_size=len(pile),
-            stock_size=len(self.stock),
-            hand_sizes=tuple(map(len, self.hands)),
-            packs=self.packs,
-            jokers=self.jokers,
-            discard_return=self.discard_return,
-            discards=tuple(self.discards),
-            picked=tuple(map(tuple, self.picked)),
-            events=tuple(self.events),
-            went_out=self.went_out,
-            shown=tuple(sorted(self.shown.items())),
-            final_turns=tuple(self.final_left),
-            turn=self.turn,
-            stall_turns=self.stall_turns,
-            scores=tuple(self.scores),
-            round_scores=tuple(map(tuple, self.round_scores)),
-            winner=self.winner if over else None,
-            log=tuple(self.log),
-            last_round=self.last_round,
-        )
+        return frozen_of(ThreeThirteenObservation, {
+            "variant": variant,
+            "player": seat,
+            "players": self.players,
+            "phase": phase,
+            "legal_actions": legal,
+            "hand": _key(self.hands[seat]),
+            "round": number,
+            "rounds": variant.rounds or 11,
+            "wild_rank": self._rules.wild_rank,
+            "rules": self._rules,
+            "hand_size": variant.hand_size(number),
+            "dealer": self.dealer,
+            "current_player": None if over else self.current,
+            "drawn": self.drawn if mine else None,
+            "taken": self.taken if mine else None,
+            "discard_top": pile[-1] if pile else None,
+            "pile_size": len(pile),
+            "stock_size": len(self.stock),
+            "hand_sizes": tuple(map(len, self.hands)),
+            "packs": self.packs,
+            "jokers": self.jokers,
+            "discard_return": self.discard_return,
+            "discards": tuple(self.discards),
+            "picked": tuple(map(tuple, self.picked)),
+            "events": tuple(self.events),
+            "went_out": self.went_out,
+            "shown": tuple(sorted(self.shown.items())),
+            "final_turns": tuple(self.final_left),
+            "turn": self.turn,
+            "stall_turns": self.stall_turns,
+            "scores": tuple(self.scores),
+            "round_scores": tuple(map(tuple, self.round_scores)),
+            "winner": self.winner if over else None,
+            "log": tuple(self.log),
+            "last_round": self.last_round,
+        })
 
     # -- scores ----------------------------------------------------------------
     def _score_rows(self) -> list[tuple[str, list[int]]]:
