@@ -13,7 +13,10 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -29,14 +32,18 @@ def clear_caches() -> None:
     clear_memo()
 
 
-def timed(fn, repeats: int) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def timed(fn: Callable[[], T], repeats: int) -> tuple[float, T]:
     times = []
-    result = None
+    result: T | None = None
     for _ in range(repeats):
         clear_caches()
         t = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - t)
+    assert result is not None
     return statistics.median(times), result
 
 
@@ -52,7 +59,7 @@ def main() -> None:
     print("Exact chance that a dealt hand is complete (meld-part generation)")
     print(f"{'variant':<24}{'opts':<18}{'round':>5}{'cards':>6}{'packs':>6}"
           f"{'seconds':>10}{'probability':>14}")
-    cases = [
+    cases: list[tuple[str, dict[str, Any]]] = [
         ("three_thirteen", {"players": 2}),
         ("three_thirteen", {"players": 4}),
         ("tre_tretton", {"players": 4}),
@@ -64,7 +71,7 @@ def main() -> None:
     for variant, kw in cases:
         for r in range(1, top_round + 1):
             shoe = shoe_for(variant, r, **kw)
-            secs, odds = timed(lambda s=shoe: exact_complete(s), R if r <= 3 else 1)
+            secs, odds = timed(partial(exact_complete, shoe), R if r <= 3 else 1)
             if r == 1:
                 round1.append(secs)
             opts = ",".join(f"{k}={v}" for k, v in kw.items())
@@ -81,8 +88,8 @@ def main() -> None:
     for variant, kw in cases[:2] + cases[4:]:
         for r in (1, 2) if args.quick else (1, 2, 3):
             shoe = shoe_for(variant, r, **kw)
-            g_secs, g = timed(lambda s=shoe: C.count_by_generation(s), 1)
-            e_secs, e = timed(lambda s=shoe: C.count_by_enumeration(s), 1)
+            g_secs, g = timed(partial(C.count_by_generation, shoe), 1)
+            e_secs, e = timed(partial(C.count_by_enumeration, shoe), 1)
             opts = ",".join(f"{k}={v}" for k, v in kw.items())
             print(f"{variant:<24}{opts:<12}{r:>5}{g_secs:>14.3f}{e_secs:>15.3f}"
                   f"{e_secs / g_secs:>8.1f}{str(g == e):>7}")
@@ -90,17 +97,18 @@ def main() -> None:
     print()
     print("Monte Carlo deals (samples per second, cold caches)")
     n = 5000 if args.quick else 20000
-    for variant, kw in (("three_thirteen", {"players": 4}), ("big_table", {})):
+    sampled: list[tuple[str, dict[str, Any]]] = [("three_thirteen", {"players": 4}), ("big_table", {})]
+    for variant, kw in sampled:
         for r in (1, 6, 11):
             shoe = shoe_for(variant, r, **kw)
-            secs, odds = timed(lambda s=shoe: simulate_complete(s, n, seed=1), 1)
+            secs, odds = timed(partial(simulate_complete, shoe, n, seed=1), 1)
             print(f"{variant:<24} round {r:>2} ({shoe.cards:>2} cards): {n / secs:>9.0f} samples/s"
                   f"  estimate {odds.value:.4g} [{odds.low:.3g}, {odds.high:.3g}]")
 
     print()
     print("Outs of a hand (53 candidate draws, each a best-discard search)")
     for hand, r in (("7h 8h Kc 2d", 2), ("7h 8h 9h Kc Kd 2s 3s 5d Qc Qh Jd", 9)):
-        secs, res = timed(lambda h=hand, rr=r: outs(h, round=rr, players=4), R)
+        secs, res = timed(partial(outs, hand, round=r, players=4), R)
         print(f"  round {r:>2}, {len(hand.split()):>2} cards: {secs * 1000:8.1f} ms"
               f"  ({res.count} outs of {res.unseen} unseen)")
 
@@ -108,9 +116,9 @@ def main() -> None:
     print("Going out, simulated against the bots (play-outs per second)")
     k = 30 if args.quick else 100
     for learner, opp in (("greedy", "greedy"), ("expert", "greedy"), ("expert", "expert")):
-        secs, o = timed(lambda a=learner, b=opp: going_out(
-            "7h 8h Kc 2d", 3, round=2, players=3, learner=a, opponents=b, samples=k,
-            progress=False), 1)
+        secs, o = timed(partial(
+            going_out, "7h 8h Kc 2d", 3, round=2, players=3, learner=learner, opponents=opp,
+            samples=k, progress=False), 1)
         print(f"  {learner} vs {opp}: {k / secs:7.1f} play-outs/s  (P(out in 3) ~ {o.value:.3f})")
 
 

@@ -19,6 +19,7 @@ import random
 import statistics
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -66,7 +67,7 @@ def cold(fn: Callable[[Any], Any], items: Sequence[Any]) -> int:
     counts = []
     for item in items:
         clear_memo()
-        counts.append(bytecodes(lambda item=item: fn(item)))
+        counts.append(bytecodes(partial(fn, item)))
     return int(statistics.median(counts))
 
 
