@@ -289,6 +289,10 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self.log.append(f"{self._name(self.dealer)} is chosen at random to deal first.")
         self._out_cache: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
         self._moves_cache: tuple[tuple[Any, ...], tuple[Action, ...]] | None = None
+        #: what every observation of this round shows until one of its parts
+        #: changes (each place that changes one sets it to None): picked,
+        #: shown, round scores and hand size, as observe builds them
+        self._round_view: tuple[Any, ...] | None = None
         self._start_round(1)
 
     @classmethod
@@ -356,6 +360,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self.shown: dict[int, tuple[Meld, ...]] = {}
         self._out_cache = None
         self._moves_cache = None
+        self._round_view = None
         wild = self._rules.wild_rank
         wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
         if self._rules.jokers_wild and self.jokers:
@@ -424,6 +429,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
                 f"unmelded: {dead}."
             )
         self.round_scores.append(points)
+        self._round_view = None
         self.round_out.append(self.went_out)
         self.last_round = tuple(laid_open)
         for seat, p in enumerate(points):
@@ -615,6 +621,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             self.taken = c
             self.known[seat].append(c)
             self.picked[seat].append(c)
+            self._round_view = None
             self.phase = "discard"
             self.events.append(Event("take", seat, c))
             self.log.append(f"{self._says(seat, 'takes', 'take')} {c} from the discard pile.")
@@ -630,6 +637,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             hand.remove(c)
             self.pile.append(c)
             self.shown[seat] = arr.melds
+            self._round_view = None
             self.known[seat] = list(hand)
             self.discards.append((seat, c))
             self.events.append(Event("out", seat, c))
@@ -669,6 +677,11 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         variant = self.variant
         number = self.number
         pile = self.pile
+        view = self._round_view
+        if view is None:
+            view = self._round_view = (
+                tuple(map(tuple, self.picked)), tuple(sorted(self.shown.items())),
+                tuple(map(tuple, self.round_scores)), variant.hand_size(number))
         return frozen_of(ThreeThirteenObservation, {
             "variant": variant,
             "player": seat,
@@ -680,28 +693,28 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             "rounds": variant.rounds or 11,
             "wild_rank": self._rules.wild_rank,
             "rules": self._rules,
-            "hand_size": variant.hand_size(number),
+            "hand_size": view[3],
             "dealer": self.dealer,
             "current_player": None if over else self.current,
             "drawn": self.drawn if mine else None,
             "taken": self.taken if mine else None,
             "discard_top": pile[-1] if pile else None,
             "pile_size": len(pile),
-            "stock_size": len(self.stock),
+            "stock_size": len(self.stock.cards),
             "hand_sizes": tuple(map(len, self.hands)),
             "packs": self.packs,
             "jokers": self.jokers,
             "discard_return": self.discard_return,
             "discards": tuple(self.discards),
-            "picked": tuple(map(tuple, self.picked)),
+            "picked": view[0],
             "events": tuple(self.events),
             "went_out": self.went_out,
-            "shown": tuple(sorted(self.shown.items())),
+            "shown": view[1],
             "final_turns": tuple(self.final_left),
             "turn": self.turn,
             "stall_turns": self.stall_turns,
             "scores": tuple(self.scores),
-            "round_scores": tuple(map(tuple, self.round_scores)),
+            "round_scores": view[2],
             "winner": self.winner if over else None,
             "log": tuple(self.log),
             "last_round": self.last_round,
@@ -767,6 +780,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     def _after_redeal(self) -> None:
         self._out_cache = None
         self._moves_cache = None
+        self._round_view = None
 
     def _check_more(self) -> None:
         """Hands have the right size, and nobody holds more than they should."""
