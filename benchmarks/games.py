@@ -19,6 +19,18 @@ what is left once the search is subtracted is engine and bot overhead.
 
 ``--others`` also runs ``benchmarks/games_big_table.py`` and
 ``benchmarks/games_gin.py`` (engine-only and OpenSpiel figures).
+
+Issue 15's targets are games per CPU second on one machine, where the code
+it measured (``b0a9e78``) played 5.1 greedy and 2.2 expert games a second.
+To read them on another, ``--against REV`` plays ``three_thirteen`` with the
+engine and bots of a past commit (``git archive REV rummy``, in a worker
+process) and with this code (in another), game by game in turn (the same
+seeds, the order changing from game to game), so that a machine whose speed
+drifts within seconds slows both alike.  It prints each code's games per
+CPU second, the ratio of the two and of each pair of games, and the target
+scaled by how much faster ``REV`` runs here than the issue quoted for it::
+
+    .venv/bin/python benchmarks/games.py --against b0a9e78 --games 40
 """
 
 from __future__ import annotations
@@ -30,6 +42,10 @@ import io
 import os
 import pstats
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -46,6 +62,8 @@ VARIANTS = {
 }
 #: issue 15's targets, three_thirteen with 4 bots: games per CPU second
 TARGETS = {"greedy": 20.0, "expert": 5.0}
+#: what issue 15 measured for the code of b0a9e78 (games per CPU second)
+ISSUE_15_THEN = {"greedy": 5.1, "expert": 2.2}
 
 
 def play(variant: str, bot: str, seed: int) -> tuple[float, int]:
@@ -123,6 +141,62 @@ def profile(variant: str, bot: str, top: int) -> None:
         print("   " + ln.replace(str(Path(__file__).resolve().parents[1]) + os.sep, ""))
 
 
+def _worker() -> None:
+    """Serve ``BOT SEED`` lines on stdin: play that three_thirteen game and
+    print its CPU seconds (one game first, untimed, as a warm-up)."""
+    play("three_thirteen", "greedy", seed=999)
+    for request in sys.stdin:
+        bot, seed = request.split()
+        print(play("three_thirteen", bot, int(seed))[0], flush=True)
+
+
+def against(rev: str, games: int, bots: list[str]) -> None:
+    """three_thirteen games with the code of ``rev`` and with this code, in
+    turn game by game, each in a worker process (see the docstring)."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "rummy"],
+                                 capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        workers = [subprocess.Popen([sys.executable, __file__, "--worker"],
+                                    env=dict(os.environ, PYTHONPATH=path),
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                   for path in (tmp, str(root))]
+        times: dict[str, tuple[list[float], list[float]]] = {}
+        try:
+            for bot in bots:
+                old, new = times[bot] = ([], [])
+                for i in range(games):
+                    got = {}
+                    for k in ((0, 1) if i % 2 else (1, 0)):  # the order turns
+                        w = workers[k]
+                        assert w.stdin is not None and w.stdout is not None
+                        w.stdin.write(f"{bot} {i + 1}\n")
+                        w.stdin.flush()
+                        got[k] = float(w.stdout.readline())
+                    old.append(got[0])
+                    new.append(got[1])
+        finally:
+            for w in workers:
+                assert w.stdin is not None
+                w.stdin.close()
+                w.wait()
+    print(f"three_thirteen, 4 bots, {games} games each, {rev} and this code in turn game by "
+          f"game; load {os.getloadavg()[0]:.2f}")
+    for bot, (old, new) in times.items():
+        then, now = games / sum(old), games / sum(new)
+        pairs = sorted(o / n for o, n in zip(old, new))
+        factor = then / ISSUE_15_THEN[bot]
+        target = TARGETS[bot] * factor
+        print(f"  4 x {bot:<6} {rev}: {then:6.2f} games/CPU s   now: {now:6.2f}   speed-up "
+              f"{now / then:.2f}x (pairs: median {statistics.median(pairs):.2f}x, middle half "
+              f"{pairs[len(pairs) // 4]:.2f}-{pairs[(3 * len(pairs)) // 4]:.2f}x)   target "
+              f"{TARGETS[bot]:g} x {factor:.2f} ({rev} here / {ISSUE_15_THEN[bot]:g}) = "
+              f"{target:.1f}/s: {'met' if now >= target else 'MISSED'}; needs "
+              f"{target / then:.2f}x", flush=True)
+
+
 def _run_other(path: Path) -> None:
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec and spec.loader
@@ -146,7 +220,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--top", type=int, default=12, help="profile entries shown")
     p.add_argument("--others", action="store_true",
                    help="also run games_big_table.py and games_gin.py")
+    p.add_argument("--against", metavar="REV",
+                   help="time three_thirteen games with the code of this git commit and with "
+                        "this code, in turn game by game, and scale issue 15's targets")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.worker:
+        _worker()
+        return
+    if args.against:
+        against(args.against, args.games, args.bots)
+        return
     variants = args.only or list(VARIANTS)
     print(f"Full games per CPU second, {args.games} games x {args.repeats} repeats, one core; "
           f"load {os.getloadavg()[0]:.2f}")
