@@ -130,7 +130,7 @@ test: $(STAMP) chromium axe lint typecheck unit notebooks browser
 
 bench: $(STAMP)
 	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)
-	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	for b in benchmarks/[!_]*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -42,12 +42,11 @@ import io
 import os
 import pstats
 import statistics
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from pathlib import Path
+
+from _pastcode import ROOT, ask, past_rummy, workers
 
 from rummy import new_game
 from rummy.bots import make_bot
@@ -153,35 +152,16 @@ def _worker() -> None:
 def against(rev: str, games: int, bots: list[str]) -> None:
     """three_thirteen games with the code of ``rev`` and with this code, in
     turn game by game, each in a worker process (see the docstring)."""
-    root = Path(__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "rummy"],
-                                 capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
-        workers = [subprocess.Popen([sys.executable, __file__, "--worker"],
-                                    env=dict(os.environ, PYTHONPATH=path),
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-                   for path in (tmp, str(root))]
-        times: dict[str, tuple[list[float], list[float]]] = {}
-        try:
-            for bot in bots:
-                old, new = times[bot] = ([], [])
-                for i in range(games):
-                    got = {}
-                    for k in ((0, 1) if i % 2 else (1, 0)):  # the order turns
-                        w = workers[k]
-                        assert w.stdin is not None and w.stdout is not None
-                        w.stdin.write(f"{bot} {i + 1}\n")
-                        w.stdin.flush()
-                        got[k] = float(w.stdout.readline())
-                    old.append(got[0])
-                    new.append(got[1])
-        finally:
-            for w in workers:
-                assert w.stdin is not None
-                w.stdin.close()
-                w.wait()
+    times: dict[str, tuple[list[float], list[float]]] = {}
+    with past_rummy(rev) as tmp, workers(__file__, ["--worker"], [tmp, str(ROOT)]) as procs:
+        for bot in bots:
+            old, new = times[bot] = ([], [])
+            for i in range(games):
+                got = {}
+                for k in ((0, 1) if i % 2 else (1, 0)):  # the order turns
+                    got[k] = float(ask(procs[k], f"{bot} {i + 1}"))
+                old.append(got[0])
+                new.append(got[1])
     print(f"three_thirteen, 4 bots, {games} games each, {rev} and this code in turn game by "
           f"game; load {os.getloadavg()[0]:.2f}")
     for bot, (old, new) in times.items():

@@ -59,19 +59,17 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import json
 import os
 import random
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
+
+from _pastcode import ROOT, ask, past_rummy, workers
 
 from rummy import MeldRules, best_arrangement, best_discard, deck, penalty
 from rummy.cards import Card
@@ -226,15 +224,10 @@ def against(rev: str, n: int, clock: str, rounds: int = 3) -> int:
     slower ``rev`` runs here than the issue quoted, when ``rev`` is the
     code the issue measured: timed warm, as the issue's benchmark timed
     it, which kept the memo from hand to hand)."""
-    root = Path(__file__).resolve().parent.parent
     olds: list[dict[str, float]] = []
     old_warm: list[dict[str, float]] = []
     news: list[dict[str, float]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "rummy"],
-                                 capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
+    with past_rummy(rev) as tmp:
         env = dict(os.environ, PYTHONPATH=tmp)
         for _ in range(rounds):
             for kind, out in (("--cold-json", olds), ("--warm-json", old_warm)):
@@ -296,40 +289,24 @@ def against_chunked(rev: str, n: int, clock: str, chunk: int) -> int:
     """:func:`against`, with the past code (cold and warm) and this code
     (cold) timed in turn chunk by chunk, each in a worker process of its
     own (see the module's docstring)."""
-    root = Path(__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "rummy"],
-                                 capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
-        streams = (("old cold", tmp, "cold"), ("old warm", tmp, "warm"), ("now", str(root), "cold"))
-        workers = [subprocess.Popen(
-            [sys.executable, __file__, "--worker", "--hands", str(n), "--clock", clock],
-            env=dict(os.environ, PYTHONPATH=path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True) for _label, path, _kind in streams]
-        times: dict[tuple[str, str], list[float]] = {}
-        ups: dict[str, list[float]] = {}
-        try:
+    times: dict[tuple[str, str], list[float]] = {}
+    ups: dict[str, list[float]] = {}
+    with past_rummy(rev) as tmp:
+        streams = (("old cold", tmp, "cold"), ("old warm", tmp, "warm"), ("now", str(ROOT), "cold"))
+        args = ["--worker", "--hands", str(n), "--clock", clock]
+        with workers(__file__, args, [path for _label, path, _kind in streams]) as procs:
             for name in ("A", "C", "D"):
                 for k, start in enumerate(range(0, n, chunk)):
                     stop = min(n, start + chunk)
                     got = {}
                     for j in range(3):  # the order turns from chunk to chunk
                         i = (j + k) % 3
-                        w = workers[i]
-                        assert w.stdin is not None and w.stdout is not None
-                        w.stdin.write(f"{name} {streams[i][2]} {start} {stop}\n")
-                        w.stdin.flush()
-                        got[streams[i][0]] = json.loads(w.stdout.readline())
+                        got[streams[i][0]] = json.loads(
+                            ask(procs[i], f"{name} {streams[i][2]} {start} {stop}"))
                     for label, t in got.items():
                         times.setdefault((name, label), []).extend(t)
                     ups.setdefault(name, []).append(statistics.median(got["old cold"])
                                                     / statistics.median(got["now"]))
-        finally:
-            for w in workers:
-                assert w.stdin is not None
-                w.stdin.close()
-                w.wait()
     print(f"Cold medians, {n} hands per set, {clock} clock, {rev} (cold and warm) and this one "
           f"timed in turn in chunks of {chunk} hands, load {os.getloadavg()[0]:.2f}")
     for key in ("A", "C", "C p99", "D"):
