@@ -66,11 +66,11 @@ from __future__ import annotations
 import functools
 import operator
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import accumulate
 from typing import Any
 
-from rummy.cards import JOKER, SUITS, Card, as_cards
+from rummy.cards import JOKER, SUITS, Card, as_cards, format_cards
 from rummy.melds import (
     MAX_RUN,
     Arrangement,
@@ -95,6 +95,7 @@ __all__ = [
     "is_complete",
     "may_go_out",
     "go_out_discards",
+    "penalty_less",
     "extension_bits",
     "min_wilds",
     "min_wilds_counts",
@@ -2145,6 +2146,63 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
         got = kept[key] = arrangement.penalty
         _kept(rules, "m")[key] = not arrangement.deadwood
     return got  # type: ignore[no-any-return]
+
+
+def penalty_less(hand: Iterable[Card | str] | str, rules: MeldRules | None = None
+                 ) -> Callable[[Card | str], int]:
+    """A function telling, card by card, the lowest penalty of ``hand``
+    less one copy of that card: :func:`penalty` of each hand left, for
+    less when several are asked (what a bot weighing its discards asks),
+    because the hand is checked, split and encoded once.
+
+    >>> less = penalty_less("Qh Kh 3s 5c 5d 5s")
+    >>> less(Card.parse("Kh")), less("5c"), penalty("Qh Kh 3s 5d 5s")
+    (13, 33, 33)
+    >>> less(Card.parse("2c"))
+    Traceback (most recent call last):
+    ...
+    rummy.melds.MeldError: 2c is not in the hand (Qh Kh 3s 5c 5d 5s)
+    """
+    cards_, rules, fast = _prepared(hand, rules)
+    key = _hand_key(cards_)
+    kept = _kept(rules, "p")
+    tables = _rule_tables(rules)
+    wild_at, index_pos = tables[13], tables[7]
+    state: list[Any] = []  # the roomy solver, the naturals' vector, the wilds, the isolated
+
+    def less(card: Card | str) -> int:
+        if not isinstance(card, Card):
+            card = Card.parse(card)  # (its error says what a card looks like)
+        i = card.index
+        rest = list(key)
+        try:
+            rest.remove(i)
+        except ValueError:
+            raise MeldError(f"{card} is not in the hand ({format_cards(cards_)})") from None
+        rest_key = tuple(rest)
+        got = kept.get(rest_key)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        if fast is None and not wild_at[i]:
+            if not state:
+                naturals, wilds = _split_hand(cards_, rules)
+                s, x = _solver_for(rules, naturals, wilds)
+                state[:] = (s if type(s) is _Roomy else None, x, len(wilds),
+                            set(s.iso) if type(s) is _Roomy else ())
+            s, x, w, iso = state
+            pos = index_pos[i]
+            if s is not None and pos not in iso:  # the same solver: one card fewer
+                y = x - _UNIT_TOP[pos]
+                cost = s.rsolve(y, w, 0)
+                if s.holds(y, w, 0):
+                    got = kept[rest_key] = cost // _W
+                    _kept(rules, "m")[rest_key] = cost < _N  # no deadwood card
+                    return got  # type: ignore[no-any-return]
+        left = list(cards_)
+        left.remove(card)
+        return penalty(left, rules)
+
+    return less
 
 
 def all_melded(hand: Iterable[Card | str] | str, rules: MeldRules | None = None, *,

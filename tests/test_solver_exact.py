@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from brute import brute_min_after_discard, brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from rummy import (
     Card,
     Meld,
+    MeldError,
     MeldRules,
     all_melded,
     best_arrangement,
@@ -36,6 +38,7 @@ from rummy.search import (
     _split_hand,
     clear_memo,
     go_out_discards,
+    penalty_less,
 )
 
 ACES = ("low", "high", "low_or_high")
@@ -182,6 +185,51 @@ def test_a_lone_costly_card_is_thrown_as_the_search_throws_it() -> None:
             wrong.append((i, hand, rules, got, d))
     assert wrong == []
     assert lone > 300  # the test does see lone cards
+
+
+def test_penalty_less_is_the_penalty_of_each_hand_left() -> None:
+    # penalty_less answers for each card from the whole hand's encoding (the
+    # same solver when the card has a partner); each answer must be the brute
+    # force's least penalty of the hand less that card.  Random hands, hands
+    # near complete (the last card removed often breaks a meld), and sets
+    # capped at 4 cards (the search with room); half the hands with the
+    # memo emptied first, half after the hand's own questions were asked
+    rng = random.Random(59)
+    wrong, checked = [], 0
+    for i in range(1200):
+        hand, rules = (random_case if i % 2 else near_complete_case)(rng)
+        if i % 5 == 0:
+            rules = MeldRules(wild_rank=rules.wild_rank, aces=rules.aces, max_set_size=4)
+            hand = [c for c in hand if not c.is_joker]
+        if not hand:
+            continue
+        kw = brute_kwargs(rules)
+        if rules.max_set_size is not None:
+            kw["max_set"] = rules.max_set_size
+        if i % 4 < 2:
+            clear_memo()
+        else:
+            penalty(hand, rules)
+        less = penalty_less(hand, rules)
+        for c in sorted(set(hand), key=lambda c: c.index):
+            rest = list(hand)
+            rest.remove(c)
+            checked += 1
+            if less(c) != brute_min_penalty(rest, **kw):
+                wrong.append((i, hand, rules, c))
+    assert wrong == []
+    assert checked > 6000
+
+
+def test_penalty_less_refuses_a_card_not_in_the_hand_and_keeps_nothing() -> None:
+    clear_memo()
+    less = penalty_less("Qh Kh 3s 5c 5d 5s", MeldRules(wild_rank=5))
+    with pytest.raises(MeldError, match=r"2c is not in the hand \(Qh Kh 3s 5c 5d 5s\)"):
+        less(Card.parse("2c"))
+    from rummy import search
+    assert not any(search._ANSWERS.get(MeldRules(wild_rank=5), {}).values())
+    # Qh 5c 5d is a set of queens with two wilds, 5s can rescue nothing alone: 3s left
+    assert less(Card.parse("Kh")) == penalty("Qh 3s 5c 5d 5s", MeldRules(wild_rank=5)) == 3
 
 
 def test_fast_path_agrees_with_the_general_search() -> None:
