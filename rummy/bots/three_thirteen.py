@@ -31,7 +31,7 @@ from typing import Any
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
 from rummy.melds import Arrangement, Meld, MeldRules
-from rummy.search import best_arrangement, best_discard_choice, penalty
+from rummy.search import best_arrangement, best_discard_choice, penalty, penalty_less
 from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
@@ -691,15 +691,13 @@ def _discard_penalties(hand: list[Card], rules: MeldRules, allowed: list[Card]
     best = min(out.values(), default=None)
     # the others, costliest first (index order is sort_key order)
     rest = sorted([(-points[i], i) for i in allowed_at if i not in out])
-    at: list[int] | None = None
+    less = None
     for minus_points, i in rest:
         if best is not None and fp + minus_points >= best:
             continue  # breaking a meld can't beat the best unmelded discard
-        if at is None:
-            at = list(map(_INDEX, hand))
-        kept = list(hand)
-        del kept[at.index(i)]  # the first card equal to the discard (as list.remove)
-        p = penalty(kept, rules)
+        if less is None:
+            less = penalty_less(hand, rules)  # the hand encoded once for every card asked
+        p = less(_BY_INDEX[i])
         if best is None or p <= best:
             out[i] = p
             best = p
