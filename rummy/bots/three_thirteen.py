@@ -235,16 +235,50 @@ _CARD = {(c.rank, c.suit): c for c in deck()}  # the cards every deck shares
 _RANK_SET: list[frozenset[Card]] = [frozenset()] + [frozenset(_CARD[r, s] for s in "cdhs") for r in range(1, 14)]
 
 
+#: :func:`_rule_tables`: points, wildness and run places by ``Card.index``,
+#: the lowest and highest run place, sets of three allowed, run neighbours
+Tables = tuple[list[int], list[bool], list[tuple[int, ...]], int, int, bool,
+               list[tuple[tuple[int, tuple[int, ...]], ...]]]
+
+
 @functools.lru_cache(maxsize=64)
-def _rule_tables(rules: MeldRules) -> tuple[list[int], list[bool], list[tuple[int, ...]],
-                                            int, int, bool]:
+def _rule_tables(rules: MeldRules) -> Tables:
     """By ``Card.index`` (52 is the joker): points, wildness and places in a
-    run (:func:`_run_pos`); then the lowest and highest run place and
-    whether sets of three are allowed."""
+    run (:func:`_run_pos`); then the lowest and highest run place, whether
+    sets of three are allowed, and :func:`_run_neighbours`."""
     every = [Card(r, s) for s in "cdhs" for r in range(1, 14)] + [Card(0, "")]
+    run_pos = [_run_pos(c, rules) for c in every]
+    lowest, highest = _lowest(rules), _highest(rules)
     return ([rules.penalty_of(c) for c in every], [rules.is_wild(c) for c in every],
-            [_run_pos(c, rules) for c in every], _lowest(rules), _highest(rules),
-            rules.max_set_size is None or rules.max_set_size >= 3)
+            run_pos, lowest, highest, rules.max_set_size is None or rules.max_set_size >= 3,
+            _run_neighbours(run_pos, lowest, highest))
+
+
+def _run_neighbours(run_pos: list[tuple[int, ...]], lowest: int, highest: int
+                    ) -> list[tuple[tuple[int, tuple[int, ...]], ...]]:
+    """By ``Card.index`` of a natural card a: each card b of its suit one or
+    two places above it in a run, with the cards that would make a run of
+    the two (the ends of a pair side by side, the middle of a pair with a
+    gap), as :func:`_gain_of` looks for them."""
+    out = []
+    for a in range(52):
+        base = _BASE_AT[a]
+        near = []
+        for pa in run_pos[a]:
+            for pb in (pa + 1, pa + 2):
+                if pb > highest:
+                    break
+                if pb == pa + 1:
+                    ends = []
+                    if pa - 1 >= lowest:
+                        ends.append(base + _POS_OFFSET[pa - 1])
+                    if pb + 1 <= highest:
+                        ends.append(base + _POS_OFFSET[pb + 1])
+                    near.append((base + _POS_OFFSET[pb], tuple(ends)))
+                else:
+                    near.append((base + _POS_OFFSET[pb], (base + _POS_OFFSET[pa + 1],)))
+        out.append(tuple(near))
+    return out + [()]  # the joker: in no run unless wild
 
 
 #: (rules, its tables) of the last call: a round asks with the same rules all
@@ -252,8 +286,7 @@ def _rule_tables(rules: MeldRules) -> tuple[list[int], list[bool], list[tuple[in
 _LAST_TABLES: tuple[Any, Any] = (None, None)
 
 
-def _all_tables(rules: MeldRules) -> tuple[list[int], list[bool], list[tuple[int, ...]],
-                                           int, int, bool]:
+def _all_tables(rules: MeldRules) -> Tables:
     global _LAST_TABLES
     last = _LAST_TABLES
     if last[0] is not rules:
@@ -286,7 +319,7 @@ def outs(arr: Arrangement, rules: MeldRules) -> list[tuple[tuple[Card, ...], set
     >>> [(format_cards(k), sorted(str(c) for c in c_), w) for k, c_, w in outs(arr, MeldRules())]
     [('Kc Ks', ['Kc', 'Kd', 'Kh', 'Ks'], True), ('7h 9h', ['8h'], True)]
     """
-    _points, wild, run_pos, lowest, highest, sets_ok = _all_tables(rules)
+    _points, wild, run_pos, lowest, highest, sets_ok, _near = _all_tables(rules)
     dead = [c for c in arr.deadwood if not wild[c.index]]
     found: list[tuple[tuple[Card, ...], set[Card], bool]] = []
     for i, a in enumerate(dead):
@@ -450,7 +483,7 @@ def _gain_of(deadwood: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
     if total <= 0:
         return 0.0
     last = _LAST_TABLES
-    points, wild, run_pos, lowest, highest, sets_ok = (
+    points, wild, run_pos, lowest, highest, sets_ok, neighbours = (
         last[1] if last[0] is rules else _all_tables(rules))
     dead_pts = []
     nat = []  # the natural deadwood cards' indexes
@@ -485,15 +518,9 @@ def _gain_of(deadwood: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
                     ranks.add(-r)  # one pair per rank
             elif -r not in ranks:
                 ranks.add(r)
-        for a in present:
-            base = _BASE_AT[a]
-            for pa in run_pos[a]:
-                for pb in (pa + 1, pa + 2):
-                    if pb > highest:
-                        break
-                    b = base + _POS_OFFSET[pb]
-                    if b not in present:
-                        continue
+        for a in present:  # run pairs: a and a card one or two places above it
+            for b, completing in neighbours[a]:
+                if b in present:
                     x, y = points[a], points[b]
                     if d0 == x:
                         top = d2 if d1 == y else d1
@@ -501,15 +528,7 @@ def _gain_of(deadwood: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
                         top = d2 if d1 == x else d1
                     else:
                         top = d0
-                    if pb == pa + 1:
-                        ends = []
-                        if pa - 1 >= lowest:
-                            ends.append(base + _POS_OFFSET[pa - 1])
-                        if pb + 1 <= highest:
-                            ends.append(base + _POS_OFFSET[pb + 1])
-                        found.append((x + y + top, ends))
-                    else:
-                        found.append((x + y + top, (base + _POS_OFFSET[pa + 1],)))
+                    found.append((x + y + top, completing))
     if nat:
         for m in melds:
             if m.kind != "run":
