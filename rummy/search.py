@@ -96,6 +96,7 @@ __all__ = [
     "may_go_out",
     "go_out_discards",
     "penalty_less",
+    "lone_cards",
     "extension_bits",
     "min_wilds",
     "min_wilds_counts",
@@ -2519,6 +2520,26 @@ def may_go_out(hand: Iterable[Card | str] | str, rules: MeldRules | None = None)
     if len(wilds) >= 2:
         return True
     return len(_encode(rules, len(wilds), naturals)[1]) <= 1
+
+
+def lone_cards(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> list[Card]:
+    """The natural cards of ``hand`` without a partner: each is the only
+    copy of its card and no other natural card of the hand could share a
+    meld with it, even with every wild of the hand filling gaps (in index
+    order).  When the hand holds fewer than two wilds, no meld of its cards
+    holds a lone card: it is deadwood in every arrangement (two wilds could
+    make a set of it).
+
+    >>> lone_cards("Kc 7h 8h 2d 2s 9c")
+    [Card.parse('9c'), Card.parse('Kc')]
+    >>> lone_cards("Kc 7h 9h Jk", MeldRules(wild_rank=None))   # the joker fills 8h
+    [Card.parse('Kc')]
+    """
+    cards_, rules = _prepare(hand, rules)
+    naturals, wilds = _split_hand(cards_, rules)
+    iso = _encode(rules, len(wilds), naturals)[1]
+    card_at = _rule_tables(rules)[1]
+    return sorted([card_at[p] for p in iso], key=_INDEX)
 
 
 # -- how many wilds do the naturals need? -------------------------------------
