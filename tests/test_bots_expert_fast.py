@@ -287,3 +287,41 @@ def test_unseen_counts_follow_a_memory_given_late():
     old.pop("rest", None)
     for memory in (old, {}):
         assert tt._unseen_counts(obs, memory) == ref_unseen_counts(obs, memory)
+
+
+@pytest.mark.parametrize("aces", ["low", "high", "low_or_high"])
+def test_a_top_card_that_cannot_help_lowers_no_penalty(aces):
+    # the expert draws from the stock without arranging its hand plus the
+    # top card when that card is lone, worth the most, and the hand holds
+    # fewer than two wilds: then every discard after taking it must leave at
+    # least the penalty now (the brute force's hand left), and a lone card
+    # must be deadwood in every arrangement (its points on top of the rest)
+    from brute import brute_min_penalty
+
+    rng = random.Random(f"top {aces}")
+    shoe = list(deck(2, 2))
+    told = 0
+    for _ in range(1500):
+        rules = MeldRules(wild_rank=rng.choice([None, *range(1, 14)]), aces=aces)
+        hand = rng.sample(shoe, rng.randint(2, 9))
+        top = rng.choice([c for c in shoe if c.rank in (1, 10, 11, 12, 13)])
+        with_top = hand + [top]
+        if with_top.count(top) > 2:
+            continue
+        kw = dict(wild_rank=rules.wild_rank, aces=aces)
+        wilds = sum(rules.is_wild(c) for c in with_top)
+        for c in tt.lone_cards(with_top, rules):
+            if wilds < 2:
+                rest = list(with_top)
+                rest.remove(c)
+                assert brute_min_penalty(with_top, **kw) == (
+                    brute_min_penalty(rest, **kw) + rules.penalty_of(c)), (with_top, c)
+        if not tt._cannot_help(top, hand, with_top, rules):
+            continue
+        told += 1
+        now = brute_min_penalty(hand, **kw)
+        for c in set(hand):
+            rest = list(with_top)
+            rest.remove(c)
+            assert brute_min_penalty(rest, **kw) >= now, (hand, top, c)
+    assert told > 150  # the test does see top cards that cannot help

@@ -31,7 +31,7 @@ from typing import Any
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
 from rummy.melds import Arrangement, Meld, MeldRules
-from rummy.search import best_arrangement, best_discard_choice, penalty, penalty_less
+from rummy.search import best_arrangement, best_discard_choice, lone_cards, penalty, penalty_less
 from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
@@ -815,6 +815,38 @@ def _choose_discard(obs: ThreeThirteenObservation, hand: list[Card], allowed: li
     return score, c, p, "; ".join(why_parts)
 
 
+def _cannot_help(top: Card, hand: list[Card], with_top: list[Card], rules: MeldRules) -> bool:
+    """True when taking ``top`` certainly leaves no lower penalty than
+    ``hand`` has now, told without arranging ``hand`` plus ``top``: a
+    natural card worth at least as much as every card held, that no meld
+    can hold (a lone card, and fewer than two wilds).  Throwing a card c
+    then keeps ``top`` as deadwood, and the rest of the hand costs at
+    least the penalty now less c's points (c put back as deadwood arranges
+    the hand), so the total is at least the penalty now."""
+    points, wild = _tables(rules)
+    t = top.index
+    if wild[t] or points[t] <= 0:
+        return False
+    wilds = 0
+    for c in hand:
+        i = c.index
+        if points[i] > points[t]:
+            return False
+        wilds += wild[i]
+    return wilds < 2 and top in lone_cards(with_top, rules)
+
+
+def _not_lowered(top: Card, now: int, arr_now: Arrangement, rules: MeldRules,
+                 unseen: Sequence[int], summary: Summary, g_now: float) -> str:
+    """Why the expert draws from the stock when ``top`` would not lower
+    its ``now`` points (``arr_now``: its hand's arrangement)."""
+    msg = f"draw from the stock: {top} would not lower my {now} points"
+    partials = _partials(arr_now, rules, unseen, summary)
+    keep = _describe_partials(partials, unseen, summary[1])
+    return msg + (f"; {keep}" if keep else "") + (
+        f"; a stock card saves {g_now:.1f} points on average")
+
+
 def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
            weights: Weights | None = None) -> tuple[Action, str]:
     """The expert's move and its reasons, with numbers.
@@ -838,6 +870,8 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
         if top is None or DRAW_DISCARD not in obs.legal_actions:
             return DRAW_STOCK, f"draw from the stock: expected gain {g_now:.1f} points"
         with_top = hand + [top]
+        if _cannot_help(top, hand, with_top, rules):
+            return DRAW_STOCK, _not_lowered(top, now, arr_now, rules, unseen, summary, g_now)
         # the distinct cards but the top one (unless it may go back), in index order
         skip = -1 if obs.discard_return else top.index
         allowed = [_BY_INDEX[i] for i in sorted(set(map(_INDEX, with_top))) if i != skip]
@@ -849,11 +883,7 @@ def expert(obs: ThreeThirteenObservation, rng: Any, memory: dict[str, Any],
             return DRAW_DISCARD, (
                 f"take {top}: with it every card but {best_c} is in melds, so I go out")
         if best_p >= now and not rules.is_wild(top):
-            msg = f"draw from the stock: {top} would not lower my {now} points"
-            partials = _partials(arr_now, rules, unseen, summary)
-            keep = _describe_partials(partials, unseen, summary[1])
-            return DRAW_STOCK, msg + (f"; {keep}" if keep else "") + (
-                f"; a stock card saves {g_now:.1f} points on average")
+            return DRAW_STOCK, _not_lowered(top, now, arr_now, rules, unseen, summary, g_now)
         score_take, card, left, _ = _choose_discard(obs, with_top, allowed, memory, unseen, w,
                                                     summary, explain=False, penalties=penalties)
         score_take += w.reveal
