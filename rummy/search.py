@@ -2035,6 +2035,28 @@ def _split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
     return [c for c in cards_ if not wild_at[c.index]], wilds
 
 
+#: the last hand split and encoded: (rules, its key, (naturals, wilds,
+#: encoded)), one tuple replaced whole (threads never see a mixed one); the
+#: engine's go-out check and the player's questions that follow ask of one
+#: hand in turn
+_last_split: tuple[Any, Any, Any] = (None, None, None)
+
+
+def _split_encoded(cards_: Any, rules: MeldRules, key: tuple[int, ...]
+                   ) -> tuple[list[Card], list[Card], tuple[int, list[int]]]:
+    """(the naturals, the wilds, their encoding for these rules' search) of
+    a hand (``key``: its :func:`_hand_key`); the lists are shared: never
+    changed by a caller."""
+    global _last_split
+    last = _last_split
+    if last[0] is rules and last[1] == key:
+        return last[2]  # type: ignore[no-any-return]
+    naturals, wilds = _split_hand(cards_, rules)
+    got = naturals, wilds, _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
+    _last_split = (rules, key, got)
+    return got
+
+
 #: answers kept per rules and question: a hand asked about again (a bot
 #: weighing its turn, the engine checking the same move, the next turn's
 #: hand after a discard) is answered without a search.  Keys: the hand's
@@ -2091,8 +2113,8 @@ def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        naturals, wilds = _split_hand(cards_, rules)
-        s, x = _solver_for(rules, naturals, wilds)
+        naturals, wilds, encoded = _split_encoded(cards_, rules, key)
+        s, x = _solver_for(rules, naturals, wilds, encoded)
         got = kept[key] = _arrange(s, x, wilds, 0)[0]
         _kept(rules, "p")[key] = got.penalty
         _kept(rules, "m")[key] = not got.deadwood
@@ -2135,8 +2157,8 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        naturals, wilds = _split_hand(cards_, rules)
-        s, x = _solver_for(rules, naturals, wilds)
+        naturals, wilds, encoded = _split_encoded(cards_, rules, key)
+        s, x = _solver_for(rules, naturals, wilds, encoded)
         if isinstance(s, _Roomy):
             cost = s.rsolve(x, len(wilds), 0)
             if s.holds(x, len(wilds), 0):
@@ -2290,8 +2312,7 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
     can = kept.get(key)
     if can is False:
         return []
-    naturals, wilds = _split_hand(cards_, rules)
-    encoded = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
+    naturals, wilds, encoded = _split_encoded(cards_, rules, key)
     if can is None:
         can = kept[key] = _melded(rules, True, naturals, wilds, encoded)
         if not can:
@@ -2389,8 +2410,7 @@ def best_discard_choice(hand: Iterable[Card | str] | str, rules: MeldRules | Non
     kept = _kept(rules, "c")
     got = kept.get(key)
     if got is None:
-        naturals, wilds = _split_hand(cards_, rules)
-        encoded = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)
+        naturals, wilds, encoded = _split_encoded(cards_, rules, key)
         lone = _lone_discard(rules, naturals, wilds, encoded[1])
         if lone is not None:
             rest = list(cards_)
@@ -2482,9 +2502,11 @@ def clear_memo() -> None:
     >>> clear_memo(); penalty("7h 8h 9h Kc")
     10
     """
+    global _last_split
     _SOLVERS.clear()
     _ANSWERS.clear()
     _last_answers[0] = _last_answers[1] = None
+    _last_split = (None, None, None)
     _COVER_SOLVERS.clear()
     _MASK_MEMOS.clear()
     _MELD_LISTS.clear()
