@@ -1,13 +1,15 @@
 """The one meld search: every question about arranging a hand is answered here.
 
-``penalty``, ``best_arrangement``, ``best_discard`` (and
-``best_discard_choice``: its card and penalty alone), ``all_melded`` /
-``is_complete`` (is a hand complete, with or without one discard),
+``penalty`` (and ``penalty_less``: of the hand less each card asked),
+``best_arrangement``, ``best_discard`` (and ``best_discard_choice``: its
+card and penalty alone), ``all_melded`` / ``is_complete`` (is a hand
+complete, with or without one discard), ``go_out_discards``,
+``lone_cards`` (the natural cards without a partner),
 ``best_layoffs_masks`` (gin's defender, G-8), ``min_wilds`` /
 ``min_wilds_counts`` / ``covers_counts`` (how many wilds complete the
 natural cards: the odds module's question) and ``mask_penalty`` (a 52-bit
 one-pack hand, gin's hot path) all come from this module; the fast paths
-are chosen inside it.  :mod:`rummy.melds` re-exports the public names, and
+are chosen inside it.  :mod:`rummy.melds` re-exports the main ones, and
 no other module searches melds.
 
 How the general search works: the natural (non-wild) cards are a vector of
