@@ -301,12 +301,14 @@ def test_best_discard_is_no_worse_than_any_single_discard(hand: list[Card], rule
         assert d.penalty <= penalty(rest, rules)
 
 
-def test_kept_solvers_answer_as_fresh_ones() -> None:
+def test_kept_solvers_answer_as_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     # hands under the same rules share a solver's memo (rummy.search._solver_for);
     # the answers must be those of a solver that starts empty
+    from rummy import search
     from rummy.search import _SOLVERS
 
     _SOLVERS.clear()
+    monkeypatch.setattr(search, "_SOLVERS_MAX", 10_000)  # every solver made stays: counted below
     rng = random.Random(5)
     shoe = deck(2, 2)
     rules = MeldRules(wild_rank=7, wild_penalty=15, joker_penalty=20)
