@@ -2069,6 +2069,10 @@ def _split_encoded(cards_: Any, rules: MeldRules, key: tuple[int, ...]
 #: costs little more than a lookup.
 _ANSWERS: dict[MeldRules, dict[str, dict[Any, Any]]] = {}
 _ANSWERS_MAX = 1 << 15
+# rule sets whose answers are kept, the ones asked longest ago dropped first
+# (a Three-Thirteen game moves on to new rules each round; kept answers
+# hold arrangements that the garbage collector walks at every full pass)
+_ANSWERS_RULES = 4
 _last_answers: list[Any] = [None, None]  # the rules asked last and their questions' answers
 
 
@@ -2077,9 +2081,12 @@ def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
     if _last_answers[0] is rules:  # most calls in a row share one rule set
         kinds = _last_answers[1]
     else:
-        kinds = _ANSWERS.get(rules)
+        kinds = _ANSWERS.pop(rules, None)  # put back last: the latest asked
         if kinds is None:
-            kinds = _ANSWERS[rules] = {}
+            kinds = {}
+            if len(_ANSWERS) >= _ANSWERS_RULES:
+                del _ANSWERS[next(iter(_ANSWERS))]
+        _ANSWERS[rules] = kinds
         _last_answers[0], _last_answers[1] = rules, kinds
     kept = kinds.get(kind)
     if kept is None:
