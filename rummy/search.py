@@ -1455,6 +1455,7 @@ def _lone_tests(aces: str) -> tuple[list[tuple[int, int, frozenset[int], int, in
 #: leave out a better discard, likewise)
 _MELD_LISTS: dict[tuple[MeldRules, int], tuple[dict[int, Any], dict[int, Any]]] = {}
 _MELD_LISTS_MAX = 1 << 17  # meld lists kept per rules and number of wilds
+_MELD_LISTS_KEYS = 16  # (rules, number of wilds) kept, the ones asked longest ago dropped
 
 
 _last_meld_lists: list[Any] = [None, -1, None]  # the rules and number of wilds asked last, their lists
@@ -1465,11 +1466,12 @@ def _meld_lists(rules: MeldRules, big: int) -> tuple[dict[int, Any], dict[int, A
     if last[0] is rules and last[1] == big:
         got = last[2]
     else:
-        got = _MELD_LISTS.get((rules, big))
+        got = _MELD_LISTS.pop((rules, big), None)  # put back last: the latest asked
         if got is None:
-            if len(_MELD_LISTS) >= 256:
-                _MELD_LISTS.clear()
-            got = _MELD_LISTS[rules, big] = ({}, {})
+            got = ({}, {})
+            if len(_MELD_LISTS) >= _MELD_LISTS_KEYS:
+                del _MELD_LISTS[next(iter(_MELD_LISTS))]
+        _MELD_LISTS[rules, big] = got
         last[0], last[1], last[2] = rules, big, got
     if len(got[0]) > _MELD_LISTS_MAX or len(got[1]) > _MELD_LISTS_MAX:
         got[0].clear()

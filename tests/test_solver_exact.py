@@ -26,6 +26,7 @@ from rummy import (
     best_arrangement,
     best_discard,
     best_discard_choice,
+    cards,
     deck,
     is_meld,
     penalty,
@@ -342,3 +343,22 @@ def test_answers_are_kept_for_the_four_rule_sets_asked_last() -> None:
     assert list(search._ANSWERS) == [rules[2], rules[3], rules[0], rules[4]]
     assert penalty(hand, rules[1]) == 20  # searched again, the same answer
     assert list(search._ANSWERS) == [rules[3], rules[0], rules[4], rules[1]]
+
+
+def test_meld_lists_are_kept_for_the_sixteen_rule_sets_and_wild_counts_asked_last() -> None:
+    # the roomy search's meld lists, per (rules, number of wilds): those
+    # asked longest ago are dropped (a game moves on to new rules each round)
+    from rummy import search
+
+    clear_memo()
+    keys = [(MeldRules(wild_rank=r), w) for r in range(1, 10) for w in (0, 1)]  # 18
+    for rules, w in keys[:16]:
+        search._meld_lists(rules, w)
+    search._meld_lists(*keys[0])  # asked again: now the latest
+    for rules, w in keys[16:]:
+        search._meld_lists(rules, w)
+    assert list(search._MELD_LISTS) == keys[3:16] + [keys[0]] + keys[16:]
+    # the answers stay the brute force's while lists are dropped and made again
+    hand = list(cards("7h 8h Jk Kc Qd 9c 9d 2s"))
+    for rules, _ in keys + keys:
+        assert penalty(hand, rules) == brute_min_penalty(hand, **brute_kwargs(rules))
