@@ -1461,17 +1461,27 @@ _MELD_LISTS_KEYS = 16  # (rules, number of wilds) kept, the ones asked longest a
 _last_meld_lists: list[Any] = [None, -1, None]  # the rules and number of wilds asked last, their lists
 
 
+def _latest(kept: dict[Any, Any], key: Any, limit: int, make: Callable[[], Any]) -> Any:
+    """``kept[key]`` (``make()`` when missing), moved last: a dict kept in
+    the order its keys were last asked, that drops the one asked longest
+    ago to stay within ``limit`` keys (a game moves on to new rules each
+    round, and what the old rounds kept would only burden the memory and
+    the garbage collector)."""
+    got = kept.pop(key, None)
+    if got is None:
+        got = make()
+        if len(kept) >= limit:
+            del kept[next(iter(kept))]
+    kept[key] = got
+    return got
+
+
 def _meld_lists(rules: MeldRules, big: int) -> tuple[dict[int, Any], dict[int, Any]]:
     last = _last_meld_lists
     if last[0] is rules and last[1] == big:
         got = last[2]
     else:
-        got = _MELD_LISTS.pop((rules, big), None)  # put back last: the latest asked
-        if got is None:
-            got = ({}, {})
-            if len(_MELD_LISTS) >= _MELD_LISTS_KEYS:
-                del _MELD_LISTS[next(iter(_MELD_LISTS))]
-        _MELD_LISTS[rules, big] = got
+        got = _latest(_MELD_LISTS, (rules, big), _MELD_LISTS_KEYS, lambda: ({}, {}))
         last[0], last[1], last[2] = rules, big, got
     if len(got[0]) > _MELD_LISTS_MAX or len(got[1]) > _MELD_LISTS_MAX:
         got[0].clear()
@@ -2083,12 +2093,7 @@ def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
     if _last_answers[0] is rules:  # most calls in a row share one rule set
         kinds = _last_answers[1]
     else:
-        kinds = _ANSWERS.pop(rules, None)  # put back last: the latest asked
-        if kinds is None:
-            kinds = {}
-            if len(_ANSWERS) >= _ANSWERS_RULES:
-                del _ANSWERS[next(iter(_ANSWERS))]
-        _ANSWERS[rules] = kinds
+        kinds = _latest(_ANSWERS, rules, _ANSWERS_RULES, dict)
         _last_answers[0], _last_answers[1] = rules, kinds
     kept = kinds.get(kind)
     if kept is None:

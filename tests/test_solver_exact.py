@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from brute import brute_min_after_discard, brute_min_penalty
@@ -62,6 +63,15 @@ def random_case(rng: random.Random) -> tuple[list[Card], MeldRules]:
 def brute_kwargs(rules: MeldRules) -> dict:
     return dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals,
                 wild_penalty=rules.wild_penalty, joker_penalty=rules.joker_penalty)
+
+
+def each_hand_left(hand: list[Card]) -> Iterator[tuple[Card, list[Card]]]:
+    """(card, the hand less one copy of it) for each distinct card of ``hand``,
+    in index order."""
+    for c in sorted(set(hand), key=lambda c: c.index):
+        rest = list(hand)
+        rest.remove(c)
+        yield c, rest
 
 
 def check_partition(hand: list[Card], arrangement, rules: MeldRules) -> None:
@@ -143,12 +153,7 @@ def test_TT_6_go_out_discards_agree_with_brute_force() -> None:
         if not hand:
             continue
         kw = brute_kwargs(rules)
-        expected = []
-        for c in sorted(set(hand), key=lambda c: c.index):
-            rest = list(hand)
-            rest.remove(c)
-            if brute_min_penalty(rest, **kw) == 0:
-                expected.append(c)
+        expected = [c for c, rest in each_hand_left(hand) if brute_min_penalty(rest, **kw) == 0]
         ways += bool(expected)
         if go_out_discards(hand, rules) != expected:
             wrong.append((i, hand, rules, expected))
@@ -212,9 +217,7 @@ def test_penalty_less_is_the_penalty_of_each_hand_left() -> None:
         else:
             penalty(hand, rules)
         less = penalty_less(hand, rules)
-        for c in sorted(set(hand), key=lambda c: c.index):
-            rest = list(hand)
-            rest.remove(c)
+        for c, rest in each_hand_left(hand):
             checked += 1
             if less(c) != brute_min_penalty(rest, **kw):
                 wrong.append((i, hand, rules, c))
