@@ -270,6 +270,10 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             if count == len(self.variant.seats):
                 players = list(self.variant.seats)
         self.players: tuple[str, ...] = player_names(players, self.variant)
+        #: each seat's name as a sentence starts it, and whether it is "you"
+        #: (the log's sentences: every move writes one)
+        self._names = tuple(map(_cap, self.players))
+        self._you = tuple(p.lower() == "you" for p in self.players)
         self.seed: int = self.draw_seed(seed)
         n = len(self.players)
         self.packs = self.variant.packs_for(n, **options)
@@ -302,13 +306,13 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
 
     # -- small helpers -----------------------------------------------------
     def _name(self, seat: int) -> str:
-        return _cap(self.players[seat])
+        return self._names[seat]
 
     def _says(self, seat: int, third: str, second: str) -> str:
         """'Ben draws' / 'You draw'."""
-        if self.players[seat].lower() == "you":
+        if self._you[seat]:
             return f"You {second}"
-        return f"{self._name(seat)} {third}"
+        return f"{self._names[seat]} {third}"
 
     @property
     def n(self) -> int:
