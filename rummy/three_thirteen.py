@@ -461,11 +461,11 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     # -- legality ------------------------------------------------------------
     def _allowed_discards(self, seat: int) -> list[Card]:
         """Distinct cards ``seat`` may throw now (TT-5: not the card just taken)."""
-        out = sorted(set(self.hands[seat]), key=_INDEX)  # index order is sort_key order
+        by_index = {c.index: c for c in self.hands[seat]}  # (equal cards share an index)
         taken = self.taken
         if taken is not None and not self.discard_return:
-            out = [c for c in out if c != taken]
-        return out
+            by_index.pop(taken.index, None)
+        return [by_index[i] for i in sorted(by_index)]  # index order is sort_key order
 
     def _out_cards(self, seat: int, key: tuple[Card, ...] | None = None) -> tuple[Card, ...]:
         """Cards whose discard leaves every other card in melds (TT-6)
