@@ -1724,7 +1724,53 @@ def _fast_tables(rules: MeldRules) -> tuple[Any, ...]:
     gen = _tables(rules)  # the general search orders discards; its positions differ
     drank = [gen[3][gen[0][c]] for c in card_at]
     in_order, in_sort = _suit_cards(high)
-    return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort
+    return val13, posmap, card_at, allow4, vals, drank, in_order, in_sort, _best_in_suit(tuple(drank))
+
+
+@functools.lru_cache(maxsize=16)
+def _best_in_suit(drank: tuple[int, ...]) -> tuple[bytes, ...]:
+    """For each suit, at every 13-bit mask of its cards, the fast path's
+    position of the best discard among them (by ``drank``, the discard
+    order of each position), 0 for the empty mask: four tables of bytes,
+    which the garbage collector does not walk."""
+    out = []
+    for si in range(4):
+        ranked = drank[13 * si:13 * si + 13]
+        best = bytearray(8192)
+        for m in range(1, 8192):
+            low = m & -m
+            o = low.bit_length() - 1
+            rest = m ^ low
+            if rest:
+                b = best[rest] - 13 * si
+                if ranked[b] < ranked[o]:
+                    o = b
+            best[m] = 13 * si + o
+        out.append(bytes(best))
+    return tuple(out)
+
+
+def _best_card(m: int, ft: tuple[Any, ...]) -> int:
+    """The position of the best discard (the lowest ``drank``) in the
+    fast path's non-empty hand mask m."""
+    drank, best = ft[5], ft[8]
+    s0, s1, s2, s3 = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
+    i = -1
+    if s0:
+        i = best[0][s0]
+    if s1:
+        p = best[1][s1]
+        if i < 0 or drank[p] < drank[i]:
+            i = p
+    if s2:
+        p = best[2][s2]
+        if i < 0 or drank[p] < drank[i]:
+            i = p
+    if s3:
+        p = best[3][s3]
+        if i < 0 or drank[p] < drank[i]:
+            i = p
+    return i
 
 
 @functools.lru_cache(maxsize=16)
@@ -1880,7 +1926,7 @@ def _prepared(hand: Any, rules: MeldRules | None
 
 def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
     """All melds inside the 52-bit hand mask m: (mask, points, cards)."""
-    val13, _posmap, _card_at, allow4, vals, _drank, _in_order, _in_sort = ft
+    val13, _posmap, _card_at, allow4, vals, _drank, _in_order, _in_sort, _best = ft
     s0, s1, s2, s3 = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     suits = (s0, s1, s2, s3)
     melds: list[tuple[int, int, int]] = []
@@ -2006,20 +2052,21 @@ def _fast_discard_pick(m: int, ft: tuple[Any, ...]
                        ) -> tuple[int, int, list[tuple[int, int, int]], tuple[int, ...]]:
     """:func:`_fast_discard`'s choice: (the position thrown, the penalty
     left, the melds of m, the packing kept)."""
-    val13, _posmap, _card_at, _allow4, vals, drank, _in_order, _in_sort = ft
-    order = bits_of(m)  # the cards' positions, best discard first
-    order.sort(key=drank.__getitem__)
+    val13, vals, drank = ft[0], ft[4], ft[5]
     melds = _fast_melds(m, ft)
+    if not melds:  # (most hands of a few cards) the best discard, every other card deadwood
+        i = _best_card(m, ft)
+        return i, _fast_total(m, val13) - vals[i % 13], melds, ()
     best: tuple[int, int, int] | None = None
-    best_pick: tuple[int, tuple[int, ...]] = (order[0], ())
+    best_pick: tuple[int, tuple[int, ...]] = (-1, ())
     for used, pts, n, chosen in _fast_packings(melds):
-        for i in order:
-            if not used >> i & 1:
-                key = (-(pts + vals[i % 13]), -n, drank[i])
-                if best is None or key < best:
-                    best = key
-                    best_pick = (i, chosen)
-                break
+        rest = m & ~used
+        if rest:  # the best card outside the packing
+            i = _best_card(rest, ft)
+            key = (-(pts + vals[i % 13]), -n, drank[i])
+            if best is None or key < best:
+                best = key
+                best_pick = (i, chosen)
     i, chosen = best_pick
     pen = _fast_total(m & ~(1 << i), val13) - sum([melds[j][1] for j in chosen])
     return i, pen, melds, chosen
