@@ -14,16 +14,42 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rummy.cards import Card, deck
 
-__all__ = ["Stock", "make_shoe", "deal", "reshuffle"]
+__all__ = ["Stock", "make_shoe", "deal", "reshuffle", "shuffle"]
+
+T = TypeVar("T")
+
+
+def shuffle(cards: list[T], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same order from the same RNG position,
+    with the RNG's draws made here (the standard library's loop calls a
+    method per card; every round of every game is shuffled).  An RNG of
+    another class shuffles its own way.
+
+    >>> a, b = list(range(10)), list(range(10))
+    >>> shuffle(a, random.Random(3)); random.Random(3).shuffle(b); a == b
+    True
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1  # j uniform in 0..i, drawn as random.Random._randbelow draws it
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def make_shoe(packs: int, jokers: int, rng: random.Random) -> list[Card]:
     """All cards of ``packs`` packs plus ``jokers`` jokers, shuffled by ``rng``."""
     cards = list(deck(packs, jokers))
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     return cards
 
 
@@ -65,6 +91,6 @@ def reshuffle(stock: Stock, piles: Sequence[list[Card]], rng: random.Random) -> 
             moved.extend(pile[:-1])
             del pile[:-1]
     moved.extend(stock.cards)
-    rng.shuffle(moved)
+    shuffle(moved, rng)
     stock.cards = moved
     return len(moved)

@@ -177,3 +177,26 @@ def test_redeal_hidden_changes_only_what_the_seat_cannot_know(variant: str) -> N
         changed += hidden(h) != hidden(g)  # ... in other places
     assert g.to_json() == before  # the game itself is untouched
     assert changed >= 4
+
+
+def test_shuffle_orders_cards_as_the_standard_library_does() -> None:
+    # every game's deal and reshuffle: the same order and the same RNG
+    # position as random.Random.shuffle, so seeds and saved games replay
+    from rummy.table import shuffle
+
+    for seed in range(150):
+        for n in (0, 1, 2, 3, 5, 52, 104, 108):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            shuffle(a, ours)
+            theirs.shuffle(b)
+            assert a == b
+            assert ours.getstate() == theirs.getstate()
+
+    class Fixed(random.Random):  # an RNG of its own class shuffles its own way
+        def shuffle(self, x: list) -> None:  # type: ignore[override]
+            x.reverse()
+
+    cards = list(range(6))
+    shuffle(cards, Fixed(1))
+    assert cards == [5, 4, 3, 2, 1, 0]
