@@ -624,6 +624,7 @@ def test_TT_6_costliest_isolated_discard_is_the_search_with_rooms(rules: MeldRul
     taken = 0
     for _ in range(250):
         hand = rng.sample(shoe, rng.randint(3, 12))
+        clear_memo()  # a solver of this hand's own isolated cards, not one shared
         s, x, wilds, _total = _discard_search(hand, rules)
         if type(s) is not _Roomy or s._costliest_thrown(x, len(wilds)) is None:
             continue

@@ -329,6 +329,10 @@ def test_kept_solvers_answer_as_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> N
         assert best_discard(hand, rules).arrangement == arr
         assert best_discard(hand, rules).card == card
     assert 1 < len(_SOLVERS) < 1500  # solvers were shared
+    # hands with isolated cards and fewer than two wilds shared one solver
+    # that searches their isolated cards too (its key: no isolated card)
+    shared = [k for k, s in _SOLVERS.items() if len(k[1]) < 2 and not k[2]]
+    assert shared and all(not s.iso for k, s in _SOLVERS.items() if k in shared)
 
 
 def test_answers_are_kept_for_the_four_rule_sets_asked_last() -> None:
@@ -365,3 +369,27 @@ def test_meld_lists_are_kept_for_the_sixteen_rule_sets_and_wild_counts_asked_las
     hand = list(cards("7h 8h Jk Kc Qd 9c 9d 2s"))
     for rules, _ in keys + keys:
         assert penalty(hand, rules) == brute_min_penalty(hand, **brute_kwargs(rules))
+
+
+def test_hands_of_few_wilds_share_one_solver_from_their_second_set_of_isolated_cards() -> None:
+    # a game's hands keep changing their isolated cards: the first set gets
+    # a solver of its own (a single question's smaller search), later ones
+    # share one solver that searches the isolated cards with the rest
+    from rummy.search import _solver_for
+
+    clear_memo()
+    rules = MeldRules(wild_rank=13)
+
+    def solver_of(text: str) -> _Solver:
+        naturals, wilds = _split_hand(cards(text), rules)
+        return _solver_for(rules, naturals, wilds)[0]
+
+    first = solver_of("7h 8h 9h 2c")  # 2c has no partner
+    assert first.iso
+    second, third = solver_of("7h 8h 9h 4d"), solver_of("7h 8h 9h Js 5c")
+    assert second is third and not second.iso
+    assert solver_of("7h 8h 9h 2c") is first  # the first keeps its own
+    # two wilds might rescue an isolated card: each set keeps its own solver
+    assert solver_of("7h 8h 9h 2c Kd Ks").iso and solver_of("7h 8h 9h 4d Kd Ks").iso
+    for text, expected in (("7h 8h 9h 4d", 4), ("7h 8h 9h Js 5c", 15), ("7h 8h 9h 5c 5d Kd", 0)):
+        assert penalty(text, rules) == expected
