@@ -4,7 +4,7 @@
 ``best_arrangement``, ``best_discard`` (and ``best_discard_choice``: its
 card and penalty alone), ``all_melded`` / ``is_complete`` (is a hand
 complete, with or without one discard), ``go_out_discards``,
-``lone_cards`` (the natural cards without a partner),
+``lone_cards`` (the natural cards without a partner; ``is_lone``: of one card),
 ``best_layoffs_masks`` (gin's defender, G-8), ``min_wilds`` /
 ``min_wilds_counts`` / ``covers_counts`` (how many wilds complete the
 natural cards: the odds module's question) and ``mask_penalty`` (a 52-bit
@@ -99,6 +99,7 @@ __all__ = [
     "go_out_discards",
     "penalty_less",
     "lone_cards",
+    "is_lone",
     "extension_bits",
     "min_wilds",
     "min_wilds_counts",
@@ -2652,6 +2653,41 @@ def lone_cards(hand: Iterable[Card | str] | str, rules: MeldRules | None = None)
     iso = _encode(rules, len(wilds), naturals)[1]
     card_at = _rule_tables(rules)[1]
     return sorted([card_at[p] for p in iso], key=_INDEX)
+
+
+
+def is_lone(card: Card | str, hand: Iterable[Card | str] | str,
+            rules: MeldRules | None = None) -> bool:
+    """True when ``card`` is one of :func:`lone_cards` of ``hand``: a
+    natural card held once that no other natural card of the hand could
+    share a meld with, even with every wild of the hand filling gaps.
+    Asked of one card, for less than listing them all.  A card not in the
+    hand raises :class:`MeldError`.
+
+    >>> is_lone("9c", "Kc 7h 8h 2d 2s 9c"), is_lone("8h", "Kc 7h 8h 2d 2s 9c")
+    (True, False)
+    >>> is_lone("Kc", "Kc 7h 9h Jk", MeldRules(wild_rank=None))
+    True
+    """
+    cards_, rules = _prepare(hand, rules)
+    c = card if type(card) is Card else as_cards([card])[0]
+    tables = _rule_tables(rules)
+    wild_at, unit = tables[13], tables[11]
+    i = c.index
+    if c not in cards_:
+        raise MeldError(f"{c} is not in the hand ({format_cards(cards_)})")
+    if wild_at[i]:
+        return False
+    x = 0
+    big = 0
+    for h in cards_:
+        j = h.index
+        if wild_at[j]:
+            big += 1
+        else:
+            x += unit[j]
+    partners, shift = _partners_by_index(rules.aces, big + 1)
+    return not x & partners[i] and (x >> shift[i]) & 15 == 1
 
 
 # -- how many wilds do the naturals need? -------------------------------------

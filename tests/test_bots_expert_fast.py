@@ -16,7 +16,7 @@ from rummy.bots import ExpertBot
 from rummy.bots import three_thirteen as tt
 from rummy.cards import deck
 from rummy.melds import Arrangement, MeldRules
-from rummy.search import best_arrangement, penalty
+from rummy.search import best_arrangement, lone_cards, penalty
 
 # -- the plain computations (the expert's code before its fast paths) -------------------
 
@@ -310,7 +310,7 @@ def test_a_top_card_that_cannot_help_lowers_no_penalty(aces):
             continue
         kw = dict(wild_rank=rules.wild_rank, aces=aces)
         wilds = sum(rules.is_wild(c) for c in with_top)
-        for c in tt.lone_cards(with_top, rules):
+        for c in lone_cards(with_top, rules):
             if wilds < 2:
                 rest = list(with_top)
                 rest.remove(c)

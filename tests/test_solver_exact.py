@@ -40,6 +40,8 @@ from rummy.search import (
     _split_hand,
     clear_memo,
     go_out_discards,
+    is_lone,
+    lone_cards,
     penalty_less,
 )
 
@@ -235,6 +237,22 @@ def test_penalty_less_refuses_a_card_not_in_the_hand_and_keeps_nothing() -> None
     # Qh 5c 5d is a set of queens with two wilds, 5s can rescue nothing alone: 3s left
     assert less(Card.parse("Kh")) == penalty("Qh 3s 5c 5d 5s", MeldRules(wild_rank=5)) == 3
 
+
+
+def test_is_lone_asks_lone_cards_of_one_card() -> None:
+    # every card of random hands (2 packs and jokers, each aces option):
+    # lone exactly when lone_cards lists it
+    rng = random.Random(23)
+    shoe = deck(2, 4)
+    for _ in range(1500):
+        rules = MeldRules(wild_rank=rng.choice([None, 2, 9, 13]), aces=rng.choice(ACES))
+        hand = rng.sample(shoe, rng.randint(1, 14))
+        lone = lone_cards(hand, rules)
+        for c in set(hand):
+            assert is_lone(c, hand, rules) == (c in lone)
+    assert is_lone("Kc", "Kc 7h 8h", MeldRules()) and not is_lone("Kc", "Kc Kc 7h", MeldRules())
+    with pytest.raises(MeldError, match=r"2c is not in the hand \(7h 8h\)"):
+        is_lone("2c", "7h 8h")
 
 def test_fast_path_agrees_with_the_general_search() -> None:
     # one pack, no wilds: the bitmask fast path and the count-vector search

@@ -31,7 +31,7 @@ from typing import Any
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
 from rummy.melds import Arrangement, Meld, MeldRules
-from rummy.search import best_arrangement, best_discard_choice, lone_cards, penalty, penalty_less
+from rummy.search import best_arrangement, best_discard_choice, is_lone, penalty, penalty_less
 from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
 __all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
@@ -833,7 +833,7 @@ def _cannot_help(top: Card, hand: list[Card], with_top: list[Card], rules: MeldR
         if points[i] > points[t]:
             return False
         wilds += wild[i]
-    return wilds < 2 and top in lone_cards(with_top, rules)
+    return wilds < 2 and is_lone(top, with_top, rules)
 
 
 def _not_lowered(top: Card, now: int, arr_now: Arrangement, rules: MeldRules,
