@@ -137,6 +137,35 @@ def test_greedy_takes_a_discard_only_when_it_lowers_the_penalty():
     assert str(act) == "draw stock" and why == "draw from the stock: Qd would not lower my 25 points"
 
 
+
+def test_greedy_states_the_penalty_now_and_after_taking_the_brute_forces_figures():
+    # at every draw of two whole games, the points the greedy bot says it
+    # holds now (read off its search of the hand plus the top card when it
+    # would throw that card back) and would keep are the brute force's
+    from brute import brute_min_after_discard, brute_min_penalty
+
+    told = 0
+    for seed in (3, 4):
+        g = new_game("three_thirteen", players=3, seed=seed)
+        bots = [make_bot("greedy", seed=i) for i in range(3)]
+        while not g.is_over:
+            p = g.current_player
+            obs = g.observe(p)
+            act, why = greedy(obs, None)
+            if obs.phase == "draw" and obs.discard_top is not None and obs.round <= 6:
+                kw = dict(wild_rank=obs.rules.wild_rank, aces=obs.rules.aces)
+                now = brute_min_penalty(obs.hand, **kw)
+                numbers = [int(n) for n in re.findall(r"(\d+) points", why)]
+                if str(act) == "draw stock":
+                    assert numbers == [now], why
+                else:
+                    left = brute_min_after_discard((*obs.hand, obs.discard_top), **kw)
+                    assert numbers == [left] and f"instead of {now} now" in why, why
+                    assert left < now
+                told += 1
+            g.apply(bots[p].choose(obs), player=p)
+    assert told > 80
+
 def test_greedy_discards_the_card_leaving_the_lowest_penalty_and_goes_out():
     g = rig(hands=["7h 8h Kc", "2c 5d 9s"], stock="2d", pile="Qd")
     g.apply("draw stock")  # 7h 8h Kc 2d: throw Kc -> 7 + 8 + 2 = 17

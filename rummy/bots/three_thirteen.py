@@ -96,17 +96,18 @@ def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
     """
     rules, hand = obs.rules, list(obs.hand)
     if obs.phase == "draw":
-        now = penalty(hand, rules)
         top = obs.discard_top
         if top is not None and DRAW_DISCARD in obs.legal_actions:
             card, left = best_discard_choice(hand + [top], rules)
+            # throwing the top card back leaves the hand as it is: its penalty now
+            now = left if card == top else penalty(hand, rules)
             if (card != top or obs.discard_return) and left < now:
                 return DRAW_DISCARD, (
                     f"take {top}: then discarding {card} leaves {left} points "
                     f"instead of {now} now"
                 )
             return DRAW_STOCK, f"draw from the stock: {top} would not lower my {now} points"
-        return DRAW_STOCK, f"draw from the stock ({now} points now)"
+        return DRAW_STOCK, f"draw from the stock ({penalty(hand, rules)} points now)"
     outs = [a for a in obs.legal_actions if a.verb == "go out"]
     if outs:
         act = max(outs, key=_out_key(rules))
