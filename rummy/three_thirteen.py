@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.cards import Card, deck, format_cards, rank_name
+from rummy.cards import JOKER, Card, deck, format_cards, rank_name
 from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import (
@@ -138,6 +138,10 @@ def _move(verb: str, card: Card) -> Action:
     if a is None:
         a = _MOVES[verb, card.index] = Action(verb, card)
     return a
+
+
+#: the discard of each card, by card index (the joker's: 52)
+_DISCARD_OF = [_move("discard", c) for c in (*deck(1), JOKER)]
 
 
 def format_meld(meld: Meld) -> str:
@@ -459,14 +463,6 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self._start_round(self.round + 1)
 
     # -- legality ------------------------------------------------------------
-    def _allowed_discards(self, seat: int) -> list[Card]:
-        """Distinct cards ``seat`` may throw now (TT-5: not the card just taken)."""
-        by_index = {c.index: c for c in self.hands[seat]}  # (equal cards share an index)
-        taken = self.taken
-        if taken is not None and not self.discard_return:
-            by_index.pop(taken.index, None)
-        return [by_index[i] for i in sorted(by_index)]  # index order is sort_key order
-
     def _out_cards(self, seat: int, key: tuple[Card, ...] | None = None) -> tuple[Card, ...]:
         """Cards whose discard leaves every other card in melds (TT-6)
         (``key``: the hand in index order, when the caller has it)."""
@@ -512,13 +508,21 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         if got is not None and got[0] == memo:
             return got[1]
         out_cards = self._out_cards(seat, key)
-        discards = self._allowed_discards(seat)
-        if self.variant.must_go_out:  # TJ-7: no plain discard into a complete hand
-            discards = [c for c in discards if c not in out_cards]
-        moves = tuple([_move("go out", c) for c in out_cards]
-                      + [_move("discard", c) for c in discards])
-        self._moves_cache = (memo, moves)
-        return moves
+        taken = self.taken
+        skip = taken.index if taken is not None and not self.discard_return else -1  # TT-5
+        # TJ-7: no plain discard into a complete hand
+        barred = {c.index for c in out_cards} if self.variant.must_go_out else ()
+        moves = [_move("go out", c) for c in out_cards]
+        last = -1
+        for c in key:  # each distinct card once, in index order (sort_key order)
+            i = c.index
+            if i != last:
+                last = i
+                if i != skip and i not in barred:
+                    moves.append(_DISCARD_OF[i])
+        result = tuple(moves)
+        self._moves_cache = (memo, result)
+        return result
 
     def _legal_text(self, seat: int) -> str:
         acts = self.legal_actions(seat)
