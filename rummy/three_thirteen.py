@@ -300,7 +300,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         #: what every observation of this round shows until one of its parts
         #: changes (each place that changes one sets it to None): picked,
         #: shown, round scores and hand size, as observe builds them
-        self._round_view: tuple[Any, ...] | None = None
+        self._round_view: dict[str, Any] | None = None
         self._start_round(1)
 
     @classmethod
@@ -686,47 +686,68 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         number = self.number
         pile = self.pile
         view = self._round_view
-        if view is None:
-            view = self._round_view = (
-                tuple(map(tuple, self.picked)), tuple(sorted(self.shown.items())),
-                tuple(map(tuple, self.round_scores)), variant.hand_size(number))
-        return frozen_of(ThreeThirteenObservation, {
-            "variant": variant,
-            "player": seat,
-            "players": self.players,
-            "phase": phase,
-            "legal_actions": legal,
-            "hand": _key(self.hands[seat]),
-            "round": number,
-            "rounds": variant.rounds or 11,
-            "wild_rank": self._rules.wild_rank,
-            "rules": self._rules,
-            "hand_size": view[3],
-            "dealer": self.dealer,
-            "current_player": None if over else self.current,
-            "drawn": self.drawn if mine else None,
-            "taken": self.taken if mine else None,
-            "discard_top": pile[-1] if pile else None,
-            "pile_size": len(pile),
-            "stock_size": len(self.stock.cards),
-            "hand_sizes": tuple(map(len, self.hands)),
-            "packs": self.packs,
-            "jokers": self.jokers,
-            "discard_return": self.discard_return,
-            "discards": tuple(self.discards),
-            "picked": view[0],
-            "events": tuple(self.events),
-            "went_out": self.went_out,
-            "shown": view[1],
-            "final_turns": tuple(self.final_left),
-            "turn": self.turn,
-            "stall_turns": self.stall_turns,
-            "scores": tuple(self.scores),
-            "round_scores": view[2],
-            "winner": self.winner if over else None,
-            "log": tuple(self.log),
-            "last_round": self.last_round,
-        })
+        if view is None:  # what changes only between rounds or when a card is taken or shown
+            # every field, in the order of the observation's fields (None:
+            # filled in below, for every move); a copy keeps the order
+            view = self._round_view = {
+                "variant": variant,
+                "player": None,
+                "players": self.players,
+                "phase": None,
+                "legal_actions": None,
+                "hand": None,
+                "round": number,
+                "rounds": variant.rounds or 11,
+                "wild_rank": self._rules.wild_rank,
+                "rules": self._rules,
+                "hand_size": variant.hand_size(number),
+                "dealer": self.dealer,
+                "current_player": None,
+                "drawn": None,
+                "taken": None,
+                "discard_top": None,
+                "pile_size": None,
+                "stock_size": None,
+                "hand_sizes": None,
+                "packs": self.packs,
+                "jokers": self.jokers,
+                "discard_return": self.discard_return,
+                "discards": None,
+                "picked": tuple(map(tuple, self.picked)),
+                "events": None,
+                "went_out": None,
+                "shown": tuple(sorted(self.shown.items())),
+                "final_turns": None,
+                "turn": None,
+                "stall_turns": None,
+                "scores": None,
+                "round_scores": tuple(map(tuple, self.round_scores)),
+                "winner": None,
+                "log": None,
+                "last_round": self.last_round,
+            }
+        values = view.copy()  # and what every move changes:
+        values["player"] = seat
+        values["phase"] = phase
+        values["legal_actions"] = legal
+        values["hand"] = _key(self.hands[seat])
+        values["current_player"] = None if over else self.current
+        values["drawn"] = self.drawn if mine else None
+        values["taken"] = self.taken if mine else None
+        values["discard_top"] = pile[-1] if pile else None
+        values["pile_size"] = len(pile)
+        values["stock_size"] = len(self.stock.cards)
+        values["hand_sizes"] = tuple([len(h) for h in self.hands])
+        values["discards"] = tuple(self.discards)
+        values["events"] = tuple(self.events)
+        values["went_out"] = self.went_out
+        values["final_turns"] = tuple(self.final_left)
+        values["turn"] = self.turn
+        values["stall_turns"] = self.stall_turns
+        values["scores"] = tuple(self.scores)
+        values["winner"] = self.winner if over else None
+        values["log"] = tuple(self.log)
+        return frozen_of(ThreeThirteenObservation, values)
 
     # -- scores ----------------------------------------------------------------
     def _score_rows(self) -> list[tuple[str, list[int]]]:

@@ -197,3 +197,46 @@ def test_TT_5_TT_6_TJ_7_discard_moves_match_the_rules_at_every_step(args):
     g.hands[g.current][0] = g.hands[g.current][-1]
     assert g.legal_actions() == plain_discard_moves(g)
     assert checked > 4 and before
+
+
+def expected_observation(g, seat):
+    """Every field of ``seat``'s observation, read off the game's own state
+    one by one (what ``observe`` must show after every kind of move)."""
+    over = g.phase == "over"
+    mine = seat == g.current and not over
+    return {
+        "variant": g.variant, "player": seat, "players": g.players, "phase": g.phase,
+        "legal_actions": tuple(g.legal_actions(seat)),
+        "hand": tuple(sorted(g.hands[seat], key=lambda c: c.sort_key())),
+        "round": g.number, "rounds": g.variant.rounds or 11, "wild_rank": g._rules.wild_rank,
+        "rules": g._rules, "hand_size": g.variant.hand_size(g.number), "dealer": g.dealer,
+        "current_player": None if over else g.current,
+        "drawn": g.drawn if mine else None, "taken": g.taken if mine else None,
+        "discard_top": g.pile[-1] if g.pile else None, "pile_size": len(g.pile),
+        "stock_size": len(g.stock), "hand_sizes": tuple(len(h) for h in g.hands),
+        "packs": g.packs, "jokers": g.jokers, "discard_return": g.discard_return,
+        "discards": tuple(g.discards), "picked": tuple(tuple(p) for p in g.picked),
+        "events": tuple(g.events), "went_out": g.went_out,
+        "shown": tuple(sorted(g.shown.items())), "final_turns": tuple(g.final_left),
+        "turn": g.turn, "stall_turns": g.stall_turns, "scores": tuple(g.scores),
+        "round_scores": tuple(tuple(r) for r in g.round_scores),
+        "winner": g.winner if over else None, "log": tuple(g.log), "last_round": g.last_round,
+    }
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_args)
+def test_every_observation_field_follows_the_game_after_every_move(args):
+    # observe() keeps what changes only between rounds (or when a card is
+    # taken or melds are shown) and fills in the rest for each move: every
+    # field, for every seat, must be the game's state of that moment
+    (variant, options, sizes), seed, pick = args
+    g = new_game(variant, players=sizes[pick % len(sizes)], seed=seed, **options)
+    rnd = random.Random(pick)
+    while True:  # a whole game, to its end
+        for seat in range(g.n):
+            obs = g.observe(seat)
+            assert vars(obs) == expected_observation(g, seat)
+        if g.is_over:
+            break
+        g.apply(move(g, rnd))
