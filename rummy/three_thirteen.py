@@ -174,6 +174,20 @@ class Event:
     card: Card | None = None
 
 
+#: the events of the moves, by (kind, seat, card index): values, shared
+#: (a frozen class with slots stores its fields one call at a time)
+_EVENTS: dict[tuple[str, int, int], Event] = {}
+
+
+def _event(kind: str, seat: int, card: Card | None = None) -> Event:
+    """``Event(kind, seat, card)``, made once per kind, seat and card."""
+    key = (kind, seat, -1 if card is None else card.index)
+    e = _EVENTS.get(key)
+    if e is None:
+        e = _EVENTS[key] = Event(kind, seat, card)
+    return e
+
+
 @dataclass(frozen=True)
 class ThreeThirteenObservation(Observation):
     """What ``player`` may see: their own hand and everything public.
@@ -619,7 +633,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             hand.append(c)
             self.drawn = c
             self.phase = "discard"
-            self.events.append(Event("draw", seat))
+            self.events.append(_event("draw", seat))
             self.log.append(f"{self._says(seat, 'draws', 'draw')} from the stock.")
             return
         if draw and (action is DRAW_DISCARD or action == DRAW_DISCARD):
@@ -631,7 +645,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             self.picked[seat].append(c)
             self._round_view = None
             self.phase = "discard"
-            self.events.append(Event("take", seat, c))
+            self.events.append(_event("take", seat, c))
             self.log.append(f"{self._says(seat, 'takes', 'take')} {c} from the discard pile.")
             return
         card = action.card
@@ -648,7 +662,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             self._round_view = None
             self.known[seat] = list(hand)
             self.discards.append((seat, c))
-            self.events.append(Event("out", seat, c))
+            self.events.append(_event("out", seat, c))
             melds = " ".join(format_meld(m) for m in arr.melds)
             if self.went_out is None:  # TT-6, TT-7
                 self.went_out = seat
@@ -670,7 +684,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         if c in self.known[seat]:
             self.known[seat].remove(c)
         self.discards.append((seat, c))
-        self.events.append(Event("discard", seat, c))
+        self.events.append(_event("discard", seat, c))
         self.log.append(f"{self._says(seat, 'discards', 'discard')} {c}.")
         self._end_turn(seat)
 
