@@ -183,8 +183,19 @@ def test_greedy_never_throws_back_the_card_it_took():
     # Ana takes 9d: 9d Kc Ks Qd... the lowest penalty would throw 9d back; that is not allowed
     g = rig(hands=["Kc Ks Qd", "2c 5d 9s"], stock="4d", pile="9d")
     g.apply("draw discard")
-    act, _ = greedy(g.observe(0), None)
+    act, why = greedy(g.observe(0), None)
     assert act != Action.parse("discard 9d") and act in g.legal_actions()
+    # each allowed card leaves 29 points (two tens and 9d): the tie goes to the
+    # first card in suit order, Kc
+    assert str(act) == "discard Kc"
+    assert why == "discard Kc (10 points): it leaves 29 points, the lowest I can keep"
+    # a learner takes Kd onto 2c 2d Ah: throwing Kd back would be best (5 points)
+    # but is not allowed; of the rest, 2c or 2d leave 13 (Ah 14): the tie goes to 2c
+    g = rig(hands=["2c 2d Ah", "2h 5d 9s"], stock="4d", pile="Kd")
+    g.apply("draw discard")
+    act, why = greedy(g.observe(0), None)
+    assert why == "discard 2c (2 points): it leaves 13 points, the lowest I can keep"
+    assert act in g.legal_actions() and str(act) == "discard 2c"
 
 
 # -- expert ---------------------------------------------------------------------------------

@@ -59,19 +59,24 @@ def _plural(n: int, word: str) -> str:
 # Greedy
 
 
-def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Card, int]:
-    """The allowed discard leaving the lowest penalty (ties: the costlier card)."""
+def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Action, int]:
+    """The allowed discard leaving the lowest penalty (ties: the costlier
+    card): the legal move itself, and the penalty it leaves."""
     hand, rules = list(obs.hand), obs.rules
-    allowed = [a.card for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
+    moves = [a for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
     card, left = best_discard_choice(hand, rules)
-    if card in allowed:
-        return card, left
+    i = card.index
+    for a in moves:
+        if a.card.index == i:  # type: ignore[union-attr]  # (equal cards share an index)
+            return a, left
     best: tuple[int, int, tuple[int, int]] | None = None
-    choice = allowed[0]
-    for c in allowed:
+    choice = moves[0]
+    for a in moves:
+        c = a.card
+        assert c is not None
         key = (penalty(_without(hand, c), rules), -rules.penalty_of(c), c.sort_key())
         if best is None or key < best:
-            best, choice = key, c
+            best, choice = key, a
     assert best is not None
     return choice, best[0]
 
@@ -115,9 +120,11 @@ def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
         arr = _arrangement(_without(hand, act.card), rules)
         melds = " ".join(format_meld(m) for m in arr.melds)
         return act, f"go out discarding {act.card}: {melds} use every other card, so I score 0"
-    card, left = _greedy_discard(obs)
-    return Action("discard", card), (
-        f"discard {card} ({rules.penalty_of(card)} points): it leaves {left} points, "
+    act, left = _greedy_discard(obs)
+    thrown = act.card
+    assert thrown is not None
+    return act, (
+        f"discard {thrown} ({rules.penalty_of(thrown)} points): it leaves {left} points, "
         "the lowest I can keep"
     )
 
