@@ -104,9 +104,10 @@ def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
         top = obs.discard_top
         if top is not None and DRAW_DISCARD in obs.legal_actions:
             card, left = best_discard_choice(hand + [top], rules)
-            # throwing the top card back leaves the hand as it is: its penalty now
-            now = left if card == top else penalty(hand, rules)
-            if (card != top or obs.discard_return) and left < now:
+            back = card.index == top.index  # the top card thrown back (equal cards share an index)
+            # that leaves the hand as it is: its penalty now
+            now = left if back else penalty(hand, rules)
+            if (not back or obs.discard_return) and left < now:
                 return DRAW_DISCARD, (
                     f"take {top}: then discarding {card} leaves {left} points "
                     f"instead of {now} now"
