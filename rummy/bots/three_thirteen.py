@@ -63,12 +63,13 @@ def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Action, int]:
     """The allowed discard leaving the lowest penalty (ties: the costlier
     card): the legal move itself, and the penalty it leaves."""
     hand, rules = list(obs.hand), obs.rules
-    moves = [a for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
     card, left = best_discard_choice(hand, rules)
     i = card.index
-    for a in moves:
-        if a.card.index == i:  # type: ignore[union-attr]  # (equal cards share an index)
+    for a in obs.legal_actions:
+        c = a.card
+        if c is not None and c.index == i and a.verb == "discard":  # (equal cards share an index)
             return a, left
+    moves = [a for a in obs.legal_actions if a.verb == "discard" and a.card is not None]
     best: tuple[int, int, tuple[int, int]] | None = None
     choice = moves[0]
     for a in moves:
