@@ -744,7 +744,8 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         values["player"] = seat
         values["phase"] = phase
         values["legal_actions"] = legal
-        values["hand"] = _key(self.hands[seat])
+        cache = self._moves_cache  # (the discard phase's moves were found for this hand)
+        values["hand"] = cache[0][2] if legal and phase == "discard" and cache else _key(self.hands[seat])
         values["current_player"] = None if over else self.current
         values["drawn"] = self.drawn if mine else None
         values["taken"] = self.taken if mine else None
