@@ -508,7 +508,7 @@ class BigTableGame(Engine, family="big_table"):
             return [_CALL, _PLAY_ON]
         return []
 
-    def _legal_move(self, act: Action, seat: int, text: str) -> Action:
+    def _legal_move(self, act: Action, seat: int, said: Action | str) -> Action:
         """BT-3, BT-4: the move to record (a draw from the pile names its
         card), or a GameError saying what is allowed."""
         name = self._name(seat)

@@ -249,10 +249,11 @@ class Engine:
         """Seats that must act now."""
         raise NotImplementedError
 
-    def _legal_move(self, action: Action, seat: int, text: str) -> Action:
+    def _legal_move(self, action: Action, seat: int, said: Action | str) -> Action:
         """The move to record if ``action`` is legal for ``seat`` now (the
         family may normalise it); else raise :class:`GameError` saying why and
-        what is allowed.  Must not change the game."""
+        what is allowed.  Must not change the game.  (``said``: the move as
+        the player gave it, an Action or its text, for the messages.)"""
         raise NotImplementedError
 
     def _make_move(self, action: Action, seat: int) -> None:
@@ -358,9 +359,10 @@ class Engine:
         """
         if self.is_over:
             raise GameError(self._over_text())
-        text = action if isinstance(action, str) else str(action)
         seat = self._seat(player)
-        act = self._legal_move(self._parse(action), seat, text)
+        # the move as given goes along for the messages (turned into text
+        # only when one is written: most moves are legal)
+        act = self._legal_move(self._parse(action), seat, action)
         self.history.append((seat, act))
         self._make_move(act, seat)
 

@@ -701,7 +701,7 @@ class GinGame(Engine, family="gin"):
         w = self.winner
         return f"the game is over: {self.players[w if w is not None else 0]} reached {self.target}"
 
-    def _legal_move(self, a: Action, player: int, text: str) -> Action:
+    def _legal_move(self, a: Action, player: int, said: Action | str) -> Action:
         if player != self.turn:
             who = self.players[self.turn]
             extra = (" The advisor never plays; suggest a move with advise()."

@@ -546,7 +546,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
             shown = ", ".join(f"'{a}'" for a in acts)
         return shown
 
-    def _check(self, action: Action, seat: int, text: str) -> None:
+    def _check(self, action: Action, seat: int, said: Action | str) -> None:
         """Raise GameError unless ``action`` is legal for ``seat`` now."""
         who = self._name(seat)
         if self.phase == "draw":
@@ -558,12 +558,12 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
                 return
             if action.verb in ("discard", "go out"):
                 raise GameError(
-                    f"{text}: {who} must draw first (TT-5); legal now: {self._legal_text(seat)}"
+                    f"{said}: {who} must draw first (TT-5); legal now: {self._legal_text(seat)}"
                 )
         elif self.phase == "discard":
             if action.verb in ("draw stock", "draw discard", "draw"):
                 raise GameError(
-                    f"{text}: {who} has already drawn this turn; now discard a card, or go out "
+                    f"{said}: {who} has already drawn this turn; now discard a card, or go out "
                     "(e.g. 'discard 9c', 'go out 9c')"
                 )
             if (action.verb in ("discard", "go out") and action.card is not None
@@ -572,12 +572,12 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
                 hand = self.hands[seat]
                 if c not in hand:
                     raise GameError(
-                        f"{text}: {c} is not in {who}'s hand; {who} holds "
+                        f"{said}: {c} is not in {who}'s hand; {who} holds "
                         f"{format_cards(sorted(hand, key=Card.sort_key))}"
                     )
                 if c == self.taken and not self.discard_return:
                     raise GameError(
-                        f"{text}: {who} took {c} from the discard pile this turn and may not "
+                        f"{said}: {who} took {c} from the discard pile this turn and may not "
                         "throw it straight back (TT-5); discard another card"
                     )
                 if action.verb == "discard":
@@ -589,12 +589,12 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
                 arr = best_arrangement(rest, self._rules)
                 melds = " ".join(format_meld(m) for m in arr.melds) or "no melds"
                 raise GameError(
-                    f"{text}: without {c} {who}'s hand is not all melds (best: {melds}; "
+                    f"{said}: without {c} {who}'s hand is not all melds (best: {melds}; "
                     f"unmelded {format_cards(arr.deadwood)}, {arr.penalty} points); "
                     f"discard a card instead (TT-6)"
                 )
         raise GameError(
-            f"{text!r} is not a legal move now; legal moves: {self._legal_text(seat)}"
+            f"{str(said)!r} is not a legal move now; legal moves: {self._legal_text(seat)}"
         )
 
     # -- moves ---------------------------------------------------------------
@@ -613,16 +613,16 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
                 raise GameError(f"{action!r}: {e}") from None
         return act
 
-    def _legal_move(self, action: Action, seat: int, text: str) -> Action:
+    def _legal_move(self, action: Action, seat: int, said: Action | str) -> Action:
         if seat != self.current:
             raise GameError(
-                f"{text}: it is {self._name(self.current)}'s turn, not {self._name(seat)}'s"
+                f"{said}: it is {self._name(self.current)}'s turn, not {self._name(seat)}'s"
             )
         if (action.verb == "discard" and self.phase == "discard" and self.variant.must_go_out
                 and action.card is not None and not action.onto
                 and action.card in self._out_cards(seat)):
             action = Action("go out", action.card)  # TJ-7: this discard goes out
-        self._check(action, seat, text)
+        self._check(action, seat, said)
         return action
 
     def _make_move(self, action: Action, seat: int) -> None:

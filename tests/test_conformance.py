@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 
 import rummy
-from rummy import GameError, find_variant, load_game, new_game
+from rummy import Action, GameError, find_variant, load_game, new_game
 from rummy.cards import CardError, deck
 from rummy.variants import VariantError
 
@@ -217,6 +217,29 @@ def test_illegal_move_raises_GameError_and_changes_nothing(variant: str) -> None
         assert [g.observe(p) for p in range(len(g.players))] == views
         g.check_invariants()
 
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_illegal_move_given_as_an_Action_says_what_its_text_says(variant: str) -> None:
+    # Engine.apply hands the move, as given, to the family's check; its
+    # message is written only for an illegal move, and must read the same
+    # whether the player gave text or an Action
+    rnd = random.Random(12)
+    told = 0
+    for g in _checkpoints(variant, 5, 29)[:4]:
+        for seat in range(len(g.players)):
+            for text in rnd.sample(_illegal_moves(g, seat), 6):
+                try:
+                    action = Action.parse(text)
+                    g._parse(text)  # (a family may check text further as it reads it)
+                except GameError:
+                    continue  # refused as it is read, before the move is checked
+                with pytest.raises(GameError) as as_text:
+                    g.apply(str(action), player=seat)
+                with pytest.raises(GameError) as as_action:
+                    g.apply(action, player=seat)
+                assert str(as_action.value) == str(as_text.value)
+                told += 1
+    assert told >= 20
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_undo_then_the_same_move_is_exact(variant: str) -> None:
