@@ -321,3 +321,29 @@ def test_bot_subclass_interface():
     b = AlwaysStock()
     assert str(b.choose(g.observe(g.current_player))) == "draw stock"
     assert b.explain(g.observe(g.current_player)) == "always the stock"
+
+
+def test_a_bot_decides_once_for_equal_observations():
+    # explain(obs) then choose(obs): one decision, for the same observation
+    # or an equal one made again; a new one (after a move, or another seat's
+    # with a log of the same length) is decided afresh
+    class Counting(Bot):
+        name = "counting"
+        calls = 0
+
+        def decide(self, obs):
+            self.calls += 1
+            return obs.legal_actions[0], f"decision {self.calls}"
+
+    g = new_game("three_thirteen", players=2, seed=1)
+    b = Counting()
+    obs = g.observe(g.current_player)
+    assert b.explain(obs) == "decision 1" and b.choose(obs) == obs.legal_actions[0]
+    again = g.observe(g.current_player)
+    assert again is not obs and b.explain(again) == "decision 1" and b.calls == 1
+    other = g.observe(1 - g.current_player)  # the same log, another seat
+    assert len(other.log) == len(obs.log)
+    with pytest.raises(BotError, match="has no legal move now"):
+        b.explain(other)
+    g.apply(b.choose(obs))
+    assert b.explain(g.observe(g.current_player)) == "decision 2" and b.calls == 2

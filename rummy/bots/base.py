@@ -108,13 +108,6 @@ def _memory_key(obs: Any) -> tuple[Any, ...]:
     return (obs.variant.name, tuple(obs.players), obs.player, obs.number)
 
 
-def _same_log_length(a: Any, b: Any) -> bool:
-    """False when two observations certainly differ because their logs have
-    different lengths (a quick test before comparing every field)."""
-    la, lb = getattr(a, "log", None), getattr(b, "log", None)
-    return la is None or lb is None or len(la) == len(lb)
-
-
 class Bot:
     """Base class: ``choose(obs) -> Action`` and ``explain(obs) -> str``.
 
@@ -139,9 +132,14 @@ class Bot:
 
     def _decision(self, obs: Any) -> tuple[Action, str]:
         last = self._last
-        if last is not None and (last[0] is obs or (_same_log_length(last[0], obs)
-                                                    and last[0] == obs)):
-            return last[1]
+        if last is not None:
+            seen = last[0]
+            if seen is obs:
+                return last[1]
+            # (two logs of different lengths: certainly different observations)
+            la, lb = getattr(seen, "log", None), getattr(obs, "log", None)
+            if (la is None or lb is None or len(la) == len(lb)) and seen == obs:
+                return last[1]
         if not getattr(obs, "legal_actions", None):
             phase = getattr(obs, "phase", "?")
             raise BotError(f"player {getattr(obs, 'player', '?')} has no legal move now "
