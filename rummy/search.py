@@ -1519,24 +1519,21 @@ def _solver_for(rules: MeldRules, naturals: list[Card], wilds: list[Card],
     x, iso = encoded or _encode(rules, len(costs), naturals, kind.top)
     key = (rules, costs, tuple(iso))
     kept = _SOLVERS.get(key)
-    if kept is not None:
-        kept.trim()
-        return kept, x
-    if iso and len(costs) < 2 and kind is _Roomy:
+    if kept is None and iso and len(costs) < 2 and kind is _Roomy:
         rc = (rules, costs)
-        if rc in _ISO_SEEN:
+        if rc in _ISO_SEEN:  # a second set of isolated cards: the shared solver
             for p in iso:
                 x += _UNIT_TOP[p]
             iso = []
             key = (rules, costs, ())
             kept = _SOLVERS.get(key)
-            if kept is not None:
-                kept.trim()
-                return kept, x
         else:
             if len(_ISO_SEEN) >= 4096:
                 _ISO_SEEN.clear()
             _ISO_SEEN[rc] = True
+    if kept is not None:
+        kept.trim()
+        return kept, x
     if len(_SOLVERS) >= _SOLVERS_MAX:
         del _SOLVERS[next(iter(_SOLVERS))]  # the oldest
     s = kind(rules, wilds, costs, iso)
@@ -2655,7 +2652,6 @@ def lone_cards(hand: Iterable[Card | str] | str, rules: MeldRules | None = None)
     return sorted([card_at[p] for p in iso], key=_INDEX)
 
 
-
 def is_lone(card: Card | str, hand: Iterable[Card | str] | str,
             rules: MeldRules | None = None) -> bool:
     """True when ``card`` is one of :func:`lone_cards` of ``hand``: a
@@ -2687,7 +2683,7 @@ def is_lone(card: Card | str, hand: Iterable[Card | str] | str,
         else:
             x += unit[j]
     partners, shift = _partners_by_index(rules.aces, big + 1)
-    return not x & partners[i] and (x >> shift[i]) & 15 == 1
+    return not x & partners[i] and (x >> shift[i]) & 15 == 1  # :func:`_encode`'s test
 
 
 # -- how many wilds do the naturals need? -------------------------------------

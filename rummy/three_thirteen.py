@@ -744,7 +744,9 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         values["player"] = seat
         values["phase"] = phase
         values["legal_actions"] = legal
-        cache = self._moves_cache  # (the discard phase's moves were found for this hand)
+        # the discard phase's moves were just found for this hand (their memo:
+        # seat, round, the hand in index order, the card taken, discard_return)
+        cache = self._moves_cache
         values["hand"] = cache[0][2] if legal and phase == "discard" and cache else _key(self.hands[seat])
         values["current_player"] = None if over else self.current
         values["drawn"] = self.drawn if mine else None
