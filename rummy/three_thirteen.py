@@ -311,9 +311,10 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self.log.append(f"{self._name(self.dealer)} is chosen at random to deal first.")
         self._out_cache: tuple[tuple[Card, ...], tuple[Card, ...]] | None = None
         self._moves_cache: tuple[tuple[Any, ...], tuple[Action, ...]] | None = None
-        #: what every observation of this round shows until one of its parts
-        #: changes (each place that changes one sets it to None): picked,
-        #: shown, round scores and hand size, as observe builds them
+        #: every field of an observation, in field order: what changes only
+        #: between rounds or when a card is taken or melds are shown (each
+        #: place that changes one sets the view to None), and None for the
+        #: fields observe fills in for each move
         self._round_view: dict[str, Any] | None = None
         self._start_round(1)
 
