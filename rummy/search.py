@@ -2415,6 +2415,17 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
         idx_at = tables[12]
         candidates = sorted([idx_at[p] for p in iso])
     melded = _kept(rules, "m")
+    # a natural that is not one of the solver's isolated cards is asked of
+    # the hand's own solver, its count less that card (the hand left shares
+    # the rules, the wilds and those isolated cards: see _solver_for), when
+    # _melded would ask it of the roomy search
+    s: _Roomy | None = None
+    x = 0
+    unit, pos = tables[15], tables[7]
+    if len(key) < 15 and len(naturals) > 1:
+        solver, x = _solver_for(rules, naturals, wilds, encoded)
+        if type(solver) is _Roomy:
+            s = solver
     outs = []
     last = -1
     for i in candidates:
@@ -2427,7 +2438,9 @@ def go_out_discards(hand: Iterable[Card | str] | str, rules: MeldRules | None = 
         rest_key = tuple(rest)
         got = melded.get(rest_key)
         if got is None:
-            if wild_at[i]:
+            if s is not None and not wild_at[i] and pos[i] not in s.iso:
+                got = s.rready(x - unit[i], len(wilds), 0)
+            elif wild_at[i]:
                 left = list(wilds)
                 left.remove(card)
                 got = _melded(rules, False, naturals, left)
