@@ -1925,24 +1925,38 @@ def _quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
     return m, q
 
 
+#: the tuple of cards asked last, its rules and :func:`_prepared`'s answer
+#: (a tuple is asked again as it is: the engine asks of a hand, then the
+#: bot that observes it; the tuple is held, so an equal id is the same tuple)
+_last_prepared: list[Any] = [None, None, None]
+
+
 def _prepared(hand: Any, rules: MeldRules | None
               ) -> tuple[Any, MeldRules, tuple[int, tuple[Any, ...]] | None]:
     """(cards, rules, (mask, quick tables) or None): the hand checked, and
     the fast path's mask when it applies."""
+    if hand is _last_prepared[0] and rules is _last_prepared[1]:
+        return _last_prepared[2]  # type: ignore[no-any-return]
+    got: tuple[Any, MeldRules, tuple[int, tuple[Any, ...]] | None]
     quick = _quick_mask(hand, _DEFAULT_RULES if rules is None else rules)
     if quick is True:  # not a list of cards: the checked way
-        cards_, rules = _prepare(hand, rules)
-        fast = _fast_ready(cards_, rules)
+        cards_, checked = _prepare(hand, rules)
+        fast = _fast_ready(cards_, checked)
         if fast is None:
-            return cards_, rules, None
-        q = _quick_tables(rules)
-        assert q is not None
-        return cards_, rules, (fast[0], q)
-    if quick is False:  # cards and rules, checked by _quick_mask, but not the fast path's
-        rules = _DEFAULT_RULES if rules is None else rules
-        _check_jokers(hand, rules)
-        return hand, rules, None
-    return hand, _DEFAULT_RULES if rules is None else rules, quick
+            got = cards_, checked, None
+        else:
+            q = _quick_tables(checked)
+            assert q is not None
+            got = cards_, checked, (fast[0], q)
+    elif quick is False:  # cards and rules, checked by _quick_mask, but not the fast path's
+        checked = _DEFAULT_RULES if rules is None else rules
+        _check_jokers(hand, checked)
+        got = hand, checked, None
+    else:
+        got = hand, _DEFAULT_RULES if rules is None else rules, quick
+    if type(hand) is tuple:
+        _last_prepared[0], _last_prepared[1], _last_prepared[2] = hand, rules, got
+    return got
 
 
 def _fast_melds(m: int, ft: tuple[Any, ...]) -> list[tuple[int, int, int]]:
@@ -2172,9 +2186,20 @@ def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
 
 
 def _hand_key(cards_: Any) -> tuple[int, ...]:
+    """The card indexes of a hand, in order (the kept answers' key); the
+    last tuple of cards asked is answered again at once (as in
+    :func:`_prepared`)."""
+    if cards_ is _last_key[0]:
+        return _last_key[1]  # type: ignore[no-any-return]
     key = [c.index for c in cards_]
     key.sort()
-    return tuple(key)
+    got = tuple(key)
+    if type(cards_) is tuple:
+        _last_key[0], _last_key[1] = cards_, got
+    return got
+
+
+_last_key: list[Any] = [None, None]
 
 
 def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Arrangement:
@@ -2612,6 +2637,8 @@ def clear_memo() -> None:
     _MASK_MEMOS.clear()
     _MELD_LISTS.clear()
     _last_meld_lists[0] = _last_meld_lists[2] = None
+    _last_prepared[0] = _last_prepared[1] = _last_prepared[2] = None
+    _last_key[0] = _last_key[1] = None
 
 
 # -- is the hand complete? ---------------------------------------------------

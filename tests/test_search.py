@@ -35,6 +35,7 @@ from rummy.search import (
     _encode,
     _fast_ready,
     _flip,
+    _last_prepared,
     _Roomy,
     _Solver,
     _split_hand,
@@ -42,6 +43,7 @@ from rummy.search import (
     best_layoffs_masks,
     clear_memo,
     covers_counts,
+    go_out_discards,
     is_complete,
     mask_penalty,
     min_wilds,
@@ -294,6 +296,41 @@ def test_kept_answers_are_the_answers_of_an_empty_memo(rules: MeldRules) -> None
         assert penalty("5c Jk", rules) == 0
         assert not all_melded("5c Jk", rules)
         assert not all_melded("5c Jk 9h", rules, discard=True)
+
+
+def test_a_tuple_asked_again_under_other_rules_gets_those_rules_answers() -> None:
+    # the search answers the tuple of cards asked last again at once (the
+    # engine and then the bot ask of one hand): asked under other rules, the
+    # same tuple must get their answers, which brute force gives (a list,
+    # equal but never the same object, is never answered from that shortcut)
+    rng = random.Random(61)
+    shoe = deck(2, 2)
+    rule_sets = [None, MeldRules(), MeldRules(wild_rank=5), MeldRules(wild_rank=9, aces="high"),
+                 MeldRules(wild_rank=13, max_set_size=4)]
+    differ = 0
+    for _ in range(150):
+        hand = tuple(c for c in rng.sample(shoe, rng.randint(4, 10)) if not c.is_joker)
+        answers = set()
+        for rules in rng.sample(rule_sets, len(rule_sets)):
+            r = rules or MeldRules()
+            kw = dict(wild_rank=r.wild_rank, aces=r.aces, min_naturals=r.min_naturals,
+                      wild_penalty=r.wild_penalty, joker_penalty=r.joker_penalty,
+                      max_set=r.max_set_size)
+            got = (penalty(hand, rules), best_discard_choice(hand, rules)[1],
+                   best_arrangement(hand, rules).penalty, go_out_discards(hand, rules))
+            want_out = []
+            for c in sorted(set(hand), key=lambda c: c.index):
+                rest = list(hand)
+                rest.remove(c)
+                if brute_min_penalty(rest, **kw) == 0:
+                    want_out.append(c)
+            assert got == (brute_min_penalty(list(hand), **kw),
+                           brute_min_after_discard(list(hand), **kw),
+                           brute_min_penalty(list(hand), **kw), want_out), (hand, rules)
+            answers.add(got[:2])
+            assert _last_prepared[0] is hand  # (the shortcut is taken)
+        differ += len(answers) > 1
+    assert differ > 100  # the rules do change the answers of most hands
 
 
 def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:

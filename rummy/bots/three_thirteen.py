@@ -62,8 +62,8 @@ def _plural(n: int, word: str) -> str:
 def _greedy_discard(obs: ThreeThirteenObservation) -> tuple[Action, int]:
     """The allowed discard leaving the lowest penalty (ties: the costlier
     card): the legal move itself, and the penalty it leaves."""
-    hand, rules = list(obs.hand), obs.rules
-    card, left = best_discard_choice(hand, rules)
+    hand, rules = obs.hand, obs.rules
+    card, left = best_discard_choice(hand, rules)  # (the tuple the engine asked of)
     i = card.index
     for a in obs.legal_actions:
         c = a.card
