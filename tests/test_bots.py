@@ -347,3 +347,57 @@ def test_a_bot_decides_once_for_equal_observations():
         b.explain(other)
     g.apply(b.choose(obs))
     assert b.explain(g.observe(g.current_player)) == "decision 2" and b.calls == 2
+
+
+def test_greedy_bot_writes_its_reason_only_when_asked_and_says_what_greedy_says():
+    # GreedyBot moves with greedy_deferred, whose reason is a function: choose
+    # alone writes no sentence; explain writes it once (before or after
+    # choose) and it is greedy's own.  A subclass's decide is still obeyed.
+    from rummy.bots import three_thirteen as strategy
+
+    written = []
+    deferred = strategy.greedy_deferred
+
+    def counting(obs, rng):
+        act, why = deferred(obs, rng)
+
+        def write():
+            written.append(1)
+            return why()
+
+        return act, write
+
+    g = new_game("three_thirteen", players=3, seed=8)
+    bots = [GreedyBot(seed=i) for i in range(3)]
+    steps = 0
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(strategy, "greedy_deferred", counting)
+        while not g.is_over and steps < 240:
+            seat = g.current_player
+            obs = g.observe(seat)
+            act, why = greedy(obs, None)
+            bot = bots[seat]
+            before = len(written)
+            if steps % 3 == 0:
+                assert bot.explain(obs) == why and bot.choose(obs) == act
+            else:
+                assert bot.choose(obs) == act
+                assert len(written) == before  # no sentence written for a move
+                if steps % 3 == 1:
+                    assert bot.explain(obs) == why and bot.explain(obs) == why
+            assert len(written) - before == (steps % 3 != 2)  # at most once
+            g.apply(act, player=seat)
+            steps += 1
+    finally:
+        mp.undo()
+    assert steps == 240
+
+    class Stubborn(GreedyBot):
+        def decide(self, obs):
+            return obs.legal_actions[-1], "the last move"
+
+    g = new_game("three_thirteen", players=2, seed=1)
+    obs = g.observe(g.current_player)
+    b = Stubborn()
+    assert b.choose(obs) == obs.legal_actions[-1] and b.explain(obs) == "the last move"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import random
 import sys
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -114,6 +115,8 @@ class Bot:
     Subclasses implement :meth:`decide`, returning the move and a sentence
     saying why.  The last decision is kept, so ``explain(obs)`` then
     ``choose(obs)`` on the same observation agree and cost one decision.
+    (A bot may give its reason as a function that writes the sentence,
+    from :meth:`_decide`: ``choose`` alone then writes none.)
     """
 
     name = "bot"
@@ -121,7 +124,7 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self._last: tuple[Any, tuple[Action, str]] | None = None
+        self._last: tuple[Any, tuple[Action, str | Callable[[], str]]] | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
@@ -130,7 +133,12 @@ class Bot:
         """The move for ``obs`` and the reason; subclasses implement it."""
         raise NotImplementedError
 
-    def _decision(self, obs: Any) -> tuple[Action, str]:
+    def _decide(self, obs: Any) -> tuple[Action, str | Callable[[], str]]:
+        """:meth:`decide`, whose reason may be a function that writes it
+        (called only when the reason is asked for)."""
+        return self.decide(obs)
+
+    def _decision(self, obs: Any) -> tuple[Action, str | Callable[[], str]]:
         last = self._last
         if last is not None:
             seen = last[0]
@@ -144,7 +152,7 @@ class Bot:
             phase = getattr(obs, "phase", "?")
             raise BotError(f"player {getattr(obs, 'player', '?')} has no legal move now "
                            f"(phase {phase!r}); a bot is asked only when it must act")
-        out = self.decide(obs)
+        out = self._decide(obs)
         self._last = (obs, out)
         return out
 
@@ -154,7 +162,11 @@ class Bot:
 
     def explain(self, obs: Any) -> str:
         """Why this bot makes its move, in a sentence with numbers."""
-        return self._decision(obs)[1]
+        act, why = self._decision(obs)
+        if not isinstance(why, str):  # written now, and kept
+            why = why()
+            self._last = (self._last[0] if self._last else obs, (act, why))
+        return why
 
     def reset(self) -> None:
         """Forget everything about the game being played."""
@@ -193,6 +205,16 @@ class GreedyBot(Bot):
     def decide(self, obs: Any) -> tuple[Action, str]:
         module = strategy_module(obs.variant.family)
         action, why = module.greedy(obs, self.rng)
+        return Action.parse(action), why
+
+    def _decide(self, obs: Any) -> tuple[Action, str | Callable[[], str]]:
+        # the strategy's greedy_deferred, when it has one and decide is this
+        # class's own (a subclass's decide is honoured)
+        module = strategy_module(obs.variant.family)
+        deferred = getattr(module, "greedy_deferred", None)
+        if deferred is None or type(self).decide is not GreedyBot.decide:
+            return self.decide(obs)
+        action, why = deferred(obs, self.rng)
         return Action.parse(action), why
 
 

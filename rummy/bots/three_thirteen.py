@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rummy.cards import Card, deck, format_cards
@@ -34,7 +34,7 @@ from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.search import best_arrangement, best_discard_choice, is_lone, penalty, penalty_less
 from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld
 
-__all__ = ["greedy", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
+__all__ = ["greedy", "greedy_deferred", "expert", "memory_key", "unseen_cards", "outs", "Weights", "WEIGHTS"]
 
 # DRAW_STOCK, DRAW_DISCARD: the engine's own values, so that ``in obs.legal_actions``
 # finds them by identity
@@ -100,33 +100,53 @@ def greedy(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, str]:
     >>> act.verb in ("discard", "go out") and "points" in why
     True
     """
-    rules, hand = obs.rules, list(obs.hand)
+    act, why = greedy_deferred(obs, rng)
+    return act, why()
+
+
+def greedy_deferred(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, Callable[[], str]]:
+    """:func:`greedy`'s move, and its reason as a function that writes it:
+    a bot asked only for its move writes no sentence (``GreedyBot.choose``;
+    ``explain`` calls the function).
+
+    >>> from rummy import new_game
+    >>> g = new_game("three_thirteen", players=2, seed=11)
+    >>> act, why = greedy_deferred(g.observe(g.current_player), None)
+    >>> (act, why()) == greedy(g.observe(g.current_player), None)
+    True
+    """
+    rules, hand = obs.rules, obs.hand
     if obs.phase == "draw":
         top = obs.discard_top
         if top is not None and DRAW_DISCARD in obs.legal_actions:
-            card, left = best_discard_choice(hand + [top], rules)
+            card, left = best_discard_choice((*hand, top), rules)
             back = card.index == top.index  # the top card thrown back (equal cards share an index)
             # that leaves the hand as it is: its penalty now
             now = left if back else penalty(hand, rules)
             if (not back or obs.discard_return) and left < now:
-                return DRAW_DISCARD, (
+                return DRAW_DISCARD, lambda: (
                     f"take {top}: then discarding {card} leaves {left} points "
                     f"instead of {now} now"
                 )
-            return DRAW_STOCK, f"draw from the stock: {top} would not lower my {now} points"
-        return DRAW_STOCK, f"draw from the stock ({penalty(hand, rules)} points now)"
+            return DRAW_STOCK, lambda: f"draw from the stock: {top} would not lower my {now} points"
+        return DRAW_STOCK, lambda: f"draw from the stock ({penalty(hand, rules)} points now)"
     outs = [a for a in obs.legal_actions if a.verb == "go out"]
     if outs:
-        act = max(outs, key=_out_key(rules))
-        assert act.card is not None
-        arr = _arrangement(_without(hand, act.card), rules)
-        melds = " ".join(format_meld(m) for m in arr.melds)
-        return act, f"go out discarding {act.card}: {melds} use every other card, so I score 0"
+        out = max(outs, key=_out_key(rules))
+        thrown = out.card
+        assert thrown is not None
+
+        def went_out() -> str:
+            arr = _arrangement(_without(hand, thrown), rules)
+            melds = " ".join(format_meld(m) for m in arr.melds)
+            return f"go out discarding {thrown}: {melds} use every other card, so I score 0"
+
+        return out, went_out
     act, left = _greedy_discard(obs)
-    thrown = act.card
-    assert thrown is not None
-    return act, (
-        f"discard {thrown} ({rules.penalty_of(thrown)} points): it leaves {left} points, "
+    kept_out = act.card
+    assert kept_out is not None
+    return act, lambda: (
+        f"discard {kept_out} ({rules.penalty_of(kept_out)} points): it leaves {left} points, "
         "the lowest I can keep"
     )
 
