@@ -39,6 +39,9 @@ class VariantError(GameError):
     """An unknown variant or option, or a bad option value; says what is valid."""
 
 
+#: every MeldRules that Variant.meld_rules made, by value (see there)
+_RULES_MADE: dict[MeldRules, MeldRules] = {}
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One option of a variant: its name, default and allowed values."""
@@ -190,7 +193,7 @@ class Variant:
         opts = self.resolve(**options)
         wild = self.wild_rank(round) if self.rounds else None
         aces = opts.get("aces", "low")
-        return MeldRules(
+        rules = MeldRules(
             wild_rank=wild,
             jokers_wild=self.wild_ranks,
             aces=aces,
@@ -199,6 +202,12 @@ class Variant:
             joker_penalty=self.joker_penalty,
             max_set_size=self.max_set_size,
         )
+        # the one value made first for these rules: the meld search keeps its
+        # tables and answers by rules, and finds the same object at once (an
+        # equal one costs a comparison of every field, at every lookup)
+        if len(_RULES_MADE) >= 1024:
+            _RULES_MADE.clear()
+        return _RULES_MADE.setdefault(rules, rules)
 
     def rules_text(self) -> str:
         """A readable summary of this variant's rules (``python -m rummy rules``)."""

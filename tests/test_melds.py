@@ -17,6 +17,7 @@ from rummy import (
     cards,
     find_variant,
     is_meld,
+    new_game,
     penalty,
     why_not,
 )
@@ -231,3 +232,20 @@ def test_zero_and_sixteen_card_hands() -> None:
     assert best_arrangement("").penalty == 0
     hand = "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ac Ad As"
     assert best_arrangement(hand).penalty == 0  # A-K run with Ah? no: Ah in the aces set
+
+
+def test_a_variant_gives_one_rules_value_per_rule_set() -> None:
+    # Variant.meld_rules hands out the first value it made for equal rules
+    # (the search finds it at once among its kept tables), and a new one for
+    # other rules; each equals the MeldRules written out by hand
+    tt, jk = find_variant("three_thirteen"), find_variant("three_thirteen_jokers")
+    for r in range(1, 12):
+        rules = tt.meld_rules(round=r)
+        assert rules == MeldRules(wild_rank=r + 2, jokers_wild=True)
+        assert tt.meld_rules(round=r) is rules
+        assert new_game("three_thirteen", players=2, seed=r)._rules is tt.meld_rules(round=1)
+    both = tt.meld_rules(round=1, aces="low_or_high")
+    assert both is not tt.meld_rules(round=1) and both is tt.meld_rules(1, aces="low_or_high")
+    assert both == MeldRules(wild_rank=3, aces="low_or_high")
+    high = jk.meld_rules(round=2, aces="high")
+    assert high is jk.meld_rules(2, aces="high") and high.wild_penalty == 15
