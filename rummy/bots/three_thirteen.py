@@ -118,7 +118,8 @@ def greedy_deferred(obs: ThreeThirteenObservation, rng: Any) -> tuple[Action, Ca
     rules, hand = obs.rules, obs.hand
     if obs.phase == "draw":
         top = obs.discard_top
-        if top is not None and DRAW_DISCARD in obs.legal_actions:
+        acts = obs.legal_actions  # (the engine's own DRAW_DISCARD comes last: found by identity)
+        if top is not None and (acts[-1] is DRAW_DISCARD or DRAW_DISCARD in acts):
             card, left = best_discard_choice((*hand, top), rules)
             back = card.index == top.index  # the top card thrown back (equal cards share an index)
             # that leaves the hand as it is: its penalty now
