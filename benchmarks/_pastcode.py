@@ -39,10 +39,20 @@ def workers(script: str, args: Sequence[str], paths: Sequence[str]
             ) -> Iterator[list[subprocess.Popen[str]]]:
     """One worker per path in ``paths``: ``script`` run with ``args`` and
     that path as ``PYTHONPATH`` (which ``rummy`` it imports); closed and
-    waited for on leaving."""
+    waited for on leaving.
+
+    Every worker runs on one and the same CPU (the lowest this process may
+    use), so the codes compared get the same core, in turn: left to the
+    scheduler, the second of two copies of the same code ran 1-3% slower
+    than the first on a 2-core VM (``PIN_WORKERS=0`` in the environment
+    leaves them unpinned)."""
     procs = [subprocess.Popen([sys.executable, script, *args],
                               env=dict(os.environ, PYTHONPATH=path), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True) for path in paths]
+    cpu = pinned_cpu()
+    if cpu is not None:
+        for w in procs:
+            os.sched_setaffinity(w.pid, {cpu})
     try:
         yield procs
     finally:
@@ -50,6 +60,20 @@ def workers(script: str, args: Sequence[str], paths: Sequence[str]
             assert w.stdin is not None
             w.stdin.close()
             w.wait()
+
+
+def pinned_cpu() -> int | None:
+    """The CPU that :func:`workers` pins its workers to, or None (not
+    pinned: ``PIN_WORKERS=0``, or no affinity on this system)."""
+    if os.environ.get("PIN_WORKERS", "1") == "0" or not hasattr(os, "sched_setaffinity"):
+        return None
+    return min(os.sched_getaffinity(0))
+
+
+def pin_note() -> str:
+    """Where the workers ran, for a benchmark's heading."""
+    cpu = pinned_cpu()
+    return "workers unpinned" if cpu is None else f"both workers on CPU {cpu}"
 
 
 def ask(worker: subprocess.Popen[str], request: str) -> str:

@@ -28,7 +28,9 @@ process) and with this code (in another), game by game in turn (the same
 seeds, the order changing from game to game), so that a machine whose speed
 drifts within seconds slows both alike.  It prints each code's games per
 CPU second, the ratio of the two and of each pair of games, and the target
-scaled by how much faster ``REV`` runs here than the issue quoted for it::
+scaled by how much faster ``REV`` runs here than the issue quoted for it.
+Both workers run on one CPU (see ``_pastcode.workers``; ``PIN_WORKERS=0``
+leaves them to the scheduler)::
 
     .venv/bin/python benchmarks/games.py --against b0a9e78 --games 40
 """
@@ -46,7 +48,7 @@ import sys
 import time
 from pathlib import Path
 
-from _pastcode import ROOT, ask, past_rummy, workers
+from _pastcode import ROOT, ask, past_rummy, pin_note, workers
 
 from rummy import new_game
 from rummy.bots import make_bot
@@ -163,7 +165,7 @@ def against(rev: str, games: int, bots: list[str]) -> None:
                 old.append(got[0])
                 new.append(got[1])
     print(f"three_thirteen, 4 bots, {games} games each, {rev} and this code in turn game by "
-          f"game; load {os.getloadavg()[0]:.2f}")
+          f"game ({pin_note()}); load {os.getloadavg()[0]:.2f}")
     for bot, (old, new) in times.items():
         then, now = games / sum(old), games / sum(new)
         pairs = sorted(o / n for o, n in zip(old, new))

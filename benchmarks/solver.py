@@ -69,7 +69,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from _pastcode import ROOT, ask, past_rummy, workers
+from _pastcode import ROOT, ask, past_rummy, pin_note, workers
 
 from rummy import MeldRules, best_arrangement, best_discard, deck, penalty
 from rummy.cards import Card
@@ -308,7 +308,8 @@ def against_chunked(rev: str, n: int, clock: str, chunk: int) -> int:
                     ups.setdefault(name, []).append(statistics.median(got["old cold"])
                                                     / statistics.median(got["now"]))
     print(f"Cold medians, {n} hands per set, {clock} clock, {rev} (cold and warm) and this one "
-          f"timed in turn in chunks of {chunk} hands, load {os.getloadavg()[0]:.2f}")
+          f"timed in turn in chunks of {chunk} hands ({pin_note()}), load "
+          f"{os.getloadavg()[0]:.2f}")
     for key in ("A", "C", "C p99", "D"):
         name = key[0]
         then, target = ISSUE_15[key]
