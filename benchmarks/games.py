@@ -30,9 +30,13 @@ drifts within seconds slows both alike.  It prints each code's games per
 CPU second, the ratio of the two and of each pair of games, and the target
 scaled by how much faster ``REV`` runs here than the issue quoted for it.
 Both workers run on one CPU (see ``_pastcode.workers``; ``PIN_WORKERS=0``
-leaves them to the scheduler)::
+leaves them to the scheduler).  ``--block N`` lets each code play N games
+in a row before the other: closer to the issue's figures, each of which was
+one code playing alone, as a game that follows the other code's starts with
+the caches that code filled (this code keeps more between games)::
 
     .venv/bin/python benchmarks/games.py --against b0a9e78 --games 40
+    .venv/bin/python benchmarks/games.py --against b0a9e78 --games 150 --block 10
 """
 
 from __future__ import annotations
@@ -151,21 +155,22 @@ def _worker() -> None:
         print(play("three_thirteen", bot, int(seed))[0], flush=True)
 
 
-def against(rev: str, games: int, bots: list[str]) -> None:
+def against(rev: str, games: int, bots: list[str], block: int = 1) -> None:
     """three_thirteen games with the code of ``rev`` and with this code, in
-    turn game by game, each in a worker process (see the docstring)."""
+    turn game by game (or ``block`` games at a time), each in a worker
+    process (see the docstring)."""
     times: dict[str, tuple[list[float], list[float]]] = {}
+    block = max(1, block)
     with past_rummy(rev) as tmp, workers(__file__, ["--worker"], [tmp, str(ROOT)]) as procs:
         for bot in bots:
-            old, new = times[bot] = ([], [])
-            for i in range(games):
-                got = {}
-                for k in ((0, 1) if i % 2 else (1, 0)):  # the order turns
-                    got[k] = float(ask(procs[k], f"{bot} {i + 1}"))
-                old.append(got[0])
-                new.append(got[1])
-    print(f"three_thirteen, 4 bots, {games} games each, {rev} and this code in turn game by "
-          f"game ({pin_note()}); load {os.getloadavg()[0]:.2f}")
+            old, new = times[bot] = ([0.0] * games, [0.0] * games)
+            for start in range(0, games, block):
+                for k in ((0, 1) if (start // block) % 2 else (1, 0)):  # the order turns
+                    for i in range(start, min(games, start + block)):
+                        (old, new)[k][i] = float(ask(procs[k], f"{bot} {i + 1}"))
+    turns = "game by game" if block == 1 else f"{block} games at a time"
+    print(f"three_thirteen, 4 bots, {games} games each, {rev} and this code in turn {turns} "
+          f"({pin_note()}); load {os.getloadavg()[0]:.2f}")
     for bot, (old, new) in times.items():
         then, now = games / sum(old), games / sum(new)
         pairs = sorted(o / n for o, n in zip(old, new))
@@ -205,13 +210,16 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--against", metavar="REV",
                    help="time three_thirteen games with the code of this git commit and with "
                         "this code, in turn game by game, and scale issue 15's targets")
+    p.add_argument("--block", type=int, default=1, metavar="N",
+                   help="with --against: each code plays N games in a row before the other "
+                        "(default 1: game by game)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.worker:
         _worker()
         return
     if args.against:
-        against(args.against, args.games, args.bots)
+        against(args.against, args.games, args.bots, args.block)
         return
     variants = args.only or list(VARIANTS)
     print(f"Full games per CPU second, {args.games} games x {args.repeats} repeats, one core; "
