@@ -1491,10 +1491,11 @@ def _meld_lists(rules: MeldRules, big: int) -> tuple[dict[int, Any], dict[int, A
 
 
 _SOLVERS: dict[tuple[Any, ...], _Solver] = {}
-# solvers kept (a game's hands share most of their searches; more than a
-# round's few dozen keep memos alive that the garbage collector walks over
-# and over: 512 cost a greedy game 2% more instructions than 64)
-_SOLVERS_MAX = 64
+# solvers kept (a game's hands share most of their searches; more keep
+# memos alive that the garbage collector walks over and over, and that
+# crowd the CPU's caches: 512 cost a greedy game 2% more instructions than
+# 64, and 64 ran 2-4% slower than 16 beside another process's games)
+_SOLVERS_MAX = 16
 _MEMO_MAX = 1 << 16  # states one kept solver may remember
 _ISO_SEEN: dict[Any, bool] = {}  # (rules, wilds' points) whose hands had isolated cards
 
@@ -2164,9 +2165,10 @@ def _split_encoded(cards_: Any, rules: MeldRules, key: tuple[int, ...]
 _ANSWERS: dict[MeldRules, dict[str, dict[Any, Any]]] = {}
 _ANSWERS_MAX = 1 << 15
 # rule sets whose answers are kept, the ones asked longest ago dropped first
-# (a Three-Thirteen game moves on to new rules each round; kept answers
-# hold arrangements that the garbage collector walks at every full pass)
-_ANSWERS_RULES = 4
+# (a Three-Thirteen game moves on to new rules each round, and seldom goes
+# back: kept answers hold arrangements that the garbage collector walks at
+# every full pass, and that crowd the CPU's caches)
+_ANSWERS_RULES = 2
 _last_answers: list[Any] = [None, None]  # the rules asked last and their questions' answers
 
 

@@ -353,21 +353,22 @@ def test_kept_solvers_answer_as_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> N
     assert shared and all(not s.iso for k, s in _SOLVERS.items() if k in shared)
 
 
-def test_answers_are_kept_for_the_four_rule_sets_asked_last() -> None:
+def test_answers_are_kept_for_the_two_rule_sets_asked_last() -> None:
     # a game moves on to new rules (each Three-Thirteen round has its wild
     # rank): the answers of the rule set asked longest ago are dropped
     from rummy import search
 
     clear_memo()
     hand = "7h 8h Jk Kc Qd"  # 7h 8h and the joker make a run: Kc Qd are left, 20 points
-    rules = [MeldRules(wild_rank=r) for r in range(1, 6)]
-    for r in rules[:4]:
+    rules = [MeldRules(wild_rank=r) for r in range(1, 4)]
+    for r in rules[:2]:
         assert penalty(hand, r) == 20
     assert penalty(hand, rules[0]) == 20  # asked again: now the latest
-    assert penalty(hand, rules[4]) == 20  # a fifth: rules[1] goes
-    assert list(search._ANSWERS) == [rules[2], rules[3], rules[0], rules[4]]
+    assert list(search._ANSWERS) == [rules[1], rules[0]]
+    assert penalty(hand, rules[2]) == 20  # a third: rules[1] goes
+    assert list(search._ANSWERS) == [rules[0], rules[2]]
     assert penalty(hand, rules[1]) == 20  # searched again, the same answer
-    assert list(search._ANSWERS) == [rules[3], rules[0], rules[4], rules[1]]
+    assert list(search._ANSWERS) == [rules[2], rules[1]]
 
 
 def test_meld_lists_are_kept_for_the_sixteen_rule_sets_and_wild_counts_asked_last() -> None:
