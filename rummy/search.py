@@ -2187,6 +2187,9 @@ def _kept(rules: MeldRules, kind: str) -> dict[Any, Any]:
     return kept  # type: ignore[no-any-return]
 
 
+_last_key: list[Any] = [None, None]  # the tuple of cards asked last and its key
+
+
 def _hand_key(cards_: Any) -> tuple[int, ...]:
     """The card indexes of a hand, in order (the kept answers' key); the
     last tuple of cards asked is answered again at once (as in
@@ -2199,9 +2202,6 @@ def _hand_key(cards_: Any) -> tuple[int, ...]:
     if type(cards_) is tuple:
         _last_key[0], _last_key[1] = cards_, got
     return got
-
-
-_last_key: list[Any] = [None, None]
 
 
 def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> Arrangement:

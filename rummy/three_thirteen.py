@@ -551,7 +551,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         """Raise GameError unless ``action`` is legal for ``seat`` now."""
         who = self._name(seat)
         if self.phase == "draw":
-            if action is DRAW_STOCK or action is not DRAW_DISCARD and action == DRAW_STOCK:
+            if action is DRAW_STOCK or (action is not DRAW_DISCARD and action == DRAW_STOCK):
                 return
             if action is DRAW_DISCARD or action == DRAW_DISCARD:
                 if not self.pile:
@@ -629,7 +629,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     def _make_move(self, action: Action, seat: int) -> None:
         hand = self.hands[seat]
         draw = action.verb.startswith("draw")  # (a discard skips comparing whole actions)
-        if draw and (action is DRAW_STOCK or action is not DRAW_DISCARD and action == DRAW_STOCK):
+        if draw and (action is DRAW_STOCK or (action is not DRAW_DISCARD and action == DRAW_STOCK)):
             c = self.stock.draw()
             hand.append(c)
             self.drawn = c

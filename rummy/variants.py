@@ -42,6 +42,7 @@ class VariantError(GameError):
 #: every MeldRules that Variant.meld_rules made, by value (see there)
 _RULES_MADE: dict[MeldRules, MeldRules] = {}
 
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One option of a variant: its name, default and allowed values."""

@@ -165,7 +165,7 @@ class Bot:
         act, why = self._decision(obs)
         if not isinstance(why, str):  # written now, and kept
             why = why()
-            self._last = (self._last[0] if self._last else obs, (act, why))
+            self._last = (obs, (act, why))
         return why
 
     def reset(self) -> None:
