@@ -252,6 +252,43 @@ _UNIT_TOP = [1 << (_TOP - (p << 2)) for p in range(52)]  # the same in the roomy
 _FIELD_TOP = [15 << (_TOP - (p << 2)) for p in range(52)]  # each position's field in that layout
 
 
+#: bit 0 of each field of a count vector; the low nibble of each byte; the
+#: low byte of each 16-bit lane (a rank's four fields in the roomy search's
+#: layout); 3 below the top bit of each lane; the top bit of each lane
+_ONES = sum(1 << (4 * f) for f in range(52))
+_BYTE_LOW = sum(15 << (8 * i) for i in range(26))
+_LANE_LOW = sum(255 << (16 * i) for i in range(13))
+_LANE_THREE = sum((0x8000 - 3) << (16 * i) for i in range(13))
+_LANE_TOP = sum(0x8000 << (16 * i) for i in range(13))
+
+
+def _meldless(x: int, both: bool) -> int:
+    """The fields (all four bits) of the cards of a count vector in the
+    roomy search's layout (``_TOP``) that share no meld of three naturals
+    with the others: their rank holds fewer than three cards, and no
+    three cards in a row of their suit take them in (``both``: an ace
+    also plays low, under the two).  Such a card has no meld without a
+    wild in any part of x either.
+
+    >>> from rummy.cards import cards
+    >>> rules = MeldRules()
+    >>> x = sum(_rule_tables(rules)[15][c.index] for c in cards("7h 8h 9h 9d 9c Ks Ks 4c"))
+    >>> dead = x & _meldless(x, False)
+    >>> sorted(str(_rule_tables(rules)[1][51 - f]) for f in range(52) if dead >> (f << 2) & 15)
+    ['4c', 'Ks']
+    """
+    nz = (x | x >> 1 | x >> 2 | x >> 3) & _ONES  # a card in the field
+    r = nz & nz >> 16 & nz >> 32  # the top card of three in a row (the next ranks are 16 bits down)
+    runs = r | r << 16 | r << 32
+    if both:  # A 2 3: the aces in the top lane, the twos in the lowest, the threes next
+        r = nz >> 192 & nz & nz >> 16 & 0xFFFF
+        runs |= r | r << 16 | r << 192
+    y = (x & _BYTE_LOW) + (x >> 4 & _BYTE_LOW)  # two fields' counts per byte
+    y = (y & _LANE_LOW) + (y >> 8 & _LANE_LOW)  # a rank's count per lane
+    sets = ((y + _LANE_THREE) & _LANE_TOP) >> 15  # bit 0 of each rank of three cards or more
+    return (nz & ~(runs | sets * 0x1111)) * 15
+
+
 def _flip(x: int) -> int:
     """A count vector in the other layout: position p's count moves from
     field p to field 51 - p, or back (``_TOP``).
@@ -845,7 +882,7 @@ class _Roomy(_Solver):
     """
 
     __slots__ = ("rmemo", "rchoice", "rmelds", "rextra", "rready_memo", "rend_memo", "rlocal", "seqs",
-                 "sames", "xcand", "wilds", "fallback", "lone", "rbetter")
+                 "sames", "xcand", "wilds", "fallback", "lone", "rbetter", "dead", "both", "lane_pen")
     top = True
 
     def __init__(self, rules: MeldRules, wilds: list[Card], costs: tuple[int, ...] | None = None,
@@ -872,8 +909,13 @@ class _Roomy(_Solver):
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
         self.rready_memo: tuple[list[dict[int, bool]], ...] | None = None  # made on first use
         self.rend_memo: dict[int, tuple[int, int, int]] = {}
+        # the fields of the cards that share no meld of three naturals in
+        # the hand searched last (:meth:`rsolve`), and whether an ace also
+        # plays low
+        self.dead = 0
+        self.both = rules.aces == "low_or_high"
         (self.rlocal, self.seqs, self.sames, self.xcand, self.rbetter, self.lone, self.field_idx,
-         self.field_pen) = reach
+         self.field_pen, self.lane_pen) = reach
 
     def general(self, x: int) -> tuple[_Solver, int]:
         """The search with room for these rules, wilds and isolated cards
@@ -994,6 +1036,10 @@ class _Roomy(_Solver):
         got = memo[w].get(x)
         if got is not None:
             return got
+        # every state searched holds part of x: a card of x with no meld of
+        # three naturals has none in any state, and is deadwood in every
+        # state without a wild or a discard owed
+        self.dead = _meldless(x, self.both)
         return self._rsolve(x, w, d)
 
     def _rsolve(self, x: int, w: int, d: int) -> int:
@@ -1004,6 +1050,27 @@ class _Roomy(_Solver):
         rmelds, rlocal = self.rmelds, self.rlocal
         lone = self.lone[w] if w < 2 else None
         x0, settled = x, 0  # settled: the deadwood of a row of cards settled at once
+        if not (w or d):  # no wild and no discard: the cards without a meld of naturals settle at once
+            xm = x & self.dead
+            if xm:
+                x -= xm
+                lane_pen = self.lane_pen
+                if lane_pen:  # their deadwood cost, in one product (see _run_reach)
+                    y = (xm & _BYTE_LOW) + (xm >> 4 & _BYTE_LOW)
+                    y = (y & _LANE_LOW) + (y >> 8 & _LANE_LOW)  # each rank's count in its lane
+                    settled = (y * lane_pen >> 192 & 0xFFFF) * _N
+                else:
+                    fp = self.field_pen
+                    while xm:  # the top field first
+                        f = (xm.bit_length() - 1) >> 2
+                        c = xm >> (f << 2)
+                        xm -= c << (f << 2)
+                        settled += c * fp[f]
+                if not x:
+                    best = settled + self.iso_low[0]  # rend(0, 0)'s cost
+                    memo[0][x0] = best
+                    self.rchoice[0][0][x0] = x0
+                    return best
         melds: Sequence[tuple[int, int, int]]  # those of the lowest card, (cards, need, room)
         while True:
             f = (x.bit_length() - 1) >> 2  # the lowest card's field: the top one
@@ -1354,8 +1421,15 @@ def _run_reach(rules: MeldRules, reach: int) -> tuple[Any, ...]:
     :func:`_run_discards`, :func:`_lone_tests`, and the Card.index and the
     deadwood cost of the card in each field (one lookup for a new solver)."""
     t = _tables(rules)
+    # the deadwood cost of each rank (a 16-bit lane, the top rank highest),
+    # in units of _N, in the lanes in reverse: a vector of the count of each
+    # rank times it holds the dot product (the cards' deadwood cost) in its
+    # lane 12, when no lane of the product can overflow (at most 16 cards
+    # of a cost under 2**12 units); else 0 (the cost is summed card by card)
+    costs = [t[2][51 - 4 * i] // _N for i in range(13)]  # lane i: the cost of a card of that rank
+    lane_pen = sum(c << (16 * (12 - i)) for i, c in enumerate(costs)) if max(costs) < 1 << 12 else 0
     return (*_run_reach_of(rules.aces, reach), *_run_discards(rules), _lone_tests(rules.aces),
-            t[12][::-1], t[2][::-1])
+            t[12][::-1], t[2][::-1], lane_pen)
 
 
 @functools.lru_cache(maxsize=512)

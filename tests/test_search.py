@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 import pytest
-from brute import brute_min_after_discard, brute_min_penalty
+from brute import brute_min_after_discard, brute_min_penalty, group_is_meld
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +36,7 @@ from rummy.search import (
     _fast_ready,
     _flip,
     _last_prepared,
+    _meldless,
     _Roomy,
     _Solver,
     _split_hand,
@@ -607,6 +608,63 @@ def test_M_7_roomy_search_falls_back_when_leftover_wilds_lack_room() -> None:
         assert sorted(c for m in a.melds for c in m.cards) == sorted(hand)
         assert penalty(hand, rules) == 0 and all_melded(hand, rules)
         assert best_discard(hand, rules).penalty == 0 == brute_min_after_discard(hand, **kw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 8 * 52 - 1), min_size=1, max_size=16, unique=True),
+       st.sampled_from(["low", "high", "low_or_high"]))
+def test_M_1_M_2_cards_without_a_meld_of_naturals_are_the_brute_forces(idx: list[int], aces: str) -> None:
+    # the roomy search settles at once, in a state without a wild, every
+    # card that shares no meld of three naturals with the hand's others;
+    # the brute force tries every two other cards with each (a card twice
+    # or more: up to eight packs)
+    shoe = deck(8, 0)
+    hand = [shoe[i] for i in idx]
+    rules = MeldRules(aces=aces)  # type: ignore[arg-type]
+    pos = _tables(rules)[0]
+    x = sum(1 << ((51 - pos[c]) << 2) for c in hand)
+    dead = _meldless(x, aces == "low_or_high")
+    for i, c in enumerate(hand):
+        others = hand[:i] + hand[i + 1:]
+        melds = any(group_is_meld([c, a, b], None, aces, 0)
+                    for j, a in enumerate(others) for b in others[j + 1:])
+        assert bool(dead >> ((51 - pos[c]) << 2) & 15) == (not melds), (c, hand)
+    assert dead & ~sum(15 << (f << 2) for f in range(52)) == 0
+
+
+def test_M_1_M_2_cards_without_a_meld_of_naturals_by_hand() -> None:
+    # A 2 3 melds when an ace also plays low, Q K A when it plays high;
+    # K A 2 never; three of a rank whatever their suits, a card twice too
+    def dead(text: str, aces: str) -> list[str]:
+        pos = _tables(MeldRules(aces=aces))[0]  # type: ignore[arg-type]
+        hand = cards(text)
+        x = sum(1 << ((51 - pos[c]) << 2) for c in hand)
+        d = _meldless(x, aces == "low_or_high")
+        return [str(c) for c in hand if d >> ((51 - pos[c]) << 2) & 15]
+
+    assert dead("Ah 2h 3h", "low") == [] and dead("Ah 2h 3h", "low_or_high") == []
+    assert dead("Ah 2h 3h", "high") == ["Ah", "2h", "3h"]
+    assert dead("Qs Ks As", "high") == [] and dead("Qs Ks As", "low_or_high") == []
+    assert dead("Qs Ks As", "low") == ["Qs", "Ks", "As"]
+    assert dead("Kd Ad 2d", "low_or_high") == ["Kd", "Ad", "2d"]
+    assert dead("7c 7c 7d 9h 9h", "low") == ["9h", "9h"]
+    assert dead("5s 6s 8s 5d", "low") == ["5s", "6s", "8s", "5d"]
+
+
+def test_M_7_deadwood_of_costly_ranks_is_summed_card_by_card() -> None:
+    # a rank that costs 4096 points or more overflows the product that sums
+    # the deadwood of the cards without a meld of naturals; those rules sum
+    # it card by card, and both agree with the brute force
+    rng = random.Random(15)
+    shoe = deck(2, 0)
+    costly = MeldRules(wild_rank=13, ace_penalty=5000)
+    assert _Roomy(costly, []).lane_pen == 0 and _Roomy(MeldRules(wild_rank=13), []).lane_pen
+    for _ in range(300):
+        hand = rng.sample(shoe, rng.randint(3, 13))
+        for rules in (costly, MeldRules(wild_rank=13)):
+            clear_memo()
+            want = brute_min_penalty(hand, wild_rank=13, ace_penalty=rules.ace_penalty)
+            assert best_arrangement(hand, rules).penalty == want, hand
 
 
 def test_M_7_a_lone_wild_with_no_meld_counts_its_points() -> None:
