@@ -69,7 +69,6 @@ import functools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import accumulate
 from typing import Any
 
 from rummy.cards import JOKER, SUITS, Card, as_cards, format_cards
@@ -203,6 +202,8 @@ def _wild_costs(rules: MeldRules, wilds: Iterable[Card]) -> tuple[int, ...]:
     left over (and a discarded wild is the most expensive one, which leaves
     the cheapest-u sums unchanged for every u < number of wilds)."""
     pts = _rule_tables(rules)[9]
+    if type(wilds) is list and len(wilds) < 2:  # most hands (no comprehension's frame)
+        return (pts[wilds[0].index],) if wilds else ()
     return tuple(sorted([pts[c.index] for c in wilds], reverse=True))
 
 
@@ -437,8 +438,14 @@ class _Solver:
 
     def use_isolated(self, iso: list[int]) -> None:
         """Settle these isolated positions (best discard first) in :meth:`end`."""
-        # tail[i]: the cost of the isolated cards from the i-th on
-        tail = [*accumulate(map(self.pen.__getitem__, reversed(iso)), initial=0)]
+        # tail[i]: the cost of the isolated cards from the i-th on (a loop:
+        # a hand has few, and a chain of iterators costs more for so few)
+        pen = self.pen
+        tail = [0]
+        t = 0
+        for p in reversed(iso):
+            t += pen[p]
+            tail.append(t)
         tail.reverse()
         self.iso = iso
         self.iso_tail = tail
@@ -446,11 +453,13 @@ class _Solver:
         # the isolated cards' cost with w wilds left and no discard owed
         # (the cost of rend(w, 0)): what every state of the roomy search
         # with w wilds costs at least (two wilds rescue one card, the
-        # costliest first)
+        # costliest first; tail[len(iso)] is 0)
         n = self.big + 1
-        low = self.iso_low = [tail[w >> 1] for w in range(min(n, 2 * len(iso)))]
-        if len(low) < n:
-            low += [0] * (n - len(low))
+        if n <= 2:  # no two wilds: no card rescued
+            self.iso_low = [t] * n
+        else:
+            k = len(iso)
+            self.iso_low = [tail[min(w >> 1, k)] for w in range(n)]
 
     def moves(self, x: int, w: int, d: int) -> Iterator[tuple[int, int, int, int, int]]:
         """Every way to use the lowest card of x: (cards removed, wilds used,
@@ -798,7 +807,7 @@ class _Solver:
             else:
                 plan.sort(key=_plan_order)
         idx_at = self.idx_at
-        iso = [idx_at[i] for i in spare]
+        iso = [idx_at[i] for i in spare] if spare else []
         if how == 1:
             discard = _CARD_OF[iso.pop(0)]
         if k:
@@ -813,9 +822,11 @@ class _Solver:
             discard = wild_list.pop(0)
             w -= 1
         rules = self.rules
+        made: list[Meld] = []  # (loops: a hand has few melds, and a comprehension is a call)
         if not wild_list:  # no wilds: the naturals alone
-            melds = tuple([_natural_meld(nat, [], rules) for nat, _need, _room in plan])
-            return _arrangement(melds, tuple([_CARD_OF[i] for i in dead]), cost // _W), discard
+            for nat, _need, _room in plan:
+                made.append(_natural_meld(nat, [], rules))
+            return _arrangement(tuple(made), tuple([_CARD_OF[i] for i in dead]), cost // _W), discard
         # hand out wilds: the needed ones first (most expensive), then extras
         n_used = len(wild_list) - w
         used, rest = wild_list[:n_used], wild_list[n_used:]
@@ -842,11 +853,29 @@ class _Solver:
                 if take > 0:
                     grp[1].extend(rest[:take])
                     rest = rest[take:]
-        melds = tuple([_natural_meld(nat, wl, rules) for nat, wl in groups] + extra)
+        for nat, wl in groups:
+            made.append(_natural_meld(nat, wl, rules))
+        melds = tuple(made + extra) if extra else tuple(made)
         deadwood = tuple([_CARD_OF[i] for i in dead])
         if rest:
             deadwood += tuple(sorted(rest, key=_INDEX))
         return _arrangement(melds, deadwood, cost // _W), discard
+
+
+def _dicts(n: int) -> list[dict[Any, Any]]:
+    """n new empty dicts (without a comprehension's frame for the usual
+    one to three).
+
+    >>> _dicts(2), _dicts(4)
+    ([{}, {}], [{}, {}, {}, {}])
+    """
+    if n == 1:
+        return [{}]
+    if n == 2:
+        return [{}, {}]
+    if n == 3:
+        return [{}, {}, {}]
+    return [{} for _ in range(n)]
 
 
 class _Roomy(_Solver):
@@ -902,8 +931,8 @@ class _Roomy(_Solver):
         # with the discard still owed (see :meth:`_walk`).  So a state
         # solved makes no new tuple: fewer objects for the garbage collector
         # to track and walk (about a tenth of a game's time went there)
-        self.rmemo: list[Any] = [[{} for _ in range(n)], None]
-        self.rchoice: list[Any] = [[{} for _ in range(n)], None]
+        self.rmemo: list[Any] = [_dicts(n), None]
+        self.rchoice: list[Any] = [_dicts(n), None]
         # the meld lists depend on the rules and the number of wilds only:
         # shared by every solver of the same two (a game's next hands)
         self.rmelds, self.rextra = _meld_lists(rules, self.big)
@@ -1031,8 +1060,8 @@ class _Roomy(_Solver):
         memo = self.rmemo[d]
         if memo is None:  # the first search with a discard owed
             n = self.big + 1
-            memo = self.rmemo[1] = [{} for _ in range(n)]
-            self.rchoice[1] = [{} for _ in range(n)]
+            memo = self.rmemo[1] = _dicts(n)
+            self.rchoice[1] = _dicts(n)
         got = memo[w].get(x)
         if got is not None:
             return got
@@ -1408,10 +1437,10 @@ class _Roomy(_Solver):
         cost, wild_list, thrown, (plan, dead, discard, w, d) = got
         _cost, k, how = self.rend(w, d)
         indexes = self._indexes
-        arr, card = self._assemble([(indexes(delta), need, room) for delta, need, room in plan],
-                                   indexes(dead), self.iso, k, how, discard or thrown,
-                                   w, wild_list, cost)
-        return arr, card
+        melds = []  # (a loop: a hand has few melds, and a comprehension is a call)
+        for delta, need, room in plan:
+            melds.append((indexes(delta), need, room))
+        return self._assemble(melds, indexes(dead), self.iso, k, how, discard or thrown, w, wild_list, cost)
 
 
 @functools.lru_cache(maxsize=512)
@@ -1648,13 +1677,13 @@ _CARD_OF = [Card(r, s) for s in SUITS for r in range(1, 14)]
 def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
     """The meld of these naturals (card indexes in index order, at least
     one) and wilds: a set when they share a rank, else a run."""
-    naturals = [_CARD_OF[i] for i in nat]
-    if not wilds and (nat[0] % 13 or rules.aces == "low" or nat[0] % 13 == nat[-1] % 13):
+    first, last = nat[0] % 13, nat[-1] % 13
+    if not wilds and (first or rules.aces == "low" or first == last):
         # a set, or a run in index order (no ace that might play high): its
         # cards stand for themselves
-        cards_ = tuple(naturals)
-        return _meld(cards_, "set" if nat[0] % 13 == nat[-1] % 13 else "run", cards_)
-    first, last = nat[0] % 13, nat[-1] % 13
+        cards_ = tuple([_CARD_OF[i] for i in nat])
+        return _meld(cards_, "set" if first == last else "run", cards_)
+    naturals = [_CARD_OF[i] for i in nat]
     if first == last:
         return _make_set(naturals, wilds, naturals[0].rank)
     if rules.aces == "low":
