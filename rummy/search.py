@@ -1004,13 +1004,13 @@ class _Roomy(_Solver):
         # runs: p on top, a natural at every rank that has one, ending on a natural
         for seq in self.seqs[p]:
             delta, gaps = bit, 0
-            for i, (field, unit, _q) in enumerate(seq):
+            for field, unit, room, first, _q in seq:
                 if x & field:
                     delta += unit
-                    need = gaps if i else 1
+                    need = gaps + first  # (gaps is 0 at the first card)
                     if need < low:
                         low = need
-                    out.append((delta, need, 11 - i))  # room: 13 - span
+                    out.append((delta, need, room))
                 else:
                     gaps += 1
                     if gaps > big:
@@ -1077,7 +1077,7 @@ class _Roomy(_Solver):
         memo = self.rmemo[d]  # by wilds left, for this discard flag
         pen = self.pen
         rmelds, rlocal = self.rmelds, self.rlocal
-        lone = self.lone[w] if w < 2 else None
+        lone = self.lone[w]  # None from two wilds on
         x0, settled = x, 0  # settled: the deadwood of a row of cards settled at once
         if not (w or d):  # no wild and no discard: the cards without a meld of naturals settle at once
             xm = x & self.dead
@@ -1254,14 +1254,14 @@ class _Roomy(_Solver):
         for seq in self.seqs[p]:
             delta, gaps = _UNIT_TOP[p], 0
             inner: list[int] = []  # the naturals taken that could be left out
-            for i, (field, unit, q) in enumerate(seq):
+            for field, unit, room, first, q in seq:
                 c = x & field
                 if c:
                     delta += unit
-                    need = (gaps if i else 1) + 1
+                    need = gaps + first + 1
                     if need <= big:
                         for u in inner:
-                            out.append((delta - u, need, 11 - i))
+                            out.append((delta - u, need, room))
                     if c == unit and drank[q] < dp:  # one card there
                         inner.append(unit)
                 else:
@@ -1447,8 +1447,10 @@ class _Roomy(_Solver):
 def _run_reach(rules: MeldRules, reach: int) -> tuple[Any, ...]:
     """The roomy search's tables (its layout, ``_TOP``): those of
     :func:`_run_reach_of` for the rules' ace layout, those of
-    :func:`_run_discards`, :func:`_lone_tests`, and the Card.index and the
-    deadwood cost of the card in each field (one lookup for a new solver)."""
+    :func:`_run_discards`, :func:`_lone_tests` by the number of wilds
+    left (0 to ``reach`` - 1; None from two on), the Card.index and the
+    deadwood cost of the card in each field, and the ranks' costs for
+    summing deadwood in one product (one lookup for a new solver)."""
     t = _tables(rules)
     # the deadwood cost of each rank (a 16-bit lane, the top rank highest),
     # in units of _N, in the lanes in reverse: a vector of the count of each
@@ -1457,7 +1459,9 @@ def _run_reach(rules: MeldRules, reach: int) -> tuple[Any, ...]:
     # of a cost under 2**12 units); else 0 (the cost is summed card by card)
     costs = [t[2][51 - 4 * i] // _N for i in range(13)]  # lane i: the cost of a card of that rank
     lane_pen = sum(c << (16 * (12 - i)) for i, c in enumerate(costs)) if max(costs) < 1 << 12 else 0
-    return (*_run_reach_of(rules.aces, reach), *_run_discards(rules), _lone_tests(rules.aces),
+    # the lone-card tests by the number of wilds left (None from two on)
+    lone = (*_lone_tests(rules.aces), *[None] * (reach - 2))
+    return (*_run_reach_of(rules.aces, reach), *_run_discards(rules), lone,
             t[12][::-1], t[2][::-1], lane_pen)
 
 
@@ -1480,7 +1484,7 @@ def _run_discards(rules: MeldRules) -> tuple[list[int], list[int]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[tuple[int, int, int], ...], ...]],
+def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[tuple[int, ...], ...], ...]],
                                                   list[tuple[tuple[int, int, int], ...]]]:
     """Static tables of the roomy search (its layout, ``_TOP``), per ace
     layout and reach (the wilds in hand plus one), whatever the other
@@ -1488,7 +1492,8 @@ def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[tu
     lowest card depend on (its ``local`` part and the reach of each card of
     its rank); its run sequences (down its suit, and up from an ace that
     also plays low), each card as (its field's mask and unit in a count
-    vector, its position); and for each later card of its rank, (its
+    vector, the room of a run that ends there, 1 for the first card, its
+    position); and for each later card of its rank, (its
     field's shift within the rank's 16 bits, its unit in a count vector,
     the cards of its suit a run from it could reach first)."""
     t = _tables(MeldRules(aces=aces))  # type: ignore[arg-type]
@@ -1500,14 +1505,17 @@ def _run_reach_of(aces: str, reach: int) -> tuple[list[int], list[tuple[tuple[tu
             m |= _FIELD_TOP[q]
         reach_of[p] = m
     rlocal = [0] * 52
-    seqs: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
+    seqs: list[tuple[tuple[tuple[int, ...], ...], ...]] = []
     sames: list[tuple[tuple[int, int, int], ...]] = []
     for p in range(52):
         m = _flip(local[p])
         for q in same[p]:
             m |= reach_of[q]
         rlocal[p] = m
-        seqs.append(tuple(tuple((_FIELD_TOP[q], _UNIT_TOP[q], q) for q in seq)
+        # (the room of the run that ends there: 13 less its span; whether
+        # it is the first card, which a run of two naturals meets with one wild)
+        seqs.append(tuple(tuple((_FIELD_TOP[q], _UNIT_TOP[q], 11 - i, int(i == 0), q)
+                                for i, q in enumerate(seq))
                           for seq in (up[p], down[p]) if seq))
         sames.append(tuple((((51 - q) & 3) << 2, _UNIT_TOP[q], reach_of[q]) for q in same[p]))
     return rlocal, seqs, sames
