@@ -37,13 +37,22 @@ def shuffle(cards: list[T], rng: random.Random) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1  # j uniform in 0..i, drawn as random.Random._randbelow draws it
-        k = n.bit_length()
+    steps = _STEPS.get(len(cards)) or _steps(len(cards))
+    for i, n, k in steps:  # j uniform in 0..i, drawn as random.Random._randbelow draws it
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+#: (i, i + 1, its bit length) for i from the last position down to 1, by
+#: the number of cards shuffled
+_STEPS: dict[int, list[tuple[int, int, int]]] = {}
+
+
+def _steps(length: int) -> list[tuple[int, int, int]]:
+    got = _STEPS[length] = [(i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1)]
+    return got
 
 
 def make_shoe(packs: int, jokers: int, rng: random.Random) -> list[Card]:
