@@ -727,13 +727,20 @@ class _Solver:
             return False  # less than the isolated cards alone
         if total is not None:
             return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
-        total = self.iso_tail[0]
-        while x:  # the top field first
-            i = (x.bit_length() - 1) >> 2
-            n = x >> (i << 2)
-            x -= n << (i << 2)
-            total += n * self.field_pen[i]
+        total = self.iso_tail[0] + self._deadwood(x)
         return cost > _WILD_DISCARD + total + self._left(w - 1, 0)
+
+    def _deadwood(self, x: int) -> int:
+        """The deadwood cost of every card of the count vector x, card by
+        card (in either layout: ``field_pen`` is by field)."""
+        fp = self.field_pen
+        total = 0
+        while x:  # the top field first
+            f = (x.bit_length() - 1) >> 2
+            c = x >> (f << 2)
+            x -= c << (f << 2)
+            total += c * fp[f]
+        return total
 
     def arrangement(self, x: int, wilds: list[Card], d: int = 0,
                     total: int | None = None) -> tuple[Arrangement, Card | None]:
@@ -1089,12 +1096,7 @@ class _Roomy(_Solver):
                     y = (y & _LANE_LOW) + (y >> 8 & _LANE_LOW)  # each rank's count in its lane
                     settled = (y * lane_pen >> 192 & 0xFFFF) * _N
                 else:
-                    fp = self.field_pen
-                    while xm:  # the top field first
-                        f = (xm.bit_length() - 1) >> 2
-                        c = xm >> (f << 2)
-                        xm -= c << (f << 2)
-                        settled += c * fp[f]
+                    settled = self._deadwood(xm)
                 if not x:
                     best = settled + self.iso_low[0]  # rend(0, 0)'s cost
                     memo[0][x0] = best
