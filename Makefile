@@ -23,7 +23,7 @@ UV := $(VENV)/bin/uv
 INDEX_ARGS ?=
 
 .PHONY: app lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
-	bench screenshots binder-links clean student
+	bench screenshots binder-links clean student test-explore
 
 $(STAMP): $(LOCK) pyproject.toml
 	rm -rf $(VENV)
@@ -109,9 +109,25 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# Hypothesis profile of every test run (tests/conftest.py): "ci" is derandomized, so a
+# commit gives the same examples, and the same result, on every machine and every run.
+export HYPOTHESIS_PROFILE ?= ci
+
 # Unit, property and doctest runs spread over the machine's cores (a file per worker).
 unit: $(STAMP)
 	$(PY) -m pytest -q -n auto --dist loadfile -m "not browser" tests rummy widgets
+
+# The property tests with a random seed and 20 times their usual examples (the "explore"
+# profile; RUMMY_EXPLORE_FACTOR=N for another factor): how new failing cases are found.
+# It prints the seed first, and again after a failure; `make test-explore SEED=N` runs that
+# seed again, and each real failure becomes an @example in its test.
+test-explore: $(STAMP)
+	@seed=$${SEED:-$$($(PY) -c 'import secrets; print(secrets.randbits(64))')}; \
+	echo "test-explore: hypothesis seed $$seed, $${RUMMY_EXPLORE_FACTOR:-20}x the examples"; \
+	HYPOTHESIS_PROFILE=explore $(PY) -m pytest -q -n auto --dist loadfile \
+		-m "hypothesis and not browser" --hypothesis-seed=$$seed tests; status=$$?; \
+	[ $$status = 0 ] || echo "test-explore: failures with seed $$seed (make test-explore SEED=$$seed runs it again)"; \
+	exit $$status
 
 # Every lesson and app notebook run under nbval, a notebook per worker (its cells in order).
 notebooks: $(STAMP)

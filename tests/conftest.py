@@ -5,14 +5,49 @@ test share it)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (default "ci").
+#
+# - "ci" (``make test``, ``.ci/run``): derandomized, so a commit gives the same
+#   examples, and so the same result, on every machine and every run; no example
+#   database is written into the clone.
+# - "explore" (``make test-explore``): random seeds and RUMMY_EXPLORE_FACTOR (20)
+#   times each test's usual number of examples; a failure prints the
+#   ``@reproduce_failure`` blob, and the make target prints the seed it ran with.
+#   Each real failure it finds becomes an ``@example`` in its test.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, deadline=None)
+settings.register_profile("explore", derandomize=False, database=None, print_blob=True, deadline=None)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+if PROFILE not in ("ci", "explore"):
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: use 'ci' (the default) or 'explore'")
+settings.load_profile(PROFILE)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under the "explore" profile every property test runs RUMMY_EXPLORE_FACTOR
+    times its own ``max_examples`` (a test's ``@settings`` would otherwise keep its
+    usual count, since explicit settings win over a profile's)."""
+    if PROFILE != "explore":
+        return
+    factor = int(os.environ.get("RUMMY_EXPLORE_FACTOR", "20"))
+    done: set[int] = set()  # a parametrized test's items share one function
+    for item in items:
+        test = getattr(item, "obj", None)
+        if not getattr(test, "is_hypothesis_test", False) or id(test) in done:
+            continue
+        done.add(id(test))
+        own = test._hypothesis_internal_use_settings
+        test._hypothesis_internal_use_settings = settings(own, max_examples=own.max_examples * factor)
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from rummy import best_discard, deck, find_variant, load_game, new_game, penalty
@@ -95,13 +95,15 @@ def test_observation_never_depends_on_hidden_cards(args):
     rnd = random.Random(pick)
     phases = set()
     steps = 0
-    while g.round <= 2:
+    every = {"draw", "discard", "last turns"}
+    # two rounds, or more until the last turns after someone went out came up
+    while (g.round <= 2 or phases != every) and not g.is_over:
         if steps < 6 or steps % 3 == 0 or g.went_out is not None:  # both phases
             check_hidden(g, rnd)
             phases.add(g.phase if g.went_out is None else "last turns")
         g.apply(move(g, rnd))
         steps += 1
-    assert phases == {"draw", "discard", "last turns"}
+    assume(phases == every)  # a game in which nobody ever went out does not fit
 
 
 def test_observation_at_game_over_never_depends_on_hidden_cards():
@@ -172,6 +174,7 @@ def plain_discard_moves(g):
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_args)
+@example((VARIANTS[1], 999999, 198))  # two rounds with only four discards (a red run of make test)
 def test_TT_5_TT_6_TJ_7_discard_moves_match_the_rules_at_every_step(args):
     """The moves the engine remembers between ``observe`` and ``apply`` are the
     ones the rules give, at every discard of two rounds of random play, also
@@ -181,7 +184,9 @@ def test_TT_5_TT_6_TJ_7_discard_moves_match_the_rules_at_every_step(args):
     g = new_game(variant, players=sizes[pick % len(sizes)], seed=seed, **options)
     rnd = random.Random(pick)
     checked = 0
-    while g.round <= 2:
+    # two rounds, or more until five discards were checked: a round can end after
+    # one or two turns, so the example is played until it fits
+    while (g.round <= 2 or checked < 5) and g.round < g.variant.rounds:
         if g.phase == "discard":
             want = plain_discard_moves(g)
             assert g.legal_actions() == want
@@ -196,7 +201,7 @@ def test_TT_5_TT_6_TJ_7_discard_moves_match_the_rules_at_every_step(args):
     before = g.legal_actions()
     g.hands[g.current][0] = g.hands[g.current][-1]
     assert g.legal_actions() == plain_discard_moves(g)
-    assert checked > 4 and before
+    assert checked >= 5 and before  # every round has at least one discard phase
 
 
 def expected_observation(g, seat):
