@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> None:
         server = app.listen(args.port, args.ip, max_body_size=1024 * 1024)
         print(f"Rummy table service on http://{args.ip}:{args.port}/rummy/api "
               f"(database {service.store.path})", flush=True)
-        print(f"Teacher key: {service.teacher_key}", flush=True)
+        print("Teacher key: " + (service.teacher_key if service.teacher_key_made
+                                 else "the one in RUMMY_TEACHER_KEY"), flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

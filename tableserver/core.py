@@ -263,6 +263,7 @@ class _Table:
     bots: list[Bot | None] = field(default_factory=list)
     broken: str | None = None
     pending: Future[None] | None = None  # the table's last write, until it is on disk
+    paced_until: float = 0.0  # a table of bots only: no move before this time
 
     def to_meta(self) -> dict[str, Any]:
         return {
@@ -318,6 +319,8 @@ class TableService:
                              "is made when none is given)")
         #: the teacher's key: it makes tables and runs them (shown once, at start)
         self.teacher_key = teacher_key.strip() if teacher_key else secrets.token_urlsafe(16)
+        #: whether the key was made here (then the server prints it; a given one it does not)
+        self.teacher_key_made = not teacher_key
         self._teacher = _hash(self.teacher_key)
         self.tables: dict[str, _Table] = {}
         #: called with a table's code after every change (the web layer wakes long polls)
@@ -580,18 +583,24 @@ class TableService:
         self._changed(table.code)
         return out
 
-    def step(self) -> int:
+    def step(self, *, settle: bool = True) -> int:
         """One step of the bots: at each playing table, at most
         ``moves_per_step`` due bot or stand-in moves.  A bot chooses outside
         the service's lock (other tables and requests go on meanwhile); its
         move is made if the table has not changed since.  Answers how many
         moves were made."""
         made = 0
+        changed = []
         for table in list(self.tables.values()):
             for _ in range(self.moves_per_step):
                 if not self._bot_move(table):
                     break
                 made += 1
+                if not changed or changed[-1] is not table:
+                    changed.append(table)
+        if settle:
+            for table in changed:
+                self._settle(table)
         return made
 
     def _bot_move(self, table: _Table) -> bool:
@@ -599,6 +608,9 @@ class TableService:
             if table.status != "playing" or self.tables.get(table.code) is not table:
                 return False
             now = self.clock()
+            bots_only = not any(s.human for s in table.seats)
+            if bots_only and now < table.paced_until:
+                return False
             due = [p for p in table.game.to_act() if self._due(table, p, now)]
             if not due:
                 return False
@@ -611,13 +623,14 @@ class TableService:
             if table.version != version or table.status != "playing":
                 return False  # the table moved on: the next step chooses afresh
             table.game.apply(action, player=seat)
+            if bots_only:
+                table.paced_until = now + self.bot_pace
             s = table.seats[seat]
             if s.human and not s.away:
                 s.away = True
                 log.info("table %s: a stand-in bot plays for seat %d", table.code, seat)
             self._commit_move(table, seat, action)
-        self._settle(table)
-        self._changed(table.code)
+        self._changed(table.code)  # a page waits for the write before it sees the move
         return True
 
     def tick(self, limit: int = 10_000) -> int:
@@ -625,10 +638,12 @@ class TableService:
         server runs :meth:`start_bots` instead); answers how many moves."""
         made = 0
         while made < limit:
-            n = self.step()
+            n = self.step(settle=False)
             if not n:
                 break
             made += n
+        for table in list(self.tables.values()):
+            self._settle(table)
         return made
 
     def start_bots(self, interval: float = 0.05) -> None:
@@ -642,7 +657,7 @@ class TableService:
         def work() -> None:
             while not self._stop.is_set():
                 try:
-                    moved = self.step()
+                    moved = self.step(settle=False)  # pages wait for the disk themselves
                     if self.clock() - self._expired_at > 60:
                         with self._lock:
                             self.expire()

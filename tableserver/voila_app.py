@@ -111,8 +111,9 @@ class RummyVoila(Voila):  # type: ignore[misc]
         self.service = TableService(wait_for_disk=False,  # requests await their writes
                                     **service_options())
         print(f"Rummy teaching kit: learners open {self.public_url()}", flush=True)
-        print(f"Teacher key (the teacher's page asks for it): {self.service.teacher_key}",
-              flush=True)
+        key = (self.service.teacher_key if self.service.teacher_key_made
+               else "the one in RUMMY_TEACHER_KEY")
+        print(f"Teacher key (the teacher's page asks for it): {key}", flush=True)
         if self.classroom and self._tls is None:
             print("Warning: no certificate (RUMMY_TLS_CERT / RUMMY_TLS_KEY), so seat tokens "
                   "and the teacher key cross the network in clear: see docs/CLASSROOM.md",

@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 from tornado import web
 from tornado.ioloop import IOLoop
 
-from tableserver.core import BadRequest, ServiceError, TableService, normal_code
+from tableserver.core import BadRequest, ServiceError, TableService, normal_code, service_options
 
 __all__ = ["API", "MAX_BODY", "MAX_DEPTH", "Hub", "ScrubTokens", "scrub", "scrub_logs",
            "handlers", "setup", "make_app",
@@ -466,7 +466,7 @@ def setup(web_app: web.Application, base_url: str = "/",
           service: TableService | None = None) -> TableService:
     """Serve the API in ``web_app`` and start giving bots their turns; the
     service keeps its tables in the data folder unless one is given."""
-    service = service if service is not None else TableService()
+    service = service if service is not None else TableService(**service_options())
     service.wait_for_disk = False  # each request awaits its own writes (a group commit)
     hub = Hub()
     service.listeners.append(hub.changed)
@@ -556,5 +556,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     server's config set them."""
     for key in ("mathjax_url", "mathjax_config"):
         serverapp.web_app.settings.setdefault(key, None)
-    setup(serverapp.web_app, serverapp.base_url)
+    service = setup(serverapp.web_app, serverapp.base_url)
+    if service.teacher_key_made:
+        print(f"Rummy table service: the teacher key is {service.teacher_key}", flush=True)
     os.environ["RUMMY_API"] = api_url(serverapp.port, serverapp.base_url, serverapp.ip)
