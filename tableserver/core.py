@@ -590,7 +590,7 @@ class TableService:
         move is made if the table has not changed since.  Answers how many
         moves were made."""
         made = 0
-        changed = []
+        changed: list[_Table] = []
         for table in list(self.tables.values()):
             for _ in range(self.moves_per_step):
                 if not self._bot_move(table):
