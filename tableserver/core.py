@@ -264,6 +264,7 @@ class _Table:
     broken: str | None = None
     pending: Future[None] | None = None  # the table's last write, until it is on disk
     paced_until: float = 0.0  # a table of bots only: no move before this time
+    frozen: bytes | None = None  # a finished game's snapshot, unpickled when first asked for
 
     def to_meta(self) -> dict[str, Any]:
         return {
@@ -833,6 +834,8 @@ class TableService:
             raise Gone(f"table {key} could not be restored after a restart: {table.broken}")
         if table.status == "closed" and not allow_closed:
             raise Gone(f"the teacher closed table {key}")
+        if table.frozen is not None:  # a finished table, restored at its first visitor
+            table.game, table.frozen = pickle.loads(table.frozen), None
         return table
 
     def _who(self, table: _Table, token: Any, *, allow_teacher: bool = False) -> int | str:
@@ -1092,6 +1095,9 @@ class TableService:
         snapshot (or its seed) and the saved moves after it."""
         table = self._bare(code, meta)
         if table.names is not None and table.status != "closed":
+            if snapshot is not None and table.status == "over" and not moves:
+                table.frozen = snapshot  # nothing more to play: unpickled when asked for
+                return table
             if snapshot is not None:
                 game = pickle.loads(snapshot)  # written by this service, in a 0600 file
                 done = snapshot_moves

@@ -297,12 +297,11 @@ class Store:
         with self._lock:
             rows = self._db.execute("SELECT code, meta, snapshot, snapshot_moves FROM tables "
                                     "ORDER BY created").fetchall()
-            moves: dict[str, list[tuple[int, str]]] = {code: [] for code, *_ in rows}
-            for code, seat, action in self._db.execute(
-                    "SELECT m.code, m.seat, m.action FROM moves AS m JOIN tables AS t "
-                    "ON m.code = t.code WHERE m.n > t.snapshot_moves ORDER BY m.code, m.n"):
-                if code in moves:
-                    moves[code].append((int(seat), str(action)))
+            moves: dict[str, list[tuple[int, str]]] = {}
+            for code, _meta, _snap, n in rows:  # each by the primary key: only after the snapshot
+                moves[code] = [(int(seat), str(action)) for seat, action in self._db.execute(
+                    "SELECT seat, action FROM moves WHERE code = ? AND n > ? ORDER BY n",
+                    (code, int(n or 0)))]
         return [Saved(code, json.loads(meta), moves[code], snap, int(n or 0))
                 for code, meta, snap, n in rows]
 
