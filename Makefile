@@ -22,7 +22,9 @@ UV := $(VENV)/bin/uv
 # Extra index options for the install (the tests point them at a local folder).
 INDEX_ARGS ?=
 
-.PHONY: app lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
+classroom_ip_arg = $(if $(IP),--Voila.ip=$(IP))
+
+.PHONY: app classroom lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
 	bench screenshots binder-links clean student test-explore
 
 $(STAMP): $(LOCK) pyproject.toml
@@ -82,6 +84,15 @@ app: $(STAMP)
 	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
 		$(PY) -m tableserver.voila_app --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 		--template=rummy $(CURDIR)
+
+# The kit for a room (docs/CLASSROOM.md): like `make app`, but on the machine's network
+# address (IP=... to choose), over HTTPS when RUMMY_TLS_CERT and RUMMY_TLS_KEY name a
+# certificate and its key; it prints the address learners open and the teacher key
+# (RUMMY_TEACHER_KEY, else a fresh one).
+classroom: $(STAMP)
+	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+		$(PY) -m tableserver.voila_app --classroom --no-browser --port=$(PORT) \
+		$(classroom_ip_arg) --template=rummy $(CURDIR)
 
 # JupyterLab with the lessons, opened at Start here.
 lab: $(STAMP)

@@ -34,6 +34,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: The teacher key the benchmark's server is given.
+KEY = "teacher-key-of-the-benchmark"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -41,7 +45,7 @@ def free_port() -> int:
 
 
 def start(port: int, data: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RUMMY_TEACHER_KEY": KEY}
     proc = subprocess.Popen([sys.executable, "-m", "tableserver", "--port", str(port),
                              "--data", data, "--quiet"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -97,7 +101,7 @@ def main() -> None:
     tables: list[tuple[str, list[str]]] = []
     for _ in range(args.tables):
         status, made = setup.call("POST", "/tables", {
-            "variant": "big_table", "seats": ["human"] * args.seats, "timeout": None,
+            "teacher_key": KEY, "variant": "big_table", "seats": ["human"] * args.seats, "timeout": None,
             "pause_between_hands": False})
         assert status == 201, made
         tokens = []
@@ -193,5 +197,83 @@ def main() -> None:
         sys.exit(1)
 
 
+def bot_tables(tables: int = 30, seconds: float = 30.0) -> None:
+    """``tables`` tables of 12 expert bots at speed 0 (each held to the pace
+    floor of tables without a learner), and one learner polling another
+    table's state every 20 ms: the latency of those unrelated requests."""
+    data = tempfile.mkdtemp(prefix="rummy-bots-")
+    port = free_port()
+    server = start(port, data)
+    try:
+        c = Client(port)
+        _, mine = c.call("POST", "/tables", {"teacher_key": KEY, "variant": "gin_three",
+                                             "seats": ["human", "greedy", "greedy"]})
+        _, me = c.call("POST", f"/tables/{mine['code']}/join", {"name": "Ana"})
+        for _ in range(tables):
+            status, made = c.call("POST", "/tables", {"teacher_key": KEY, "variant": "big_table",
+                                                      "seats": ["expert"] * 12, "speed": 0})
+            assert status == 201, made
+        times = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            t = time.perf_counter()
+            status, _ = c.call("GET", f"/tables/{mine['code']}/state", token=me["token"])
+            times.append(time.perf_counter() - t)
+            assert status == 200
+            time.sleep(0.02)
+        times.sort()
+        p99 = times[int(0.99 * (len(times) - 1))]
+        print(f"{tables} tables of 12 expert bots at speed 0: {len(times)} GET state of another "
+              f"table, median {statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+              f"max {times[-1] * 1000:.1f} ms")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+
+
+def restart_finished(copies: int = 100) -> None:
+    """A restart with ``copies`` finished tables of 12 bots: from their
+    snapshots, and (as before) replaying every move."""
+    import sqlite3
+
+    from tableserver import Store, TableService
+
+    data = Path(tempfile.mkdtemp(prefix="rummy-restart-"))
+    path = data / "tables.sqlite3"
+    svc = TableService(Store(path), teacher_key=KEY, bot_pace=0)
+    code = svc.create("big_table", ["greedy"] * 12, teacher_key=KEY, speed=0,
+                      pause_between_hands=False)["code"]
+    svc.tick(1_000_000)
+    moves = svc.tables[code].moves
+    svc.store.close()
+    db = sqlite3.connect(path)
+    row = db.execute("SELECT meta, created, snapshot, snapshot_moves FROM tables").fetchone()
+    kept = db.execute("SELECT n, seat, action, t FROM moves").fetchall()
+    for i in range(1, copies):
+        other = f"{code[:-4]}{i:04d}"
+        db.execute("INSERT INTO tables (code, meta, created, snapshot, snapshot_moves) "
+                   "VALUES (?, ?, ?, ?, ?)", (other, *row))
+        db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                       [(other, *m) for m in kept])
+    db.commit()
+    db.close()
+    for label in ("from snapshots", "replaying every move (no snapshots)"):
+        if label.startswith("replaying"):
+            with sqlite3.connect(path) as db:
+                db.execute("UPDATE tables SET snapshot = NULL, snapshot_moves = 0")
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            again = TableService(Store(path), teacher_key=KEY)
+            times.append(time.perf_counter() - t)
+            assert len(again.tables) == copies
+            again.store.close()
+        print(f"restart with {copies} finished 12-bot tables ({moves} moves each), {label}: "
+              f"median {statistics.median(times):.2f} s")
+
+
 if __name__ == "__main__":
-    main()
+    if "--bots-only" not in sys.argv:
+        main()
+    bot_tables()
+    restart_finished()

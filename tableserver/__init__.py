@@ -27,16 +27,17 @@ from tableserver.core import (
     NotSaved,
     ServiceError,
     TableService,
+    TooMany,
     new_code,
     normal_code,
 )
-from tableserver.store import Store, data_dir, default_path
+from tableserver.store import Saved, Store, StoreLost, data_dir, default_path
 from tableserver.wire import decode, decode_observation, encode
 
 __all__ = [
     "TableService", "ServiceError", "BadRequest", "Forbidden", "NotFound", "Conflict", "Gone", "NotSaved",
     "new_code", "normal_code", "CODE_ALPHABET", "STATUSES",
-    "Store", "data_dir", "default_path",
+    "Store", "StoreLost", "Saved", "data_dir", "default_path", "TooMany",
     "encode", "decode", "decode_observation",
     "_jupyter_server_extension_points",
 ]

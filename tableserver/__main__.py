@@ -13,7 +13,7 @@ import logging
 import os
 import signal
 
-from tableserver.core import TableService
+from tableserver.core import TableService, service_options
 from tableserver.store import Store, default_path
 from tableserver.web import make_app
 
@@ -33,17 +33,20 @@ def main(argv: list[str] | None = None) -> None:
                         format="[%(asctime)s %(name)s] %(message)s")
 
     async def serve() -> None:
-        service = TableService(Store(default_path()))
+        service = TableService(Store(default_path()), **service_options())
         app = make_app(service)
         server = app.listen(args.port, args.ip, max_body_size=1024 * 1024)
         print(f"Rummy table service on http://{args.ip}:{args.port}/rummy/api "
               f"(database {service.store.path})", flush=True)
+        print("Teacher key: " + (service.teacher_key if service.teacher_key_made
+                                 else "the one in RUMMY_TEACHER_KEY"), flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
         server.stop()
+        service.stop_bots()
         service.store.close()
 
     asyncio.run(serve())

@@ -1,18 +1,25 @@
-"""The teacher's page: make a shared table, read its code out, see who joined,
-start each hand, free a seat, close the table (``notebooks/apps/classroom.ipynb``).
+"""The teacher's page: sign in with the teacher key, make a shared table,
+read its code out (and show the join address as text and as a QR code), see
+who joined, start each hand, lock the table, free a seat, turn a name away,
+close the table (``notebooks/apps/classroom.ipynb``).
 
 It speaks to the table service through its HTTP API, like every page, with
-the table's admin token (kept in the page's address as ``admin=`` so that a
-reload finds the table again).  Opened with ``?table=CODE&watch=TOKEN`` (the
-spectator token the teacher's page links to), it is the projector's view: what
-every seat sees alike, without a hand and without the teacher's controls.  No rule is here: the service checks every
-request and its refusals are shown as messages.
+the teacher key.  No secret ever goes into the page's address: the page's
+script keeps the key and the table's code in the tab's session storage and
+hands them back to a new kernel after a reload (a hidden box of class
+``rummy-classroom-handoff``).  Opened with ``?table=CODE#watch=TOKEN`` (the
+spectator token the teacher's page links to, in the fragment, which no
+server sees), it is the projector's view: what every seat sees alike, without
+a hand, without the teacher's controls and without the teacher key.  No rule
+is here: the service checks every request and its refusals are shown as
+messages.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+import json
 import os
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -29,24 +36,57 @@ __all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
 APP_OF_FAMILY = {"three_thirteen": "three_thirteen.ipynb", "big_table": "big_table.ipynb",
                  "gin": "gin_three.ipynb"}
 
-#: Keeps the admin token of the table this page made in its address (``admin=``).
+#: Keeps the teacher key and the table of this tab in its session storage
+#: (never in the address) and hands them to the kernel after a reload; on a
+#: projector's page, hands over the ``#watch=`` token of the fragment.
 TEACHER_KEEPER_JS = """
 <script>
 (function () {
-  var timer = window.setInterval(function () {
-    var el = document.querySelector('.rummy-classroom-keep [data-code]');
-    if (!el) { return; }
-    var url = new URL(window.location.href);
-    var code = el.getAttribute('data-code'), admin = el.getAttribute('data-admin');
-    if (url.searchParams.get('table') !== code || url.searchParams.get('admin') !== admin) {
-      url.searchParams.set('table', code);
-      url.searchParams.set('admin', admin);
-      window.history.replaceState(null, '', url.toString());
+  var store = window.sessionStorage, key = 'rummy-teacher';
+  var kept = {};
+  try { kept = JSON.parse(store.getItem(key) || '{}') || {}; } catch (e) { kept = {}; }
+  var fragment = new URLSearchParams(window.location.hash.slice(1));
+  var watch = fragment.get('watch');
+  var told = false, typed = '';
+  document.addEventListener('input', function (e) {
+    if (e.target && e.target.closest && e.target.closest('.rummy-teacher-key')) {
+      typed = e.target.value;
     }
-  }, 500);
+  }, true);
+  window.setInterval(function () {
+    if (!told) {
+      var box = document.querySelector('.rummy-classroom-handoff input');
+      if (box) {
+        box.value = JSON.stringify(watch ? {watch: watch} : {key: kept.key || '', code: kept.code || ''});
+        box.dispatchEvent(new Event('input', {bubbles: true}));
+        box.dispatchEvent(new Event('change', {bubbles: true}));
+        told = true;
+      }
+    }
+    if (watch) { return; }
+    var el = document.querySelector('.rummy-classroom-keep [data-signed]');
+    if (el) {
+      var now = {key: typed || kept.key || '', code: el.getAttribute('data-code') || ''};
+      if (now.key !== kept.key || now.code !== kept.code) {
+        kept = now;
+        store.setItem(key, JSON.stringify(kept));
+      }
+    }
+  }, 400);
 })();
 </script>
 """
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an inline SVG drawn by segno.
+
+    >>> qr_svg("https://192.168.1.5:8866/").startswith("<svg")
+    True
+    """
+    import segno
+
+    return str(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
 
 
 def _button(label: str, css: str, style: str = "") -> w.Button:
@@ -61,7 +101,7 @@ class Classroom:
     def __init__(self, *, api: str | None = None, query: str | None = None) -> None:
         self.api = (api or api_base()).rstrip("/")
         self.code: str | None = None
-        self.admin: str | None = None
+        self.key: str | None = None  # the teacher key, once it was accepted
         self.spectator: str | None = None
         self.watching: str | None = None  # the spectator token of a projector page
         self.view: dict[str, Any] = {}
@@ -92,12 +132,25 @@ class Classroom:
                                 indent=False)
         self.create = _button("Make the table", "rummy-create-table", "primary")
         self.create.on_click(lambda _b: self._guard(self.make_table))
+        self.key_box = w.Password(description="Teacher key",
+                                  style={"description_width": "initial"})
+        self.key_box.add_class("rummy-teacher-key")
+        self.sign = _button("Sign in", "rummy-sign-in", "primary")
+        self.sign.on_click(lambda _b: self._guard(lambda: self.sign_in(self.key_box.value)))
+        self.signin = w.VBox([
+            w.HTML("<h3>Sign in</h3><p>Type the teacher key that the server printed when it "
+                   "started (or the one in <code>RUMMY_TEACHER_KEY</code>).</p>"),
+            w.HBox([self.key_box, self.sign], layout=w.Layout(flex_flow="row wrap"))],
+            layout=w.Layout(display="none"))
+        self.handoff_box = w.Text(layout=w.Layout(display="none"), description="Kept")
+        self.handoff_box.add_class("rummy-classroom-handoff")
+        self.handoff_box.observe(self._heard, names="value")
         self.form = w.VBox([
             w.HTML("<h3>A table for the class</h3>"),
             w.HBox([self.variant, self.strength], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.learners, self.bots], layout=w.Layout(flex_flow="row wrap")),
             self.speed, self.timeout, self.pause, self.create,
-        ])
+        ], layout=w.Layout(display="none"))
 
         self.keep = w.HTML()
         self.keep.add_class("rummy-classroom-keep")
@@ -113,26 +166,74 @@ class Classroom:
         self.remove.on_click(lambda _b: self._guard(self.remove_seat))
         self.close = _button("Close the table", "rummy-close-table", "danger")
         self.close.on_click(lambda _b: self._guard(self.close_table))
-        self.controls = w.HBox([self.next, self.seat_choice, self.remove, self.close],
-                               layout=w.Layout(flex_flow="row wrap"))
+        self.lock_box = w.Checkbox(value=False, description="Locked: nobody else may join",
+                                   indent=False)
+        self.lock_box.add_class("rummy-lock-table")
+        self.lock_box.observe(lambda _c: self._guard(self.lock_table), names="value")
+        self.away_name = w.Text(description="Turn away the name",
+                                style={"description_width": "initial"})
+        self.away_name.add_class("rummy-turn-away-name")
+        self.away = _button("Turn away", "rummy-turn-away", "warning")
+        self.away.on_click(lambda _b: self._guard(self.turn_away))
+        self.controls = w.VBox([
+            w.HBox([self.next, self.seat_choice, self.remove, self.close],
+                   layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.lock_box, self.away_name, self.away],
+                   layout=w.Layout(flex_flow="row wrap"))])
         self.public = w.HTML()
         self.public.add_class("rummy-classroom-public")
         self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public],
                             layout=w.Layout(display="none"))
         self.message = w.HTML()
         self.message.add_class("rummy-message")
-        self.widget = w.VBox([self.form, self.message, self.board])
+        self._quiet = False  # a redraw sets the lock box without asking the service
+        self.widget = w.VBox([self.handoff_box, self.signin, self.form, self.message,
+                              self.board])
         self.widget.add_class("rummy-classroom")
         self.widget.add_class("rummy-root")
 
         q = {k: v[-1] for k, v in parse_qs(
             (os.environ.get("QUERY_STRING", "") if query is None else query).lstrip("?")).items()}
-        if q.get("table") and q.get("admin"):
-            self.code, self.admin = q["table"], q["admin"]
-            self._guard(self._reload)
-        elif q.get("table") and q.get("watch"):
-            self.code, self.watching = q["table"], q["watch"]
-            self._guard(self._watch)
+        self.asked_table = q.get("table")  # a projector's page names its table
+        if query is not None:  # no page script to wait for (a test, a notebook)
+            self.signin.layout.display = ""
+
+    # -- what the page kept -----------------------------------------------------
+    def _heard(self, change: dict[str, Any]) -> None:
+        try:
+            data = json.loads(change["new"] or "{}")
+        except ValueError:
+            data = {}
+        self._guard(lambda: self.handoff(data if isinstance(data, dict) else {}))
+
+    def handoff(self, kept: dict[str, Any]) -> None:
+        """What the page's script kept: ``{"watch": TOKEN}`` on a projector's
+        page (with ``?table=CODE``), else ``{"key": ..., "code": ...}`` of the
+        teacher's session (empty: the sign-in form)."""
+        watch, key, code = (str(kept.get(k) or "") for k in ("watch", "key", "code"))
+        if watch and self.asked_table:
+            self.code, self.watching = self.asked_table, watch
+            self._watch()
+            return
+        self.signin.layout.display = ""
+        if key:
+            self.sign_in(key, code or None)
+
+    def sign_in(self, key: str, code: str | None = None) -> None:
+        """Check the teacher key with the service; then the form (or, with
+        ``code``, that table again)."""
+        key = (key or "").strip()
+        if not key:
+            raise RemoteError("type the teacher key first")
+        _call(self.api + "/tables", teacher=key)  # 403 unless it is the key
+        self.key = key
+        self.key_box.value = ""
+        self.signin.layout.display = "none"
+        self.keep.value = "<span data-signed='1' data-code=''></span>"
+        self.form.layout.display = ""
+        if code:
+            self.code = code
+            self._reload()
 
     # -- requests --------------------------------------------------------------
     def _guard(self, fn: Any) -> None:
@@ -152,19 +253,19 @@ class Classroom:
         """Ask the service for a table with the form's settings."""
         seats = ["human"] * self.learners.value + [self.strength.value] * self.bots.value
         made = _call(self.api + "/tables", {
-            "variant": self.variant.value, "seats": seats, "speed": float(self.speed.value),
+            "teacher_key": self.key, "variant": self.variant.value, "seats": seats, "speed": float(self.speed.value),
             "timeout": int(self.timeout.value), "pause_between_hands": bool(self.pause.value)})
-        self.code, self.admin = made["code"], made["admin_token"]
+        self.code = made["code"]
         self.spectator = made["spectator_token"]
         self._show({"code": made["code"], "status": made["table"]["status"],
                     "version": made["table"]["version"], "table": made["table"]})
         self._listen()
 
     def _reload(self) -> None:
-        view = _call(self._url(), token=self.admin)
+        view = _call(self._url(), teacher=self.key)
         self._show(view)
         if view["status"] != "closed":
-            self._show_public(_call(self._url("state"), token=self.admin))
+            self._show_public(_call(self._url("state"), token=self.key))
             self._listen()
 
     def _watch(self) -> None:
@@ -183,20 +284,35 @@ class Classroom:
         """The projector's link (the spectator token is shown once, when the table is made)."""
         if not self.spectator:
             return None
-        return f"classroom.ipynb?table={quote(self.code or '')}&watch={quote(self.spectator)}"
+        return f"classroom.ipynb?table={quote(self.code or '')}#watch={quote(self.spectator)}"
 
     def next_hand(self) -> None:
-        self._show(_call(self._url("next"), {"admin_token": self.admin}))
-        self._show_public(_call(self._url("state"), token=self.admin))
+        self._show(_call(self._url("next"), {"teacher_key": self.key}))
+        self._show_public(_call(self._url("state"), token=self.key))
 
     def remove_seat(self) -> None:
         if self.seat_choice.value is None:
             raise RemoteError("choose a learner's seat first")
-        self._show(_call(self._url("remove"), {"admin_token": self.admin,
+        self._show(_call(self._url("remove"), {"teacher_key": self.key,
                                                 "seat": int(self.seat_choice.value)}))
 
+    def lock_table(self) -> None:
+        """Lock (or open again) the table as the lock box says."""
+        if self._quiet or self.code is None:
+            return
+        self._show(_call(self._url("lock"), {"teacher_key": self.key,
+                                              "locked": bool(self.lock_box.value)}))
+
+    def turn_away(self) -> None:
+        """Turn the typed name away: its seat is freed and it can't join again."""
+        name = self.away_name.value.strip()
+        if not name:
+            raise RemoteError("type the name to turn away first")
+        self._show(_call(self._url("turn_away"), {"teacher_key": self.key, "name": name}))
+        self.away_name.value = ""
+
     def close_table(self) -> None:
-        got = _call(self._url("close"), {"admin_token": self.admin})
+        got = _call(self._url("close"), {"teacher_key": self.key})
         self.view["status"] = got["status"]
         self.info.value += "<p><b>The table is closed.</b></p>"
         self.controls.layout.display = "none"
@@ -211,13 +327,9 @@ class Classroom:
         self.view = view
         table = view["table"]
         code = html.escape(table["code"])
-        host = os.environ.get("SERVER_NAME")
-        port = os.environ.get("SERVER_PORT")
         rel = self.join_path()
-        full = (f"http://{host}{':' + port if port else ''}/voila/render/notebooks/apps/{rel}"
-                if host else rel)
-        self.keep.value = (f"<span data-code='{code}' data-admin='{html.escape(self.admin or '')}'>"
-                           "</span>")
+        full = self.join_address()
+        self.keep.value = f"<span data-signed='1' data-code='{code}'></span>"
         status = {"waiting": "waiting for learners", "playing": "playing",
                   "paused": "the hand is over: press Start / next hand",
                   "over": "the game is over", "closed": "closed"}.get(table["status"],
@@ -228,6 +340,10 @@ class Classroom:
             + (f", hand {table['hand']}" if table.get("hand") else "") + "</p>"
             f"<p>Learners join at <a class='rummy-join-link' href='{html.escape(rel)}' "
             f"target='_blank'>{html.escape(full)}</a><i>their name</i></p>"
+            f"<p class='rummy-join-address'>Join address: <code>{html.escape(full)}</code>"
+            "<i>their name</i></p>"
+            "<div class='rummy-join-qr' role='img' aria-label='A QR code of the join address "
+            f"(learners add their name after name=)'>{qr_svg(full)}</div>"
             + (f"<p>For the projector (what every player sees, no hand): <a "
                f"class='rummy-projector-link' href='{html.escape(self.projector_path() or '')}' "
                "target='_blank'>open the table's public view</a></p>"
@@ -251,6 +367,18 @@ class Classroom:
         self.form.layout.display = "none"
         self.board.layout.display = ""
         self.controls.layout.display = "none" if table["status"] == "closed" else ""
+        self._quiet = True
+        try:
+            self.lock_box.value = bool(table.get("locked"))
+        finally:
+            self._quiet = False
+
+    def join_address(self) -> str:
+        """The learners' full address (``RUMMY_PUBLIC_URL``, which the server
+        sets to where the room reaches it), or the relative link."""
+        base = os.environ.get("RUMMY_PUBLIC_URL")
+        rel = self.join_path()
+        return f"{base.rstrip('/')}/voila/render/notebooks/apps/{rel}" if base else rel
 
     def _show_public(self, view: dict[str, Any]) -> None:
         """What every seat sees alike (the admin token's view of the table):
@@ -278,14 +406,14 @@ class Classroom:
     async def _poll(self) -> None:
         """Follow the table: the teacher's page with the admin token (the public
         view and the seats), the projector's page with the spectator token."""
-        token = self.watching or self.admin
+        token = self.watching or self.key
         version = int(self.view.get("table", {}).get("version", 0))
         while self.view.get("status") != "closed":
             try:
                 public = await asyncio.to_thread(
                     _call, self._url(f"wait?version={version}&timeout=25"), None, token, 45)
                 view = (None if self.watching else
-                        await asyncio.to_thread(_call, self._url(), None, token))
+                        await asyncio.to_thread(_call, self._url(), None, None, 30, self.key))
             except RemoteError as exc:
                 self.message.value = html.escape(str(exc))
                 if exc.status in (403, 404, 410):

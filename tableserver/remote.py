@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import ssl
 import threading
 import urllib.error
 import urllib.request
@@ -28,7 +29,8 @@ from rummy.game import Action, GameError
 from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation
 
-__all__ = ["RemoteGame", "RemoteError", "shared_table", "api_base", "SEAT_KEEPER_JS"]
+__all__ = ["RemoteGame", "RemoteError", "SeatFinder", "find_seat", "shared_table", "api_base",
+           "SEAT_KEEPER_JS"]
 
 
 class RemoteError(GameError):
@@ -45,16 +47,29 @@ def api_base() -> str:
     return os.environ.get("RUMMY_API", "http://127.0.0.1:8866/rummy/api").rstrip("/")
 
 
-def _call(url: str, body: Any = None, token: str | None = None, timeout: float = 30
-          ) -> dict[str, Any]:
+def _tls() -> ssl.SSLContext | None:
+    """The context a kernel checks its own server's certificate with:
+    ``RUMMY_API_CA`` (``make classroom`` sets it to the certificate it serves)."""
+    ca = os.environ.get("RUMMY_API_CA")
+    if not ca:
+        return None
+    ctx = ssl.create_default_context(cafile=ca)
+    ctx.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # the server's own (self-signed) one
+    return ctx
+
+
+def _call(url: str, body: Any = None, token: str | None = None, timeout: float = 30,
+          teacher: str | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json"}
     if token:
         headers["X-Rummy-Token"] = token
+    if teacher:
+        headers["X-Rummy-Teacher-Key"] = teacher
     req = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
                                  headers=headers)
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
+        with urllib.request.urlopen(req, timeout=timeout, context=_tls()) as r:
             return dict(json.loads(r.read()))
     except urllib.error.HTTPError as e:
         try:
@@ -194,13 +209,15 @@ class RemoteGame:
                 for i, s in enumerate(scores)]
 
     def score_sheet(self) -> Any:
-        """Scores per round (Three-Thirteen family) or the totals, as a DataFrame."""
+        """Scores per round or hand (every family, from the service's
+        ``score_rows``) and the totals, as a DataFrame."""
         import pandas as pd
 
         obs = self.obs
         names = list(self.players)
-        rows = [list(r) for r in getattr(obs, "round_scores", ())]
-        index = [f"Round {i + 1}" for i in range(len(rows))]
+        sent = self.view.get("score_rows") or []  # every family: a row per round or hand
+        rows = [list(r) for _label, r in sent]
+        index = [str(label) for label, _r in sent]
         rows.append(list(obs.scores) if obs is not None else [0] * len(names))
         index.append("Total")
         return pd.DataFrame(rows, index=index, columns=names)
@@ -225,11 +242,15 @@ class RemoteGame:
         return None if raw is None else decode(Advice | None, raw)
 
 
-#: The page's side of keeping a seat: the kernel shows the seat's token in an
-#: element of class ``rummy-seat-token``; this script keeps it in the page's
-#: local storage and in the address (``token=``), so that a reload returns to
-#: the seat, and a page opened again with only ``?table=CODE&name=...`` finds
-#: the token it had.
+#: The page's side of keeping a seat.  The token never goes into the page's
+#: address (a server logs addresses, a projector shows them): it is kept in
+#: the browser's local storage, with the name it joined under.  When the page
+#: opens, the script hands the kernel what it kept (a hidden box of class
+#: ``rummy-seat-handoff``), and only then does the kernel join: a link opened
+#: again returns to its seat instead of taking a second one, and a link opened
+#: under another name on a shared computer takes a seat of its own.  A
+#: ``#token=...`` fragment (never sent to the server) moves a seat to another
+#: device.
 SEAT_KEEPER_JS = """
 <script>
 (function () {
@@ -237,24 +258,89 @@ SEAT_KEEPER_JS = """
   var code = (url.searchParams.get('table') || '').toUpperCase().replace(/[^0-9A-Z]/g, '');
   if (!code) { return; }
   var key = 'rummy-seat-' + code;
-  if (!url.searchParams.get('token')) {
-    var kept = window.localStorage.getItem(key);
-    if (kept) { url.searchParams.set('token', kept); window.location.replace(url.toString()); return; }
+  var kept = {};
+  try { kept = JSON.parse(window.localStorage.getItem(key) || '{}') || {}; } catch (e) { kept = {}; }
+  var fragment = new URLSearchParams(window.location.hash.slice(1));
+  if (fragment.get('token')) {
+    kept = {token: fragment.get('token'), name: ''};
+    window.history.replaceState(null, '', url.pathname + url.search);
   }
+  var told = false;
   var timer = window.setInterval(function () {
-    var el = document.querySelector('.rummy-seat-token [data-token]');
-    if (!el) { return; }
-    var token = el.getAttribute('data-token');
-    window.localStorage.setItem(key, token);
-    if (url.searchParams.get('token') !== token) {
-      url.searchParams.set('token', token);
-      window.history.replaceState(null, '', url.toString());
+    if (!told) {
+      var box = document.querySelector('.rummy-seat-handoff input');
+      if (box) {
+        box.value = JSON.stringify({token: kept.token || '', name: kept.name || ''});
+        box.dispatchEvent(new Event('input', {bubbles: true}));
+        box.dispatchEvent(new Event('change', {bubbles: true}));
+        told = true;
+      }
     }
-    window.clearInterval(timer);
+    var el = document.querySelector('.rummy-seat-token [data-token]');
+    if (el) {
+      window.localStorage.setItem(key, JSON.stringify({
+        token: el.getAttribute('data-token'), name: el.getAttribute('data-name') || ''}));
+      window.clearInterval(timer);
+    }
   }, 300);
 })();
 </script>
 """
+
+
+class SeatFinder:
+    """A learner's page before it sits down: it waits for the page's script
+    to say which seat this browser kept for the table (:meth:`handoff`), and
+    returns to it, or joins under ``name`` when it kept none (or kept one
+    under another name).  ``.widget`` becomes the table once seated."""
+
+    def __init__(self, table: str, name: str, *, api: str | None = None) -> None:
+        import ipywidgets as w
+
+        self.code = table
+        self.name = name
+        self.api = api
+        self.seat: SharedTable | None = None
+        self.box = w.Text(layout=w.Layout(display="none"), description="Kept seat")
+        self.box.add_class("rummy-seat-handoff")
+        self.note = w.HTML("Finding your seat...")
+        self.note.add_class("rummy-shared-note")
+        self.widget = w.VBox([self.box, self.note])
+        self.widget.add_class("rummy-shared")
+        self.box.observe(self._heard, names="value")
+
+    def _heard(self, change: dict[str, Any]) -> None:
+        import html
+
+        try:
+            data = json.loads(change["new"] or "{}")
+            self.handoff(data if isinstance(data, dict) else {})
+        except Exception as exc:  # noqa: BLE001 - a message on the page, never a traceback
+            self.note.value = html.escape(str(exc))
+
+    def handoff(self, kept: dict[str, Any]) -> SharedTable:
+        """Sit down with what the page kept: ``{"token": ..., "name": ...}``."""
+        if self.seat is not None:
+            return self.seat
+        token = kept.get("token") if isinstance(kept.get("token"), str) else ""
+        kept_name = kept.get("name") if isinstance(kept.get("name"), str) else ""
+        same = not self.name.strip() or not kept_name or \
+            kept_name.strip().casefold() == self.name.strip().casefold()
+        game = None
+        if token and same:
+            try:
+                game = RemoteGame(self.code, token, api=self.api)
+            except RemoteError as e:
+                if e.status not in (403,):  # a freed seat joins afresh; other errors show
+                    raise
+        if game is None:
+            if not self.name.strip():
+                raise GameError("to join a shared table, add your name to the address: "
+                                f"?table={self.code}&name=YourName")
+            game = RemoteGame.join(self.code, self.name, api=self.api)
+        self.seat = SharedTable(game, asked=self.name)
+        self.widget.children = (self.seat.widget,)
+        return self.seat
 
 
 def _table_class(family: str) -> Any:
@@ -269,7 +355,7 @@ class SharedTable:
     ``.widget`` is what the page shows; ``.table`` the table widget once the
     game has started (before that, a note says who is still to come)."""
 
-    def __init__(self, game: RemoteGame) -> None:
+    def __init__(self, game: RemoteGame, asked: str = "") -> None:
         import html
 
         import ipywidgets as w
@@ -283,9 +369,10 @@ class SharedTable:
         self.widget = w.VBox([self.header, self.note])
         self.widget.add_class("rummy-shared")
         self.header.value = (
-            f"<span data-token='{html.escape(game.token)}'>You sit at table "
-            f"<b>{html.escape(game.code)}</b>, seat {game.seat + 1}. Keep this page's "
-            "address to come back to your seat.</span>")
+            f"<span data-token='{html.escape(game.token)}' data-name='{html.escape(asked)}'>"
+            f"You sit at table <b>{html.escape(game.code)}</b>, seat {game.seat + 1}, as "
+            f"<b>{html.escape(game.players[game.seat])}</b>. This browser keeps your seat: "
+            "open the same link again to come back to it.</span>")
         self._build_table()
         self._task: asyncio.Task[Any] | None = None
         self._stop = False
@@ -354,11 +441,17 @@ class SharedTable:
         self._stop = True
 
 
+def find_seat(table: str, name: str = "", api: str | None = None) -> SeatFinder:
+    """A learner's page at shared table ``table``: it sits down once the
+    page's script said which seat the browser kept (:class:`SeatFinder`)."""
+    return SeatFinder(table, name, api=api)
+
+
 def shared_table(table: str, name: str = "", token: str = "", api: str | None = None
                  ) -> SharedTable:
-    """Sit at shared table ``table``: with ``token`` return to that seat, else
-    join under ``name``.  The widget shows the seat's token to the page's
-    seat keeper (:data:`SEAT_KEEPER_JS`), which keeps it for reloads."""
+    """Sit at shared table ``table`` at once: with ``token`` return to that
+    seat, else join under ``name``.  The widget shows the seat's token to the
+    page's seat keeper (:data:`SEAT_KEEPER_JS`), which keeps it for reloads."""
     if token:
         game = RemoteGame(table, token, api=api)
     else:

@@ -5,8 +5,17 @@ as the table's new bookkeeping (``tables.meta``: seats, token hashes,
 deadlines, status, version) and committed (WAL, ``synchronous=FULL``)
 before the service answers the request.  One writer thread commits what is
 queued together (a group commit: one fsync for every move that arrived
-meanwhile), in the order the moves were made.  After a restart each table is
-rebuilt from its seed and its moves, in order.
+meanwhile), in the order the moves were made.  At the end of each hand a
+table's game is kept whole (``tables.snapshot``), so after a restart a table
+is rebuilt from its last snapshot and the moves after it only.
+
+The file is the server's alone (mode 0600: it holds the deals' seeds).  At
+start it is checked (``PRAGMA integrity_check``); a damaged file is moved
+aside (``tables.sqlite3.damaged-TIME``) and a fresh one started, with a
+message in the log.  Before each commit the writer checks that the file it
+opened is still the one at its path: a file deleted or replaced while the
+server runs stops every write (:class:`StoreLost`) instead of acknowledging
+moves into a file nobody will read again.
 
 The database lives in the kit's data folder: ``$RUMMY_DATA`` if set, else
 ``~/.local/share/rummy-kit`` (``$XDG_DATA_HOME/rummy-kit``), file
@@ -16,13 +25,16 @@ The database lives in the kit's data folder: ``$RUMMY_DATA`` if set, else
 >>> s = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3"))
 >>> s.create("ABCD", {"variant": "gin_three"})
 >>> s.save_move("ABCD", 1, 0, "pass", {"variant": "gin_three", "version": 2})
->>> s.load()
+>>> [(t.code, t.meta, t.moves) for t in s.load()]
 [('ABCD', {'variant': 'gin_three', 'version': 2}, [(0, 'pass')])]
+>>> oct(os.stat(s.path).st_mode & 0o777)
+'0o600'
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import sqlite3
@@ -31,9 +43,11 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["Store", "data_dir", "default_path"]
+__all__ = ["Store", "StoreLost", "Saved", "data_dir", "default_path"]
+
+log = logging.getLogger("tableserver")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -50,6 +64,21 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (code, n)
 );
 """
+_SNAPSHOT_COLUMNS = (("snapshot", "BLOB"), ("snapshot_moves", "INTEGER NOT NULL DEFAULT 0"))
+
+
+class StoreLost(RuntimeError):
+    """The database file was deleted or replaced while the server ran."""
+
+
+class Saved(NamedTuple):
+    """A table as the database keeps it."""
+
+    code: str
+    meta: dict[str, Any]
+    moves: list[tuple[int, str]]  # (seat, action) after the snapshot, in order
+    snapshot: bytes | None = None  # the pickled game after ``snapshot_moves`` moves
+    snapshot_moves: int = 0
 
 
 @dataclass
@@ -78,18 +107,75 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
+        #: where a damaged file was moved at start (None: it was sound)
+        self.moved_aside: Path | None = None
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as e:
+            self.moved_aside = self._move_aside(str(e))
+            self._db = self._open()
+        self._identity = self._file_identity()
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         #: the error that stopped the writer, until :meth:`reset`
         self.failed: BaseException | None = None
         self._writer = threading.Thread(target=self._write_loop, name="rummy-store",
                                         daemon=True)
         self._writer.start()
+
+    def _open(self) -> sqlite3.Connection:
+        """Open (or make, mode 0600) the database and check it whole."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        os.chmod(self.path, 0o600)  # a file made by an older kit may be world-readable
+        for extra in ("-wal", "-shm"):
+            side = Path(f"{self.path}{extra}")
+            if side.exists():
+                os.chmod(side, 0o600)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            found = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
+            if found != ["ok"]:
+                raise sqlite3.DatabaseError("integrity check: " + "; ".join(map(str, found[:3])))
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(_SCHEMA)
+            have = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+            for name, kind in _SNAPSHOT_COLUMNS:
+                if name not in have:
+                    db.execute(f"ALTER TABLE tables ADD COLUMN {name} {kind}")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self, why: str) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        for extra in ("", "-wal", "-shm"):
+            src = Path(f"{self.path}{extra}")
+            if src.exists():
+                os.replace(src, Path(f"{aside}{extra}"))
+        log.error("The tables database %s is damaged (%s): it was moved aside to %s and the "
+                  "server starts with no tables. Keep that file if you want to try to repair "
+                  "it with the sqlite3 tool.", self.path, why, aside)
+        return aside
+
+    def _file_identity(self) -> tuple[int, int]:
+        st = os.stat(self.path)
+        return (st.st_dev, st.st_ino)
+
+    def check_file(self) -> None:
+        """:class:`StoreLost` if the file at the path is not the one opened."""
+        try:
+            now = self._file_identity()
+        except FileNotFoundError:
+            raise StoreLost(f"the database file {self.path} was deleted while the server "
+                            "ran: no move can be saved; restart the server") from None
+        if now != self._identity:
+            raise StoreLost(f"the database file {self.path} was replaced while the server "
+                            "ran: no move can be saved; restart the server")
 
     def close(self) -> None:
         """Write what is queued, then close the database (the service is stopping)."""
@@ -111,8 +197,10 @@ class Store:
         return job.done
 
     def reset(self) -> None:
-        """Let the writer write again after a failure (the service reloaded)."""
-        self.failed = None
+        """Let the writer write again after a failure (the service reloaded),
+        unless the file itself is gone."""
+        if not isinstance(self.failed, StoreLost):
+            self.failed = None
 
     def _write_loop(self) -> None:
         while True:
@@ -134,6 +222,7 @@ class Store:
             if error is None:
                 try:
                     with self._lock:
+                        self.check_file()
                         db = self._db
                         db.execute("BEGIN IMMEDIATE")
                         try:
@@ -173,6 +262,22 @@ class Store:
                  (code, n, seat, action, time.time())),
                 ("UPDATE tables SET meta = ? WHERE code = ?", (json.dumps(meta), code))]
 
+    @staticmethod
+    def snapshot_statements(code: str, n: int, game: bytes) -> list[tuple[str, tuple[Any, ...]]]:
+        """Keep the whole game after move ``n``: a restart replays only the
+        moves after it (the moves stay kept, in order)."""
+        return [("UPDATE tables SET snapshot = ?, snapshot_moves = ? WHERE code = ?",
+                 (game, n, code))]
+
+    @staticmethod
+    def delete_statements(codes: list[str]) -> list[tuple[str, tuple[Any, ...]]]:
+        """Forget tables ``codes`` and their moves."""
+        out: list[tuple[str, tuple[Any, ...]]] = []
+        for code in codes:
+            out += [("DELETE FROM moves WHERE code = ?", (code,)),
+                    ("DELETE FROM tables WHERE code = ?", (code,))]
+        return out
+
     def create(self, code: str, meta: dict[str, Any]) -> None:
         """Keep a new table."""
         self._write(self.create_statements(code, meta))
@@ -186,17 +291,19 @@ class Store:
         after it, in one committed transaction."""
         self._write(self.move_statements(code, n, seat, action, meta))
 
-    def load(self) -> list[tuple[str, dict[str, Any], list[tuple[int, str]]]]:
-        """Every table with its bookkeeping and its moves in order."""
+    def load(self) -> list[Saved]:
+        """Every table with its bookkeeping, its last snapshot and the moves
+        after it, in order."""
         with self._lock:
-            rows = self._db.execute("SELECT code, meta FROM tables ORDER BY created").fetchall()
-            out = []
-            for code, meta in rows:
-                moves = self._db.execute(
-                    "SELECT seat, action FROM moves WHERE code = ? ORDER BY n", (code,)
-                ).fetchall()
-                out.append((code, json.loads(meta), [(int(s), str(a)) for s, a in moves]))
-        return out
+            rows = self._db.execute("SELECT code, meta, snapshot, snapshot_moves FROM tables "
+                                    "ORDER BY created").fetchall()
+            moves: dict[str, list[tuple[int, str]]] = {}
+            for code, _meta, _snap, n in rows:  # each by the primary key: only after the snapshot
+                moves[code] = [(int(seat), str(action)) for seat, action in self._db.execute(
+                    "SELECT seat, action FROM moves WHERE code = ? AND n > ? ORDER BY n",
+                    (code, int(n or 0)))]
+        return [Saved(code, json.loads(meta), moves[code], snap, int(n or 0))
+                for code, meta, snap, n in rows]
 
     def count_moves(self) -> int:
         """How many moves are kept, over every table."""

@@ -1,4 +1,4 @@
-"""Voilà with the table service: what ``make app`` runs.
+"""Voilà with the table service: what ``make app`` and ``make classroom`` run.
 
 Voilà 0.5 on its own loads no Jupyter server extension, and only on its own
 keeps kernels ready for the apps (``preheat_kernel`` in ``voila.json``).  So
@@ -7,19 +7,59 @@ tornado application: one process, one port, one origin for the apps and
 ``/rummy/api/``.  It takes every argument ``voila`` takes::
 
     python -m tableserver.voila_app --no-browser --port=8866 --template=rummy .
+
+With ``--classroom`` (``make classroom``) it serves a room: it listens on the
+machine's network address (unless ``--Voila.ip`` says otherwise), serves
+HTTPS when ``RUMMY_TLS_CERT`` and ``RUMMY_TLS_KEY`` name a certificate and
+its key, and prints the address learners open.  Either way it prints the
+teacher key (``RUMMY_TEACHER_KEY``, else a fresh one), which the teacher's
+page asks for; no kernel inherits it.
 """
 
 from __future__ import annotations
 
 import os
+import socket
+import ssl
+import sys
 from typing import Any
 
 from voila.app import Voila
 
-from tableserver.core import TableService
-from tableserver.web import Hub, api_url, handlers
+from tableserver.core import TableService, service_options
+from tableserver.web import Hub, api_url, handlers, scrub_logs, start
 
-__all__ = ["RummyVoila", "main"]
+__all__ = ["RummyVoila", "main", "network_address", "tls_context"]
+
+
+def network_address() -> str:
+    """The address other machines on the network reach this one at (the
+    interface of the default route; no packet is sent), else 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def tls_context(env: dict[str, str] | None = None) -> ssl.SSLContext | None:
+    """The server's TLS context from ``RUMMY_TLS_CERT`` / ``RUMMY_TLS_KEY``
+    (PEM files), or None when neither is set."""
+    env = dict(os.environ) if env is None else env
+    cert, key = env.get("RUMMY_TLS_CERT"), env.get("RUMMY_TLS_KEY")
+    if not cert and not key:
+        return None
+    if not cert or not key:
+        raise SystemExit("RUMMY_TLS_CERT and RUMMY_TLS_KEY go together: the certificate "
+                         "and its private key, both PEM files (see docs/CLASSROOM.md)")
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        ctx.load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as e:
+        raise SystemExit(f"the certificate {cert} or its key {key} can't be used ({e}): "
+                         "see docs/CLASSROOM.md for how to make them") from None
+    return ctx
 
 
 class RummyVoila(Voila):  # type: ignore[misc]
@@ -29,7 +69,10 @@ class RummyVoila(Voila):  # type: ignore[misc]
     description = "Voilà with the Rummy kit's table service under /rummy/api/"
 
     service: TableService | None = None
+    #: serve a room (``--classroom``): the network address, the learners' address printed
+    classroom = False
     _hub: Hub | None = None
+    _tls: ssl.SSLContext | None = None
 
     def initialize(self, argv: Any = None) -> None:
         # Kernels talk to the server over Unix sockets where the system has them.
@@ -41,11 +84,40 @@ class RummyVoila(Voila):  # type: ignore[misc]
         if os.name == "posix" and "transport" not in self.config.KernelManager:
             self.config.KernelManager.transport = "ipc"
         super().initialize(argv)
+        if self.classroom and "ip" not in self.config.Voila:
+            self.ip = network_address()
+        self._tls = tls_context()
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self._tls is not None else "http"
+
+    def public_url(self) -> str:
+        host = "127.0.0.1" if self.ip in ("", "0.0.0.0", "::", "localhost") else self.ip
+        base = (self.server_url or self.base_url or "/")
+        return f"{self.scheme}://{host}:{self.port}{base}"
 
     def start(self) -> None:
+        scrub_logs(self.log)
         # kernels (the preheated ones too) are started from this environment
-        os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip)
-        self.service = TableService(wait_for_disk=False)  # requests await their writes
+        os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip,
+                                          self.scheme)
+        os.environ["RUMMY_PUBLIC_URL"] = self.public_url()
+        if self.ip not in ("", "0.0.0.0", "::", "localhost"):
+            os.environ["VOILA_APP_IP"] = self.ip  # where a preheated kernel asks for its page
+        if self._tls is not None:
+            os.environ["VOILA_WS_PROTOCOL"] = "wss"
+            os.environ["RUMMY_API_CA"] = os.path.abspath(os.environ["RUMMY_TLS_CERT"])
+        self.service = TableService(wait_for_disk=False,  # requests await their writes
+                                    **service_options())
+        print(f"Rummy teaching kit: learners open {self.public_url()}", flush=True)
+        key = (self.service.teacher_key if self.service.teacher_key_made
+               else "the one in RUMMY_TEACHER_KEY")
+        print(f"Teacher key (the teacher's page asks for it): {key}", flush=True)
+        if self.classroom and self._tls is None:
+            print("Warning: no certificate (RUMMY_TLS_CERT / RUMMY_TLS_KEY), so seat tokens "
+                  "and the teacher key cross the network in clear: see docs/CLASSROOM.md",
+                  flush=True)
         super().start()
 
     def init_handlers(self) -> list[Any]:
@@ -60,29 +132,26 @@ class RummyVoila(Voila):  # type: ignore[misc]
 
     def listen(self) -> None:
         if self.service is not None and self._hub is not None:
-            from tornado.ioloop import IOLoop, PeriodicCallback
+            start(self.service, self._hub)  # the bots' worker thread, off the loop
+        if self._tls is not None:
+            plain = self.app.listen
+            tls = self._tls
 
-            from tableserver import web
+            def listen_tls(port: int, address: str = "", **kw: Any) -> Any:
+                return plain(port, address, ssl_options=tls, **kw)
 
-            service, hub = self.service, self._hub
-
-            def tick() -> None:
-                import asyncio
-
-                hub._loop = asyncio.get_running_loop()
-                try:
-                    service.tick()
-                except Exception:
-                    web.log.exception("the table service's tick failed")
-
-            ticker = PeriodicCallback(tick, web.TICK_MS)
-            IOLoop.current().add_callback(ticker.start)
+            self.app.listen = listen_tls
         super().listen()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run Voilà with the table service (same arguments as ``voila``)."""
-    RummyVoila.launch_instance(argv)
+    """Run Voilà with the table service (same arguments as ``voila``, and
+    ``--classroom``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--classroom" in args:
+        args.remove("--classroom")
+        RummyVoila.classroom = True
+    RummyVoila.launch_instance(args)
 
 
 if __name__ == "__main__":

@@ -11,18 +11,24 @@ The same handlers are served three ways, always on the origin of the apps:
 
 Endpoints (see ``docs/API.md``)::
 
-    POST /rummy/api/tables                   {"variant", "seats", "options", ...}
-    GET  /rummy/api/tables/CODE?admin_token= the teacher's view of the table
+    POST /rummy/api/tables                   {"teacher_key", "variant", "seats", ...}
+    GET  /rummy/api/tables                   the teacher's tables (X-Rummy-Teacher-Key)
+    GET  /rummy/api/tables/CODE              the teacher's view of a table (X-Rummy-Teacher-Key)
     POST /rummy/api/tables/CODE/join         {"name"}
-    GET  /rummy/api/tables/CODE/state?token=
-    GET  /rummy/api/tables/CODE/wait?token=&version=&timeout=   (long poll)
+    GET  /rummy/api/tables/CODE/state        (X-Rummy-Token)
+    GET  /rummy/api/tables/CODE/wait?version=&timeout=   (long poll; X-Rummy-Token)
     POST /rummy/api/tables/CODE/act          {"token", "action", "version"}
-    POST /rummy/api/tables/CODE/next         {"admin_token"}
-    POST /rummy/api/tables/CODE/remove       {"admin_token", "seat"}
-    POST /rummy/api/tables/CODE/close        {"admin_token"}
+    POST /rummy/api/tables/CODE/next         {"teacher_key"}
+    POST /rummy/api/tables/CODE/remove       {"teacher_key", "seat"}
+    POST /rummy/api/tables/CODE/lock         {"teacher_key", "locked"}
+    POST /rummy/api/tables/CODE/turn_away    {"teacher_key", "name"}
+    POST /rummy/api/tables/CODE/close        {"teacher_key"}
 
-A token may also come in the ``X-Rummy-Token`` header instead of the query.
-Errors answer ``{"error": "..."}`` (and ``"state"`` with a 409).
+Every POST is ``Content-Type: application/json``; a request that names
+another origin (``Origin``, ``Sec-Fetch-Site``) is refused, and no CORS
+header is ever sent, so a page elsewhere can't make a teacher's or a
+learner's browser act.  Errors answer ``{"error": "..."}`` (and ``"state"``
+with a 409).  No token ever reaches the log (:class:`ScrubTokens`).
 """
 
 from __future__ import annotations
@@ -31,15 +37,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
+import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from tornado import web
-from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.ioloop import IOLoop
 
-from tableserver.core import BadRequest, ServiceError, TableService, normal_code
+from tableserver.core import BadRequest, ServiceError, TableService, normal_code, service_options
 
-__all__ = ["API", "MAX_BODY", "Hub", "handlers", "setup", "make_app",
+__all__ = ["API", "MAX_BODY", "MAX_DEPTH", "Hub", "ScrubTokens", "scrub", "scrub_logs",
+           "handlers", "setup", "make_app",
            "_load_jupyter_server_extension", "_jupyter_server_extension_points"]
 
 log = logging.getLogger("tableserver")
@@ -50,9 +60,58 @@ API = "rummy/api"
 MAX_BODY = 16 * 1024
 #: The longest a long poll waits (seconds).
 MAX_WAIT = 60.0
-#: How often bots and stand-ins are given their turn (milliseconds).
-TICK_MS = 200
-_CODE = r"([A-Za-z0-9 -]{1,40})"
+#: How deep a request's JSON may nest (objects and lists).
+MAX_DEPTH = 16
+#: A code in a path: letters, digits, dashes and spaces (``%20`` or ``+``).
+_CODE = r"([A-Za-z0-9 %+-]{1,60})"
+
+#: ``key=value`` pairs whose value is a secret, and any long run of the
+#: characters a token is made of with a digit, a capital and a small letter
+#: in it (a ``secrets.token_urlsafe`` value; kernel ids are small hex).
+_SECRET_PAIR = re.compile(r"(?i)\b((?:[a-z_]*token|watch|admin|key|teacher_key|password)=)"
+                          r"[^&\s\"']+")
+_TOKENISH = re.compile(r"(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Z])"
+                       r"(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])")
+
+
+def scrub(text: str) -> str:
+    """``text`` with every token-looking value replaced by ``[hidden]``.
+
+    >>> scrub("GET /voila/render/x.ipynb?table=K7QM&token=xb-Y2PM-OvnA85i87bmS3NrYYxu7hcru")
+    'GET /voila/render/x.ipynb?table=K7QM&token=[hidden]'
+    >>> scrub("seat 3 of 1DUOxIGnx9UlAghENKogzzHLXOiX2Fjp, kernel 6f1c0e7a-2b3d-4c5e-8f90-1a2b3c4d5e6f")
+    'seat 3 of [hidden], kernel 6f1c0e7a-2b3d-4c5e-8f90-1a2b3c4d5e6f'
+    """
+    return _TOKENISH.sub("[hidden]", _SECRET_PAIR.sub(r"\1[hidden]", text))
+
+
+class ScrubTokens(logging.Filter):
+    """A logging filter that hides token-looking values in every record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a broken record is logged as it is
+            return True
+        clean = scrub(text)
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
+
+
+_SCRUBBER = ScrubTokens()
+
+
+def scrub_logs(*loggers: logging.Logger) -> None:
+    """Hide tokens in what these loggers, tornado's and the root's handlers
+    write (a page's address may carry one in its query)."""
+    names = ("tornado.access", "tornado.application", "tornado.general", "tableserver")
+    for logger in (*loggers, *(logging.getLogger(n) for n in names), logging.getLogger()):
+        if _SCRUBBER not in logger.filters:
+            logger.addFilter(_SCRUBBER)
+        for handler in logger.handlers:
+            if _SCRUBBER not in handler.filters:
+                handler.addFilter(_SCRUBBER)
 
 
 class Hub:
@@ -118,7 +177,7 @@ class _Handler(web.RequestHandler):
 
     def check_xsrf_cookie(self) -> None:
         """No cookie is used: a request proves itself with a token in its body
-        or query, so there is nothing for a cross-site form to borrow."""
+        or a header, and :meth:`prepare` refuses any request from another origin."""
 
     def set_default_headers(self) -> None:
         self.set_header("Content-Type", "application/json; charset=utf-8")
@@ -130,7 +189,35 @@ class _Handler(web.RequestHandler):
         # the query may hold a token: log the path only
         return f"{self.request.method} {self.request.path} ({self.request.remote_ip})"
 
+    def cross_site(self) -> str | None:
+        """Why this request comes from another site's page, or None: a
+        browser names the page's origin (``Origin``) and, in new browsers,
+        whether it is this site (``Sec-Fetch-Site``)."""
+        headers = self.request.headers
+        site = headers.get("Sec-Fetch-Site")
+        if site is not None and site not in ("same-origin", "none"):
+            return f"a request from another site ({site}) is refused"
+        origin = headers.get("Origin")
+        if origin is not None:
+            parts = urlsplit(origin)
+            if origin == "null" or parts.netloc.lower() != self.request.host.lower() or \
+                    parts.scheme != self.request.protocol:
+                return "a request from another origin is refused: the API serves its own pages"
+        return None
+
     def prepare(self) -> None:
+        why = self.cross_site()
+        if why is not None:
+            self._too_big = True  # nothing more is read or done
+            self.send_error_json(403, why)
+            return
+        if self.request.method == "POST":
+            kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                self._too_big = True
+                self.send_error_json(415, "a request body must be JSON, sent with "
+                                          "Content-Type: application/json")
+                return
         length = self.request.headers.get("Content-Length")
         if length is not None:
             try:
@@ -153,8 +240,18 @@ class _Handler(web.RequestHandler):
         """The request's JSON object, or :class:`BadRequest` saying why not."""
         raw = b"".join(self._chunks) if self._chunks else (self.request.body or b"")
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadRequest("the request body must be a JSON object in UTF-8, e.g. "
+                             '{"name": "Ana"}') from None
+        if _depth(text) > MAX_DEPTH:
+            raise BadRequest(f"the request body nests deeper than {MAX_DEPTH} levels: a table's "
+                             "request is a flat JSON object")
+        try:
+            data = json.loads(text, parse_constant=_no_constant)
+        except BadRequest:
+            raise
+        except (ValueError, RecursionError):
             raise BadRequest("the request body must be a JSON object, e.g. "
                              '{"name": "Ana"}') from None
         if not isinstance(data, dict):
@@ -162,8 +259,14 @@ class _Handler(web.RequestHandler):
         return data
 
     def token(self) -> str | None:
-        return self.get_query_argument("token", None) or self.request.headers.get(
-            "X-Rummy-Token")
+        return self.request.headers.get("X-Rummy-Token") or self.get_query_argument("token",
+                                                                                    None)
+
+    def teacher_key(self, body: dict[str, Any] | None = None) -> Any:
+        """The teacher key: the ``X-Rummy-Teacher-Key`` header, or the body's ``teacher_key``."""
+        if body is not None and "teacher_key" in body:
+            return body["teacher_key"]
+        return self.request.headers.get("X-Rummy-Teacher-Key")
 
     def send_json(self, data: Any, status: int = 200) -> None:
         if self._finished:
@@ -218,23 +321,26 @@ class TablesHandler(_Post):
     async def post(self) -> None:
         def create() -> dict[str, Any]:
             d = self.json_body()
+            key = self.teacher_key(d)
             extra = {k: d[k] for k in ("timeout", "speed", "pause_between_hands", "stand_in")
                      if k in d}
-            unknown = set(d) - {"variant", "seats", "options", *extra}
+            unknown = set(d) - {"variant", "seats", "options", "teacher_key", *extra}
             if unknown:
-                raise BadRequest(f"unknown keys {sorted(unknown)}: a table takes variant, "
-                                 "seats, options, timeout, speed, pause_between_hands, "
-                                 "stand_in")
+                raise BadRequest(f"unknown keys {sorted(unknown)}: a table takes teacher_key, "
+                                 "variant, seats, options, timeout, speed, "
+                                 "pause_between_hands, stand_in")
             return self.service.create(d.get("variant"), d.get("seats"), d.get("options"),
+                                       teacher_key=key, client=self.request.remote_ip or "",
                                        **extra)
         await self.run(create, status=201)
+
+    async def get(self) -> None:
+        await self.run(lambda: self.service.list_tables(self.teacher_key()))
 
 
 class AdminHandler(_Handler):
     async def get(self, code: str) -> None:
-        token = self.get_query_argument("admin_token", None) or self.request.headers.get(
-            "X-Rummy-Token")
-        await self.run(self.service.admin, code, token)
+        await self.run(self.service.admin, code, self.teacher_key())
 
 
 class JoinHandler(_Post):
@@ -260,7 +366,10 @@ class WaitHandler(_Handler):
         token = self.token()
         try:
             version = int(self.get_query_argument("version", "0"))
-            timeout = min(max(float(self.get_query_argument("timeout", "25")), 0.0), MAX_WAIT)
+            asked = float(self.get_query_argument("timeout", "25"))
+            if not math.isfinite(asked):
+                raise ValueError(asked)
+            timeout = min(max(asked, 0.0), MAX_WAIT)
         except ValueError:
             self.send_error_json(400, "version must be a whole number and timeout a number of "
                                       f"seconds up to {MAX_WAIT:g}")
@@ -296,20 +405,36 @@ class ActHandler(_Post):
 
 class NextHandler(_Post):
     async def post(self, code: str) -> None:
-        await self.run(lambda: self.service.next_hand(code, self.json_body().get("admin_token")))
+        await self.run(lambda: self.service.next_hand(code, self.teacher_key(self.json_body())))
 
 
 class RemoveHandler(_Post):
     async def post(self, code: str) -> None:
         def remove() -> dict[str, Any]:
             d = self.json_body()
-            return self.service.remove_seat(code, d.get("admin_token"), d.get("seat"))
+            return self.service.remove_seat(code, self.teacher_key(d), d.get("seat"))
         await self.run(remove)
+
+
+class LockHandler(_Post):
+    async def post(self, code: str) -> None:
+        def lock() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.lock(code, self.teacher_key(d), d.get("locked", True))
+        await self.run(lock)
+
+
+class TurnAwayHandler(_Post):
+    async def post(self, code: str) -> None:
+        def turn_away() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.turn_away(code, self.teacher_key(d), d.get("name"))
+        await self.run(turn_away)
 
 
 class CloseHandler(_Post):
     async def post(self, code: str) -> None:
-        await self.run(lambda: self.service.close(code, self.json_body().get("admin_token")))
+        await self.run(lambda: self.service.close(code, self.teacher_key(self.json_body())))
 
 
 class NotFoundHandler(_Handler):
@@ -330,6 +455,8 @@ def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, 
         (root + f"/tables/{_CODE}/act", ActHandler, kw),
         (root + f"/tables/{_CODE}/next", NextHandler, kw),
         (root + f"/tables/{_CODE}/remove", RemoveHandler, kw),
+        (root + f"/tables/{_CODE}/lock", LockHandler, kw),
+        (root + f"/tables/{_CODE}/turn_away", TurnAwayHandler, kw),
         (root + f"/tables/{_CODE}/close", CloseHandler, kw),
         (root + "/.*", NotFoundHandler, kw),
     ]
@@ -339,26 +466,60 @@ def setup(web_app: web.Application, base_url: str = "/",
           service: TableService | None = None) -> TableService:
     """Serve the API in ``web_app`` and start giving bots their turns; the
     service keeps its tables in the data folder unless one is given."""
-    service = service if service is not None else TableService()
+    service = service if service is not None else TableService(**service_options())
     service.wait_for_disk = False  # each request awaits its own writes (a group commit)
     hub = Hub()
     service.listeners.append(hub.changed)
     web_app.add_handlers(".*$", handlers(base_url, service, hub))
-
-    def tick() -> None:
-        hub._loop = asyncio.get_running_loop()
-        try:
-            service.tick()
-        except Exception:  # a bot's failure is logged; the server goes on
-            log.exception("the table service's tick failed")
-
-    ticker = PeriodicCallback(tick, TICK_MS)
-    IOLoop.current().add_callback(ticker.start)
+    start(service, hub)
     web_app.settings["rummy_tables"] = service
-    web_app.settings["rummy_ticker"] = ticker
     log.info("Rummy table service: %s tables, database %s", len(service.tables),
              service.store.path)
     return service
+
+
+def start(service: TableService, hub: Hub) -> None:
+    """Once the server's loop runs: the hub learns it, the bots start in
+    their worker thread (never on the loop), and the log hides tokens."""
+    scrub_logs()
+
+    def begin() -> None:
+        hub._loop = asyncio.get_running_loop()
+        service.start_bots()
+
+    IOLoop.current().add_callback(begin)
+
+
+def _no_constant(name: str) -> Any:
+    raise BadRequest(f"the request body holds {name}: numbers must be finite")
+
+
+def _depth(text: str) -> int:
+    """How deep brackets nest in JSON ``text`` (outside strings).
+
+    >>> _depth('{"a": [1, {"b": "[[["}]}')
+    3
+    """
+    deepest = depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def make_app(service: TableService | None = None, base_url: str = "/") -> web.Application:
@@ -368,10 +529,16 @@ def make_app(service: TableService | None = None, base_url: str = "/") -> web.Ap
     return app
 
 
-def api_url(port: int, base_url: str = "/", ip: str = "127.0.0.1") -> str:
-    """Where a kernel on this machine reaches the API."""
+def api_url(port: int, base_url: str = "/", ip: str = "127.0.0.1", scheme: str = "http") -> str:
+    """Where a kernel on this machine reaches the API.
+
+    >>> api_url(8866, "/", "0.0.0.0")
+    'http://127.0.0.1:8866/rummy/api'
+    """
     host = "127.0.0.1" if ip in ("", "0.0.0.0", "::", "localhost") else ip
-    return f"http://{host}:{port}/" + "/".join(p for p in (base_url.strip("/"), API) if p)
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port}/" + "/".join(p for p in (base_url.strip("/"), API) if p)
 
 
 def _jupyter_server_extension_points() -> list[dict[str, Any]]:
@@ -389,5 +556,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     server's config set them."""
     for key in ("mathjax_url", "mathjax_config"):
         serverapp.web_app.settings.setdefault(key, None)
-    setup(serverapp.web_app, serverapp.base_url)
+    service = setup(serverapp.web_app, serverapp.base_url)
+    if service.teacher_key_made:
+        print(f"Rummy table service: the teacher key is {service.teacher_key}", flush=True)
     os.environ["RUMMY_API"] = api_url(serverapp.port, serverapp.base_url, serverapp.ip)

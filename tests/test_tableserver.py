@@ -31,7 +31,9 @@ from tableserver import (
     normal_code,
 )
 
-TABLE_KEYS = {"code", "version", "status", "table"}
+#: What the service adds to a seat's observation: the table, and the points of
+#: each round or hand (checked against the replay's own score rows).
+TABLE_KEYS = {"code", "version", "status", "table", "score_rows"}
 
 
 class Clock:
@@ -44,8 +46,13 @@ class Clock:
         return self.t
 
 
-def make(tmp_path: Path, clock: Clock | None = None) -> TableService:
-    return TableService(Store(tmp_path / "tables.sqlite3"), clock=clock or Clock())
+#: The teacher key of the tests' services (a server takes RUMMY_TEACHER_KEY or makes one).
+KEY = "teacher-key-of-the-tests-0123456789"
+
+
+def make(tmp_path: Path, clock: Clock | None = None, **kw: Any) -> TableService:
+    return TableService(Store(tmp_path / "tables.sqlite3"), clock=clock or Clock(),
+                        teacher_key=KEY, **kw)
 
 
 def replay(svc: TableService, code: str) -> Any:
@@ -68,7 +75,7 @@ def observation_part(view: dict[str, Any]) -> dict[str, Any]:
 
 def full_table(svc: TableService, variant: str, seats: list[str], **kw: Any
                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    made = svc.create(variant, seats, **kw)
+    made = svc.create(variant, seats, teacher_key=KEY, **kw)
     joined = [svc.join(made["code"], f"P{i}") for i, k in enumerate(seats) if k == "human"]
     return made, joined
 
@@ -77,7 +84,7 @@ def full_table(svc: TableService, variant: str, seats: list[str], **kw: Any
 
 def test_codes_are_readable_and_long_enough(tmp_path: Path) -> None:
     svc = make(tmp_path)
-    codes = {svc.create("gin_three", ["human"] * 3)["code"] for _ in range(30)}
+    codes = {svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"] for _ in range(30)}
     assert len(codes) == 30
     for c in codes:
         groups = c.split("-")
@@ -93,7 +100,7 @@ def test_codes_are_readable_and_long_enough(tmp_path: Path) -> None:
 def test_tokens_are_secret_and_distinct(tmp_path: Path) -> None:
     svc = make(tmp_path)
     made, joined = full_table(svc, "big_table", ["human"] * 4)
-    tokens = [j["token"] for j in joined] + [made["admin_token"], made["spectator_token"]]
+    tokens = [j["token"] for j in joined] + [KEY, made["spectator_token"]]
     assert len(set(tokens)) == len(tokens)
     assert all(len(t) >= 32 for t in tokens)
     # the database keeps only hashes of them
@@ -119,13 +126,13 @@ def test_bad_table_requests_say_what_is_allowed(tmp_path: Path, args: tuple[Any,
                                                 kw: dict[str, Any], says: str) -> None:
     svc = make(tmp_path)
     with pytest.raises(BadRequest, match=says):
-        svc.create(*args, **kw)
+        svc.create(*args, teacher_key=KEY, **kw)
     assert svc.tables == {} and svc.store.load() == []
 
 
 def test_join_fills_human_seats_in_order_and_a_full_table_says_so(tmp_path: Path) -> None:
     svc = make(tmp_path)
-    made = svc.create("big_table", ["greedy", "human", "random", "human"])
+    made = svc.create("big_table", ["greedy", "human", "random", "human"], teacher_key=KEY)
     code = made["code"]
     assert svc.state(code, made["spectator_token"])["status"] == "waiting"
     a = svc.join(code, "Ana")
@@ -142,7 +149,7 @@ def test_join_fills_human_seats_in_order_and_a_full_table_says_so(tmp_path: Path
 @pytest.mark.parametrize("name", ["", "   ", None, 7, "x" * 25, "tab\there\x00"])
 def test_join_refuses_bad_names(tmp_path: Path, name: Any) -> None:
     svc = make(tmp_path)
-    code = svc.create("gin_three", ["human"] * 3)["code"]
+    code = svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"]
     before = svc.tables[code].version
     with pytest.raises(BadRequest, match="name must be"):
         svc.join(code, name)
@@ -151,7 +158,7 @@ def test_join_refuses_bad_names(tmp_path: Path, name: Any) -> None:
 
 def test_only_existing_tables_can_be_joined(tmp_path: Path) -> None:
     svc = make(tmp_path)
-    svc.create("gin_three", ["human"] * 3)
+    svc.create("gin_three", ["human"] * 3, teacher_key=KEY)
     with pytest.raises(NotFound, match="there is no table"):
         svc.join("ABCD-EFGH-JKMN", "Ana")
     with pytest.raises(NotFound, match="not a table code"):
@@ -177,6 +184,7 @@ def play_randomly(svc: TableService, code: str, tokens: dict[int, str], rng: ran
         view = svc.state(code, tokens[seat])
         assert view["legal_actions"], view["phase"]
         svc.act(code, tokens[seat], rng.choice(view["legal_actions"]), view["version"])
+        svc.tick()  # the bots' turns (a server's worker thread plays them)
         check_views(svc, code, tokens)
 
 
@@ -185,6 +193,7 @@ def check_views(svc: TableService, code: str, tokens: dict[int, str]) -> None:
     for seat, token in tokens.items():
         view = svc.state(code, token)
         assert observation_part(view) == encode(local.observe(seat))
+        assert view["score_rows"] == [[label, row] for label, row in local._score_rows()]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -231,7 +240,7 @@ def test_a_wrong_or_missing_token_changes_nothing(tmp_path: Path) -> None:
     other = next(j for j in joined if j["seat"] != seat)
     before = (t.version, t.game.to_json(), svc.store.count_moves())
     for token in (None, "", "x" * 32, other["token"] + "x", made["spectator_token"],
-                  made["admin_token"]):
+                  KEY):
         with pytest.raises(Forbidden):
             svc.act(code, token, action)
     with pytest.raises(Forbidden):
@@ -332,7 +341,7 @@ def test_every_acknowledged_move_is_saved_and_a_restart_brings_tables_back(tmp_p
     after = {s: again.state(code, t) for s, t in tokens.items()}
     assert after == before
     assert again.state(code, made["spectator_token"]) == spectator
-    assert again.admin(code, made["admin_token"])["status"] == "playing"
+    assert again.admin(code, KEY)["status"] == "playing"
     play_randomly(again, code, tokens, rng, 10)  # and the hand goes on
     assert again.tables[code].moves > svc.tables[code].moves
 
@@ -342,7 +351,7 @@ def test_a_closed_table_stays_closed_after_a_restart(tmp_path: Path) -> None:
     made, joined = full_table(svc, "gin_three", ["human"] * 3)
     with pytest.raises(Forbidden):
         svc.close(made["code"], joined[0]["token"])
-    svc.close(made["code"], made["admin_token"])
+    svc.close(made["code"], KEY)
     with pytest.raises(Gone):
         svc.state(made["code"], joined[0]["token"])
     again = make(tmp_path)
@@ -374,7 +383,7 @@ def test_an_absent_learner_is_played_by_a_stand_in_and_gets_the_seat_back(tmp_pa
     assert svc.tick() == 2  # the stand-in draws and discards for the seat
     assert t.version > started and t.seats[seat].away
     assert t.game.current_player != seat
-    info = svc.admin(code, made["admin_token"])["table"]["seats"][seat]
+    info = svc.admin(code, KEY)["table"]["seats"][seat]
     assert info["away"] and info["joined"]
     svc.watch(code, token, +1)  # the learner is back
     svc.state(code, token)
@@ -390,13 +399,14 @@ def test_an_absent_learner_is_played_by_a_stand_in_and_gets_the_seat_back(tmp_pa
 
 def test_the_teacher_starts_each_hand_and_only_the_admin_token_may(tmp_path: Path) -> None:
     svc = make(tmp_path)
-    made = svc.create("three_thirteen", ["human", "greedy"], speed=0)
-    code, admin = made["code"], made["admin_token"]
+    made = svc.create("three_thirteen", ["human", "greedy"], teacher_key=KEY, speed=0)
+    code, admin = made["code"], KEY
     with pytest.raises(Forbidden):
         svc.next_hand(code, made["spectator_token"])
     with pytest.raises(Forbidden):
         svc.admin(code, None)
     svc.next_hand(code, admin)  # starts with the free seat played by a stand-in (speed 0)
+    svc.tick()  # the bots' worker plays the stand-in's and the bot's moves
     t = svc.tables[code]
     assert t.moves > 0 and t.seats[0].away
     assert t.status == "paused" and t.hand == 2  # round 1 was played to its end
@@ -412,7 +422,7 @@ def test_the_teacher_starts_each_hand_and_only_the_admin_token_may(tmp_path: Pat
 def test_removing_a_seat_revokes_its_token_and_frees_it(tmp_path: Path) -> None:
     svc = make(tmp_path)
     made, joined = full_table(svc, "gin_three", ["human"] * 3)
-    code, admin = made["code"], made["admin_token"]
+    code, admin = made["code"], KEY
     with pytest.raises(Forbidden):
         svc.remove_seat(code, joined[0]["token"], 1)
     with pytest.raises(BadRequest, match="seat must be"):

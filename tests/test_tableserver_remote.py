@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import rummy
-from tableserver.remote import RemoteGame, shared_table
-from tests.test_tableserver_web import Server
+from tableserver.remote import RemoteGame, find_seat, shared_table
+from tests.test_tableserver_web import KEY, TEACHER, Server
 
 pytest.importorskip("ipywidgets")
 
@@ -32,7 +32,8 @@ def api(tmp_path: Path) -> Iterator[str]:
 def create(api: str, body: dict[str, Any]) -> dict[str, Any]:
     import urllib.request
 
-    req = urllib.request.Request(api + "/tables", data=json.dumps(body).encode(), method="POST")
+    req = urllib.request.Request(api + "/tables", data=json.dumps(body).encode(), method="POST",
+                                 headers=TEACHER)
     with urllib.request.urlopen(req, timeout=30) as r:
         return dict(json.loads(r.read()))
 
@@ -147,10 +148,44 @@ def test_a_reload_returns_to_the_seat_with_the_token(api: str) -> None:
         shared_table(made["code"], "", api=api)
 
 
+def test_a_reopened_join_link_keeps_its_one_seat(api: str) -> None:
+    """The page says which seat the browser kept before the kernel joins:
+    the same link opened again returns to it; another name on the same
+    computer (a shared one) takes a seat of its own."""
+    from tableserver.remote import _call
+
+    made = create(api, {"variant": "big_table", "seats": ["human"] * 3 + ["greedy"],
+                        "speed": 10, "timeout": None})
+    code = made["code"]
+    first = find_seat(code, "Ana", api=api)
+    assert first.seat is None  # nothing joined before the page spoke
+    assert not any(s["joined"] for s in _call(f"{api}/tables/{code}", teacher=KEY)["table"]["seats"])
+    ana = first.handoff({"token": "", "name": ""})  # a browser that kept nothing
+    kept = {"token": ana.game.token, "name": "Ana"}
+    again = find_seat(code, "Ana", api=api)
+    again.box.value = json.dumps(kept)  # what the page's script writes into the hidden box
+    assert again.seat is not None and again.seat.game.seat == ana.game.seat
+    seats = _call(f"{api}/tables/{code}", teacher=KEY)["table"]["seats"]
+    assert [s["joined"] for s in seats[:3]] == [True, False, False]
+    ben = find_seat(code, "Ben", api=api).handoff(kept)  # Ben on Ana's computer
+    assert ben.game.seat == 1 and ben.game.players[1] == "Ben"
+    assert "Ana" in again.seat.header.value and "token" not in again.seat.header.value.lower(
+        ).replace("data-token", "")
+
+
 def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> None:
     from tableserver.classroom import Classroom
 
     room = Classroom(api=api, query="")
+    room.sign.click()
+    assert "teacher key" in room.message.value
+    room.key_box.value = "a-wrong-key-123"
+    room.sign.click()
+    assert "only the teacher" in room.message.value and room.form.layout.display == "none"
+    room.key_box.value = KEY
+    room.sign.click()
+    assert room.message.value == "" and room.form.layout.display == ""
+    assert room.key_box.value == ""  # the key does not stay in the box
     # Three Thirteen takes turns: the stand-in and the bot stop at Ana's turn
     room.variant.value, room.learners.value, room.bots.value = "three_thirteen", 2, 1
     room.speed.value = 0.0
@@ -158,7 +193,8 @@ def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> No
     assert room.message.value == "", room.message.value
     code = room.code
     assert code and code in room.info.value and "three_thirteen.ipynb?table=" in room.info.value
-    assert room.admin and room.admin not in room.info.value  # the token is not shown as text
+    assert KEY not in room.info.value + room.keep.value  # the key is never shown
+    assert "<svg" in room.info.value and "rummy-join-qr" in room.info.value
     ana = shared_table(code, "Ana", api=api)
     room._reload()
     assert "Ana" in room.seats.value and "not joined" in room.seats.value
@@ -168,7 +204,7 @@ def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> No
     # the projector's view is what every seat sees alike: no hand, no advice
     from tableserver.remote import _call
 
-    public = _call(f"{api}/tables/{code}/state", token=room.admin)
+    public = _call(f"{api}/tables/{code}/state", token=KEY)
     assert public["player"] is None
     assert not {"hand", "partner_hand", "legal_actions"} & set(public)
     room.seat_choice.value = 0
@@ -177,9 +213,11 @@ def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> No
         ana.game.refresh()
     room.close.click()
     assert "closed" in room.info.value
-    again = Classroom(api=api, query=f"table={code}&admin={room.admin}")
+    again = Classroom(api=api, query="")  # a reload: the page hands over what it kept
+    again.handoff({"key": KEY, "code": code})
     assert again.message.value == "" and again.view["status"] == "closed"
-    wrong = Classroom(api=api, query=f"table={code}&admin=nope")
+    wrong = Classroom(api=api, query="")
+    wrong.handoff_box.value = json.dumps({"key": "nope-nope-nope", "code": code})
     assert "only the teacher" in wrong.message.value
 
 
@@ -187,22 +225,27 @@ def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None
     from tableserver.classroom import Classroom
 
     room = Classroom(api=api, query="")
+    room.sign_in(KEY)
     room.variant.value, room.learners.value, room.bots.value = "three_thirteen", 1, 1
     room.speed.value = 0.0
     room.create.click()
     ana = shared_table(room.code, "Ana", api=api)
     room.next.click()
     link = room.projector_path()
-    assert link and "watch=" in link and html.escape(link) in room.info.value
-    assert room.admin not in link
-    screen = Classroom(api=api, query=link.split("?", 1)[1])
+    assert link and "#watch=" in link and html.escape(link) in room.info.value
+    assert KEY not in link and "?" not in link.split("#")[1]  # the token is in the fragment
+    query, watch = link.split("?", 1)[1].split("#watch=")
+    screen = Classroom(api=api, query=query)
+    screen.handoff({"watch": watch})
     assert screen.message.value == "", screen.message.value
     assert room.code in screen.info.value and "On the table" in screen.public.value
     assert screen.controls.layout.display == "none" and screen.form.layout.display == "none"
     page = screen.info.value + screen.public.value
+    assert KEY not in widget_state(screen)  # the projector never holds the teacher key
     obs = ana.game.observe(ana.game.seat)
     public = {str(c) for c in getattr(obs, "discard_pile", ())} | {str(obs.discard_top)}
     for card in {str(c) for c in obs.hand} - public:  # Ana's hand never reaches the screen
         assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])", page), card
-    wrong = Classroom(api=api, query=f"table={room.code}&watch=nope")
+    wrong = Classroom(api=api, query=f"table={room.code}")
+    wrong.handoff_box.value = json.dumps({"watch": "nope"})
     assert wrong.message.value and "On the table" not in wrong.public.value

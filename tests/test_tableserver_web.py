@@ -27,6 +27,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 API = "/rummy/api"
+#: The teacher key the test servers are given (RUMMY_TEACHER_KEY).
+KEY = "teacher-key-of-the-tests-0123456789"
+JSON = {"Content-Type": "application/json"}
+TEACHER = {**JSON, "X-Rummy-Teacher-Key": KEY}
 
 
 def free_port() -> int:
@@ -38,11 +42,12 @@ def free_port() -> int:
 class Server:
     """``python -m tableserver`` on a free loopback port, data in ``data``."""
 
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, extra_env: dict[str, str] | None = None) -> None:
         self.data = data
         self.port = free_port()
         self.log = data / f"server-{self.port}.log"
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
+               "RUMMY_TEACHER_KEY": KEY, **(extra_env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tableserver", "--port", str(self.port), "--data", str(data)],
             cwd=ROOT, env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
@@ -61,8 +66,10 @@ class Server:
     def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
              raw: bytes | None = None) -> tuple[int, Any]:
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        if headers is None:
+            headers = dict(JSON) if data is not None else {}
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{API}{path}", data=data,
-                                     method=method, headers=headers or {})
+                                     method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=30) as r:
                 return r.status, json.loads(r.read())
@@ -103,7 +110,8 @@ def new_table(s: Server, variant: str = "big_table", seats: list[str] | None = N
               names: tuple[str, ...] = ("Ana", "Ben", "Cleo"), **kw: Any
               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     seats = seats or ["human", "human", "human"]
-    status, made = s.call("POST", "/tables", {"variant": variant, "seats": seats, **kw})
+    status, made = s.call("POST", "/tables", {"teacher_key": KEY, "variant": variant,
+                                              "seats": seats, **kw})
     assert status == 201, made
     joined = []
     for name in names[:seats.count("human")]:
@@ -141,12 +149,13 @@ def mover(s: Server, code: str, joined: list[dict[str, Any]]) -> tuple[dict[str,
      "aces"),
 ])
 def test_create_refuses_bad_input(server: Server, raw: bytes, says: str) -> None:
-    status, body = server.call("POST", "/tables", raw=raw)
+    status, body = server.call("POST", "/tables", raw=raw, headers=TEACHER)
     assert status == 400 and says in body["error"]
 
 
 def test_bodies_are_size_limited(server: Server) -> None:
-    big = {"variant": "gin_three", "seats": ["human"] * 3, "options": {}, "pad": "x" * 20_000}
+    big = {"teacher_key": KEY, "variant": "gin_three", "seats": ["human"] * 3, "options": {},
+           "pad": "x" * 20_000}
     status, body = server.call("POST", "/tables", big)
     assert status == 413 and "16384" in body["error"]
 
@@ -160,18 +169,18 @@ def test_unknown_endpoints_answer_json_404(server: Server) -> None:
 def test_create_and_admin_view_survive_a_restart(server: Server) -> None:
     made, joined = new_table(server, seats=["human", "human", "greedy"], names=("Ana", "Ben"),
                              speed=10)  # the bot waits: nothing moves during the test
-    code, admin = made["code"], made["admin_token"]
-    assert server.call("GET", f"/tables/{code}?admin_token=wrong")[0] == 403
+    code, admin = made["code"], KEY
+    assert server.call("GET", f"/tables/{code}",
+                       headers={"X-Rummy-Teacher-Key": "wrong"})[0] == 403
     assert server.call("GET", f"/tables/{code}")[0] == 403
-    status, view = server.call("GET", f"/tables/{code}?admin_token={admin}")
+    status, view = server.call("GET", f"/tables/{code}", headers={"X-Rummy-Teacher-Key": admin})
     assert status == 200
     assert [(x["name"], x["joined"]) for x in view["table"]["seats"]] == [
         ("Ana", True), ("Ben", True), ("Greedy bot 3", False)]
     again = restart(server)
     try:
-        assert again.call("GET", f"/tables/{code}?admin_token={admin}")[1] == view
-        # the admin token may also come in the X-Rummy-Token header
-        assert again.call("GET", f"/tables/{code}", headers={"X-Rummy-Token": admin})[1] == view
+        assert again.call("GET", f"/tables/{code}",
+                          headers={"X-Rummy-Teacher-Key": admin})[1] == view
     finally:
         again.stop()
 
@@ -200,7 +209,7 @@ def test_join_bad_input_full_table_and_restart(server: Server) -> None:
 def test_state_needs_the_seats_token_and_survives_a_restart(server: Server) -> None:
     made, joined = new_table(server)
     code = made["code"]
-    for bad in ("", "?token=", "?token=abc", f"?token={made['admin_token']}x"):
+    for bad in ("", "?token=", "?token=abc", f"?token={KEY}x"):
         status, body = server.call("GET", f"/tables/{code}/state{bad}")
         assert status == 403 and "hand" not in body
     views = {j["seat"]: state(server, code, j["token"]) for j in joined}
@@ -319,32 +328,33 @@ def test_wait_answers_at_once_when_behind_and_wakes_on_a_move(server: Server) ->
 
 # -- the teacher's endpoints -----------------------------------------------------------------------
 
-def test_next_remove_and_close_need_the_admin_token_and_survive_a_restart(server: Server
+def test_next_remove_and_close_need_the_teacher_key_and_survive_a_restart(server: Server
                                                                           ) -> None:
     made, joined = new_table(server, "three_thirteen", ["human", "human", "greedy"],
                              names=("Ana",))
-    code, admin = made["code"], made["admin_token"]
+    code, admin = made["code"], KEY
     for path in ("next", "remove", "close"):
-        for body in ({"admin_token": joined[0]["token"], "seat": 0}, {"seat": 0},
-                     {"admin_token": made["spectator_token"], "seat": 0}):
+        for body in ({"teacher_key": joined[0]["token"], "seat": 0}, {"seat": 0},
+                     {"teacher_key": made["spectator_token"], "seat": 0}):
             assert server.call("POST", f"/tables/{code}/{path}", body)[0] == 403, path
         assert server.call("POST", f"/tables/{code}/{path}", raw=b"admin")[0] == 400
-    assert server.call("POST", f"/tables/{code}/remove", {"admin_token": admin,
+    assert server.call("POST", f"/tables/{code}/remove", {"teacher_key": admin,
                                                           "seat": "one"})[0] == 400
-    assert server.call("POST", f"/tables/{code}/remove", {"admin_token": admin,
+    assert server.call("POST", f"/tables/{code}/remove", {"teacher_key": admin,
                                                           "seat": 2})[0] == 400  # a bot
-    status, view = server.call("POST", f"/tables/{code}/next", {"admin_token": admin})
+    status, view = server.call("POST", f"/tables/{code}/next", {"teacher_key": admin})
     assert status == 200 and view["status"] == "playing"
-    status, view = server.call("POST", f"/tables/{code}/remove", {"admin_token": admin,
+    status, view = server.call("POST", f"/tables/{code}/remove", {"teacher_key": admin,
                                                                   "seat": 0})
     assert status == 200 and not view["table"]["seats"][0]["joined"]
     assert server.call("GET", f"/tables/{code}/state?token={joined[0]['token']}")[0] == 403
     again = restart(server)
     try:
         assert again.call("GET", f"/tables/{code}/state?token={joined[0]['token']}")[0] == 403
-        status, view = again.call("GET", f"/tables/{code}?admin_token={admin}")
+        status, view = again.call("GET", f"/tables/{code}",
+                                  headers={"X-Rummy-Teacher-Key": admin})
         assert view["status"] == "playing"
-        status, view = again.call("POST", f"/tables/{code}/close", {"admin_token": admin})
+        status, view = again.call("POST", f"/tables/{code}/close", {"teacher_key": admin})
         assert status == 200 and view["status"] == "closed"
     finally:
         again.stop()
@@ -362,11 +372,11 @@ def test_tokens_never_reach_the_servers_log(server: Server) -> None:
     for j in joined:
         state(server, code, j["token"])
         server.call("GET", f"/tables/{code}/wait?token={j['token']}&version=0")
-    server.call("GET", f"/tables/{code}?admin_token={made['admin_token']}")
+    server.call("GET", f"/tables/{code}", headers={"X-Rummy-Teacher-Key": KEY})
     server.stop()
     log = server.log.read_text()
     assert "/state" in log
-    for t in [j["token"] for j in joined] + [made["admin_token"], made["spectator_token"]]:
+    for t in [j["token"] for j in joined] + [KEY, made["spectator_token"]]:
         assert t not in log
 
 
@@ -385,11 +395,13 @@ def test_make_app_serves_the_api_beside_the_apps(tmp_path: Path) -> None:
     API on one origin, tables in RUMMY_DATA, kernels told where the API is."""
     from tests.browser import harness
 
-    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path)}) as voila:
+    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}
+                             ) as voila:
         status, page = _get(voila.base)
         assert status == 200 and "index.ipynb" in page
         req = urllib.request.Request(voila.base + "rummy/api/tables", method="POST", data=json.dumps(
-            {"variant": "gin_three", "seats": ["human", "greedy", "greedy"]}).encode())
+            {"variant": "gin_three", "seats": ["human", "greedy", "greedy"]}).encode(),
+            headers=TEACHER)
         with urllib.request.urlopen(req, timeout=30) as r:
             made = json.loads(r.read())
         status, body = _get(voila.base + f"rummy/api/tables/{made['code']}/state?token=no")
@@ -426,7 +438,8 @@ def test_the_jupyter_server_extension_serves_the_api(tmp_path: Path) -> None:
     from tests.browser import harness
 
     port = harness.free_port()
-    env = {**os.environ, "RUMMY_DATA": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "RUMMY_DATA": str(tmp_path), "PYTHONPATH": str(ROOT),
+           "RUMMY_TEACHER_KEY": KEY}
     argv = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}",
             "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", "--allow-root",
             "--IdentityProvider.token=t", f"--ServerApp.root_dir={ROOT}",
@@ -435,11 +448,12 @@ def test_the_jupyter_server_extension_serves_the_api(tmp_path: Path) -> None:
                         ready_path="api/status?token=t") as server:
         base = server.base + "rummy/api"
         req = urllib.request.Request(base + "/tables", method="POST", data=json.dumps(
-            {"variant": "three_thirteen", "seats": ["human", "expert"]}).encode())
+            {"variant": "three_thirteen", "seats": ["human", "expert"]}).encode(),
+            headers=TEACHER)
         with urllib.request.urlopen(req, timeout=30) as r:
             made = json.loads(r.read())
         req = urllib.request.Request(base + f"/tables/{made['code']}/join", method="POST",
-                                     data=b'{"name": "Ana"}')
+                                     data=b'{"name": "Ana"}', headers=JSON)
         with urllib.request.urlopen(req, timeout=30) as r:
             me = json.loads(r.read())
         status, body = _get(base + f"/tables/{made['code']}/state?token={me['token']}")

@@ -28,3 +28,29 @@ def test_the_command_line_can_still_choose_tcp() -> None:
     app = RummyVoila()
     app.initialize(["--no-browser", "--port=0", "--KernelManager.transport=tcp", "."])
     assert KernelManager(parent=app).transport == "tcp"
+
+
+def test_make_app_stays_on_loopback_and_make_classroom_serves_the_room() -> None:
+    """Finding 10: `make app` listens on 127.0.0.1 only; `make classroom` on the
+    machine's network address (or IP=...), with the teacher key and TLS."""
+    import subprocess
+    from pathlib import Path
+
+    from tableserver.voila_app import network_address
+
+    root = Path(__file__).resolve().parents[1]
+    app = subprocess.run(["make", "-n", "app"], cwd=root, capture_output=True, text=True).stdout
+    assert "--Voila.ip=127.0.0.1" in app
+    room = subprocess.run(["make", "-n", "classroom"], cwd=root, capture_output=True,
+                          text=True).stdout
+    assert "--classroom" in room and "127.0.0.1" not in room
+    chosen = subprocess.run(["make", "-n", "classroom", "IP=127.0.0.1"], cwd=root,
+                            capture_output=True, text=True).stdout
+    assert "--Voila.ip=127.0.0.1" in chosen
+    RummyVoila.classroom = True
+    try:
+        served = RummyVoila()
+        served.initialize(["--no-browser", "--port=0", "."])
+        assert served.ip == network_address()
+    finally:
+        RummyVoila.classroom = False

@@ -117,7 +117,15 @@ async def _receive_request() -> None:
     base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
     url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
            f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env['VOILA_KERNEL_ID']}")
-    async with connect(url, open_timeout=10, ping_interval=None, max_size=None) as ws:
+    extra: dict[str, Any] = {}
+    if url.startswith("wss:") and env.get("RUMMY_API_CA"):  # `make classroom` over HTTPS
+        import ssl
+
+        ctx = ssl.create_default_context(cafile=env["RUMMY_API_CA"])
+        ctx.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
+        extra["ssl"] = ctx
+    async with connect(url, open_timeout=10, ping_interval=None, max_size=None,
+                       **extra) as ws:
         request = json.loads(await ws.recv())
     env.update({str(k): str(v) for k, v in request.items()})
     env["VOILA_PREHEAT"] = "False"  # the page is here
@@ -256,7 +264,7 @@ class App:
 
     def _build(self, notes: list[str]) -> None:
         s = settings(self.defaults, query=self.query, notes=notes)
-        shared = settings({"table": "", "name": "", "token": ""}, query=self.query)
+        shared = settings({"table": "", "name": ""}, query=self.query)
         if shared["table"]:  # a seat at a classroom table, fed by the table service
             try:
                 made = _shared(shared)
@@ -311,16 +319,18 @@ def _words(exc: BaseException) -> str:
 
 
 def _shared(where: dict[str, str]) -> Any:
-    """The seat at a shared table (``?table=CODE&name=...`` or ``&token=...``),
-    fed by the table service: see tableserver.remote."""
-    from tableserver.remote import shared_table
+    """The seat at a shared table (``?table=CODE&name=...``), fed by the
+    table service: the page's script first says which seat this browser
+    kept, so that a link opened again returns to it (see tableserver.remote);
+    a token is never read from the address."""
+    from tableserver.remote import find_seat
 
-    return shared_table(where["table"], where["name"], where["token"])
+    return find_seat(where["table"], where["name"])
 
 
 def _keep_seat() -> None:
-    """The page's script that keeps a shared table's seat token (local storage
-    and address); it does nothing on a page without ``?table=``."""
+    """The page's script that keeps a shared table's seat token (in local
+    storage, never in the address); it does nothing on a page without ``?table=``."""
     with contextlib.suppress(ImportError):
         from IPython import get_ipython
         from IPython.display import HTML, display

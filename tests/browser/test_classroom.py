@@ -36,10 +36,13 @@ from tableserver.wire import decode_observation
 pytestmark = pytest.mark.browser
 
 NAMES = ("Ana", "Ben", "Cleo")
+#: The teacher key the test servers are given (RUMMY_TEACHER_KEY).
+KEY = "teacher-key-of-the-browser-tests-0123"
 
 
 def api_get(base: str, path: str, token: str) -> dict[str, Any]:
-    req = urllib.request.Request(base + "rummy/api" + path, headers={"X-Rummy-Token": token})
+    req = urllib.request.Request(base + "rummy/api" + path, headers={
+        "X-Rummy-Token": token, "X-Rummy-Teacher-Key": token})
     with urllib.request.urlopen(req, timeout=30) as r:
         return dict(json.loads(r.read()))
 
@@ -48,12 +51,15 @@ def query_of(page: Any) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
 
 
-def wait_token(page: Any, timeout: float = 60.0) -> str:
-    """The seat token the page keeps in its address (the seat keeper puts it there)."""
+def wait_token(page: Any, code: str, timeout: float = 60.0) -> str:
+    """The seat token the page keeps in its local storage (never in its address)."""
+    key = "rummy-seat-" + re.sub(r"[^0-9A-Z]", "", code.upper())
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        token = query_of(page).get("token")
+        token = str(page.evaluate(
+            "k => (JSON.parse(window.localStorage.getItem(k) || '{}') || {}).token || ''", key))
         if token:
+            assert token not in page.url, "the seat's token is in the page's address"
             return token
         page.wait_for_timeout(200)
     raise AssertionError(f"the page did not keep its seat's token: {page.url}")
@@ -79,7 +85,7 @@ class Learner:
 
     def ready(self) -> None:
         self.page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
-        self.token = wait_token(self.page)
+        self.token = wait_token(self.page, self.code)
         self.watch.settle()
 
     def view(self) -> dict[str, Any]:
@@ -221,7 +227,7 @@ def play_one_move(learners: list[Learner]) -> bool:
 
 def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -> None:
     port = harness.free_port()
-    env = {"RUMMY_DATA": str(tmp_path)}
+    env = {"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}
     server = harness.start_voila(port=port, env=env, extra_args=["--show_tracebacks=True"])
     learners: list[Learner] = []
     try:
@@ -231,6 +237,9 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
         teacher = harness.patient(teacher_ctx.new_page(), 60_000)
         teacher.goto(harness.app_url(base, "classroom"))
         harness.wait_rendered(teacher, timeout=120_000)
+        teacher.wait_for_selector(".rummy-teacher-key input", timeout=60_000)
+        teacher.locator(".rummy-teacher-key input").fill(KEY)
+        teacher.locator("button.rummy-sign-in").click()
         teacher.wait_for_selector("button.rummy-create-table", timeout=60_000)
         assert teacher.locator(".rummy-classroom-learners input").input_value() == "3"
         assert teacher.locator(".rummy-classroom-bots input").input_value() == "2"
@@ -240,11 +249,9 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
         assert re.fullmatch(r"[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}", code)
         link = teacher.locator("a.rummy-join-link").get_attribute("href") or ""
         assert link == f"big_table.ipynb?table={code}&name="
-        # the teacher's page keeps the table and its admin token in its address
-        deadline = time.monotonic() + 20
-        while "admin" not in query_of(teacher) and time.monotonic() < deadline:
-            teacher.wait_for_timeout(200)
-        admin = query_of(teacher)["admin"]
+        # no secret in the teacher's address: the key stays in the tab's session storage
+        admin = KEY
+        assert KEY not in teacher.url and KEY not in harness.page_text(teacher)
         assert api_get(base, f"/tables/{code}", admin)["status"] == "waiting"
 
         # three learners join from the link, each on a page of their own

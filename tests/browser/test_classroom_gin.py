@@ -15,7 +15,7 @@ from typing import Any
 import harness
 import pytest
 from test_browser_apps import EVERYTHING_JS, LOG_CARD, click_action, mentions
-from test_classroom import Learner
+from test_classroom import KEY, Learner
 
 from rummy import Action, Card
 from rummy.bots import make_bot
@@ -28,13 +28,14 @@ EXAMPLE = "your advice, e.g. draw discard or discard 9c"
 
 
 def test_box_captain_and_advisor_on_three_pages(browser: Any, tmp_path: Path) -> None:
-    server = harness.start_voila(env={"RUMMY_DATA": str(tmp_path)},
+    server = harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY},
                                  extra_args=["--show_tracebacks=True"])
     learners: list[Learner] = []
     try:
         req = urllib.request.Request(
             server.base + "rummy/api/tables", method="POST", data=json.dumps(
-                {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0}).encode())
+                {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0}).encode(),
+            headers={"Content-Type": "application/json", "X-Rummy-Teacher-Key": KEY})
         with urllib.request.urlopen(req, timeout=30) as r:
             code = json.loads(r.read())["code"]
         learners = [Learner(browser, server.base, code, n, app="gin_three")
