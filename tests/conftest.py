@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -25,8 +25,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 #   times each test's usual number of examples; a failure prints the
 #   ``@reproduce_failure`` blob, and the make target prints the seed it ran with.
 #   Each real failure it finds becomes an ``@example`` in its test.
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True, deadline=None)
-settings.register_profile("explore", derandomize=False, database=None, print_blob=True, deadline=None)
+_QUIET = [HealthCheck.too_slow]  # a clock's verdict, not the test's (see below)
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, deadline=None,
+                          suppress_health_check=_QUIET)
+settings.register_profile("explore", derandomize=False, database=None, print_blob=True,
+                          deadline=None, suppress_health_check=_QUIET)
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 if PROFILE not in ("ci", "explore"):
     raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: use 'ci' (the default) or 'explore'")
@@ -34,12 +37,13 @@ settings.load_profile(PROFILE)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under the "explore" profile every property test runs RUMMY_EXPLORE_FACTOR
-    times its own ``max_examples`` (a test's ``@settings`` would otherwise keep its
-    usual count, since explicit settings win over a profile's)."""
-    if PROFILE != "explore":
-        return
-    factor = int(os.environ.get("RUMMY_EXPLORE_FACTOR", "20"))
+    """Every property test: the health check that times example generation
+    (``too_slow``) is off, since on a loaded machine it fails by the clock, not by
+    the test (the checks of what is drawn stay on).  Under the "explore" profile
+    each also runs RUMMY_EXPLORE_FACTOR times its own ``max_examples`` (a test's
+    ``@settings`` would otherwise keep its usual count: explicit settings win
+    over a profile's)."""
+    factor = int(os.environ.get("RUMMY_EXPLORE_FACTOR", "20")) if PROFILE == "explore" else 1
     done: set[int] = set()  # a parametrized test's items share one function
     for item in items:
         test = getattr(item, "obj", None)
@@ -47,7 +51,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         done.add(id(test))
         own = test._hypothesis_internal_use_settings
-        test._hypothesis_internal_use_settings = settings(own, max_examples=own.max_examples * factor)
+        test._hypothesis_internal_use_settings = settings(
+            own, max_examples=own.max_examples * factor,
+            suppress_health_check=[*own.suppress_health_check, HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="session")
