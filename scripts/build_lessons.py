@@ -63,10 +63,11 @@ def fingerprint(text: str) -> str:
 
 
 WORKED = "worked-answer"
-QUIZ_KEYS = ("Q", "A", "right", "wrong", "hint", "why", "choices")
+TEACHER_ONLY = "teacher-only"
+QUIZ_KEYS = ("Q", "A", "right", "wrong", "hint", "why", "choices", "digits")
 
 
-def parse_quiz(body: str) -> dict:
+def parse_quiz(body: str, exercise: bool = False) -> dict:
     """A quiz block's ``key: value`` lines as a dict (see the module's description).
 
     >>> q = parse_quiz("Q: Who deals?\\nA: box\\nright: Box | the box\\nwrong: captain -> No.")
@@ -77,7 +78,7 @@ def parse_quiz(body: str) -> dict:
                   "choices": []}
     key = None
     for raw in body.splitlines():
-        m = re.match(r"^(Q|A|right|wrong|hint|why|choices):\s*(.*)$", raw)
+        m = re.match(r"^(Q|A|right|wrong|hint|why|choices|digits):\s*(.*)$", raw)
         if not m:
             if key in ("Q", "why", "hint") and raw.strip():  # a continuation line
                 field = {"Q": "question", "why": "why", "hint": "hint"}[key]
@@ -98,24 +99,35 @@ def parse_quiz(body: str) -> dict:
             quiz["hints"].append([wrong.strip(), hint.strip()])
         elif key == "choices":
             quiz["choices"] = [v.strip() for v in value.split(" | ")]
+        elif key == "digits":
+            quiz["digits"] = int(value)
         else:
             quiz[key] = value
-    if not quiz["question"] or not quiz["answer"]:
+    if not quiz["answer"] or not (quiz["question"] or exercise):
         raise ValueError(f"a quiz needs Q: and A: lines: {body[:80]!r}")
+    if not quiz["hint"]:
+        raise ValueError(f"every question needs a hint: line naming its rule: {body[:80]!r}")
     return quiz
 
 
-def quizzes_of(text: str) -> list[dict]:
-    """Every quiz of a lesson source, in order."""
-    return [parse_quiz(body) for body in re.findall(r"^%% quiz\s*\n(.*?)(?=^%% |\Z)", text,
-                                                    flags=re.MULTILINE | re.DOTALL)]
+def quizzes_of(text: str, block: str = "quiz") -> list[dict]:
+    """Every quiz (or, with ``block="exercise"``, every exercise) of a lesson source, in order."""
+    return [parse_quiz(body, exercise=block == "exercise")
+            for body in re.findall(rf"^%% {block}\s*\n(.*?)(?=^%% |\Z)", text,
+                                   flags=re.MULTILINE | re.DOTALL)]
+
+
+def questions_of(text: str) -> dict:
+    """A lesson's quiz file: ``{"quizzes": [...], "exercises": [...]}``."""
+    return {"quizzes": quizzes_of(text), "exercises": quizzes_of(text, "exercise")}
 
 
 def _shown(answer: str) -> str:
-    from rummy.teach import AnyOf, show_answer
+    """The answer as the answer box shows it: the first of its spellings (the
+    others are synonyms the checker takes, not part of the answer)."""
+    from rummy.teach import show_answer
 
-    parts = [a.strip() for a in answer.split(" | ")]
-    return show_answer(AnyOf(*parts) if len(parts) > 1 else parts[0])
+    return show_answer(answer.split(" | ")[0].strip())
 
 
 def parse(text: str) -> nbformat.NotebookNode:
@@ -137,6 +149,11 @@ def parse(text: str) -> nbformat.NotebookNode:
             return
         if kind == "md":
             nb.cells.append(nbformat.v4.new_markdown_cell(body))
+        elif kind == "md teacher":
+            # prose about the folded answers, which the student copy leaves out
+            cell = nbformat.v4.new_markdown_cell(body)
+            cell.metadata["tags"] = [TEACHER_ONLY]
+            nb.cells.append(cell)
         elif kind == "md answer":
             cell = nbformat.v4.new_markdown_cell(
                 f'<details class="{WORKED}"><summary>Worked answer (click to open)</summary>\n\n'
@@ -159,15 +176,18 @@ def parse(text: str) -> nbformat.NotebookNode:
                 f"{worked}\n\n</details>")
             cell.metadata["tags"] = [WORKED]
             nb.cells.append(cell)
+        elif kind == "exercise":
+            return  # its answer goes to the quiz file only
         else:
             cell = nbformat.v4.new_code_cell(body)
             if kind == "code hidden":
-                cell.metadata["jupyter"] = {"source_hidden": True}
+                # source and output fold away (an output says "right!" next to the answer)
+                cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
                 cell.metadata["tags"] = [WORKED]
             nb.cells.append(cell)
 
     for line in text.splitlines():
-        m = re.fullmatch(r"%% (md|md answer|code|code hidden|quiz)\s*", line)
+        m = re.fullmatch(r"%% (md|md answer|md teacher|code|code hidden|quiz|exercise)\s*", line)
         if m:
             flush()
             kind, lines = m.group(1), []
@@ -203,12 +223,12 @@ def _when(stamp: str) -> float:
 
 def write_quizzes(source: Path) -> Path | None:
     """Write ``notebooks/quizzes/<lesson>.json`` (the answers, out of the notebook)."""
-    quizzes = quizzes_of(source.read_text())
-    if not quizzes:
+    questions = questions_of(source.read_text())
+    if not questions["quizzes"] and not questions["exercises"]:
         return None
     target = OUT / "quizzes" / (source.stem + ".json")
     target.parent.mkdir(exist_ok=True)
-    target.write_text(json.dumps(quizzes, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    target.write_text(json.dumps(questions, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return target
 
 
