@@ -733,7 +733,8 @@ class Question:
             return False, f"Not yet. {specific}"
         readable = self._readable(text)
         if readable is not None:
-            return False, f"Not yet. {readable}"
+            return False, f"Not yet. {readable}" + (
+                f" Hint: {self.hint}" if self.hint and "Hint:" not in readable else "")
         if self._one_off(given):
             return False, "Not yet. You are one off: count once more." + (
                 f" Hint: {self.hint}" if self.hint else "")

@@ -2,14 +2,14 @@
 
 Each lesson is written as plain text in ``scripts/lessons/NN_name.txt``:
 cells start with a line ``%% md`` (markdown) or ``%% code``; ``%% code
-hidden`` makes a code cell whose source is collapsed in JupyterLab (worked
-answers).  ``{{fp:TEXT}}`` is replaced by the fingerprint of the answer TEXT,
-so the self-checking exercises don't show their answers.
+hidden`` makes a code cell whose source *and output* are collapsed in
+JupyterLab (worked answers: their output says "right!").
 
 Worked answers fold away: ``%% md answer`` makes a markdown cell wrapped in an
 HTML ``<details>`` element (closed until clicked); it and every ``%% code
 hidden`` cell carry the cell tag ``worked-answer``, which
-``scripts/student_copy.py`` drops.
+``scripts/student_copy.py`` drops.  ``%% md teacher`` is prose about those
+folded answers (tag ``teacher-only``), which the student copy drops too.
 
 A quiz is a block ``%% quiz`` of ``key: value`` lines::
 
@@ -21,11 +21,20 @@ A quiz is a block ``%% quiz`` of ``key: value`` lines::
     hint: Which card is in no meld?                   (for any other wrong answer)
     why: 7♥ 8♥ 9♥ is a run (M-2) ... (the worked answer)
     choices: stock | discard pile                     (optional: buttons)
+    digits: 3          (optional: significant digits a decimal answer needs)
+
+``A:`` is the answer the answer box shows, then its synonyms, which the
+checker takes too (``A: nobody | no one | no winner``).  Every question needs
+a ``hint:`` naming its rule id.  An exercise is the same block under
+``%% exercise`` (``Q:`` optional): it makes no cell, only an entry of the quiz
+file, which the lesson's ``check = exercise_book("quizzes/<lesson>.json")``
+reads; ``check(1, answer)`` prints "right!" or the hint.
 
 It becomes a markdown cell with the question, a code cell ``quiz(N)`` (the
 lesson defines ``quiz = quiz_book("quizzes/<lesson>.json")``; the answers
-live in that file, written by this script, not in the notebook) and a
-folded worked answer.
+live in that file, ``{"quizzes": [...], "exercises": [...]}``, written by
+this script, not in the notebook) and a folded worked answer.  Answers are
+checked by :mod:`rummy.teach`, the kit's one checker.
 
 The notebooks are executed in a fresh kernel (nbclient, cwd notebooks/) and
 saved executed, with the widget state stripped: no ``metadata.widgets`` and
@@ -39,7 +48,6 @@ code host and stay small.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -55,11 +63,6 @@ OUT = ROOT / "notebooks"
 WIDGET_NOTE = "[an interactive widget: run the notebook (JupyterLab, Binder or Voila) to use it]"
 WIDGET_MIMES = ("application/vnd.jupyter.widget-view+json",
                 "application/vnd.jupyter.widget-state+json")
-
-
-def fingerprint(text: str) -> str:
-    """The fingerprint used by the notebooks' ``check`` functions."""
-    return hashlib.sha256(str(text).strip().lower().encode()).hexdigest()[:12]
 
 
 WORKED = "worked-answer"
@@ -132,7 +135,6 @@ def _shown(answer: str) -> str:
 
 def parse(text: str) -> nbformat.NotebookNode:
     """A notebook from the ``%% md`` / ``%% code`` / ``%% quiz`` source format."""
-    text = re.sub(r"\{\{fp:(.*?)\}\}", lambda m: fingerprint(m.group(1)), text)
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (rummy kit)",
                                  "language": "python"}
