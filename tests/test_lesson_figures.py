@@ -150,6 +150,87 @@ def test_06_dealt_gin() -> None:
     assert "115733" in printed("06_meld_odds") and round(1 / figure) == 115733
 
 
+CAP = 5  # more wilds than a hand of one pack can hold
+
+
+@cache
+def _wild_step(runs: tuple[int, ...], present: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """One rank of :func:`complete_hands`: from the per-suit open-run lengths
+    (0, 1, 2, 3+), the reachable lengths with the fewest wilds used.  A natural
+    extends its suit's run or joins the set of its rank (a wild may then stand
+    in the run at its place); a missing card closes a run (of 0 or 3+ cards) or
+    a wild stands in for it; a set of s naturals needs 3 - s wilds."""
+    per = []
+    for s in range(4):
+        length, here = runs[s], bool(present >> s & 1)
+        options = []
+        if here:
+            options.append((min(length + 1, 3), 0, 0))
+            if length in (0, 3):
+                options.append((0, 0, 1))
+            options.append((min(length + 1, 3), 1, 1))
+        else:
+            if length in (0, 3):
+                options.append((0, 0, 0))
+            options.append((min(length + 1, 3), 1, 0))
+        per.append(options)
+    out: dict[tuple[int, ...], int] = {}
+    for combo in itertools.product(*per):
+        in_set = sum(c[2] for c in combo)
+        wilds = sum(c[1] for c in combo) + (max(0, 3 - in_set) if in_set else 0)
+        new = tuple(c[0] for c in combo)
+        if wilds < out.get(new, CAP):
+            out[new] = wilds
+    return tuple(sorted(out.items()))
+
+
+def complete_hands(n: int, wild_rank: int) -> int:
+    """How many n-card hands of one pack are all melded when ``wild_rank`` is wild
+    (Three Thirteen: aces low, a meld may be all wilds, spare wilds join a meld).
+    A dynamic programme over the ranks A..K, independent of the kit's solver:
+    per choice of natural cards it keeps the fewest wilds that meld them all;
+    the hand is complete when the k wild-rank cards it holds are enough."""
+    layer: Counter = Counter({((((0, 0, 0, 0), 0),), 0): 1})
+    for rank in range(1, 14):
+        nxt: Counter = Counter()
+        for (states, count), ways in layer.items():
+            for present in (range(16) if rank != wild_rank else (0,)):
+                now = count + bin(present).count("1")
+                if now > n:
+                    continue
+                best: dict[tuple[int, ...], int] = {}
+                for runs, used in states:
+                    for new, w in _wild_step(runs, present):
+                        # no more wilds than the hand can still hold
+                        if used + w <= n - now and used + w < best.get(new, CAP):
+                            best[new] = used + w
+                if best:
+                    nxt[(tuple(sorted(best.items())), now)] += ways
+        layer = nxt
+    total = 0
+    for (states, count), ways in layer.items():
+        k = n - count  # the wild-rank cards
+        if 0 <= k <= 4:
+            fewest = min((u for runs, u in states if all(x in (0, 3) for x in runs)), default=CAP)
+            if (count == 0 and k >= 3) or (count > 0 and fewest <= k):
+                total += ways * comb(4, k)
+    return total
+
+
+#: the exact rounds of the lesson's table (2 players, one pack): round, figure
+DEALT = [(1, Fraction(241, 5525)), (2, Fraction(109, 15925)), (3, Fraction(158, 162435)),
+         (4, Fraction(1069, 149695)),
+         pytest.param(5, Fraction(3093, 1672307), marks=pytest.mark.slow),
+         pytest.param(6, Fraction(57571, 125423025), marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("round_,figure", DEALT)
+def test_06_dealt_complete_every_exact_round(round_: int, figure: Fraction) -> None:
+    n = round_ + 2  # TT-1; the wild rank is the number of cards dealt (TT-2)
+    assert Fraction(complete_hands(n, n), comb(52, n)) == figure
+    assert f"{figure.numerator}/{figure.denominator}" in printed("06_meld_odds")
+
+
 # --- lesson 06: outs and draws -----------------------------------------------------------------
 
 def at_least_one(outs: int, unseen: int, draws: int) -> Fraction:
