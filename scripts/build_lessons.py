@@ -73,7 +73,7 @@ QUIZ_KEYS = ("Q", "A", "right", "wrong", "hint", "why", "choices", "digits")
 def parse_quiz(body: str, exercise: bool = False) -> dict:
     """A quiz block's ``key: value`` lines as a dict (see the module's description).
 
-    >>> q = parse_quiz("Q: Who deals?\\nA: box\\nright: Box | the box\\nwrong: captain -> No.")
+    >>> q = parse_quiz("Q: Who deals?\\nA: box\\nright: Box | the box\\nwrong: captain -> No.\\nhint: G-3.")
     >>> q["answer"], q["right"], q["hints"]
     ('box', ['Box', 'the box'], [['captain', 'No.']])
     """
