@@ -2,14 +2,14 @@
 
 Each lesson is written as plain text in ``scripts/lessons/NN_name.txt``:
 cells start with a line ``%% md`` (markdown) or ``%% code``; ``%% code
-hidden`` makes a code cell whose source is collapsed in JupyterLab (worked
-answers).  ``{{fp:TEXT}}`` is replaced by the fingerprint of the answer TEXT,
-so the self-checking exercises don't show their answers.
+hidden`` makes a code cell whose source *and output* are collapsed in
+JupyterLab (worked answers: their output says "right!").
 
 Worked answers fold away: ``%% md answer`` makes a markdown cell wrapped in an
 HTML ``<details>`` element (closed until clicked); it and every ``%% code
 hidden`` cell carry the cell tag ``worked-answer``, which
-``scripts/student_copy.py`` drops.
+``scripts/student_copy.py`` drops.  ``%% md teacher`` is prose about those
+folded answers (tag ``teacher-only``), which the student copy drops too.
 
 A quiz is a block ``%% quiz`` of ``key: value`` lines::
 
@@ -21,11 +21,20 @@ A quiz is a block ``%% quiz`` of ``key: value`` lines::
     hint: Which card is in no meld?                   (for any other wrong answer)
     why: 7♥ 8♥ 9♥ is a run (M-2) ... (the worked answer)
     choices: stock | discard pile                     (optional: buttons)
+    digits: 3          (optional: significant digits a decimal answer needs)
+
+``A:`` is the answer the answer box shows, then its synonyms, which the
+checker takes too (``A: nobody | no one | no winner``).  Every question needs
+a ``hint:`` naming its rule id.  An exercise is the same block under
+``%% exercise`` (``Q:`` optional): it makes no cell, only an entry of the quiz
+file, which the lesson's ``check = exercise_book("quizzes/<lesson>.json")``
+reads; ``check(1, answer)`` prints "right!" or the hint.
 
 It becomes a markdown cell with the question, a code cell ``quiz(N)`` (the
 lesson defines ``quiz = quiz_book("quizzes/<lesson>.json")``; the answers
-live in that file, written by this script, not in the notebook) and a
-folded worked answer.
+live in that file, ``{"quizzes": [...], "exercises": [...]}``, written by
+this script, not in the notebook) and a folded worked answer.  Answers are
+checked by :mod:`rummy.teach`, the kit's one checker.
 
 The notebooks are executed in a fresh kernel (nbclient, cwd notebooks/) and
 saved executed, with the widget state stripped: no ``metadata.widgets`` and
@@ -39,7 +48,6 @@ code host and stay small.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sys
@@ -57,19 +65,15 @@ WIDGET_MIMES = ("application/vnd.jupyter.widget-view+json",
                 "application/vnd.jupyter.widget-state+json")
 
 
-def fingerprint(text: str) -> str:
-    """The fingerprint used by the notebooks' ``check`` functions."""
-    return hashlib.sha256(str(text).strip().lower().encode()).hexdigest()[:12]
-
-
 WORKED = "worked-answer"
-QUIZ_KEYS = ("Q", "A", "right", "wrong", "hint", "why", "choices")
+TEACHER_ONLY = "teacher-only"
+QUIZ_KEYS = ("Q", "A", "right", "wrong", "hint", "why", "choices", "digits")
 
 
-def parse_quiz(body: str) -> dict:
+def parse_quiz(body: str, exercise: bool = False) -> dict:
     """A quiz block's ``key: value`` lines as a dict (see the module's description).
 
-    >>> q = parse_quiz("Q: Who deals?\\nA: box\\nright: Box | the box\\nwrong: captain -> No.")
+    >>> q = parse_quiz("Q: Who deals?\\nA: box\\nright: Box | the box\\nwrong: captain -> No.\\nhint: G-3.")
     >>> q["answer"], q["right"], q["hints"]
     ('box', ['Box', 'the box'], [['captain', 'No.']])
     """
@@ -77,7 +81,7 @@ def parse_quiz(body: str) -> dict:
                   "choices": []}
     key = None
     for raw in body.splitlines():
-        m = re.match(r"^(Q|A|right|wrong|hint|why|choices):\s*(.*)$", raw)
+        m = re.match(r"^(Q|A|right|wrong|hint|why|choices|digits):\s*(.*)$", raw)
         if not m:
             if key in ("Q", "why", "hint") and raw.strip():  # a continuation line
                 field = {"Q": "question", "why": "why", "hint": "hint"}[key]
@@ -98,29 +102,39 @@ def parse_quiz(body: str) -> dict:
             quiz["hints"].append([wrong.strip(), hint.strip()])
         elif key == "choices":
             quiz["choices"] = [v.strip() for v in value.split(" | ")]
+        elif key == "digits":
+            quiz["digits"] = int(value)
         else:
             quiz[key] = value
-    if not quiz["question"] or not quiz["answer"]:
+    if not quiz["answer"] or not (quiz["question"] or exercise):
         raise ValueError(f"a quiz needs Q: and A: lines: {body[:80]!r}")
+    if not quiz["hint"]:
+        raise ValueError(f"every question needs a hint: line naming its rule: {body[:80]!r}")
     return quiz
 
 
-def quizzes_of(text: str) -> list[dict]:
-    """Every quiz of a lesson source, in order."""
-    return [parse_quiz(body) for body in re.findall(r"^%% quiz\s*\n(.*?)(?=^%% |\Z)", text,
-                                                    flags=re.MULTILINE | re.DOTALL)]
+def quizzes_of(text: str, block: str = "quiz") -> list[dict]:
+    """Every quiz (or, with ``block="exercise"``, every exercise) of a lesson source, in order."""
+    return [parse_quiz(body, exercise=block == "exercise")
+            for body in re.findall(rf"^%% {block}\s*\n(.*?)(?=^%% |\Z)", text,
+                                   flags=re.MULTILINE | re.DOTALL)]
+
+
+def questions_of(text: str) -> dict:
+    """A lesson's quiz file: ``{"quizzes": [...], "exercises": [...]}``."""
+    return {"quizzes": quizzes_of(text), "exercises": quizzes_of(text, "exercise")}
 
 
 def _shown(answer: str) -> str:
-    from rummy.teach import AnyOf, show_answer
+    """The answer as the answer box shows it: the first of its spellings (the
+    others are synonyms the checker takes, not part of the answer)."""
+    from rummy.teach import show_answer
 
-    parts = [a.strip() for a in answer.split(" | ")]
-    return show_answer(AnyOf(*parts) if len(parts) > 1 else parts[0])
+    return show_answer(answer.split(" | ")[0].strip())
 
 
 def parse(text: str) -> nbformat.NotebookNode:
     """A notebook from the ``%% md`` / ``%% code`` / ``%% quiz`` source format."""
-    text = re.sub(r"\{\{fp:(.*?)\}\}", lambda m: fingerprint(m.group(1)), text)
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (rummy kit)",
                                  "language": "python"}
@@ -137,6 +151,11 @@ def parse(text: str) -> nbformat.NotebookNode:
             return
         if kind == "md":
             nb.cells.append(nbformat.v4.new_markdown_cell(body))
+        elif kind == "md teacher":
+            # prose about the folded answers, which the student copy leaves out
+            cell = nbformat.v4.new_markdown_cell(body)
+            cell.metadata["tags"] = [TEACHER_ONLY]
+            nb.cells.append(cell)
         elif kind == "md answer":
             cell = nbformat.v4.new_markdown_cell(
                 f'<details class="{WORKED}"><summary>Worked answer (click to open)</summary>\n\n'
@@ -159,15 +178,18 @@ def parse(text: str) -> nbformat.NotebookNode:
                 f"{worked}\n\n</details>")
             cell.metadata["tags"] = [WORKED]
             nb.cells.append(cell)
+        elif kind == "exercise":
+            return  # its answer goes to the quiz file only
         else:
             cell = nbformat.v4.new_code_cell(body)
             if kind == "code hidden":
-                cell.metadata["jupyter"] = {"source_hidden": True}
+                # source and output fold away (an output says "right!" next to the answer)
+                cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
                 cell.metadata["tags"] = [WORKED]
             nb.cells.append(cell)
 
     for line in text.splitlines():
-        m = re.fullmatch(r"%% (md|md answer|code|code hidden|quiz)\s*", line)
+        m = re.fullmatch(r"%% (md|md answer|md teacher|code|code hidden|quiz|exercise)\s*", line)
         if m:
             flush()
             kind, lines = m.group(1), []
@@ -203,12 +225,12 @@ def _when(stamp: str) -> float:
 
 def write_quizzes(source: Path) -> Path | None:
     """Write ``notebooks/quizzes/<lesson>.json`` (the answers, out of the notebook)."""
-    quizzes = quizzes_of(source.read_text())
-    if not quizzes:
+    questions = questions_of(source.read_text())
+    if not questions["quizzes"] and not questions["exercises"]:
         return None
     target = OUT / "quizzes" / (source.stem + ".json")
     target.parent.mkdir(exist_ok=True)
-    target.write_text(json.dumps(quizzes, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    target.write_text(json.dumps(questions, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return target
 
 

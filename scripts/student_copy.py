@@ -1,10 +1,17 @@
 """Write student copies of the lessons, without worked answers, into build/student/.
 
-Drops every cell tagged ``worked-answer`` (the folded answers of the quizzes
-and exercises, and the hidden code that works them; see
-``scripts/build_lessons.py``) and the "Worked answers" heading; keeps the
-quizzes, which check answers without showing them, and their answer files
-(``quizzes/*.json``), which the quizzes read.
+A student copy carries no answer in any form:
+
+* every cell tagged ``worked-answer`` is left out (the folded answers of the
+  quizzes and exercises, and the hidden code that works them and prints
+  "right!"; see ``scripts/build_lessons.py``), and the "Worked answers" heading;
+* the prose no longer promises folded answers: the markdown cells that speak
+  of them are tagged ``teacher-only`` (written as ``%% md teacher``) and left out;
+* the quiz files (``quizzes/*.json``) keep the questions and the hints for
+  wrong answers, but each answer is replaced by its salted hashes
+  (:func:`rummy.teach.seal`: the same checker, :mod:`rummy.teach`, judges a
+  hashed answer), and the spellings list (``right``) and worked answer
+  (``why``) are dropped.
 
     .venv/bin/python scripts/student_copy.py            # make student
     .venv/bin/python scripts/student_copy.py --out DIR
@@ -12,20 +19,23 @@ quizzes, which check answers without showing them, and their answer files
 
 from __future__ import annotations
 
-import shutil
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 WORKED = "worked-answer"
+TEACHER_ONLY = "teacher-only"
 
 
 def is_worked(cell: nbformat.NotebookNode) -> bool:
     """True for a cell a student copy leaves out."""
-    if WORKED in cell.get("metadata", {}).get("tags", []):
+    tags = cell.get("metadata", {}).get("tags", [])
+    if WORKED in tags or TEACHER_ONLY in tags:
         return True
     return cell.cell_type == "markdown" and cell.source.lstrip().startswith("## Worked answers")
 
@@ -37,6 +47,24 @@ def student_copy(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return out
 
 
+def sealed_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A quiz or exercise of a quiz file with its answer kept as salted hashes."""
+    sys.path.insert(0, str(ROOT))
+    from rummy.teach import seal
+    from widgets.quiz import answer_of
+
+    out = {k: v for k, v in entry.items() if k not in ("answer", "right", "why")}
+    out["sealed"] = seal(answer_of(entry["answer"]), digits=int(entry.get("digits", 2)))
+    return out
+
+
+def sealed_quizzes(data: Any) -> dict[str, Any]:
+    """A quiz file (``{"quizzes": [...], "exercises": [...]}``) with every answer sealed."""
+    if isinstance(data, list):
+        data = {"quizzes": data, "exercises": []}
+    return {part: [sealed_entry(e) for e in data.get(part, [])] for part in ("quizzes", "exercises")}
+
+
 def main(argv: list[str]) -> int:
     target = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ROOT / "build" / "student"
     target.mkdir(parents=True, exist_ok=True)
@@ -46,9 +74,14 @@ def main(argv: list[str]) -> int:
         copy = student_copy(nb)
         nbformat.write(copy, target / path.name)
         print(f"{path.name}: {len(nb.cells) - len(copy.cells)} worked-answer cells left out")
-    if (NOTEBOOKS / "quizzes").is_dir():
-        shutil.copytree(NOTEBOOKS / "quizzes", target / "quizzes", dirs_exist_ok=True)
-    print(f"{len(lessons)} student copies in {target}")
+    quizzes = sorted((NOTEBOOKS / "quizzes").glob("*.json"))
+    if quizzes:
+        (target / "quizzes").mkdir(exist_ok=True)
+    for path in quizzes:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        (target / "quizzes" / path.name).write_text(
+            json.dumps(sealed_quizzes(data), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(lessons)} student copies and {len(quizzes)} sealed quiz files in {target}")
     return 0
 
 

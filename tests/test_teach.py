@@ -155,3 +155,95 @@ def test_quiz_choice_buttons() -> None:
     assert not q.solved and q.input.value == "stock"
     q.choice_buttons[1].click()
     assert q.solved
+
+
+# --- issue 33: every right answer the issue lists is taken, every wrong one refused -------------
+
+from rummy.teach import Sealed, Verdict, check, seal  # noqa: E402
+
+NOBODY = AnyOf("nobody", "no one", "none", "no winner", "tie", "a tie")
+RIGHT_NEIGHBOUR = AnyOf("right neighbour", "right neighbour's pile", "right")
+MATCH = AnyOf("match", "call match")
+LEFT = AnyOf("left", "player on my left", "left neighbour")
+BOX = AnyOf("box", "box player")
+
+#: (expected, a right answer the kit refused before issue 33)
+ISSUE_RIGHT = [
+    (10, "10 points"), (9, "9 cards"), (2, "2 packs"), ("Björn", "bjorn"), ("Björn", "BJORN"),
+    (RIGHT_NEIGHBOUR, "right neighbor"), (RIGHT_NEIGHBOUR, "my right neighbour"),
+    (MATCH, "call match"), (MATCH, "Match!"), (NOBODY, "no-one"), (NOBODY, "no winner"),
+    (NOBODY, "it's a tie"), ("5s 6s", "5 and 6 of spades"), ("5s 6s", "five and six of spades"),
+    ("9c", "9 clubs"), ("Kc", "K clubs"), ("Qh", "Q hearts"), ("Qh Kh Ah", "Q-K-A"),
+    ("Qh Kh Ah", "Q♥-K♥-A♥"), (BOX, "the box player"), (LEFT, "the player on my left"),
+    # exercises: cards, numbers in words, fractions and decimals
+    ("8h", "8♥"), ("8h", "eight of hearts"), (19, "nineteen"), (4, "four"),
+    ("1/425", "52/22100"), ("1/425", "0.00235"), ("17/45", "34/90"), (108, "one hundred and eight"),
+    (0, "nothing"), (0, "zero"), ("1/4", "25%"), ("1/4", "0.25"), ("1/4", "1 in 4"),
+]
+
+#: (expected, a wrong answer the kit accepted before issue 33, or a near miss)
+ISSUE_WRONG = [
+    (RIGHT_NEIGHBOUR, "yes"), (RIGHT_NEIGHBOUR, "y"), (RIGHT_NEIGHBOUR, "true"),
+    (NOBODY, "0"), (NOBODY, "zero"), (NOBODY, "nothing"), (AnyOf("Ben"), "0"),
+    ("9c", "9 spades"), ("Qh Kh Ah", "A-2-3"), ("Qh Kh Ah", "Q-K"), ("5s 6s", "5 and 6 of hearts"),
+    ("5s 6s", "five of spades"), ("8h", "8"), (19, "eighteen"), (4, "4.5"), ("1/425", "0.00236"),
+    ("1/425", "0.002"), ("17/45", "17/46"), (10, "10 jacks and a queen"), (True, "right"),
+    ("Qh", "Q"), ("Björn", "Bjarne"), (MATCH, "no match"),
+]
+
+
+@pytest.mark.parametrize("expected,given", ISSUE_RIGHT, ids=[g for _e, g in ISSUE_RIGHT])
+def test_issue_33_right_answers_are_taken(expected: object, given: str) -> None:
+    assert same_answer(expected, given)
+    assert check(expected, given).right
+    # and a sealed copy of the answer takes them too
+    assert same_answer(Sealed.of(seal(expected)), given)
+
+
+@pytest.mark.parametrize("expected,given", ISSUE_WRONG, ids=[g for _e, g in ISSUE_WRONG])
+def test_issue_33_wrong_answers_are_refused(expected: object, given: str) -> None:
+    assert not same_answer(expected, given)
+    assert not check(expected, given).right
+    assert not same_answer(Sealed.of(seal(expected)), given)
+
+
+def test_yes_no_words_only_for_a_yes_no_question() -> None:
+    from rummy.teach import kind_of
+
+    assert kind_of("right") == "choice" and kind_of("correct") == "choice"
+    assert kind_of("yes") == kind_of(False) == "yes/no"
+    assert same_answer("yes", "y") and same_answer("no", "nope") and not same_answer("yes", "right")
+
+
+def test_a_person_is_never_a_number() -> None:
+    v = check(AnyOf("nobody", "no one"), "0", hint="Equal lowest totals: no winner (TT-9).")
+    assert v == Verdict(False, "Not yet. This question asks for a name or a word, not a number. "
+                               "Hint: Equal lowest totals: no winner (TT-9).")
+
+
+def test_the_rounding_the_question_states() -> None:
+    # 1/425 = 0.0023529...: with digits=3 a two-digit decimal is too coarse
+    assert same_answer("1/425", "0.0024") and not same_answer("1/425", "0.0024", digits=3)
+    assert same_answer("1/425", "0.00235", digits=3) and same_answer("1/425", "0.235%", digits=3)
+    sealed = Sealed.of(seal("1/425", digits=3))
+    assert same_answer(sealed, "0.00235") and not same_answer(sealed, "0.0024")
+
+
+def test_off_by_one_gets_its_own_hint() -> None:
+    q = Question("How many cards in round 7 (TT-1)?", 9, hint="Round 1 deals 3 cards (TT-1).")
+    assert q.check("10") == (False, "Not yet. You are one off: count once more. "
+                                    "Hint: Round 1 deals 3 cards (TT-1).")
+    assert q.check("12") == (False, "Not yet. Hint: Round 1 deals 3 cards (TT-1).")
+
+
+def test_a_seal_holds_no_answer_in_any_form() -> None:
+    import json
+
+    for expected, words in [("1/425", ("1/425", "0.0023")), ("Björn", ("Björn", "bjorn")),
+                            ("5s 6s", ("5s", "6s")), (AnyOf("nobody", "no one"), ("nobody",))]:
+        text = json.dumps(seal(expected, salt="s")).lower()
+        assert not any(w.lower() in text for w in words), expected
+    # the salt makes equal answers of different questions look different
+    assert seal(7, salt="a")["hashes"] != seal(7, salt="b")["hashes"]
+    assert same_answer(Sealed.of(seal(True)), "yes") and not same_answer(Sealed.of(seal(True)), "no")
+    assert Question("?", Sealed.of(seal("Kd"))).check("K♦") == (True, "Right!")

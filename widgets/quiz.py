@@ -15,11 +15,11 @@ import ipywidgets as w
 from rummy.teach import Hints, Question
 from widgets._common import View, button, esc, html_box
 
-__all__ = ["Quiz"]
+__all__ = ["Quiz", "exercise_book", "quiz_book"]
 
 
 class Quiz(View):
-    """``Quiz(question, answer, *, hints=..., hint="", why="", choices=())``.
+    """``Quiz(question, answer, *, hints=..., hint="", why="", choices=(), digits=2)``.
 
     ``answer`` is what :func:`rummy.teach.same_answer` compares with (a card,
     a number, True/False, a named choice, or ``AnyOf(...)``); ``hints`` maps
@@ -33,10 +33,10 @@ class Quiz(View):
     """
 
     def __init__(self, question: str, answer: Any, *, hints: Hints = (), hint: str = "",
-                 why: str = "", choices: tuple[str, ...] | list[str] = ()) -> None:
+                 why: str = "", choices: tuple[str, ...] | list[str] = (), digits: int = 2) -> None:
         super().__init__()
         self.question = Question(question, answer, hints=hints, hint=hint, why=why,
-                                 choices=tuple(choices))
+                                 choices=tuple(choices), digits=digits)
         self.solved = False
         self.tries = 0
         self.feedback = ""
@@ -82,34 +82,56 @@ class Quiz(View):
         return right
 
 
-def answer_of(text: str) -> Any:
-    """A quiz file's answer text: ``"Kd | Qs"`` is any of several.
+def answer_of(text: Any) -> Any:
+    """A quiz file's answer: ``"Kd | Qs"`` is any of several (the first is the one
+    shown, the others its synonyms); a student copy's ``{"salt": ..., "hashes": ...}``
+    is a :class:`rummy.teach.Sealed` answer.
 
     >>> answer_of("Kd | Qs")
     AnyOf(answers=('Kd', 'Qs'))
     """
-    from rummy.teach import AnyOf
+    from rummy.teach import AnyOf, Sealed
 
+    if isinstance(text, dict):
+        return Sealed.of(text)
     parts = [p.strip() for p in str(text).split(" | ")]
     return AnyOf(*parts) if len(parts) > 1 else parts[0]
+
+
+def _answer(data: dict[str, Any]) -> Any:
+    return answer_of(data["sealed"]) if "sealed" in data else answer_of(data["answer"])
+
+
+def question_from(data: dict[str, Any]) -> Question:
+    """The :class:`rummy.teach.Question` of one entry of a lesson's quiz file."""
+    return Question(data.get("question", ""), _answer(data),
+                    hints=[(answer_of(w), h) for w, h in data.get("hints", ())],
+                    hint=data.get("hint", ""), why=data.get("why", ""),
+                    choices=tuple(data.get("choices", ())), digits=int(data.get("digits", 2)))
 
 
 def quiz_from(data: dict[str, Any]) -> Quiz:
     """A :class:`Quiz` from one entry of a lesson's quiz file
     (``notebooks/quizzes/<lesson>.json``, written by ``scripts/build_lessons.py``)."""
-    return Quiz(data["question"], answer_of(data["answer"]),
-                hints=[(answer_of(w), h) for w, h in data.get("hints", ())],
-                hint=data.get("hint", ""), why=data.get("why", ""),
-                choices=tuple(data.get("choices", ())))
+    q = question_from(data)
+    return Quiz(q.text, q.answer, hints=q.hints, hint=q.hint, why=q.why, choices=q.choices,
+                digits=q.digits)
+
+
+def _entries(path: str, part: str) -> list[dict[str, Any]]:
+    import json
+    from pathlib import Path
+
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, list):  # the quiz files before issue 33: quizzes only
+        data = {"quizzes": data, "exercises": []}
+    return list(data.get(part, []))
 
 
 def quiz_book(path: str) -> Any:
     """``quiz = quiz_book("quizzes/01_three_thirteen.json")``; then ``quiz(3)``
     shows the lesson's third quiz (numbered from 1)."""
-    import json
-    from pathlib import Path
-
-    entries = json.loads(Path(path).read_text(encoding="utf-8"))
+    entries = _entries(path, "quizzes")
 
     def quiz(number: int) -> Quiz:
         if not 1 <= number <= len(entries):
@@ -117,3 +139,28 @@ def quiz_book(path: str) -> Any:
         return quiz_from(entries[number - 1])
 
     return quiz
+
+
+def exercise_book(path: str) -> Any:
+    """``check = exercise_book("quizzes/00_start_here.json")``; then
+    ``check(1, answer)`` prints whether ``answer`` solves exercise 1, with a hint
+    (for this wrong answer, or the exercise's own, naming the rule) when not.
+    The same checker as the quizzes (:mod:`rummy.teach`); it returns True when right.
+    """
+    entries = _entries(path, "exercises")
+
+    def check(number: int, answer: Any) -> bool:
+        if not 1 <= number <= len(entries):
+            raise IndexError(f"exercise {number}: this lesson has exercises 1 to {len(entries)}")
+        q = question_from(entries[number - 1])
+        if answer is None:
+            print(f"Exercise {number}: no answer yet. Hint: {q.hint}")
+            return False
+        right, feedback = q.check(answer)
+        if right:
+            print(f"Exercise {number}: right!")
+        else:
+            print(f"Exercise {number}: " + feedback[0].lower() + feedback[1:])
+        return right
+
+    return check
