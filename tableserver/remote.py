@@ -43,8 +43,24 @@ class RemoteError(GameError):
 
 def api_base() -> str:
     """Where this kernel reaches the table service: ``$RUMMY_API`` (set by the
-    server that started the kernel), else ``make app``'s address."""
-    return os.environ.get("RUMMY_API", "http://127.0.0.1:8866/rummy/api").rstrip("/")
+    server that started the kernel), else on a hub the hub's service (its
+    public address, ``$JUPYTERHUB_PUBLIC_URL``), else ``make app``'s address."""
+    given = os.environ.get("RUMMY_API")
+    if given:
+        return given.rstrip("/")
+    public = os.environ.get("JUPYTERHUB_PUBLIC_URL")
+    if public and os.environ.get("JUPYTERHUB_API_TOKEN"):
+        return public.rstrip("/") + "/services/rummy-tables/rummy/api"
+    return "http://127.0.0.1:8866/rummy/api"
+
+
+def _hub_headers(url: str) -> dict[str, str]:
+    """On a hub, a request to the hub's table service carries this server's
+    hub token (``$JUPYTERHUB_API_TOKEN``): the service knows the user by it."""
+    token = os.environ.get("JUPYTERHUB_API_TOKEN")
+    if token and "/services/" in url:
+        return {"Authorization": f"token {token}"}
+    return {}
 
 
 def _tls() -> ssl.SSLContext | None:
@@ -61,7 +77,7 @@ def _tls() -> ssl.SSLContext | None:
 def _call(url: str, body: Any = None, token: str | None = None, timeout: float = 30,
           teacher: str | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json"}
+    headers = {"Content-Type": "application/json", **_hub_headers(url)}
     if token:
         headers["X-Rummy-Token"] = token
     if teacher:

@@ -299,3 +299,48 @@ def test_the_service_refuses_to_start_outside_a_hub(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "tableserver.hub"], cwd=ROOT, capture_output=True,
                          text=True, timeout=60, env={**env, "RUMMY_DATA": str(tmp_path)})
     assert out.returncode != 0 and "started by JupyterHub" in out.stderr
+
+
+def test_a_kernel_plays_as_its_servers_hub_user(svc: HubService, monkeypatch: pytest.MonkeyPatch
+                                                ) -> None:
+    """The apps' kernels (tableserver.remote) on a hub: the server's own hub token
+    (JUPYTERHUB_API_TOKEN) is who they are; no seat token is handed out."""
+    from tableserver.remote import RemoteGame
+
+    status, made = svc.call("POST", "/tables", {"variant": "three_thirteen",
+                                                "seats": ["human", "greedy"]}, user="teacher")
+    assert status == 201
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-cleo-0123456789")
+    base = f"http://127.0.0.1:{svc.port}{API}"
+    game = RemoteGame.join(made["code"], "typed name", api=base)
+    assert game.token == "" and game.players[game.seat] == "cleo"
+    deadline = time.monotonic() + 30
+    while not game.legal_actions(game.seat):
+        assert time.monotonic() < deadline, "the bot never gave cleo her turn"
+        game.wait(timeout=2)
+    version = game.version
+    game.apply(game.legal_actions(game.seat)[0], player=game.seat)
+    assert game.version > version
+    # the same user in another kernel is back at the same seat
+    again = RemoteGame.join(made["code"], "", api=base)
+    assert again.seat == game.seat
+
+
+def test_kernels_find_the_hubs_service_in_the_hubs_environment(monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    from tableserver.remote import _hub_headers, api_base
+
+    monkeypatch.delenv("RUMMY_API", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_PUBLIC_URL", raising=False)
+    assert api_base() == "http://127.0.0.1:8866/rummy/api"  # make app's, outside a hub
+    assert _hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "server-token-0123456789")
+    monkeypatch.setenv("JUPYTERHUB_PUBLIC_URL", "https://hub.school.example/")
+    assert api_base() == "https://hub.school.example/services/rummy-tables/rummy/api"
+    assert _hub_headers(api_base() + "/tables") == {
+        "Authorization": "token server-token-0123456789"}
+    # the standalone service never gets the hub token
+    assert _hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
+    monkeypatch.setenv("RUMMY_API", "http://127.0.0.1:8000/services/rummy-tables/rummy/api/")
+    assert api_base() == "http://127.0.0.1:8000/services/rummy-tables/rummy/api"
