@@ -85,6 +85,8 @@ c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server",
 c.Spawner.environment = {
     # where the apps' kernels reach the table service: through the hub's proxy
     "RUMMY_API": f"http://127.0.0.1:{PORT}/services/{SERVICE}/rummy/api",
+    # the join address on the teacher's page: through user-redirect, each learner's own server
+    "RUMMY_PUBLIC_URL": f"http://127.0.0.1:{PORT}/hub/user-redirect",
     # each user's own records (progress) in their own server's data folder
     "RUMMY_DATA": lambda spawner: str(DATA / "home" / spawner.user.name / "rummy-data"),
     "JUPYTER_PATH": str(ROOT / "share" / "jupyter"),

@@ -30,7 +30,7 @@ from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation
 
 __all__ = ["RemoteGame", "RemoteError", "SeatFinder", "find_seat", "shared_table", "api_base",
-           "SEAT_KEEPER_JS"]
+           "on_hub", "SEAT_KEEPER_JS"]
 
 
 class RemoteError(GameError):
@@ -98,6 +98,12 @@ def _call(url: str, body: Any = None, token: str | None = None, timeout: float =
     except (urllib.error.URLError, OSError) as e:
         raise RemoteError(f"the table service can't be reached ({e}): is `make app` "
                           "running?") from None
+
+
+def on_hub(api: str | None = None) -> bool:
+    """Whether this kernel speaks to the hub's table service as its hub user
+    (then no name, token or teacher key is asked for: the hub login is who)."""
+    return bool(_hub_headers(api or api_base()))
 
 
 class RemoteGame:
@@ -350,7 +356,7 @@ class SeatFinder:
                 if e.status not in (403,):  # a freed seat joins afresh; other errors show
                     raise
         if game is None:
-            if not self.name.strip():
+            if not self.name.strip() and not on_hub(self.api):
                 raise GameError("to join a shared table, add your name to the address: "
                                 f"?table={self.code}&name=YourName")
             game = RemoteGame.join(self.code, self.name, api=self.api)

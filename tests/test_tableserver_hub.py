@@ -344,3 +344,28 @@ def test_kernels_find_the_hubs_service_in_the_hubs_environment(monkeypatch: pyte
     assert _hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
     monkeypatch.setenv("RUMMY_API", "http://127.0.0.1:8000/services/rummy-tables/rummy/api/")
     assert api_base() == "http://127.0.0.1:8000/services/rummy-tables/rummy/api"
+
+
+def test_the_teachers_page_signs_in_by_the_hub_login(svc: HubService,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The teacher's page (tableserver.classroom) on a hub asks for no key: a
+    teacher's server is let in, a learner's page says why not."""
+    from tableserver.classroom import Classroom
+    from tableserver.remote import RemoteError, SeatFinder
+
+    base = f"http://127.0.0.1:{svc.port}{API}"
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ana-0123456789")
+    with pytest.raises(RemoteError, match="only a teacher"):
+        Classroom(api=base).handoff({})
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-teacher-0123456789")
+    page = Classroom(api=base)
+    page.handoff({})
+    assert page.key is not None and page.form.layout.display == ""
+    page.variant.value = "three_thirteen"
+    page.learners.value, page.bots.value = 1, 1
+    page.make_table()
+    assert page.code
+    # a learner's page joins with the code alone: no name, no token
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ben-0123456789")
+    seat = SeatFinder(page.code, "", api=base).handoff({})
+    assert seat.game.players[seat.game.seat] == "ben"
