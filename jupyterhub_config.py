@@ -21,6 +21,8 @@ BIN = Path(sys.executable).parent
 #: with one shared password (SharedPasswordAuthenticator): never for real learners.
 TEACHERS = ["teacher"]
 LEARNERS = ["ana", "ben", "cleo"]
+# more learners, learner1..learnerN, for the load benchmark (benchmarks/tables_load.py --hub)
+LEARNERS += [f"learner{i}" for i in range(1, int(os.environ.get("RUMMY_HUB_MORE_LEARNERS", "0")) + 1)]
 PASSWORD = os.environ.get("RUMMY_HUB_PASSWORD", "rummy-demo")
 SERVICE = "rummy-tables"
 TEACHER_SCOPE = "custom:rummy-teacher"
