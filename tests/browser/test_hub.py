@@ -51,8 +51,9 @@ class DemoHub:
         self.base = f"http://127.0.0.1:{self.port}"
         self.password = secrets.token_urlsafe(12)
         self.log_path = data / "hub.log"
+        self.api_port = harness.free_port()
         env = {**os.environ, "RUMMY_HUB_PASSWORD": self.password, "RUMMY_BOT_PACE": "0",
-               "RUMMY_HUB_API_PORT": str(harness.free_port()),
+               "RUMMY_HUB_API_PORT": str(self.api_port),
                "RUMMY_HUB_PROXY_API_PORT": str(harness.free_port()),
                "RUMMY_HUB_SERVICE_PORT": str(harness.free_port())}
         self.proc = subprocess.Popen(
@@ -121,6 +122,27 @@ def test_a_class_plays_at_the_hubs_table(browser: Any, hub: DemoHub) -> None:
     code = made["code"]
 
     pages = {name: sign_in(browser, hub, name) for name in LEARNERS}
+    # a page without the hub's XSRF token, and a page of another origin (the hub's own
+    # API port) that sends the learner's cookie along, cannot make her join
+    ana = pages["ana"]
+    refused = ana.evaluate("""async (code) => {
+      const r = await fetch('/services/rummy-tables/rummy/api/tables/' + code + '/join', {
+        method: 'POST', credentials: 'same-origin',
+        headers: {'Content-Type': 'application/json'}, body: '{}'});
+      return r.status;
+    }""", code)
+    assert refused in (401, 403)
+    other = ana.context.new_page()
+    other.goto(f"http://127.0.0.1:{hub.api_port}/hub/api/")
+    other.evaluate("""async (url) => {
+      try {  // the browser may send it (an opaque answer) or block it: either way, no seat
+        await fetch(url, {method: 'POST', mode: 'no-cors', credentials: 'include',
+                          headers: {'Content-Type': 'text/plain'}, body: '{}'});
+      } catch (e) { return String(e); }
+    }""", f"{hub.base}{SERVICE}rummy/api/tables/{code}/join")
+    other.close()
+    status, view = call(teacher, "GET", f"/tables/{code}")
+    assert status == 200 and not any(s["joined"] for s in view["table"]["seats"])
     for name, page in pages.items():
         assert page.get_attribute("#rummy-hub", "data-teacher") == "false"
         status, joined = call(page, "POST", f"/tables/{code}/join", {})
