@@ -23,7 +23,7 @@ UV := $(VENV)/bin/uv
 INDEX_ARGS ?=
 
 .PHONY: app lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
-	bench screenshots binder-links clean student hub proxy
+	bench screenshots binder-links clean student
 
 $(STAMP): $(LOCK) pyproject.toml
 	rm -rf $(VENV)
@@ -95,6 +95,7 @@ lab: $(STAMP)
 # data (the hub's, the tables', a home folder per user) is kept in $(HUB_DATA).
 HUB_PORT ?= 8000
 HUB_DATA ?= $(CURDIR)/build/hub
+.PHONY: hub proxy
 hub: $(STAMP) proxy
 	@echo "Rummy teaching kit on a demo JupyterHub: open http://127.0.0.1:$(HUB_PORT)/"
 	@echo "  the teacher signs in as: teacher   learners as: ana, ben, cleo"

@@ -43,10 +43,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The teacher key of the standalone run (RUMMY_TEACHER_KEY): only the teacher makes tables.
-KEY = secrets.token_urlsafe(16)
-API = "/rummy/api"
-HUB_API = "/services/rummy-tables/rummy/api"
+
+
+#: The teacher key the benchmark's server is given.
+KEY = "teacher-key-of-the-benchmark"
 
 
 def free_port() -> int:
@@ -70,6 +70,11 @@ def start(port: int, data: str) -> subprocess.Popen[bytes]:
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise RuntimeError("the table service did not start") from None
             time.sleep(0.05)
+
+
+#: Where the API is, alone and as the hub's service.
+API = "/rummy/api"
+HUB_API = "/services/rummy-tables/rummy/api"
 
 
 def start_hub(data: str, users: int) -> tuple[subprocess.Popen[bytes], int, str]:
@@ -256,7 +261,7 @@ def main() -> None:
     args = p.parse_args()
     if args.hub:
         hub_load(args)
-        return
+        raise SystemExit(0)  # the other figures are the standalone service's
     data = tempfile.mkdtemp(prefix="rummy-load-")
     port = free_port()
     server = start(port, data)
@@ -264,8 +269,8 @@ def main() -> None:
     tables: list[tuple[str, list[str]]] = []
     for _ in range(args.tables):
         status, made = setup.call("POST", "/tables", {
-            "variant": "big_table", "seats": ["human"] * args.seats, "timeout": None,
-            "pause_between_hands": False, "teacher_key": KEY})
+            "teacher_key": KEY, "variant": "big_table", "seats": ["human"] * args.seats, "timeout": None,
+            "pause_between_hands": False})
         assert status == 201, made
         tokens = []
         for i in range(args.seats):

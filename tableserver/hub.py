@@ -212,7 +212,7 @@ class _HubUser(HubOAuthenticated, api._Handler):
         if self._finished:
             return
         try:
-            model = await self.hub_auth.get_user(self, sync=False)  # type: ignore[attr-defined]
+            model = await self.hub_auth.get_user(self, sync=False)
         except web.HTTPError as e:
             self.send_error_json(502, f"the hub could not say who is asking ({e.status_code})")
             return
@@ -221,7 +221,7 @@ class _HubUser(HubOAuthenticated, api._Handler):
                                       "learners and teachers by their hub login")
             return
         if model.get("kind", "user") != "user" or not self.hub_auth.check_scopes(
-                self.hub_auth.access_scopes, model):  # type: ignore[attr-defined]
+                self.hub_auth.access_scopes, model):
             self.send_error_json(403, f"the hub account {model.get('name')} may not use the "
                                       f"table service (access:services!service={SERVICE_NAME})")
             return
@@ -319,7 +319,7 @@ class HomeHandler(HubOAuthenticated, web.RequestHandler):
         role = ("a teacher: you make and run the shared tables" if teacher
                 else "a learner: your seats at shared tables are yours wherever you open them")
         name = html.escape(str(user["name"]))
-        home = html.escape(self.hub_auth.hub_prefix + "home")  # type: ignore[attr-defined]
+        home = html.escape(self.hub_auth.hub_prefix + "home")
         xsrf = html.escape(self.xsrf_token.decode() if isinstance(self.xsrf_token, bytes)
                            else str(self.xsrf_token))
         self.finish(f"""<!doctype html>

@@ -369,3 +369,27 @@ def test_the_teachers_page_signs_in_by_the_hub_login(svc: HubService,
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ben-0123456789")
     seat = SeatFinder(page.code, "", api=base).handoff({})
     assert seat.game.players[seat.game.seat] == "ben"
+
+
+def test_a_seat_secret_given_by_the_identity_layer_is_the_seat(tmp_path: Path) -> None:
+    """TableService.join(token=...): the seat is the given secret (nothing else
+    opens it), a short one is refused, and a restart keeps it."""
+    from tableserver import Forbidden, Store, TableService
+    from tableserver.hub import seat_token
+
+    key = "a-teacher-key-for-tests"
+    svc = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
+    code = svc.create("three_thirteen", ["human", "greedy"], teacher_key=key)["code"]
+    with pytest.raises(ValueError, match="at least 32 characters"):
+        svc.join(code, "ana", token="short")
+    assert all(s["joined"] is False for s in svc.admin(code, key)["table"]["seats"])
+    secret = seat_token(b"s" * 32, code, "ana")
+    assert len(secret) >= 32
+    out = svc.join(code, "ana", token=secret)
+    assert svc.state(code, secret)["player"] == out["seat"] == 0
+    with pytest.raises(Forbidden):
+        svc.state(code, seat_token(b"s" * 32, code, "ben"))
+    svc.store.close()
+    again = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
+    assert again.state(code, secret)["player"] == 0
+    again.store.close()
