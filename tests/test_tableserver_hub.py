@@ -105,8 +105,9 @@ class HubService:
                 raise RuntimeError("the hub service did not start:\n" + self.log.read_text())
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{self.port}{API}/nothing", timeout=1)
-            except urllib.error.HTTPError:
-                break
+            except urllib.error.HTTPError as e:
+                if e.code != 503:  # 503 while it loads JupyterHub's client
+                    break
             except OSError:
                 time.sleep(0.05)
 
