@@ -25,6 +25,7 @@ is the standalone run's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -97,8 +98,23 @@ def start_hub(data: str, users: int) -> tuple[subprocess.Popen[bytes], int, str]
         except (OSError, ValueError, http.client.HTTPException):
             pass
         if time.monotonic() > deadline or proc.poll() is not None:
+            stop_hub(proc, data)
             raise RuntimeError("the hub did not start: see " + os.path.join(data, "hub.log"))
         time.sleep(0.5)
+
+
+def stop_hub(proc: subprocess.Popen[bytes], data: str) -> None:
+    """Stop the hub, and anything it started in a session of its own that is left."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    for p in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            if p.name.isdigit() and data.encode() in (p / "environ").read_bytes():
+                os.kill(int(p.name), signal.SIGKILL)
 
 
 def hub_token(port: int, user: str, password: str, teacher: bool = False) -> str:
@@ -213,11 +229,7 @@ def hub_load(args: argparse.Namespace) -> None:
         if errors:
             print(f"client errors: {len(errors)} (first: {errors[0]})")
     finally:
-        os.killpg(hub.pid, signal.SIGTERM)
-        try:
-            hub.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(hub.pid, signal.SIGKILL)
+        stop_hub(hub, data)
 
 
 def report(play: Any, n: int, seconds: float, pid: int, latencies: list[list[float]],

@@ -102,6 +102,7 @@ class HubService:
         deadline = time.monotonic() + 30
         while True:
             if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.kill()
                 raise RuntimeError("the hub service did not start:\n" + self.log.read_text())
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{self.port}{API}/nothing", timeout=1)
@@ -272,10 +273,12 @@ def test_bad_input_is_refused_with_the_reason(svc: HubService) -> None:
 
 def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> None:
     svc = HubService(tmp_path, fake_hub)
-    code = table_of_three(svc)
-    seats = {n: svc.call("POST", f"/tables/{code}/join", {}, user=n)[1]["seat"]
-             for n in ("ana", "ben", "cleo")}
-    svc.kill()
+    try:
+        code = table_of_three(svc)
+        seats = {n: svc.call("POST", f"/tables/{code}/join", {}, user=n)[1]["seat"]
+                 for n in ("ana", "ben", "cleo")}
+    finally:
+        svc.kill()
     again = HubService(svc.data, fake_hub)
     try:
         for name, seat in seats.items():
@@ -292,7 +295,6 @@ def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> No
         assert (svc.data / "hub-secret").stat().st_mode & 0o077 == 0
     finally:
         again.stop()
-        svc.stop()
 
 
 def test_the_service_refuses_to_start_outside_a_hub(tmp_path: Path) -> None:
