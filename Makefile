@@ -101,6 +101,8 @@ hub: $(STAMP) proxy
 	@echo "  the teacher signs in as: teacher   learners as: ana, ben, cleo"
 	@echo "  password (all of them): $${RUMMY_HUB_PASSWORD:-rummy-demo}"
 	@mkdir -p $(HUB_DATA)
+	@# the service must answer the hub within seconds of its start: compile what it imports now
+	@$(PY) -c "import tableserver.hub_web"
 	cd $(HUB_DATA) && RUMMY_HUB_DATA=$(HUB_DATA) RUMMY_HUB_PORT=$(HUB_PORT) \
 		$(CURDIR)/$(VENV)/bin/jupyterhub -f $(CURDIR)/jupyterhub_config.py
 

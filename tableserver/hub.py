@@ -242,7 +242,6 @@ def main(argv: list[str] | None = None) -> None:
               flush=True)
         api.scrub_logs()
         stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
