@@ -100,6 +100,30 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --config=$(CURDIR)/jupyter_lab_config.py --port=$(LAB_PORT) \
 		$$( [ "$$(id -u)" = 0 ] && echo --allow-root ) --ServerApp.root_dir=$(CURDIR)
 
+# A local demo hub (docs/JUPYTERHUB.md): JupyterHub on 127.0.0.1 with demo logins (a
+# teacher and three learners), each user's own server opening the apps, and the table
+# service as the hub service /services/rummy-tables/ (python -m tableserver.hub).  Its
+# data (the hub's, the tables', a home folder per user) is kept in $(HUB_DATA).
+HUB_PORT ?= 8000
+HUB_DATA ?= $(CURDIR)/build/hub
+.PHONY: hub proxy
+hub: $(STAMP) proxy
+	@echo "Rummy teaching kit on a demo JupyterHub: open http://127.0.0.1:$(HUB_PORT)/"
+	@echo "  the teacher signs in as: teacher   learners as: ana, ben, cleo"
+	@echo "  password (all of them): $${RUMMY_HUB_PASSWORD:-rummy-demo}"
+	@mkdir -p $(HUB_DATA)
+	@# the service must answer the hub within seconds of its start: compile what it imports now
+	@$(PY) -c "import tableserver.hub_web"
+	cd $(HUB_DATA) && RUMMY_HUB_DATA=$(HUB_DATA) RUMMY_HUB_PORT=$(HUB_PORT) \
+		$(CURDIR)/$(VENV)/bin/jupyterhub -f $(CURDIR)/jupyterhub_config.py
+
+# configurable-http-proxy, the hub's proxy (package.json, locked by package-lock.json).
+proxy:
+	@test -x node_modules/.bin/configurable-http-proxy || { \
+		command -v npm >/dev/null || { apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }; \
+		npm ci --no-audit --no-fund; }
+
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
@@ -144,7 +168,7 @@ test-explore: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) -m pytest -q -n auto --dist loadscope -p tests.nbval_kernels --nbval-lax --nbval-current-env notebooks
 
-browser: $(STAMP) chromium axe
+browser: $(STAMP) chromium axe proxy
 	$(PY) -m pytest -q -m browser tests
 
 # Small PNGs of every app for the README (docs/screenshots), taken with the browser tests' Chromium.

@@ -10,15 +10,27 @@ started again on the same database, and every move the clients saw
 acknowledged is looked for: the number of moves lost must be 0.
 
     python benchmarks/tables_load.py [--tables 20] [--seats 12] [--seconds 60]
+
+With ``--hub`` the same load goes to the table service as a JupyterHub
+service (``make hub``'s configuration, on free loopback ports, data in a
+temporary folder): through the hub's proxy, each seat a hub user of its own
+with an API token from the hub's REST API (``POST
+/hub/api/users/NAME/tokens``); the service asks the hub who each token is
+(cached).  Printed the same way, with the service's memory; the SIGKILL check
+is the standalone run's.
+
+    python benchmarks/tables_load.py --hub [--tables 5] [--seats 6] [--seconds 30]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
 import random
+import secrets
 import signal
 import socket
 import sqlite3
@@ -61,22 +73,185 @@ def start(port: int, data: str) -> subprocess.Popen[bytes]:
             time.sleep(0.05)
 
 
-class Client:
-    """One keep-alive HTTP connection."""
+#: Where the API is, alone and as the hub's service.
+API = "/rummy/api"
+HUB_API = "/services/rummy-tables/rummy/api"
 
-    def __init__(self, port: int) -> None:
+
+def start_hub(data: str, users: int) -> tuple[subprocess.Popen[bytes], int, str]:
+    """``make hub``'s JupyterHub on free ports with ``users`` more learners;
+    answers the process, the proxy's port and the demo password."""
+    port, password = free_port(), secrets.token_urlsafe(12)
+    env = {**os.environ, "RUMMY_HUB_DATA": data, "RUMMY_HUB_PORT": str(port),
+           "RUMMY_HUB_API_PORT": str(free_port()), "RUMMY_HUB_PROXY_API_PORT": str(free_port()),
+           "RUMMY_HUB_SERVICE_PORT": str(free_port()), "RUMMY_HUB_PASSWORD": password,
+           "RUMMY_HUB_MORE_LEARNERS": str(users)}
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "jupyterhub"), "-f",
+                             str(ROOT / "jupyterhub_config.py")], cwd=data, env=env,
+                            stdout=(Path(data) / "hub.log").open("wb"),
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            if Client(port, HUB_API).call("GET", "/tables")[0] == 401:
+                return proc, port, password
+        except (OSError, ValueError, http.client.HTTPException):
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            stop_hub(proc, data)
+            raise RuntimeError("the hub did not start: see " + os.path.join(data, "hub.log"))
+        time.sleep(0.5)
+
+
+def stop_hub(proc: subprocess.Popen[bytes], data: str) -> None:
+    """Stop the hub, and anything it started in a session of its own that is left."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    for p in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            if p.name.isdigit() and data.encode() in (p / "environ").read_bytes():
+                os.kill(int(p.name), signal.SIGKILL)
+
+
+def hub_token(port: int, user: str, password: str, teacher: bool = False) -> str:
+    """An API token of ``user`` from the hub's REST API (signing in with the password)."""
+    scopes = ["access:services!service=rummy-tables"] + (["custom:rummy-teacher"] if teacher
+                                                         else [])
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("POST", f"/hub/api/users/{user}/tokens", body=json.dumps(
+        {"auth": {"username": user, "password": password}, "scopes": scopes,
+         "expires_in": 3600, "note": "tables_load"}),
+        headers={"Content-Type": "application/json"})
+    r = conn.getresponse()
+    out = json.loads(r.read())
+    assert r.status in (200, 201), out
+    return str(out["token"])
+
+
+class Client:
+    """One keep-alive HTTP connection to the API at ``prefix``."""
+
+    def __init__(self, port: int, prefix: str = API) -> None:
         self.port = port
+        self.prefix = prefix
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None
-             ) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json"}
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        h = {"Content-Type": "application/json", **(headers or {})}
         if token:
-            headers["X-Rummy-Token"] = token
+            h["X-Rummy-Token"] = token
         data = None if body is None else json.dumps(body)
-        self.conn.request(method, "/rummy/api" + path, body=data, headers=headers)
+        self.conn.request(method, self.prefix + path, body=data, headers=h)
         r = self.conn.getresponse()
         return r.status, json.loads(r.read())
+
+
+def find_service(data: str) -> int:
+    """The pid of the hub's table service keeping its tables under ``data``."""
+    want = f"RUMMY_DATA={os.path.join(data, 'tables')}".encode()
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if want in (proc / "environ").read_bytes().split(b"\0") and \
+                        b"tableserver.hub" in (proc / "cmdline").read_bytes():
+                    return int(proc.name)
+            except OSError:
+                continue
+    raise RuntimeError("the hub's table service was not found")
+
+
+def hub_load(args: argparse.Namespace) -> None:
+    """The load through the hub's proxy, each seat a hub user with a hub token."""
+    data = tempfile.mkdtemp(prefix="rummy-hub-load-")
+    users = args.tables * args.seats
+    hub, port, password = start_hub(data, users)
+    try:
+        teacher = {"Authorization": "token " + hub_token(port, "teacher", password, True)}
+        setup = Client(port, HUB_API)
+        tables: list[tuple[str, list[dict[str, str]]]] = []
+        n = 0
+        for _ in range(args.tables):
+            status, made = setup.call("POST", "/tables", {
+                "variant": "big_table", "seats": ["human"] * args.seats, "timeout": None,
+                "pause_between_hands": False}, headers=teacher)
+            assert status == 201, made
+            seats = []
+            for _ in range(args.seats):
+                n += 1
+                who = {"Authorization": "token " + hub_token(port, f"learner{n}", password)}
+                status, j = setup.call("POST", f"/tables/{made['code']}/join", {}, headers=who)
+                assert status == 200, j
+                seats.append(who)
+            tables.append((made["code"], seats))
+        service = find_service(data)
+        print(f"on the hub: {args.tables} Big Tables x {args.seats} seats ({users} hub users, "
+              f"each with a hub API token), {args.seconds:g} s at full speed through the "
+              f"hub's proxy, service pid {service}", flush=True)
+        stop = threading.Event()
+        latencies: list[list[float]] = [[] for _ in tables]
+        acked = [0] * len(tables)
+        refused = [0] * len(tables)
+        errors: list[str] = []
+
+        def play(k: int) -> None:
+            code, seats = tables[k]
+            rng = random.Random(k)
+            client = Client(port, HUB_API)
+            seat = 0
+            try:
+                while not stop.is_set():
+                    who = seats[seat]
+                    seat = (seat + 1) % len(seats)
+                    status, view = client.call("GET", f"/tables/{code}/state", headers=who)
+                    if status != 200 or not view.get("legal_actions"):
+                        continue
+                    action = rng.choice(view["legal_actions"])
+                    t0 = time.perf_counter()
+                    status, _ = client.call("POST", f"/tables/{code}/act",
+                                            {"action": action, "version": view["version"]},
+                                            headers=who)
+                    latencies[k].append(time.perf_counter() - t0)
+                    if status == 200:
+                        acked[k] += 1
+                    elif status == 409:
+                        refused[k] += 1
+                    elif status != 400:
+                        errors.append(f"{status}")
+            except (OSError, http.client.HTTPException, ValueError) as e:
+                errors.append(f"table {k}: {e!r}")
+
+        report(play, len(tables), args.seconds, service, latencies, acked, refused, stop)
+        if errors:
+            print(f"client errors: {len(errors)} (first: {errors[0]})")
+    finally:
+        stop_hub(hub, data)
+
+
+def report(play: Any, n: int, seconds: float, pid: int, latencies: list[list[float]],
+           acked: list[int], refused: list[int], stop: threading.Event) -> None:
+    """Run ``play`` for each of ``n`` tables for ``seconds``; print the figures."""
+    threads = [threading.Thread(target=play, args=(k,), daemon=True) for k in range(n)]
+    t_start = time.perf_counter()
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    elapsed = time.perf_counter() - t_start
+    moves = sum(acked)
+    lat = sorted(x for per in latencies for x in per)
+    rss, peak = rss_kib(pid)
+    stop.set()
+    for t in threads:
+        t.join(10)
+    print(f"moves applied: {moves} in {elapsed:.1f} s = {moves / elapsed:.0f} moves/s, "
+          f"each a GET state and a POST act ({sum(refused)} stale moves refused with 409)")
+    print(f"act latency: median {statistics.median(lat) * 1000:.1f} ms, "
+          f"p99 {lat[int(0.99 * (len(lat) - 1))] * 1000:.1f} ms over {len(lat)} requests")
+    print(f"server memory: {rss / 1024:.0f} MiB resident, peak {peak / 1024:.0f} MiB")
 
 
 def rss_kib(pid: int) -> tuple[int, int]:
@@ -93,7 +268,12 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=20)
     p.add_argument("--seats", type=int, default=12)
     p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--hub", action="store_true",
+                   help="through a JupyterHub (make hub's configuration) with hub tokens")
     args = p.parse_args()
+    if args.hub:
+        hub_load(args)
+        raise SystemExit(0)  # the other figures are the standalone service's
     data = tempfile.mkdtemp(prefix="rummy-load-")
     port = free_port()
     server = start(port, data)

@@ -28,7 +28,7 @@ import ipywidgets as w
 
 from rummy.bots import bot_names
 from rummy.variants import VARIANTS, find_variant
-from tableserver.remote import RemoteError, _call, api_base
+from tableserver.remote import RemoteError, _call, api_base, on_hub
 
 __all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
 
@@ -93,6 +93,11 @@ def _button(label: str, css: str, style: str = "") -> w.Button:
     b = w.Button(description=label, button_style=style, layout=w.Layout(width="auto"))
     b.add_class(css)
     return b
+
+
+#: What the teacher's page sends as the key on a hub: the hub's table service
+#: ignores keys and asks the hub whether this user is a teacher.
+HUB_SIGN_IN = "hub-login"
 
 
 class Classroom:
@@ -215,6 +220,8 @@ class Classroom:
             self.code, self.watching = self.asked_table, watch
             self._watch()
             return
+        if not key and on_hub(self.api):
+            key = HUB_SIGN_IN  # on a hub, the service knows the teacher by the hub login
         self.signin.layout.display = ""
         if key:
             self.sign_in(key, code or None)

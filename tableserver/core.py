@@ -426,10 +426,14 @@ class TableService:
         self._changed(code)
         return out
 
-    def join(self, code: Any, name: Any) -> dict[str, Any]:
+    def join(self, code: Any, name: Any, *, token: str | None = None) -> dict[str, Any]:
         """Take the next free human seat under ``name``: answers the seat
         number and its secret token (keep it: it is the seat).  A page that
-        kept a seat's token returns to it instead of joining again."""
+        kept a seat's token returns to it instead of joining again.  An
+        identity layer (:mod:`tableserver.hub`) gives the seat's ``token``
+        itself (a secret of at least 32 characters it derives from who joins)."""
+        if token is not None and (not isinstance(token, str) or len(token) < 32):
+            raise ValueError("a given seat token must be a secret of at least 32 characters")
         if not isinstance(name, str) or not name.strip():
             raise BadRequest(f"name must be a non-empty text of at most {MAX_NAME} characters")
         clean = " ".join(name.split())
@@ -452,7 +456,8 @@ class TableService:
                                "taken")
             seat = free[0]
             s = table.seats[seat]
-            token = secrets.token_urlsafe(24)
+            if token is None:
+                token = secrets.token_urlsafe(24)
             s.token = _hash(token)
             s.away = False
             s.last_seen = self.clock()

@@ -30,7 +30,7 @@ from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation
 
 __all__ = ["RemoteGame", "RemoteError", "SeatFinder", "find_seat", "shared_table", "api_base",
-           "SEAT_KEEPER_JS"]
+           "on_hub", "SEAT_KEEPER_JS"]
 
 
 class RemoteError(GameError):
@@ -43,8 +43,24 @@ class RemoteError(GameError):
 
 def api_base() -> str:
     """Where this kernel reaches the table service: ``$RUMMY_API`` (set by the
-    server that started the kernel), else ``make app``'s address."""
-    return os.environ.get("RUMMY_API", "http://127.0.0.1:8866/rummy/api").rstrip("/")
+    server that started the kernel), else on a hub the hub's service (its
+    public address, ``$JUPYTERHUB_PUBLIC_URL``), else ``make app``'s address."""
+    given = os.environ.get("RUMMY_API")
+    if given:
+        return given.rstrip("/")
+    public = os.environ.get("JUPYTERHUB_PUBLIC_URL")
+    if public and os.environ.get("JUPYTERHUB_API_TOKEN"):
+        return public.rstrip("/") + "/services/rummy-tables/rummy/api"
+    return "http://127.0.0.1:8866/rummy/api"
+
+
+def _hub_headers(url: str) -> dict[str, str]:
+    """On a hub, a request to the hub's table service carries this server's
+    hub token (``$JUPYTERHUB_API_TOKEN``): the service knows the user by it."""
+    token = os.environ.get("JUPYTERHUB_API_TOKEN")
+    if token and "/services/" in url:
+        return {"Authorization": f"token {token}"}
+    return {}
 
 
 def _tls() -> ssl.SSLContext | None:
@@ -61,7 +77,7 @@ def _tls() -> ssl.SSLContext | None:
 def _call(url: str, body: Any = None, token: str | None = None, timeout: float = 30,
           teacher: str | None = None) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json"}
+    headers = {"Content-Type": "application/json", **_hub_headers(url)}
     if token:
         headers["X-Rummy-Token"] = token
     if teacher:
@@ -82,6 +98,12 @@ def _call(url: str, body: Any = None, token: str | None = None, timeout: float =
     except (urllib.error.URLError, OSError) as e:
         raise RemoteError(f"the table service can't be reached ({e}): is `make app` "
                           "running?") from None
+
+
+def on_hub(api: str | None = None) -> bool:
+    """Whether this kernel speaks to the hub's table service as its hub user
+    (then no name, token or teacher key is asked for: the hub login is who)."""
+    return bool(_hub_headers(api or api_base()))
 
 
 class RemoteGame:
@@ -334,7 +356,7 @@ class SeatFinder:
                 if e.status not in (403,):  # a freed seat joins afresh; other errors show
                     raise
         if game is None:
-            if not self.name.strip():
+            if not self.name.strip() and not on_hub(self.api):
                 raise GameError("to join a shared table, add your name to the address: "
                                 f"?table={self.code}&name=YourName")
             game = RemoteGame.join(self.code, self.name, api=self.api)

@@ -28,7 +28,7 @@ LOCK = ROOT / "requirements" / "test.lock"
 BENCH_LOCK = ROOT / "requirements" / "bench.lock"
 BINDER = ROOT / "binder" / "requirements.txt"
 #: The extras that the test lock must cover (bench has a lock of its own).
-LOCKED_EXTRAS = ("widgets", "lab", "dask", "test")
+LOCKED_EXTRAS = ("widgets", "lab", "dask", "hub", "test")
 #: What `python -m venv` and the Makefile put into .venv besides the lock.
 NOT_LOCKED = {"pip", "setuptools", "uv", "rummy-kit"}
 

@@ -1,0 +1,96 @@
+# The local demo hub of `make hub` (docs/JUPYTERHUB.md): JupyterHub on 127.0.0.1 with
+# demo logins, each user's own notebook server opening the kit's apps (Voilà), and the
+# table service as the hub service "rummy-tables" (python -m tableserver.hub).
+#
+# Everything it keeps is under $RUMMY_HUB_DATA (default build/hub): the hub's database
+# and cookie secret, the tables' database, and a home folder per user whose
+# rummy-data/ holds that user's own records (RUMMY_DATA).  Ports: $RUMMY_HUB_PORT
+# (8000, the address people open), $RUMMY_HUB_API_PORT (8081, the hub's own API),
+# $RUMMY_HUB_PROXY_API_PORT (8001), $RUMMY_HUB_SERVICE_PORT (10101).
+import os
+import sys
+from pathlib import Path
+
+c = get_config()  # type: ignore[name-defined]  # noqa: F821 - JupyterHub's config loader
+
+ROOT = Path(__file__).resolve().parent
+DATA = Path(os.environ.get("RUMMY_HUB_DATA") or ROOT / "build" / "hub").resolve()
+PORT = int(os.environ.get("RUMMY_HUB_PORT", "8000"))
+BIN = Path(sys.executable).parent
+#: The demo's logins: one teacher (the hub's "teachers" group) and three learners, all
+#: with one shared password (SharedPasswordAuthenticator): never for real learners.
+TEACHERS = ["teacher"]
+LEARNERS = ["ana", "ben", "cleo"]
+# more learners, learner1..learnerN, for the load benchmark (benchmarks/tables_load.py --hub)
+LEARNERS += [f"learner{i}" for i in range(1, int(os.environ.get("RUMMY_HUB_MORE_LEARNERS", "0")) + 1)]
+PASSWORD = os.environ.get("RUMMY_HUB_PASSWORD", "rummy-demo")
+SERVICE = "rummy-tables"
+TEACHER_SCOPE = "custom:rummy-teacher"
+
+(DATA / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
+
+# -- the hub and its proxy, on the loopback only ------------------------------------------
+c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.port = PORT
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = int(os.environ.get("RUMMY_HUB_API_PORT", "8081"))
+c.JupyterHub.db_url = f"sqlite:///{DATA / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(DATA / "jupyterhub_cookie_secret")
+c.JupyterHub.pid_file = str(DATA / "jupyterhub.pid")
+# configurable-http-proxy from the npm registry (package.json, locked), not a global one
+c.ConfigurableHTTPProxy.command = [str(ROOT / "node_modules" / ".bin" / "configurable-http-proxy")]
+c.ConfigurableHTTPProxy.api_url = (
+    f"http://127.0.0.1:{int(os.environ.get('RUMMY_HUB_PROXY_API_PORT', '8001'))}")
+c.ConfigurableHTTPProxy.pid_file = str(DATA / "proxy.pid")
+
+# -- who signs in -------------------------------------------------------------------------
+c.JupyterHub.authenticator_class = "shared-password"
+c.SharedPasswordAuthenticator.user_password = PASSWORD
+c.Authenticator.allowed_users = set(TEACHERS + LEARNERS)
+
+# -- teachers: a group, a role with the kit's own scope -------------------------------------
+c.JupyterHub.custom_scopes = {
+    TEACHER_SCOPE: {"description": "Make and run the Rummy kit's shared tables."},
+}
+c.JupyterHub.load_groups = {"teachers": {"users": TEACHERS}}
+c.JupyterHub.load_roles = [
+    # every user may use the table service (a hub user has no service access by default)
+    {"name": "user", "scopes": ["self", f"access:services!service={SERVICE}"]},
+    {"name": "rummy-teacher", "scopes": [TEACHER_SCOPE], "groups": ["teachers"]},
+]
+
+# -- the table service ----------------------------------------------------------------------
+c.JupyterHub.services = [{
+    "name": SERVICE,
+    "url": f"http://127.0.0.1:{int(os.environ.get('RUMMY_HUB_SERVICE_PORT', '10101'))}",
+    "command": [sys.executable, "-m", "tableserver.hub"],
+    "environment": {"RUMMY_DATA": str(DATA / "tables"), "PYTHONPATH": str(ROOT),
+                    **{k: os.environ[k] for k in ("RUMMY_BOT_PACE",) if k in os.environ}},
+    # the service sees whether a browser's user is a teacher; no consent page for it
+    "oauth_client_allowed_scopes": [TEACHER_SCOPE],
+    "oauth_no_confirm": True,
+}]
+
+# -- each user's own server: the kit's apps (Voilà) -------------------------------------------
+c.JupyterHub.spawner_class = "simple"  # local processes as this user (root here: a demo)
+c.SimpleLocalProcessSpawner.home_dir_template = str(DATA / "home" / "{username}")
+c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
+c.Spawner.args = ["--allow-root", f"--ServerApp.root_dir={ROOT}",
+                  "--KernelManager.transport=ipc"]
+c.Spawner.default_url = "/voila/render/notebooks/apps/index.ipynb"
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120
+# the server's token may reach the table service, and carries the teacher scope for a
+# teacher (a token gets only the scopes its user holds)
+c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server",
+                                 f"access:services!service={SERVICE}", TEACHER_SCOPE]
+c.Spawner.environment = {
+    # where the apps' kernels reach the table service: through the hub's proxy
+    "RUMMY_API": f"http://127.0.0.1:{PORT}/services/{SERVICE}/rummy/api",
+    # the join address on the teacher's page: through user-redirect, each learner's own server
+    "RUMMY_PUBLIC_URL": f"http://127.0.0.1:{PORT}/hub/user-redirect",
+    # each user's own records (progress) in their own server's data folder
+    "RUMMY_DATA": lambda spawner: str(DATA / "home" / spawner.user.name / "rummy-data"),
+    "JUPYTER_PATH": str(ROOT / "share" / "jupyter"),
+    "PYTHONPATH": str(ROOT),
+}

@@ -1,0 +1,398 @@
+"""The table service as a JupyterHub service (tableserver.hub): its identity layer.
+
+A real ``python -m tableserver.hub`` process on 127.0.0.1, started with the
+environment a hub gives its services, asks who a request is at a small
+stand-in for the hub's REST API (``GET /hub/api/user`` answers the user
+model of a token, as JupyterHub does).  Each learner is known by their hub
+token only: no seat token, no teacher key.  Tried: no token, a wrong user,
+a learner acting for another seat or making a table, a user the hub does not
+let in, a cross-site request, and a restart (SIGKILL) on the same data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_tableserver_web import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+PREFIX = "/services/rummy-tables/"
+API = PREFIX + "rummy/api"
+ACCESS = "access:services!service=rummy-tables"
+#: token -> the user model the hub answers for it
+USERS: dict[str, dict[str, Any]] = {
+    "tok-teacher-0123456789": {"name": "teacher", "scopes": [ACCESS, "custom:rummy-teacher"]},
+    "tok-ana-0123456789": {"name": "ana", "scopes": [ACCESS]},
+    "tok-ben-0123456789": {"name": "ben", "scopes": [ACCESS]},
+    "tok-cleo-0123456789": {"name": "cleo", "scopes": [ACCESS]},
+    "tok-dora-0123456789": {"name": "dora", "scopes": [ACCESS]},
+    # signed in to the hub, but the hub does not let her use this service
+    "tok-eve-0123456789": {"name": "eve", "scopes": ["access:servers!user=eve"]},
+}
+SERVICE_TOKEN = "the-service-s-own-hub-token-0123456789"
+
+
+class FakeHubAPI(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        auth = self.headers.get("Authorization", "")
+        token = auth.split(" ", 1)[1] if " " in auth else ""
+        user = USERS.get(token)
+        if self.path.rstrip("/") != "/hub/api/user" or user is None:
+            self.send_response(403 if user is None else 404)
+            self.end_headers()
+            self.wfile.write(b'{"status": 403, "message": "not allowed"}')
+            return
+        body = json.dumps({"kind": "user", "groups": [], "admin": False, **user}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def fake_hub() -> Iterator[int]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeHubAPI)
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class HubService:
+    """``python -m tableserver.hub`` as the hub starts it."""
+
+    def __init__(self, data: Path, hub_port: int) -> None:
+        self.data, self.hub_port = data, hub_port
+        self.port = free_port()
+        self.log = data / f"hub-service-{self.port}.log"
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
+               "RUMMY_DATA": str(data), "RUMMY_BOT_PACE": "0",
+               "JUPYTERHUB_SERVICE_NAME": "rummy-tables",
+               "JUPYTERHUB_SERVICE_URL": f"http://127.0.0.1:{self.port}",
+               "JUPYTERHUB_SERVICE_PREFIX": PREFIX,
+               "JUPYTERHUB_API_URL": f"http://127.0.0.1:{hub_port}/hub/api",
+               "JUPYTERHUB_API_TOKEN": SERVICE_TOKEN,
+               "JUPYTERHUB_CLIENT_ID": "service-rummy-tables",
+               "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS, "access:services"])}
+        env.pop("RUMMY_TEACHER_KEY", None)
+        self.proc = subprocess.Popen([sys.executable, "-m", "tableserver.hub"], cwd=ROOT, env=env,
+                                     stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError("the hub service did not start:\n" + self.log.read_text())
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}{API}/nothing", timeout=1)
+            except urllib.error.HTTPError as e:
+                if e.code != 503:  # 503 while it loads JupyterHub's client
+                    break
+            except OSError:
+                time.sleep(0.05)
+
+    def call(self, method: str, path: str, body: Any = None, user: str | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        h = {"Content-Type": "application/json"} if data is not None else {}
+        if user is not None:
+            token = next(t for t, u in USERS.items() if u["name"] == user)
+            h["Authorization"] = f"token {token}"
+        h.update(headers or {})
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{API}{path}", data=data,
+                                     method=method, headers=h)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="module")
+def svc(tmp_path_factory: pytest.TempPathFactory, fake_hub: int) -> Iterator[HubService]:
+    """One service for the tests that make their own tables (a start costs seconds)."""
+    s = HubService(tmp_path_factory.mktemp("hub-service"), fake_hub)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def table_of_three(s: HubService, variant: str = "three_thirteen", **kw: Any) -> str:
+    status, made = s.call("POST", "/tables", {"variant": variant,
+                                              "seats": ["human", "human", "human"], **kw},
+                          user="teacher")
+    assert status == 201, made
+    return str(made["code"])
+
+
+def test_a_request_without_a_hub_token_is_refused(svc: HubService) -> None:
+    code = table_of_three(svc)
+    for method, path, body in (("POST", "/tables", {"variant": "big_table", "seats": ["human"]}),
+                               ("GET", "/tables", None),
+                               ("POST", f"/tables/{code}/join", {}),
+                               ("GET", f"/tables/{code}/state", None),
+                               ("POST", f"/tables/{code}/act", {"action": "draw stock"})):
+        status, out = svc.call(method, path, body)
+        assert status == 401, (path, out)
+        assert "sign in to the hub" in out["error"]
+        status, out = svc.call(method, path, body,
+                               headers={"Authorization": "token not-a-token-of-the-hub"})
+        assert status == 401, (path, out)
+
+
+def test_a_user_the_hub_keeps_out_of_the_service_is_refused(svc: HubService) -> None:
+    code = table_of_three(svc)
+    status, out = svc.call("POST", f"/tables/{code}/join", {}, user="eve")
+    assert status == 403 and "may not use the table service" in out["error"]
+
+
+def test_only_a_teacher_makes_and_runs_tables(svc: HubService) -> None:
+    status, out = svc.call("POST", "/tables", {"variant": "big_table", "seats": ["human"]},
+                           user="ana")
+    assert status == 403
+    assert "only a teacher" in out["error"] and "ana" in out["error"]
+    # a key in the request is no way in: the hub says who is a teacher
+    status, out = svc.call("POST", "/tables", {"variant": "big_table", "seats": ["human"],
+                                               "teacher_key": "any-key-0123456789abcdef"},
+                           user="ana", headers={"X-Rummy-Teacher-Key": "x" * 20})
+    assert status == 403
+    code = table_of_three(svc)
+    for method, path, body in (("GET", "/tables", None), ("GET", f"/tables/{code}", None),
+                               ("POST", f"/tables/{code}/lock", {"locked": True}),
+                               ("POST", f"/tables/{code}/close", {})):
+        status, out = svc.call(method, path, body, user="ben")
+        assert status == 403 and "only a teacher" in out["error"], (path, out)
+    status, out = svc.call("GET", "/tables", user="teacher")
+    assert status == 200 and code in [t["code"] for t in out["tables"]]
+
+
+def test_learners_sit_by_their_hub_name_and_return_to_their_seat(svc: HubService) -> None:
+    code = table_of_three(svc)
+    seats = {}
+    for name in ("ana", "ben", "cleo"):
+        status, out = svc.call("POST", f"/tables/{code}/join", {}, user=name)
+        assert status == 200, out
+        assert out["token"] == "" and out["name"] == name and out["returned"] is False
+        seats[name] = out["seat"]
+    assert sorted(seats.values()) == [0, 1, 2]
+    # joining again, from any page or kernel, returns to the same seat
+    status, again = svc.call("POST", f"/tables/{code}/join", {"name": "Someone else"}, user="ben")
+    assert status == 200 and again["seat"] == seats["ben"] and again["returned"] is True
+    # a fourth learner finds the table full; she has no seat to look at
+    status, out = svc.call("POST", f"/tables/{code}/join", {}, user="dora")
+    assert status == 409
+    status, out = svc.call("GET", f"/tables/{code}/state", user="dora")
+    assert status == 403 and "you (dora) have no seat" in out["error"]
+    for name, seat in seats.items():
+        status, view = svc.call("GET", f"/tables/{code}/state", user=name)
+        assert status == 200 and view["player"] == seat
+    # the teacher, without a seat, sees what every seat sees alike
+    status, view = svc.call("GET", f"/tables/{code}/state", user="teacher")
+    assert status == 200 and view["player"] is None and "hand" not in view
+
+
+def test_a_learner_cannot_act_for_another_users_seat(svc: HubService) -> None:
+    code = table_of_three(svc)
+    for name in ("ana", "ben", "cleo"):
+        assert svc.call("POST", f"/tables/{code}/join", {}, user=name)[0] == 200
+    views = {n: svc.call("GET", f"/tables/{code}/state", user=n)[1] for n in ("ana", "ben", "cleo")}
+    mover = next(n for n, v in views.items() if v["legal_actions"])
+    other = next(n for n in views if n != mover)
+    action = views[mover]["legal_actions"][0]
+    # the other learner sends the mover's move, naming the mover's seat every way there is
+    seat = views[mover]["player"]
+    status, out = svc.call("POST", f"/tables/{code}/act",
+                           {"action": action, "token": "x", "seat": seat},
+                           user=other, headers={"X-Rummy-Token": "anything"})
+    assert status in (400, 409), out
+    status, still = svc.call("GET", f"/tables/{code}/state", user=mover)
+    assert still["version"] == views[mover]["version"]
+    # dora, with no seat, cannot act at all
+    status, out = svc.call("POST", f"/tables/{code}/act", {"action": action}, user="dora")
+    assert status == 403 and "no seat" in out["error"]
+    status, out = svc.call("POST", f"/tables/{code}/act", {"action": action}, user=mover)
+    assert status == 200, out
+    assert out["version"] > views[mover]["version"]
+
+
+def test_a_cross_site_request_is_refused(svc: HubService) -> None:
+    code = table_of_three(svc)
+    for headers in ({"Origin": "http://elsewhere.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        status, out = svc.call("POST", f"/tables/{code}/join", {}, user="ana", headers=headers)
+        assert status == 403 and "refused" in out["error"], out
+    status, view = svc.call("GET", f"/tables/{code}", user="teacher")
+    assert all(not s["joined"] for s in view["table"]["seats"])
+
+
+def test_bad_input_is_refused_with_the_reason(svc: HubService) -> None:
+    code = table_of_three(svc)
+    status, out = svc.call("POST", f"/tables/{code}/join", ["not", "an", "object"], user="ana")
+    assert status == 400 and "JSON object" in out["error"]
+    status, out = svc.call("POST", "/tables/NOPE-NOPE-NOPE/join", {}, user="ana")
+    assert status in (400, 404), out
+    status, out = svc.call("POST", "/tables", {"variant": "big_table", "seats": ["human"],
+                                               "colour": "red"}, user="teacher")
+    assert status == 400 and "unknown keys" in out["error"]
+
+
+def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> None:
+    svc = HubService(tmp_path, fake_hub)
+    try:
+        code = table_of_three(svc)
+        seats = {n: svc.call("POST", f"/tables/{code}/join", {}, user=n)[1]["seat"]
+                 for n in ("ana", "ben", "cleo")}
+    finally:
+        svc.kill()
+    again = HubService(svc.data, fake_hub)
+    try:
+        for name, seat in seats.items():
+            status, view = again.call("GET", f"/tables/{code}/state", user=name)
+            assert status == 200 and view["player"] == seat
+            status, out = again.call("POST", f"/tables/{code}/join", {}, user=name)
+            assert out["seat"] == seat and out["returned"] is True
+        mover = next(n for n in seats
+                     if again.call("GET", f"/tables/{code}/state", user=n)[1]["legal_actions"])
+        view = again.call("GET", f"/tables/{code}/state", user=mover)[1]
+        status, out = again.call("POST", f"/tables/{code}/act",
+                                 {"action": view["legal_actions"][0]}, user=mover)
+        assert status == 200, out
+        assert (svc.data / "hub-secret").stat().st_mode & 0o077 == 0
+    finally:
+        again.stop()
+
+
+def test_the_service_refuses_to_start_outside_a_hub(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTERHUB_")}
+    out = subprocess.run([sys.executable, "-m", "tableserver.hub"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, env={**env, "RUMMY_DATA": str(tmp_path)})
+    assert out.returncode != 0 and "started by JupyterHub" in out.stderr
+
+
+def test_a_kernel_plays_as_its_servers_hub_user(svc: HubService, monkeypatch: pytest.MonkeyPatch
+                                                ) -> None:
+    """The apps' kernels (tableserver.remote) on a hub: the server's own hub token
+    (JUPYTERHUB_API_TOKEN) is who they are; no seat token is handed out."""
+    from tableserver.remote import RemoteGame
+
+    status, made = svc.call("POST", "/tables", {"variant": "three_thirteen",
+                                                "seats": ["human", "greedy"]}, user="teacher")
+    assert status == 201
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-cleo-0123456789")
+    base = f"http://127.0.0.1:{svc.port}{API}"
+    game = RemoteGame.join(made["code"], "typed name", api=base)
+    assert game.token == "" and game.players[game.seat] == "cleo"
+    deadline = time.monotonic() + 30
+    while not game.legal_actions(game.seat):
+        assert time.monotonic() < deadline, "the bot never gave cleo her turn"
+        game.wait(timeout=2)
+    version = game.version
+    game.apply(game.legal_actions(game.seat)[0], player=game.seat)
+    assert game.version > version
+    # the same user in another kernel is back at the same seat
+    again = RemoteGame.join(made["code"], "", api=base)
+    assert again.seat == game.seat
+
+
+def test_kernels_find_the_hubs_service_in_the_hubs_environment(monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    from tableserver.remote import _hub_headers, api_base
+
+    monkeypatch.delenv("RUMMY_API", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_PUBLIC_URL", raising=False)
+    assert api_base() == "http://127.0.0.1:8866/rummy/api"  # make app's, outside a hub
+    assert _hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "server-token-0123456789")
+    monkeypatch.setenv("JUPYTERHUB_PUBLIC_URL", "https://hub.school.example/")
+    assert api_base() == "https://hub.school.example/services/rummy-tables/rummy/api"
+    assert _hub_headers(api_base() + "/tables") == {
+        "Authorization": "token server-token-0123456789"}
+    # the standalone service never gets the hub token
+    assert _hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
+    monkeypatch.setenv("RUMMY_API", "http://127.0.0.1:8000/services/rummy-tables/rummy/api/")
+    assert api_base() == "http://127.0.0.1:8000/services/rummy-tables/rummy/api"
+
+
+def test_the_teachers_page_signs_in_by_the_hub_login(svc: HubService,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The teacher's page (tableserver.classroom) on a hub asks for no key: a
+    teacher's server is let in, a learner's page says why not."""
+    from tableserver.classroom import Classroom
+    from tableserver.remote import RemoteError, SeatFinder
+
+    base = f"http://127.0.0.1:{svc.port}{API}"
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ana-0123456789")
+    with pytest.raises(RemoteError, match="only a teacher"):
+        Classroom(api=base).handoff({})
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-teacher-0123456789")
+    page = Classroom(api=base)
+    page.handoff({})
+    assert page.key is not None and page.form.layout.display == ""
+    page.variant.value = "three_thirteen"
+    page.learners.value, page.bots.value = 1, 1
+    page.make_table()
+    assert page.code
+    # a learner's page joins with the code alone: no name, no token
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ben-0123456789")
+    seat = SeatFinder(page.code, "", api=base).handoff({})
+    assert seat.game.players[seat.game.seat] == "ben"
+
+
+def test_a_seat_secret_given_by_the_identity_layer_is_the_seat(tmp_path: Path) -> None:
+    """TableService.join(token=...): the seat is the given secret (nothing else
+    opens it), a short one is refused, and a restart keeps it."""
+    from tableserver import Forbidden, Store, TableService
+    from tableserver.hub import seat_token
+
+    key = "a-teacher-key-for-tests"
+    svc = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
+    code = svc.create("three_thirteen", ["human", "greedy"], teacher_key=key)["code"]
+    with pytest.raises(ValueError, match="at least 32 characters"):
+        svc.join(code, "ana", token="short")
+    assert all(s["joined"] is False for s in svc.admin(code, key)["table"]["seats"])
+    secret = seat_token(b"s" * 32, code, "ana")
+    assert len(secret) >= 32
+    out = svc.join(code, "ana", token=secret)
+    assert svc.state(code, secret)["player"] == out["seat"] == 0
+    with pytest.raises(Forbidden):
+        svc.state(code, seat_token(b"s" * 32, code, "ben"))
+    svc.store.close()
+    again = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
+    assert again.state(code, secret)["player"] == 0
+    again.store.close()
