@@ -15,6 +15,11 @@ APP ?= notebooks/apps/index.ipynb
 LOCK ?= requirements/test.lock
 BENCH_LOCK := requirements/bench.lock
 BINDER_REQS := binder/requirements.txt
+# The static site's build tools: a lock and a venv of their own (see pyproject's "site" extra).
+SITE_LOCK := requirements/site.lock
+SITE_VENV := build/site-tools
+SITE_STAMP := $(SITE_VENV)/.installed
+PYODIDE_NPM := node_modules/pyodide/package.json
 # How the lock is installed: uv (fast; put into .venv from the package registry) or pip.
 INSTALLER ?= uv
 UV_VERSION := 0.13.9
@@ -23,7 +28,7 @@ UV := $(VENV)/bin/uv
 INDEX_ARGS ?=
 
 .PHONY: app lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
-	bench screenshots binder-links clean student
+	bench screenshots binder-links clean student site site-tools pyodide
 
 $(STAMP): $(LOCK) pyproject.toml
 	rm -rf $(VENV)
@@ -67,6 +72,9 @@ lock:
 	$(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 \
 		--custom-compile-command "make lock" -c $(LOCK) --no-annotate \
 		--extra widgets --extra lab -o $(BINDER_REQS)
+	$(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+		--custom-compile-command "make lock" -c $(LOCK) --no-emit-package rummy-kit \
+		--extra site -o $(SITE_LOCK)
 
 # The Binder badges of the README, made from [tool.rummy-kit] repository in pyproject.toml.
 binder-links: $(STAMP)
@@ -102,6 +110,34 @@ axe:
 		command -v npm >/dev/null || { apt-get update -qq && \
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }; \
 		npm ci --no-audit --no-fund; }
+
+# The site's build tools, exactly $(SITE_LOCK), in $(SITE_VENV) (uv or pip, as .venv).
+$(SITE_STAMP): $(SITE_LOCK) | $(STAMP)
+	rm -rf $(SITE_VENV)
+	$(PYTHON) -m venv $(SITE_VENV)
+ifeq ($(INSTALLER),uv)
+	$(UV) pip install --quiet --python $(SITE_VENV)/bin/python $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
+else
+	$(SITE_VENV)/bin/python -m pip install --quiet $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
+endif
+	touch $(SITE_STAMP)
+
+site-tools: $(SITE_STAMP)
+
+# Pyodide (and axe-core) from the npm registry at the versions of package-lock.json.
+$(PYODIDE_NPM): package-lock.json
+	command -v npm >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $(PYODIDE_NPM)
+
+pyodide: $(PYODIDE_NPM)
+
+# The static site in build/site/: the apps as Voici pages and the lessons in JupyterLite,
+# Python running in the browser (Pyodide); skipped when nothing it is made from changed.
+# Serve it with any web server, e.g. `python3 -m http.server -d build/site`.
+site: $(SITE_STAMP) $(PYODIDE_NPM)
+	$(SITE_VENV)/bin/python scripts/build_site.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check rummy widgets tableserver tests benchmarks scripts
