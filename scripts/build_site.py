@@ -294,19 +294,61 @@ def build_pyodide(static: Path) -> list[str]:
     return sorted(lock["packages"])
 
 
+#: A code cell that needs pandas or matplotlib (none of them is to be had in Pyodide here).
+NEEDS_PANDAS = re.compile(r"^\s*(import|from) (pandas|matplotlib)\b|\bpd\.|\bplt\.|"
+                          r"\.score_sheet\(|\.by_meld\b|\.table\b|\.plot\b|dealt_table\(|"
+                          r"summarize\(", re.M)
+#: The first line of such a cell on the site.
+NEEDS_PANDAS_LINE = ("# Needs pandas or matplotlib: on this in-browser site this cell stops with "
+                     "\"No module named ...\"; `make lab` or Binder runs it.")
+#: Import lines of pandas or matplotlib, split into a cell of their own on the site.
+IMPORT_LINE = re.compile(r"^(import|from) (pandas|matplotlib)\b.*$", re.M)
+
+
 def needs_pandas(nb: dict[str, Any]) -> bool:
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    return bool(re.search(r"^\s*(import pandas|from pandas|import matplotlib|from matplotlib)",
-                          code, re.M))
+    return bool(IMPORT_LINE.search(code))
+
+
+def without_pandas(nb: dict[str, Any]) -> dict[str, Any]:
+    """The lesson as the site shows it: the pandas and matplotlib imports in a cell of
+    their own, and every cell that needs them marked (a first line that says so, the
+    ``raises-exception`` tag, so that running all cells goes on past them): the guided
+    hands, quizzes, tables and odds of the lesson still run.
+
+    >>> nb = {"cells": [{"cell_type": "code", "id": "a", "metadata": {},
+    ...                  "source": "import rummy\\nimport pandas as pd\\nx = 1"}]}
+    >>> [(c["source"].splitlines()[-1], c["metadata"].get("tags")) for c in without_pandas(nb)["cells"]]
+    [('x = 1', None), ('import pandas as pd', ['raises-exception'])]
+    """
+    cells = []
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code" or not NEEDS_PANDAS.search(source):
+            cells.append(cell)
+            continue
+        imports = IMPORT_LINE.findall(source) and "\n".join(
+            m.group(0) for m in IMPORT_LINE.finditer(source))
+        rest = IMPORT_LINE.sub("", source).strip("\n")
+        if imports and rest.strip() and not NEEDS_PANDAS.search(rest):
+            cells.append({**cell, "source": rest})
+            source = imports
+            cell = {**cell, "id": f"{cell.get('id', 'cell')}-pandas", "outputs": [],
+                    "execution_count": None}
+        tags = [*cell.get("metadata", {}).get("tags", []), "raises-exception"]
+        cells.append({**cell, "source": NEEDS_PANDAS_LINE + "\n" + source,
+                      "metadata": {**cell.get("metadata", {}), "tags": tags}})
+    return {**nb, "cells": cells}
 
 
 def pandas_note(name: str) -> dict[str, Any]:
     return {"cell_type": "markdown", "id": "static-site-note",
             "metadata": {"tags": ["static-site-note"]},
             "source": (
-                "> **This lesson needs pandas, which this in-browser site does not have.** "
-                "Its tables and guided hands work here, but the cells that use pandas stop "
-                "with *No module named 'pandas'*. For the whole lesson, open it in "
+                "> **Some cells of this lesson need pandas or matplotlib, which this "
+                "in-browser site does not have.** Its guided hand, quizzes, tables and odds "
+                "work here; the cells marked *Needs pandas* stop with *No module named ...*. "
+                "For the whole lesson, open it in "
                 f"JupyterLab on your machine (`make lab`, then `notebooks/{name}`) or with "
                 "the Binder badge of the kit's README.")}
 
@@ -331,6 +373,7 @@ def stage_contents(dest: Path) -> None:
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = json.loads(path.read_text())
         if needs_pandas(nb):
+            nb = without_pandas(nb)
             nb["cells"].insert(0, pandas_note(path.name))
         (dest / path.name).write_text(json.dumps(nb, indent=1))
     for app, _title, _what in APPS:
