@@ -298,11 +298,26 @@ def build_pyodide(static: Path) -> list[str]:
 NEEDS_PANDAS = re.compile(r"^\s*(import|from) (pandas|matplotlib)\b|\bpd\.|\bplt\.|"
                           r"\.score_sheet\(|\.by_meld\b|\.table\b|\.plot\b|dealt_table\(|"
                           r"summarize\(", re.M)
-#: The first line of such a cell on the site.
-NEEDS_PANDAS_LINE = ("# Needs pandas or matplotlib: on this in-browser site this cell stops with "
-                     "\"No module named ...\"; `make lab` or Binder runs it.")
 #: Import lines of pandas or matplotlib, split into a cell of their own on the site.
 IMPORT_LINE = re.compile(r"^(import|from) (pandas|matplotlib)\b.*$", re.M)
+#: A code cell, first in a lesson that needs pandas on the site: the ``%%needs_pandas``
+#: cell magic runs a cell where pandas and matplotlib import, and else says in words what
+#: the cell needs (no error: running all cells goes on to the guided hands and quizzes).
+MAGIC_CELL = '''# This in-browser site has no pandas or matplotlib: cells marked %%needs_pandas
+# run where they import (make lab, Binder), and here say what they need instead.
+from IPython.core.magic import register_cell_magic
+
+
+@register_cell_magic
+def needs_pandas(line, cell):
+    try:
+        import pandas, matplotlib  # noqa: F401
+    except ImportError as missing:
+        print(f"This cell needs {missing.name}, which this in-browser site does not have: "
+              "open the lesson with `make lab` or Binder to run it.")
+        return None
+    return get_ipython().run_cell(cell).result
+'''
 
 
 def needs_pandas(nb: dict[str, Any]) -> bool:
@@ -311,33 +326,30 @@ def needs_pandas(nb: dict[str, Any]) -> bool:
 
 
 def without_pandas(nb: dict[str, Any]) -> dict[str, Any]:
-    """The lesson as the site shows it: the pandas and matplotlib imports in a cell of
-    their own, and every cell that needs them marked (a first line that says so, the
-    ``raises-exception`` tag, so that running all cells goes on past them): the guided
-    hands, quizzes, tables and odds of the lesson still run.
+    """The lesson as the site shows it: a first code cell defines ``%%needs_pandas``, the
+    pandas and matplotlib imports move to a cell of their own, and every cell that needs
+    them runs under the magic; the guided hands, quizzes, tables and odds still run.
 
     >>> nb = {"cells": [{"cell_type": "code", "id": "a", "metadata": {},
     ...                  "source": "import rummy\\nimport pandas as pd\\nx = 1"}]}
-    >>> [(c["source"].splitlines()[-1], c["metadata"].get("tags")) for c in without_pandas(nb)["cells"]]
-    [('x = 1', None), ('import pandas as pd', ['raises-exception'])]
+    >>> [c["source"].splitlines()[0] for c in without_pandas(nb)["cells"]][1:]
+    ['import rummy', '%%needs_pandas']
     """
-    cells = []
+    cells = [{"cell_type": "code", "id": "needs-pandas-magic", "metadata": {},
+              "execution_count": None, "outputs": [], "source": MAGIC_CELL}]
     for cell in nb["cells"]:
         source = "".join(cell["source"])
         if cell["cell_type"] != "code" or not NEEDS_PANDAS.search(source):
             cells.append(cell)
             continue
-        imports = IMPORT_LINE.findall(source) and "\n".join(
-            m.group(0) for m in IMPORT_LINE.finditer(source))
+        imports = "\n".join(m.group(0) for m in IMPORT_LINE.finditer(source))
         rest = IMPORT_LINE.sub("", source).strip("\n")
         if imports and rest.strip() and not NEEDS_PANDAS.search(rest):
             cells.append({**cell, "source": rest})
             source = imports
             cell = {**cell, "id": f"{cell.get('id', 'cell')}-pandas", "outputs": [],
                     "execution_count": None}
-        tags = [*cell.get("metadata", {}).get("tags", []), "raises-exception"]
-        cells.append({**cell, "source": NEEDS_PANDAS_LINE + "\n" + source,
-                      "metadata": {**cell.get("metadata", {}), "tags": tags}})
+        cells.append({**cell, "source": "%%needs_pandas\n" + source})
     return {**nb, "cells": cells}
 
 
@@ -347,7 +359,7 @@ def pandas_note(name: str) -> dict[str, Any]:
             "source": (
                 "> **Some cells of this lesson need pandas or matplotlib, which this "
                 "in-browser site does not have.** Its guided hand, quizzes, tables and odds "
-                "work here; the cells marked *Needs pandas* stop with *No module named ...*. "
+                "work here; the cells marked `%%needs_pandas` say what they need instead of running. "
                 "For the whole lesson, open it in "
                 f"JupyterLab on your machine (`make lab`, then `notebooks/{name}`) or with "
                 "the Binder badge of the kit's README.")}
@@ -541,7 +553,11 @@ def build(force: bool = False) -> Path:
         at = text.find("</script>", text.find(marker)) + len("</script>")
         if marker in text and at > len("</script>"):
             page.write_text(text[:at] + "\n" + query_js() + text[at:])
-    (OUT / "index.html").write_text(landing_page())
+    # JupyterLite's apps read the settings script of the site's index.html: keep it
+    original = (OUT / "index.html").read_text()
+    found = re.search(r'<script\s+id="jupyter-config-data".*?</script>', original, re.S)
+    settings = found.group(0) if found else ""
+    (OUT / "index.html").write_text(landing_page().replace("</head>", settings + "\n</head>"))
     (OUT / ".nojekyll").write_text("")
     stamp.write_text(digest)
     size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())

@@ -88,11 +88,13 @@ class Offline:
         self.aborted: list[str] = []
         self.failed: list[str] = []
         self.errors: list[str] = []
-        #: a lesson's cells that need pandas show "No module named ..." (and only those)
+        #: a lesson may show an error where a cell uses what a %%needs_pandas cell made
         self.pandas_errors_expected = False
         self.context.route("**/*", self._route)
         self.page = harness.patient(self.context.new_page(), timeout=60_000)
         self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(
+            f"{r.url} (HTTP {r.status})"))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def _route(self, route: Any) -> None:
@@ -114,7 +116,8 @@ class Offline:
                 r"^stderr: ", s)]
             errors = self.page.locator("[data-mime-type='application/vnd.jupyter.error']")
             for text in errors.all_inner_texts():
-                assert re.search(r"No module named '(pandas|matplotlib)", text), text[:500]
+                assert re.search(r"No module named '(pandas|matplotlib)|NameError", text), \
+                    text[:500]
         assert not shown, f"the page shows a Python traceback: {shown}"
 
     def axe(self, selectors: list[str] | None = None) -> list[dict[str, Any]]:
