@@ -111,12 +111,15 @@ axe:
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }; \
 		npm ci --no-audit --no-fund; }
 
-# The site's build tools, exactly $(SITE_LOCK), in $(SITE_VENV) (uv or pip, as .venv).
-$(SITE_STAMP): $(SITE_LOCK) | $(STAMP)
+# The site's build tools, exactly $(SITE_LOCK), in $(SITE_VENV) (uv or pip, as .venv;
+# without .venv, so that publishing the site needs nothing else).
+$(SITE_STAMP): $(SITE_LOCK)
 	rm -rf $(SITE_VENV)
 	$(PYTHON) -m venv $(SITE_VENV)
 ifeq ($(INSTALLER),uv)
-	$(UV) pip install --quiet --python $(SITE_VENV)/bin/python $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
+	$(SITE_VENV)/bin/python -m pip install --quiet uv==$(UV_VERSION)
+	$(SITE_VENV)/bin/uv pip install --quiet --python $(SITE_VENV)/bin/python $(INDEX_ARGS) \
+		--no-deps -r $(SITE_LOCK)
 else
 	$(SITE_VENV)/bin/python -m pip install --quiet $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
 endif
@@ -153,8 +156,16 @@ unit: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) -m pytest -q -n auto --dist loadscope -p tests.nbval_kernels --nbval-lax --nbval-current-env notebooks
 
-browser: $(STAMP) chromium axe
-	$(PY) -m pytest -q -m browser tests
+# The static site's offline test (tests/browser/test_site.py: Pyodide in Chromium, no
+# server of the kit) runs beside the other browser tests (Voilà and JupyterLab servers),
+# its output kept in build/site-test.log and shown after them; either failing fails.
+browser: $(STAMP) chromium axe site
+	@mkdir -p build; \
+	$(PY) -m pytest -q -m browser tests/browser/test_site.py > build/site-test.log 2>&1 & site=$$!; \
+	$(PY) -m pytest -q -m browser tests --ignore=tests/browser/test_site.py; rest=$$?; \
+	wait $$site; site_rc=$$?; \
+	echo "== the static site, offline (tests/browser/test_site.py)"; cat build/site-test.log; \
+	test $$rest = 0 && test $$site_rc = 0
 
 # Small PNGs of every app for the README (docs/screenshots), taken with the browser tests' Chromium.
 screenshots: $(STAMP) chromium
@@ -162,7 +173,7 @@ screenshots: $(STAMP) chromium
 
 # Each step is a pytest run that fails on a failed test and on "no tests collected"
 # (pytest's exit code 5 is not 0, so make stops there too).
-test: $(STAMP) chromium axe lint typecheck unit notebooks browser
+test: $(STAMP) chromium axe site lint typecheck unit notebooks browser
 
 bench: $(STAMP)
 	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)

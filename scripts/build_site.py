@@ -413,14 +413,14 @@ def query_js() -> str:
   if (!el) { return; }
   var config = JSON.parse(el.textContent);
   var plugins = config.litePluginSettings = config.litePluginSettings || {};
-  var kernel = plugins['%s'] = plugins['%s'] || {};
+  var kernel = plugins[PLUGIN] = plugins[PLUGIN] || {};
   var options = kernel.loadPyodideOptions = kernel.loadPyodideOptions || {};
   var env = options.env = options.env || {};
   env.HOME = env.HOME || '/home/pyodide';
   env.QUERY_STRING = window.location.search.replace(/^\\?/, '');
   el.textContent = JSON.stringify(config);
 })();
-</script>""" % (KERNEL_PLUGIN, KERNEL_PLUGIN)
+</script>""".replace("PLUGIN", json.dumps(KERNEL_PLUGIN))
 
 
 def landing_page() -> str:

@@ -80,3 +80,28 @@ def test_tables_play_without_pandas(no_pandas: None) -> None:
     t.scores.show()
     assert "No game yet" not in t.scores.table.value
     assert "<table" in t.scores.table.value and t.scores.message.value == ""
+
+
+def test_a_missing_package_shows_a_message_that_names_it() -> None:
+    from widgets._common import View, friendly_error, safe
+
+    class Pane(View):
+        @safe
+        def draw(self) -> None:
+            import pandas  # noqa: F401
+
+    said = friendly_error(ModuleNotFoundError("No module named 'pandas'", name="pandas"))
+    assert "pandas" in said and "make lab" in said and "No module named" not in said, said
+    import sys
+
+    saved = sys.modules.get("pandas")
+    sys.modules["pandas"] = None  # type: ignore[assignment]
+    try:
+        pane = Pane()
+        pane.draw()
+    finally:
+        if saved is None:
+            del sys.modules["pandas"]
+        else:
+            sys.modules["pandas"] = saved
+    assert "pandas" in pane.message.value and "role='alert'" in pane.message.value

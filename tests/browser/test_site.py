@@ -15,12 +15,9 @@ is made from changed).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,18 +46,6 @@ AXE_JS = """async (selectors) => {
 }"""
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves files; Pyodide's module needs ``application/wasm`` (set by the class's
-    own map in Python 3.11+); logs nothing."""
-
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".mjs": "text/javascript",
-                      ".whl": "application/octet-stream"}
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def site() -> Iterator[str]:
     """build/site/ made by ``make site``, served on a free loopback port; yields its address."""
@@ -68,15 +53,8 @@ def site() -> Iterator[str]:
                           capture_output=True, text=True)
     assert made.returncode == 0, f"make site failed:\n{made.stdout[-3000:]}\n{made.stderr[-3000:]}"
     assert (SITE / "index.html").exists()
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", harness.free_port()), functools.partial(QuietHandler, directory=str(SITE)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with harness.serve_static(SITE) as base:
+        yield base
 
 
 class Offline:
