@@ -118,8 +118,7 @@ $(SITE_STAMP): $(SITE_LOCK)
 	$(PYTHON) -m venv $(SITE_VENV)
 ifeq ($(INSTALLER),uv)
 	$(SITE_VENV)/bin/python -m pip install --quiet uv==$(UV_VERSION)
-	$(SITE_VENV)/bin/uv pip install --quiet --python $(SITE_VENV)/bin/python $(INDEX_ARGS) \
-		--no-deps -r $(SITE_LOCK)
+	$(SITE_VENV)/bin/uv pip install --quiet --python $(SITE_VENV)/bin/python $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
 else
 	$(SITE_VENV)/bin/python -m pip install --quiet $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
 endif
