@@ -303,20 +303,31 @@ IMPORT_LINE = re.compile(r"^(import|from) (pandas|matplotlib)\b.*$", re.M)
 #: A code cell, first in a lesson that needs pandas on the site: the ``%%needs_pandas``
 #: cell magic runs a cell where pandas and matplotlib import, and else says in words what
 #: the cell needs (no error: running all cells goes on to the guided hands and quizzes).
-MAGIC_CELL = '''# This in-browser site has no pandas or matplotlib: cells marked %%needs_pandas
-# run where they import (make lab, Binder), and here say what they need instead.
+MAGIC_CELL = '''# This in-browser site has no pandas or matplotlib. A cell marked %%needs_pandas runs
+# whole where they import (make lab, Binder); here its statements that don't need them
+# run, the others are skipped, and the cell says so.
+import ast
+
 from IPython.core.magic import register_cell_magic
 
 
 @register_cell_magic
 def needs_pandas(line, cell):
+    shell = get_ipython()
     try:
-        import pandas, matplotlib  # noqa: F401
+        import matplotlib
+        import pandas  # noqa: F401
     except ImportError as missing:
-        print(f"This cell needs {missing.name}, which this in-browser site does not have: "
-              "open the lesson with `make lab` or Binder to run it.")
-        return None
-    return get_ipython().run_cell(cell).result
+        absent = missing.name
+    else:
+        return shell.run_cell(cell).result
+    for statement in ast.parse(shell.transform_cell(cell)).body:
+        try:
+            exec(compile(ast.Module([statement], []), "<cell>", "exec"), shell.user_ns)
+        except (ImportError, NameError, AttributeError):
+            pass  # it needs the package (or what a skipped statement made)
+    print(f"Part of this cell needs {absent}, which this in-browser site does not have: "
+          "open the lesson with `make lab` or Binder to see it all.")
 '''
 
 
@@ -359,7 +370,7 @@ def pandas_note(name: str) -> dict[str, Any]:
             "source": (
                 "> **Some cells of this lesson need pandas or matplotlib, which this "
                 "in-browser site does not have.** Its guided hand, quizzes, tables and odds "
-                "work here; the cells marked `%%needs_pandas` say what they need instead of running. "
+                "work here; the cells marked `%%needs_pandas` run what they can and say what they need. "
                 "For the whole lesson, open it in "
                 f"JupyterLab on your machine (`make lab`, then `notebooks/{name}`) or with "
                 "the Binder badge of the kit's README.")}
@@ -450,6 +461,7 @@ def landing_page() -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Rummy teaching kit: play in your browser</title>
+<link rel="icon" href="favicon.ico">
 <style>
 body {{ font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem;
        color: #1b1b1b; background: #fff; }}
@@ -524,6 +536,10 @@ def build(force: bool = False) -> Path:
         }},
     }}
     (WORK / "jupyter-lite.json").write_text(json.dumps(config, indent=1))
+    # every cell of a lesson drawn (not only those in view): its widgets are on the page
+    # for a learner's find-in-page and for the browser test
+    (WORK / "overrides.json").write_text(json.dumps({
+        "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}, indent=1))
     (WORK / "jupyter_lite_config.json").write_text(json.dumps({
         "LiteBuildConfig": {
             "apps": ["notebooks", "tree", "voici"],
@@ -559,6 +575,8 @@ def build(force: bool = False) -> Path:
     settings = found.group(0) if found else ""
     (OUT / "index.html").write_text(landing_page().replace("</head>", settings + "\n</head>"))
     (OUT / ".nojekyll").write_text("")
+    # the icon browsers ask the site's root for (JupyterLite's own)
+    shutil.copy2(OUT / "notebooks" / "favicon.ico", OUT / "favicon.ico")
     stamp.write_text(digest)
     size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
     print(f"{OUT.relative_to(ROOT)}: {size / 1e6:.1f} MB, built in "
