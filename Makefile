@@ -15,6 +15,11 @@ APP ?= notebooks/apps/index.ipynb
 LOCK ?= requirements/test.lock
 BENCH_LOCK := requirements/bench.lock
 BINDER_REQS := binder/requirements.txt
+# The static site's build tools: a lock and a venv of their own (see pyproject's "site" extra).
+SITE_LOCK := requirements/site.lock
+SITE_VENV := build/site-tools
+SITE_STAMP := $(SITE_VENV)/.installed
+PYODIDE_NPM := node_modules/pyodide/package.json
 # How the lock is installed: uv (fast; put into .venv from the package registry) or pip.
 INSTALLER ?= uv
 UV_VERSION := 0.13.9
@@ -25,7 +30,7 @@ INDEX_ARGS ?=
 classroom_ip_arg = $(if $(IP),--Voila.ip=$(IP))
 
 .PHONY: app classroom lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
-	bench screenshots binder-links clean student test-explore
+	bench screenshots binder-links clean student test-explore site site-tools pyodide
 
 $(STAMP): $(LOCK) pyproject.toml
 	rm -rf $(VENV)
@@ -69,6 +74,9 @@ lock:
 	$(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 \
 		--custom-compile-command "make lock" -c $(LOCK) --no-annotate \
 		--extra widgets --extra lab -o $(BINDER_REQS)
+	$(UV) pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+		--custom-compile-command "make lock" -c $(LOCK) --no-emit-package rummy-kit \
+		--extra site -o $(SITE_LOCK)
 
 # The Binder badges of the README, made from [tool.rummy-kit] repository in pyproject.toml.
 binder-links: $(STAMP)
@@ -138,6 +146,36 @@ axe:
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }; \
 		npm ci --no-audit --no-fund; }
 
+# The site's build tools, exactly $(SITE_LOCK), in $(SITE_VENV) (uv or pip, as .venv;
+# without .venv, so that publishing the site needs nothing else).
+$(SITE_STAMP): $(SITE_LOCK)
+	rm -rf $(SITE_VENV)
+	$(PYTHON) -m venv $(SITE_VENV)
+ifeq ($(INSTALLER),uv)
+	$(SITE_VENV)/bin/python -m pip install --quiet uv==$(UV_VERSION)
+	$(SITE_VENV)/bin/uv pip install --quiet --python $(SITE_VENV)/bin/python $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
+else
+	$(SITE_VENV)/bin/python -m pip install --quiet $(INDEX_ARGS) --no-deps -r $(SITE_LOCK)
+endif
+	touch $(SITE_STAMP)
+
+site-tools: $(SITE_STAMP)
+
+# Pyodide (and axe-core) from the npm registry at the versions of package-lock.json.
+$(PYODIDE_NPM): package-lock.json
+	command -v npm >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $(PYODIDE_NPM)
+
+pyodide: $(PYODIDE_NPM)
+
+# The static site in build/site/: the apps as Voici pages and the lessons in JupyterLite,
+# Python running in the browser (Pyodide); skipped when nothing it is made from changed.
+# Serve it with any web server, e.g. `python3 -m http.server -d build/site`.
+site: $(SITE_STAMP) $(PYODIDE_NPM)
+	$(SITE_VENV)/bin/python scripts/build_site.py
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check rummy widgets tableserver tests benchmarks scripts
 
@@ -168,8 +206,16 @@ test-explore: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) -m pytest -q -n auto --dist loadscope -p tests.nbval_kernels --nbval-lax --nbval-current-env notebooks
 
-browser: $(STAMP) chromium axe proxy
-	$(PY) -m pytest -q -m browser tests
+# The static site's offline test (tests/browser/test_site.py: Pyodide in Chromium, no
+# server of the kit) runs beside the other browser tests (Voilà and JupyterLab servers),
+# its output kept in build/site-test.log and shown after them; either failing fails.
+browser: $(STAMP) chromium axe proxy site
+	@mkdir -p build; \
+	$(PY) -m pytest -q -m browser tests/browser/test_site.py > build/site-test.log 2>&1 & site=$$!; \
+	$(PY) -m pytest -q -m browser tests --ignore=tests/browser/test_site.py; rest=$$?; \
+	wait $$site; site_rc=$$?; \
+	echo "== the static site, offline (tests/browser/test_site.py)"; cat build/site-test.log; \
+	test $$rest = 0 && test $$site_rc = 0
 
 # Small PNGs of every app for the README (docs/screenshots), taken with the browser tests' Chromium.
 screenshots: $(STAMP) chromium
@@ -177,7 +223,7 @@ screenshots: $(STAMP) chromium
 
 # Each step is a pytest run that fails on a failed test and on "no tests collected"
 # (pytest's exit code 5 is not 0, so make stops there too).
-test: $(STAMP) chromium axe lint typecheck unit notebooks browser
+test: $(STAMP) chromium axe site lint typecheck unit notebooks browser
 
 bench: $(STAMP)
 	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)

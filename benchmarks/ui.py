@@ -15,7 +15,15 @@ For each table app, served by Voilà as ``make app`` does:
 
 Targets (issue 9): ready under 4 s, click-to-update median under 150 ms.
 
+With ``--site``, the static site instead (``make site``, build/site/, served by a plain
+file server on loopback, every request to another host aborted): for Three Thirteen,
+from opening the page to a playable table, **cold** (a fresh browser profile: nothing
+cached) and **warm** (the same profile again: the browser's cache holds the site's files),
+and the **site's size**.  Targets (issue 37): 15 s cold, 5 s warm on an idle machine of
+this kind, a site under 60 MB.
+
     .venv/bin/python benchmarks/ui.py [--loads 5] [--clicks 30]
+    .venv/bin/python benchmarks/ui.py --site [--loads 3]     # after make site
 """
 
 from __future__ import annotations
@@ -110,16 +118,105 @@ def time_clicks(browser: Any, url: str, clicks: int, draws: int) -> dict[str, li
     return out
 
 
+SITE = Path(__file__).resolve().parents[1] / "build" / "site"
+SITE_COLD_TARGET_S = 15.0
+SITE_WARM_TARGET_S = 5.0
+SITE_SIZE_TARGET_MB = 60.0
+
+
+def site_size(root: Path = SITE) -> tuple[float, dict[str, float]]:
+    """The site's size in MB, and the biggest parts of it (top-level folders)."""
+    parts: dict[str, float] = {}
+    for f in root.rglob("*"):
+        if f.is_file():
+            top = f.relative_to(root).parts[0] if len(f.relative_to(root).parts) > 1 else "."
+            parts[top] = parts.get(top, 0.0) + f.stat().st_size / 1e6
+    return sum(parts.values()), parts
+
+
+def _offline(context: Any) -> None:
+    def route(r: Any) -> None:
+        host = r.request.url.split("/")[2].split(":")[0] if "//" in r.request.url else ""
+        if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
+            r.continue_()
+        else:
+            r.abort()
+    context.route("**/*", route)
+
+
+def time_site_ready(context: Any, url: str) -> tuple[float, int]:
+    """Seconds from opening ``url`` (a Voici app page) to a playable table, and the bytes
+    the page received from the network (not from the browser's cache)."""
+    page = context.new_page()
+    received = [0]
+
+    def count(response: Any) -> None:
+        if not response.from_service_worker:
+            try:
+                sizes = response.request.sizes()
+                received[0] += int(sizes.get("responseBodySize", 0))
+            except Exception:  # noqa: BLE001 - a response gone with its page
+                pass
+    page.on("response", count)
+    try:
+        t0 = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector(f"{harness.READY} button.rummy-stock", state="visible",
+                               timeout=300_000)
+        return time.perf_counter() - t0, received[0]
+    finally:
+        page.close()
+
+
+def bench_site(loads: int) -> bool:
+    """The static site's figures; True if one misses its target."""
+    if not (SITE / "index.html").exists():
+        raise SystemExit(f"{SITE} is missing: run make site first")
+    size, parts = site_size()
+    biggest = ", ".join(f"{k} {v:.1f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:4])
+    print(f"site size: {size:.1f} MB ({biggest})  (target < {SITE_SIZE_TARGET_MB:.0f} MB)  "
+          f"{'ok' if size < SITE_SIZE_TARGET_MB else 'BIG'}")
+    failed = size >= SITE_SIZE_TARGET_MB
+    with harness.serve_static(SITE) as base, harness.chromium() as browser:
+        url = base + "voici/render/apps/three_thirteen.html?seed=7&players=2&speed=0"
+        cold, warm, got_cold, got_warm = [], [], [], []
+        for _ in range(loads):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            _offline(context)
+            try:
+                s, b = time_site_ready(context, url)
+                cold.append(s)
+                got_cold.append(b)
+                s, b = time_site_ready(context, url)
+                warm.append(s)
+                got_warm.append(b)
+            finally:
+                context.close()
+    print(f"{'three_thirteen':<16} {'median (s)':>11} {'min':>6} {'max':>6} {'MB fetched':>11}")
+    for what, times, got, target in (("cold", cold, got_cold, SITE_COLD_TARGET_S),
+                                     ("warm", warm, got_warm, SITE_WARM_TARGET_S)):
+        med = statistics.median(times)
+        failed |= med >= target
+        print(f"{what:<16} {med:>11.2f} {min(times):>6.2f} {max(times):>6.2f} "
+              f"{statistics.median(got) / 1e6:>11.1f}  (target < {target:.0f} s) "
+              f"{'ok' if med < target else 'SLOW'}")
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--loads", type=int, default=5, help="fresh page loads per app")
     parser.add_argument("--clicks", type=int, default=30, help="card selections to time")
     parser.add_argument("--draws", type=int, default=8, help="draws from the stock to time")
+    parser.add_argument("--site", action="store_true",
+                        help="the static site (build/site/, make site) instead of Voilà")
     args = parser.parse_args(argv)
     apps = {"three_thirteen": {"players": 2}, "big_table": {"players": 6},
             "gin_three": {}}
     print(f"machine: {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.site:
+        return 1 if bench_site(args.loads) else 0
     failed = False
     with harness.start_voila() as server, harness.chromium() as browser:
         first = True

@@ -483,14 +483,25 @@ class Engine:
             "went_out": went[seat],
         } for seat, total in enumerate(self.scores)]
 
+    def score_rows(self) -> list[tuple[str, list[int]]]:
+        """The score sheet without pandas: one ``(label, points per seat)`` row per
+        round or hand played (labelled as :attr:`row_name` counts them), then
+        ``("Total", totals)``.
+
+        >>> from rummy import new_game
+        >>> new_game("three_thirteen", players=["Ana", "Ben"], seed=1).score_rows()
+        [('Total', [0, 0])]
+        """
+        return [(str(label), list(r)) for label, r in self._score_rows()] + [
+            ("Total", list(self.scores))]
+
     def score_sheet(self) -> Any:
         """The scores as a pandas DataFrame: one row per round or hand played,
-        one column per player, and a ``Total`` row."""
+        one column per player, and a ``Total`` row (:meth:`score_rows` without pandas)."""
         import pandas as pd
 
-        rows = self._score_rows()
-        df = pd.DataFrame([list(r) for _, r in rows] + [list(self.scores)],
-                          index=[label for label, _ in rows] + ["Total"],
+        rows = self.score_rows()
+        df = pd.DataFrame([r for _, r in rows], index=[label for label, _ in rows],
                           columns=list(self.players), dtype="int64")
         df.index.name = self.row_name
         return df

@@ -1,4 +1,5 @@
-"""Write the Binder badges of the README from one setting: where the kit is published.
+"""Write the Binder badges of the README, and its "play in your browser" link to the static
+site on GitHub Pages, from one setting: where the kit is published.
 
 The repository is ``[tool.rummy-kit] repository = "owner/name"`` in pyproject.toml;
 when that is empty, the ``origin`` remote if it is a GitHub repository; otherwise the
@@ -12,6 +13,8 @@ badges say ``OWNER/NAME`` and the README tells what to set.  The section between
 'https://mybinder.org/v2/gh/ana/rummy/HEAD?labpath=notebooks%2F00_start_here.ipynb'
 >>> badge_url("ana/rummy", "voila", "notebooks/apps/index.ipynb")
 'https://mybinder.org/v2/gh/ana/rummy/HEAD?urlpath=voila%2Frender%2Fnotebooks%2Fapps%2Findex.ipynb'
+>>> pages_url("ana/rummy-kit"), pages_url("ana/ana.github.io")
+('https://ana.github.io/rummy-kit/', 'https://ana.github.io/')
 >>> github_repository("git@github.com:ana/rummy-kit.git"), github_repository("https://github.com/ana/rummy")
 ('ana/rummy-kit', 'ana/rummy')
 >>> github_repository("https://gitlab.com/ana/rummy") is None
@@ -81,13 +84,26 @@ def badge_url(repo: str, kind: str, path: str, ref: str = "HEAD") -> str:
     return f"https://mybinder.org/v2/gh/{repo}/{ref}?{query}"
 
 
+def pages_url(repo: str) -> str:
+    """Where GitHub Pages serves ``repo``'s static site (.github/workflows/site.yml
+    publishes ``make site``'s build/site/ there)."""
+    owner, name = repo.split("/")
+    if name.lower() == f"{owner.lower()}.github.io":
+        return f"https://{owner.lower()}.github.io/"
+    return f"https://{owner.lower()}.github.io/{name}/"
+
+
 def section(repo: str) -> str:
-    """The README's Binder badges for ``repo``, between the markers."""
+    """The README's "play in your browser" link and Binder badges for ``repo``,
+    between the markers."""
     lines = [START]
     if repo == PLACEHOLDER:
         lines += ["", f"(`{PLACEHOLDER}` stands for the GitHub repository of the kit: set "
                       "`[tool.rummy-kit] repository` in pyproject.toml, or an `origin` remote, "
                       "and run `make binder-links`.)"]
+    lines += ["", f"**[Play in your browser]({pages_url(repo)})**: the apps and the lessons as a "
+                  "static site on GitHub Pages, Python running in the page (no server, nothing to "
+                  "install; `make site` builds it, `.github/workflows/site.yml` publishes it)."]
     lines.append("")
     for label, kind, path, what in LINKS:
         lines.append(f"- [![Binder: {label}](https://mybinder.org/badge_logo.svg)]"

@@ -85,3 +85,13 @@ def test_section_names_the_repository_everywhere() -> None:
     assert len(badges(text)) == len(binder_links.LINKS)
     assert all("/gh/ana/rummy-kit/HEAD?" in u for u in badges(text))
     assert binder_links.PLACEHOLDER not in text
+
+
+def test_play_in_your_browser_link_comes_from_the_same_setting() -> None:
+    text = (ROOT / "README.md").read_text()
+    (repo,) = {"/".join(urlsplit(u).path.split("/")[3:5]) for u in badges(text)}
+    owner, name = repo.split("/")
+    links = re.findall(r"\[Play in your browser\]\((https://[^)\s]+)\)", text)
+    assert links == [f"https://{owner.lower()}.github.io/{name}/"], links
+    section = text.split(binder_links.START)[1].split(binder_links.END)[0]
+    assert links[0] in section, "the link is written by make binder-links"

@@ -138,7 +138,13 @@ def friendly_error(exc: BaseException) -> str:
 
     >>> friendly_error(ValueError("bad card"))
     'Bad card'
+    >>> friendly_error(ModuleNotFoundError("No module named 'pandas'", name="pandas"))[:42]
+    'This needs the Python package pandas, whic'
     """
+    if isinstance(exc, ImportError) and exc.name:
+        return (f"This needs the Python package {exc.name.split('.')[0]}, which is not "
+                "installed here (the in-browser site has no pandas or matplotlib): run the "
+                "kit with make app or make lab, or open it on Binder.")
     return learner_error(str(exc) or type(exc).__name__)
 
 

@@ -189,10 +189,14 @@ class MeldChecker(View):
 
 def _plot_svg(draws: list[int], chance: list[float], complete: list[float],
               title: str) -> str:
-    """A small line plot as an SVG string (matplotlib, no pyplot state)."""
+    """A small line plot as an SVG string (matplotlib, no pyplot state; where
+    matplotlib is missing, as on the static site, :func:`line_plot_svg`)."""
     import io
 
-    from matplotlib.figure import Figure
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return line_plot_svg(draws, chance, complete, title)
 
     fig = Figure(figsize=(5.2, 2.8), dpi=80)
     fig.subplots_adjust(left=0.12, right=0.97, bottom=0.17, top=0.88)
@@ -211,6 +215,75 @@ def _plot_svg(draws: list[int], chance: list[float], complete: list[float],
     svg = buf.getvalue()
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else svg
+
+
+def line_plot_svg(draws: list[int], chance: list[float], complete: list[float],
+                  title: str) -> str:
+    """The odds plot drawn by the kit (no matplotlib): the two chances against the
+    number of draws, on a 0-1 scale, with a title and a legend.
+
+    >>> svg = line_plot_svg([1, 2], [0.25, 0.5], [0.0, 0.125], "round 1")
+    >>> svg.startswith("<svg") and svg.count("<polyline") == 2 and "<title>" in svg
+    True
+    """
+    width, height, left, right, top, bottom = 416, 224, 48, 12, 28, 36
+    span_x = max(max(draws) - min(draws), 1)
+
+    def x(d: float) -> float:
+        return left + (d - min(draws)) / span_x * (width - left - right)
+
+    def y(p: float) -> float:
+        return top + (1 - min(max(p, 0.0), 1.0)) * (height - top - bottom)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
+             f'height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" '
+             f'font-size="11"><title>{esc(title)}: chance by number of draws</title>',
+             f'<rect width="{width}" height="{height}" fill="#fff"/>',
+             f'<text x="{width / 2:.0f}" y="16" text-anchor="middle" font-size="12">'
+             f'{esc(title)}</text>']
+    for tick in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
+                     f'y2="{y(tick):.1f}" stroke="#ddd"/>'
+                     f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick:g}</text>')
+    shown = draws if len(draws) <= 12 else draws[::2]
+    for d in shown:
+        parts.append(f'<text x="{x(d):.1f}" y="{height - bottom + 14}" '
+                     f'text-anchor="middle">{d}</text>')
+    parts.append(f'<text x="{width / 2:.0f}" y="{height - 6}" text-anchor="middle">draws</text>')
+    series = (("at least one out (improves)", chance, "#1f77b4", "circle"),
+              ("a card that completes the hand", complete, "#d62728", "square"))
+    for i, (label, values, colour, mark) in enumerate(series):
+        points = " ".join(f"{x(d):.1f},{y(v):.1f}" for d, v in zip(draws, values))
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
+                     f'points="{points}"/>')
+        for d, v in zip(draws, values):
+            if mark == "circle":
+                parts.append(f'<circle cx="{x(d):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>')
+            else:
+                parts.append(f'<rect x="{x(d) - 3:.1f}" y="{y(v) - 3:.1f}" width="6" '
+                             f'height="6" fill="{colour}"/>')
+        ly = top + 6 + 14 * i
+        parts.append(f'<line x1="{left + 8}" x2="{left + 26}" y1="{ly}" y2="{ly}" '
+                     f'stroke="{colour}" stroke-width="2"/><text x="{left + 30}" y="{ly + 4}">'
+                     f'{esc(label)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def outs_rows_table(melds: list[tuple[str, str, int, bool]]) -> str:
+    """The outs table from :meth:`rummy.probability.Outs.melds` (no pandas), headed
+    as :func:`outs_table` heads it.
+
+    >>> html = outs_rows_table([("7h 8h", "9h", 1, False)])
+    >>> "<th>partial meld</th>" in html, "<td>no</td>" in html, "rummy-outs-table" in html
+    (True, True, True)
+    """
+    head = "".join(f"<th>{h}</th>" for h in ("partial meld", "cards it needs", "unseen copies",
+                                             "completes the hand"))
+    body = "".join(f"<tr><td>{esc(m)}</td><td>{esc(c)}</td><td>{n}</td>"
+                   f"<td>{'yes' if done else 'no'}</td></tr>" for m, c, n, done in melds)
+    return (f'<table class="dataframe rummy-outs-table"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
 
 
 def outs_table(by_meld: Any) -> str:
@@ -338,7 +411,7 @@ class OddsExplorer(View):
             xs, [float(o.p_within(x)) for x in xs],
             [float(o.p_within(x, completing=True)) for x in xs],
             f"{v.name}, round {rnd or 1}, {self.packs.value} pack(s)")
-        self.table.value = outs_table(o.by_meld) if o.count else \
+        self.table.value = outs_rows_table(o.melds()) if o.count else \
             "<i>No unseen card improves this hand.</i>"
 
     @safe

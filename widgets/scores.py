@@ -14,7 +14,24 @@ import ipywidgets as w
 
 from widgets._common import View, esc, html_box
 
-__all__ = ["ScoreSheet"]
+__all__ = ["ScoreSheet", "score_table_html"]
+
+
+def score_table_html(state: Any) -> str:
+    """The score sheet as an HTML table without pandas (``state.score_rows()``), as
+    :class:`ScoreSheet` draws it where pandas is missing (the static site).
+
+    >>> from rummy import new_game
+    >>> print(score_table_html(new_game("three_thirteen", players=["Ana", "Ben"], seed=1)))
+    <table class="rummy-score-table"><thead><tr><th>Round</th><th>Ana</th><th>Ben</th></tr></thead><tbody><tr><th>Total</th><td>0</td><td>0</td></tr></tbody></table>
+    """
+    label = str(getattr(state, "row_name", "round") or "round").capitalize()
+    head = "".join(f"<th>{esc(str(p))}</th>" for p in [label, *state.players])
+    body = "".join(
+        f"<tr><th>{esc(row)}</th>" + "".join(f"<td>{int(v)}</td>" for v in values) + "</tr>"
+        for row, values in state.score_rows())
+    return (f'<table class="rummy-score-table"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
 
 
 class ScoreSheet(View):
@@ -73,6 +90,12 @@ class ScoreSheet(View):
             self._draw()
 
     def _draw(self) -> None:
+        try:
+            import pandas  # noqa: F401
+        except ImportError:  # the static site (Pyodide): no pandas, the same table
+            self._stale = False
+            self.table.value = score_table_html(self._state)
+            return
         frame = self.frame
         label = str(frame.index.name or "round").capitalize()
         # the corner cell names the rows: no empty header cell (axe: empty-table-header)

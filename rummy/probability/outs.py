@@ -28,15 +28,20 @@ from rummy.variants import find_variant
 __all__ = ["Outs", "outs", "p_at_least_one", "draw_formula", "chance_opponent_first"]
 
 
+#: The columns of :attr:`Outs.table`.
+_COLUMNS = ("card", "copies", "meld", "wild", "completes", "penalty", "discard")
+
+
 @dataclass(frozen=True, eq=False)
 class Outs:
     """The outs of a hand.
 
-    ``table``: one row per card that would help (columns ``card``,
-    ``copies`` unseen, ``meld`` it feeds, ``wild``, ``completes``,
-    ``penalty`` after the best discard, ``discard``); ``count``: unseen copies
-    of all outs; ``unseen``: cards neither in the hand nor seen;
-    ``penalty``: the hand's penalty now.
+    ``rows``: one dict per card that would help (keys ``card``, ``copies``
+    unseen, ``meld`` it feeds, ``wild``, ``completes``, ``penalty`` after the
+    best discard, ``discard``), best first; ``table`` the same as a pandas
+    DataFrame; ``count``: unseen copies of all outs; ``unseen``: cards neither
+    in the hand nor seen; ``penalty``: the hand's penalty now.  Only ``table``
+    and ``by_meld`` need pandas (:meth:`melds` is ``by_meld`` without it).
 
     >>> o = outs("7h 8h Kc", round=1, players=2)        # threes wild
     >>> o.count, o.completing, o.unseen, o.p_within(1)  # 6h 9h 3c 3d 3h 3s
@@ -52,30 +57,49 @@ class Outs:
     rules: MeldRules
     penalty: int
     unseen: int
-    table: Any = field(repr=False)
+    rows: tuple[dict[str, Any], ...] = field(repr=False)
+
+    @property
+    def table(self) -> Any:
+        """:attr:`rows` as a pandas DataFrame (one row per out, best first)."""
+        import pandas as pd
+
+        return pd.DataFrame(list(self.rows), columns=list(_COLUMNS))
 
     @property
     def count(self) -> int:
         """Unseen copies of every card that completes or improves the hand."""
-        return int(self.table["copies"].sum()) if len(self.table) else 0
+        return sum(int(r["copies"]) for r in self.rows)
 
     @property
     def completing(self) -> int:
         """Unseen copies of the cards that complete the hand (go out)."""
-        if not len(self.table):
-            return 0
-        return int(self.table.loc[self.table["completes"], "copies"].sum())
+        return sum(int(r["copies"]) for r in self.rows if r["completes"])
+
+    def melds(self) -> list[tuple[str, str, int, bool]]:
+        """The outs grouped by the meld they feed, without pandas: ``(meld, cards,
+        copies, completes)`` in the order of :attr:`rows`.
+
+        >>> outs("7h 8h Kc", round=1, players=2).melds()[1]
+        ('6h 7h 8h', '6h', 1, True)
+        """
+        groups: dict[str, list[Any]] = {}
+        for r in self.rows:
+            g = groups.setdefault(r["meld"], [[], 0, False])
+            g[0].append(r["card"])
+            g[1] += int(r["copies"])
+            g[2] = g[2] or bool(r["completes"])
+        return [(m, " ".join(cs), n, done) for m, (cs, n, done) in groups.items()]
 
     @property
     def by_meld(self) -> Any:
-        """The outs grouped by the meld they feed: cards and copies."""
+        """The outs grouped by the meld they feed: cards and copies (a DataFrame)."""
         import pandas as pd
 
-        if not len(self.table):
-            return pd.DataFrame(columns=["cards", "copies", "completes"])
-        return (self.table.groupby("meld", sort=False)
-                .agg(cards=("card", " ".join), copies=("copies", "sum"),
-                     completes=("completes", "any")))
+        groups = self.melds()
+        frame = pd.DataFrame([g[1:] for g in groups], columns=["cards", "copies", "completes"],
+                             index=pd.Index([g[0] for g in groups], name="meld"))
+        return frame.astype({"copies": "int64", "completes": "bool"})
 
     def p_within(self, draws: int, completing: bool = False) -> Fraction:
         """Chance of drawing at least one out (or one completing card) in
@@ -86,10 +110,9 @@ class Outs:
     def __str__(self) -> str:
         lines = [f"{format_cards(self.hand)}: penalty {self.penalty}; "
                  f"{self.count} outs among {self.unseen} unseen cards"]
-        for meld, row in self.by_meld.iterrows():
-            tag = " (goes out)" if row["completes"] else ""
-            n = int(row["copies"])
-            lines.append(f"  {meld}: {row['cards']} ({n} card{'s' if n != 1 else ''}){tag}")
+        for meld, cards_, n, completes in self.melds():
+            tag = " (goes out)" if completes else ""
+            lines.append(f"  {meld}: {cards_} ({n} card{'s' if n != 1 else ''}){tag}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -173,15 +196,9 @@ def outs(hand: Any, variant: str = "three_thirteen", round: int | None = None,
             "penalty": after.penalty,
             "discard": str(d.card),
         })
-    import pandas as pd
-
-    table = pd.DataFrame(rows, columns=["card", "copies", "meld", "wild", "completes",
-                                        "penalty", "discard"])
-    if len(table):
-        table = table.sort_values(["completes", "penalty", "card"],
-                                  ascending=[False, True, True], kind="stable")
-        table = table.reset_index(drop=True)
-    return Outs(h, rules, now.penalty, unseen, table)
+    # completing cards first, then the lowest penalty after, then by card (stable)
+    rows.sort(key=lambda r: (not r["completes"], r["penalty"], r["card"]))
+    return Outs(h, rules, now.penalty, unseen, tuple(rows))
 
 
 def _check_counts(outs: int, unseen: int, draws: int) -> None:

@@ -13,6 +13,8 @@ drives Debian's ``/usr/bin/chromium``.
 from __future__ import annotations
 
 import contextlib
+import functools
+import http.server
 import os
 import re
 import shutil
@@ -20,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -206,6 +209,35 @@ def start_lab(python: str = sys.executable, root: Path = ROOT, port: int | None 
     env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
     return Server(argv, port, root, env, f"http://127.0.0.1:{port}/",
                   ready_path=f"api/status?token={token}")
+
+
+class _StaticHandler(http.server.SimpleHTTPRequestHandler):
+    """Files as a plain web host serves them (Pyodide's module as ``application/wasm``),
+    logging nothing."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript",
+                      ".whl": "application/octet-stream"}
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve_static(directory: Path, port: int | None = None) -> Iterator[str]:
+    """Serve the files of ``directory`` on a loopback port (the static site,
+    build/site/, needs nothing else); yields the address, ending in "/"."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", port or free_port()),
+        functools.partial(_StaticHandler, directory=str(directory)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
 
 
 @contextlib.contextmanager

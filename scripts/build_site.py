@@ -1,0 +1,596 @@
+"""Build the static site: the apps as Voici pages and the lessons in JupyterLite, in ``build/site/``.
+
+The browser runs Python itself (Pyodide), so the site is plain files that any web host
+serves; nothing is fetched from anywhere else when a page opens.  What goes in:
+
+- Pyodide, the npm package ``pyodide`` at the version ``package-lock.json`` locks (the core
+  only: the interpreter and the standard library), in ``static/pyodide/``;
+- the pure-Python wheels the kernel needs (micropip, IPython and its dependencies, jedi),
+  from the package index at the versions Pyodide's own lock lists, and ipywidgets, comm,
+  sympy, mpmath and tqdm at the versions of ``requirements/test.lock``; each becomes an
+  entry of the site's ``pyodide-lock.json`` (file name and sha256 of the file shipped)
+  and is loaded when the kernel starts, so that no package is looked up elsewhere;
+- the kit's own wheel (``rummy``, ``widgets`` and the apps' ``appkit``), made here;
+- the notebooks: every lesson (those that need pandas, which no Pyodide build here has,
+  say so at the top and point to ``make lab`` or Binder), the apps as Voici pages, and the
+  classroom page as a page that says it needs the table service.
+
+The Python build tools (jupyterlite-core, its Pyodide kernel, voici-core) are those of
+``requirements/site.lock`` in ``build/site-tools`` (``make site`` installs them).  A build
+whose inputs have not changed is skipped (``--force`` rebuilds).
+
+    build/site-tools/bin/python scripts/build_site.py            # writes build/site/
+    python -m http.server -d build/site 8000                     # then open http://127.0.0.1:8000/
+
+>>> normalize("Prompt_Toolkit"), normalize("jupyterlab.widgets")
+('prompt-toolkit', 'jupyterlab-widgets')
+>>> query_js()[:8]
+'<script>'
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import copy
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD = ROOT / "build"
+OUT = BUILD / "site"
+WORK = BUILD / "site-work"
+CACHE = BUILD / "site-cache"
+PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
+TEST_LOCK = ROOT / "requirements" / "test.lock"
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+
+#: The Pyodide release the kernel (jupyterlite-pyodide-kernel 0.7.0) is built for.
+PYODIDE_SERIES = "0.29."
+#: Files of the npm package the site needs (no TypeScript declarations, no source maps).
+PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "package.json")
+#: Packages taken at the versions Pyodide's lock lists (with what they depend on there).
+FROM_PYODIDE_LOCK = ("micropip", "ipython", "jedi", "packaging")
+#: Packages taken at the versions of requirements/test.lock: what the kit's widgets and
+#: engine import (pandas and matplotlib excepted: no Pyodide build of them is to be had).
+FROM_TEST_LOCK: dict[str, tuple[list[str], list[str]]] = {
+    # name: (imports, depends)
+    "comm": (["comm"], ["traitlets"]),
+    "jupyterlab-widgets": (["jupyterlab_widgets"], []),
+    "ipywidgets": (["ipywidgets"], ["comm", "ipython", "jupyterlab-widgets", "traitlets",
+                                    "widgetsnbextension"]),
+    "mpmath": (["mpmath"], []),
+    "sympy": (["sympy"], ["mpmath"]),
+    "tqdm": (["tqdm"], []),
+}
+#: The kernel's own wheels (shipped inside its labextension), as lock entries.
+KERNEL_WHEELS = {
+    "piplite": (["piplite"], ["micropip"]),
+    "pyodide-kernel": (["pyodide_kernel"], ["ipykernel", "ipython", "comm"]),
+    "ipykernel": (["ipykernel"], []),
+    "widgetsnbextension": (["widgetsnbextension"], []),
+}
+#: Apps shown as Voici pages (notebooks/apps), in the landing page's order.
+APPS = (
+    ("three_thirteen", "Three Thirteen",
+     "Three Thirteen, Tre-tretton, and Three Thirteen with jokers against three AI players"),
+    ("big_table", "Big Table", "the caller-paced game for 2 to 12 players"),
+    ("gin_three", "Gin for three", "box, captain and advisor: knock, gin, lay off"),
+    ("meld_odds", "Melds and odds", "the meld checker and the odds explorer"),
+    ("classroom", "Classroom", "shared tables for a class: needs a server (make app or make classroom)"),
+)
+#: What a page that needs the table service says instead.
+CLASSROOM_TEXT = (
+    "# Classroom\n\n"
+    "The classroom's shared tables live in the kit's table service, which this static site "
+    "does not have: every page here runs Python in your own browser, with no server behind it.\n\n"
+    "**To run a classroom, serve the kit:** `make app` (the apps and the table service on "
+    "http://127.0.0.1:8866) or `make classroom`, then open the Classroom app there. "
+    "The other apps and the lessons work here as they are.\n"
+)
+
+
+def normalize(name: str) -> str:
+    """A package name as the package index compares them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def run(argv: list[str], **kw: Any) -> None:
+    print("+", " ".join(str(a) for a in argv), flush=True)
+    subprocess.run([str(a) for a in argv], check=True, **kw)
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def test_lock_pins(path: Path = TEST_LOCK) -> dict[str, str]:
+    """``name -> version`` of every ``name==version`` line of the lock."""
+    pins = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"^([A-Za-z0-9._-]+)==([^\s;]+)", line)
+        if m:
+            pins[normalize(m[1])] = m[2]
+    return pins
+
+
+def pyodide_dir() -> Path:
+    """The npm package ``pyodide`` (``npm ci`` puts it in node_modules), checked."""
+    meta = PYODIDE_NPM / "package.json"
+    if not meta.exists():
+        raise SystemExit(f"{PYODIDE_NPM} is missing: run `npm ci` (make site does)")
+    version = json.loads(meta.read_text())["version"]
+    if not version.startswith(PYODIDE_SERIES):
+        raise SystemExit(f"node_modules/pyodide is {version}; the kernel needs {PYODIDE_SERIES}x "
+                         "(package-lock.json)")
+    return PYODIDE_NPM
+
+
+def closure(lock: dict[str, Any], names: Iterable[str]) -> list[str]:
+    """``names`` and everything they depend on in Pyodide's lock, by lock key."""
+    keys = {normalize(k): k for k in lock["packages"]}
+    seen: list[str] = []
+    todo = [keys[normalize(n)] for n in names]
+    while todo:
+        key = todo.pop()
+        if key in seen:
+            continue
+        seen.append(key)
+        todo += [keys[normalize(d)] for d in lock["packages"][key]["depends"]
+                 if normalize(d) in keys]
+    return sorted(seen)
+
+
+def download(specs: list[str], dest: Path) -> dict[str, Path]:
+    """Pure-Python wheels of ``specs`` (``name==version``) from the package index, kept in
+    ``dest`` between builds; ``normalized name -> wheel``."""
+    dest.mkdir(parents=True, exist_ok=True)
+
+    def have() -> dict[str, Path]:
+        found = {}
+        for whl in dest.glob("*.whl"):
+            name, version = whl.name.split("-")[:2]
+            found[f"{normalize(name)}=={version}"] = whl
+        return found
+
+    missing = [s for s in specs if normalize(s.split("==")[0]) + "==" + s.split("==")[1]
+               not in have()]
+    if missing:
+        run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+             "--only-binary=:all:", "--platform", "any", "--python-version", "3.13",
+             "--implementation", "py", "--abi", "none", "-d", dest, *missing])
+    found = have()
+    out = {}
+    for s in specs:
+        name, version = s.split("==")
+        out[normalize(name)] = found[f"{normalize(name)}=={version}"]
+    return out
+
+
+def _wheel_record(files: dict[str, bytes]) -> bytes:
+    lines = []
+    for name, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        lines.append(f"{name},sha256={digest},{len(data)}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def make_wheel(dest: Path, name: str, version: str, files: dict[str, bytes]) -> Path:
+    """A pure-Python wheel of ``files`` (archive path -> bytes), reproducible (fixed times)."""
+    dist = f"{name.replace('-', '_')}-{version}"
+    files = dict(files)
+    files[f"{dist}.dist-info/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n").encode()
+    files[f"{dist}.dist-info/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: rummy-kit build_site\nRoot-Is-Purelib: true\n"
+        b"Tag: py3-none-any\n")
+    record = f"{dist}.dist-info/RECORD"
+    files[record] = _wheel_record(files) + f"{record},,\n".encode()
+    path = dest / f"{dist}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for arc in sorted(files):
+            info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, files[arc])
+    return path
+
+
+def kit_wheel(dest: Path) -> Path:
+    """The kit's engine and widgets, and the apps' ``appkit``, as one wheel."""
+    version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(),
+                        re.M)[1]  # type: ignore[index]
+    files: dict[str, bytes] = {}
+    for package in ("rummy", "widgets"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            files[path.relative_to(ROOT).as_posix()] = path.read_bytes()
+    files["appkit.py"] = (ROOT / "notebooks" / "apps" / "appkit.py").read_bytes()
+    return make_wheel(dest, "rummy-kit", version, files)
+
+
+def stub_wheel(dest: Path, name: str) -> Path:
+    """A wheel that installs nothing: the lock's ``sqlite3`` (IPython asks for it and runs
+    without it; Pyodide's build of the module is not in the npm package)."""
+    return make_wheel(dest, name, "0.0.0", {})
+
+
+def lock_entry(name: str, wheel: Path, imports: list[str], depends: list[str],
+               version: str | None = None) -> dict[str, Any]:
+    return {"name": name, "version": version or wheel.name.split("-")[1],
+            "file_name": wheel.name, "install_dir": "site", "sha256": sha256(wheel),
+            "package_type": "package", "imports": imports, "depends": depends,
+            "unvendored_tests": False}
+
+
+def labextension(prefix: Path, name: str) -> Path:
+    path = prefix / "share" / "jupyter" / "labextensions" / name
+    if not path.exists():
+        raise SystemExit(f"{path} is missing: the site tools are not installed (make site)")
+    return path
+
+
+def build_pyodide(static: Path) -> list[str]:
+    """``static/pyodide``: the core, the wheels, and a lock listing only those; returns the
+    packages the kernel loads when it starts."""
+    src = pyodide_dir()
+    if static.exists():
+        shutil.rmtree(static)
+    static.mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(src / name, static / name)
+    upstream = json.loads((src / "pyodide-lock.json").read_text())
+    lock = {"info": upstream["info"], "packages": {}}
+
+    keys = closure(upstream, FROM_PYODIDE_LOCK)
+    pins = test_lock_pins()
+    index_specs = [f"{upstream['packages'][k]['name']}=={upstream['packages'][k]['version']}"
+                   for k in keys if upstream["packages"][k]["package_type"] == "package"]
+    index_specs += [f"{n}=={pins[n]}" for n in FROM_TEST_LOCK]
+    wheels = download(index_specs, CACHE / "wheels")
+
+    for key in keys:
+        entry = copy.deepcopy(upstream["packages"][key])
+        if entry["package_type"] != "package":  # sqlite3: a module of CPython's build
+            whl = stub_wheel(CACHE, key)
+            entry.update(file_name=whl.name, sha256=sha256(whl), package_type="package",
+                         imports=[], depends=[], version="0.0.0")
+        else:
+            whl = wheels[normalize(entry["name"])]
+            entry.update(file_name=whl.name, sha256=sha256(whl))
+        shutil.copy2(whl, static / whl.name)
+        lock["packages"][key] = entry
+    for name, (imports, depends) in FROM_TEST_LOCK.items():
+        whl = wheels[name]
+        shutil.copy2(whl, static / whl.name)
+        lock["packages"][name] = lock_entry(name, whl, imports, depends)
+    kernel_pypi = labextension(Path(sys.prefix), "@jupyterlite/pyodide-kernel-extension")
+    for name, (imports, depends) in KERNEL_WHEELS.items():
+        candidates = sorted((kernel_pypi / "static" / "pypi").glob(
+            f"{name.replace('-', '_')}-*.whl"))
+        whl = candidates[-1]  # widgetsnbextension: the 4.0 stand-in (ipywidgets 8)
+        shutil.copy2(whl, static / whl.name)
+        lock["packages"][name] = lock_entry(name, whl, imports, depends)
+    kit = kit_wheel(CACHE)
+    shutil.copy2(kit, static / kit.name)
+    lock["packages"]["rummy-kit"] = lock_entry("rummy-kit", kit, ["rummy", "widgets", "appkit"],
+                                               ["ipywidgets", "sympy", "tqdm"])
+    (static / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    return sorted(lock["packages"])
+
+
+#: A code cell that needs pandas or matplotlib (none of them is to be had in Pyodide here).
+NEEDS_PANDAS = re.compile(r"^\s*(import|from) (pandas|matplotlib)\b|\bpd\.|\bplt\.|"
+                          r"\.score_sheet\(|\.by_meld\b|\.table\b|\.plot\b|dealt_table\(|"
+                          r"summarize\(", re.M)
+#: Import lines of pandas or matplotlib, split into a cell of their own on the site.
+IMPORT_LINE = re.compile(r"^(import|from) (pandas|matplotlib)\b.*$", re.M)
+#: A code cell, first in a lesson that needs pandas on the site: the ``%%needs_pandas``
+#: cell magic runs a cell where pandas and matplotlib import, and else says in words what
+#: the cell needs (no error: running all cells goes on to the guided hands and quizzes).
+MAGIC_CELL = '''# This in-browser site has no pandas or matplotlib. A cell marked %%needs_pandas runs
+# whole where they import (make lab, Binder); here its statements that don't need them
+# run, the others are skipped, and the cell says so.
+import ast
+
+from IPython.core.magic import register_cell_magic
+
+
+@register_cell_magic
+def needs_pandas(line, cell):
+    shell = get_ipython()
+    try:
+        import matplotlib
+        import pandas  # noqa: F401
+    except ImportError as missing:
+        absent = missing.name
+    else:
+        return shell.run_cell(cell).result
+    for statement in ast.parse(shell.transform_cell(cell)).body:
+        try:
+            exec(compile(ast.Module([statement], []), "<cell>", "exec"), shell.user_ns)
+        except (ImportError, NameError, AttributeError):
+            pass  # it needs the package (or what a skipped statement made)
+    print(f"Part of this cell needs {absent}, which this in-browser site does not have: "
+          "open the lesson with `make lab` or Binder to see it all.")
+'''
+
+
+def needs_pandas(nb: dict[str, Any]) -> bool:
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    return bool(IMPORT_LINE.search(code))
+
+
+def without_pandas(nb: dict[str, Any]) -> dict[str, Any]:
+    """The lesson as the site shows it: a first code cell defines ``%%needs_pandas``, the
+    pandas and matplotlib imports move to a cell of their own, and every cell that needs
+    them runs under the magic; the guided hands, quizzes, tables and odds still run.
+
+    >>> nb = {"cells": [{"cell_type": "code", "id": "a", "metadata": {},
+    ...                  "source": "import rummy\\nimport pandas as pd\\nx = 1"}]}
+    >>> [c["source"].splitlines()[0] for c in without_pandas(nb)["cells"]][1:]
+    ['import rummy', '%%needs_pandas']
+    """
+    cells = [{"cell_type": "code", "id": "needs-pandas-magic", "metadata": {},
+              "execution_count": None, "outputs": [], "source": MAGIC_CELL}]
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code" or not NEEDS_PANDAS.search(source):
+            cells.append(cell)
+            continue
+        imports = "\n".join(m.group(0) for m in IMPORT_LINE.finditer(source))
+        rest = IMPORT_LINE.sub("", source).strip("\n")
+        if imports and rest.strip() and not NEEDS_PANDAS.search(rest):
+            cells.append({**cell, "source": rest})
+            source = imports
+            cell = {**cell, "id": f"{cell.get('id', 'cell')}-pandas", "outputs": [],
+                    "execution_count": None}
+        cells.append({**cell, "source": "%%needs_pandas\n" + source})
+    return {**nb, "cells": cells}
+
+
+def pandas_note(name: str) -> dict[str, Any]:
+    return {"cell_type": "markdown", "id": "static-site-note",
+            "metadata": {"tags": ["static-site-note"]},
+            "source": (
+                "> **Some cells of this lesson need pandas or matplotlib, which this "
+                "in-browser site does not have.** Its guided hand, quizzes, tables and odds "
+                "work here; the cells marked `%%needs_pandas` run what they can and say what they need. "
+                "For the whole lesson, open it in "
+                f"JupyterLab on your machine (`make lab`, then `notebooks/{name}`) or with "
+                "the Binder badge of the kit's README.")}
+
+
+def site_links(markdown: str) -> str:
+    """An app's links as they are on the site: its page is ``voici/render/apps/NAME.html``,
+    the landing page the site's ``index.html``, a lesson JupyterLite's notebook app.
+
+    >>> site_links("[All](index.ipynb) · [lesson 4](../04_big_table.ipynb)")
+    '[All](../../../index.html) · [lesson 4](../../../notebooks/index.html?path=04_big_table.ipynb)'
+    """
+    markdown = re.sub(r"\]\(index\.ipynb\)", "](../../../index.html)", markdown)
+    return re.sub(r"\]\(\.\./([\w.-]+\.ipynb)\)", r"](../../../notebooks/index.html?path=\1)",
+                  markdown)
+
+
+def stage_contents(dest: Path) -> None:
+    """The notebooks as the site shows them (``dest`` is the site's file tree)."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    (dest / "apps").mkdir(parents=True)
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = json.loads(path.read_text())
+        if needs_pandas(nb):
+            nb = without_pandas(nb)
+            nb["cells"].insert(0, pandas_note(path.name))
+        (dest / path.name).write_text(json.dumps(nb, indent=1))
+    for app, _title, _what in APPS:
+        path = ROOT / "notebooks" / "apps" / f"{app}.ipynb"
+        nb = json.loads(path.read_text())
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                cell["source"] = site_links("".join(cell["source"]))
+        if app == "classroom":
+            nb["cells"] = [{"cell_type": "markdown", "id": "needs-a-server", "metadata": {},
+                            "source": CLASSROOM_TEXT}]
+        (dest / "apps" / path.name).write_text(json.dumps(nb, indent=1))
+    # the lessons' quiz files (quiz_book reads them from the notebook's folder)
+    shutil.copytree(ROOT / "notebooks" / "quizzes", dest / "quizzes")
+
+
+def query_js() -> str:
+    """A script for each Voici page: the page's query string (``?seed=7``) becomes the
+    kernel's ``QUERY_STRING``, as Voilà passes it under ``make app``.  It sets the
+    ``env`` that the Pyodide kernel hands to ``loadPyodide`` in the page's settings
+    before JupyterLite reads them."""
+    return """<script>
+(function () {
+  var el = document.getElementById('jupyter-config-data');
+  if (!el) { return; }
+  var config = JSON.parse(el.textContent);
+  var plugins = config.litePluginSettings = config.litePluginSettings || {};
+  var kernel = plugins[PLUGIN] = plugins[PLUGIN] || {};
+  var options = kernel.loadPyodideOptions = kernel.loadPyodideOptions || {};
+  var env = options.env = options.env || {};
+  env.HOME = env.HOME || '/home/pyodide';
+  env.QUERY_STRING = window.location.search.replace(/^\\?/, '');
+  el.textContent = JSON.stringify(config);
+})();
+</script>""".replace("PLUGIN", json.dumps(KERNEL_PLUGIN))
+
+
+def landing_page() -> str:
+    """The site's front page: every app and every lesson, plain HTML."""
+    lessons = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    items_apps = "\n".join(
+        f'<li><a href="voici/render/apps/{app}.html">{html.escape(title)}</a>: {html.escape(what)}</li>'
+        for app, title, what in APPS)
+
+    def lesson_title(path: Path) -> str:
+        nb = json.loads(path.read_text())
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                m = re.search(r"^#\s+(.+)$", "".join(cell["source"]), re.M)
+                if m:
+                    return m[1].strip()
+        return path.stem
+
+    items_lessons = "\n".join(
+        f'<li><a href="notebooks/index.html?path={p.name}">{html.escape(lesson_title(p))}</a>'
+        + (" (needs pandas for some cells)" if needs_pandas(json.loads(p.read_text())) else "")
+        + "</li>"
+        for p in lessons)
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rummy teaching kit: play in your browser</title>
+<link rel="icon" href="favicon.ico">
+<style>
+body {{ font: 16px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem;
+       color: #1b1b1b; background: #fff; }}
+h1 {{ color: #0b5d1e; }}
+a {{ color: #0645ad; }}
+a:focus-visible {{ outline: 3px solid #0b5d1e; outline-offset: 2px; }}
+.note {{ background: #f3f7f3; border-left: 4px solid #0b5d1e; padding: .5rem 1rem; }}
+</style>
+</head>
+<body>
+<main>
+<h1>Rummy teaching kit</h1>
+<p class="note">Everything here runs in your own browser: Python starts in the page (the first
+page takes a few seconds, the next ones are quicker), and no server is needed.</p>
+<h2>Play</h2>
+<ul class="rummy-site-apps">
+{items_apps}
+</ul>
+<p>Each app reads settings from its address, e.g.
+<a href="voici/render/apps/three_thirteen.html?variant=tre_tretton&amp;seed=7">Tre-tretton, deal 7</a>
+(<code>seed</code>, <code>players</code>, <code>speed</code>, <code>bots</code>, <code>variant</code>,
+<code>jokers</code>).</p>
+<h2>Learn</h2>
+<ul class="rummy-site-lessons">
+{items_lessons}
+</ul>
+<p>The lessons open in JupyterLite: run the cells from the top (Shift+Enter).
+Lessons marked "needs pandas" work in JupyterLab on your machine (<code>make lab</code>)
+or on Binder.</p>
+</main>
+</body>
+</html>
+"""
+
+
+def inputs_digest(prefix: Path) -> str:
+    """A digest of everything the site is made from (a build with the same one is skipped)."""
+    h = hashlib.sha256()
+    paths = [Path(__file__), ROOT / "package-lock.json", TEST_LOCK,
+             ROOT / "requirements" / "site.lock", ROOT / "pyproject.toml",
+             *sorted((ROOT / "rummy").rglob("*.py")), *sorted((ROOT / "widgets").rglob("*.py")),
+             *sorted((ROOT / "notebooks").glob("*.ipynb")),
+             *sorted((ROOT / "notebooks" / "apps").glob("*")),
+             *sorted((ROOT / "share" / "jupyter").rglob("*"))]
+    for p in paths:
+        if p.is_file():
+            h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes())
+    h.update(str(prefix).encode())
+    return h.hexdigest()
+
+
+def build(force: bool = False) -> Path:
+    prefix = Path(sys.prefix)
+    stamp = OUT / ".inputs"
+    digest = inputs_digest(prefix)
+    if not force and stamp.exists() and stamp.read_text() == digest:
+        print(f"{OUT.relative_to(ROOT)} is up to date")
+        return OUT
+    started = time.monotonic()
+    if WORK.exists():
+        shutil.rmtree(WORK)
+    WORK.mkdir(parents=True)
+    packages = build_pyodide(WORK / "static" / "pyodide")
+    stage_contents(WORK / "contents")
+    config = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
+        "appName": "Rummy teaching kit",
+        "litePluginSettings": {KERNEL_PLUGIN: {
+            "pyodideUrl": "./static/pyodide/pyodide.js",
+            "disablePyPIFallback": True,
+            "pipliteUrls": [],
+            "loadPyodideOptions": {"packages": packages},
+        }},
+    }}
+    (WORK / "jupyter-lite.json").write_text(json.dumps(config, indent=1))
+    # every cell of a lesson drawn (not only those in view): its widgets are on the page
+    # for a learner's find-in-page and for the browser test
+    (WORK / "overrides.json").write_text(json.dumps({
+        "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}, indent=1))
+    (WORK / "jupyter_lite_config.json").write_text(json.dumps({
+        "LiteBuildConfig": {
+            "apps": ["notebooks", "tree", "voici"],
+            "no_sourcemaps": True,
+            "no_unused_shared_packages": True,
+            "contents": ["contents"],
+            "output_dir": str(OUT),
+            "ignore_sys_prefix": ["federated_extensions"],
+            "federated_extensions": [
+                str(labextension(prefix, "@jupyterlite/pyodide-kernel-extension")),
+                str(labextension(prefix, "@jupyter-widgets/jupyterlab-manager")),
+            ],
+        },
+        "PipliteAddon": {"piplite_urls": []},
+        "VoilaConfiguration": {"template": "rummy", "strip_sources": True, "theme": "light"},
+    }, indent=1))
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    env = {**os.environ, "JUPYTER_PATH": str(ROOT / "share" / "jupyter")}
+    run([prefix / "bin" / "jupyter", "lite", "build", "--lite-dir", WORK], cwd=WORK, env=env)
+    # the lessons open in JupyterLite's notebook app; Voici pages only for the apps
+    for page in (OUT / "voici" / "render").glob("*.html"):
+        page.unlink()
+    for page in (OUT / "voici" / "render").rglob("*.html"):
+        text = page.read_text()
+        marker = '<script id="jupyter-config-data"'
+        at = text.find("</script>", text.find(marker)) + len("</script>")
+        if marker in text and at > len("</script>"):
+            page.write_text(text[:at] + "\n" + query_js() + text[at:])
+    # JupyterLite's apps read the settings script of the site's index.html: keep it
+    original = (OUT / "index.html").read_text()
+    found = re.search(r'<script\s+id="jupyter-config-data".*?</script>', original, re.S)
+    settings = found.group(0) if found else ""
+    (OUT / "index.html").write_text(landing_page().replace("</head>", settings + "\n</head>"))
+    (OUT / ".nojekyll").write_text("")
+    # the icon browsers ask the site's root for (JupyterLite's own)
+    shutil.copy2(OUT / "notebooks" / "favicon.ico", OUT / "favicon.ico")
+    stamp.write_text(digest)
+    size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
+    print(f"{OUT.relative_to(ROOT)}: {size / 1e6:.1f} MB, built in "
+          f"{time.monotonic() - started:.1f} s")
+    return OUT
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--force", action="store_true", help="rebuild even if nothing changed")
+    args = parser.parse_args(argv)
+    build(force=args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,278 @@
+"""The static site (``make site``, build/site/), played offline in Chromium.
+
+The site is served on loopback by a plain file server (nothing of the kit runs on it:
+Python runs in the page, Pyodide).  Every request to another host is aborted and counted,
+and any request that fails (a 404 on loopback included) fails the test.  Tested: the
+landing page links every app and lesson and axe-core finds nothing serious; Three
+Thirteen opened with address settings (``?variant=tre_tretton&seed=...``) deals what the
+engine deals for them and a round is played to its score by clicks; a lesson in
+JupyterLite runs, and its guided hand and a quiz are answered; the classroom page says
+it needs a server.
+
+The site is built by the ``site`` fixture with ``make site`` (a no-op when nothing it
+is made from changed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import harness
+import pytest
+from playwright.sync_api import expect
+from test_browser_apps import HAND, Replica, page_hand
+from test_browser_axe import AXE
+
+from rummy import Action
+from rummy.bots import make_bot
+
+pytestmark = pytest.mark.browser
+
+SITE = harness.ROOT / "build" / "site"
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+#: How long Python may take to start in the page (a loaded 2-core machine, cold cache).
+START_MS = 240_000
+AXE_JS = """async (selectors) => {
+  const r = await axe.run(selectors ? {include: selectors.map(s => [s])} : document,
+                          {resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))}));
+}"""
+
+
+@pytest.fixture(scope="session")
+def site() -> Iterator[str]:
+    """build/site/ made by ``make site``, served on a free loopback port; yields its address."""
+    made = subprocess.run(["make", "--no-print-directory", "site"], cwd=harness.ROOT,
+                          capture_output=True, text=True)
+    assert made.returncode == 0, f"make site failed:\n{made.stdout[-3000:]}\n{made.stderr[-3000:]}"
+    assert (SITE / "index.html").exists()
+    with harness.serve_static(SITE) as base:
+        yield base
+
+
+class Offline:
+    """A page whose every request to another host is aborted; failed requests and
+    JavaScript errors are kept for :meth:`check`."""
+
+    def __init__(self, browser: Any) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.aborted: list[str] = []
+        self.failed: list[str] = []
+        self.errors: list[str] = []
+        #: a lesson may show an error where a cell uses what a %%needs_pandas cell made
+        self.pandas_errors_expected = False
+        self.context.route("**/*", self._route)
+        self.page = harness.patient(self.context.new_page(), timeout=60_000)
+        self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(
+            f"{r.url} (HTTP {r.status})"))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _route(self, route: Any) -> None:
+        parts = urlsplit(route.request.url)
+        if parts.scheme in ("data", "blob") or parts.hostname in LOOPBACK:
+            route.continue_()
+        else:
+            self.aborted.append(route.request.url)
+            route.abort()
+
+    def check(self) -> None:
+        assert not self.aborted, f"the page asked another host: {self.aborted}"
+        assert not self.failed, f"requests that failed: {self.failed}"
+        assert not self.errors, f"JavaScript errors on the page: {self.errors}"
+        shown = harness.page_tracebacks(self.page)
+        if self.pandas_errors_expected:
+            shown = [s for s in shown if not re.search(
+                r"No module named '(pandas|matplotlib)'|ModuleNotFoundError|Traceback|"
+                r"^stderr: ", s)]
+            errors = self.page.locator("[data-mime-type='application/vnd.jupyter.error']")
+            for text in errors.all_inner_texts():
+                assert re.search(r"No module named '(pandas|matplotlib)|NameError", text), \
+                    text[:500]
+        assert not shown, f"the page shows a Python traceback: {shown}"
+
+    def axe(self, selectors: list[str] | None = None) -> list[dict[str, Any]]:
+        if not AXE.exists():
+            pytest.fail(f"{AXE} is missing: run `make axe` (npm ci installs the pinned axe-core)")
+        self.page.add_script_tag(path=str(AXE))
+        found = self.page.evaluate(AXE_JS, selectors)
+        return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.fixture()
+def offline(browser: Any) -> Iterator[Offline]:
+    o = Offline(browser)
+    try:
+        yield o
+        o.check()
+    finally:
+        o.context.close()
+
+
+def test_offline_aborts_other_hosts_and_fails_on_them(browser: Any, site: str) -> None:
+    """The check can fail: a page that asks the internet is caught."""
+    o = Offline(browser)
+    try:
+        o.page.goto(site + "index.html")
+        o.page.evaluate("() => fetch('https://cdn.jsdelivr.net/npm/pyodide/pyodide.js')"
+                        ".catch(() => null)")
+        o.page.wait_for_timeout(300)
+        with pytest.raises(AssertionError, match="another host"):
+            o.check()
+    finally:
+        o.context.close()
+
+
+def test_landing_page_links_every_app_and_lesson(offline: Offline, site: str) -> None:
+    page = offline.page
+    page.goto(site)
+    links = page.eval_on_selector_all("main a", "els => els.map(a => a.getAttribute('href'))")
+    apps = [h for h in links if h.startswith("voici/render/apps/")]
+    lessons = [h for h in links if h.startswith("notebooks/index.html?path=")]
+    assert {Path(urlsplit(h).path).stem for h in apps} >= {
+        "three_thirteen", "big_table", "gin_three", "meld_odds", "classroom"}
+    wanted = sorted(p.name for p in (harness.ROOT / "notebooks").glob("*.ipynb"))
+    assert sorted(h.split("=", 1)[1] for h in lessons) == wanted
+    for h in apps:
+        assert (SITE / urlsplit(h).path).is_file(), h
+    for name in wanted:  # each lesson is in the site's contents, as JupyterLite lists them
+        assert (SITE / "files" / name).is_file(), name
+    assert not offline.axe()
+
+
+def _sync_click(page: Any, selector: str) -> None:
+    page.locator(selector).first.click()
+
+
+def _select(page: Any, card: Any) -> None:
+    sel = f"{HAND}.rummy-card-{card}"
+    if page.locator(f"{sel}.rummy-card-selected").count() == 0:
+        page.locator(sel).first.click()
+        page.wait_for_selector(f"{sel}.rummy-card-selected")
+
+
+def _click(page: Any, action: Action) -> None:
+    """Make ``action`` with the table's own controls."""
+    verb, card = action.verb, action.card
+    if verb in ("draw stock", "draw discard"):
+        _sync_click(page, {"draw stock": "button.rummy-stock",
+                           "draw discard": "button.rummy-discard-pile"}[verb])
+    elif verb == "discard":
+        _select(page, card)
+        _sync_click(page, "button.rummy-discard")
+    elif verb == "go out":
+        _select(page, card)
+        _sync_click(page, "button.rummy-go-out")
+        page.wait_for_selector("button.rummy-confirm", state="visible")
+        _sync_click(page, "button.rummy-confirm")
+    else:
+        raise AssertionError(f"the test has no click for {action}")
+
+
+def _wait_hand(page: Any, replica: Replica) -> None:
+    want = sorted(str(c) for c in replica.hand())
+    try:
+        page.wait_for_function(
+            """([sel, want]) => {
+                 const got = Array.from(document.querySelectorAll(sel)).map(e =>
+                   (Array.from(e.classList).find(c => /^rummy-card-\\w\\w$/.test(c)) || '').slice(11));
+                 return JSON.stringify(got.sort()) === JSON.stringify(want);
+               }""", arg=[HAND, want], timeout=30_000)
+    except Exception:  # noqa: BLE001 - say what differs
+        pytest.fail(f"the page's hand {page_hand(page)} is not the engine's {want}")
+
+
+@pytest.mark.timeout(900)
+def test_three_thirteen_round_by_clicks_with_address_settings(offline: Offline, site: str) -> None:
+    """``?variant=tre_tretton&seed=7&players=2&speed=0`` deals what the engine deals for
+    them (so the address settings reached Python), and round 1 is played to its score."""
+    from widgets import ThreeThirteenTable
+
+    page = offline.page
+    page.goto(site + "voici/render/apps/three_thirteen.html"
+                     "?variant=tre_tretton&seed=7&players=2&speed=0")
+    page.wait_for_selector(harness.READY, state="visible", timeout=START_MS)
+    chosen = page.eval_on_selector_all(
+        "select", "els => els.map(e => e.selectedIndex < 0 ? '' : e.options[e.selectedIndex].text)")
+    assert any(c.startswith("Tre-tretton") for c in chosen), chosen
+    replica = Replica(lambda: ThreeThirteenTable("tre_tretton", players=2, seed=7, speed=0,
+                                                 bots="expert"))
+    _wait_hand(page, replica)
+    me = make_bot("greedy", seed=0)
+    verbs = []
+    for _ in range(200):
+        if replica.state.round_scores:
+            break
+        action = me.choose(replica.observation())
+        _click(page, action)
+        replica.act(action)
+        verbs.append(action.verb)
+        if replica.state.round_scores:
+            break
+        _wait_hand(page, replica)
+    assert replica.state.round_scores, "round 1 did not end in 200 moves"
+    assert {"draw stock", "draw discard"} & set(verbs) and {"discard", "go out"} & set(verbs)
+    review = page.locator(".rummy-review")
+    review.wait_for(state="visible", timeout=60_000)
+    assert "Round 1 is over" in review.inner_text()
+    mine = replica.state.round_scores[0][replica.learner]
+    assert re.search(rf"You \(what you kept\)\s*:\s*{mine} point", review.inner_text())
+    assert not offline.axe([".rummy-table-ready"])
+
+
+def _run_all(page: Any) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).first.click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).first.click()
+
+
+@pytest.mark.timeout(900)
+def test_lesson_guided_hand_and_quiz_in_jupyterlite(offline: Offline, site: str) -> None:
+    """Lesson 02 in JupyterLite's notebook: run all cells (those that need pandas are
+    marked and skipped over), then a wrong and a right guided move (rummy.guided's
+    chosen tre_tretton deal: three threes, 3♥ on the pile) and the first quiz answered."""
+    page = offline.page
+    offline.pandas_errors_expected = True
+    page.goto(site + "notebooks/index.html?path=02_tre_tretton.ipynb")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=START_MS)
+    expect(page.locator(".jp-MarkdownCell").first).to_contain_text("need pandas")
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
+                           timeout=START_MS)
+    _run_all(page)
+    guided = ".rummy-guided"
+    page.wait_for_selector(guided, state="visible", timeout=START_MS)
+    page.wait_for_selector(".rummy-quiz", state="visible", timeout=START_MS)
+    feedback = f"{guided} .rummy-guided-feedback"
+    expect(page.locator(f"{guided} .rummy-guided-situation").first).to_contain_text(
+        "You hold 3♣ 3♦ 3♠", timeout=30_000)
+    page.locator(f'{guided} .rummy-guided-moves button:text-is("draw discard")').click()
+    expect(page.locator(feedback).first).to_contain_text("(TR-2)", timeout=30_000)
+    assert page.locator(feedback).first.inner_text().startswith("Not that one:")
+    page.locator(f'{guided} .rummy-guided-moves button:text-is("draw stock")').click()
+    expect(page.locator(feedback).first).to_contain_text("Good. You draw from the stock",
+                                                         timeout=30_000)
+    first = json.loads((harness.ROOT / "notebooks" / "quizzes" / "02_tre_tretton.json")
+                       .read_text())[0]
+    quiz = page.locator(".rummy-quiz").first
+    expect(quiz.locator(".rummy-quiz-question")).to_contain_text(first["question"][:30])
+    box = quiz.locator(".rummy-quiz-input input")
+    box.fill(first["answer"])
+    box.press("Enter")
+    quiz.locator(".rummy-quiz-check").click()
+    expect(quiz.locator(".rummy-quiz-feedback")).to_contain_text("Right", timeout=30_000)
+    assert not offline.axe([guided, ".rummy-quiz"])
+
+
+def test_classroom_page_says_it_needs_a_server(offline: Offline, site: str) -> None:
+    page = offline.page
+    page.goto(site + "voici/render/apps/classroom.html")
+    expect(page.get_by_text("make classroom").first).to_be_visible(timeout=START_MS)
+    text = harness.page_text(page)
+    assert "needs" in text or "does not have" in text
+    assert "make app" in text
