@@ -106,7 +106,7 @@ _COOKIE_CLASSES: dict[type, type] = {}
 def _cookie_setting(cls: type) -> type:
     if cls not in _COOKIE_CLASSES:
         async def prepare(self: Any) -> None:
-            done = super(new, self).prepare()  # type: ignore[misc]
+            done = super(new, self).prepare()  # type: ignore[misc,arg-type]
             if inspect.isawaitable(done):
                 await done
             self.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
