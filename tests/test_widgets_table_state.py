@@ -39,7 +39,7 @@ def test_TT_8_review_is_shown_alone_then_the_next_deal() -> None:
     play_out(t, click_three_thirteen, lambda t: t._paused)
     # round 1 is over: the review, and nothing of round 2 (its wild rank, its hand)
     assert shown(t.review_box) and "Round 1 is over" in t.review.value
-    assert not shown(t.play_area)
+    assert not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
     assert "round is over" in t.status.value and "Next round" in t.status.value
     moves = len(t.state.history)
     assert t.run_bots() == 0  # no bot plays round 2 while the learner reads the review
@@ -63,7 +63,7 @@ def test_TT_8_live_bots_wait_while_the_review_is_read(run_async: Any) -> None:
             if t.observation().legal_actions:
                 t.coach.do_it.click()
             await asyncio.sleep(0.002)
-        assert t._paused and not shown(t.play_area)
+        assert t._paused and not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
         moves = len(t.state.history)
         await asyncio.sleep(0.1)  # fifty bot moves' worth of time
         assert len(t.state.history) == moves, "a bot played round 2 under the review"
@@ -87,7 +87,7 @@ def test_BT_1_review_marks_the_wild_rank_of_the_hand_that_ended() -> None:
             assert title.startswith("three of"), title
         elif title.startswith(("three of", "joker")):
             pytest.fail(f"a wild card is not marked: {title}")
-    assert not shown(t.play_area)
+    assert not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
 
 
 def test_G_2_advisor_at_speed_0_sees_the_hand_before_the_captain_plays() -> None:
@@ -219,7 +219,7 @@ def test_sentences_for_the_learner_say_you() -> None:
     assert second_person("You becomes captain (G-11).") == "You become captain (G-11)."
     assert second_person("You lays off 5h.") == "You lay off 5h."
     assert second_person("You advises: draw stock.") == "You advise: draw stock."
-    assert to_learner("Qc would not lower my 24 points") == "Qc would not lower your 24 points"
+    assert to_learner("Qc would not lower my 24 points") == "Q♣ would not lower your 24 points"
     assert learner_error("'pass' is not a legal move now; legal moves: 'draw stock'") == (
         "You can't pass now. You can: draw from the stock.")
 
@@ -241,7 +241,7 @@ def test_G_11_roles_line_and_log_say_you() -> None:
     for _ in range(600):
         if t.state.is_over:
             break
-        for text in (t.roles.value, t.log_view.value, t.review.value, t.knock_view.value):
+        for text in (t.roles.value, t.log_html, t.review.value, t.knock_view.value):
             assert not re.search(r"\bYou (becomes|lays|advises|is|has|takes|draws)\b", text), text
         click_gin(t)
 

@@ -103,16 +103,25 @@ first observation is rendered.  Shared by the tables:
 - coach: ``rummy-coach``, ``rummy-hint``, ``rummy-hint-text``, ``rummy-do-it``,
   ``rummy-undo``, ``rummy-odds-toggle``, ``rummy-odds`` (the three coach buttons also
   ``rummy-coach-button``, styled apart from the game's controls)
-- the card-table layout: ``rummy-play-area`` (folded away while a review is
-  shown) holds ``rummy-felt`` (the green table: ``rummy-top-row``,
-  ``rummy-middle`` or ``rummy-ring`` for the other seats, ``rummy-centre``
-  for the piles) and the learner's own seat ``rummy-my-seat`` at the bottom
-  centre (``rummy-seat-label``, the hand, the game buttons in
-  ``rummy-controls``); ``rummy-status`` is also ``rummy-live`` (a polite live
-  region) and gets ``rummy-your-turn`` while the learner must act;
-  ``rummy-review-box`` holds the review; ``rummy-options`` (four colours,
-  large cards, speed), ``rummy-details`` (log and score sheet) and
-  ``rummy-secondary`` (New game) are styled apart from the game controls
+- the card-table layout, the part you play first: ``rummy-head`` (the title,
+  ``rummy-title``, and ``rummy-score-strip``, every player's running total,
+  always in view), ``rummy-status`` (the banner; also ``rummy-live``, a polite
+  live region saying the other players' moves since yours, in
+  ``rummy-news``, then what to do; ``rummy-your-turn`` while the learner must
+  act), then ``rummy-play-area`` holding ``rummy-felt`` (the green table:
+  ``rummy-top-row``, ``rummy-middle`` or ``rummy-ring`` for the other seats,
+  ``rummy-centre`` for the piles) and the learner's own seat
+  ``rummy-my-seat`` at the bottom centre (``rummy-seat-label``, the hand,
+  the game buttons in ``rummy-controls``, the messages); at the end of a
+  round ``rummy-review-box`` (the review, ``rummy-review-on-felt``, whose
+  seats that went out, knocked or matched have ``rummy-went-out`` and a
+  ``rummy-out-tag``) is drawn on the felt in place of the seats and the hand;
+  under the table ``rummy-drawer`` (also ``rummy-details``) folds the log, the
+  score sheet and ``rummy-options-panel`` (``rummy-options``: four colours,
+  large cards, speed; ``rummy-secondary``: New game), and any panel an app
+  adds (how to play, the meld checker, the variant form);
+  ``rummy-page-ready`` is a hidden button the page's script presses once the
+  table is drawn (with ``wait_for_page=True`` the bots wait for it)
 
 Three-Thirteen: ``rummy-go-out``.  Big Table: ``rummy-caller`` (the caller's
 "draw!" / "discard!"), ``rummy-pool``, ``rummy-neighbour-pile`` (click to

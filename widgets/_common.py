@@ -15,7 +15,8 @@ from typing import Any, TypeVar
 import ipywidgets as w
 
 __all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
-           "learner_error", "move_words", "to_learner", "second_person"]
+           "learner_error", "move_words", "to_learner", "second_person", "face",
+           "cards_as_faces", "cards_spoken", "cards_html"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -131,6 +132,90 @@ def esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
+#: A card as the engine writes it ("Th", "Jk") or as a face ("T♥", "10♥"), as a word.
+_CARD_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?P<code>[2-9TJQKA][cdhs]|Jk)|(?P<sym>(?:10|[2-9TJQKA])[♠♥♦♣]|🃏))"
+    r"(?![A-Za-z0-9♠♥♦♣])")
+
+
+def face(card: Any) -> str:
+    """A card as the learner reads it on the table: rank and suit symbol,
+    the ten written 10 as on the card's face.
+
+    >>> from rummy import Card
+    >>> face(Card.parse("Th")), face(Card.parse("Jd")), face(Card.parse("Jk"))
+    ('10♥', 'J♦', '🃏')
+    """
+    sym = str(card.symbol)
+    return "10" + sym[1:] if sym.startswith("T") else sym
+
+
+def _token_card(m: re.Match[str]) -> Any:
+    from rummy.cards import Card
+
+    text = m.group(0)
+    if m.group("sym"):
+        text = {"🃏": "Jk"}.get(text, text.replace("10", "T"))
+        text = text[:-1] + {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[text[-1]] \
+            if text != "Jk" else text
+    if text == "As" and m.group("code"):
+        before = m.string[:m.start()].rstrip()
+        if not before or before.endswith((".", ":", "!", "?")):
+            return None  # the English word "As" starting a sentence
+    try:
+        return Card.parse(text)
+    except ValueError:
+        return None
+
+
+def cards_as_faces(text: str) -> str:
+    """Engine shorthand in a sentence (``Th``, ``7c``) written as card faces.
+
+    >>> cards_as_faces("Ben discards Th. The first discard is 7c; Ana took T♣.")
+    'Ben discards 10♥. The first discard is 7♣; Ana took 10♣.'
+    """
+    def sub(m: re.Match[str]) -> str:
+        card = _token_card(m)
+        return m.group(0) if card is None else face(card)
+
+    return _CARD_TOKEN.sub(sub, text)
+
+
+def cards_spoken(text: str) -> str:
+    """A sentence with every card in words, as a screen reader should say it.
+
+    >>> cards_spoken("Ben discards Th; deadwood 9c A♦")
+    'Ben discards the ten of hearts; deadwood the nine of clubs the ace of diamonds'
+    """
+    def sub(m: re.Match[str]) -> str:
+        card = _token_card(m)
+        return m.group(0) if card is None else f"the {card.name}"
+
+    return _CARD_TOKEN.sub(sub, text)
+
+
+def cards_html(text: str) -> str:
+    """A sentence as HTML: each card drawn as its face (``10♥``) and named in
+    words for screen readers ("the ten of hearts"), the face hidden from them.
+
+    >>> cards_html("Ben discards Th.")
+    'Ben discards <span aria-hidden="true">10♥</span><span class="rummy-sr">the ten of \
+hearts</span>.'
+    """
+    out = []
+    at = 0
+    for m in _CARD_TOKEN.finditer(text):
+        card = _token_card(m)
+        if card is None:
+            continue
+        out.append(esc(text[at:m.start()]))
+        out.append(f'<span aria-hidden="true">{esc(face(card))}</span>'
+                   f'<span class="rummy-sr">the {esc(card.name)}</span>')
+        at = m.end()
+    out.append(esc(text[at:]))
+    return "".join(out)
+
+
 def friendly_error(exc: BaseException) -> str:
     """The message a learner sees for an exception: its own text, which in
     this kit says what was wrong and what is allowed, written for the learner
@@ -192,7 +277,7 @@ def move_words(text: str, *, card: bool = True) -> str:
         what = {"go out": "go out", "knock": "knock", "gin": "go gin"}[a.verb]
         return f"{what}, discarding {name}"
     if a.verb == "lay off":
-        return f"lay off {name} onto " + " ".join(c.symbol for c in a.onto)
+        return f"lay off {name} onto " + " ".join(face(c) for c in a.onto)
     if a.verb == "draw pile":
         return _MOVE_WORDS["draw pile"]
     return text
@@ -240,7 +325,7 @@ or go out"
         head = f"You can't {move_words(h.group('move'))} now"
         text = head + (": " + rest if rest else "")
     text = re.sub(r"\s*\(e\.g\. '[^)]*\)", "", text)  # examples written as action text
-    text = second_person(text)
+    text = cards_as_faces(second_person(text))
     text = re.sub(r"\b(You|you)( [a-z]+)+ (their|its) own\b", lambda k: k.group(0)[:-len(
         k.group(3) + " own")] + "your own", text)
     text = re.sub(r"([:;,] )You\b", lambda k: k.group(1) + "you", text)
@@ -261,11 +346,11 @@ def to_learner(text: str) -> str:
     """A bot's explanation of its own move, retold to the learner it advises.
 
     >>> to_learner("Qc would not lower my 21 points: I draw from the stock")
-    'Qc would not lower your 21 points: you draw from the stock'
+    'Q♣ would not lower your 21 points: you draw from the stock'
     """
     for pattern, repl in _FIRST_PERSON:
         text = pattern.sub(repl, text)
-    return text
+    return cards_as_faces(text)
 
 
 def safe(method: F) -> F:

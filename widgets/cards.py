@@ -25,7 +25,7 @@ import ipywidgets as w
 from rummy import render
 from rummy.cards import Card
 from rummy.melds import Arrangement, MeldRules, best_arrangement
-from widgets._common import View, esc
+from widgets._common import View, esc, face
 
 __all__ = ["CardView", "HandView", "SORTS", "PileView"]
 
@@ -377,7 +377,7 @@ class HandView(View):
             a = self.arrangement
             m = len(a.melds)
             text = (f"{m} meld{'s' if m != 1 else ''}; unmelded: "
-                    + (", ".join(c.symbol for c in a.deadwood) or "none")
+                    + (", ".join(face(c) for c in a.deadwood) or "none")
                     + f"; penalty {a.penalty}")
         else:
             n = len(self.cards)
