@@ -35,7 +35,6 @@ from rummy.variants import Variant, find_variant
 from widgets._common import (
     View,
     button,
-    cards_as_faces,
     cards_html,
     esc,
     face,
