@@ -111,6 +111,9 @@ class CardView:
             name = card.name + (" (wild)" if wild else "") + (
                 f", {'as ' + label[1:] if label.startswith('=') else label}" if label else "")
             height = d.height + (d.tag if label else 0)
+        # the picture is hidden from screen readers: the button over it names the card
+        # (each card once in the accessibility tree)
+        svg = f"<div aria-hidden='true'>{svg}</div>"
         if self.picture.value != svg:
             self.picture.value = svg
         # the accessible name; being selected is said by aria-pressed (the page's
@@ -181,6 +184,7 @@ class PileView:
             n = count or 0
             svg = render.back_svg(n, size=size, label=self.caption_text)
             tip = f"{self.caption_text}, {n} card{'s' if n != 1 else ''}"
+        svg = f"<div aria-hidden='true'>{svg}</div>"  # the button names the pile
         if self.picture.value != svg:
             self.picture.value = svg
         extra = 3 * 3

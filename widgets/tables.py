@@ -551,12 +551,20 @@ class _Table(View):
         self._said = min(self._said, len(lines))
         me = self.learner_name
         news = [line for line in lines[self._said:]
-                if not line.startswith((f"{me} ", f"{me}'s ", "Caller:"))
-                and not line.startswith(("Piles start", "Role draw"))]
+                if not line.startswith((f"{me} ", f"{me}'s ", "Caller:", "Piles start",
+                                        "Role draw", "Round ", "Hand "))]
         if not news:
             return ""
-        tail = news[-3:]
-        text = " ".join(line.rstrip(".") + "." for line in tail)
+        # one sentence per player and turn: "Ben draws from the stock and discards K♠."
+        said: list[list[str]] = []
+        for line in news:
+            who, _, rest = line.rstrip(".").partition(" ")
+            if said and said[-1][0] == who and rest:
+                said[-1].append(rest)
+            else:
+                said.append([who, rest])
+        tail = [f"{who} {' and '.join(rest)}".strip() for who, *rest in said][-3:]
+        text = " ".join(line + "." for line in tail)
         return f"<span class='rummy-news'>{cards_html(self._you(text))}</span> "
 
     def _render_scores(self, obs: Any) -> None:
@@ -1007,6 +1015,7 @@ class BigTableTable(_Table):
     """
 
     family_css = "rummy-big-table"
+    title = "Big Table"
 
     def __init__(self, players: int | Sequence[str] = 6, *, match_window: float = 4.0,
                  **kw: Any) -> None:

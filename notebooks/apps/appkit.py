@@ -40,7 +40,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs
 
-__all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser"]
+__all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser",
+           "panel_html", "add_panels"]
 
 #: How each setting is read from text.
 _PARSERS: dict[str, Callable[[str], Any]] = {
@@ -385,6 +386,41 @@ def on_demand(label: str, make: Callable[[], Any], css: str) -> Any:
     return box
 
 
+def panel_html(html_text: str, css: str = "rummy-how-to") -> Any:
+    """A panel of text for a table's drawer (how to play ...).
+
+    >>> panel_html("<p>Draw, then discard.</p>").value
+    '<p>Draw, then discard.</p>'
+    """
+    import ipywidgets as w
+
+    box = w.HTML(html_text)
+    box.add_class(css)
+    return box
+
+
+def add_panels(view: Any, panels: list[tuple[str, Any]]) -> Any:
+    """Put ``panels`` ((title, widget) pairs: how to play, a meld checker ...)
+    in the drawer under the table ``view`` (its ``add_panel``), not stacked
+    under the page; returns ``view``.  A view without a drawer is returned as
+    it is.
+
+    >>> class Plain:
+    ...     widget = None
+    >>> add_panels(Plain(), [("How to play", None)]).__class__.__name__
+    'Plain'
+    """
+    add = getattr(view, "add_panel", None)
+    if add is not None:
+        for title, widget in panels:
+            add(title, widget)
+    return view
+
+
+#: The jokers a game of ``three_thirteen_jokers`` starts with unless the address
+#: says otherwise: its usual two (the engine's own default is none).
+USUAL_JOKERS = 2
+
 #: The Three-Thirteen family, as the chooser offers it.
 FAMILY = (
     ("Three Thirteen", "three_thirteen"),
@@ -421,7 +457,10 @@ class VariantChooser:
     """A variant choice (with its player count and jokers) above a table that
     is rebuilt when the learner presses "Deal".
 
-    ``make_table(variant, players, jokers)`` builds the table view.  The first
+    ``make_table(variant, players, jokers)`` builds the table view; the chooser's
+    form (and any ``panels``, (title, widget) pairs) goes in the table's drawer
+    (``add_panel``), or under the table if it has none.  ``jokers=None`` means
+    the jokers variant's usual two (:data:`USUAL_JOKERS`).  The first
     table's error (a bad setting from the address) is raised, so that
     :class:`App` can report it and use the default; a later one (after
     "Deal") is shown as a message.  Settings the chooser can't offer are
@@ -431,16 +470,19 @@ class VariantChooser:
     >>> c = VariantChooser(lambda v, p, j: None, variant="nope", players=99, jokers=7,
     ...                    notes=notes, start=False)
     >>> (c.variant.value, c.players.value, c.jokers.value)
-    ('three_thirteen', 2, 0)
+    ('three_thirteen', 2, 2)
     >>> for n in notes: print(n)
     variant='nope' is not one of three_thirteen, tre_tretton, three_thirteen_jokers. Using the default (three_thirteen).
     players=99 can't be used: this table seats 2 to 12 players. Using the default (2).
-    jokers=7 can't be used: the jokers variant is played with 0, 2 or 4 jokers. Using the default (0).
+    jokers=7 can't be used: the jokers variant is played with 0, 2 or 4 jokers. Using the default (2).
+    >>> VariantChooser(lambda v, p, j: None, variant="three_thirteen_jokers", players=4,
+    ...                jokers=None, start=False).jokers.value
+    2
     """
 
     def __init__(self, make_table: Callable[[str, int, int], Any], *, variant: str,
-                 players: int, jokers: int, notes: list[str] | None = None,
-                 start: bool = True) -> None:
+                 players: int, jokers: int | None = None, notes: list[str] | None = None,
+                 start: bool = True, panels: list[tuple[str, Any]] | None = None) -> None:
         import ipywidgets as w
 
         notes = [] if notes is None else notes
@@ -457,21 +499,28 @@ class VariantChooser:
                          f"{most} players. Using the default ({fewest}).")
             players = fewest
         offered = sorted({j for v in names for j in _joker_choices(v)})
+        usual = USUAL_JOKERS if USUAL_JOKERS in offered else (offered[0] if offered else 0)
+        if jokers is None:
+            jokers = usual
         if offered and jokers not in offered:
             said = ", ".join(map(str, offered[:-1])) + f" or {offered[-1]}"
             notes.append(f"jokers={jokers!r} can't be used: the jokers variant is played with "
-                         f"{said} jokers. Using the default ({offered[0]}).")
-            jokers = offered[0]
+                         f"{said} jokers. Using the default ({usual}).")
+            jokers = usual
         self.make_table = make_table
-        self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant")
+        wide = {"description_width": "initial"}
+        self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant",
+                                  style=wide, layout=w.Layout(width="auto", max_width="100%"))
         self.variant.add_class("rummy-variant")
         low, high = _player_range(variant)
         self.players = w.BoundedIntText(value=min(max(players, low), high), min=low, max=high,
-                                        description="Players", layout=w.Layout(width="10em"))
+                                        description="Players", style=wide,
+                                        layout=w.Layout(width="11em"))
         self.players.add_class("rummy-players")
         choices = _joker_choices(variant) or _joker_choices("three_thirteen_jokers")
         self.jokers = w.Dropdown(options=list(choices), value=jokers,  # a bad one is reported
-                                 description="Jokers", layout=w.Layout(width="10em"))
+                                 description="Jokers", style=wide,
+                                 layout=w.Layout(width="10em"))
         self.jokers.add_class("rummy-jokers")
         self.deal = w.Button(description="Deal", button_style="primary")
         self.deal.add_class("rummy-deal")
@@ -484,7 +533,10 @@ class VariantChooser:
         settings_row = w.HBox([self.variant, self.players, self.jokers, self.deal],
                               layout=w.Layout(flex_flow="row wrap"))
         settings_row.add_class("rummy-options")
-        self.widget = w.VBox([self.message, self.slot, settings_row])
+        self.settings_row = settings_row
+        self.panels = [("Variant and players (press Deal)", settings_row), *(panels or [])]
+        self.below = w.Box()  # the form, for a table without a drawer
+        self.widget = w.VBox([self.message, self.slot, self.below])
         self.widget.add_class("rummy-variant-chooser")
         self._sync()
         if start:
@@ -523,6 +575,14 @@ class VariantChooser:
             self.message.value = ""
             self.message.layout.display = "none"
         old, self.table = self.table, table
+        if old is not None and hasattr(old, "remove_panel"):
+            for _title, panel in self.panels:  # kept for the new table, not closed with the old
+                old.remove_panel(panel)
+        if hasattr(table, "add_panel"):
+            add_panels(table, self.panels)
+            self.below.children = ()
+        else:
+            self.below.children = (self.settings_row,)
         self.slot.children = (table.widget,)
         if old is not None:
             old._generation = getattr(old, "_generation", 0) + 1  # stop its bots' task
