@@ -372,3 +372,49 @@ def test_every_bad_setting_in_an_app_address_gives_words_and_a_working_table(
         notes += " " + own.value
     assert said in notes, notes
     assert "default" in notes and "Error" not in notes, notes
+
+
+# -- issue 39: addresses ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query, says", [
+    ("speed=-5", "speed=-5 is out of range: it must be 0 to 3"),
+    ("speed=99", "speed=99 is out of range: it must be 0 to 3"),
+    ("seed=-1", "seed=-1 is out of range: it must be 0 to"),
+])
+def test_out_of_range_settings_get_a_message_and_the_default(appkit: Any, query: str,
+                                                            says: str) -> None:
+    app = _big_table_app(appkit, query)
+    note = app.widget.children[0].value
+    assert says in note and "using the default" in note, note
+    assert app.view.speed.value == 0.0 and app.view.state.seed != -1
+
+
+def test_a_long_value_is_cut_in_the_message(appkit: Any) -> None:
+    app = _big_table_app(appkit, "bots=" + "x" * 5000)
+    note = app.widget.children[0].value
+    assert "Using the default" in note and len(note) < 400, len(note)
+    assert "x" * 38 + "…" in note
+
+
+@pytest.mark.parametrize("code", ["<script>alert(1)</script>", "K7QM-X4P9-RT2H"])
+def test_a_bad_table_code_says_no_table_with_that_code(appkit: Any, code: str,
+                                                      monkeypatch: Any) -> None:
+    """A code that names no table (or can't be one) is told in the learner's
+    words, not as the service's developer message."""
+    from urllib.parse import quote
+
+    monkeypatch.setenv("RUMMY_API", "http://127.0.0.1:9/rummy/api")  # nothing listens there
+
+    class Refused(Exception):
+        status = 404
+
+    def refuse(where: dict[str, str]) -> Any:
+        raise Refused("no such endpoint: see docs/API.md")
+
+    monkeypatch.setattr(appkit, "_shared", refuse)
+    app = _big_table_app(appkit, f"table={quote(code)}&name=Ana")
+    note = app.widget.children[0].value
+    assert "There is no table with that code" in note, note
+    assert "docs/API.md" not in note and "endpoint" not in note
+    assert "<script>" not in note  # escaped on the page

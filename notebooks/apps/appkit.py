@@ -20,6 +20,16 @@ A bad value is not a crash: it is reported and the default kept.
 >>> notes
 ["seed='abc' is not a whole number; using the default (a new random deal)"]
 
+A value out of range is reported the same way, and a long value is cut in the
+message:
+
+>>> notes = []
+>>> settings({"speed": 0.6, "seed": None}, query="speed=-5&seed=" + "9" * 500, notes=notes)
+{'speed': 0.6, 'seed': None}
+>>> for n in notes: print(n)
+speed=-5 is out of range: it must be 0 to 3; using the default (0.6)
+seed='99999999999999999999999999999999999999…' is out of range: it must be 0 to 4294967295; using the default (a new random deal)
+
 ``make app`` keeps kernels ready for each app (``preheat_kernel`` in voila.json):
 Voilà starts them and runs the notebook before anyone asks for the page.  Such a
 kernel has done its imports (and, with :func:`warm_up`, built a throw-away view)
@@ -54,6 +64,33 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
 }
 
 
+#: The values each setting may take (the bot-speed slider's range; a seed for the
+#: engine's shuffle).
+_RANGES: dict[str, tuple[float, float]] = {
+    "seed": (0, 2**32 - 1),
+    "speed": (0.0, 3.0),
+    "players": (1, 99),
+    "learner": (0, 11),
+    "round": (1, 13),
+}
+#: The longest value a message repeats before cutting it.
+_SHOWN = 40
+
+
+def shown(raw: str) -> str:
+    """A value from the address as a message repeats it: quoted, a long one cut.
+
+    >>> shown("abc"), shown("x" * 100)[-3:]
+    ("'abc'", "x…'")
+    """
+    text = str(raw)
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN - 2] + "…")
+
+
+def _said(value: Any) -> str:
+    return shown(value) if isinstance(value, str) else repr(value)
+
+
 def _describe(key: str, default: Any) -> str:
     return "a new random deal" if key == "seed" and default is None else repr(default)
 
@@ -77,13 +114,23 @@ def settings(defaults: dict[str, Any], *, query: str | None = None,
             continue
         parse = _PARSERS.get(key, str)
         try:
-            out[key] = parse(raw)
-        except ValueError:
+            value = parse(raw)
+        except (ValueError, OverflowError):
             kind = {"seed": "whole number", "players": "whole number", "jokers": "whole number",
                     "learner": "whole number", "speed": "number"}.get(key, "value")
             if notes is not None:
-                notes.append(f"{key}={raw!r} is not a {kind}; using the default "
+                notes.append(f"{key}={shown(raw)} is not a {kind}; using the default "
                              f"({_describe(key, default)})")
+            continue
+        low, high = _RANGES.get(key, (None, None))
+        if low is not None and high is not None and not (
+                low <= value <= high and value == value):  # value == value: not NaN
+            if notes is not None:
+                said = shown(raw) if len(str(raw)) > _SHOWN else str(raw)
+                notes.append(f"{key}={said} is out of range: it must be {low:n} to {high:n}; "
+                             f"using the default ({_describe(key, default)})")
+            continue
+        out[key] = value
     return out
 
 
@@ -262,7 +309,7 @@ class App:
             try:
                 made = _shared(shared)
             except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
-                notes.append(_words(exc))
+                notes.append(_table_words(shared["table"], exc))
                 made = None
         else:
             made = self._make(s, notes)
@@ -287,7 +334,7 @@ class App:
         for key in changed:  # which single setting is refused?
             with contextlib.suppress(Exception):
                 view = self.make({**s, key: self.defaults[key]})
-                notes.append(f"{key}={s[key]!r} can't be used: {_words(first)}. Using the "
+                notes.append(f"{key}={_said(s[key])} can't be used: {_words(first)}. Using the "
                              f"default ({_describe(key, self.defaults[key])}).")
                 return view
         try:
@@ -295,7 +342,7 @@ class App:
         except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
             notes.append(f"The app could not be built: {_words(exc)}.")
             return None
-        given = ", ".join(f"{k}={s[k]!r}" for k in changed)
+        given = ", ".join(f"{k}={_said(s[k])}" for k in changed)
         notes.append(f"These settings can't be used ({given}): {_words(first)}. "
                      "Using the defaults.")
         return view
@@ -307,8 +354,28 @@ class App:
 def _words(exc: BaseException) -> str:
     """An error's own words (the kit's errors say what was wrong and what is
     allowed), without the exception's class name."""
+    import re
+
     text = str(exc).strip().rstrip(".") or type(exc).__name__
-    return text
+    # a long value the error repeats (from the address) is cut, as in the notes
+    return re.sub(r"\S{%d,}" % (_SHOWN + 1), lambda m: m.group(0)[:_SHOWN - 2] + "…", text)
+
+
+def _table_words(code: str, exc: BaseException) -> str:
+    """Why a learner could not sit at table ``code``, in their words: a code
+    that names no table says so (not the service's developer message).
+
+    >>> class Refused(Exception):
+    ...     status = 404
+    >>> _table_words("<script>" * 20, Refused("no such endpoint: see docs/API.md"))[:60]
+    "There is no table with that code ('<script><script><script><"
+    """
+    status = getattr(exc, "status", 0)
+    text = str(exc)
+    if status == 404 or "not a table code" in text or "no such" in text.lower():
+        return (f"There is no table with that code ({shown(code)}): check the code your "
+                "teacher gave you, letter by letter.")
+    return _words(exc)
 
 
 def _shared(where: dict[str, str]) -> Any:
@@ -488,7 +555,7 @@ class VariantChooser:
         notes = [] if notes is None else notes
         names = [v for _, v in FAMILY]
         if variant not in names:
-            notes.append(f"variant={variant!r} is not one of {', '.join(names)}. Using the "
+            notes.append(f"variant={_said(variant)} is not one of {', '.join(names)}. Using the "
                          "default (three_thirteen).")
             variant = "three_thirteen"
         # the widest player range and the joker choices of the family, from the Variant data

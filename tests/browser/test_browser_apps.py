@@ -289,6 +289,7 @@ def test_three_thirteen_full_round_by_clicking(page, voila):
 
 def test_meld_checker_answers_typed_input(page, voila):
     page.goto(harness.app_url(voila.base, "three_thirteen", seed=1, speed=0, players=2))
+    page.locator(".rummy-drawer").get_by_text("Is it a meld?").click(timeout=90_000)
     page.locator("button.rummy-open-meld-checker").click(timeout=90_000)
     page.wait_for_selector(".rummy-meld-checker", state="visible")
     box = page.locator(".rummy-meld-input input")
