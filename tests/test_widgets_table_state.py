@@ -300,7 +300,8 @@ def test_three_thirteen_app_reports_clamped_settings(appkit: Any) -> None:
         assert c.players.value == 2 and len(c.table.state.players) == 2
         assert f"players={players}" in c.message.value
     c = appkit.VariantChooser(make_table, variant="three_thirteen_jokers", players=4, jokers=7)
-    assert c.jokers.value == 0 and "jokers=7" in c.message.value
+    assert c.jokers.value == 2 and "jokers=7" in c.message.value  # the usual 2 (issue 39)
+    assert c.table.state.options.get("jokers", c.table.options.get("jokers")) == 2
 
 
 # -- the Big Table caller's countdown --------------------------------------------------

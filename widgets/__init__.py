@@ -17,7 +17,8 @@ Cards and hands (``widgets.cards``)::
     CardView(card, *, four_colour=False, size="normal", selected=False,
              wild=False, label=None, face_down=False, on_click=None)
     HandView(cards=(), *, rules=None, sort="dealt", four_colour=False,
-             size="normal", on_select=None, on_act=None, show_controls=True)
+             size="normal", on_select=None, on_act=None, show_controls=True,
+             styled=True)   # styled=False: inside a view that brings the stylesheet
         # sort: "dealt", "suit", "rank" or "melds" (best arrangement first,
         # melds outlined, wilds tagged with what they stand for)
 
@@ -26,7 +27,7 @@ Game tables (``widgets.tables``)::
     ThreeThirteenTable(variant="three_thirteen", *, players=4, learner=0,
                        name="You", bots="expert", seed=None, speed=0.6,
                        four_colour=False, large=False, show_odds=False,
-                       **options)
+                       heading=2, wait_for_page=False, **options)
         # variants: three_thirteen, tre_tretton, three_thirteen_jokers
         # (three_thirteen_jokers: you against AI players seated left, top, right)
     BigTableTable(players=6, *, learner=0, name="You", bots="expert",
@@ -35,6 +36,14 @@ Game tables (``widgets.tables``)::
     GinTable(*, learner=0, name="You", bots="expert", seed=None, speed=0.6,
              four_colour=False, large=False, **options)
     play(variant="three_thirteen", **kw) -> the right table for the variant
+
+    Every table also takes ``heading`` (the level of its title: 1 on an app
+    page, 2 in a lesson) and ``wait_for_page`` (True: no bot moves until the
+    page has drawn the table and pressed its ``rummy-page-ready`` button, which
+    the kit's Voilà template does; the app pages use it).  ``add_panel(title,
+    widget)`` puts a panel in the drawer under the table, ``remove_panel``
+    takes it out, ``log_html`` is the log as shown, ``score_strip`` the running
+    totals.
 
     ``speed`` is seconds per bot move: 0 applies the bots' moves at once
     (what headless tests use); in a live kernel a positive speed steps them
@@ -51,7 +60,8 @@ Game tables (``widgets.tables``)::
 Coach, score sheet, explorers::
 
     Coach(table, *, show_odds=False)      # hint, "do it for me", undo, odds
-    ScoreSheet(state=None)                # state.score_sheet() as a table
+    ScoreSheet(state=None, *, title="Score sheet", shown=True, styled=True)
+                                          # state.score_sheet() as a table
     MeldChecker(variant="three_thirteen", round=1, **options)
     OddsExplorer(variant="three_thirteen", round=2, packs=None, jokers=0,
                  draws=5, hand="7h 8h Kc 2d", players=None)

@@ -465,8 +465,16 @@ class View:
 
     def __init__(self) -> None:
         self.message = html_box("rummy-message")
-        self._style = w.HTML(value=STYLE)
-        self._style.layout.display = "none"
+        self._style_widget: w.HTML | None = None
+
+    @property
+    def _style(self) -> w.HTML:
+        """The stylesheet's widget, made when a view first shows it (a view
+        inside another view, such as a table's hand, shows none of its own)."""
+        if self._style_widget is None:
+            self._style_widget = w.HTML(value=STYLE)
+            self._style_widget.layout.display = "none"
+        return self._style_widget
 
     def show_error(self, exc: BaseException | str) -> None:
         """Show an error in words in this view's message area."""

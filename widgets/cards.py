@@ -226,6 +226,7 @@ class HandView(View):
         on_select: Callable[[Card | None], Any] | None = None,
         on_act: Callable[[Card], Any] | None = None,
         show_controls: bool = True,
+        styled: bool = True,
     ) -> None:
         super().__init__()
         self.cards: tuple[Card, ...] = tuple(cards)
@@ -251,7 +252,8 @@ class HandView(View):
         self.row.layout.flex_flow = "row wrap"
         self.row.layout.align_items = "flex-end"
         self.row.add_class("rummy-hand")
-        parts: list[w.Widget] = [self._style, self.row, self.summary]
+        # inside a table (``styled=False``) the table's stylesheet serves
+        parts: list[w.Widget] = [*([self._style] if styled else []), self.row, self.summary]
         if show_controls:
             parts.insert(1, self.sort)
         self.widget = w.VBox(parts)

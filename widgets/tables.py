@@ -128,7 +128,8 @@ class _Table(View):
                                   layout=w.Layout(flex_flow="row wrap"))
         self.options_row.add_class("rummy-options")
 
-        level = min(max(int(heading), 1), 6)
+        level = min(max(int(heading), 1), 5)
+        self._sub = level + 1  # the review's and the result's heading level
         self.header = html_box("rummy-title", f"<h{level}>{esc(self.title or self.variant.title)}"
                                               f"</h{level}>")
         self.score_strip = html_box("rummy-score-strip")  # running totals, always in view
@@ -145,7 +146,7 @@ class _Table(View):
         self.log_view.add_class("rummy-log")
         self._log_shown: tuple[int, int] = (0, 0)  # (generation, lines shown)
         self._said = 0  # log lines announced up to here (the learner's last move)
-        self.scores = ScoreSheet(None, shown=False)  # drawn when its pane is opened
+        self.scores = ScoreSheet(None, shown=False, styled=False)  # drawn when its pane opens
         self.moves = w.Box(layout=w.Layout(flex_flow="row wrap"))
         self.moves.add_class("rummy-moves")
         self._move_buttons: list[w.Button] = []
@@ -159,7 +160,7 @@ class _Table(View):
                                   layout=w.Layout(display="none", flex_flow="row wrap"))
         self.confirm_box.add_class("rummy-confirmation")
 
-        self.hand = HandView((), size=self._size(), four_colour=four_colour,
+        self.hand = HandView((), size=self._size(), four_colour=four_colour, styled=False,
                              on_act=self._card_act, on_select=self._card_selected)
         self.seat_label = html_box("rummy-seat-label")
         self.discard_button = button("Discard selected", "rummy-discard", style="primary")
@@ -633,7 +634,7 @@ class _Table(View):
         items = "".join(
             f"<li>{esc(names[i])}: {r['score']} points (place {r['rank']})</li>"
             for i, r in sorted(enumerate(rows), key=lambda ir: ir[1]["rank"]))
-        return f"<h3>Game over</h3>{head}<ol>{items}</ol>"
+        return f"<h{self._sub}>Game over</h{self._sub}>{head}<ol>{items}</ol>"
 
     def _render_moves(self, obs: Any) -> None:
         extra = [a for a in obs.legal_actions if not self._covered(a)]
@@ -852,7 +853,7 @@ class ThreeThirteenTable(_Table):
         four = self.four_colour.value
         scored = {seat: arr for seat, arr, _pts in obs.last_round}  # laid open (TT-8)
         ended = _ended(obs, f"Round {round_no} of")
-        parts = [f"<h3>Round {round_no} is over</h3>"]
+        parts = [f"<h{self._sub}>Round {round_no} is over</h{self._sub}>"]
         for seat, name in enumerate(obs.players):
             disp = _display_name(name)
             pts = points[seat]
@@ -1068,7 +1069,7 @@ class BigTableTable(_Table):
         four = self.four_colour.value
         # the wild rank of the hand that ended, not of the one just dealt (BT-1, TT-2)
         rules = self.variant.meld_rules(number, **self.options)
-        parts = [f"<h3>Hand {number} is over</h3>",
+        parts = [f"<h{self._sub}>Hand {number} is over</h{self._sub}>",
                  f"<p>{esc(_wild_text(rules, 0)).capitalize()} in hand {number}.</p>"]
         ended = _ended(obs, f"Hand {number} of")
         for seat, arr, pts in obs.last_hand:
@@ -1332,7 +1333,7 @@ class GinTable(_Table):
             return
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
-        parts = [f"<h3>Hand {res.number} is over: {esc(res.kind)}</h3>",
+        parts = [f"<h{self._sub}>Hand {res.number} is over: {esc(res.kind)}</h{self._sub}>",
                  f"<p>{esc(self._you(res.explain()))}</p>"]
         for who, melds, dead, pts in (
             (res.knocker, res.knocker_melds, res.knocker_deadwood, res.knocker_points),

@@ -358,7 +358,7 @@ def _words(exc: BaseException) -> str:
 
     text = str(exc).strip().rstrip(".") or type(exc).__name__
     # a long value the error repeats (from the address) is cut, as in the notes
-    return re.sub(r"\S{%d,}" % (_SHOWN + 1), lambda m: m.group(0)[:_SHOWN - 2] + "…", text)
+    return re.sub(r"\S{" + str(_SHOWN + 1) + ",}", lambda m: m.group(0)[:_SHOWN - 2] + "…", text)
 
 
 def _table_words(code: str, exc: BaseException) -> str:

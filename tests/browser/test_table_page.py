@@ -64,7 +64,7 @@ def test_on_your_turn_the_hand_and_the_piles_are_in_the_first_screen(
             " r.top, r.bottom, r.width]; })")
         assert boxes
         for what, top, low, width in boxes:
-            assert 0 <= top and low <= bottom, f"{what} is off the first screen ({top:.0f}-{low:.0f})"
+            assert top >= 0 and low <= bottom, f"{what} is off the first screen ({top:.0f}-{low:.0f})"
             assert width >= 36, f"{what} is {width:.0f} px wide"
         hand_top = min(top for what, top, _low, _w in boxes if what == "rummy-card")
         row = max(low - top for what, top, low, _w in boxes if what == "rummy-card")
