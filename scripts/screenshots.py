@@ -94,11 +94,11 @@ def take(browser: Any, base: str, name: str, suffix: str = "") -> Path:
     app = next(a for a in ("three_thirteen", "big_table", "gin_three", "meld_odds", "index")
                if name.startswith(a))
     page = browser.new_page(viewport={"width": width, "height": height})
+    watch = harness.Watch(page)  # before the page opens its websocket
     try:
         page.goto(harness.app_url(base, app, **query))
         harness.wait_rendered(page, 120_000)
         page.wait_for_selector(ready, state="visible", timeout=120_000)
-        watch = harness.Watch(page)
         for sel in clicks:
             if sel == REVIEW:
                 play_to_review(page, watch)
@@ -109,7 +109,10 @@ def take(browser: Any, base: str, name: str, suffix: str = "") -> Path:
         if shown:
             raise RuntimeError(f"{name}: the page shows a traceback: {shown}")
         if screen:
-            page.evaluate("() => document.activeElement && document.activeElement.blur()")
+            page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
+                          "document.querySelectorAll('*').forEach(e => { if (e.scrollTop) "
+                          "e.scrollTop = 0; }); window.scrollTo(0, 0); }")
+            page.wait_for_timeout(300)
             png = page.screenshot(animations="disabled")
         else:
             png = page.locator(part).first.screenshot(animations="disabled")

@@ -125,7 +125,8 @@ first observation is rendered.  Shared by the tables:
   the game buttons in ``rummy-controls``, the messages); at the end of a
   round ``rummy-review-box`` (the review, ``rummy-review-on-felt``, whose
   seats that went out, knocked or matched have ``rummy-went-out`` and a
-  ``rummy-out-tag``) is drawn on the felt in place of the seats and the hand;
+  ``rummy-out-tag``) is drawn on the felt in place of the seats and the hand
+  (the felt has ``rummy-reviewing`` meanwhile);
   under the table ``rummy-drawer`` (also ``rummy-details``) folds the log, the
   score sheet and ``rummy-options-panel`` (``rummy-options``: four colours,
   large cards, speed; ``rummy-secondary``: New game), and any panel an app

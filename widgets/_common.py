@@ -75,6 +75,9 @@ STYLE = """
 .rummy-count { font-size: 0.85em; white-space: nowrap; }
 .rummy-out-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px;
   padding: 0 6px; font-weight: bold; font-size: 0.9em; }
+.rummy-felt .rummy-review .widget-html-content, .rummy-felt .rummy-review small,
+.rummy-felt .rummy-game-over .widget-html-content { color: rgb(33,33,33); }
+.rummy-felt .rummy-game-over { background: rgb(255,255,255); }
 .rummy-review-seat { display: inline-block; vertical-align: top; margin: 3px; padding: 4px 6px;
   border: 1px solid rgb(189,189,189); border-radius: 8px; }
 .rummy-review-seat.rummy-went-out { border: 3px solid rgb(230,81,0); }
@@ -168,6 +171,8 @@ STYLE = """
   .rummy-three-thirteen .rummy-felt > .rummy-top-row,
   .rummy-three-thirteen .rummy-felt > .rummy-middle,
   .rummy-three-thirteen .rummy-middle > .widget-box:not(.rummy-centre) { display: contents !important; }
+  .rummy-three-thirteen .rummy-felt.rummy-reviewing > .rummy-top-row,
+  .rummy-three-thirteen .rummy-felt.rummy-reviewing > .rummy-middle { display: none !important; }
   .rummy-three-thirteen .rummy-felt .rummy-opponent { order: 1; flex: 1 1 28%; }
   .rummy-three-thirteen .rummy-felt .rummy-seat-top { order: 1; }
   .rummy-three-thirteen .rummy-felt .rummy-seat-right { order: 1; }

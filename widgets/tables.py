@@ -612,6 +612,10 @@ class _Table(View):
         for part in (*self._around, self.my_seat):
             if part.layout.display != show:
                 part.layout.display = show
+        if folded:  # (the phone layout's CSS must not show the seats again)
+            self.felt.add_class("rummy-reviewing")
+        else:
+            self.felt.remove_class("rummy-reviewing")
         mine = bool(obs.legal_actions) and not self._paused and not over
         if mine:
             self.status.add_class("rummy-your-turn")
@@ -1334,7 +1338,7 @@ class GinTable(_Table):
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
         parts = [f"<h{self._sub}>Hand {res.number} is over: {esc(res.kind)}</h{self._sub}>",
-                 f"<p>{esc(self._you(res.explain()))}</p>"]
+                 f"<p>{cards_html(self._you(res.explain()))}</p>"]
         for who, melds, dead, pts in (
             (res.knocker, res.knocker_melds, res.knocker_deadwood, res.knocker_points),
             (res.defender, res.defender_melds, res.defender_deadwood, res.defender_points),
@@ -1422,7 +1426,7 @@ class GinTable(_Table):
         advice = self.state.advice(bot="expert")
         self.advice.value = (
             f"<b>Your advisor suggests:</b> {esc(move_words(str(advice.action)))}"
-            + (f" — {esc(to_learner(advice.reason))}" if advice.reason else "")
+            + (f" — {cards_html(to_learner(advice.reason))}" if advice.reason else "")
             + "<br><small>The advisor and the coach both estimate a stock card by trying "
               "a sample of the unseen cards, so their averages can differ by a few points; "
               "the point counts of the cards in view are exact.</small>")
@@ -1478,7 +1482,7 @@ class GinTable(_Table):
             f"<b>Hand {obs.hand_number}</b>: box <b>{esc(names[obs.box])}</b> · captain "
             f"<b>{esc(names[obs.captain])}</b> · advisor <b>{esc(names[obs.advisor])}</b> "
             f"(sits out). You are the <b>{esc(obs.role)}</b>. First to {obs.target} wins."
-            + (f"<br><small>{esc(self._you(rotation[-1]))}</small>" if rotation else ""))
+            + (f"<br><small>{cards_html(self._you(rotation[-1]))}</small>" if rotation else ""))
         legal = obs.legal_actions
         verbs = {a.verb for a in legal}
         live = not self._paused
@@ -1520,7 +1524,7 @@ class GinTable(_Table):
         if obs.advice is not None:
             self.advice.value = (
                 f"<b>Advice for the captain:</b> {esc(move_words(str(obs.advice.action)))}"
-                + (f" — {esc(obs.advice.reason)}" if obs.advice.reason else ""))
+                + (f" — {cards_html(to_learner(obs.advice.reason))}" if obs.advice.reason else ""))
         elif self._advice_key != self._situation():
             self.advice.value = ""  # advice is for one decision only
             self._advice_key = None
@@ -1531,7 +1535,7 @@ class GinTable(_Table):
             self.knock_view.value = (
                 f"<b>{esc(names[k.knocker])} knocked</b> ({k.deadwood_points} deadwood):<br>"
                 + render.arrangement_svg(arr, size="small", four_colour=four)
-                + (f"<br><small>{esc(self._you(obs.layoff_hint))}</small>"
+                + (f"<br><small>{cards_html(self._you(obs.layoff_hint))}</small>"
                    if obs.layoff_hint else ""))
         elif self.knock_view.value:
             self.knock_view.value = ""
