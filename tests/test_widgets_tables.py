@@ -830,3 +830,24 @@ def test_the_score_strip_shows_every_running_total() -> None:
     strip = _visible(t.score_strip.value)
     for name, total in zip(obs.players, obs.scores):
         assert f"{name} {total}" in strip
+
+
+def test_without_word_from_the_page_the_bots_start_after_a_while(run_async: Any) -> None:
+    """A page that never presses rummy-page-ready (another Voilà template) still
+    gets a game: the bots start after PAGE_WAIT_S seconds."""
+    import asyncio
+
+    import widgets.tables as tables
+
+    async def main() -> int:
+        old, tables.PAGE_WAIT_S = tables.PAGE_WAIT_S, 0.05
+        try:
+            t = ThreeThirteenTable("three_thirteen", players=3, learner=2, seed=21, speed=0,
+                                   wait_for_page=True)
+            assert len(t.state.history) == 0
+            await asyncio.sleep(0.3)
+            return len(t.state.history)
+        finally:
+            tables.PAGE_WAIT_S = old
+
+    assert run_async(main()) > 0

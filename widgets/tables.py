@@ -53,6 +53,8 @@ _R = TypeVar("_R")
 __all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "play", "TABLES"]
 
 _LOG_LINES = 40
+#: seconds a table made with ``wait_for_page`` waits at most for its page
+PAGE_WAIT_S = 15.0
 
 
 def _bot_seed(seed: int | None, seat: int) -> int | None:
@@ -187,6 +189,13 @@ class _Table(View):
             self.widget.add_class(self.family_css)
         self.new_game(seed)
         self.widget.add_class("rummy-table-ready")
+        if wait_for_page:
+            # a page without the kit's script (another Voilà template) never says it
+            # has drawn the table: then the bots start after PAGE_WAIT_S seconds
+            try:
+                asyncio.get_running_loop().call_later(PAGE_WAIT_S, self.page_ready)
+            except RuntimeError:
+                pass  # no event loop (a test): page_ready() is called by hand
 
     # -- to be filled in by each family ----------------------------------------
     @classmethod
