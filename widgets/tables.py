@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -192,10 +193,8 @@ class _Table(View):
         if wait_for_page:
             # a page without the kit's script (another Voilà template) never says it
             # has drawn the table: then the bots start after PAGE_WAIT_S seconds
-            try:
+            with contextlib.suppress(RuntimeError):  # no event loop (a test): by hand
                 asyncio.get_running_loop().call_later(PAGE_WAIT_S, self.page_ready)
-            except RuntimeError:
-                pass  # no event loop (a test): page_ready() is called by hand
 
     # -- to be filled in by each family ----------------------------------------
     @classmethod
