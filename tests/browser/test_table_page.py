@@ -137,6 +137,13 @@ def test_the_live_region_says_the_opponents_move_in_words(browser: Any,
             "return c.textContent; }")
         assert re.search(rf"Ana [^.]*discard(?:s|ing) the {re.escape(top[1])}", said), said
         assert not re.search(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])", said), said
+        # each card of the hand is in the accessibility tree once: its button, not
+        # also its picture
+        for name in page.locator(HAND).evaluate_all("els => els.map(e => e.innerText || "
+                                                    "e.getAttribute('aria-label'))"):
+            card = name.split(" (")[0].split(",")[0].strip()
+            assert page.get_by_role("button", name=card).count() >= 1, card
+            assert page.get_by_role("img", name=re.compile(re.escape(card))).count() == 0, card
         # the log keeps every line, oldest first, and grows at its end
         log = page.locator(".rummy-log").inner_text()
         assert log.index("You draw") < log.rindex("Ana ")
