@@ -7,13 +7,18 @@ For each table app, served by Voilà as ``make app`` does:
   one; the kernel builds the table for the page's address; the browser loads
   Voilà's scripts and draws the widgets), over ``--loads`` fresh pages, one
   after the other; the first load (cold caches, and the server still filling
-  its pools of kernels) is reported apart;
+  its pools of kernels) is reported apart.  Where the time goes: the page's
+  ``load`` event (its HTML and Voilà's script bundles), then the widgets drawn
+  (the rest), and how many page elements the table is;
 - **click**: from a click in the page to the table showing its effect, timed in
   the page itself (``performance.now()`` around the click and a MutationObserver):
   selecting a card (a round trip to the kernel and back) and drawing from the
   stock (the engine moves, the hand is redrawn).
 
-Targets (issue 9): ready under 4 s, click-to-update median under 150 ms.
+Targets: ready under 1 s on an idle machine (issue 39; a loaded one is slower),
+click-to-update median under 150 ms (issue 9).  Each load waits until the
+server's pools of kernels are full again, as a learner opening the app on an
+idle server would find them.
 
 With ``--site``, the static site instead (``make site``, build/site/, served by a plain
 file server on loopback, every request to another host aborted): for Three Thirteen,
@@ -40,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"
 
 import harness  # noqa: E402
 
-READY_TARGET_S = 4.0
+READY_TARGET_S = 1.0
 CLICK_TARGET_MS = 150.0
 
 #: JavaScript: click ``sel`` and resolve with the milliseconds until the JavaScript
@@ -64,16 +69,36 @@ CLICK_JS = """async ([sel, done]) => {
 HAND_CARDS = ".rummy-hand button.rummy-card"
 
 
-def time_ready(browser: Any, url: str) -> float:
-    """Seconds from asking for ``url`` to its table being ready."""
+def time_ready(browser: Any, url: str) -> tuple[float, float, int]:
+    """(seconds from asking for ``url`` to its table being ready, seconds to the
+    page's load event, elements in the table)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         t0 = time.perf_counter()
         page.goto(url, wait_until="commit")
         page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
-        return time.perf_counter() - t0
+        ready = time.perf_counter() - t0
+        page.wait_for_load_state("load")
+        load = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0];"
+                             " return n.loadEventStart / 1000; }")
+        elements = page.evaluate(f"() => document.querySelectorAll('{harness.READY} *').length")
+        return ready, float(load), int(elements)
     finally:
         page.close()
+
+
+def wait_for_pools(server: Any, kernels: int, timeout: float = 60.0) -> None:
+    """Wait until the server holds ``kernels`` kernels that no page has taken
+    (its pools are full again) and they are idle, or ``timeout`` seconds."""
+    import psutil
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        procs = psutil.Process(server.proc.pid).children(recursive=True)
+        kids = [p for p in procs if "ipykernel" in " ".join(p.cmdline())]
+        if len(kids) >= kernels and all(p.cpu_percent(interval=0.2) < 5 for p in kids):
+            return
+        time.sleep(0.5)
 
 
 def hand_classes(page: Any) -> list[str]:
@@ -220,18 +245,25 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with harness.start_voila() as server, harness.chromium() as browser:
         first = True
-        print(f"{'app':<16} {'ready median (s)':>17} {'min':>6} {'max':>6}  "
-              f"(target < {READY_TARGET_S:.0f} s)")
+        print(f"{'app':<16} {'ready median (s)':>17} {'min':>6} {'max':>6} "
+              f"{'load event':>11} {'widgets':>8} {'elements':>9}  (target < {READY_TARGET_S:g} s)")
+        pools = 8  # voila.json: the apps' pool sizes added up
         for app, query in apps.items():
             url = harness.app_url(server.base, app, seed=7, speed=0, **query)
-            times = [time_ready(browser, url) for _ in range(args.loads + (1 if first else 0))]
+            runs = []
+            for _ in range(args.loads + (1 if first else 0)):
+                wait_for_pools(server, pools)
+                runs.append(time_ready(browser, url))
             if first:
-                print(f"{'(cold first load)':<16} {times[0]:>17.2f}")
-                times = times[1:]
+                print(f"{'(cold first load)':<16} {runs[0][0]:>17.2f}")
+                runs = runs[1:]
                 first = False
+            times = [r[0] for r in runs]
             med = statistics.median(times)
+            load = statistics.median(r[1] for r in runs)
             failed |= med >= READY_TARGET_S
-            print(f"{app:<16} {med:>17.2f} {min(times):>6.2f} {max(times):>6.2f}  "
+            print(f"{app:<16} {med:>17.2f} {min(times):>6.2f} {max(times):>6.2f} "
+                  f"{load:>11.2f} {med - load:>8.2f} {runs[-1][2]:>9}  "
                   f"{'ok' if med < READY_TARGET_S else 'SLOW'}")
         url = harness.app_url(server.base, "three_thirteen", seed=7, speed=0, players=2)
         clicks = time_clicks(browser, url, args.clicks, args.draws)

@@ -2,10 +2,13 @@
 
 Serves the apps with Voilà (as ``make app`` does), opens each one with a fixed
 seed so the pictures are repeatable, waits for its table, and saves a
-screenshot of the part of the page that matters, at desktop size
-(``docs/screenshots/<app>.png``) and at phone size, 390 x 844 CSS pixels
-(``docs/screenshots/<app>_phone.png``); the viewport is made tall enough for
-the whole part to be drawn (Voilà scrolls inside its own panel).
+screenshot of the part of the page that matters at desktop size
+(``docs/screenshots/<app>.png``; the viewport is made tall enough for the whole
+part to be drawn, as Voilà scrolls inside its own panel), and at phone size the
+first screen a learner sees, 390 x 844 CSS pixels
+(``docs/screenshots/<app>_phone.png``): on your turn the hand and the piles are
+in it.  The ``*_review`` pictures show the end of the first round or hand, its
+review drawn on the table.
 
     .venv/bin/python scripts/screenshots.py                 # or: make screenshots
     .venv/bin/python scripts/screenshots.py big_table       # one app, both sizes
@@ -27,13 +30,22 @@ WIDTH = 1000  # CSS pixels of the page; pictures are scaled down to MAX_WIDTH
 MAX_WIDTH = 640
 #: file-name suffix -> (viewport width, height, picture width at most)
 #: (tall pages: Voilà scrolls inside its own panel, so the viewport must hold the part shown)
-SIZES = {"": (WIDTH, 2400, MAX_WIDTH), "_phone": (390, 3200, 390)}
+SIZES = {"": (WIDTH, 2400, MAX_WIDTH), "_phone": (390, 844, 390)}
+#: a click step that means: press "Do it for me" until the round's review shows
+REVIEW = "review"
+#: pictures of a page's whole part at phone size (pages that are not a table)
+TALL_PHONE = (390, 3200, 390)
 
 #: app -> (query, what to wait for, what to photograph, a few clicks first)
 SHOTS: dict[str, tuple[dict[str, Any], str, str, list[str]]] = {
     "index": ({}, "h1", "#rendered_cells > div", []),
     "three_thirteen": ({"seed": 7, "players": 3, "speed": 0}, harness.READY,
                        ".rummy-table", ["button.rummy-hint"]),
+    "three_thirteen_review": ({"seed": 7, "players": 3, "speed": 0}, harness.READY,
+                              ".rummy-table", [REVIEW]),
+    "big_table_review": ({"seed": 7, "players": 6, "speed": 0}, harness.READY, ".rummy-table",
+                         [REVIEW]),
+    "gin_three_review": ({"seed": 4, "speed": 0}, harness.READY, ".rummy-table", [REVIEW]),
     "three_thirteen_jokers": ({"seed": 7, "variant": "three_thirteen_jokers", "jokers": 2,
                                "speed": 0}, harness.READY, ".rummy-table", []),
     "big_table": ({"seed": 7, "players": 6, "speed": 0}, harness.READY, ".rummy-table", []),
@@ -55,23 +67,55 @@ def shrink(png: bytes, width: int = MAX_WIDTH) -> bytes:
     return out.getvalue()
 
 
+def play_to_review(page: Any, watch: Any) -> None:
+    """Let the coach play the learner's moves until the round's review shows."""
+    for _ in range(200):
+        page.wait_for_function(
+            "() => { const r = document.querySelector('.rummy-review'); "
+            "const b = document.querySelector('button.rummy-do-it'); "
+            "const c = document.querySelector('button.rummy-continue'); "
+            "return (r && r.offsetParent !== null) || (b && !b.disabled) "
+            "|| (c && !c.disabled && c.offsetParent !== null); }", timeout=60_000)
+        if page.locator(".rummy-review").is_visible():
+            return
+        if page.locator("button.rummy-do-it:enabled").count():
+            watch.click("button.rummy-do-it")
+        else:
+            watch.click("button.rummy-continue")
+    raise RuntimeError("no review after 200 moves")
+
+
 def take(browser: Any, base: str, name: str, suffix: str = "") -> Path:
     query, ready, part, clicks = SHOTS[name]
     width, height, max_width = SIZES[suffix]
-    app = "three_thirteen" if name.startswith("three_thirteen") else name
+    screen = suffix == "_phone" and part == ".rummy-table"  # the first screen, as a learner sees it
+    if suffix == "_phone" and not screen:
+        width, height, max_width = TALL_PHONE
+    app = next(a for a in ("three_thirteen", "big_table", "gin_three", "meld_odds", "index")
+               if name.startswith(a))
     page = browser.new_page(viewport={"width": width, "height": height})
+    watch = harness.Watch(page)  # before the page opens its websocket
     try:
         page.goto(harness.app_url(base, app, **query))
         harness.wait_rendered(page, 120_000)
         page.wait_for_selector(ready, state="visible", timeout=120_000)
         for sel in clicks:
-            page.locator(sel).click()
+            if sel == REVIEW:
+                play_to_review(page, watch)
+            else:
+                watch.click(sel)
         page.wait_for_timeout(1500)  # let the last redraw land
         shown = harness.page_tracebacks(page)
         if shown:
             raise RuntimeError(f"{name}: the page shows a traceback: {shown}")
-        target = page.locator(part).first
-        png = target.screenshot(animations="disabled")
+        if screen:
+            page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
+                          "document.querySelectorAll('*').forEach(e => { if (e.scrollTop) "
+                          "e.scrollTop = 0; }); window.scrollTo(0, 0); }")
+            page.wait_for_timeout(300)
+            png = page.screenshot(animations="disabled")
+        else:
+            png = page.locator(part).first.screenshot(animations="disabled")
     finally:
         page.close()
     path = OUT / f"{name}{suffix}.png"

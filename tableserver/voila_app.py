@@ -18,6 +18,7 @@ page asks for; no kernel inherits it.
 
 from __future__ import annotations
 
+import inspect
 import os
 import socket
 import ssl
@@ -121,7 +122,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
         super().start()
 
     def init_handlers(self) -> list[Any]:
-        out = list(super().init_handlers())
+        out = [_with_xsrf_cookie(h) for h in super().init_handlers()]
         if self.service is not None:
             hub = Hub()
             self.service.listeners.append(hub.changed)
@@ -142,6 +143,41 @@ class RummyVoila(Voila):  # type: ignore[misc]
 
             self.app.listen = listen_tls
         super().listen()
+
+
+def _with_xsrf_cookie(route: Any) -> Any:
+    """``route`` with its page handler setting the ``_xsrf`` cookie.
+
+    A Voilà page asks for its kernel to be shut down when it is closed or left
+    (a beacon to ``voila/api/shutdown/<id>`` carrying the ``_xsrf`` cookie's
+    value), but Voilà's own server never sets that cookie: the request was
+    refused ("'_xsrf' argument missing") and the kernel lived on until culled.
+    The page handlers (:class:`voila.handler.VoilaHandler` and its kin) now set
+    it; the shutdown request keeps its check."""
+    from voila.handler import VoilaHandler
+
+    if not isinstance(route, tuple) or len(route) < 2:
+        return route
+    cls = route[1]
+    if not (isinstance(cls, type) and issubclass(cls, VoilaHandler)):
+        return route
+    return (route[0], _cookie_setting(cls), *route[2:])
+
+
+_COOKIE_CLASSES: dict[type, type] = {}
+
+
+def _cookie_setting(cls: type) -> type:
+    if cls not in _COOKIE_CLASSES:
+        async def prepare(self: Any) -> None:
+            done = super(new, self).prepare()  # type: ignore[misc,arg-type]
+            if inspect.isawaitable(done):
+                await done
+            self.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
+
+        new = type(cls.__name__, (cls,), {"prepare": prepare, "__module__": __name__})
+        _COOKIE_CLASSES[cls] = new
+    return _COOKIE_CLASSES[cls]
 
 
 def main(argv: list[str] | None = None) -> None:

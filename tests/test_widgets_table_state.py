@@ -39,7 +39,7 @@ def test_TT_8_review_is_shown_alone_then_the_next_deal() -> None:
     play_out(t, click_three_thirteen, lambda t: t._paused)
     # round 1 is over: the review, and nothing of round 2 (its wild rank, its hand)
     assert shown(t.review_box) and "Round 1 is over" in t.review.value
-    assert not shown(t.play_area)
+    assert not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
     assert "round is over" in t.status.value and "Next round" in t.status.value
     moves = len(t.state.history)
     assert t.run_bots() == 0  # no bot plays round 2 while the learner reads the review
@@ -63,7 +63,7 @@ def test_TT_8_live_bots_wait_while_the_review_is_read(run_async: Any) -> None:
             if t.observation().legal_actions:
                 t.coach.do_it.click()
             await asyncio.sleep(0.002)
-        assert t._paused and not shown(t.play_area)
+        assert t._paused and not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
         moves = len(t.state.history)
         await asyncio.sleep(0.1)  # fifty bot moves' worth of time
         assert len(t.state.history) == moves, "a bot played round 2 under the review"
@@ -87,7 +87,7 @@ def test_BT_1_review_marks_the_wild_rank_of_the_hand_that_ended() -> None:
             assert title.startswith("three of"), title
         elif title.startswith(("three of", "joker")):
             pytest.fail(f"a wild card is not marked: {title}")
-    assert not shown(t.play_area)
+    assert not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
 
 
 def test_G_2_advisor_at_speed_0_sees_the_hand_before_the_captain_plays() -> None:
@@ -219,7 +219,7 @@ def test_sentences_for_the_learner_say_you() -> None:
     assert second_person("You becomes captain (G-11).") == "You become captain (G-11)."
     assert second_person("You lays off 5h.") == "You lay off 5h."
     assert second_person("You advises: draw stock.") == "You advise: draw stock."
-    assert to_learner("Qc would not lower my 24 points") == "Qc would not lower your 24 points"
+    assert to_learner("Qc would not lower my 24 points") == "Q♣ would not lower your 24 points"
     assert learner_error("'pass' is not a legal move now; legal moves: 'draw stock'") == (
         "You can't pass now. You can: draw from the stock.")
 
@@ -241,7 +241,7 @@ def test_G_11_roles_line_and_log_say_you() -> None:
     for _ in range(600):
         if t.state.is_over:
             break
-        for text in (t.roles.value, t.log_view.value, t.review.value, t.knock_view.value):
+        for text in (t.roles.value, t.log_html, t.review.value, t.knock_view.value):
             assert not re.search(r"\bYou (becomes|lays|advises|is|has|takes|draws)\b", text), text
         click_gin(t)
 
@@ -300,7 +300,8 @@ def test_three_thirteen_app_reports_clamped_settings(appkit: Any) -> None:
         assert c.players.value == 2 and len(c.table.state.players) == 2
         assert f"players={players}" in c.message.value
     c = appkit.VariantChooser(make_table, variant="three_thirteen_jokers", players=4, jokers=7)
-    assert c.jokers.value == 0 and "jokers=7" in c.message.value
+    assert c.jokers.value == 2 and "jokers=7" in c.message.value  # the usual 2 (issue 39)
+    assert c.table.state.options.get("jokers", c.table.options.get("jokers")) == 2
 
 
 # -- the Big Table caller's countdown --------------------------------------------------
@@ -372,3 +373,49 @@ def test_every_bad_setting_in_an_app_address_gives_words_and_a_working_table(
         notes += " " + own.value
     assert said in notes, notes
     assert "default" in notes and "Error" not in notes, notes
+
+
+# -- issue 39: addresses ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query, says", [
+    ("speed=-5", "speed=-5 is out of range: it must be 0 to 3"),
+    ("speed=99", "speed=99 is out of range: it must be 0 to 3"),
+    ("seed=-1", "seed=-1 is out of range: it must be 0 to"),
+])
+def test_out_of_range_settings_get_a_message_and_the_default(appkit: Any, query: str,
+                                                            says: str) -> None:
+    app = _big_table_app(appkit, query)
+    note = app.widget.children[0].value
+    assert says in note and "using the default" in note, note
+    assert app.view.speed.value == 0.0 and app.view.state.seed != -1
+
+
+def test_a_long_value_is_cut_in_the_message(appkit: Any) -> None:
+    app = _big_table_app(appkit, "bots=" + "x" * 5000)
+    note = app.widget.children[0].value
+    assert "Using the default" in note and len(note) < 400, len(note)
+    assert "x" * 38 + "…" in note
+
+
+@pytest.mark.parametrize("code", ["<script>alert(1)</script>", "K7QM-X4P9-RT2H"])
+def test_a_bad_table_code_says_no_table_with_that_code(appkit: Any, code: str,
+                                                      monkeypatch: Any) -> None:
+    """A code that names no table (or can't be one) is told in the learner's
+    words, not as the service's developer message."""
+    from urllib.parse import quote
+
+    monkeypatch.setenv("RUMMY_API", "http://127.0.0.1:9/rummy/api")  # nothing listens there
+
+    class Refused(Exception):
+        status = 404
+
+    def refuse(where: dict[str, str]) -> Any:
+        raise Refused("no such endpoint: see docs/API.md")
+
+    monkeypatch.setattr(appkit, "_shared", refuse)
+    app = _big_table_app(appkit, f"table={quote(code)}&name=Ana")
+    note = app.widget.children[0].value
+    assert "There is no table with that code" in note, note
+    assert "docs/API.md" not in note and "endpoint" not in note
+    assert "<script>" not in note  # escaped on the page

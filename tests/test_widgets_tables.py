@@ -18,7 +18,7 @@ from ipywidgets.widgets.widget import _instances
 from rummy.cards import Card
 from rummy.game import Action
 from widgets import BigTableTable, GinTable, ThreeThirteenTable, play
-from widgets._common import move_words, walk
+from widgets._common import face, move_words, walk
 
 CARD_TEXT = re.compile(r"Card\.parse\('([^']+)'\)")
 STANDS_FOR = re.compile(r"=[^\s<,'\"]+| as [a-z]+ of [a-z]+")
@@ -27,6 +27,21 @@ LOG_CARD = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][cdhs])|Jk)(?![A-Za-z])")
 
 
 # -- helpers -----------------------------------------------------------------
+
+
+def shown_in(parent: Any, widget: Any) -> bool:
+    """Is ``widget`` inside ``parent`` and displayed (with every box between)?"""
+    def path(box: Any) -> list[Any] | None:
+        if box is widget:
+            return [box]
+        for child in getattr(box, "children", ()) or ():
+            found = path(child)
+            if found is not None:
+                return [box, *found]
+        return None
+
+    found = path(parent)
+    return found is not None and all(b.layout.display != "none" for b in found)
 
 
 def tracked(factory: Callable[[], Any]) -> Any:
@@ -159,10 +174,17 @@ def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
     obs = t.observation()
     assert obs.round == 2 and len(obs.round_scores) == 1
     # the review shows every player's points for round 1, from the engine
+    # the seat that went out (from the engine's history) is marked, and only it
+    out = {seat for seat, a in t.state.history if Action.parse(str(a)).verb == "go out"}
+    assert len(out) == 1
     for seat, pts in enumerate(obs.round_scores[0]):
         who = "You (what you kept)" if seat == t.learner else obs.players[seat]
-        assert f"<b>{who}</b>: {pts} point" in t.review.value
+        tag = "<span class='rummy-out-tag'>went out</span>" if seat in out else ""
+        assert f"<b>{who}</b> {tag}: {pts} point".replace("</b> :", "</b>:") in t.review.value
+    assert t.review.value.count("went out") == 1
     assert "what you kept" in t.review.value
+    # the review is drawn on the felt, and Undo can't take a move back across it
+    assert shown_in(t.felt, t.review_box) and t.coach.undo_button.disabled
     # every player's scored hand is drawn, melds and deadwood
     assert t.review.value.count("rummy-arrangement-svg") == len(obs.players)
     # the hands drawn are the engine's: their unmelded cards cost exactly the
@@ -256,7 +278,7 @@ def test_go_out_asks_for_confirmation_and_cancel_changes_nothing() -> None:
     history = len(t.state.history)
     t.go_out.click()
     assert t.confirm_box.layout.display != "none"
-    assert a.card.symbol in t.confirm_text.value
+    assert face(a.card) in t.confirm_text.value and "T♠" not in t.confirm_text.value
     t.confirm_no.click()
     assert len(t.state.history) == history
     t.go_out.click()
@@ -348,10 +370,16 @@ def test_big_table_hand_by_clicks() -> None:
     play_out(t, click_big_table, lambda t: t._paused, check_every=1)
     obs = t.observation()
     assert obs.hand_number == 2
+    matched = {seat for seat, a in t.state.history if Action.parse(str(a)).verb == "call match"}
+    assert matched
     for seat, _arr, pts in obs.last_hand:
         who = "You (what you kept)" if seat == t.learner else obs.players[seat]
-        assert f"<b>{who}</b>: {pts} point" in t.review.value
+        tag = "<span class='rummy-out-tag'>matched</span>" if seat in matched else ""
+        assert f"<b>{who}</b> {tag}: {pts} point".replace("</b> :", "</b>:") in t.review.value
+    assert t.review.value.count("rummy-out-tag") == len(matched)
+    assert t.coach.undo_button.disabled
     t.next_round.click()
+    assert not t.coach.undo_button.disabled
     assert "Hand 2 of 11" in t.wild.value
 
 
@@ -698,3 +726,128 @@ def test_G_8a_a_learner_who_knocks_chooses_the_arrangement() -> None:
     t.confirm_yes.click()
     assert t.state.results[-1].kind == "undercut" and t.state.results[-1].points == 19
     assert t.layouts.layout.display == "none"
+
+
+# -- issue 39: words, announcements, the log, waiting for the page --------------------
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs]|Jk)(?![A-Za-z0-9])")
+
+
+def _visible(html: str) -> str:
+    """What a sighted learner reads in ``html``: tags and screen-reader-only text out."""
+    html = re.sub(r"<span class=\"rummy-sr\">[^<]*</span>", "", html)
+    html = re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def _spoken(html: str) -> str:
+    """What a screen reader says for ``html``: aria-hidden parts out."""
+    html = re.sub(r"<span aria-hidden=\"true\">[^<]*</span>", "", html)
+    return re.sub(r"<[^>]+>", "", html)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0),
+    lambda: BigTableTable(players=4, seed=7, speed=0),
+    lambda: GinTable(seed=7, speed=0),
+])
+def test_learners_read_cards_as_faces_never_engine_shorthand(make: Callable[[], Any]) -> None:
+    """Banner, log and review show cards as the banners do (J♦, 10♥), never
+    ``Th`` or ``7c`` (issue 39, item 3)."""
+    t = make()
+    for _ in range(40):
+        obs = t.observation()
+        if t._paused or obs.is_over:
+            break
+        texts = [t.status.value, t.log_html, t.review.value]
+        if hasattr(t, "opponents"):
+            texts += [o.last.value for o in t.opponents]
+        for text in texts:
+            assert not _TOKEN.findall(_visible(text)), _visible(text)
+            assert "T♠" not in text and "T♥" not in text and "T♦" not in text
+        if obs.legal_actions:
+            t.coach.do_it.click()
+        else:
+            t.run_bots()
+
+
+def test_the_banner_announces_each_opponents_move_in_words() -> None:
+    """After the learner's move, the live region says what each AI player did,
+    each card in words ("Ben discards the king of spades"); the cards named are
+    the engine's own, read from its history (issue 39, item 8)."""
+    t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
+    me = t.learner
+    for _ in range(3):
+        obs = t.observation()
+        if not obs.legal_actions or t._paused:
+            break
+        mark = len(t.state.history)
+        t.coach.do_it.click()
+        if t._paused:
+            break
+        spoken = _spoken(t.status.value)
+        theirs = [(seat, Action.parse(str(a))) for seat, a in t.state.history[mark:]
+                  if seat != me]
+        discards = [(seat, a.card) for seat, a in theirs if a.verb == "discard"]
+        if not theirs:
+            continue  # the learner drew: still the learner's turn
+        assert discards, "the opponents moved, yet no discard in the history"
+        for seat, card in discards[-2:]:
+            name = t.state.players[seat]
+            assert re.search(rf"{name} [^.]*discards the {card.name}", spoken), spoken
+        assert "Your turn" in spoken
+
+
+def test_the_log_appends_oldest_first() -> None:
+    """A move adds the new lines after the old ones, which stay the same
+    widgets (a screen reader's log region hears only the new lines)."""
+    t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
+    before = t.log_view.children
+    first = t.observation().log[0]
+    t.stock.button.click()
+    after = t.log_view.children
+    assert after[:len(before)] == before and len(after) > len(before)
+    assert t.log_html.index(first.split()[0]) < t.log_html.index("You draw")
+
+
+def test_bots_wait_until_the_page_has_drawn_the_table() -> None:
+    """With ``wait_for_page`` no bot moves until the page says the table is
+    drawn (issue 39, item 6: "five bot moves had happened before the page was
+    ready")."""
+    t = ThreeThirteenTable("three_thirteen", players=3, learner=2, seed=21, speed=0,
+                           wait_for_page=True)
+    assert t.state.current_player != 2  # a bot plays first
+    assert len(t.state.history) == 0
+    t.seen_button.click()
+    assert len(t.state.history) > 0
+    assert t.seen_button.layout.display == "none"
+
+
+def test_the_score_strip_shows_every_running_total() -> None:
+    t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
+    play_out(t, click_three_thirteen, lambda t: t._paused)
+    obs = t.observation()
+    strip = _visible(t.score_strip.value)
+    for name, total in zip(obs.players, obs.scores):
+        assert f"{name} {total}" in strip
+
+
+def test_without_word_from_the_page_the_bots_start_after_a_while(run_async: Any) -> None:
+    """A page that never presses rummy-page-ready (another Voilà template) still
+    gets a game: the bots start after PAGE_WAIT_S seconds."""
+    import asyncio
+
+    import widgets.tables as tables
+
+    async def main() -> int:
+        old, tables.PAGE_WAIT_S = tables.PAGE_WAIT_S, 0.05
+        try:
+            t = ThreeThirteenTable("three_thirteen", players=3, learner=2, seed=21, speed=0,
+                                   wait_for_page=True)
+            assert len(t.state.history) == 0
+            await asyncio.sleep(0.3)
+            return len(t.state.history)
+        finally:
+            tables.PAGE_WAIT_S = old
+
+    assert run_async(main()) > 0

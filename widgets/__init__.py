@@ -17,7 +17,8 @@ Cards and hands (``widgets.cards``)::
     CardView(card, *, four_colour=False, size="normal", selected=False,
              wild=False, label=None, face_down=False, on_click=None)
     HandView(cards=(), *, rules=None, sort="dealt", four_colour=False,
-             size="normal", on_select=None, on_act=None, show_controls=True)
+             size="normal", on_select=None, on_act=None, show_controls=True,
+             styled=True)   # styled=False: inside a view that brings the stylesheet
         # sort: "dealt", "suit", "rank" or "melds" (best arrangement first,
         # melds outlined, wilds tagged with what they stand for)
 
@@ -26,7 +27,7 @@ Game tables (``widgets.tables``)::
     ThreeThirteenTable(variant="three_thirteen", *, players=4, learner=0,
                        name="You", bots="expert", seed=None, speed=0.6,
                        four_colour=False, large=False, show_odds=False,
-                       **options)
+                       heading=2, wait_for_page=False, **options)
         # variants: three_thirteen, tre_tretton, three_thirteen_jokers
         # (three_thirteen_jokers: you against AI players seated left, top, right)
     BigTableTable(players=6, *, learner=0, name="You", bots="expert",
@@ -35,6 +36,14 @@ Game tables (``widgets.tables``)::
     GinTable(*, learner=0, name="You", bots="expert", seed=None, speed=0.6,
              four_colour=False, large=False, **options)
     play(variant="three_thirteen", **kw) -> the right table for the variant
+
+    Every table also takes ``heading`` (the level of its title: 1 on an app
+    page, 2 in a lesson) and ``wait_for_page`` (True: no bot moves until the
+    page has drawn the table and pressed its ``rummy-page-ready`` button, which
+    the kit's Voilà template does; the app pages use it).  ``add_panel(title,
+    widget)`` puts a panel in the drawer under the table, ``remove_panel``
+    takes it out, ``log_html`` is the log as shown, ``score_strip`` the running
+    totals.
 
     ``speed`` is seconds per bot move: 0 applies the bots' moves at once
     (what headless tests use); in a live kernel a positive speed steps them
@@ -51,7 +60,8 @@ Game tables (``widgets.tables``)::
 Coach, score sheet, explorers::
 
     Coach(table, *, show_odds=False)      # hint, "do it for me", undo, odds
-    ScoreSheet(state=None)                # state.score_sheet() as a table
+    ScoreSheet(state=None, *, title="Score sheet", shown=True, styled=True)
+                                          # state.score_sheet() as a table
     MeldChecker(variant="three_thirteen", round=1, **options)
     OddsExplorer(variant="three_thirteen", round=2, packs=None, jokers=0,
                  draws=5, hand="7h 8h Kc 2d", players=None)
@@ -103,16 +113,26 @@ first observation is rendered.  Shared by the tables:
 - coach: ``rummy-coach``, ``rummy-hint``, ``rummy-hint-text``, ``rummy-do-it``,
   ``rummy-undo``, ``rummy-odds-toggle``, ``rummy-odds`` (the three coach buttons also
   ``rummy-coach-button``, styled apart from the game's controls)
-- the card-table layout: ``rummy-play-area`` (folded away while a review is
-  shown) holds ``rummy-felt`` (the green table: ``rummy-top-row``,
-  ``rummy-middle`` or ``rummy-ring`` for the other seats, ``rummy-centre``
-  for the piles) and the learner's own seat ``rummy-my-seat`` at the bottom
-  centre (``rummy-seat-label``, the hand, the game buttons in
-  ``rummy-controls``); ``rummy-status`` is also ``rummy-live`` (a polite live
-  region) and gets ``rummy-your-turn`` while the learner must act;
-  ``rummy-review-box`` holds the review; ``rummy-options`` (four colours,
-  large cards, speed), ``rummy-details`` (log and score sheet) and
-  ``rummy-secondary`` (New game) are styled apart from the game controls
+- the card-table layout, the part you play first: ``rummy-head`` (the title,
+  ``rummy-title``, and ``rummy-score-strip``, every player's running total,
+  always in view), ``rummy-status`` (the banner; also ``rummy-live``, a polite
+  live region saying the other players' moves since yours, in
+  ``rummy-news``, then what to do; ``rummy-your-turn`` while the learner must
+  act), then ``rummy-play-area`` holding ``rummy-felt`` (the green table:
+  ``rummy-top-row``, ``rummy-middle`` or ``rummy-ring`` for the other seats,
+  ``rummy-centre`` for the piles) and the learner's own seat
+  ``rummy-my-seat`` at the bottom centre (``rummy-seat-label``, the hand,
+  the game buttons in ``rummy-controls``, the messages); at the end of a
+  round ``rummy-review-box`` (the review, ``rummy-review-on-felt``, whose
+  seats that went out, knocked or matched have ``rummy-went-out`` and a
+  ``rummy-out-tag``) is drawn on the felt in place of the seats and the hand
+  (the felt has ``rummy-reviewing`` meanwhile);
+  under the table ``rummy-drawer`` (also ``rummy-details``) folds the log, the
+  score sheet and ``rummy-options-panel`` (``rummy-options``: four colours,
+  large cards, speed; ``rummy-secondary``: New game), and any panel an app
+  adds (how to play, the meld checker, the variant form);
+  ``rummy-page-ready`` is a hidden button the page's script presses once the
+  table is drawn (with ``wait_for_page=True`` the bots wait for it)
 
 Three-Thirteen: ``rummy-go-out``.  Big Table: ``rummy-caller`` (the caller's
 "draw!" / "discard!"), ``rummy-pool``, ``rummy-neighbour-pile`` (click to

@@ -15,7 +15,8 @@ from typing import Any, TypeVar
 import ipywidgets as w
 
 __all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
-           "learner_error", "move_words", "to_learner", "second_person"]
+           "learner_error", "move_words", "to_learner", "second_person", "face",
+           "cards_as_faces", "cards_spoken", "cards_html"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,15 +33,20 @@ STYLE = """
 <style>
 .rummy-root { max-width: 100%; box-sizing: border-box; }
 .rummy-root .widget-hbox, .rummy-root .widget-box { max-width: 100%; }
-.rummy-cardbox { position: relative; margin: 0 2px 4px 0; }
+.rummy-cardbox { position: relative; margin: 0 2px 4px 0; overflow: visible !important; }
+.rummy-sr { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .rummy-cardbox .rummy-card, .rummy-cardbox .rummy-pile-button {
   background: transparent !important; border: none !important; box-shadow: none !important;
   color: transparent !important; padding: 0 !important; margin: 0 !important;
   font-size: 1px !important; overflow: hidden; white-space: nowrap;
   cursor: pointer; z-index: 2; }
+/* the focus ring is drawn inside the card (a ring outside it would be cut off by the
+   boxes around it): amber with a dark edge, so it shows on a white card and on the felt */
 .rummy-cardbox .rummy-card:focus-visible, .rummy-cardbox .rummy-pile-button:focus-visible,
 .rummy-cardbox .rummy-card:focus, .rummy-cardbox .rummy-pile-button:focus {
-  outline: 4px solid rgb(255,179,0) !important; outline-offset: 1px; border-radius: 6px; }
+  outline: 4px solid rgb(255,179,0) !important; outline-offset: -4px !important;
+  box-shadow: inset 0 0 0 6px rgb(26,26,26) !important; border-radius: 6px; }
 .rummy-cardbox .widget-html, .rummy-cardbox .widget-html-content { margin: 0; padding: 0;
   line-height: 0; }
 .rummy-cardbox button:disabled { cursor: default; }
@@ -51,15 +57,33 @@ STYLE = """
 .rummy-message { min-height: 1.4em; }
 .rummy-message .rummy-error { color: rgb(183,28,28); font-weight: bold; }
 .rummy-message .rummy-notice { color: rgb(27,94,32); }
-.rummy-log { max-height: 14em; overflow-y: auto; font-size: 90%;
+.rummy-log { display: block; max-height: 14em; overflow-y: auto; font-size: 90%;
   border: 1px solid rgb(117,117,117); padding: 4px; background: rgb(250,250,250); color: rgb(33,33,33); }
 .rummy-log:focus { outline: 3px solid rgb(21,101,192); }
 .rummy-hint-text { font-style: italic; }
 .rummy-review { border: 2px solid rgb(106,27,154); border-radius: 8px; padding: 6px 10px;
   background: rgb(255,255,255); color: rgb(33,33,33); }
 .rummy-game-over { border: 3px solid rgb(46,125,50); border-radius: 8px; padding: 6px 10px; }
-/* the card table */
-.rummy-title h2 { margin: 0.2em 0; }
+/* the card table: a compact header (title, running scores), the banner, the felt */
+.rummy-head { flex-flow: row wrap; align-items: baseline; gap: 4px 14px; }
+.rummy-title h1, .rummy-title h2 { margin: 0.1em 0; font-size: 1.35em; line-height: 1.25; }
+.rummy-score-strip { font-size: 0.95em; }
+.rummy-score-item { display: inline-block; background: rgb(232,245,233); color: rgb(27,60,32);
+  border: 1px solid rgb(46,125,50); border-radius: 10px; padding: 0 8px; margin: 1px 2px; }
+.rummy-score-label { color: rgb(33,33,33); }
+.rummy-news { font-weight: normal; }
+.rummy-count { font-size: 0.85em; white-space: nowrap; }
+.rummy-out-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px;
+  padding: 0 6px; font-weight: bold; font-size: 0.9em; }
+.rummy-felt .rummy-review .widget-html-content, .rummy-felt .rummy-review small,
+.rummy-felt .rummy-game-over .widget-html-content { color: rgb(33,33,33); }
+.rummy-felt .rummy-game-over { background: rgb(255,255,255); }
+.rummy-review-seat { display: inline-block; vertical-align: top; margin: 3px; padding: 4px 6px;
+  border: 1px solid rgb(189,189,189); border-radius: 8px; }
+.rummy-review-seat.rummy-went-out { border: 3px solid rgb(230,81,0); }
+.rummy-seat-pile { display: inline-flex; flex-direction: column; align-items: center; }
+.rummy-seat-pile small { color: rgb(255,255,255); }
+.rummy-drawer { margin-top: 6px; }
 .rummy-felt { background: rgb(29,91,52); color: rgb(255,255,255); border-radius: 28px; padding: 12px 10px 10px;
   border: 6px solid rgb(93,64,55); box-shadow: inset 0 0 40px rgba(0,0,0,0.45); gap: 6px;
   align-items: stretch; }
@@ -79,10 +103,10 @@ STYLE = """
 .rummy-seat-label { text-align: center; }
 .rummy-turn-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px; padding: 1px 8px;
   font-weight: bold; }
-.rummy-status { font-size: 1.05em; padding: 6px 12px; border-radius: 10px; margin: 4px 0;
+.rummy-status { font-size: 1.05em; padding: 4px 10px; border-radius: 10px; margin: 4px 0;
   background: rgb(236,239,241); color: rgb(38,50,56); border-left: 8px solid rgb(144,164,174); }
 .rummy-status.rummy-your-turn { background: rgb(255,224,130); color: rgb(26,26,26); font-weight: bold;
-  border-left-color: rgb(230,81,0); font-size: 1.2em; }
+  border-left-color: rgb(230,81,0); font-size: 1.1em; }
 .rummy-caller { background: rgb(11,42,23); color: rgb(255,255,255); border-radius: 10px; padding: 4px 10px;
   align-self: center; }
 .rummy-caller .widget-html-content, .rummy-caller small { color: rgb(255,255,255); }
@@ -104,7 +128,11 @@ STYLE = """
 .rummy-confirmation { background: rgb(255,248,225); color: rgb(33,33,33); border-radius: 10px; padding: 4px 8px;
   align-items: center; }
 .rummy-coach { background: rgb(246,239,250); color: rgb(49,27,146); border-left: 8px solid rgb(106,27,154);
-  border-radius: 10px; padding: 6px 10px; margin: 8px 0; }
+  border-radius: 10px; padding: 4px 8px; margin: 6px 0; }
+.rummy-root .jupyter-button { width: auto; min-width: 2.5em; max-width: 100%; }
+.rummy-root .widget-dropdown { width: auto; max-width: 100%; }
+.rummy-root .widget-dropdown > select { min-width: 5em; }
+.rummy-sort .widget-toggle-button { width: auto !important; padding: 0 8px; }
 .rummy-coach .jupyter-button { background: rgb(255,255,255); color: rgb(74,20,140); border: 2px solid rgb(106,27,154); }
 .rummy-options { background: rgb(245,245,245); color: rgb(66,66,66); border: 1px dashed rgb(158,158,158);
   border-radius: 8px; padding: 2px 8px; margin: 6px 0; font-size: 0.92em; }
@@ -113,11 +141,55 @@ STYLE = """
 .rummy-details .jupyter-widget-Collapse-header,
 .rummy-details .jupyter-widget-Collapse-header span { color: rgb(33,33,33); background: rgb(224,224,224); }
 @media (max-width: 600px) {
-  .rummy-felt { border-radius: 16px; border-width: 4px; padding: 6px 4px; }
+  .rummy-felt { border-radius: 16px; border-width: 4px; padding: 4px 3px; gap: 3px; }
+  .rummy-title h1, .rummy-title h2 { font-size: 1.15em; }
+  .rummy-score-strip { font-size: 0.85em; }
+  .rummy-status, .rummy-status.rummy-your-turn { font-size: 0.95em; padding: 3px 8px; margin: 2px 0; }
+  .rummy-wild { font-size: 0.9em; }
+  .rummy-my-seat { padding: 4px 3px; margin-top: 3px; border-width: 2px; }
+  .rummy-my-seat .rummy-hand-summary { display: none; }
+  .rummy-hand .rummy-cardbox { width: 44px !important; height: auto !important; margin: 0 1px 3px 0; }
+  .rummy-hand .rummy-cardbox svg { width: 42px !important; height: auto !important; }
+  .rummy-meld-group, .rummy-deadwood-group { padding: 1px; margin: 0 3px 3px 0; }
+  .rummy-centre .rummy-cardbox { width: 50px !important; height: auto !important; }
+  .rummy-centre .rummy-cardbox svg { width: 48px !important; height: auto !important; }
+  .rummy-centre { padding: 2px 0; }
+  .rummy-sort { font-size: 0.85em; }
+  .rummy-sort .widget-toggle-button { height: 26px; padding: 0 5px; }
+  .rummy-sort > .widget-label { display: none; }
+  .rummy-controls .jupyter-button, .rummy-confirmation .jupyter-button,
+  .rummy-layoffs .jupyter-button, .rummy-moves .jupyter-button, .rummy-next-round {
+    min-height: 36px; font-size: 1em; padding: 0 10px; margin: 2px; }
+  .rummy-opponent .rummy-back-svg { display: none; }
+  .rummy-ring { flex-wrap: nowrap !important; overflow-x: auto; justify-content: flex-start !important; }
+  .rummy-ring > .rummy-opponent { flex: 0 0 auto; }
   .rummy-middle { justify-content: space-around; }
   .rummy-middle > .rummy-centre { order: 2; flex-basis: 100%; }
-  .rummy-opponent { min-width: 0; padding: 2px 6px; font-size: 0.9em; }
-  .rummy-opponent svg { height: 46px; width: auto; }
+  /* Three Thirteen: the other seats in one row above the piles */
+  .rummy-three-thirteen .rummy-felt { flex-flow: row wrap !important; justify-content: center;
+    align-items: flex-start !important; }
+  .rummy-three-thirteen .rummy-felt > .rummy-top-row,
+  .rummy-three-thirteen .rummy-felt > .rummy-middle,
+  .rummy-three-thirteen .rummy-middle > .widget-box:not(.rummy-centre) { display: contents !important; }
+  .rummy-three-thirteen .rummy-felt.rummy-reviewing > .rummy-top-row,
+  .rummy-three-thirteen .rummy-felt.rummy-reviewing > .rummy-middle { display: none !important; }
+  .rummy-three-thirteen .rummy-felt .rummy-opponent { order: 1; flex: 1 1 28%; }
+  .rummy-three-thirteen .rummy-felt .rummy-seat-top { order: 1; }
+  .rummy-three-thirteen .rummy-felt .rummy-seat-right { order: 1; }
+  .rummy-three-thirteen .rummy-felt .rummy-centre { order: 2; flex: 1 1 100%; }
+  .rummy-three-thirteen .rummy-felt > .rummy-review-box,
+  .rummy-three-thirteen .rummy-felt > .rummy-game-over { order: 3; flex: 1 1 100%; }
+  .rummy-three-thirteen .rummy-felt > .rummy-my-seat { order: 4; flex: 1 1 100%; }
+  .rummy-opponent { min-width: 0; padding: 2px 5px; font-size: 0.85em; max-width: 11em; }
+  .rummy-opponent .widget-html-content { line-height: 1.25; }
+  .rummy-seat-label { display: none; }
+  .rummy-score-item { padding: 0 5px; margin: 1px; }
+  .rummy-head { gap: 0 8px; }
+  .rummy-caller { font-size: 0.85em; padding: 2px 8px; }
+  .rummy-centre { flex-wrap: nowrap !important; gap: 2px; }
+  .rummy-centre .widget-vbox { margin: 0 3px !important; }
+  .rummy-centre small { font-size: 0.75em; }
+  .rummy-opponent svg { height: 56px; width: auto; }
   .rummy-opponent .widget-hbox { flex-wrap: nowrap; gap: 4px; }
   .rummy-root .widget-slider, .rummy-root .widget-text, .rummy-root .widget-dropdown {
     width: 100% !important; max-width: 100%; }
@@ -129,6 +201,90 @@ STYLE = """
 def esc(text: Any) -> str:
     """HTML-escape anything textual."""
     return html.escape(str(text), quote=True)
+
+
+#: A card as the engine writes it ("Th", "Jk") or as a face ("T♥", "10♥"), as a word.
+_CARD_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?P<code>[2-9TJQKA][cdhs]|Jk)|(?P<sym>(?:10|[2-9TJQKA])[♠♥♦♣]|🃏))"
+    r"(?![A-Za-z0-9♠♥♦♣])")
+
+
+def face(card: Any) -> str:
+    """A card as the learner reads it on the table: rank and suit symbol,
+    the ten written 10 as on the card's face.
+
+    >>> from rummy import Card
+    >>> face(Card.parse("Th")), face(Card.parse("Jd")), face(Card.parse("Jk"))
+    ('10♥', 'J♦', '🃏')
+    """
+    sym = str(card.symbol)
+    return "10" + sym[1:] if sym.startswith("T") else sym
+
+
+def _token_card(m: re.Match[str]) -> Any:
+    from rummy.cards import Card
+
+    text = m.group(0)
+    if m.group("sym"):
+        text = {"🃏": "Jk"}.get(text, text.replace("10", "T"))
+        text = text[:-1] + {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[text[-1]] \
+            if text != "Jk" else text
+    if text == "As" and m.group("code"):
+        before = m.string[:m.start()].rstrip()
+        if not before or before.endswith((".", ":", "!", "?")):
+            return None  # the English word "As" starting a sentence
+    try:
+        return Card.parse(text)
+    except ValueError:
+        return None
+
+
+def cards_as_faces(text: str) -> str:
+    """Engine shorthand in a sentence (``Th``, ``7c``) written as card faces.
+
+    >>> cards_as_faces("Ben discards Th. The first discard is 7c; Ana took T♣.")
+    'Ben discards 10♥. The first discard is 7♣; Ana took 10♣.'
+    """
+    def sub(m: re.Match[str]) -> str:
+        card = _token_card(m)
+        return m.group(0) if card is None else face(card)
+
+    return _CARD_TOKEN.sub(sub, text)
+
+
+def cards_spoken(text: str) -> str:
+    """A sentence with every card in words, as a screen reader should say it.
+
+    >>> cards_spoken("Ben discards Th; deadwood 9c A♦")
+    'Ben discards the ten of hearts; deadwood the nine of clubs the ace of diamonds'
+    """
+    def sub(m: re.Match[str]) -> str:
+        card = _token_card(m)
+        return m.group(0) if card is None else f"the {card.name}"
+
+    return _CARD_TOKEN.sub(sub, text)
+
+
+def cards_html(text: str) -> str:
+    """A sentence as HTML: each card drawn as its face (``10♥``) and named in
+    words for screen readers ("the ten of hearts"), the face hidden from them.
+
+    >>> cards_html("Ben discards Th.")
+    'Ben discards <span aria-hidden="true">10♥</span><span class="rummy-sr">the ten of \
+hearts</span>.'
+    """
+    out = []
+    at = 0
+    for m in _CARD_TOKEN.finditer(text):
+        card = _token_card(m)
+        if card is None:
+            continue
+        out.append(esc(text[at:m.start()]))
+        out.append(f'<span aria-hidden="true">{esc(face(card))}</span>'
+                   f'<span class="rummy-sr">the {esc(card.name)}</span>')
+        at = m.end()
+    out.append(esc(text[at:]))
+    return "".join(out)
 
 
 def friendly_error(exc: BaseException) -> str:
@@ -198,7 +354,7 @@ def move_words(text: str, *, card: bool = True) -> str:
         what = {"go out": "go out", "knock": "knock", "gin": "go gin"}[a.verb]
         return f"{what}, discarding {name}"
     if a.verb == "lay off":
-        return f"lay off {name} onto " + " ".join(c.symbol for c in a.onto)
+        return f"lay off {name} onto " + " ".join(face(c) for c in a.onto)
     if a.verb == "draw pile":
         return _MOVE_WORDS["draw pile"]
     return text
@@ -246,7 +402,7 @@ or go out"
         head = f"You can't {move_words(h.group('move'))} now"
         text = head + (": " + rest if rest else "")
     text = re.sub(r"\s*\(e\.g\. '[^)]*\)", "", text)  # examples written as action text
-    text = second_person(text)
+    text = cards_as_faces(second_person(text))
     text = re.sub(r"\b(You|you)( [a-z]+)+ (their|its) own\b", lambda k: k.group(0)[:-len(
         k.group(3) + " own")] + "your own", text)
     text = re.sub(r"([:;,] )You\b", lambda k: k.group(1) + "you", text)
@@ -267,11 +423,11 @@ def to_learner(text: str) -> str:
     """A bot's explanation of its own move, retold to the learner it advises.
 
     >>> to_learner("Qc would not lower my 21 points: I draw from the stock")
-    'Qc would not lower your 21 points: you draw from the stock'
+    'Q♣ would not lower your 21 points: you draw from the stock'
     """
     for pattern, repl in _FIRST_PERSON:
         text = pattern.sub(repl, text)
-    return text
+    return cards_as_faces(text)
 
 
 def safe(method: F) -> F:
@@ -320,8 +476,16 @@ class View:
 
     def __init__(self) -> None:
         self.message = html_box("rummy-message")
-        self._style = w.HTML(value=STYLE)
-        self._style.layout.display = "none"
+        self._style_widget: w.HTML | None = None
+
+    @property
+    def _style(self) -> w.HTML:
+        """The stylesheet's widget, made when a view first shows it (a view
+        inside another view, such as a table's hand, shows none of its own)."""
+        if self._style_widget is None:
+            self._style_widget = w.HTML(value=STYLE)
+            self._style_widget.layout.display = "none"
+        return self._style_widget
 
     def show_error(self, exc: BaseException | str) -> None:
         """Show an error in words in this view's message area."""

@@ -25,7 +25,7 @@ import ipywidgets as w
 from rummy import render
 from rummy.cards import Card
 from rummy.melds import Arrangement, MeldRules, best_arrangement
-from widgets._common import View, esc
+from widgets._common import View, esc, face
 
 __all__ = ["CardView", "HandView", "SORTS", "PileView"]
 
@@ -111,6 +111,9 @@ class CardView:
             name = card.name + (" (wild)" if wild else "") + (
                 f", {'as ' + label[1:] if label.startswith('=') else label}" if label else "")
             height = d.height + (d.tag if label else 0)
+        # the picture is hidden from screen readers: the button over it names the card
+        # (each card once in the accessibility tree)
+        svg = f"<div aria-hidden='true'>{svg}</div>"
         if self.picture.value != svg:
             self.picture.value = svg
         # the accessible name; being selected is said by aria-pressed (the page's
@@ -181,6 +184,7 @@ class PileView:
             n = count or 0
             svg = render.back_svg(n, size=size, label=self.caption_text)
             tip = f"{self.caption_text}, {n} card{'s' if n != 1 else ''}"
+        svg = f"<div aria-hidden='true'>{svg}</div>"  # the button names the pile
         if self.picture.value != svg:
             self.picture.value = svg
         extra = 3 * 3
@@ -222,6 +226,7 @@ class HandView(View):
         on_select: Callable[[Card | None], Any] | None = None,
         on_act: Callable[[Card], Any] | None = None,
         show_controls: bool = True,
+        styled: bool = True,
     ) -> None:
         super().__init__()
         self.cards: tuple[Card, ...] = tuple(cards)
@@ -247,7 +252,8 @@ class HandView(View):
         self.row.layout.flex_flow = "row wrap"
         self.row.layout.align_items = "flex-end"
         self.row.add_class("rummy-hand")
-        parts: list[w.Widget] = [self._style, self.row, self.summary]
+        # inside a table (``styled=False``) the table's stylesheet serves
+        parts: list[w.Widget] = [*([self._style] if styled else []), self.row, self.summary]
         if show_controls:
             parts.insert(1, self.sort)
         self.widget = w.VBox(parts)
@@ -377,7 +383,7 @@ class HandView(View):
             a = self.arrangement
             m = len(a.melds)
             text = (f"{m} meld{'s' if m != 1 else ''}; unmelded: "
-                    + (", ".join(c.symbol for c in a.deadwood) or "none")
+                    + (", ".join(face(c) for c in a.deadwood) or "none")
                     + f"; penalty {a.penalty}")
         else:
             n = len(self.cards)

@@ -14,7 +14,7 @@ import ipywidgets as w
 
 from rummy.bots import ExpertBot
 from rummy.cards import Card
-from widgets._common import View, button, esc, html_box, move_words, safe, to_learner
+from widgets._common import View, button, cards_html, esc, html_box, move_words, safe, to_learner
 
 __all__ = ["Coach", "going_out_chances", "meld_chances", "seen_cards"]
 
@@ -147,6 +147,8 @@ class Coach(View):
                 and not getattr(self.table, "_paused", False))
         self.hint_button.disabled = not mine
         self.do_it.disabled = not mine
+        # no taking back across the end of a round: its review is on the table
+        self.undo_button.disabled = bool(obs.is_over or getattr(self.table, "_paused", False))
         if self._hinted_for is not None and self._hinted_for != _obs_key(obs):
             self.text.value = ""
             self._hinted_for = None
@@ -191,7 +193,7 @@ class Coach(View):
         move = self.bot.choose(obs)
         why = self.bot.explain(obs)
         self.text.value = (f"<b>Coach:</b> {esc(move_words(str(move)))}. "
-                           f"<span>{esc(to_learner(why))}</span>")
+                           f"<span>{cards_html(to_learner(why))}</span>")
         self._hinted_for = _obs_key(obs)
 
     @safe
@@ -205,7 +207,7 @@ class Coach(View):
         move = self.bot.choose(obs)
         why = self.bot.explain(obs)
         self.text.value = (f"<b>The coach played for you:</b> {esc(move_words(str(move)))}. "
-                           f"<span>{esc(to_learner(why))}</span>")
+                           f"<span>{cards_html(to_learner(why))}</span>")
         self.table.act(move)
 
     @safe

@@ -53,7 +53,7 @@ class ScoreSheet(View):
     """
 
     def __init__(self, state: Any = None, *, title: str = "Score sheet",
-                 shown: bool = True) -> None:
+                 shown: bool = True, styled: bool = True) -> None:
         super().__init__()
         self.shown = shown
         self._state: Any = None
@@ -61,7 +61,8 @@ class ScoreSheet(View):
         self._stale = False
         self.title = w.HTML(f"<b>{esc(title)}</b>")
         self.table = html_box("rummy-score-sheet")
-        self.widget = w.VBox([self._style, self.title, self.table, self.message])
+        self.widget = w.VBox([*([self._style] if styled else []), self.title, self.table,
+                              self.message])
         self.widget.add_class("rummy-score-sheet-view")
         self.update(state)
 

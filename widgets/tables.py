@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -32,7 +33,18 @@ from rummy.cards import Card, rank_name
 from rummy.game import DEFAULT_NAMES, Action, GameError
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
-from widgets._common import View, button, esc, html_box, move_words, safe, second_person, to_learner
+from widgets._common import (
+    View,
+    button,
+    cards_html,
+    esc,
+    face,
+    html_box,
+    move_words,
+    safe,
+    second_person,
+    to_learner,
+)
 from widgets.cards import HandView, PileView
 from widgets.coach import Coach
 from widgets.scores import ScoreSheet
@@ -42,6 +54,8 @@ _R = TypeVar("_R")
 __all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "play", "TABLES"]
 
 _LOG_LINES = 40
+#: seconds a table made with ``wait_for_page`` waits at most for its page
+PAGE_WAIT_S = 15.0
 
 
 def _bot_seed(seed: int | None, seat: int) -> int | None:
@@ -74,9 +88,14 @@ class _Table(View):
         large: bool = False,
         show_odds: bool = False,
         source: Any = None,
+        heading: int = 2,
+        wait_for_page: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
+        #: bots wait until the page reports it has drawn the table (see :meth:`page_ready`)
+        self.wait_for_page = wait_for_page
+        self._page_seen = not wait_for_page
         #: a shared table's seat (tableserver.remote.RemoteGame) instead of a local engine
         self.source = source
         self.variant = find_variant(variant)
@@ -112,12 +131,25 @@ class _Table(View):
                                   layout=w.Layout(flex_flow="row wrap"))
         self.options_row.add_class("rummy-options")
 
-        self.header = html_box("rummy-title", f"<h2>{esc(self.title or self.variant.title)}</h2>")
+        level = min(max(int(heading), 1), 5)
+        self._sub = level + 1  # the review's and the result's heading level
+        self.header = html_box("rummy-title", f"<h{level}>{esc(self.title or self.variant.title)}"
+                                              f"</h{level}>")
+        self.score_strip = html_box("rummy-score-strip")  # running totals, always in view
+        # the page's script presses it once the table is drawn (wait_for_page)
+        self.seen_button = button("The table is on screen", "rummy-page-ready")
+        self.seen_button.layout.display = "none"
+        self.seen_button.on_click(lambda _b: self.page_ready())
         self.wild = html_box("rummy-wild")
         self.status = html_box("rummy-status")  # the banner: "Your turn ..."; a live region
         self.status.add_class("rummy-live")
-        self.log_view = html_box("rummy-log")
-        self.scores = ScoreSheet(None, shown=False)  # drawn when its pane is opened
+        # the log appends: one HTML box per batch of new lines, oldest first, so a
+        # screen reader (role=log) hears only what was added
+        self.log_view = w.VBox()
+        self.log_view.add_class("rummy-log")
+        self._log_shown: tuple[int, int] = (0, 0)  # (generation, lines shown)
+        self._said = 0  # log lines announced up to here (the learner's last move)
+        self.scores = ScoreSheet(None, shown=False, styled=False)  # drawn when its pane opens
         self.moves = w.Box(layout=w.Layout(flex_flow="row wrap"))
         self.moves.add_class("rummy-moves")
         self._move_buttons: list[w.Button] = []
@@ -131,13 +163,14 @@ class _Table(View):
                                   layout=w.Layout(display="none", flex_flow="row wrap"))
         self.confirm_box.add_class("rummy-confirmation")
 
-        self.hand = HandView((), size=self._size(), four_colour=four_colour,
+        self.hand = HandView((), size=self._size(), four_colour=four_colour, styled=False,
                              on_act=self._card_act, on_select=self._card_selected)
         self.seat_label = html_box("rummy-seat-label")
         self.discard_button = button("Discard selected", "rummy-discard", style="primary")
         self.discard_button.on_click(lambda _b: self._discard_selected())
 
         self.review = html_box("rummy-review")
+        self.review.add_class("rummy-review-on-felt")
         self.next_round = button("Next round", "rummy-next-round", style="primary")
         self.next_round.on_click(lambda _b: self._resume())
         self.review_box = w.VBox([self.review, self.next_round],
@@ -157,6 +190,11 @@ class _Table(View):
             self.widget.add_class(self.family_css)
         self.new_game(seed)
         self.widget.add_class("rummy-table-ready")
+        if wait_for_page:
+            # a page without the kit's script (another Voilà template) never says it
+            # has drawn the table: then the bots start after PAGE_WAIT_S seconds
+            with contextlib.suppress(RuntimeError):  # no event loop (a test): by hand
+                asyncio.get_running_loop().call_later(PAGE_WAIT_S, self.page_ready)
 
     # -- to be filled in by each family ----------------------------------------
     @classmethod
@@ -175,6 +213,9 @@ class _Table(View):
 
     #: the round or hand whose review is still to come (None once the game is over)
     _number_seen: int | None = None
+    #: what the banner says the learner may do now (plain text; cards as the engine writes
+    #: them are drawn as faces and named for screen readers)
+    status_text = ""
 
     def _after_move(self) -> None:
         """Called after every move (learner's or bot's): when a round or hand
@@ -198,28 +239,60 @@ class _Table(View):
     def _assemble(self, around: Sequence[w.Widget], actions: w.Widget, *,
                   top: Sequence[w.Widget] = (), above_hand: Sequence[w.Widget] = (),
                   below_hand: Sequence[w.Widget] = ()) -> None:
-        """Lay the table out as a card table: the felt with the other seats and
-        the piles (``around``), the learner's own seat at the bottom centre
-        (hand, then the game controls), the "Your turn" banner above the felt;
-        then the coach, the options and the log, each styled apart.  While a
-        review is shown (or the game is over) the felt is folded away, so one
-        hand's state is on screen at a time."""
+        """Lay the table out as a card table, the part you play first: a compact
+        header (title and the running scores), the "Your turn" banner, then the
+        felt with the other seats and the piles (``around``) and the learner's
+        own seat at the bottom centre (hand, game controls, messages), so that
+        on your turn the hand and the piles are in the first screen on a phone
+        too; then the coach; the log, score sheet and options (and any panel an
+        app adds with :meth:`add_panel`) fold away in a drawer below.  At the
+        end of a round the review is drawn on the felt in place of the seats."""
         self.my_seat = w.VBox([self.seat_label, *above_hand, self.hand.widget, actions,
-                               *below_hand, self.confirm_box, self.moves])
+                               *below_hand, self.confirm_box, self.moves, self.message])
         self.my_seat.add_class("rummy-my-seat")
         actions.add_class("rummy-controls")
-        self.felt = w.VBox([*around, self.my_seat])
+        self._around = (*top, self.wild, *around)  # folded while a review is read
+        self.felt = w.VBox([*around, self.review_box, self.game_over, self.my_seat])
         self.felt.add_class("rummy-felt")
         self.play_area = w.VBox([*top, self.wild, self.felt])
         self.play_area.add_class("rummy-play-area")
         self.new_game_button.add_class("rummy-secondary")
+        head = w.HBox([self.header, self.score_strip])
+        head.add_class("rummy-head")
         details = self._details()
         details.add_class("rummy-details")
+        details.add_class("rummy-drawer")
         self.widget = w.VBox([
-            self._style, self.header, self.status, self.play_area, self.message,
-            self.review_box, self.game_over, self.new_game_button, self.coach.widget,
-            self.options_row, details,
+            self._style, head, self.status, self.play_area, self.coach.widget, details,
+            self.seen_button,
         ])
+
+    @property
+    def log_html(self) -> str:
+        """The log as the page shows it (HTML, oldest line first)."""
+        return "<br>".join(k.value for k in self.log_view.children)
+
+    def add_panel(self, title: str, widget: w.Widget) -> None:
+        """Add a folded panel (how to play, a meld checker, a variant form ...)
+        to the drawer under the table."""
+        kids = self.details.children
+        if widget in kids:
+            return
+        self.details.children = (*kids, widget)
+        self.details.set_title(len(kids), title)
+
+    def remove_panel(self, widget: w.Widget) -> None:
+        """Take a panel out of the drawer (it stays open for use elsewhere)."""
+        kids = list(self.details.children)
+        if widget not in kids:
+            return
+        titles = [self.details.get_title(i) for i in range(len(kids))]
+        k = kids.index(widget)
+        del kids[k], titles[k]
+        self.details.selected_index = None
+        self.details.children = tuple(kids)
+        for i, t in enumerate(titles):
+            self.details.set_title(i, t)
 
     def show_error(self, exc: BaseException | str) -> None:
         super().show_error(exc)
@@ -286,6 +359,7 @@ class _Table(View):
         if self.source is not None:  # the service runs the other seats and deals new games
             self.new_game_button.layout.display = "none"
         self.coach.bot.reset()
+        self._said = 0
         self.review_box.layout.display = "none"
         self.game_over.layout.display = "none"
         self.clear_message()
@@ -319,6 +393,7 @@ class _Table(View):
         self.confirm_box.layout.display = "none"
         if self._paused:
             raise GameError("the round is over: read the review, then press 'Next round'")
+        self._said = len(self.observation().log)  # the others' moves from here on are news
         self._send(lambda: self.state.apply(action, player=self.learner))
         self.clear_message()
         self._after_move()
@@ -397,6 +472,9 @@ class _Table(View):
     def advance(self) -> None:
         """Let the bots move: at once when ``speed`` is 0 (or no event loop
         runs, as in tests), else one move every ``speed`` seconds."""
+        if not self._page_seen:  # the page has not drawn the table yet: no bot moves
+            self.refresh()
+            return
         loop = self._live_loop()
         if loop is None:
             self.run_bots()
@@ -441,16 +519,79 @@ class _Table(View):
         self.refresh()
 
     def _details(self) -> w.Accordion:
-        """The log and the score sheet, folded under the table (the log open).
-        The sheet is drawn only while its pane is open: a table that is never
-        asked for its scores never loads pandas."""
-        details = w.Accordion(children=[self.log_view, self.scores.widget])
+        """The drawer under the table: the log (open), the score sheet and the
+        options (new game, cards, bot speed), each folded.  The sheet is drawn
+        only while its pane is open: a table that is never asked for its
+        scores never loads pandas."""
+        options = w.VBox([self.options_row, self.new_game_button])
+        options.add_class("rummy-options-panel")
+        details = w.Accordion(children=[self.log_view, self.scores.widget, options])
         details.set_title(0, "What happened (log)")
         details.set_title(1, "Score sheet")
+        details.set_title(2, "Options and new game")
         details.selected_index = 0
         details.observe(lambda c: self.scores.show(c["new"] == 1), names="selected_index")
         self.details = details
         return details
+
+    def _render_log(self, obs: Any) -> None:
+        """Append the log's new lines (oldest first); redraw it only when it
+        went back (undo, a new game) or grew long."""
+        lines = obs.log
+        gen, shown = self._log_shown
+        kids = self.log_view.children
+        if gen != self._generation or shown > len(lines) or len(kids) > 60:
+            for k in kids:
+                k.close()
+            kids = ()
+            shown = max(0, len(lines) - _LOG_LINES)
+        new = lines[shown:]
+        if new:
+            box = w.HTML("<br>".join(cards_html(self._you(line)) for line in new))
+            kids = (*kids, box)
+        if kids != self.log_view.children:
+            self.log_view.children = kids
+        self._log_shown = (self._generation, len(lines))
+
+    def _news(self, obs: Any) -> str:
+        """What the other players did since the learner's last move, in words
+        (HTML: cards as faces, named for screen readers), for the banner."""
+        lines = obs.log
+        self._said = min(self._said, len(lines))
+        me = self.learner_name
+        news = [line for line in lines[self._said:]
+                if not line.startswith((f"{me} ", f"{me}'s ", "Caller:", "Piles start",
+                                        "Role draw", "Round ", "Hand "))]
+        if not news:
+            return ""
+        # one sentence per player and turn: "Ben draws from the stock and discards K♠."
+        said: list[list[str]] = []
+        for line in news:
+            who, _, rest = line.rstrip(".").partition(" ")
+            if said and said[-1][0] == who and rest:
+                said[-1].append(rest)
+            else:
+                said.append([who, rest])
+        tail = [f"{who} {' and '.join(rest)}".strip() for who, *rest in said][-3:]
+        text = " ".join(line + "." for line in tail)
+        return f"<span class='rummy-news'>{cards_html(self._you(text))}</span> "
+
+    def _render_scores(self, obs: Any) -> None:
+        names = [_display_name(n) for n in obs.players]
+        parts = [f"<span class='rummy-score-item'>{esc(n)} <b>{pt}</b></span>"
+                 for n, pt in zip(names, obs.scores)]
+        label = "Points" if self.variant.family != "gin" else "Score"
+        value = f"<span class='rummy-score-label'>{label}:</span> " + " ".join(parts)
+        if self.score_strip.value != value:
+            self.score_strip.value = value
+
+    def page_ready(self) -> None:
+        """The page has drawn the table (its script presses the hidden
+        ``rummy-page-ready`` button): the bots may start to play."""
+        if self._page_seen:
+            return
+        self._page_seen = True
+        self.advance()
 
     def refresh(self) -> None:
         """Redraw everything from the learner's observation."""
@@ -462,11 +603,8 @@ class _Table(View):
         self._render(obs)
         self._render_moves(obs)
         self.coach.update(obs)
-        lines = obs.log[-_LOG_LINES:][::-1]
-        lines = [self._you(line) for line in lines]
-        log = "<small>(newest first)</small><br>" + "<br>".join(esc(line) for line in lines)
-        if self.log_view.value != log:
-            self.log_view.value = log
+        self._render_log(obs)
+        self._render_scores(obs)
         key = (tuple(obs.scores), obs.number, obs.is_over)
         if key != self._scores_key:
             self._scores_key = key
@@ -478,12 +616,23 @@ class _Table(View):
         if self._paused:
             self.review_box.layout.display = ""
         folded = self._paused or (over and self.review_box.layout.display != "none")
-        self.play_area.layout.display = "none" if folded else ""
+        show = "none" if folded else ""
+        for part in (*self._around, self.my_seat):
+            if part.layout.display != show:
+                part.layout.display = show
+        if folded:  # (the phone layout's CSS must not show the seats again)
+            self.felt.add_class("rummy-reviewing")
+        else:
+            self.felt.remove_class("rummy-reviewing")
         mine = bool(obs.legal_actions) and not self._paused and not over
         if mine:
             self.status.add_class("rummy-your-turn")
         else:
             self.status.remove_class("rummy-your-turn")
+        # the banner (a live region): the others' moves since yours, then what to do
+        banner = ("" if folded else self._news(obs)) + cards_html(self.status_text)
+        if self.status.value != banner:
+            self.status.value = banner
         self.seat_label.value = (f"<b>{esc(self.learner_name)}</b>"
                                  + (" <span class='rummy-turn-tag'>your turn</span>"
                                     if mine else ""))
@@ -497,7 +646,7 @@ class _Table(View):
         items = "".join(
             f"<li>{esc(names[i])}: {r['score']} points (place {r['rank']})</li>"
             for i, r in sorted(enumerate(rows), key=lambda ir: ir[1]["rank"]))
-        return f"<h3>Game over</h3>{head}<ol>{items}</ol>"
+        return f"<h{self._sub}>Game over</h{self._sub}>{head}<ol>{items}</ol>"
 
     def _render_moves(self, obs: Any) -> None:
         extra = [a for a in obs.legal_actions if not self._covered(a)]
@@ -570,6 +719,27 @@ def _wild_text(rules: MeldRules | None, jokers: int) -> str:
     return " and ".join(parts) if parts else "no wild cards"
 
 
+def _ended(obs: Any, header: str) -> list[str]:
+    """The log lines of the round or hand that just ended: from the last line
+    starting with ``header`` ("Round 3 of") on."""
+    lines = list(obs.log)
+    starts = [i for i, line in enumerate(lines) if line.startswith(header)]
+    return lines[starts[-1]:] if starts else lines
+
+
+def _did(lines: Sequence[str], name: str, verbs: Sequence[str]) -> bool:
+    """Does a line say that ``name`` did one of ``verbs`` ("goes out", "go out")?"""
+    import re
+
+    pattern = re.compile(rf"^{re.escape(name)} (?:{'|'.join(map(re.escape, verbs))})\b",
+                         re.IGNORECASE)
+    return any(pattern.search(line) for line in lines)
+
+
+def _tag(text: str) -> str:
+    return f" <span class='rummy-out-tag'>{esc(text)}</span>"
+
+
 def _display_name(name: str) -> str:
     return "You" if name.lower() == "you" else name[:1].upper() + name[1:]
 
@@ -602,11 +772,16 @@ class _Opponent:
     def update(self, *, name: str, count: int, last: str, current: bool, note: str = "",
                melds_svg: str = "") -> None:
         where = f" ({self.position})" if self.position else ""
-        self.name.value = f"<b>{esc(name)}</b>{esc(where)} {esc(note)}"
-        svg = render.back_svg(count, size="small", label=f"{name}'s hand")
+        name_line = (f"<b>{esc(name)}</b>{esc(where)} {esc(note)} <span class='rummy-count'>"
+                     f"{count} card{'s' if count != 1 else ''}</span>")
+        if self.name.value != name_line:
+            self.name.value = name_line
+        svg = f"<div aria-hidden='true'>{render.back_svg(count, size='small')}</div>"
         if self.cards.value != svg:
             self.cards.value = svg
-        self.last.value = f"<small>{esc(last)}</small>"
+        last_line = f"<small>{cards_html(last)}</small>"
+        if self.last.value != last_line:
+            self.last.value = last_line
         if self.melds.value != melds_svg:
             self.melds.value = melds_svg
         if current:
@@ -689,13 +864,16 @@ class ThreeThirteenTable(_Table):
         points = obs.round_scores[round_no - 1]
         four = self.four_colour.value
         scored = {seat: arr for seat, arr, _pts in obs.last_round}  # laid open (TT-8)
-        parts = [f"<h3>Round {round_no} is over</h3>"]
+        ended = _ended(obs, f"Round {round_no} of")
+        parts = [f"<h{self._sub}>Round {round_no} is over</h{self._sub}>"]
         for seat, name in enumerate(obs.players):
             disp = _display_name(name)
             pts = points[seat]
             mine = seat == self.learner
             who = f"{disp} (what you kept)" if mine else disp
-            parts.append(f"<div class='rummy-review-seat'><b>{esc(who)}</b>: {pts} "
+            out = _did(ended, name, ("goes out", "go out"))
+            parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if out else ''}'>"
+                         f"<b>{esc(who)}</b>{_tag('went out') if out else ''}: {pts} "
                          f"point{'s' if pts != 1 else ''}")
             arr = scored.get(seat)
             if arr is not None and arr.cards:
@@ -733,7 +911,7 @@ class ThreeThirteenTable(_Table):
         for ev in obs.events:
             if ev.seat is None:
                 continue
-            c = ev.card.symbol if ev.card is not None else ""
+            c = face(ev.card) if ev.card is not None else ""
             last[ev.seat] = {"draw": "drew from the stock", "take": f"took {c}",
                              "discard": f"discarded {c}",
                              "out": f"went out, discarding {c}"}.get(ev.kind, ev.kind)
@@ -755,7 +933,7 @@ class ThreeThirteenTable(_Table):
             if obs.phase == "draw":
                 text = "Your turn: draw from the stock or take the top of the discard pile."
             else:
-                drawn = f" You drew {obs.drawn.symbol}." if obs.drawn is not None else ""
+                drawn = f" You drew {face(obs.drawn)}." if obs.drawn is not None else ""
                 text = "Your turn: discard a card" + (
                     ", or go out." if not self.go_out.disabled else ".") + drawn
         else:
@@ -763,7 +941,7 @@ class ThreeThirteenTable(_Table):
             text = f"{names[cur]} is playing…" if cur is not None else ""
         if obs.went_out is not None and not obs.is_over:
             text += f" {names[obs.went_out]} went out: everyone else has one last turn."
-        self.status.value = esc(text)
+        self.status_text = text
 
     @safe
     def _go_out_clicked(self) -> None:
@@ -779,12 +957,12 @@ class ThreeThirteenTable(_Table):
             if len(outs) == 1:
                 chosen = outs
             else:
-                options = ", ".join(a.card.symbol for a in outs if a.card is not None)
+                options = ", ".join(face(a.card) for a in outs if a.card is not None)
                 self.show_notice(f"Select the card to discard as you go out: {options}.")
                 return
         a = chosen[0]
         assert a.card is not None
-        self.ask_confirm(f"Go out, discarding {a.card.symbol} ({a.card.name})?", a)
+        self.ask_confirm(f"Go out, discarding {face(a.card)} ({a.card.name})?", a)
 
 
 # ---------------------------------------------------------------------------
@@ -809,12 +987,16 @@ class _Seat:
 
     def update(self, *, name: str, count: int, top: Card | None, note: str, four: bool,
                current: bool) -> None:
-        self.name.value = f"<b>{esc(name)}</b> <small>{esc(note)}</small>"
-        svg = render.back_svg(count, size="small", label=f"{name}'s hand")
+        name_line = (f"<b>{esc(name)}</b> <span class='rummy-count'>{count} card"
+                     f"{'s' if count != 1 else ''}</span> <small>{esc(note)}</small>")
+        if self.name.value != name_line:
+            self.name.value = name_line
+        svg = f"<div aria-hidden='true'>{render.back_svg(count, size='small')}</div>"
         if self.cards.value != svg:
             self.cards.value = svg
-        pile = (render.card_svg(top, size="small", four_colour=four, label="pile")
-                if top is not None else "<small>empty pile</small>")
+        # the pile's top card, named for screen readers; its caption drawn in white
+        pile = (f"<div class='rummy-seat-pile'>{render.card_svg(top, size='small', four_colour=four)}"
+                f"<small>pile</small></div>" if top is not None else "<small>empty pile</small>")
         if self.pile.value != pile:
             self.pile.value = pile
         if current:
@@ -846,6 +1028,7 @@ class BigTableTable(_Table):
     """
 
     family_css = "rummy-big-table"
+    title = "Big Table"
 
     def __init__(self, players: int | Sequence[str] = 6, *, match_window: float = 4.0,
                  **kw: Any) -> None:
@@ -898,11 +1081,14 @@ class BigTableTable(_Table):
         four = self.four_colour.value
         # the wild rank of the hand that ended, not of the one just dealt (BT-1, TT-2)
         rules = self.variant.meld_rules(number, **self.options)
-        parts = [f"<h3>Hand {number} is over</h3>",
+        parts = [f"<h{self._sub}>Hand {number} is over</h{self._sub}>",
                  f"<p>{esc(_wild_text(rules, 0)).capitalize()} in hand {number}.</p>"]
+        ended = _ended(obs, f"Hand {number} of")
         for seat, arr, pts in obs.last_hand:
             who = f"{names[seat]} (what you kept)" if seat == self.learner else names[seat]
-            parts.append(f"<div class='rummy-review-seat'><b>{esc(who)}</b>: {pts} "
+            matched = _did(ended, obs.players[seat], ("calls match", "call match"))
+            parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if matched else ''}'>"
+                         f"<b>{esc(who)}</b>{_tag('matched') if matched else ''}: {pts} "
                          f"point{'s' if pts != 1 else ''}<br>"
                          + render.arrangement_svg(arr, size="small", wild=rules,
                                                   four_colour=four) + "</div>")
@@ -1030,10 +1216,10 @@ class BigTableTable(_Table):
         elif verbs & {"draw pool", "draw pile"}:
             text = "Draw: the pool's top card or the top of your right neighbour's pile."
         elif obs.choice is not None:
-            text = f"You chose: {obs.choice}. Waiting for the others."
+            text = f"You chose to {obs.choice}. Waiting for the others."
         else:
             text = "Waiting for the others."
-        self.status.value = esc(text)
+        self.status_text = text
 
 
 # ---------------------------------------------------------------------------
@@ -1159,8 +1345,8 @@ class GinTable(_Table):
             return
         names = [_display_name(n) for n in obs.players]
         four = self.four_colour.value
-        parts = [f"<h3>Hand {res.number} is over: {esc(res.kind)}</h3>",
-                 f"<p>{esc(self._you(res.explain()))}</p>"]
+        parts = [f"<h{self._sub}>Hand {res.number} is over: {esc(res.kind)}</h{self._sub}>",
+                 f"<p>{cards_html(self._you(res.explain()))}</p>"]
         for who, melds, dead, pts in (
             (res.knocker, res.knocker_melds, res.knocker_deadwood, res.knocker_points),
             (res.defender, res.defender_melds, res.defender_deadwood, res.defender_points),
@@ -1170,12 +1356,15 @@ class GinTable(_Table):
             label = names[who] + (" (what you kept)" if who == self.learner else "")
             role = "knocker" if who == res.knocker else "defender"
             arr = Arrangement(tuple(melds), tuple(dead), pts)
-            parts.append(f"<div class='rummy-review-seat'><b>{esc(label)}</b>, {role}: "
+            went = (_tag("went gin" if "gin" in str(res.kind).lower() else "knocked")
+                    if who == res.knocker else "")
+            css = " rummy-went-out" if went else ""
+            parts.append(f"<div class='rummy-review-seat{css}'><b>{esc(label)}</b>{went}, {role}: "
                          f"{pts} point{'s' if pts != 1 else ''} of deadwood<br>"
                          + render.arrangement_svg(arr, size="small", four_colour=four)
                          + "</div>")
         if res.layoffs:
-            laid = ", ".join(f"{c.symbol} onto {' '.join(m.symbol for m in meld)}"
+            laid = ", ".join(f"{face(c)} onto {' '.join(face(m) for m in meld)}"
                              for c, meld in res.layoffs)
             parts.append(f"<p>Laid off: {esc(laid)}</p>")
         self.review.value = "".join(parts)
@@ -1219,13 +1408,13 @@ class GinTable(_Table):
                 # let the engine say why not
                 self.act(Action(verb, card) if card is not None else Action(verb))
                 return
-            options = ", ".join(a.card.symbol for a in moves if a.card is not None)
+            options = ", ".join(face(a.card) for a in moves if a.card is not None)
             self.show_notice(f"Select the card to discard as you {verb}: {options}.")
             return
         a = chosen[0]
         assert a.card is not None
         what = "Go gin" if verb == "gin" else "Knock"
-        self.ask_confirm(f"{what}, discarding {a.card.symbol} ({a.card.name})?", a)
+        self.ask_confirm(f"{what}, discarding {face(a.card)} ({a.card.name})?", a)
         layouts = [o for o in self.observation().knock_options() if o.action.card == a.card
                    and o.action.verb == verb]
         if verb == "knock" and len(layouts) > 1:
@@ -1245,7 +1434,7 @@ class GinTable(_Table):
         advice = self.state.advice(bot="expert")
         self.advice.value = (
             f"<b>Your advisor suggests:</b> {esc(move_words(str(advice.action)))}"
-            + (f" — {esc(to_learner(advice.reason))}" if advice.reason else "")
+            + (f" — {cards_html(to_learner(advice.reason))}" if advice.reason else "")
             + "<br><small>The advisor and the coach both estimate a stock card by trying "
               "a sample of the unseen cards, so their averages can differ by a few points; "
               "the point counts of the cards in view are exact.</small>")
@@ -1278,7 +1467,7 @@ class GinTable(_Table):
             self._layoff_buttons.append(b)
         for b, a in zip(self._layoff_buttons, offs):
             assert a.card is not None
-            b.description = f"Lay off {a.card.symbol} onto " + " ".join(c.symbol for c in a.onto)
+            b.description = f"Lay off {face(a.card)} onto " + " ".join(face(c) for c in a.onto)
             b.tooltip = str(a)
             b.action = a  # type: ignore[attr-defined]
         kids = tuple(self._layoff_buttons[:len(offs)])
@@ -1301,7 +1490,7 @@ class GinTable(_Table):
             f"<b>Hand {obs.hand_number}</b>: box <b>{esc(names[obs.box])}</b> · captain "
             f"<b>{esc(names[obs.captain])}</b> · advisor <b>{esc(names[obs.advisor])}</b> "
             f"(sits out). You are the <b>{esc(obs.role)}</b>. First to {obs.target} wins."
-            + (f"<br><small>{esc(self._you(rotation[-1]))}</small>" if rotation else ""))
+            + (f"<br><small>{cards_html(self._you(rotation[-1]))}</small>" if rotation else ""))
         legal = obs.legal_actions
         verbs = {a.verb for a in legal}
         live = not self._paused
@@ -1343,7 +1532,7 @@ class GinTable(_Table):
         if obs.advice is not None:
             self.advice.value = (
                 f"<b>Advice for the captain:</b> {esc(move_words(str(obs.advice.action)))}"
-                + (f" — {esc(obs.advice.reason)}" if obs.advice.reason else ""))
+                + (f" — {cards_html(to_learner(obs.advice.reason))}" if obs.advice.reason else ""))
         elif self._advice_key != self._situation():
             self.advice.value = ""  # advice is for one decision only
             self._advice_key = None
@@ -1354,7 +1543,7 @@ class GinTable(_Table):
             self.knock_view.value = (
                 f"<b>{esc(names[k.knocker])} knocked</b> ({k.deadwood_points} deadwood):<br>"
                 + render.arrangement_svg(arr, size="small", four_colour=four)
-                + (f"<br><small>{esc(self._you(obs.layoff_hint))}</small>"
+                + (f"<br><small>{cards_html(self._you(obs.layoff_hint))}</small>"
                    if obs.layoff_hint else ""))
         elif self.knock_view.value:
             self.knock_view.value = ""
@@ -1369,7 +1558,7 @@ class GinTable(_Table):
                        if self._hold else "Watch the hand."))
         elif legal:
             text = {
-                "upcard": f"The upcard is {obs.upcard.symbol if obs.upcard else '?'}: "
+                "upcard": f"The upcard is {face(obs.upcard) if obs.upcard else '?'}: "
                           "take it or pass.",
                 "draw": "Your turn: draw from the stock or take the top discard.",
                 "discard": "Discard a card" + (", or knock" if "knock" in verbs else "")
@@ -1382,7 +1571,7 @@ class GinTable(_Table):
         else:
             cur = obs.current_player
             text = f"{names[cur]} is playing…" if cur is not None else ""
-        self.status.value = esc(text)
+        self.status_text = text
 
 
 TABLES: dict[str, type[_Table]] = {

@@ -20,6 +20,16 @@ A bad value is not a crash: it is reported and the default kept.
 >>> notes
 ["seed='abc' is not a whole number; using the default (a new random deal)"]
 
+A value out of range is reported the same way, and a long value is cut in the
+message:
+
+>>> notes = []
+>>> settings({"speed": 0.6, "seed": None}, query="speed=-5&seed=" + "9" * 500, notes=notes)
+{'speed': 0.6, 'seed': None}
+>>> for n in notes: print(n)
+speed=-5 is out of range: it must be 0 to 3; using the default (0.6)
+seed='99999999999999999999999999999999999999…' is out of range: it must be 0 to 4294967295; using the default (a new random deal)
+
 ``make app`` keeps kernels ready for each app (``preheat_kernel`` in voila.json):
 Voilà starts them and runs the notebook before anyone asks for the page.  Such a
 kernel has done its imports (and, with :func:`warm_up`, built a throw-away view)
@@ -40,7 +50,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs
 
-__all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser"]
+__all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser",
+           "panel_html", "add_panels"]
 
 #: How each setting is read from text.
 _PARSERS: dict[str, Callable[[str], Any]] = {
@@ -51,6 +62,33 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "learner": int,
     "round": int,
 }
+
+
+#: The values each setting may take (the bot-speed slider's range; a seed for the
+#: engine's shuffle).
+_RANGES: dict[str, tuple[float, float]] = {
+    "seed": (0, 2**32 - 1),
+    "speed": (0.0, 3.0),
+    "players": (1, 99),
+    "learner": (0, 11),
+    "round": (1, 13),
+}
+#: The longest value a message repeats before cutting it.
+_SHOWN = 40
+
+
+def shown(raw: str) -> str:
+    """A value from the address as a message repeats it: quoted, a long one cut.
+
+    >>> shown("abc"), shown("x" * 100)[-3:]
+    ("'abc'", "x…'")
+    """
+    text = str(raw)
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN - 2] + "…")
+
+
+def _said(value: Any) -> str:
+    return shown(value) if isinstance(value, str) else repr(value)
 
 
 def _describe(key: str, default: Any) -> str:
@@ -76,13 +114,23 @@ def settings(defaults: dict[str, Any], *, query: str | None = None,
             continue
         parse = _PARSERS.get(key, str)
         try:
-            out[key] = parse(raw)
-        except ValueError:
+            value = parse(raw)
+        except (ValueError, OverflowError):
             kind = {"seed": "whole number", "players": "whole number", "jokers": "whole number",
                     "learner": "whole number", "speed": "number"}.get(key, "value")
             if notes is not None:
-                notes.append(f"{key}={raw!r} is not a {kind}; using the default "
+                notes.append(f"{key}={shown(raw)} is not a {kind}; using the default "
                              f"({_describe(key, default)})")
+            continue
+        low, high = _RANGES.get(key, (None, None))
+        if low is not None and high is not None and not (
+                low <= value <= high and value == value):  # value == value: not NaN
+            if notes is not None:
+                said = shown(raw) if len(str(raw)) > _SHOWN else str(raw)
+                notes.append(f"{key}={said} is out of range: it must be {low:n} to {high:n}; "
+                             f"using the default ({_describe(key, default)})")
+            continue
+        out[key] = value
     return out
 
 
@@ -269,7 +317,7 @@ class App:
             try:
                 made = _shared(shared)
             except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
-                notes.append(_words(exc))
+                notes.append(_table_words(shared["table"], exc))
                 made = None
         else:
             made = self._make(s, notes)
@@ -294,7 +342,7 @@ class App:
         for key in changed:  # which single setting is refused?
             with contextlib.suppress(Exception):
                 view = self.make({**s, key: self.defaults[key]})
-                notes.append(f"{key}={s[key]!r} can't be used: {_words(first)}. Using the "
+                notes.append(f"{key}={_said(s[key])} can't be used: {_words(first)}. Using the "
                              f"default ({_describe(key, self.defaults[key])}).")
                 return view
         try:
@@ -302,7 +350,7 @@ class App:
         except Exception as exc:  # noqa: BLE001 - shown to the learner, never a traceback
             notes.append(f"The app could not be built: {_words(exc)}.")
             return None
-        given = ", ".join(f"{k}={s[k]!r}" for k in changed)
+        given = ", ".join(f"{k}={_said(s[k])}" for k in changed)
         notes.append(f"These settings can't be used ({given}): {_words(first)}. "
                      "Using the defaults.")
         return view
@@ -314,8 +362,28 @@ class App:
 def _words(exc: BaseException) -> str:
     """An error's own words (the kit's errors say what was wrong and what is
     allowed), without the exception's class name."""
+    import re
+
     text = str(exc).strip().rstrip(".") or type(exc).__name__
-    return text
+    # a long value the error repeats (from the address) is cut, as in the notes
+    return re.sub(r"\S{" + str(_SHOWN + 1) + ",}", lambda m: m.group(0)[:_SHOWN - 2] + "…", text)
+
+
+def _table_words(code: str, exc: BaseException) -> str:
+    """Why a learner could not sit at table ``code``, in their words: a code
+    that names no table says so (not the service's developer message).
+
+    >>> class Refused(Exception):
+    ...     status = 404
+    >>> _table_words("<script>" * 20, Refused("no such endpoint: see docs/API.md"))[:60]
+    "There is no table with that code ('<script><script><script><"
+    """
+    status = getattr(exc, "status", 0)
+    text = str(exc)
+    if status == 404 or "not a table code" in text or "no such" in text.lower():
+        return (f"There is no table with that code ({shown(code)}): check the code your "
+                "teacher gave you, letter by letter.")
+    return _words(exc)
 
 
 def _shared(where: dict[str, str]) -> Any:
@@ -395,6 +463,41 @@ def on_demand(label: str, make: Callable[[], Any], css: str) -> Any:
     return box
 
 
+def panel_html(html_text: str, css: str = "rummy-how-to") -> Any:
+    """A panel of text for a table's drawer (how to play ...).
+
+    >>> panel_html("<p>Draw, then discard.</p>").value
+    '<p>Draw, then discard.</p>'
+    """
+    import ipywidgets as w
+
+    box = w.HTML(html_text)
+    box.add_class(css)
+    return box
+
+
+def add_panels(view: Any, panels: list[tuple[str, Any]]) -> Any:
+    """Put ``panels`` ((title, widget) pairs: how to play, a meld checker ...)
+    in the drawer under the table ``view`` (its ``add_panel``), not stacked
+    under the page; returns ``view``.  A view without a drawer is returned as
+    it is.
+
+    >>> class Plain:
+    ...     widget = None
+    >>> add_panels(Plain(), [("How to play", None)]).__class__.__name__
+    'Plain'
+    """
+    add = getattr(view, "add_panel", None)
+    if add is not None:
+        for title, widget in panels:
+            add(title, widget)
+    return view
+
+
+#: The jokers a game of ``three_thirteen_jokers`` starts with unless the address
+#: says otherwise: its usual two (the engine's own default is none).
+USUAL_JOKERS = 2
+
 #: The Three-Thirteen family, as the chooser offers it.
 FAMILY = (
     ("Three Thirteen", "three_thirteen"),
@@ -431,7 +534,10 @@ class VariantChooser:
     """A variant choice (with its player count and jokers) above a table that
     is rebuilt when the learner presses "Deal".
 
-    ``make_table(variant, players, jokers)`` builds the table view.  The first
+    ``make_table(variant, players, jokers)`` builds the table view; the chooser's
+    form (and any ``panels``, (title, widget) pairs) goes in the table's drawer
+    (``add_panel``), or under the table if it has none.  ``jokers=None`` means
+    the jokers variant's usual two (:data:`USUAL_JOKERS`).  The first
     table's error (a bad setting from the address) is raised, so that
     :class:`App` can report it and use the default; a later one (after
     "Deal") is shown as a message.  Settings the chooser can't offer are
@@ -441,22 +547,25 @@ class VariantChooser:
     >>> c = VariantChooser(lambda v, p, j: None, variant="nope", players=99, jokers=7,
     ...                    notes=notes, start=False)
     >>> (c.variant.value, c.players.value, c.jokers.value)
-    ('three_thirteen', 2, 0)
+    ('three_thirteen', 2, 2)
     >>> for n in notes: print(n)
     variant='nope' is not one of three_thirteen, tre_tretton, three_thirteen_jokers. Using the default (three_thirteen).
     players=99 can't be used: this table seats 2 to 12 players. Using the default (2).
-    jokers=7 can't be used: the jokers variant is played with 0, 2 or 4 jokers. Using the default (0).
+    jokers=7 can't be used: the jokers variant is played with 0, 2 or 4 jokers. Using the default (2).
+    >>> VariantChooser(lambda v, p, j: None, variant="three_thirteen_jokers", players=4,
+    ...                jokers=None, start=False).jokers.value
+    2
     """
 
     def __init__(self, make_table: Callable[[str, int, int], Any], *, variant: str,
-                 players: int, jokers: int, notes: list[str] | None = None,
-                 start: bool = True) -> None:
+                 players: int, jokers: int | None = None, notes: list[str] | None = None,
+                 start: bool = True, panels: list[tuple[str, Any]] | None = None) -> None:
         import ipywidgets as w
 
         notes = [] if notes is None else notes
         names = [v for _, v in FAMILY]
         if variant not in names:
-            notes.append(f"variant={variant!r} is not one of {', '.join(names)}. Using the "
+            notes.append(f"variant={_said(variant)} is not one of {', '.join(names)}. Using the "
                          "default (three_thirteen).")
             variant = "three_thirteen"
         # the widest player range and the joker choices of the family, from the Variant data
@@ -467,21 +576,28 @@ class VariantChooser:
                          f"{most} players. Using the default ({fewest}).")
             players = fewest
         offered = sorted({j for v in names for j in _joker_choices(v)})
+        usual = USUAL_JOKERS if USUAL_JOKERS in offered else (offered[0] if offered else 0)
+        if jokers is None:
+            jokers = usual
         if offered and jokers not in offered:
             said = ", ".join(map(str, offered[:-1])) + f" or {offered[-1]}"
             notes.append(f"jokers={jokers!r} can't be used: the jokers variant is played with "
-                         f"{said} jokers. Using the default ({offered[0]}).")
-            jokers = offered[0]
+                         f"{said} jokers. Using the default ({usual}).")
+            jokers = usual
         self.make_table = make_table
-        self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant")
+        wide = {"description_width": "initial"}
+        self.variant = w.Dropdown(options=FAMILY, value=variant, description="Variant",
+                                  style=wide, layout=w.Layout(width="auto", max_width="100%"))
         self.variant.add_class("rummy-variant")
         low, high = _player_range(variant)
         self.players = w.BoundedIntText(value=min(max(players, low), high), min=low, max=high,
-                                        description="Players", layout=w.Layout(width="10em"))
+                                        description="Players", style=wide,
+                                        layout=w.Layout(width="11em"))
         self.players.add_class("rummy-players")
         choices = _joker_choices(variant) or _joker_choices("three_thirteen_jokers")
         self.jokers = w.Dropdown(options=list(choices), value=jokers,  # a bad one is reported
-                                 description="Jokers", layout=w.Layout(width="10em"))
+                                 description="Jokers", style=wide,
+                                 layout=w.Layout(width="10em"))
         self.jokers.add_class("rummy-jokers")
         self.deal = w.Button(description="Deal", button_style="primary")
         self.deal.add_class("rummy-deal")
@@ -494,7 +610,10 @@ class VariantChooser:
         settings_row = w.HBox([self.variant, self.players, self.jokers, self.deal],
                               layout=w.Layout(flex_flow="row wrap"))
         settings_row.add_class("rummy-options")
-        self.widget = w.VBox([self.message, self.slot, settings_row])
+        self.settings_row = settings_row
+        self.panels = [("Variant and players (press Deal)", settings_row), *(panels or [])]
+        self.below = w.Box()  # the form, for a table without a drawer
+        self.widget = w.VBox([self.message, self.slot, self.below])
         self.widget.add_class("rummy-variant-chooser")
         self._sync()
         if start:
@@ -533,6 +652,14 @@ class VariantChooser:
             self.message.value = ""
             self.message.layout.display = "none"
         old, self.table = self.table, table
+        if old is not None and hasattr(old, "remove_panel"):
+            for _title, panel in self.panels:  # kept for the new table, not closed with the old
+                old.remove_panel(panel)
+        if hasattr(table, "add_panel"):
+            add_panels(table, self.panels)
+            self.below.children = ()
+        else:
+            self.below.children = (self.settings_row,)
         self.slot.children = (table.widget,)
         if old is not None:
             old._generation = getattr(old, "_generation", 0) + 1  # stop its bots' task

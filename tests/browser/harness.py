@@ -199,13 +199,21 @@ def start_jupyter_server(python: str, root: Path, port: int | None = None,
 
 
 def start_lab(python: str = sys.executable, root: Path = ROOT, port: int | None = None,
-              token: str = "rummy-lab-test") -> Server:
-    """JupyterLab on the lessons, as ``make lab`` starts it (jupyter_lab_config.py)."""
+              token: str = "rummy-lab-test", home: Path | None = None) -> Server:
+    """JupyterLab on the lessons, as ``make lab`` starts it (jupyter_lab_config.py),
+    on fresh state of its own: its workspace, settings, config, data and runtime
+    folders are under ``home`` (a new temporary folder unless given), so a test
+    neither reads nor writes the user's Jupyter folders, and opens Start here
+    whatever another JupyterLab left open."""
     port = port or free_port()
+    home = home or Path(tempfile.mkdtemp(prefix="rummy-lab-"))
     argv = [python, "-m", "jupyter", "lab", f"--config={root / 'jupyter_lab_config.py'}",
             f"--port={port}", "--allow-root", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={root}"]
+            f"--ServerApp.root_dir={root}",
+            f"--LabApp.workspaces_dir={home / 'workspaces'}",
+            f"--LabApp.user_settings_dir={home / 'user-settings'}"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.update({name: str(home / folder) for name, folder in LAB_FOLDERS.items()})
     env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
     return Server(argv, port, root, env, f"http://127.0.0.1:{port}/",
                   ready_path=f"api/status?token={token}")
@@ -238,6 +246,11 @@ def serve_static(directory: Path, port: int | None = None) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+#: The Jupyter folders a test's JupyterLab gets of its own (environment variable: folder).
+LAB_FOLDERS = {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_DATA_DIR": "data",
+               "JUPYTER_RUNTIME_DIR": "runtime", "IPYTHONDIR": "ipython"}
 
 
 @contextlib.contextmanager

@@ -23,6 +23,7 @@ from harness import Watch
 import rummy
 from rummy import Action, Card, cards, find_variant, why_not
 from rummy.bots import make_bot
+from widgets._common import cards_as_faces
 
 pytestmark = pytest.mark.browser
 
@@ -289,6 +290,7 @@ def test_three_thirteen_full_round_by_clicking(page, voila):
 
 def test_meld_checker_answers_typed_input(page, voila):
     page.goto(harness.app_url(voila.base, "three_thirteen", seed=1, speed=0, players=2))
+    page.locator(".rummy-drawer").get_by_text("Is it a meld?").click(timeout=90_000)
     page.locator("button.rummy-open-meld-checker").click(timeout=90_000)
     page.wait_for_selector(".rummy-meld-checker", state="visible")
     box = page.locator(".rummy-meld-input input")
@@ -388,7 +390,10 @@ def test_gin_three_knock(page, voila):
     page.wait_for_function("() => /knock/i.test(document.querySelector('.rummy-log').innerText)")
     # the page tells the hand's outcome as the engine scored it
     last = [line for line in replica.state.log if "knock" in line.lower()][-1]
-    assert last in page.locator(".rummy-log").inner_text()
+    shown = page.locator(".rummy-log").evaluate(
+        "el => { const c = el.cloneNode(true); "
+        "c.querySelectorAll('.rummy-sr').forEach(x => x.remove()); return c.textContent; }")
+    assert cards_as_faces(last) in shown  # cards as the learner reads them (issue 39)
     assert checked > 0
 
 

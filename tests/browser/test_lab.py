@@ -8,6 +8,7 @@ machine (no news, no update check, no extension listing fetched).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import harness
@@ -21,8 +22,26 @@ TOKEN = "rummy-lab-test"
 
 
 @pytest.fixture(scope="module")
-def lab() -> Any:
-    with harness.start_lab(token=TOKEN) as server:
+def lab_home(tmp_path_factory: Any) -> Any:
+    """The test's own Jupyter folders; in its Jupyter config folder (where
+    JupyterLab keeps workspaces unless told otherwise) a workspace left by
+    "another JupyterLab" that had lesson 02 open: the lab must still open
+    Start here, from a fresh workspace folder."""
+    home = tmp_path_factory.mktemp("lab-home")
+    theirs = home / harness.LAB_FOLDERS["JUPYTER_CONFIG_DIR"] / "lab" / "workspaces"
+    theirs.mkdir(parents=True)
+    (theirs / "default-37a8.jupyterlab-workspace").write_text(
+        '{"data": {"layout-restorer:data": {"main": {"dock": {"type": "tab-area", '
+        '"currentIndex": 0, "widgets": ["notebook:notebooks/02_tre_tretton.ipynb"]}}}, '
+        '"notebook:notebooks/02_tre_tretton.ipynb": {"data": {"path": '
+        '"notebooks/02_tre_tretton.ipynb", "factory": "Notebook"}}}, '
+        '"metadata": {"id": "default"}}')
+    return home
+
+
+@pytest.fixture(scope="module")
+def lab(lab_home: Any) -> Any:
+    with harness.start_lab(token=TOKEN, home=lab_home) as server:
         yield server
 
 
@@ -31,6 +50,27 @@ def test_make_lab_uses_the_tested_configuration() -> None:
     assert "--config=$(CURDIR)/jupyter_lab_config.py" in recipe
     assert "--allow-root" in recipe and "--port=$(LAB_PORT)" in recipe
     assert re.search(r"^LAB_PORT \?= 8888$", (harness.ROOT / "Makefile").read_text(), re.M)
+
+
+def test_make_lab_keeps_its_workspace_in_the_kit() -> None:
+    """`make lab` reads and writes its workspace and settings in the kit's own
+    folder (jupyter_lab_config.py), never in the user's Jupyter folder."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("jupyter_lab_config.py", path=str(harness.ROOT)).load_config()
+    own = harness.ROOT / ".jupyterlab"
+    assert Path(config.LabApp.workspaces_dir) == own / "workspaces"
+    assert Path(config.LabApp.user_settings_dir) == own / "user-settings"
+    assert ".jupyterlab/" in (harness.ROOT / ".gitignore").read_text().split()
+
+
+def test_the_lab_test_uses_folders_of_its_own(lab: harness.Server, lab_home: Any) -> None:
+    """The test's JupyterLab keeps its state in the test's temporary folder."""
+    log = lab.log()
+    assert f"Workspaces directory: {lab_home / 'workspaces'}" in log or \
+        str(lab_home) in log, log[-2000:]
+    for folder in harness.LAB_FOLDERS.values():
+        assert (lab_home / folder).parent == lab_home
 
 
 @pytest.mark.timeout(600)

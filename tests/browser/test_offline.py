@@ -23,7 +23,9 @@ LOCAL_SCHEMES = {"data", "blob", "about"}
 #: JavaScript: wait for the page's fonts, then describe every Font Awesome icon.
 ICONS_JS = """async () => {
   await document.fonts.ready;
-  return Array.from(document.querySelectorAll('i.fa')).map(i => {
+  // the icons on show (a folded panel's are drawn when it opens)
+  return Array.from(document.querySelectorAll('i.fa')).filter(i => i.offsetParent !== null)
+    .map(i => {
     const before = getComputedStyle(i, '::before');
     return {cls: i.className, content: before.content, family: before.fontFamily,
             width: i.getBoundingClientRect().width,

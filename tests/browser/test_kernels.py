@@ -1,0 +1,63 @@
+"""Kernels end with their page: Voilà's page asks the server to shut its kernel
+down when it is closed or left (a beacon to ``voila/api/shutdown/<id>``), and the
+kit's server must not refuse that request (issue 39, item 15)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+import harness
+import pytest
+
+pytestmark = pytest.mark.browser
+
+KERNEL_ID_JS = ("() => JSON.parse(document.getElementById('jupyter-config-data')"
+                ".textContent).kernelId")
+
+
+def _alive(base: str, kernel_id: str) -> bool:
+    """Does the server still hold kernel ``kernel_id``?"""
+    try:
+        with urllib.request.urlopen(f"{base}api/kernels/{kernel_id}", timeout=10) as r:
+            return bool(json.loads(r.read()).get("id") == kernel_id)
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return False
+        raise
+
+
+def test_closing_ten_pages_shuts_their_ten_kernels_down(browser: Any, voila: harness.Server
+                                                        ) -> None:
+    """Open 10 app pages one after the other (each gets a kernel of its own),
+    close each (half by closing the tab, half by leaving for another address),
+    then count how many of those 10 kernels the server still holds: none."""
+    ids: list[str] = []
+    for k in range(10):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = harness.patient(context.new_page())
+        try:
+            page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, players=2))
+            page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+            ids.append(page.evaluate(KERNEL_ID_JS))
+            assert _alive(voila.base, ids[-1])
+            if k % 2:
+                page.goto(voila.base + "voila/tree/notebooks")  # leave the page
+            page.close(run_before_unload=True)
+        finally:
+            context.close()
+    assert len(set(ids)) == 10
+    deadline = time.monotonic() + 30
+    left = ids
+    while time.monotonic() < deadline:
+        left = [k for k in ids if _alive(voila.base, k)]
+        if not left:
+            break
+        time.sleep(0.5)
+    refused = [line for line in voila.log().splitlines()
+               if "api/shutdown" in line and " 403 " in line]
+    assert not left, (f"{len(left)} of 10 kernels outlived their pages; "
+                      f"shutdown refusals: {refused[:3]}")
