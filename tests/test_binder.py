@@ -65,8 +65,11 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float) -> Non
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.timeout(420)
-def test_binder_environment_serves_every_app(tmp_path, browser):
+def test_binder_environment_serves_every_app(tmp_path, browser, monkeypatch):
     start = time.monotonic()
+    # the table service's data and teacher key are the test's own (never ~/.local)
+    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "rummy-data"))
+    monkeypatch.setenv("RUMMY_TEACHER_KEY", "binder-test-teacher-key-0123456789abcdef")
     repo = harness.clean_copy(tmp_path / "repo")
     venv = tmp_path / "venv"
     base_python = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
@@ -110,7 +113,8 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
         # the classroom table service is on too (binder/postBuild enables it)
         reply = urllib.request.urlopen(urllib.request.Request(
             server.base + f"rummy/api/tables?token={token}", method="POST",
-            data=json.dumps({"variant": "three_thirteen", "seats": ["human", "greedy"]}).encode(),
+            data=json.dumps({"variant": "three_thirteen", "seats": ["human", "greedy"],
+                             "teacher_key": os.environ["RUMMY_TEACHER_KEY"]}).encode(),
             headers={"Content-Type": "application/json"}), timeout=60)
         assert reply.status in (200, 201) and "code" in json.loads(reply.read())
         assert not server.tracebacks(), server.log()[-4000:]
