@@ -159,6 +159,8 @@ __all__ = [
     "play",
     "Quiz",
     "GuidedHand",
+    "Practice",
+    "Drill",
 ]
 
 _WHERE = {
@@ -175,6 +177,8 @@ _WHERE = {
     "play": "widgets.tables",
     "Quiz": "widgets.quiz",
     "GuidedHand": "widgets.guided",
+    "Practice": "widgets.practice",
+    "Drill": "widgets.practice",
 }
 
 
