@@ -75,7 +75,9 @@ class Practice(View):
         self.typed = w.Text(placeholder="type your answer", continuous_update=False,
                             description="Answer")
         self.typed.add_class("rummy-practice-input")
-        self.typed.on_submit(lambda _t: self.answer(self.typed.value))
+        # with continuous_update=False the value arrives on Enter (or leaving the box)
+        self._quiet = False
+        self.typed.observe(self._typed_changed, names="value")
         self.check_button = button("Check", "rummy-practice-check")
         self.check_button.on_click(lambda _b: self.answer(self.typed.value))
         self.hint_button = button("Hint", "rummy-hint", icon="lightbulb-o")
@@ -108,7 +110,7 @@ class Practice(View):
         self.hints_given = 0
         self.feedback = ""
         self.feedback_view.value = ""
-        self.typed.value = ""
+        self._set_typed("")
         self._render()
 
     def _render(self) -> None:
@@ -143,6 +145,17 @@ class Practice(View):
             buttons.append(b)
         self.choices.children = tuple(buttons)
 
+    def _typed_changed(self, change: Any) -> None:
+        if not self._quiet and str(change["new"]).strip():
+            self.answer(change["new"])
+
+    def _set_typed(self, text: str) -> None:
+        self._quiet = True
+        try:
+            self.typed.value = text
+        finally:
+            self._quiet = False
+
     def _card_clicked(self, view: CardView) -> None:
         card = view.card
         if card is None:
@@ -154,7 +167,7 @@ class Practice(View):
             self.picked.remove(card)
         else:
             self.picked.append(card)
-        self.typed.value = " ".join(c.symbol for c in self.picked)
+        self._set_typed(" ".join(c.symbol for c in self.picked))
 
     # -- answering ------------------------------------------------------------------
     def answer(self, given: Any) -> bool:
