@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import rummy
@@ -594,15 +594,14 @@ class Guide:
 def _stack_deal(game: Any, script: Script) -> None:
     """Put the scripted cards where the script says, before anybody moves.
 
-    The Three-Thirteen engine has no ``arrange()`` (the Big Table engine
-    has): until it does, the guide moves the dealt cards itself, right after
-    the deal.  Only places change (the same cards, every one in exactly one
-    place, checked by the engine's ``check_invariants``); the round's opening
-    narration is corrected to the new first discard.
+    The family's ``arrange()`` lays the position (seats the script does
+    not name get cards of the seed's shoe), so the guided game is saved
+    with it and reloads and replays exactly; nothing moves cards inside a
+    running engine.
     """
     if game.history:
         raise ValueError("a scripted deal is laid before anybody moves")
-    if hasattr(game, "arrange"):  # the Big Table engine lays a chosen position itself
+    if game.family == "big_table":  # the Big Table engine lays a chosen position itself
         names = list(game.players)
         piles = dict(script.piles)
         if set(script.hands) != set(names) or set(piles) != set(names):
@@ -635,13 +634,7 @@ def _stack_deal(game: Any, script: Script) -> None:
     for seat in range(len(game.players)):
         if seat not in chosen:
             chosen[seat] = [rest.pop() for _ in range(size)]
-    old = game.pile[-1]
-    game.hands[:] = [list(chosen[seat]) for seat in range(len(game.players))]
-    game.pile[:] = [up]
-    game.stock.cards[:] = rest + list(reversed(top))
-    game.events[0] = replace(game.events[0], card=up)
-    line = game.log[-1]
-    if line.endswith(f"The first discard is {old}."):
-        game.log[-1] = line[: -len(f"{old}.")] + f"{up}."
-    game._out_cache = None
+    hands = [list(chosen[seat]) for seat in range(len(game.players))]
+    # the engine lays the position (saved with the game: it reloads and replays exactly)
+    game.arrange(hands, [up], top, dealer=game.dealer)
     game.check_invariants()

@@ -309,3 +309,14 @@ def test_big_table_log_after_arrange_does_not_begin_with_the_seeds_deal() -> Non
     assert not any(line in g.log for line in seed_deal)
     assert g.log[0].startswith("Hand 1 of 11, a chosen deal")
     assert Counter(deck(4)) == g.card_counts()
+
+
+@pytest.mark.parametrize("variant", ["three_thirteen", "tre_tretton", "three_thirteen_jokers"])
+def test_a_guided_hands_scripted_deal_is_arranged_and_reloads(variant: str) -> None:
+    from rummy.guided import Guide
+
+    g = Guide(variant)
+    g.try_move(g.good_moves()[0])
+    text = g.game.to_json()
+    assert "setups" in json.loads(text)
+    assert rummy.load_game(text).to_json() == text
