@@ -51,6 +51,7 @@ __all__ = [
     "drills",
     "generators",
     "rules_of",
+    "three_hints",
 ]
 
 #: Every rule id of docs/RULES.md with the rule in one sentence (the second hint).
@@ -255,10 +256,20 @@ class Drill:
     def hints(self) -> tuple[str, str, str]:
         """Three hints in order: what to look at (a question), the rule that
         decides and why, then the answer."""
-        answer = show_answer(self.expected())
-        return (self.look or "What does the position show that the question depends on?",
-                f"{self.rule}: {RULE_TEXT[self.rule]}. {self.why}".strip(),
-                f"The answer: {answer}.")
+        return three_hints(self.rule, self.look, self.why, f"The answer: {show_answer(self.expected())}.")
+
+
+def three_hints(rule: str, look: str, why: str, answer: str) -> tuple[str, str, str]:
+    """The three steps of a hint, as drills and guided hands give them: what
+    to look at (a question), the rule that decides (its id and the rule in
+    one sentence) and why, then the answer.
+
+    >>> three_hints("TT-5", "", "", "Draw from the stock.")[1]
+    "TT-5: a turn is: draw from the stock or the discard pile, then discard; the card taken from the pile can't be thrown back the same turn."
+    """
+    return (look or "What does the position show that the question depends on?",
+            f"{rule}: {RULE_TEXT[rule]}. {why}".strip(),
+            answer)
 
 
 # ---------------------------------------------------------------------------
