@@ -1,31 +1,47 @@
-"""Guided hands: one short hand of a variant in which the learner makes every
+"""Guided hands: a short game of a variant in which the learner makes every
 decision and hears, for a wrong or weaker move, which rule says why.
 
-A :class:`Guide` plays one hand (round 1 of the Three-Thirteen family, hand 1
-of the Big Table, the first hand of Gin) with the learner in one seat and
-bots in the others.  It uses only the engine's public API
-(:func:`rummy.new_game`, ``apply``, ``legal_actions``, ``observe``), the
-solver (:func:`rummy.penalty`) and the bots; the engine decides what is
-legal, the guide only judges which legal moves are *good*:
+A :class:`Guide` plays the first round(s) or hand(s) of a variant with the
+learner in one seat and bots in the others: long enough that every *move*
+rule of the variant (:data:`rummy.practice.MOVE_RULES`) comes up as a
+decision of the learner's (the Three-Thirteen family plays two rounds, the
+second one with someone else going out first, so that your last turn, TT-7,
+is yours to play; Gin plays two hands: in the first the box knocks, you lay
+off and undercut; in the second you are in the box, knock and choose the melds
+you lay out, G-8a).  :meth:`Guide.decision` names the rules of the decision
+now.  The guide uses only the engine's public API (:func:`rummy.new_game`,
+``arrange``, ``apply``, ``legal_actions``, ``observe``), the solver
+(:func:`rummy.penalty`) and the bots; the engine decides what is legal, the
+guide only judges which legal moves are *good*:
 
+* a move that does not parse gets how moves are written (a spelling matter:
+  no game rule is cited); cards are read by :func:`rummy.teach.as_card`, so
+  every notation the quizzes accept works (``discard king of clubs``);
 * a move the engine refuses gets the engine's own message (it says what was
   wrong, with the rule id) and the learner tries again;
 * a legal move that is weaker than another (a discard that keeps more
-  points, not going out or not calling match when you can, laying out a card
-  that could be laid off) is not played: the feedback names the rule and
-  explains why, and the learner tries again;
-* every good move is accepted (several may be), then the bots play their
-  turns, which are told in words.
+  points, not going out or not calling match when you can, a lay-off choice
+  that ends the hand worse for you, as the engine scores it; a layout that
+  gives the defender more to lay off) is not played: the feedback names the
+  rule and explains why, and the learner tries again;
+* every good move is accepted (several may be; ``discard X`` that goes out
+  goes out), then the bots play their turns, which are told in words.
+
+:meth:`Guide.hint` teaches in three steps, asked one after another: what
+to look at (a question), the rule that decides and why, then the move (the
+drills' :func:`rummy.practice.three_hints`).
 
 A guided hand is a *chosen position* where the variant has a script
 (``SCRIPTS``: every seat's cards, the first discard (Big Table: each seat's
 pile) and the top of the stock, chosen so that each rule the hand can show
-comes up); the seed then only picks the dealer and the order of the cards
-nobody was dealt.  Without
-a script, or when a ``seed`` is given, the deal is the engine's, from the
-seed (``DEFAULT_SEEDS``: seeds chosen so that the hand is short and its
-rules come up).  ``SHOWS`` lists, per variant, the rule ids the guided hand
-brings up (tests play each hand through and check them).
+comes up; ``LATER_HANDS``: the rounds or hands after the first), laid with
+the family's ``arrange()`` when its round begins, so a guided game reloads
+and replays exactly; the seed then only picks the dealer and the order of
+the cards nobody was dealt.  Without a script (Gin's first hand), or when a
+``seed`` is given (then one round or hand only), the deal is the engine's,
+from the seed (``DEFAULT_SEEDS``: seeds chosen so that the hand is short and
+its rules come up).  ``SHOWS`` lists, per variant, the rule ids the guided
+hand brings up (tests play each hand through and check them).
 
 >>> guide = Guide("three_thirteen")
 >>> guide.done
