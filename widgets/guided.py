@@ -1,4 +1,4 @@
-"""GuidedHand: one short hand of a variant, played by the learner with a guide.
+"""GuidedHand: a short guided game of a variant (one or two rounds), played by the learner with a guide.
 
 A thin view over :class:`rummy.guided.Guide`, which owns the table and the
 judging (the engine owns the rules): the view shows the situation in words,
