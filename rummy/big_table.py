@@ -355,6 +355,7 @@ class BigTableGame(Engine, family="big_table"):
         self.discarded: list[list[Card]] = [[] for _ in range(n)]
         self.final = False
         self._hand_start = len(self.history)
+        self._log_start = len(self.log)
         wild = self.rules.wild_rank
         wild_text = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
         self._say(
@@ -651,25 +652,6 @@ class BigTableGame(Engine, family="big_table"):
         """Hands in which each seat called match."""
         return list(self.matches)
 
-    # -- saving and undo ---------------------------------------------------
-    def _saved_extra(self) -> dict[str, Any]:
-        """The saved game also holds the positions set with :meth:`arrange`."""
-        return {"setups": self.setups} if self.setups else {}
-
-    def _start_replay(self, saved: Any, moves: int) -> None:
-        """The positions set with :meth:`arrange` up to move ``moves``, in order."""
-        setups = saved.get("setups", [])
-        if not isinstance(setups, list):
-            raise GameError(f"a saved big_table game lists its setups, not {setups!r}")
-        self._pending_setups = sorted((s for s in setups if s["at"] <= moves),
-                                      key=lambda s: s["at"])
-
-    def _before_move(self, i: int) -> None:
-        pending = self._pending_setups
-        while pending and pending[0]["at"] == i:
-            self._apply_setup(pending[0])
-            self.setups.append(pending.pop(0))
-
     # -- lessons and tests: a chosen position --------------------------------
     def arrange(
         self,
@@ -694,20 +676,13 @@ class BigTableGame(Engine, family="big_table"):
         >>> g.phase, g.to_act(), [str(a) for a in g.legal_actions(0)]
         ('match call after deal', [0], ['call match', 'play on'])
         """
-        if self.is_over or len(self.history) != self._hand_start:
-            raise GameError(
-                "arrange() works only at the start of a hand, before anybody acts in it"
-            )
-        setup = {
-            "at": len(self.history),
+        self._arrange({
             "hand": self.hand_number if hand is None else hand,
             "hands": [_text(h) for h in hands],
             "piles": [_text(p) for p in piles],
             "pool": None if pool is None else _text(pool),
             "pool_top": _text(pool_top),
-        }
-        self._apply_setup(setup)
-        self.setups.append(setup)
+        })
 
     def _apply_setup(self, setup: dict[str, Any]) -> None:
         n = self.n
@@ -759,6 +734,11 @@ class BigTableGame(Engine, family="big_table"):
         self.discarded = [[] for _ in range(n)]
         self.final = False
         self._hand_start = len(self.history)
+        del self.log[self._log_start:]  # the seed's own deal of this hand is not told
+        wild = self.rules.wild_rank
+        wild_text = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
+        self._say(f"Hand {h} of {v.rounds}, a chosen deal: everyone holds {size} cards; "
+                  f"{wild_text}.")
         self._say(f"The table is set for hand {h}: piles show " + ", ".join(
             f"{self._name(i)} {self.piles[i][-1]}" for i in range(n)) + ".")
         self._open_match_window("match call after deal")

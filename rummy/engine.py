@@ -377,17 +377,61 @@ class Engine:
             "seed": self.seed,
             "options": self.options,
             "actions": [[seat, str(a)] for seat, a in self.history],
-        } | self._saved_extra())
+        } | self._setups_saved() | self._saved_extra())
+
+    # -- chosen positions (arrange) ---------------------------------------------
+    #: the positions set with ``arrange()``, each with ``"at"``: the number of
+    #: moves made before it (saved by :meth:`to_json`, replayed in order)
+    setups: list[dict[str, Any]]
+    #: where the current round or hand began in ``history`` (arrange() is
+    #: allowed only there)
+    _hand_start: int = 0
+
+    def _setups_saved(self) -> dict[str, Any]:
+        setups = getattr(self, "setups", None)
+        return {"setups": [dict(s) for s in setups]} if setups else {}
+
+    def _apply_setup(self, setup: dict[str, Any]) -> None:
+        """Lay the chosen position ``setup`` (the family's own keys); check it
+        whole first and raise :class:`GameError` before changing anything."""
+        raise NotImplementedError(f"{type(self).__name__} has no arrange()")
+
+    def _arrange(self, setup: dict[str, Any]) -> None:
+        """Check that a round or hand has just begun, lay ``setup`` and keep it
+        for saving and replay (every family's ``arrange()`` ends here).  A bad
+        setup raises :class:`GameError` and leaves the game as it was."""
+        if self.is_over or len(self.history) != self._hand_start:
+            raise GameError(f"arrange() works only at the start of a {self.row_name}, "
+                            "before anybody acts in it")
+        setup = {"at": len(self.history), **setup}
+        self._apply_setup(setup)  # checks everything before it changes anything
+        if not hasattr(self, "setups") or self.setups is None:
+            self.setups = []
+        self.setups.append(setup)
 
     def _saved_extra(self) -> dict[str, Any]:
         """Keys a family adds to the saved game (none by default)."""
         return {}
 
     def _start_replay(self, saved: Mapping[str, Any], moves: int) -> None:
-        """Read the family's keys of ``saved`` before ``moves`` moves are replayed."""
+        """Read the positions set with ``arrange()`` up to move ``moves``, in order."""
+        setups = saved.get("setups", [])
+        if not isinstance(setups, list) or not all(
+                isinstance(s, Mapping) and isinstance(s.get("at"), int) for s in setups):
+            raise GameError(f"a saved game lists its setups as objects with 'at', not {setups!r}")
+        self._pending_setups = sorted((dict(s) for s in setups if s["at"] <= moves),
+                                      key=lambda s: s["at"])
 
     def _before_move(self, i: int) -> None:
-        """Called before replaying move ``i`` (and once after the last)."""
+        """Called before replaying move ``i`` (and once after the last): lays
+        the positions set with ``arrange()`` at that point."""
+        pending = getattr(self, "_pending_setups", None)
+        while pending and pending[0]["at"] == i:
+            setup = pending.pop(0)
+            self._apply_setup(setup)
+            if not hasattr(self, "setups") or self.setups is None:
+                self.setups = []
+            self.setups.append(setup)
 
     def _check_loaded(self, saved: Mapping[str, Any]) -> None:
         """Compare the replayed game with what ``saved`` says (raise GameError)."""
@@ -442,7 +486,7 @@ class Engine:
         cut = undo_point(self.history, seat, "" if seat is None else self.players[seat])
         undone = self.history[cut:]
         fresh = self._create(self.variant, list(self.players), self.seed, self.options)
-        fresh._replay(self.history[:cut], self._saved_extra())
+        fresh._replay(self.history[:cut], self._saved_extra() | self._setups_saved())
         self.__dict__.update(fresh.__dict__)
         return undone
 

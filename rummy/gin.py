@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rummy import onepack
-from rummy.cards import Card, deck, format_cards
+from rummy.cards import Card, as_cards, deck, format_cards
 from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
@@ -558,6 +558,7 @@ class GinGame(Engine, family="gin"):
         self.advisor_memory: dict[str, Any] = {}
         self._version = 0
         self._legal_cache: tuple[int, list[Action]] | None = None
+        self.setups: list[dict[str, Any]] = []
         (self.box, self.captain, self.advisor), draws = draw_roles(self.rng)
         for i, d in enumerate(draws):
             text = ", ".join(f"{self.players[s]} {c}" for s, c in enumerate(d))
@@ -594,6 +595,8 @@ class GinGame(Engine, family="gin"):
         if self.number > 1:
             self._hand_starts.append(len(self.log))
         n = self.players
+        self._hand_start = len(self.history)
+        self._log_start = len(self.log)
         self.log.append(
             f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
             f"captain, {n[self.advisor]} sits out and advises.")
@@ -618,6 +621,96 @@ class GinGame(Engine, family="gin"):
         self._stock_only = False
         self._knock = None
         self._advice = None
+
+    # -- a chosen position (lessons, guided hands, drills) -----------------------
+    def arrange(
+        self,
+        box: Sequence[Card | str] | str,
+        captain: Sequence[Card | str] | str,
+        upcard: Card | str,
+        stock_top: Sequence[Card | str] | str = (),
+        *,
+        roles: Sequence[int] | None = None,
+    ) -> None:
+        """Replace the current deal by a chosen position (for lessons, guided
+        hands, drills and tests).
+
+        Allowed at the start of a hand, before anybody has acted in it.
+        ``box`` and ``captain`` are the two hands of 10 cards, ``upcard`` the
+        card turned up (G-3), ``stock_top`` the next cards of the stock (first
+        drawn first); the rest of the pack is shuffled under them with the
+        game's own RNG.  ``roles`` seats the box, the captain and the advisor
+        (three seats; default: as they are).  The position is saved with the
+        game (``to_json``), so loading, replay and undo keep it.
+
+        >>> from rummy import new_game, load_game
+        >>> g = new_game("gin_three", players=["Ana", "Ben", "Cleo"], seed=3)
+        >>> g.arrange("2c 3c 4c 5d 5h 5s 9h 9d 9s Kc", "Ah 2h 3h 7c 7d 7s Jh Jd Qs Ks", "Kd",
+        ...           stock_top="6c", roles=(0, 1, 2))
+        >>> g.apply("pass"); g.apply("pass"); g.apply("draw stock")
+        >>> g.phase, Card.parse("6c") in g.hands[1]
+        ('discard', True)
+        >>> load_game(g.to_json()).log == g.log
+        True
+        """
+        self._arrange({
+            "roles": list((self.box, self.captain, self.advisor) if roles is None else roles),
+            "box": _text(box),
+            "captain": _text(captain),
+            "upcard": _text([upcard] if isinstance(upcard, Card) else upcard),
+            "stock_top": _text(stock_top),
+        })
+
+    def _apply_setup(self, setup: dict[str, Any]) -> None:
+        roles = setup.get("roles")
+        if (not isinstance(roles, list) or sorted(roles) != [0, 1, 2]
+                or not all(type(r) is int for r in roles)):
+            raise GameError(f"roles are the seats of the box, the captain and the advisor, "
+                            f"each of 0, 1, 2 once, not {roles!r}")
+        box_hand = list(_as_cards(setup.get("box", "")))
+        cap_hand = list(_as_cards(setup.get("captain", "")))
+        for who, hand in (("box", box_hand), ("captain", cap_hand)):
+            if len(hand) != self.hand_cards:
+                raise GameError(f"the {who} is dealt {self.hand_cards} cards (G-3), "
+                                f"not {len(hand)}")
+        up = list(_as_cards(setup.get("upcard", "")))
+        if len(up) != 1:
+            raise GameError(f"one card is turned up (G-3), not {len(up)}")
+        top = list(_as_cards(setup.get("stock_top", "")))
+        used = box_hand + cap_hand + up + top
+        seen: set[Card] = set()
+        twice = sorted({c for c in used if c in seen or seen.add(c)}, key=_bit)  # type: ignore[func-returns-value]
+        if twice:
+            raise GameError("one pack holds each card once (G-1); given twice: "
+                            + format_cards(twice))
+        rest = [c for c in _CARD if c not in seen]
+        self.rng.shuffle(rest)
+        # every check passed: lay the position
+        self.box, self.captain, self.advisor = roles
+        del self.log[self._log_start:]  # the seed's own deal of this hand is not told
+        n = self.players
+        self.log.append(
+            f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
+            f"captain, {n[self.advisor]} sits out and advises.")
+        self.stock = Stock(rest + list(reversed(top)))
+        self.hands = {self.captain: sorted(cap_hand, key=_bit), self.box: sorted(box_hand, key=_bit)}
+        self.taken = {self.captain: [], self.box: []}
+        self.discards = up
+        self.log.append(
+            f"{n[self.box]} deals a chosen hand: {self.hand_cards} cards each to {n[self.box]} "
+            f"and {n[self.captain]}, and turns up {self.discards[-1]}; {len(self.stock)} cards "
+            "form the stock (G-3).")
+        self.phase = "upcard"
+        self.turn = self.captain
+        self.turns = 0
+        self.just_taken = None
+        self._upcard_offers = 0
+        self._stock_only = False
+        self._knock = None
+        self._advice = None
+        self.advisor_memory = {}
+        self._version += 1
+        self._legal_cache = None
 
     # -- the common API -------------------------------------------------------
     low_wins = False  # G-13: the first to reach the target wins
@@ -1238,6 +1331,17 @@ class GinGame(Engine, family="gin"):
     def __repr__(self) -> str:
         return (f"<GinGame hand {self.hand_number}, {self.phase}, scores "
                 f"{dict(zip(self.players, self.scores))}>")
+
+
+def _text(cards_: Sequence[Card | str] | str) -> str:
+    return " ".join(str(c) for c in _as_cards(cards_))
+
+
+def _as_cards(cards_: Sequence[Card | str] | str) -> tuple[Card, ...]:
+    try:
+        return as_cards(cards_)
+    except ValueError as e:
+        raise GameError(str(e)) from None
 
 
 def _plan_actions(plan: LayoffPlan, melds: Sequence[tuple[Card, ...]]) -> tuple[Action, ...]:

@@ -1,31 +1,47 @@
-"""Guided hands: one short hand of a variant in which the learner makes every
+"""Guided hands: a short game of a variant in which the learner makes every
 decision and hears, for a wrong or weaker move, which rule says why.
 
-A :class:`Guide` plays one hand (round 1 of the Three-Thirteen family, hand 1
-of the Big Table, the first hand of Gin) with the learner in one seat and
-bots in the others.  It uses only the engine's public API
-(:func:`rummy.new_game`, ``apply``, ``legal_actions``, ``observe``), the
-solver (:func:`rummy.penalty`) and the bots; the engine decides what is
-legal, the guide only judges which legal moves are *good*:
+A :class:`Guide` plays the first round(s) or hand(s) of a variant with the
+learner in one seat and bots in the others: long enough that every *move*
+rule of the variant (:data:`rummy.practice.MOVE_RULES`) comes up as a
+decision of the learner's (the Three-Thirteen family plays two rounds, the
+second one with someone else going out first, so that your last turn, TT-7,
+is yours to play; Gin plays two hands: in the first the box knocks, you lay
+off and undercut; in the second you are in the box, knock and choose the melds
+you lay out, G-8a).  :meth:`Guide.decision` names the rules of the decision
+now.  The guide uses only the engine's public API (:func:`rummy.new_game`,
+``arrange``, ``apply``, ``legal_actions``, ``observe``), the solver
+(:func:`rummy.penalty`) and the bots; the engine decides what is legal, the
+guide only judges which legal moves are *good*:
 
+* a move that does not parse gets how moves are written (a spelling matter:
+  no game rule is cited); cards are read by :func:`rummy.teach.as_card`, so
+  every notation the quizzes accept works (``discard king of clubs``);
 * a move the engine refuses gets the engine's own message (it says what was
   wrong, with the rule id) and the learner tries again;
 * a legal move that is weaker than another (a discard that keeps more
-  points, not going out or not calling match when you can, laying out a card
-  that could be laid off) is not played: the feedback names the rule and
-  explains why, and the learner tries again;
-* every good move is accepted (several may be), then the bots play their
-  turns, which are told in words.
+  points, not going out or not calling match when you can, a lay-off choice
+  that ends the hand worse for you, as the engine scores it; a layout that
+  gives the defender more to lay off) is not played: the feedback names the
+  rule and explains why, and the learner tries again;
+* every good move is accepted (several may be; ``discard X`` that goes out
+  goes out), then the bots play their turns, which are told in words.
+
+:meth:`Guide.hint` teaches in three steps, asked one after another: what
+to look at (a question), the rule that decides and why, then the move (the
+drills' :func:`rummy.practice.three_hints`).
 
 A guided hand is a *chosen position* where the variant has a script
 (``SCRIPTS``: every seat's cards, the first discard (Big Table: each seat's
 pile) and the top of the stock, chosen so that each rule the hand can show
-comes up); the seed then only picks the dealer and the order of the cards
-nobody was dealt.  Without
-a script, or when a ``seed`` is given, the deal is the engine's, from the
-seed (``DEFAULT_SEEDS``: seeds chosen so that the hand is short and its
-rules come up).  ``SHOWS`` lists, per variant, the rule ids the guided hand
-brings up (tests play each hand through and check them).
+comes up; ``LATER_HANDS``: the rounds or hands after the first), laid with
+the family's ``arrange()`` when its round begins, so a guided game reloads
+and replays exactly; the seed then only picks the dealer and the order of
+the cards nobody was dealt.  Without a script (Gin's first hand), or when a
+``seed`` is given (then one round or hand only), the deal is the engine's,
+from the seed (``DEFAULT_SEEDS``: seeds chosen so that the hand is short and
+its rules come up).  ``SHOWS`` lists, per variant, the rule ids the guided
+hand brings up (tests play each hand through and check them).
 
 >>> guide = Guide("three_thirteen")
 >>> guide.done
@@ -37,20 +53,23 @@ True
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import rummy
 from rummy.bots import make_bot
 from rummy.cards import Card, cards, rank_name
-from rummy.game import Action, GameError
+from rummy.game import Action, ActionError, GameError
 from rummy.melds import Arrangement, MeldRules, best_arrangement, penalty
+from rummy.practice import three_hints
+from rummy.teach import as_card, as_cards
 
-__all__ = ["Guide", "Verdict", "Script", "DEFAULT_SEEDS", "GUIDED_VARIANTS", "LEARNER", "SCRIPTS",
-           "SHOWS"]
+__all__ = ["Guide", "Verdict", "Script", "DEFAULT_SEEDS", "GUIDED_VARIANTS", "LATER_HANDS", "LEARNER",
+           "SCRIPTS", "SHOWS", "MOVE_VERBS", "read_move"]
 
 #: The learner's name at the table.
 LEARNER = "You"
@@ -115,6 +134,34 @@ SCRIPTS: dict[str, Script] = {
                           upcard="3h", stock_top="8h 7s",
                           why="three wilds are no meld without a natural card (TR-2)"),
 }
+#: Scripts of the rounds (hands) a guided hand plays after its first, laid with the
+#: family's ``arrange()`` when each begins, so that every move rule of the variant
+#: (``rummy.practice.MOVE_RULES``) comes up as a decision of yours.
+LATER_HANDS: dict[str, tuple[Script, ...]] = {
+    # round 2 (fours wild, you deal): Ben, on your left, goes out at once with
+    # 5♣ 6♣ 7♣ 8♣; Ana and then you get one last turn each (TT-7), and the T♥ of
+    # the stock completes your 8♥ 9♥ + wild, so you go out too and score 0
+    "three_thirteen": (Script(hands={"Ben": "5c 6c 7c Kd", "Ana": "2s 9d Jh 5h",
+                                     "You": "8h 9h 4s Kc"},
+                              upcard="Qh", stock_top="8c Ac Th 2d",
+                              why="someone else goes out: your last turn (TT-7)"),),
+    "tre_tretton": (Script(hands={"Ben": "5c 6c 7c Kd", "Ana": "2s 9d Jh 5h",
+                                  "You": "8h 9h 4s Kc"},
+                           upcard="Qh", stock_top="8c Ac Th 2d",
+                           why="someone else goes out: your last turn (TT-7)"),),
+    "three_thirteen_jokers": (Script(hands={"Ana": "5c 6c 7c Kd", "Ben": "2s 9d Jh 5h",
+                                            "Cleo": "Qc 2c 9s 6h", "You": "8h 9h 4s Kc"},
+                                     upcard="Qh", stock_top="8c Ac 3d Th 2d",
+                                     why="someone else goes out: your last turn (TT-7)"),),
+    # gin, hand 2: you undercut the box in hand 1, so you are in the box now (G-11)
+    # against Ben; neither of you wants the Q♠ (G-4); the A♠ of the stock lets you
+    # knock with 1 point of deadwood, and you choose the melds (G-8a): three sets
+    # leave Ben only 3♠ 4♠ 5♠ to lay off, three runs the 2s and 6s of three suits
+    "gin_three": (Script(hands={"You": "3c 3d 3h 4c 4d 4h 5c 5d 5h Kc",
+                                "Ben": "Ac 7s 9d Jh 2s Ts 8h 6c 2d Kh"},
+                         upcard="Qs", stock_top="9c As 7d 8s",
+                         why="you knock and choose the melds you lay out (G-8a)"),),
+}
 #: The rule ids each guided hand brings up in what the learner reads (the
 #: situation, the feedback on the weaker moves tried on the way).
 SHOWS: dict[str, frozenset[str]] = {
@@ -122,7 +169,7 @@ SHOWS: dict[str, frozenset[str]] = {
     "tre_tretton": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TT-8", "TR-2", "TR-3"}),
     "three_thirteen_jokers": frozenset({"TT-2", "TT-5", "TT-6", "TT-7", "TJ-3", "TJ-7"}),
     "big_table": frozenset({"BT-1", "BT-3", "BT-4", "BT-5", "BT-6"}),
-    "gin_three": frozenset({"G-2", "G-4", "G-5", "G-6", "G-8"}),
+    "gin_three": frozenset({"G-2", "G-4", "G-5", "G-6", "G-8", "G-8a", "G-9", "G-11"}),
 }
 _OTHERS = ("Ana", "Ben", "Cleo", "Dev")
 _PLAYERS = {"three_thirteen": 3, "tre_tretton": 3, "three_thirteen_jokers": 4, "big_table": 4,
@@ -130,8 +177,62 @@ _PLAYERS = {"three_thirteen": 3, "tre_tretton": 3, "three_thirteen_jokers": 4, "
 #: The verbs of a draw choice (the open card against a blind one).
 _DRAWS = frozenset({"draw stock", "draw discard", "draw pool", "draw pile", "take upcard", "pass"})
 _RULE_ID = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
-#: What a refused move is about when the engine's message names no rule.
+#: What a refused move is about when the engine's message names no rule, by phase.
 _DEFAULT_RULE = {"three_thirteen": "TT-5", "big_table": "BT-3", "gin": "G-5"}
+_PHASE_RULE = {"upcard": "G-4", "lay off": "G-8"}
+#: Every verb a move may start with (then a card, if the move needs one).
+MOVE_VERBS = ("draw stock", "draw discard", "draw pool", "draw pile", "take upcard", "pass",
+              "discard", "go out", "knock", "gin", "lay off", "lay out", "call match", "play on")
+_HOW = ("write a move as a verb, then a card if the move needs one: 'draw stock', 'discard 9♣', "
+        "'discard 9c' or 'discard nine of clubs'; 'lay off 5♥ onto 6♥ 7♥ 8♥'; 'knock 9c with "
+        "3c 3d 3h, 4c 4d 4h'")
+
+
+def read_move(text: Action | str) -> Action:
+    """The move ``text`` names, with its cards in any notation the quizzes
+    accept (:func:`rummy.teach.as_card`: ``K♣``, ``Kc``, ``king of clubs``);
+    raises :class:`rummy.game.ActionError` saying how moves are written
+    (a spelling matter: it cites no rule of the game).
+
+    >>> str(read_move("discard king of clubs")), str(read_move("Draw  Stock"))
+    ('discard Kc', 'draw stock')
+    >>> str(read_move("lay off 5♥ onto 6h, 7h and 8h"))
+    'lay off 5h onto 6h 7h 8h'
+    >>> read_move("discard 9x")
+    Traceback (most recent call last):
+    ...
+    rummy.game.ActionError: 'discard 9x': '9x' is not a card; write a move as a verb, then a card if the move needs one: 'draw stock', 'discard 9♣', 'discard 9c' or 'discard nine of clubs'; 'lay off 5♥ onto 6♥ 7♥ 8♥'; 'knock 9c with 3c 3d 3h, 4c 4d 4h'
+    """
+    if isinstance(text, Action):
+        return text
+    if not isinstance(text, str) or not text.strip():
+        raise ActionError(f"{text!r} is not a move: {_HOW}")
+    said = " ".join(text.split())
+    low = said.lower()
+    body, _, onto_text = low.partition(" onto ")
+    body, has_with, with_text = body.partition(" with ")
+    verb = next((v for v in sorted(MOVE_VERBS, key=len, reverse=True)
+                 if body == v or body.startswith(v + " ")), None)
+    if verb is None:
+        raise ActionError(f"{said!r} is not a move: {_HOW}")
+    rest = body[len(verb):].strip()
+    card = as_card(rest) if rest else None
+    if rest and card is None:
+        raise ActionError(f"{said!r}: {rest!r} is not a card; {_HOW}")
+    onto: tuple[Card, ...] = ()
+    if onto_text:
+        got = as_cards(onto_text)
+        if got is None:
+            raise ActionError(f"{said!r}: the meld after 'onto' is not cards; {_HOW}")
+        onto = got
+    melds: list[tuple[Card, ...]] = []
+    if has_with:
+        for part in with_text.split(","):
+            meld = as_cards(part)
+            if meld is None:
+                raise ActionError(f"{said!r}: the melds after 'with' are not cards; {_HOW}")
+            melds.append(meld)
+    return Action(verb, card, onto, tuple(melds))
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +296,11 @@ class Guide:
         self.game = rummy.new_game(found.name, players=names, seed=self.seed, **options)
         if self.script is not None:
             _stack_deal(self.game, self.script)
+        #: the scripts of the rounds or hands after the first (LATER_HANDS)
+        self.later: tuple[Script, ...] = LATER_HANDS.get(found.name, ()) if seed is None else ()
+        self._dealt = 1
+        self._hint_step = 0
+        self._hint_at = -1
         self.bots = {seat: make_bot(bots, seed=self.seed + seat)
                      for seat in range(len(names)) if seat != self.learner}
         self.narration: list[str] = list(self.game.log)
@@ -233,9 +339,20 @@ class Guide:
         return int(self.game.observe(self.learner).number)
 
     @property
+    def hands(self) -> int:
+        """How many rounds (hands) the guided hand lasts."""
+        return 1 + len(self.later)
+
+    @property
     def done(self) -> bool:
-        """True once the guided hand is over (scored)."""
-        return self.game.is_over or self._hand_number() != self._start
+        """True once the guided hand is over (its last round or hand scored)."""
+        return self.game.is_over or self._hand_number() >= self._start + self.hands
+
+    def _deal_next(self) -> None:
+        """At the start of a later round or hand, lay its script (before anybody acts)."""
+        if self._dealt < self.hands and self._hand_number() == self._start + self._dealt:
+            _stack_deal(self.game, self.later[self._dealt - 1])
+            self._dealt += 1
 
     def _learner_to_act(self) -> bool:
         return not self.done and self.learner in self.game.to_act()
@@ -245,6 +362,7 @@ class Guide:
         for _ in range(2000):
             if self.done:
                 break
+            self._deal_next()
             acting = [s for s in self.game.to_act() if s != self.learner]
             if not acting:
                 break
@@ -309,7 +427,7 @@ class Guide:
     def summary(self) -> str:
         """How the hand ended, from the engine's narration: the last sentences
         before the next hand begins."""
-        nxt = self._start + 1
+        nxt = self._start + self.hands
         end = next((i for i, line in enumerate(self.narration)
                     if line.startswith((f"Round {nxt} ", f"Hand {nxt} ", f"Hand {nxt}:"))),
                    len(self.narration))
@@ -317,14 +435,145 @@ class Guide:
 
     # -- judging -----------------------------------------------------------------------------
     def legal(self) -> list[Action]:
-        return list(self.game.legal_actions(self.learner)) if self._learner_to_act() else []
+        """The learner's moves now: the engine's legal moves; in Gin a knock
+        that may lay out several arrangements is listed once per arrangement,
+        named with its melds (G-8a: you choose what you lay out)."""
+        if not self._learner_to_act():
+            return []
+        legal = list(self.game.legal_actions(self.learner))
+        if self.family != "gin" or not any(a.verb == "knock" for a in legal):
+            return legal
+        options = self._knock_options()
+        out: list[Action] = []
+        for a in legal:
+            named = [o.action for o in options if o.action.card == a.card and o.action.verb == a.verb]
+            out.extend(named if a.verb == "knock" and len(named) > 1 else [a])
+        return out
+
+    def _knock_options(self) -> list[Any]:
+        return list(self.observation().knock_options())
+
+    # -- the decision now: its rules and three-step hints -------------------------------------
+    def decision(self) -> tuple[str, ...]:
+        """The rule ids that decide the learner's decision now, the deciding
+        one first (empty when the learner has nothing to decide)."""
+        if not self._learner_to_act():
+            return ()
+        obs = self.observation()
+        legal = self.legal()
+        verbs = {a.verb for a in legal}
+        fam = self.family
+        if fam == "three_thirteen":
+            last = ("TT-7",) if obs.went_out is not None else ()
+            if obs.phase == "draw":
+                return last + ("TT-5",)
+            if "go out" in verbs:
+                out = ("TJ-7", "TT-6") if self.variant.must_go_out else ("TT-6",)
+                return last + out + ("TT-5",)
+            return last + ("TT-5", "TT-8")
+        if fam == "big_table":
+            if "call match" in verbs:
+                return ("BT-4",)
+            return ("BT-3",) if "draw" in obs.phase else ("BT-3", "BT-6")
+        if obs.phase == "upcard":
+            return ("G-4",)
+        if obs.phase == "draw":
+            return ("G-5",)
+        if obs.phase == "lay off":
+            return ("G-8",)
+        if any(a.melds for a in legal):
+            return ("G-8a", "G-6")
+        return ("G-6", "G-5") if "knock" in verbs or "gin" in verbs else ("G-5", "G-6")
+
+    def hints(self) -> tuple[str, str, str]:
+        """The three steps of the hint for the decision now (as the drills'
+        :func:`rummy.practice.three_hints`): what to look at (a question),
+        the rule that decides and why, then the move."""
+        rules = self.decision()
+        if not rules:
+            return ("The hand is over.",) * 3 if self.done else ("It is not your turn yet.",) * 3
+        good, legal = self.good_moves(), self.legal()
+        move = (("Any of your moves is fine here: " if len(good) == len(legal) else "Play ")
+                + " or ".join(map(str, good)) + ".")
+        look, why = self._look_and_why(rules[0])
+        return three_hints(rules[0], look, why, move)
+
+    def hint(self) -> str:
+        """The next step of the hint for this decision: first a question that
+        points at what to look at, then the rule that decides and why, then
+        the move itself (asked again, the move is repeated)."""
+        if self.done:
+            return "The hand is over."
+        at = len(self.game.history)
+        if at != self._hint_at:
+            self._hint_at, self._hint_step = at, 0
+        step = self.hints()[min(self._hint_step, 2)]
+        self._hint_step += 1
+        return step
+
+    @property
+    def hint_step(self) -> int:
+        """Which step (1 to 3) of this decision's hint was given last; 0 before any."""
+        if self.done or self._hint_at != len(self.game.history):
+            return 0
+        return min(self._hint_step, 3)
+
+    def _look_and_why(self, rule: str) -> tuple[str, str]:
+        obs = self.observation()
+        fam = self.family
+        if fam == "three_thirteen":
+            top = _show(obs.discard_top)
+        elif fam == "big_table":
+            pile = obs.piles[obs.right]
+            top = _show(pile[-1] if pile else None)
+        else:
+            top = _show(obs.discard_pile[-1] if obs.discard_pile else None)
+        draw_why = ("Take the open card only when it completes a meld or lowers the points you "
+                    "keep; a blind card may help, the open one you can already judge.")
+        return {
+            "TT-5": ((f"Look at the open {top}: does it make a meld with your cards, or lower the "
+                      "points you would keep?", draw_why) if obs.phase == "draw" else
+                     ("Which card of your hand is in no meld, and which costs the most points?",
+                      "Your hand is scored by its best arrangement (M-7): throw the card whose "
+                      "loss keeps the fewest points.")),
+            "TT-6": ("Are all your cards but one in melds now?",
+                     "Then throwing that one goes out, and going out scores 0."),
+            "TJ-7": ("Are all your cards but one in melds now?",
+                     "Then throwing that one goes out whether you say so or not."),
+            "TT-7": ("Someone has gone out: what can you still do on this last turn?",
+                     "Draw and discard as usual; if your cards then all meld but the discard, "
+                     "you go out too and score 0, otherwise keep the fewest points."),
+            "BT-3": ((f"Look at the pile on your right ({top}): does it make a meld with your "
+                      "cards, or lower the points you would keep?", draw_why)
+                     if "draw" in obs.phase else
+                     ("Which card of your hand is in no meld, and which costs the most points?",
+                      "The hand is scored by its best arrangement (BT-6): throw the card whose "
+                      "loss keeps the fewest points.")),
+            "BT-4": ("Is every card of your hand in a meld now?",
+                     "A match not called does not count, and the others play on (BT-5)."),
+            "G-4": (f"Does the upcard {top} make a meld with your cards, or lower your deadwood?",
+                    "Take it only when it helps: whoever takes it must discard at once."),
+            "G-5": ((f"Does the top discard {top} make a meld with your cards, or lower your "
+                     "deadwood?", draw_why) if obs.phase == "draw" else
+                    ("Which card of your hand is in no meld, and which costs the most points?",
+                     "Deadwood decides whether you can knock and what you lose (G-6).")),
+            "G-6": ("Which discard leaves the least deadwood, and is that 10 points or less?",
+                    "Then you may knock: a low deadwood is what wins the hand."),
+            "G-8a": ("Which of your ways to lay out gives the defender the fewest cards to lay "
+                     "off?", "Every card the defender lays off lowers their deadwood, so it "
+                     "lowers what you win, or makes you undercut."),
+            "G-8": ("Which of your deadwood cards fit onto the knocker's melds, and does laying "
+                    "them off lower the deadwood you end with?",
+                    "Lay off only what lowers your deadwood: a card that already sits in a meld "
+                    "of your own costs nothing where it is."),
+        }.get(rule, ("What does the position show that this move depends on?", ""))
 
     def good_moves(self) -> list[Action]:
         """Every legal move the guide accepts now (never empty while the learner acts)."""
         legal = self.legal()
         if not legal:
             return []
-        good = [a for a in legal if self._weakness(a, legal) is None]
+        good = [a for a in legal if self._weakness(self._goes_out(a, legal) or a, legal) is None]
         return good or legal
 
     def judge(self, action: Action | str) -> Verdict:
@@ -334,22 +583,24 @@ class Guide:
         if not self._learner_to_act():
             return Verdict(False, "", "It is not your turn yet.")
         try:
-            move = Action.parse(action)
-        except GameError as e:
-            return Verdict(False, "", str(e))
+            move = read_move(action)
+        except GameError as e:  # a spelling matter: how moves are written, no game rule
+            return Verdict(False, "", str(e) + ". Your moves now: "
+                           + ", ".join(map(str, self.legal())) + ".")
         legal = self.legal()
-        if move not in legal:
-            same = self._goes_out(move, legal)
-            if same is None:
-                return self._why_not_out(move) or Verdict(False, "", "")  # else the engine says why
+        same = self._goes_out(move, legal)
+        if same is not None:
             move = same
+        if move not in legal:
+            return self._why_not_out(move) or Verdict(False, "", "")  # else the engine says why
         weak = self._weakness(move, legal)
         return weak if weak is not None else Verdict(True, "", "")
 
     def _goes_out(self, move: Action, legal: Sequence[Action]) -> Action | None:
-        """TJ-7: where going out is not optional, a discard that leaves every other
-        card melded *is* going out; the engine lists it as ``go out`` only."""
-        if not self.variant.must_go_out or move.verb != "discard" or move.card is None:
+        """A discard that leaves every other card melded *is* going out (TT-6;
+        where going out is not optional the engine lists it as ``go out``
+        only, TJ-7): ``discard X`` is read as ``go out X`` when that is legal."""
+        if self.family != "three_thirteen" or move.verb != "discard" or move.card is None:
             return None
         out = Action("go out", move.card)
         return out if out in legal else None
@@ -375,20 +626,27 @@ class Guide:
             return self._refuse(verdict)
         if not verdict.accepted:  # illegal: let the engine explain, the state stays untouched
             try:
-                self.game.apply(Action.parse(action), player=self.learner)
+                self.game.apply(read_move(action), player=self.learner)
             except GameError as e:
                 found = _RULE_ID.findall(str(e))
-                rule = found[0] if found else _DEFAULT_RULE[self.family]
+                phase = self.observation().phase
+                rule = found[0] if found else _PHASE_RULE.get(phase, _DEFAULT_RULE[self.family])
                 text = str(e) if found else f"{e} ({rule})"
                 return self._refuse(Verdict(False, rule, text))
             raise AssertionError("a move outside legal_actions was accepted")  # pragma: no cover
-        move = Action.parse(action)
+        said = read_move(action)
+        legal = self.legal()
+        move = self._goes_out(said, legal) or said
         note = ""
-        if move not in self.legal():  # a discard that goes out (TJ-7), see _goes_out
-            note = (f" Throwing the {_show(move.card)} leaves every other card melded, so it goes "
+        if move != said:  # a discard that goes out, see _goes_out
+            note = (f" Throwing the {_show(move.card)} leaves every other card melded, so you go "
+                    "out with it (TT-6)." if not self.variant.must_go_out else
+                    f" Throwing the {_show(move.card)} leaves every other card melded, so it goes "
                     "out: here going out is not optional (TJ-7).")
         before = len(self.game.log)
+        number = self._hand_number()
         self.game.apply(move, player=self.learner)
+        ended = self._hand_number() != number  # your move ended a round or hand: tell it whole
         self.moves += 1
         after_me = len(self.game.log)
         self._run_bots()
@@ -396,7 +654,7 @@ class Guide:
         if self.done:
             self.feedback = "Good." + note + " " + self.summary()
             return True, self.feedback
-        self.feedback = ("Good." + note + " " + " ".join(mine[-2:])).strip()
+        self.feedback = ("Good." + note + " " + " ".join(mine if ended else mine[-2:])).strip()
         if theirs:
             self.feedback += " Then: " + " ".join(theirs[-6:])
         return True, self.feedback
@@ -409,22 +667,6 @@ class Guide:
         why = why if why.endswith((".", "!", "?")) else why + "."
         self.feedback = f"Not that one: {why} Try again."
         return False, self.feedback
-
-    def hint(self) -> str:
-        """What to look at now (not the answer itself, unless only one move is good)."""
-        if self.done:
-            return "The hand is over."
-        good = self.good_moves()
-        legal = self.legal()
-        if len(good) == len(legal):
-            return "Any of your moves is fine here: " + ", ".join(map(str, good)) + "."
-        verbs = sorted({a.verb for a in good})
-        if len(good) == 1 and good[0].verb in _DRAWS:
-            return (f"Does the open card help you (a meld, fewer points), or is a blind card "
-                    f"better? Here: {good[0]}.")
-        if len(good) == 1:
-            return f"Look for the move that keeps the fewest points: {good[0]}."
-        return f"Good moves now: {', '.join(map(str, good))} (one {' or '.join(verbs)})."
 
     # -- why a legal move is weaker --------------------------------------------------------
     def _weakness(self, move: Action, legal: Sequence[Action]) -> Verdict | None:
@@ -557,11 +799,15 @@ class Guide:
                 return None
             return self._weak_draw(move, take, top, hand, rules, keep_top=True)
         if obs.phase == "discard":
-            points = self._discard_points(hand, legal, ("discard", "knock"), rules)
+            points = self._discard_points(hand, legal, ("discard", "knock", "gin"), rules)
             if move not in points:
                 return None
+            if move.melds:
+                weaker = self._weak_layout(move)
+                if weaker is not None:
+                    return weaker
             best = min(points.values())
-            gins = [a for a, p in points.items() if p == 0 and a.verb == "knock"]
+            gins = [a for a, p in points.items() if p == 0 and a.verb in ("knock", "gin")]
             if gins and move not in gins:
                 return Verdict(False, "G-7", f"you can go gin: {gins[0]} leaves no deadwood at all, "
                                "worth the gin bonus plus the other player's deadwood, and the "
@@ -573,36 +819,77 @@ class Guide:
                                f"points of deadwood, the {better.card.symbol} only {best} (G-6: "
                                f"deadwood decides whether you can knock, and what you lose).")
             return None
-        if obs.phase == "lay off" and move.verb == "lay out":
-            offs = [a for a in legal if a.verb == "lay off"]
-            if offs:
-                card = offs[0].card
-                assert card is not None
-                return Verdict(False, "G-8", f"the {card.symbol} fits onto the knocker's "
-                               f"{' '.join(c.symbol for c in offs[0].onto)}: lay it off first, it "
-                               f"then costs you nothing (G-8).")
-        if obs.phase == "lay off" and move.verb == "lay off":
-            plan = getattr(obs, "layoff_plan", None)
-            planned = {c for c, _m in getattr(plan, "layoffs", ())} if plan is not None else set()
-            if planned and move.card not in planned:
-                assert move.card is not None
-                return Verdict(False, "G-8", f"the {move.card.symbol} does more good in a meld of "
-                               "your own; lay off the cards that are deadwood (G-8).")
+        if obs.phase == "lay off":
+            # judged by the engine's outcome: the move, then the best lay-offs after it
+            ends = {a: self._layoff_end(a) for a in legal}
+            best = max(ends.values())
+            if move in ends and ends[move] < best:
+                better = next(a for a, v in ends.items() if v == best)
+                if move.verb == "lay out":
+                    return Verdict(False, "G-8", f"laying out now ends the hand "
+                                   f"{best - ends[move]} points worse for you than laying off "
+                                   f"first ({better}): a card laid off costs you nothing (G-8).")
+                return Verdict(False, "G-8", f"laying off the {_show(move.card)} ends the hand "
+                               f"{best - ends[move]} points worse for you than {better}: it does "
+                               "more good in a meld of your own (G-8).")
         return None
+
+    def _layoff_end(self, move: Action) -> int:
+        """Your points less the knocker's once the hand is scored, if you play
+        ``move`` now and then the best lay-offs (on a copy of the engine)."""
+        twin = copy.deepcopy(self.game)
+        knocker = twin.observe(self.learner).knock.knocker
+        before = list(twin.scores)
+        twin.apply(move, player=self.learner)
+        for _ in range(20):
+            if twin.phase != "lay off":
+                break
+            plan = twin.observe(self.learner).layoff_plan
+            twin.apply(plan[0] if plan else Action("lay out"), player=self.learner)
+        mine = twin.scores[self.learner] - before[self.learner]
+        theirs = twin.scores[knocker] - before[knocker]
+        return int(mine - theirs)
+
+    def _weak_layout(self, move: Action) -> Verdict | None:
+        """G-8a: among the ways to lay out a knock with this discard, one that
+        keeps no less deadwood and offers the defender more cards to lay off
+        is weaker."""
+        options = [o for o in self._knock_options() if o.action.card == move.card]
+        mine = next((o for o in options if o.action == move), None)
+        if mine is None:
+            return None
+        better = [o for o in options if o.deadwood_points <= mine.deadwood_points
+                  and o.open_cards < mine.open_cards]
+        if not better:
+            return None
+        b = min(better, key=lambda o: (o.open_cards, o.deadwood_points))
+        return Verdict(False, "G-8a", f"you choose the melds you lay out (G-8a), and these leave "
+                       f"{mine.open_cards} cards you haven't seen that your opponent could lay off; "
+                       f"{' '.join('[' + ' '.join(c.symbol for c in m) + ']' for m in b.melds)} "
+                       f"leaves only {b.open_cards}, with {b.deadwood_points} deadwood.")
 
 
 def _stack_deal(game: Any, script: Script) -> None:
     """Put the scripted cards where the script says, before anybody moves.
 
-    The Three-Thirteen engine has no ``arrange()`` (the Big Table engine
-    has): until it does, the guide moves the dealt cards itself, right after
-    the deal.  Only places change (the same cards, every one in exactly one
-    place, checked by the engine's ``check_invariants``); the round's opening
-    narration is corrected to the new first discard.
+    The family's ``arrange()`` lays the position (seats the script does
+    not name get cards of the seed's shoe), so the guided game is saved
+    with it and reloads and replays exactly; nothing moves cards inside a
+    running engine.
     """
-    if game.history:
-        raise ValueError("a scripted deal is laid before anybody moves")
-    if hasattr(game, "arrange"):  # the Big Table engine lays a chosen position itself
+    if len(game.history) != getattr(game, "_hand_start", 0):
+        raise ValueError("a scripted deal is laid at the start of a round or hand, before anybody "
+                         "moves in it")
+    if game.family == "gin":  # the box's and the captain's hands, by name; roles as they are
+        obs = game.observe(0)
+        box, captain = game.players[obs.box], game.players[obs.captain]
+        if set(script.hands) != {box, captain}:
+            raise ValueError(f"a Gin script gives the hands of the box ({box}) and the captain "
+                             f"({captain})")
+        game.arrange(script.hands[box], script.hands[captain], script.upcard,
+                     stock_top=script.stock_top)
+        return
+    if game.family == "big_table":  # the Big Table engine lays a chosen position itself
         names = list(game.players)
         piles = dict(script.piles)
         if set(script.hands) != set(names) or set(piles) != set(names):
@@ -635,13 +922,7 @@ def _stack_deal(game: Any, script: Script) -> None:
     for seat in range(len(game.players)):
         if seat not in chosen:
             chosen[seat] = [rest.pop() for _ in range(size)]
-    old = game.pile[-1]
-    game.hands[:] = [list(chosen[seat]) for seat in range(len(game.players))]
-    game.pile[:] = [up]
-    game.stock.cards[:] = rest + list(reversed(top))
-    game.events[0] = replace(game.events[0], card=up)
-    line = game.log[-1]
-    if line.endswith(f"The first discard is {old}."):
-        game.log[-1] = line[: -len(f"{old}.")] + f"{up}."
-    game._out_cache = None
+    hands = [list(chosen[seat]) for seat in range(len(game.players))]
+    # the engine lays the position (saved with the game: it reloads and replays exactly)
+    game.arrange(hands, [up], top, dealer=game.dealer)
     game.check_invariants()

@@ -1728,13 +1728,64 @@ def _arrange(s: _Solver, x: int, wilds: list[Card], d: int,
     """The best arrangement (and discard, when ``d``): the roomy search's
     when it applies and its answer holds, else the search with room
     (``total``: every natural card's encoded deadwood cost, when the
-    caller has it)."""
+    caller has it).  The answers shown are read by the tie rule
+    (:func:`_naturals_in_sets`)."""
     if type(s) is _Roomy:
         got = s.rarrangement(x, wilds, d, total)
         if got is not None:
             return got
         s, x = s.general(x)
     return s.arrangement(x, wilds, d, total)
+
+
+def _naturals_in_sets(arr: Arrangement, rules: MeldRules) -> Arrangement:
+    """The tie rule, among arrangements of equal penalty: naturals go in
+    sets first and wilds fill runs, then the search's order.  A wild in a
+    set whose rank a natural card of a run has trades places with that
+    card (the run keeps a natural card, so it stays a meld in every
+    variant); the melds, their order and the deadwood are otherwise the
+    search's, so the penalty is unchanged.  It runs after the search, on
+    the one arrangement chosen, and costs nothing for hands without wilds.
+
+    >>> from rummy.cards import cards
+    >>> print(best_arrangement(cards("Jc Jh 9h Ts Js Qs"), MeldRules(wild_rank=9)))
+    [Jc Jh Js] | [Ts 9h=Js Qs]; deadwood: none; penalty 0
+    """
+    melds = list(arr.melds)
+    changed = False
+    for i in range(len(melds)):
+        while True:
+            s = melds[i]
+            if s.kind != "set" or not s.wild:
+                break
+            nats = [c for c, f in zip(s.cards, s.wild) if not f]
+            wl = [c for c, f in zip(s.cards, s.wild) if f]
+            if not nats or not wl:
+                break
+            rank = nats[0].rank
+            swap = None
+            for j, r in enumerate(melds):
+                if r.kind != "run":
+                    continue
+                flags = r.wild or (False,) * len(r.cards)
+                rn = [c for c, f in zip(r.cards, flags) if not f]
+                if len(rn) < 2:  # the run would be wilds only
+                    continue
+                hit = next((c for c in rn if c.rank == rank), None)
+                if hit is not None:
+                    swap = j, hit, rn, [c for c, f in zip(r.cards, flags) if f]
+                    break
+            if swap is None:
+                break
+            j, hit, rn, rw = swap
+            wild = wl.pop()  # the cheapest of the set's wilds (most expensive first)
+            rn.remove(hit)
+            melds[i] = Meld.of((*nats, hit, *wl), rules)  # (rare: the plain constructor)
+            melds[j] = Meld.of((*rn, wild, *rw), rules)
+            changed = True
+    if not changed:
+        return arr
+    return _arrangement(tuple(melds), arr.deadwood, arr.penalty)
 
 
 def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
@@ -2342,7 +2393,10 @@ def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     if got is None:
         naturals, wilds, encoded = _split_encoded(cards_, rules, key)
         s, x = _solver_for(rules, naturals, wilds, encoded)
-        got = kept[key] = _arrange(s, x, wilds, 0)[0]
+        got = _arrange(s, x, wilds, 0)[0]
+        if wilds and len(got.melds) > 1:
+            got = _naturals_in_sets(got, rules)
+        kept[key] = got
         _kept(rules, "p")[key] = got.penalty
         _kept(rules, "m")[key] = not got.deadwood
     return got  # type: ignore[no-any-return]
@@ -2620,6 +2674,8 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
         s, x, wilds, total = _discard_search(cards_, rules)
         arrangement, card = _arrange(s, x, wilds, 1, total)
         assert card is not None
+        if wilds and len(arrangement.melds) > 1:
+            arrangement = _naturals_in_sets(arrangement, rules)
         got = kept[key] = _discard(card, arrangement)
         _keep_discard(rules, key, card, arrangement.penalty, not arrangement.deadwood)
     return got  # type: ignore[no-any-return]

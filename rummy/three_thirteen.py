@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.cards import JOKER, Card, deck, format_cards, rank_name
+from rummy.cards import JOKER, Card, as_cards, deck, format_cards, rank_name
 from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import (
@@ -316,6 +316,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         #: place that changes one sets the view to None), and None for the
         #: fields observe fills in for each move
         self._round_view: dict[str, Any] | None = None
+        self.setups: list[dict[str, Any]] = []
         self._start_round(1)
 
     @classmethod
@@ -369,6 +370,8 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         for i, hand in enumerate(dealt):  # dealt from the dealer's left
             self.hands[(self.dealer + 1 + i) % self.n] = hand
         self.pile: list[Card] = [self.stock.draw()]  # TT-4
+        self._hand_start = len(self.history)
+        self._log_start = len(self.log)
         self.current = (self.dealer + 1) % self.n  # TT-3
         self.phase = "draw"
         self.went_out: int | None = None
@@ -391,6 +394,107 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self.log.append(
             f"Round {r} of {v.rounds}: {self._name(self.dealer)} deals {h} cards each; "
             f"{wilds}. The first discard is {self.pile[-1]}."
+        )
+
+    # -- a chosen position (lessons, guided hands, drills) -----------------------
+    def arrange(
+        self,
+        hands: Sequence[Sequence[Card | str] | str],
+        discard: Sequence[Card | str] | str,
+        stock_top: Sequence[Card | str] | str = (),
+        *,
+        round: int | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        """Replace the current deal by a chosen position (for lessons, guided
+        hands, drills and tests).
+
+        Allowed at the start of a round, before anybody has acted in it.
+        ``hands`` gives every seat's cards (seat order), ``discard`` the
+        discard pile (bottom first; its last card is the open one, TT-4),
+        ``stock_top`` the next cards of the stock (first drawn first); the
+        rest of the shoe is shuffled under them with the game's own RNG.
+        ``round`` (1..11) switches to that round, ``dealer`` seats the dealer
+        (the player on the dealer's left plays first, TT-3).  The position is
+        saved with the game (``to_json``), so loading, replay and undo keep it.
+
+        >>> from rummy import new_game, load_game
+        >>> g = new_game("three_thirteen", players=["Ana", "Ben"], seed=3)
+        >>> g.arrange(["7h 8h Kc", "2c 2d 5s"], "9h", stock_top="Qd", dealer=1)
+        >>> g.players[g.current_player], g.observe(0).discard_top
+        ('Ana', Card.parse('9h'))
+        >>> g.apply("draw discard"); g.apply("go out Kc")
+        >>> load_game(g.to_json()).log == g.log
+        True
+        """
+        self._arrange({
+            "round": self.number if round is None else round,
+            "dealer": self.dealer if dealer is None else dealer,
+            "hands": [_text(h) for h in hands],
+            "discard": _text(discard),
+            "stock_top": _text(stock_top),
+        })
+
+    def _apply_setup(self, setup: dict[str, Any]) -> None:
+        v = self.variant
+        r, dealer = setup.get("round"), setup.get("dealer")
+        if type(r) is not int or not 1 <= r <= (v.rounds or 11):
+            raise GameError(f"round must be 1 to {v.rounds}, not {r!r}")
+        if type(dealer) is not int or not 0 <= dealer < self.n:
+            raise GameError(f"dealer must be a seat 0 to {self.n - 1}, not {dealer!r}")
+        size = v.hand_size(r)
+        hands = [list(_as_cards(x)) for x in setup.get("hands", ())]
+        if len(hands) != self.n:
+            raise GameError(f"give {self.n} hands, one per seat, not {len(hands)}")
+        for i, hand in enumerate(hands):
+            if len(hand) != size:
+                raise GameError(f"in round {r} every player holds {size} cards (TT-1); "
+                                f"{self.players[i]} was given {len(hand)}")
+        pile = list(_as_cards(setup.get("discard", "")))
+        if not pile:
+            raise GameError("the discard pile starts with at least one card face up (TT-4)")
+        top = list(_as_cards(setup.get("stock_top", "")))
+        full = _shoe(self.packs, self.jokers)
+        used = Counter(c for x in [*hands, pile, top] for c in x)
+        over = used - full
+        if over:
+            raise GameError(
+                f"the shoe ({self.packs} pack{'s' if self.packs > 1 else ''}"
+                f"{f', {self.jokers} jokers' if self.jokers else ''}) does not hold "
+                + ", ".join(f"{c} {used[c]} times" for c in sorted(over, key=operator.attrgetter("index"))))
+        rest = list((full - used).elements())
+        rest.sort(key=operator.attrgetter("index"))
+        self.rng.shuffle(rest)
+        # every check passed: lay the position
+        self.number = r
+        self.dealer = dealer
+        self._rules = v.meld_rules(r, **self._opts)
+        self.stock = Stock(rest + list(reversed(top)))
+        self.hands = hands
+        self.pile = pile
+        self.current = (dealer + 1) % self.n  # TT-3
+        self.phase = "draw"
+        self.went_out = None
+        self.final_left = []
+        self.turn = 0
+        self.drawn = None
+        self.taken = None
+        self.known = [[] for _ in range(self.n)]
+        self.picked = [[] for _ in range(self.n)]
+        self.discards = []
+        self.events = [Event("turn up", None, self.pile[-1])]
+        self.shown = {}
+        self._out_cache = None
+        self._moves_cache = None
+        self._round_view = None
+        del self.log[self._log_start:]  # the seed's own deal of this round is not told
+        wild = self._rules.wild_rank
+        wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
+        if self._rules.jokers_wild and self.jokers:
+            wilds += ", and so are jokers"
+        self.log.append(
+            f"Round {r} of {v.rounds} (a chosen deal): {self._name(dealer)} deals {size} cards "
+            f"each; {wilds}. The first discard is {self.pile[-1]}."
         )
 
     def _begin_turn(self) -> None:
@@ -803,7 +907,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         new.rng.setstate(self.rng.getstate())
         new.stock = self.stock.copy()
         for name in ("log", "history", "scores", "round_out", "pile", "final_left",
-                     "discards", "events"):
+                     "discards", "events", "setups"):
             setattr(new, name, list(getattr(self, name)))
         for name in ("round_scores", "hands", "known", "picked"):
             setattr(new, name, [list(x) for x in getattr(self, name)])
@@ -842,6 +946,17 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"round {self.round}, {self.players[self.current]} to {self.phase}"
         return f"<{self.variant.name} game, {self.n} players, seed {self.seed}: {state}>"
+
+
+def _text(cards_: Sequence[Card | str] | str) -> str:
+    return " ".join(str(c) for c in _as_cards(cards_))
+
+
+def _as_cards(cards_: Sequence[Card | str] | str) -> tuple[Card, ...]:
+    try:
+        return as_cards(cards_)
+    except ValueError as e:
+        raise GameError(str(e)) from None
 
 
 # ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from rummy import (
     best_discard_choice,
     cards,
     deck,
+    is_meld,
     penalty,
 )
 from rummy.search import (
@@ -732,3 +733,75 @@ def test_TT_6_costliest_isolated_discard_is_the_search_with_rooms(rules: MeldRul
         assert kept.penalty == brute_min_after_discard(hand, **kw)
         assert best_discard_choice(hand, rules) == (card, kept.penalty)
     assert taken >= 40
+
+
+# --- the tie rule: naturals in sets first, wilds fill runs (issue 35) ----------------------------
+
+def test_M_7_tie_rule_puts_the_natural_in_the_set_and_the_wild_in_the_run() -> None:
+    # nines wild: J♣ J♥ + 9♥ with T♠ J♠ Q♠, or J♣ J♥ J♠ with T♠ 9♥ Q♠: both meld
+    # all six cards (penalty 0 by hand); the second reads better
+    rules = MeldRules(wild_rank=9)
+    for text in ("Jc Jh 9h Ts Js Qs", "9h Qs Js Ts Jh Jc"):
+        clear_memo()
+        a = best_arrangement(cards(text), rules)
+        assert a.penalty == 0
+        assert sorted(" ".join(map(str, m.cards)) for m in a.melds) == ["Jc Jh Js", "Ts 9h Qs"]
+        d = best_discard(cards(text + " 2c"), rules)
+        assert d.card == Card.parse("2c")
+        assert sorted(" ".join(map(str, m.cards)) for m in d.arrangement.melds) == [
+            "Jc Jh Js", "Ts 9h Qs"]
+
+
+def _wild_in_a_set_a_run_could_free(a, rules: MeldRules) -> bool:
+    for s in a.melds:
+        if s.kind != "set" or not any(s.wild):
+            continue
+        rank = next((c.rank for c, f in zip(s.cards, s.wild) if not f), None)
+        if rank is None:
+            continue
+        for r in a.melds:
+            flags = r.wild or (False,) * len(r.cards)
+            nat = [c for c, f in zip(r.cards, flags) if not f]
+            if r.kind == "run" and len(nat) >= 2 and any(c.rank == rank for c in nat):
+                return True
+    return False
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 2 * 52 + 1), min_size=3, max_size=11, unique=True),
+       st.integers(1, 13), st.integers(0, 1), st.randoms(use_true_random=False))
+def test_M_7_tie_rule_holds_and_keeps_the_brute_force_penalty(
+        idx: list[int], wild: int, min_naturals: int, rnd: random.Random) -> None:
+    shoe = deck(2, 2)
+    hand = [shoe[i] for i in idx]
+    rules = MeldRules(wild_rank=wild, min_naturals=min_naturals)
+    clear_memo()
+    a = best_arrangement(hand, rules)
+    assert a.penalty == brute_min_penalty(hand, wild_rank=wild, min_naturals=min_naturals)
+    for m in a.melds:
+        assert is_meld(m.cards, rules)
+    assert Counter(a.cards) == Counter(hand)
+    assert not _wild_in_a_set_a_run_could_free(a, rules), a
+    # the hand's card order, and what was asked before, change nothing
+    shuffled = list(hand)
+    rnd.shuffle(shuffled)
+    clear_memo()
+    assert best_arrangement(shuffled, rules) == a
+
+
+def test_M_7_expert_outs_do_not_depend_on_the_order_of_the_hand() -> None:
+    from rummy.bots.three_thirteen import outs
+
+    rules = MeldRules(wild_rank=9)
+    rng = random.Random(35)
+    hand = cards("Jc Jh 9h Ts Js Qs 4d 6d 2c")
+    first = None
+    for _ in range(6):
+        order = list(hand)
+        rng.shuffle(order)
+        clear_memo()
+        a = best_arrangement(order, rules)
+        got = (a, [(k, sorted(c), w) for k, c, w in outs(a, rules)])
+        first = first or got
+        assert got == first
+    assert sorted(" ".join(map(str, m.cards)) for m in first[0].melds) == ["Jc Jh Js", "Ts 9h Qs"]

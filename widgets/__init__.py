@@ -179,6 +179,8 @@ __all__ = [
     "play",
     "Quiz",
     "GuidedHand",
+    "Practice",
+    "Drill",
 ]
 
 _WHERE = {
@@ -195,6 +197,8 @@ _WHERE = {
     "play": "widgets.tables",
     "Quiz": "widgets.quiz",
     "GuidedHand": "widgets.guided",
+    "Practice": "widgets.practice",
+    "Drill": "widgets.practice",
 }
 
 

@@ -1,4 +1,4 @@
-"""GuidedHand: one short hand of a variant, played by the learner with a guide.
+"""GuidedHand: a short guided game of a variant (one or two rounds), played by the learner with a guide.
 
 A thin view over :class:`rummy.guided.Guide`, which owns the table and the
 judging (the engine owns the rules): the view shows the situation in words,
@@ -30,7 +30,8 @@ class GuidedHand(View):
     (its chosen deal, :data:`rummy.guided.SCRIPTS`; with ``seed``, that seed's deal).
 
     ``try_move(action) -> bool`` (a good move is played; a wrong or weaker one
-    is explained, with its rule id, and may be tried again), ``hint()``,
+    is explained, with its rule id, and may be tried again), ``hint()`` (three
+    steps: what to look at, the rule that decides and why, the move),
     ``feedback`` (the last sentence shown), ``done`` (the hand is over),
     ``guide`` (the :class:`rummy.guided.Guide` underneath).
 
@@ -106,9 +107,11 @@ class GuidedHand(View):
         return ok
 
     def hint(self) -> str:
-        """Show and return a hint for the current decision."""
+        """Show and return the next step of the hint for the current decision
+        (a question, then the rule that decides and why, then the move)."""
         text = self.guide.hint()
-        self._say("Hint: " + text, True)
+        step = self.guide.hint_step
+        self._say(f"Hint {step} of 3: {text}" if step else text, True)
         return text
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

@@ -2,7 +2,8 @@
 notebooks/02_tre_tretton.ipynb): the guided hand and a quiz are played by
 clicks and keys, in Chromium.
 
-The guided hand of tre_tretton is a chosen deal (rummy.guided.SCRIPTS): you
+The guided hand of tre_tretton is a chosen deal (rummy.guided.SCRIPTS, then
+LATER_HANDS for round 2): you
 hold 3♣ 3♦ 3♠, the discard pile shows 3♥ and the stock gives 8♥ first.  A
 wrong move shows feedback naming the rule (TR-2), a right one is played; the
 lesson's first quiz is answered right in two spellings and wrong once.  The
@@ -83,6 +84,13 @@ def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server)
     shows(page, FEEDBACK, "wilds only", "(TR-2)")
     # the right move: out with a wild, the others' last turns are told in words
     watch.click(move("go out 3s"))
+    shows(page, FEEDBACK, "Good.", "You go out")
+    # round 2: Ben goes out first, so this is your last turn (TT-7); the J♥ he
+    # left for Ana, thrown by her, completes your hearts and you go out too
+    shows(page, f"{GUIDED} .rummy-guided-situation", "Round 2", "(TT-7)")
+    watch.click(move("draw discard"))
+    shows(page, FEEDBACK, "Good. You take Jh")
+    watch.click(move("go out Kc"))
     feedback = shows(page, FEEDBACK, "Good. The hand is over.", "You score 0")
     assert feedback.startswith("Good. The hand is over."), feedback
     expect(page.locator(f"{GUIDED}.rummy-guided-done")).to_have_count(1)

@@ -1,0 +1,219 @@
+"""Practice: drills one after another, drawn as cards on the felt like the tables.
+
+A thin view over :mod:`rummy.practice` (the engine makes the positions and
+computes the answers, :func:`rummy.teach.same_answer` judges them): the view
+shows the question, the position's cards (clickable where the answer is
+cards), one button per choice, a box to type any answer, *Check*, *Hint*
+(three steps: a question, the rule and why, the answer) and *Next*.
+
+In a lesson, one drill for a rule is one line::
+
+    widgets.Drill("TT-7")            # a drill for TT-7; Next deals a new position
+
+and the practice app is ``widgets.Practice()`` (choose a variant or a rule).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from rummy import practice
+from rummy.cards import Card
+from rummy.teach import as_cards
+from widgets._common import View, button, esc, html_box, safe
+from widgets.cards import CardView
+
+__all__ = ["Drill", "Practice"]
+
+_TITLES = {"three_thirteen": "Three Thirteen", "tre_tretton": "Tre-tretton",
+           "three_thirteen_jokers": "Three Thirteen with jokers", "big_table": "Big Table",
+           "gin_three": "Gin for three"}
+#: What the learner can choose to practise: every rule, a variant's rules, or one rule.
+TOPICS: tuple[tuple[str, str], ...] = (
+    ("Every rule", "all"),
+    *((f"All rules of {t}", v) for v, t in _TITLES.items()),
+    *((f"Rule {r}", r) for r in practice.RULE_TEXT),
+)
+
+
+class Practice(View):
+    """``Practice(topic="all", *, seed=0)``: drills one after another.
+
+    ``topic`` is ``"all"``, a variant's name (its rules, in order) or a rule
+    id (that rule on new positions).  ``answer(text) -> bool`` checks an
+    answer, ``hint() -> str`` gives the next of three hints, ``next()`` deals
+    the next drill; ``drill`` is the current :class:`rummy.practice.Drill`,
+    ``feedback`` the last sentence shown.
+
+    >>> p = Practice("TT-1", seed=2)
+    >>> p.answer(str(p.drill.an_answer()))
+    True
+    >>> p.answer("1"), "TT-1" in p.feedback
+    (False, True)
+    """
+
+    def __init__(self, topic: str = "all", *, seed: int = 0, choose: bool = True) -> None:
+        super().__init__()
+        self.seed = seed
+        self.feedback = ""
+        self.picked: list[Card] = []
+        self.hints_given = 0
+        self.title = html_box("rummy-title", "<b>Practise the rules</b>")
+        self.topic = w.Dropdown(options=TOPICS, value=topic if topic in dict(TOPICS).values()
+                                else "all", description="Practise")
+        self.topic.add_class("rummy-practice-topic")
+        self.topic.observe(lambda _c: self._restart(), names="value")
+        self.question = html_box("rummy-practice-question")
+        self.facts = html_box("rummy-practice-facts")
+        self.felt = w.VBox()
+        self.felt.add_class("rummy-felt")
+        self.felt.add_class("rummy-practice-felt")
+        self.choices = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.choices.add_class("rummy-practice-choices")
+        self.typed = w.Text(placeholder="type your answer", continuous_update=False,
+                            description="Answer")
+        self.typed.add_class("rummy-practice-input")
+        # with continuous_update=False the value arrives on Enter (or leaving the box)
+        self._quiet = False
+        self.typed.observe(self._typed_changed, names="value")
+        self.check_button = button("Check", "rummy-practice-check")
+        self.check_button.on_click(lambda _b: self.answer(self.typed.value))
+        self.hint_button = button("Hint", "rummy-hint", icon="lightbulb-o")
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.next_button = button("Next drill", "rummy-practice-next")
+        self.next_button.on_click(lambda _b: self.next())
+        self.feedback_view = html_box("rummy-practice-feedback")
+        head = [self.title, self.topic] if choose else [self.title]
+        self.widget = w.VBox([self._style, *head, self.question, self.facts, self.felt,
+                              self.choices,
+                              w.HBox([self.typed, self.check_button, self.hint_button,
+                                      self.next_button]),
+                              self.feedback_view, self.message])
+        self.widget.add_class("rummy-practice")
+        self.widget.add_class("rummy-root")
+        self._restart()
+
+    # -- dealing ------------------------------------------------------------------
+    def _restart(self) -> None:
+        value = self.topic.value
+        self._stream = practice.drills(None if value == "all" else value, seed=self.seed)
+        self.next()
+
+    @safe
+    def next(self) -> None:
+        """Deal the next drill."""
+        self.clear_message()
+        self.drill = next(self._stream)
+        self.picked = []
+        self.hints_given = 0
+        self.feedback = ""
+        self.feedback_view.value = ""
+        self._set_typed("")
+        self._render()
+
+    def _render(self) -> None:
+        d = self.drill
+        self.title.value = (f"<b>Practise the rules: {esc(d.rule)}</b> "
+                            f"<small>({esc(_TITLES.get(d.variant, d.variant))}, a {esc(d.kind)} "
+                            "question)</small>")
+        self.question.value = f"<p><b>{esc(d.question)}</b></p>"
+        self.facts.value = "".join(f"<p>{esc(f)}</p>" for f in d.facts)
+        rows = []
+        for old in self.felt.children:
+            old.close()
+        for row in d.rows:
+            views = []
+            for card in row.cards:
+                view = CardView(card, on_click=self._card_clicked if row.pick else None,
+                                selected=card in self.picked)
+                if not row.pick:
+                    view.button.disabled = True
+                views.append(view.widget)
+            label = html_box("rummy-practice-row", f"<small>{esc(row.label)}</small>")
+            line = w.HBox(views, layout=w.Layout(flex_flow="row wrap"))
+            rows.append(w.VBox([label, line]))
+        self.felt.children = tuple(rows)
+        self.felt.layout.display = "" if rows else "none"
+        for old in self.choices.children:
+            old.close()
+        buttons = []
+        for choice in d.choices:
+            b = button(choice, "rummy-practice-choice")
+            b.on_click(lambda _b, c=choice: self.answer(c))
+            buttons.append(b)
+        self.choices.children = tuple(buttons)
+
+    def _typed_changed(self, change: Any) -> None:
+        if not self._quiet and str(change["new"]).strip():
+            self.answer(change["new"])
+
+    def _set_typed(self, text: str) -> None:
+        self._quiet = True
+        try:
+            self.typed.value = text
+        finally:
+            self._quiet = False
+
+    def _card_clicked(self, view: CardView) -> None:
+        card = view.card
+        if card is None:
+            return
+        if self.drill.answer_kind == "card":
+            self.answer(str(card))
+            return
+        if card in self.picked:
+            self.picked.remove(card)
+        else:
+            self.picked.append(card)
+        self._set_typed(" ".join(c.symbol for c in self.picked))
+
+    # -- answering ------------------------------------------------------------------
+    def answer(self, given: Any) -> bool:
+        """Check ``given`` (text, a card, True/False); True when right."""
+        return bool(self._answer(given))
+
+    @safe
+    def _answer(self, given: Any) -> bool:
+        self.clear_message()
+        if isinstance(given, str) and self.drill.answer_kind in ("card", "cards"):
+            cards = as_cards(given)
+            if cards is not None:
+                given = " ".join(map(str, cards))
+        f = self.drill.check(given)
+        self._say(f.text, f.right)
+        return f.right
+
+    def hint(self) -> str:
+        """Show the next of three hints (a question, the rule and why, the answer)."""
+        hints = self.drill.hints()
+        text = hints[min(self.hints_given, 2)]
+        self.hints_given = min(self.hints_given + 1, 3)
+        self._say(f"Hint {min(self.hints_given, 3)} of 3: {text}", True, hint=True)
+        return text
+
+    def _say(self, text: str, good: bool, hint: bool = False) -> None:
+        self.feedback = text
+        css = "rummy-practice-hint" if hint else ("rummy-quiz-right" if good else "rummy-quiz-wrong")
+        role = "status" if good else "alert"
+        self.feedback_view.value = f"<span class='{css}' role='{role}'>{esc(text)}</span>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+class Drill(Practice):
+    """``Drill(rule, *, seed=0)``: practise one rule (a lesson's one-line drill;
+    *Next drill* deals a new position for the same rule).
+
+    >>> d = Drill("TT-7")
+    >>> d.drill.rule, d.drill.kind
+    ('TT-7', 'move')
+    """
+
+    def __init__(self, rule: str, *, seed: int = 0) -> None:
+        if rule not in practice.generators():
+            raise ValueError(f"no drill for {rule!r}; rule ids are: "
+                             + ", ".join(practice.rules_of()))
+        super().__init__(rule, seed=seed, choose=False)
