@@ -49,7 +49,7 @@ __all__ = [
     "Event", "Mastery", "Summary", "Record", "ProgressError",
     "step", "mastery", "summary", "summary_line", "rules_in", "normal_name",
     "data_dir", "default_path", "default_record",
-    "use_learner", "learner", "record", "pending", "on_learner",
+    "use_learner", "learner", "record", "pending", "on_learner", "clock", "set_clock",
 ]
 
 #: Days until a rule in box 0..4 is due again.
@@ -328,6 +328,10 @@ def _event(row: tuple[Any, ...]) -> Event:
     return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i)
 
 
+def _now() -> float:
+    return _clock[0]()
+
+
 class Record:
     """The events of every learner of this data folder (SQLite, WAL).
 
@@ -348,9 +352,9 @@ class Record:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
-        self.clock = clock
+        self.clock: Callable[[], float] = clock if clock is not None else _now
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -442,6 +446,24 @@ class Record:
         return rows
 
 
+def _wall_clock() -> float:
+    return time.time()
+
+
+_clock: list[Callable[[], float]] = [_wall_clock]
+
+
+def clock() -> float:
+    """Now, by the clock of the record of learning (seconds since the epoch)."""
+    return _clock[0]()
+
+
+def set_clock(fn: Callable[[], float] | None) -> None:
+    """Make ``fn`` the clock of :func:`record` and of records opened without
+    their own (tests); None: the wall clock again."""
+    _clock[0] = fn if fn is not None else _wall_clock
+
+
 _records: dict[Path, Record] = {}
 _records_lock = threading.Lock()
 
@@ -514,13 +536,11 @@ def record(rule: str, asked: Any, answered: Any, right: bool, *, source: str,
     (None while it waits).  A bad rule id or source raises :class:`ProgressError`.
     """
     who = learner()
-    rec = default_record()
-    e = Event(who or "nobody", rule, asked, answered, right, first, source, rec.clock())
-    e = e.checked()
-    if who is None:
+    e = Event(who or "nobody", rule, asked, answered, right, first, source, clock()).checked()
+    if who is None:  # nothing touches the disk before somebody is named
         _pending.append(e)
         return None
-    return rec.add_event(e)
+    return default_record().add_event(e)
 
 
 def summary_line(name: str | None = None) -> str:
@@ -528,5 +548,5 @@ def summary_line(name: str | None = None) -> str:
     process's learner; nobody named: what is pending)."""
     who = name or learner()
     if who is None:
-        return summary(_pending, default_record().clock()).line()
+        return summary(_pending, clock()).line()
     return default_record().summary(who).line()
