@@ -159,6 +159,9 @@ __all__ = [
     "play",
     "Quiz",
     "GuidedHand",
+    "Progress",
+    "ProgressLine",
+    "WhoIsLearning",
 ]
 
 _WHERE = {
@@ -175,6 +178,9 @@ _WHERE = {
     "play": "widgets.tables",
     "Quiz": "widgets.quiz",
     "GuidedHand": "widgets.guided",
+    "Progress": "widgets.progress",
+    "ProgressLine": "widgets.progress",
+    "WhoIsLearning": "widgets.progress",
 }
 
 
