@@ -20,6 +20,8 @@ Endpoints (see ``docs/API.md``)::
     POST /rummy/api/tables/CODE/next         {"admin_token"}
     POST /rummy/api/tables/CODE/remove       {"admin_token", "seat"}
     POST /rummy/api/tables/CODE/close        {"admin_token"}
+    GET  /rummy/api/tables/CODE/progress?admin_token=[&format=csv]  (tableserver.progress_api)
+    GET  /rummy/api/tables/CODE/progress/me?token=
 
 A token may also come in the ``X-Rummy-Token`` header instead of the query.
 Errors answer ``{"error": "..."}`` (and ``"state"`` with a 409).
@@ -319,6 +321,8 @@ class NotFoundHandler(_Handler):
 
 def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, Any, Any]]:
     """The API's routes under ``base_url``."""
+    from tableserver import progress_api
+
     root = "/" + "/".join(p for p in (base_url.strip("/"), API) if p)
     kw = {"service": service, "hub": hub}
     return [
@@ -331,6 +335,7 @@ def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, 
         (root + f"/tables/{_CODE}/next", NextHandler, kw),
         (root + f"/tables/{_CODE}/remove", RemoveHandler, kw),
         (root + f"/tables/{_CODE}/close", CloseHandler, kw),
+        *progress_api.handlers(root, kw),  # the record of learning: tableserver/progress_api.py
         (root + "/.*", NotFoundHandler, kw),
     ]
 
