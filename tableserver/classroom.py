@@ -21,6 +21,7 @@ import ipywidgets as w
 
 from rummy.bots import bot_names
 from rummy.variants import VARIANTS, find_variant
+from tableserver.class_progress import ClassGrid
 from tableserver.remote import RemoteError, _call, api_base
 
 __all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
@@ -117,8 +118,9 @@ class Classroom:
                                layout=w.Layout(flex_flow="row wrap"))
         self.public = w.HTML()
         self.public.add_class("rummy-classroom-public")
-        self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public],
-                            layout=w.Layout(display="none"))
+        self.class_grid = ClassGrid(self)  # the record of learning: class_progress.py
+        self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public,
+                             self.class_grid.widget], layout=w.Layout(display="none"))
         self.message = w.HTML()
         self.message.add_class("rummy-message")
         self.widget = w.VBox([self.form, self.message, self.board])

@@ -119,15 +119,11 @@ class WhoIsLearning(View):
                              tooltip="Learn under another name")
         self.change.on_click(lambda _b: self.ask(changing=True))
         self.text = html_box("rummy-learner")
-        keeper = w.Output()
+        # the page's script rides in an Output widget's state (as trusted HTML),
+        # so it reaches the page wherever the name box is shown, whenever it is built
+        keeper = w.Output(outputs=({"output_type": "display_data", "metadata": {},
+                                     "data": {"text/html": LEARNER_JS}},))
         keeper.layout.display = "none"
-        from IPython import get_ipython
-
-        if getattr(get_ipython(), "kernel", None) is not None:  # a page will show it
-            from IPython.display import HTML, display
-
-            with keeper:
-                display(HTML(LEARNER_JS))
         self.keeper = keeper
         self.widget = w.VBox([self._style, self.text, self.message, keeper])
         self.widget.add_class("rummy-who")
