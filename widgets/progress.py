@@ -110,7 +110,7 @@ class WhoIsLearning(View):
     def __init__(self) -> None:
         super().__init__()
         self.name = w.Text(value=DEFAULT_NAME, description="Your name",
-                           placeholder="your name, e.g. Ana", continuous_update=False)
+                           placeholder="your first name", continuous_update=False)
         self.name.add_class("rummy-learner-input")
         self.ok = button("That's me", "rummy-learner-ok", style="primary",
                          tooltip="Keep my progress under this name")

@@ -74,7 +74,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page, watch, errors = new_page(context)
         # the progress page asks once, with a plain default
-        harness.open_with_new_kernel(page, harness.app_url(server.url, "progress"))
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
         page.wait_for_selector(".rummy-who-asking input", timeout=120_000)
         assert page.locator(".rummy-who-asking input").input_value() == "Learner"
         page.locator(".rummy-who-asking input").fill("Ana")
@@ -87,7 +87,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
 
         # another page, another kernel: it finds the name in the browser by itself
         page, watch, errors2 = new_page(context)
-        harness.open_with_new_kernel(page, harness.app_url(server.url, "progress_probe"))
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress_probe"))
         page.wait_for_selector(".rummy-quiz-input input", timeout=120_000)
         page.wait_for_selector(harness.READY, timeout=120_000)
         page.locator(".rummy-quiz-input input").fill("12")
@@ -98,7 +98,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         page.wait_for_selector(".rummy-quiz-right")
         watch.click("button.rummy-guided-move:has-text('draw stock')")
         page.wait_for_selector(".rummy-guided-feedback .rummy-quiz-right")
-        watch.click(".rummy-own-pile button")
+        watch.click("button.rummy-own-pile")
         page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
         watch.settle()
         assert not errors and not errors2
@@ -108,17 +108,19 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         assert ("TT-5", True, True, "guided") in kept and ("BT-3", False, True, "table") in kept
         storage = context.storage_state()
         context.close()  # the browser is closed
+        assert not server.tracebacks(), server.log()[-3000:]
         server.stop()  # every kernel dies with the server
     finally:
         server.stop()
 
-    server = harness.start_voila(root=root, env={"RUMMY_DATA": str(data)},
+    # the same address (the browser keeps its storage per origin), a new server
+    server = harness.start_voila(port=server.port, root=root, env={"RUMMY_DATA": str(data)},
                                  extra_args=["--show_tracebacks=True"])
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 900},
                                       storage_state=storage)
         page, watch, errors = new_page(context)
-        harness.open_with_new_kernel(page, harness.app_url(server.url, "progress"))
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
         named(page, "Ana")  # no question: the browser remembered the name
         page.wait_for_selector(".rummy-progress-summary:has-text('Ana')")
         text = harness.page_text(page)
@@ -137,9 +139,9 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         assert "What does an unmelded queen cost (C-2)?" in harness.page_text(page)
         assert not harness.page_tracebacks(page) and not errors
         context.close()
+        assert not server.tracebacks(), server.log()[-3000:]
     finally:
         server.stop()
-    assert not server.tracebacks(), server.log()[-3000:]
 
 
 def api(base: str, path: str, body: Any = None, token: str = "") -> dict[str, Any]:
@@ -157,7 +159,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
     data.mkdir()
     with harness.start_voila(env={"RUMMY_DATA": str(data)},
                              extra_args=["--show_tracebacks=True"]) as server:
-        made = api(server.url, "/tables", {"variant": "big_table", "seats": ["human"] * 3,
+        made = api(server.base, "/tables", {"variant": "big_table", "seats": ["human"] * 3,
                                            "speed": 10})
         code, admin = made["code"], made["admin_token"]
         pages = {}
@@ -166,7 +168,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})
             contexts.append(ctx)
             page, watch, errors = new_page(ctx)
-            page.goto(harness.app_url(server.url, "big_table", table=code, name=name))
+            page.goto(harness.app_url(server.base, "big_table", table=code, name=name))
             pages[name] = (page, watch, errors)
         # each practises: Ana once, Ben twice, Cleo three times (the own pile, BT-3)
         for times, name in enumerate(("Ana", "Ben", "Cleo"), start=1):
@@ -174,13 +176,13 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
             page.wait_for_selector(harness.READY, timeout=120_000)
             watch.settle()
             for _ in range(times):
-                watch.click(".rummy-own-pile button")
+                watch.click("button.rummy-own-pile")
                 page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
         # the teacher's page, with the table's admin token
         tctx = browser.new_context(viewport={"width": 1280, "height": 900})
         contexts.append(tctx)
         teacher, twatch, terrors = new_page(tctx)
-        teacher.goto(harness.app_url(server.url, "classroom", table=code, admin=admin))
+        teacher.goto(harness.app_url(server.base, "classroom", table=code, admin=admin))
         teacher.wait_for_selector("button.rummy-class-progress", state="visible",
                                   timeout=120_000)
         twatch.settle()
@@ -193,7 +195,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
         assert href.startswith("data:text/csv;base64,")
         # a learner's own page: Ben's record only, in the page and in what the kernel sent
         page, watch, errors = new_page(contexts[1])
-        harness.open_with_new_kernel(page, harness.app_url(server.url, "progress",
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress",
                                                            learner="Ben"))
         named(page, "Ben")
         page.wait_for_selector(".rummy-progress-summary:has-text('Ben')")
