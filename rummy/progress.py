@@ -254,7 +254,12 @@ class Mastery:
 def mastery(events: Iterable[Event], now: float | None = None) -> dict[str, Mastery]:
     """Every rule's :class:`Mastery` from ``events`` (of one learner), taken in
     the order they happened; rules never seen are in box 0.  ``now`` is
-    accepted for symmetry with :func:`summary` (mastery itself does not age)."""
+    accepted for symmetry with :func:`summary` (mastery itself does not age).
+
+    >>> ms = mastery([Event("Ana", "M-1", "q", "a", True, when=5.0)])
+    >>> len(ms), ms["M-1"].box, ms["M-1"].status, ms["M-2"].status
+    (58, 1, 'practising', 'not seen')
+    """
     out = {r: Mastery(r) for r in RULE_IDS}
     for e in sorted(events, key=lambda e: (e.when, e.id)):
         m = out.get(e.rule)
@@ -283,7 +288,12 @@ class Summary:
 
 
 def summary(events: Iterable[Event], now: float) -> Summary:
-    """Counts over :func:`mastery`."""
+    """Counts over :func:`mastery`, and which rules are due at ``now``.
+
+    >>> s = summary([Event("Ana", "M-1", "q", "a", True, when=0.0)], now=DAY)
+    >>> s.line(), s.due_rules
+    ('0 of 58 rules mastered, 1 due', ('M-1',))
+    """
     ms = mastery(events).values()
     due = tuple(m.rule for m in ms if m.is_due(now))
     return Summary(sum(m.status == "mastered" for m in ms),
@@ -509,7 +519,11 @@ def on_learner(fn: Callable[[str | None], None]) -> None:
 def learner() -> str | None:
     """The learner of this process: the one named with :func:`use_learner`,
     else the page's ``?learner=NAME`` (Voilà's ``QUERY_STRING``), else
-    ``$RUMMY_LEARNER``, else None (nobody named yet)."""
+    ``$RUMMY_LEARNER``, else None (nobody named yet).
+
+    >>> isinstance(learner(), (str, type(None)))
+    True
+    """
     if _learner is not None:
         return _learner
     given = parse_qs(os.environ.get("QUERY_STRING", "").lstrip("?")).get("learner")

@@ -235,10 +235,13 @@ class Progress(View):
     asks to confirm, then removes them all.
 
     >>> import os, tempfile
+    >>> before = os.environ.get("RUMMY_DATA")
     >>> os.environ["RUMMY_DATA"] = tempfile.mkdtemp()
     >>> p = Progress("Ana")
-    >>> p.summary
-    '0 of 58 rules mastered, 0 due'
+    >>> p.summary, p.map.value.count("<li")
+    ('0 of 58 rules mastered, 0 due', 58)
+    >>> _ = os.environ.pop("RUMMY_DATA") if before is None else os.environ.update(
+    ...     RUMMY_DATA=before)
     """
 
     def __init__(self, learner: str | None = None, *, clock: Any = None) -> None:
