@@ -111,6 +111,15 @@ def test_a_learner_sees_only_their_own_rows(server):  # noqa: F811
     assert status == 400 and "seat's token" in body["error"]
     assert server.call("GET", f"/tables/{code}/progress/me?token=wrong")[0] == 403
     assert server.call("GET", f"/tables/{code}/progress/me")[0] == 403
+    # another origin: a cookie is no token, and a token's answer is not readable there
+    status, _, _ = raw_get(server, f"/tables/{code}/progress/me", headers={
+        "Origin": "http://evil.example", "Cookie": f"token={joined[1]['token']}"})
+    assert status == 403
+    status, headers, _ = raw_get(server, f"/tables/{code}/progress/me?token="
+                                         f"{joined[1]['token']}",
+                                 headers={"Origin": "http://evil.example"})
+    assert status == 200
+    assert not any(k.lower().startswith("access-control-allow") for k in headers)
     again = restart(server)
     try:
         status, mine = again.call("GET", f"/tables/{code}/progress/me",
