@@ -207,3 +207,35 @@ def test_the_engine_module_imports_no_jupyter_package():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert rummy.progress is progress
+
+
+def test_exercise_checker_prints_as_the_lessons_and_keeps_the_learners_answers(capsys):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from build_lessons import fingerprint as lessons_fingerprint
+
+    for text in ("14", " 8H ", "11 jacks", 14):
+        assert progress.fingerprint(text) == lessons_fingerprint(text)
+    check = progress.exercise_checker({1: lessons_fingerprint("14"), 2: lessons_fingerprint("8h")},
+                                      {1: "count (C-2)", 2: "the wild fills a gap (M-5)"},
+                                      {1: "M-7", 2: "TT-6"})
+    progress.use_learner("Ana")
+    assert check(1, None) is None
+    check(1, 27)
+    check(1, "14")
+    check(2, "8H")
+    check(2, "8h", worked=True)  # a worked answer's cell: not the learner's
+    assert capsys.readouterr().out.splitlines() == [
+        "Exercise 1: no answer yet. Hint: count (C-2)",
+        "Exercise 1: not yet. Hint: count (C-2)",
+        "Exercise 1: right!",
+        "Exercise 2: right!",
+        "Exercise 2: right!"]
+    got = [(e.rule, e.asked, e.answered, e.right, e.first, e.source)
+           for e in progress.default_record().events("Ana")]
+    assert got == [("M-7", "Exercise 1", "27", False, True, "exercise"),
+                   ("M-7", "Exercise 1", "14", True, False, "exercise"),
+                   ("TT-6", "Exercise 2", "8H", True, True, "exercise")]
+    with pytest.raises(ProgressError, match=r"exercises \[3\] have no rule id"):
+        progress.exercise_checker({3: "x"}, {3: "h"}, {})
+    with pytest.raises(ProgressError, match="unknown rule id 'Q-1'"):
+        progress.exercise_checker({1: "x"}, {1: "h"}, {1: "Q-1"})
