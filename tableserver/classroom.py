@@ -28,6 +28,7 @@ import ipywidgets as w
 
 from rummy.bots import bot_names
 from rummy.variants import VARIANTS, find_variant
+from tableserver.class_progress import ClassGrid
 from tableserver.remote import RemoteError, _call, api_base
 
 __all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
@@ -182,8 +183,9 @@ class Classroom:
                    layout=w.Layout(flex_flow="row wrap"))])
         self.public = w.HTML()
         self.public.add_class("rummy-classroom-public")
-        self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public],
-                            layout=w.Layout(display="none"))
+        self.class_grid = ClassGrid(self)  # the record of learning: class_progress.py
+        self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public,
+                             self.class_grid.widget], layout=w.Layout(display="none"))
         self.message = w.HTML()
         self.message.add_class("rummy-message")
         self._quiet = False  # a redraw sets the lock box without asking the service

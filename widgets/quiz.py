@@ -14,18 +14,23 @@ import ipywidgets as w
 
 from rummy.teach import Hints, Question
 from widgets._common import View, button, esc, html_box
+from widgets.progress import remember
 
 __all__ = ["Quiz"]
 
 
 class Quiz(View):
-    """``Quiz(question, answer, *, hints=..., hint="", why="", choices=())``.
+    """``Quiz(question, answer, *, hints=..., hint="", why="", choices=(), rule="")``.
 
     ``answer`` is what :func:`rummy.teach.same_answer` compares with (a card,
     a number, True/False, a named choice, or ``AnyOf(...)``); ``hints`` maps
     wrong answers to hints; ``choices`` (optional) lists the named choices
     offered, shown as buttons.  ``answer(text) -> bool`` checks an answer as
     the *Check* button does, and ``feedback`` is the text last shown.
+    Each answer until the right one is kept in the learner's record
+    (:mod:`rummy.progress`) under ``rule``, by default the first rule id
+    the question names (else its worked answer); a quiz naming no rule is
+    not recorded.
 
     >>> q = Quiz("Which pile may you take from?", "discard pile", choices=("stock", "discard pile"))
     >>> q.answer("Discard Pile"), q.feedback
@@ -33,8 +38,12 @@ class Quiz(View):
     """
 
     def __init__(self, question: str, answer: Any, *, hints: Hints = (), hint: str = "",
-                 why: str = "", choices: tuple[str, ...] | list[str] = ()) -> None:
+                 why: str = "", choices: tuple[str, ...] | list[str] = (), rule: str = "") -> None:
         super().__init__()
+        from rummy.progress import rules_in
+
+        named = rules_in(question) or rules_in(why)
+        self.rule = rule or (named[0] if named else "")
         self.question = Question(question, answer, hints=hints, hint=hint, why=why,
                                  choices=tuple(choices))
         self.solved = False
@@ -73,6 +82,9 @@ class Quiz(View):
     def answer(self, text: Any) -> bool:
         """Check ``text``; show and keep the feedback; True when right."""
         right, feedback = self.question.check(text)
+        if self.rule and not self.solved and str(text).strip():
+            remember(self, self.rule, self.question.text, text, right, source="quiz",
+                     first=self.tries == 0)
         self.tries += 1
         self.solved = self.solved or right
         self.feedback = feedback
@@ -100,7 +112,7 @@ def quiz_from(data: dict[str, Any]) -> Quiz:
     return Quiz(data["question"], answer_of(data["answer"]),
                 hints=[(answer_of(w), h) for w, h in data.get("hints", ())],
                 hint=data.get("hint", ""), why=data.get("why", ""),
-                choices=tuple(data.get("choices", ())))
+                choices=tuple(data.get("choices", ())), rule=data.get("rule", ""))
 
 
 def quiz_book(path: str) -> Any:

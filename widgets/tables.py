@@ -35,6 +35,7 @@ from rummy.variants import Variant, find_variant
 from widgets._common import View, button, esc, html_box, move_words, safe, second_person, to_learner
 from widgets.cards import HandView, PileView
 from widgets.coach import Coach
+from widgets.progress import judged_move
 from widgets.scores import ScoreSheet
 
 _R = TypeVar("_R")
@@ -319,7 +320,8 @@ class _Table(View):
         self.confirm_box.layout.display = "none"
         if self._paused:
             raise GameError("the round is over: read the review, then press 'Next round'")
-        self._send(lambda: self.state.apply(action, player=self.learner))
+        self._send(lambda: judged_move(self, action, lambda: self.state.apply(  # kept (rummy.progress)
+            action, player=self.learner)))
         self.clear_message()
         self._after_move()
         self.advance()  # redraws
