@@ -6,8 +6,9 @@ serves it (tests/browser/harness.py).
     page (which finds the name by itself), closes the browser; the server and
     its kernels are restarted; the browser opened again shows the same map.
 (b) Three learners practise at a classroom table under the names they joined
-    with; the teacher's class grid shows each learner's rules; a learner's
-    progress page holds no other learner's record, not even in the widget state.
+    with; the teacher, signed in with the teacher key, sees each learner's rules
+    in the class grid; a learner's progress page holds no other learner's
+    record, not even in the widget state.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import harness
 import pytest
 from harness import Watch
+from test_browser_axe import assert_accessible
 
 from rummy.progress import Record
 
@@ -144,6 +146,10 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         server.stop()
 
 
+#: The teacher key the server of the class grid's test is given (RUMMY_TEACHER_KEY).
+KEY = "teacher-key-of-the-progress-tests-0123"
+
+
 def api(base: str, path: str, body: Any = None, token: str = "") -> dict[str, Any]:
     req = urllib.request.Request(base + "rummy/api" + path,
                                  data=None if body is None else json.dumps(body).encode(),
@@ -157,11 +163,11 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
                                                                  tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    with harness.start_voila(env={"RUMMY_DATA": str(data)},
+    with harness.start_voila(env={"RUMMY_DATA": str(data), "RUMMY_TEACHER_KEY": KEY},
                              extra_args=["--show_tracebacks=True"]) as server:
-        made = api(server.base, "/tables", {"variant": "big_table", "seats": ["human"] * 3,
-                                           "speed": 10})
-        code, admin = made["code"], made["admin_token"]
+        made = api(server.base, "/tables", {"teacher_key": KEY, "variant": "big_table",
+                                           "seats": ["human"] * 3, "speed": 10})
+        code = made["code"]
         pages = {}
         contexts = []
         for name in ("Ana", "Ben", "Cleo"):
@@ -178,21 +184,30 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
             for _ in range(times):
                 watch.click("button.rummy-own-pile")
                 page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
-        # the teacher's page, with the table's admin token
+        # the teacher's page: signed in with the teacher key (nothing in its address), the
+        # class of every table of the server
         tctx = browser.new_context(viewport={"width": 1280, "height": 900})
         contexts.append(tctx)
         teacher, twatch, terrors = new_page(tctx)
-        teacher.goto(harness.app_url(server.base, "classroom", table=code, admin=admin))
+        teacher.goto(harness.app_url(server.base, "classroom"))
+        harness.wait_rendered(teacher, timeout=120_000)
+        teacher.wait_for_selector(".rummy-teacher-key input", timeout=60_000)
+        teacher.locator(".rummy-teacher-key input").fill(KEY)
+        twatch.click("button.rummy-sign-in")
         teacher.wait_for_selector("button.rummy-class-progress", state="visible",
-                                  timeout=120_000)
+                                  timeout=60_000)
         twatch.settle()
+        signed = len(twatch.frames)  # (the key box echoes what was typed into it)
         twatch.click("button.rummy-class-progress")
         teacher.wait_for_selector(".rummy-class-grid")
         for name, times in (("Ana", 1), ("Ben", 2), ("Cleo", 3)):
             cell = teacher.locator(f"tr[data-learner='{name}'] td[data-rule='BT-3']")
             assert cell.inner_text().strip() == f"{times} / 0 / box 1"
+        assert KEY not in teacher.url and KEY not in harness.page_text(teacher)
+        assert not any(KEY in f for f in twatch.frames[signed:])  # the grid shows no key
         href = teacher.locator("a.rummy-class-csv-link").get_attribute("href") or ""
         assert href.startswith("data:text/csv;base64,")
+        assert_accessible(teacher, "the teacher's page with the class grid")
         # a learner's own page: Ben's record only, in the page and in what the kernel sent
         page, watch, errors = new_page(contexts[1])
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress",
