@@ -37,7 +37,7 @@ __all__ = [
     "Arrangement", "Discard", "Meld", "MeldError", "MeldRules", "all_melded", "best_arrangement",
     "best_discard", "best_discard_choice", "is_meld", "penalty", "why_not",
     "VARIANTS", "Variant", "VariantError", "find_variant", "variant_names",
-    "simulate", "bots", "probability", "render", "teach",
+    "simulate", "bots", "probability", "render", "teach", "progress",
 ]
 
 _LAZY = {
@@ -45,6 +45,7 @@ _LAZY = {
     "probability": ("rummy.probability", None),
     "render": ("rummy.render", None),
     "teach": ("rummy.teach", None),
+    "progress": ("rummy.progress", None),
 }
 
 

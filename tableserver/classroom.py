@@ -1,7 +1,8 @@
 """The teacher's page: sign in with the teacher key, make a shared table,
 read its code out (and show the join address as text and as a QR code), see
 who joined, start each hand, lock the table, free a seat, turn a name away,
-close the table (``notebooks/apps/classroom.ipynb``).
+close the table, and show the class's progress (:mod:`tableserver.class_progress`)
+(``notebooks/apps/classroom.ipynb``).
 
 It speaks to the table service through its HTTP API, like every page, with
 the teacher key.  No secret ever goes into the page's address: the page's
@@ -28,6 +29,7 @@ import ipywidgets as w
 
 from rummy.bots import bot_names
 from rummy.variants import VARIANTS, find_variant
+from tableserver.class_progress import ClassGrid
 from tableserver.remote import RemoteError, _call, api_base, on_hub
 
 __all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
@@ -143,7 +145,7 @@ class Classroom:
         self.sign = _button("Sign in", "rummy-sign-in", "primary")
         self.sign.on_click(lambda _b: self._guard(lambda: self.sign_in(self.key_box.value)))
         self.signin = w.VBox([
-            w.HTML("<h3>Sign in</h3><p>Type the teacher key that the server printed when it "
+            w.HTML("<h2>Sign in</h2><p>Type the teacher key that the server printed when it "
                    "started (or the one in <code>RUMMY_TEACHER_KEY</code>).</p>"),
             w.HBox([self.key_box, self.sign], layout=w.Layout(flex_flow="row wrap"))],
             layout=w.Layout(display="none"))
@@ -151,7 +153,7 @@ class Classroom:
         self.handoff_box.add_class("rummy-classroom-handoff")
         self.handoff_box.observe(self._heard, names="value")
         self.form = w.VBox([
-            w.HTML("<h3>A table for the class</h3>"),
+            w.HTML("<h2>A table for the class</h2>"),
             w.HBox([self.variant, self.strength], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.learners, self.bots], layout=w.Layout(flex_flow="row wrap")),
             self.speed, self.timeout, self.pause, self.create,
@@ -187,13 +189,14 @@ class Classroom:
                    layout=w.Layout(flex_flow="row wrap"))])
         self.public = w.HTML()
         self.public.add_class("rummy-classroom-public")
+        self.class_grid = ClassGrid(self)  # the record of learning: class_progress.py
         self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public],
                             layout=w.Layout(display="none"))
         self.message = w.HTML()
         self.message.add_class("rummy-message")
         self._quiet = False  # a redraw sets the lock box without asking the service
         self.widget = w.VBox([self.handoff_box, self.signin, self.form, self.message,
-                              self.board])
+                              self.board, self.class_grid.widget])
         self.widget.add_class("rummy-classroom")
         self.widget.add_class("rummy-root")
 
@@ -238,6 +241,7 @@ class Classroom:
         self.signin.layout.display = "none"
         self.keep.value = "<span data-signed='1' data-code=''></span>"
         self.form.layout.display = ""
+        self.class_grid.signed_in(None)
         if code:
             self.code = code
             self._reload()
@@ -281,8 +285,8 @@ class Classroom:
         self.board.layout.display = ""
         self.controls.layout.display = "none"
         public = _call(self._url("state"), token=self.watching)
-        self.info.value = (f"<h3>Table code: <span class='rummy-table-code'>"
-                           f"{html.escape(str(self.code))}</span></h3>")
+        self.info.value = (f"<h2>Table code: <span class='rummy-table-code'>"
+                           f"{html.escape(str(self.code))}</span></h2>")
         self._show_public(public)
         self.view = {"status": "playing", "table": {"version": int(public.get("version", 0))}}
         self._listen()
@@ -342,7 +346,7 @@ class Classroom:
                   "over": "the game is over", "closed": "closed"}.get(table["status"],
                                                                        table["status"])
         self.info.value = (
-            f"<h3>Table code: <span class='rummy-table-code'>{code}</span></h3>"
+            f"<h2>Table code: <span class='rummy-table-code'>{code}</span></h2>"
             f"<p>{html.escape(table['title'])}; {html.escape(status)}"
             + (f", hand {table['hand']}" if table.get("hand") else "") + "</p>"
             f"<p>Learners join at <a class='rummy-join-link' href='{html.escape(rel)}' "
@@ -374,6 +378,8 @@ class Classroom:
         self.form.layout.display = "none"
         self.board.layout.display = ""
         self.controls.layout.display = "none" if table["status"] == "closed" else ""
+        if self.key:
+            self.class_grid.signed_in(table["code"])
         self._quiet = True
         try:
             self.lock_box.value = bool(table.get("locked"))
@@ -398,7 +404,7 @@ class Classroom:
                        for p, s in zip(players, scores))
         log = "<br>".join(html.escape(str(line)) for line in (view.get("log") or [])[-8:][::-1])
         self.public.value = (
-            f"<h4>On the table</h4><p>Phase: {html.escape(str(view.get('phase', '')))}</p>"
+            f"<h3>On the table</h3><p>Phase: {html.escape(str(view.get('phase', '')))}</p>"
             f"<table><tr><th>Player</th><th>Points</th></tr>{rows}</table>"
             f"<p><small>(newest first)</small><br>{log}</p>")
 

@@ -533,6 +533,25 @@ class TableService:
                                 "version": t.version} for t in self.tables.values()
                                if t.broken is None]}
 
+    def check_teacher(self, key: Any) -> None:
+        """Raise :class:`Forbidden` unless ``key`` is the teacher key: the one
+        check of every teacher action (SHA-256 digests compared in constant time)."""
+        self._check_teacher(key)
+
+    def seated_names(self, code: Any = None) -> list[str]:
+        """The names learners joined with, each once, in table and seat order:
+        at table ``code``, or with None at every table this service holds
+        (finished and closed ones too, until they expire); a freed seat's
+        learner is no longer among them.  Checks no key: the caller does
+        (:func:`tableserver.progress_api.teacher_may_see`)."""
+        with self._lock:
+            if code is not None:
+                tables = [self._table(code, allow_closed=True)]
+            else:
+                tables = [t for t in self.tables.values() if t.broken is None]
+            names = [s.name for t in tables for s in t.seats if s.human and s.token is not None]
+        return list(dict.fromkeys(names))
+
     # -- moving ----------------------------------------------------------------
     def act(self, code: Any, token: Any, action: Any, version: Any = None) -> dict[str, Any]:
         """Make ``action`` (text such as ``"discard 9c"``) for the token's seat.

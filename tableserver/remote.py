@@ -21,6 +21,7 @@ import ssl
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -323,6 +324,7 @@ class SeatFinder:
         self.name = name
         self.api = api
         self.seat: SharedTable | None = None
+        self._seated: list[Callable[[SharedTable], None]] = []
         self.box = w.Text(layout=w.Layout(display="none"), description="Kept seat")
         self.box.add_class("rummy-seat-handoff")
         self.note = w.HTML("Finding your seat...")
@@ -339,6 +341,13 @@ class SeatFinder:
             self.handoff(data if isinstance(data, dict) else {})
         except Exception as exc:  # noqa: BLE001 - a message on the page, never a traceback
             self.note.value = html.escape(str(exc))
+
+    def on_seated(self, fn: Callable[[SharedTable], None]) -> None:
+        """Call ``fn(seat)`` once this page sits down (at once if it already
+        sat): e.g. the learner learns under the seat's name from then on."""
+        self._seated.append(fn)
+        if self.seat is not None:
+            fn(self.seat)
 
     def handoff(self, kept: dict[str, Any]) -> SharedTable:
         """Sit down with what the page kept: ``{"token": ..., "name": ...}``."""
@@ -362,6 +371,8 @@ class SeatFinder:
             game = RemoteGame.join(self.code, self.name, api=self.api)
         self.seat = SharedTable(game, asked=self.name)
         self.widget.children = (self.seat.widget,)
+        for fn in self._seated:
+            fn(self.seat)
         return self.seat
 
 

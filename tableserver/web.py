@@ -23,6 +23,11 @@ Endpoints (see ``docs/API.md``)::
     POST /rummy/api/tables/CODE/lock         {"teacher_key", "locked"}
     POST /rummy/api/tables/CODE/turn_away    {"teacher_key", "name"}
     POST /rummy/api/tables/CODE/close        {"teacher_key"}
+    GET  /rummy/api/progress[?format=csv]    the class grid of every table (X-Rummy-Teacher-Key)
+    GET  /rummy/api/tables/CODE/progress[?format=csv]   one table's grid (X-Rummy-Teacher-Key)
+    GET  /rummy/api/tables/CODE/progress/me  a learner's own rows (X-Rummy-Token)
+
+The progress endpoints are :mod:`tableserver.progress_api`.
 
 Every POST is ``Content-Type: application/json``; a request that names
 another origin (``Origin``, ``Sec-Fetch-Site``) is refused, and no CORS
@@ -444,6 +449,8 @@ class NotFoundHandler(_Handler):
 
 def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, Any, Any]]:
     """The API's routes under ``base_url``."""
+    from tableserver import progress_api
+
     root = "/" + "/".join(p for p in (base_url.strip("/"), API) if p)
     kw = {"service": service, "hub": hub}
     return [
@@ -458,6 +465,7 @@ def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, 
         (root + f"/tables/{_CODE}/lock", LockHandler, kw),
         (root + f"/tables/{_CODE}/turn_away", TurnAwayHandler, kw),
         (root + f"/tables/{_CODE}/close", CloseHandler, kw),
+        *progress_api.handlers(root, kw),  # the record of learning: tableserver/progress_api.py
         (root + "/.*", NotFoundHandler, kw),
     ]
 

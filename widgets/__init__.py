@@ -159,6 +159,16 @@ and ``rummy-pick-<text>``), ``rummy-meld-input``, ``rummy-meld-check``,
 ``rummy-odds-table`` (holding ``rummy-outs-table``), ``rummy-odds-dealt``, ``rummy-odds-dealt-result``;
 ``rummy-rules-stepper`` with ``rummy-rules-prev``, ``rummy-rules-next``,
 ``rummy-rules-rule``, ``rummy-rules-step``, ``rummy-rules-hands``.
+
+Progress: ``rummy-progress`` with ``rummy-progress-map`` (``rummy-progress-summary``;
+one ``li.rummy-rule`` per rule with ``data-rule``, ``rummy-rule-not-seen``,
+``rummy-rule-practising`` or ``rummy-rule-mastered``, ``rummy-rule-due``; inside
+``rummy-rule-shape``, ``rummy-rule-status`` and the link ``rummy-practise``),
+``rummy-progress-refresh``, ``rummy-progress-show``, ``rummy-progress-events``,
+``rummy-progress-erase`` (then ``rummy-progress-erase-yes`` / ``-no``); the name box
+``rummy-who`` (``rummy-who-asking`` while it asks) with ``rummy-learner-input``,
+``rummy-learner-ok``, ``rummy-learner-change`` and ``rummy-learner-name[data-learner]``;
+``rummy-progress-line`` (the landing page).
 """
 
 from __future__ import annotations
@@ -181,6 +191,9 @@ __all__ = [
     "GuidedHand",
     "Practice",
     "Drill",
+    "Progress",
+    "ProgressLine",
+    "WhoIsLearning",
 ]
 
 _WHERE = {
@@ -199,6 +212,9 @@ _WHERE = {
     "GuidedHand": "widgets.guided",
     "Practice": "widgets.practice",
     "Drill": "widgets.practice",
+    "Progress": "widgets.progress",
+    "ProgressLine": "widgets.progress",
+    "WhoIsLearning": "widgets.progress",
 }
 
 

@@ -17,6 +17,7 @@ from rummy.game import Action
 from rummy.guided import Guide
 from rummy.render import hand_svg
 from widgets._common import View, button, esc, html_box, safe, second_person
+from widgets.progress import remember
 
 __all__ = ["GuidedHand"]
 
@@ -44,6 +45,7 @@ class GuidedHand(View):
         super().__init__()
         self.guide = Guide(variant, seed=seed)
         self.feedback = ""
+        self._wrong_here = False  # a move was refused at this decision
         name = self.guide.variant.name
         self.title = html_box("rummy-title", f"<b>A guided hand: {esc(_TITLES.get(name, name))}</b>")
         self.situation = html_box("rummy-guided-situation")
@@ -94,9 +96,44 @@ class GuidedHand(View):
         self.feedback_view.value = f"<span class='{css}' role='{role}'>{esc(self.feedback)}</span>"
 
     def try_move(self, action: Action | str) -> bool:
-        """Try the learner's move; True when it was played."""
-        ok = self._try(action)
-        return bool(ok)
+        """Try the learner's move; True when it was played.  The move is kept
+        in the learner's record (:mod:`rummy.progress`): a refused one under
+        the rule that explains it, a good one under each rule that makes
+        another move here weaker or wrong (a decision with no weaker move
+        is not judged)."""
+        asked, stake, mistakes = self._asked(), self._at_stake(), len(self.guide.mistakes)
+        ok = bool(self._try(action))
+        if ok:
+            for rule in stake:
+                remember(self, rule, asked, str(action), True, source="guided",
+                         first=not self._wrong_here)
+            self._wrong_here = False
+        elif len(self.guide.mistakes) > mistakes and self.guide.mistakes[-1].rule:
+            remember(self, self.guide.mistakes[-1].rule, asked, str(action), False,
+                     source="guided", first=not self._wrong_here)
+            self._wrong_here = True
+        return ok
+
+    def _asked(self) -> str:
+        g = self.guide
+        return "" if g.done else f"{_TITLES.get(g.variant.name, g.variant.name)}: " \
+            f"{second_person(g.situation())}"
+
+    def _at_stake(self) -> list[str]:
+        """The rules this decision is judged by: those of the moves the guide
+        calls weaker (or wrong) here."""
+        g = self.guide
+        if g.done:
+            return []
+        rules: dict[str, None] = {}
+        try:
+            for a in g.legal():
+                verdict = g.judge(a)
+                if not verdict.accepted and verdict.rule:
+                    rules[verdict.rule] = None
+        except Exception:  # noqa: BLE001 - judged again by try_move, which shows any error
+            return []
+        return list(rules)
 
     @safe
     def _try(self, action: Action | str) -> bool:

@@ -14,18 +14,23 @@ import ipywidgets as w
 
 from rummy.teach import Hints, Question
 from widgets._common import View, button, esc, html_box
+from widgets.progress import remember
 
 __all__ = ["Quiz", "exercise_book", "quiz_book"]
 
 
 class Quiz(View):
-    """``Quiz(question, answer, *, hints=..., hint="", why="", choices=(), digits=2)``.
+    """``Quiz(question, answer, *, hints=..., hint="", why="", choices=(), digits=2, rule="")``.
 
     ``answer`` is what :func:`rummy.teach.same_answer` compares with (a card,
     a number, True/False, a named choice, or ``AnyOf(...)``); ``hints`` maps
     wrong answers to hints; ``choices`` (optional) lists the named choices
     offered, shown as buttons.  ``answer(text) -> bool`` checks an answer as
     the *Check* button does, and ``feedback`` is the text last shown.
+    Each answer until the right one is kept in the learner's record
+    (:mod:`rummy.progress`) under ``rule``, by default the first rule id
+    the question names (else its worked answer); a quiz naming no rule is
+    not recorded.
 
     >>> q = Quiz("Which pile may you take from?", "discard pile", choices=("stock", "discard pile"))
     >>> q.answer("Discard Pile"), q.feedback
@@ -33,8 +38,13 @@ class Quiz(View):
     """
 
     def __init__(self, question: str, answer: Any, *, hints: Hints = (), hint: str = "",
-                 why: str = "", choices: tuple[str, ...] | list[str] = (), digits: int = 2) -> None:
+                 why: str = "", choices: tuple[str, ...] | list[str] = (), digits: int = 2,
+                 rule: str = "") -> None:
         super().__init__()
+        from rummy.progress import rules_in
+
+        named = rules_in(question) or rules_in(why)
+        self.rule = rule or (named[0] if named else "")
         self.question = Question(question, answer, hints=hints, hint=hint, why=why,
                                  choices=tuple(choices), digits=digits)
         self.solved = False
@@ -73,6 +83,9 @@ class Quiz(View):
     def answer(self, text: Any) -> bool:
         """Check ``text``; show and keep the feedback; True when right."""
         right, feedback = self.question.check(text)
+        if self.rule and not self.solved and str(text).strip():
+            remember(self, self.rule, self.question.text, text, right, source="quiz",
+                     first=self.tries == 0)
         self.tries += 1
         self.solved = self.solved or right
         self.feedback = feedback
@@ -115,7 +128,7 @@ def quiz_from(data: dict[str, Any]) -> Quiz:
     (``notebooks/quizzes/<lesson>.json``, written by ``scripts/build_lessons.py``)."""
     q = question_from(data)
     return Quiz(q.text, q.answer, hints=q.hints, hint=q.hint, why=q.why, choices=q.choices,
-                digits=q.digits)
+                digits=q.digits, rule=data.get("rule", ""))
 
 
 def _entries(path: str, part: str) -> list[dict[str, Any]]:

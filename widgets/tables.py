@@ -47,6 +47,7 @@ from widgets._common import (
 )
 from widgets.cards import HandView, PileView
 from widgets.coach import Coach
+from widgets.progress import judged_move
 from widgets.scores import ScoreSheet
 
 _R = TypeVar("_R")
@@ -394,7 +395,8 @@ class _Table(View):
         if self._paused:
             raise GameError("the round is over: read the review, then press 'Next round'")
         self._said = len(self.observation().log)  # the others' moves from here on are news
-        self._send(lambda: self.state.apply(action, player=self.learner))
+        self._send(lambda: judged_move(self, action, lambda: self.state.apply(  # kept (rummy.progress)
+            action, player=self.learner)))
         self.clear_message()
         self._after_move()
         self.advance()  # redraws

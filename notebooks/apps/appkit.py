@@ -59,7 +59,6 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "players": int,
     "jokers": int,
     "speed": float,
-    "learner": int,
     "round": int,
 }
 
@@ -117,7 +116,7 @@ def settings(defaults: dict[str, Any], *, query: str | None = None,
             value = parse(raw)
         except (ValueError, OverflowError):
             kind = {"seed": "whole number", "players": "whole number", "jokers": "whole number",
-                    "learner": "whole number", "speed": "number"}.get(key, "value")
+                    "speed": "number"}.get(key, "value")
             if notes is not None:
                 notes.append(f"{key}={shown(raw)} is not a {kind}; using the default "
                              f"({_describe(key, default)})")
@@ -393,7 +392,18 @@ def _shared(where: dict[str, str]) -> Any:
     a token is never read from the address."""
     from tableserver.remote import find_seat
 
-    return find_seat(where["table"], where["name"])
+    finder = find_seat(where["table"], where["name"])
+    finder.on_seated(lambda seat: _learn_as(seat.game.players[seat.game.seat]))
+    return finder
+
+
+def _learn_as(name: str) -> None:
+    """At a shared table the learner learns under the name they joined with
+    (the teacher's class grid finds their record by it: docs/PROGRESS.md)."""
+    with contextlib.suppress(Exception):
+        from rummy.progress import use_learner
+
+        use_learner(name)
 
 
 def _keep_seat() -> None:

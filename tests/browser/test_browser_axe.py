@@ -127,6 +127,14 @@ def play_meld_odds(watch: Watch) -> None:
     page.wait_for_selector(".rummy-odds-table table")
 
 
+def play_progress(watch: Watch) -> None:
+    """The map of a learner with nothing kept yet: every event, then the name box."""
+    watch.click("button.rummy-progress-show")
+    watch.page.wait_for_selector(".rummy-progress-events p")
+    watch.click("button.rummy-learner-change")
+    watch.page.wait_for_selector(".rummy-who-asking input")
+
+
 APPS: list[tuple[str, dict[str, Any], str, Callable[[Watch], None] | None]] = [
     ("index", {}, "h1", None),
     ("three_thirteen", {"players": 2}, harness.READY, play_three_thirteen),
@@ -135,12 +143,13 @@ APPS: list[tuple[str, dict[str, Any], str, Callable[[Watch], None] | None]] = [
     ("big_table", {"players": 6}, harness.READY, play_big_table),
     ("gin_three", {}, harness.READY, play_gin),
     ("meld_odds", {}, ".rummy-odds-explorer", play_meld_odds),
+    ("progress", {"learner": "Ana"}, ".rummy-progress-map", play_progress),
 ]
 
 
 @pytest.mark.parametrize("app, query, ready, play", APPS,
                          ids=["index", "three_thirteen", "jokers", "big_table", "gin_three",
-                              "meld_odds"])
+                              "meld_odds", "progress"])
 def test_axe_finds_nothing_serious_before_and_during_play(page, voila, app, query, ready,
                                                           play) -> None:
     watch = open_page(page, voila, app, ready, seed=3, speed=0, **query)

@@ -1,0 +1,617 @@
+"""The record of learning: every judged act is an event with a rule id, and
+mastery per rule is a function of those events (Leitner boxes).
+
+An *event* says who (the learner's name), which rule (an id of RULES.md, e.g.
+``TT-7``), what was asked, what was answered, whether it was right and at the
+first try, when, and where it came from (``quiz``, ``exercise``, ``drill``,
+``guided`` or ``table``).  Events hold what the learner saw and did: never
+another player's hidden cards.
+
+*Mastery* is computed from the events, never stored: each rule sits in a
+Leitner box 0-4.  Box 0 is "not seen yet".  A right answer at the first try
+moves the rule up one box (at most 4); a wrong answer sends it back to box 1;
+a right answer after a wrong try leaves the box as it is.  A rule in box ``b``
+is *due* again :data:`BOX_DAYS`\\ ``[b]`` days (0, 1, 3, 7, 21) after it was
+last seen.  A rule in the top box is *mastered*; a rule seen but not in the top
+box is *practising*.
+
+>>> day = 86_400.0
+>>> events = [Event("Ana", "TT-7", "q", "a", True, when=0.0),
+...           Event("Ana", "TT-7", "q", "a", True, when=1 * day),
+...           Event("Ana", "TT-7", "q", "b", False, when=2 * day)]
+>>> m = mastery(events, now=2.5 * day)["TT-7"]
+>>> m.box, m.attempts, m.right_first, m.status, m.due_at / day, m.is_due(2.5 * day)
+(1, 3, 2, 'practising', 3.0, False)
+
+The events are kept in SQLite (WAL) in the kit's data folder (``$RUMMY_DATA``,
+else ``~/.local/share/rummy-kit``, as the table service), file
+``progress.sqlite3``, one learner per name: :class:`Record`.  Every judged act
+of the widgets calls :func:`record`, which writes for the learner of this
+kernel (:func:`use_learner`; else ``?learner=NAME`` of the page; else
+``$RUMMY_LEARNER``).  See ``docs/PROGRESS.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+__all__ = [
+    "Rule", "RULES", "RULE_IDS", "GROUPS", "BOX_DAYS", "TOP_BOX", "SOURCES", "DAY", "MAX_NAME",
+    "Event", "Mastery", "Summary", "Record", "ProgressError",
+    "step", "mastery", "summary", "summary_line", "rules_in", "normal_name",
+    "data_dir", "default_path", "default_record",
+    "use_learner", "learner", "record", "pending", "on_learner", "clock", "set_clock",
+    "exercise_checker", "fingerprint",
+]
+
+#: Days until a rule in box 0..4 is due again.
+BOX_DAYS: tuple[int, ...] = (0, 1, 3, 7, 21)
+#: The top box: a rule there is mastered.
+TOP_BOX = 4
+#: Seconds in a day.
+DAY = 86_400.0
+#: Where an event may come from.
+SOURCES = ("quiz", "exercise", "drill", "guided", "table")
+#: The longest learner name (as a seat's name at a shared table).
+MAX_NAME = 24
+_TEXT_MAX = 500
+
+
+class ProgressError(ValueError):
+    """Bad input to the record of learning (the message says what is allowed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A rule of RULES.md: its id, the group it is listed under, a short title."""
+
+    id: str
+    group: str
+    title: str
+
+
+_ALL = "All variants"
+_FAMILY = "Three-Thirteen family"
+#: The 58 rules of RULES.md, in its order, grouped as it groups them.
+RULES: tuple[Rule, ...] = tuple(Rule(i, g, t) for i, g, t in (
+    ("C-1", _ALL, "Ranks, suits, several decks"),
+    ("C-2", _ALL, "Penalty points of a card"),
+    ("C-3", _ALL, "Aces are low; runs never wrap"),
+    ("C-4", _ALL, "A joker is always wild"),
+    ("M-1", _ALL, "A set"),
+    ("M-2", _ALL, "A run"),
+    ("M-3", _ALL, "A card in one meld only"),
+    ("M-4", _ALL, "A wild stands for any card"),
+    ("M-4a", _ALL, "The round's wild rank is always wild"),
+    ("M-5", _ALL, "A meld is a group, not a row"),
+    ("M-6", _ALL, "No adding to others' melds"),
+    ("M-7", _ALL, "Scoring: the lowest arrangement"),
+    ("TT-1", _FAMILY, "11 rounds; r + 2 cards"),
+    ("TT-2", _FAMILY, "The wild rank of a round"),
+    ("TT-3", _FAMILY, "The dealer"),
+    ("TT-4", _FAMILY, "The discard pile starts"),
+    ("TT-5", _FAMILY, "A turn: draw, then discard"),
+    ("TT-6", _FAMILY, "Going out"),
+    ("TT-7", _FAMILY, "One more turn for the others"),
+    ("TT-8", _FAMILY, "Round score"),
+    ("TT-9", _FAMILY, "The lowest total wins"),
+    ("TT-10", _FAMILY, "When the stock runs out"),
+    ("TT-11", _FAMILY, "How many decks"),
+    ("TT-12", _FAMILY, "A stalled round"),
+    ("TS-1", "Three Thirteen", "Option: aces low or high"),
+    ("TS-2", "Three Thirteen", "An unmelded wild costs its face value"),
+    ("TR-1", "Tre-tretton", "2 to 4 players"),
+    ("TR-2", "Tre-tretton", "A meld needs a natural card"),
+    ("TR-3", "Tre-tretton", "An unmelded wild costs its face value"),
+    ("TJ-1", "Three Thirteen with jokers", "You against three AI players"),
+    ("TJ-2", "Three Thirteen with jokers", "104 cards and jokers"),
+    ("TJ-3", "Three Thirteen with jokers", "Jokers are always wild"),
+    ("TJ-4", "Three Thirteen with jokers", "Option: aces low or high"),
+    ("TJ-5", "Three Thirteen with jokers", "Unmelded wilds cost 15, jokers 20"),
+    ("TJ-6", "Three Thirteen with jokers", "A meld of wilds only"),
+    ("TJ-7", "Three Thirteen with jokers", "Going out is not optional"),
+    ("BT-1", "Big Table", "2 to 12 players, one pool"),
+    ("BT-2", "Big Table", "The cards of hand h"),
+    ("BT-3", "Big Table", "A cycle: draw, then discard"),
+    ("BT-4", "Big Table", "Calling match"),
+    ("BT-5", "Big Table", "One more cycle after a match"),
+    ("BT-6", "Big Table", "Scoring a hand"),
+    ("BT-7", "Big Table", "The lowest total wins"),
+    ("BT-8", "Big Table", "When the pool runs out"),
+    ("G-1", "Gin for three", "One deck, no wilds"),
+    ("G-2", "Gin for three", "Roles: box, captain, advisor"),
+    ("G-3", "Gin for three", "The deal"),
+    ("G-4", "Gin for three", "The first turn and the upcard"),
+    ("G-5", "Gin for three", "A normal turn"),
+    ("G-6", "Gin for three", "Knocking"),
+    ("G-7", "Gin for three", "Gin"),
+    ("G-8", "Gin for three", "Laying off"),
+    ("G-8a", "Gin for three", "The knocker spreads their cards"),
+    ("G-9", "Gin for three", "Scoring when not gin"),
+    ("G-10", "Gin for three", "The advisor never scores"),
+    ("G-11", "Gin for three", "Roles after a hand"),
+    ("G-12", "Gin for three", "A drawn hand"),
+    ("G-13", "Gin for three", "The game ends at 100"),
+))
+#: The rule ids, in RULES.md order.
+RULE_IDS: tuple[str, ...] = tuple(r.id for r in RULES)
+#: The groups, in RULES.md order.
+GROUPS: tuple[str, ...] = tuple(dict.fromkeys(r.group for r in RULES))
+_KNOWN = frozenset(RULE_IDS)
+_RULE_RE = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
+
+
+def rules_in(text: str) -> list[str]:
+    """The rule ids named in ``text``, each once, in order.
+
+    >>> rules_in("It costs 15 (TS-1); see also TS-1 and XX-9 and M-4a.")
+    ['TS-1', 'M-4a']
+    """
+    return [r for r in dict.fromkeys(_RULE_RE.findall(str(text))) if r in _KNOWN]
+
+
+def normal_name(name: Any) -> str:
+    """A learner's name as it is kept: spaces collapsed, 1 to 24 printable
+    characters (as a seat's name at a shared table).
+
+    >>> normal_name("  Ana   Lima ")
+    'Ana Lima'
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ProgressError(f"a learner's name must be a non-empty text of at most {MAX_NAME} "
+                            f"characters, not {name!r}")
+    clean = " ".join(name.split())
+    if len(clean) > MAX_NAME or not clean.isprintable():
+        raise ProgressError(f"a learner's name must be at most {MAX_NAME} printable characters, "
+                            f"not {clean[:40]!r}")
+    return clean
+
+
+def _text(value: Any) -> str:
+    s = str(value)
+    return s if len(s) <= _TEXT_MAX else s[:_TEXT_MAX - 1] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One judged act: ``learner`` answered ``answered`` to ``asked`` about
+    ``rule``; ``right``; ``first`` (it was the first try at that question);
+    ``when`` (seconds since the epoch); ``source`` (one of :data:`SOURCES`);
+    ``id`` (its number in the record, 0 before it is kept)."""
+
+    learner: str
+    rule: str
+    asked: str
+    answered: str
+    right: bool
+    first: bool = True
+    source: str = "quiz"
+    when: float = 0.0
+    id: int = 0
+
+    def checked(self) -> Event:
+        """This event with its fields checked (a :class:`ProgressError` says what is wrong)."""
+        if self.rule not in _KNOWN:
+            raise ProgressError(f"unknown rule id {self.rule!r}: use an id of RULES.md, e.g. "
+                                "TT-7, M-4a or G-9")
+        if self.source not in SOURCES:
+            raise ProgressError(f"unknown source {self.source!r}: one of {', '.join(SOURCES)}")
+        return Event(normal_name(self.learner), self.rule, _text(self.asked),
+                     _text(self.answered), bool(self.right), bool(self.first), self.source,
+                     float(self.when), self.id)
+
+
+def step(box: int, right: bool, first: bool = True) -> int:
+    """The Leitner box after one answer: right at the first try moves up one
+    (at most 4), wrong goes back to box 1, right after a wrong try stays.
+
+    >>> step(0, True), step(4, True), step(4, False), step(2, True, first=False)
+    (1, 4, 1, 2)
+    """
+    if not right:
+        return 1
+    return min(box + 1, TOP_BOX) if first else box
+
+
+@dataclass(slots=True)
+class Mastery:
+    """Where one rule stands for one learner."""
+
+    rule: str
+    attempts: int = 0
+    right_first: int = 0
+    box: int = 0
+    last_seen: float | None = None
+
+    @property
+    def status(self) -> str:
+        """``not seen``, ``practising`` or ``mastered``."""
+        if self.attempts == 0:
+            return "not seen"
+        return "mastered" if self.box >= TOP_BOX else "practising"
+
+    @property
+    def due_at(self) -> float | None:
+        """When the rule is due again (None: never seen)."""
+        if self.last_seen is None:
+            return None
+        return self.last_seen + BOX_DAYS[self.box] * DAY
+
+    def is_due(self, now: float) -> bool:
+        """Seen, and its time to come back has come."""
+        due = self.due_at
+        return due is not None and now >= due
+
+
+def mastery(events: Iterable[Event], now: float | None = None) -> dict[str, Mastery]:
+    """Every rule's :class:`Mastery` from ``events`` (of one learner), taken in
+    the order they happened; rules never seen are in box 0.  ``now`` is
+    accepted for symmetry with :func:`summary` (mastery itself does not age).
+
+    >>> ms = mastery([Event("Ana", "M-1", "q", "a", True, when=5.0)])
+    >>> len(ms), ms["M-1"].box, ms["M-1"].status, ms["M-2"].status
+    (58, 1, 'practising', 'not seen')
+    """
+    out = {r: Mastery(r) for r in RULE_IDS}
+    for e in sorted(events, key=lambda e: (e.when, e.id)):
+        m = out.get(e.rule)
+        if m is None:
+            continue
+        m.attempts += 1
+        m.right_first += bool(e.right and e.first)
+        m.box = step(m.box, e.right, e.first)
+        m.last_seen = e.when if m.last_seen is None else max(m.last_seen, e.when)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """How many rules are mastered, practising, due, of how many."""
+
+    mastered: int
+    practising: int
+    due: int
+    total: int = len(RULE_IDS)
+    due_rules: tuple[str, ...] = field(default=())
+
+    def line(self) -> str:
+        """``12 of 58 rules mastered, 3 due``."""
+        return f"{self.mastered} of {self.total} rules mastered, {self.due} due"
+
+
+def summary(events: Iterable[Event], now: float) -> Summary:
+    """Counts over :func:`mastery`, and which rules are due at ``now``.
+
+    >>> s = summary([Event("Ana", "M-1", "q", "a", True, when=0.0)], now=DAY)
+    >>> s.line(), s.due_rules
+    ('0 of 58 rules mastered, 1 due', ('M-1',))
+    """
+    ms = mastery(events).values()
+    due = tuple(m.rule for m in ms if m.is_due(now))
+    return Summary(sum(m.status == "mastered" for m in ms),
+                   sum(m.status == "practising" for m in ms), len(due), due_rules=due)
+
+
+# -- where the record is kept ---------------------------------------------------------------
+def data_dir() -> Path:
+    """The kit's data folder: ``$RUMMY_DATA``, else ``$XDG_DATA_HOME/rummy-kit``
+    (``~/.local/share/rummy-kit``), as the table service's."""
+    env = os.environ.get("RUMMY_DATA")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "rummy-kit"
+
+
+def default_path() -> Path:
+    """The record of learning in the data folder."""
+    return data_dir() / "progress.sqlite3"
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    learner TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    asked TEXT NOT NULL,
+    answered TEXT NOT NULL,
+    right INTEGER NOT NULL,
+    first INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    t REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_learner ON events (learner, t);
+"""
+_COLUMNS = "id, learner, rule, asked, answered, right, first, source, t"
+
+
+def _event(row: tuple[Any, ...]) -> Event:
+    i, who, rule, asked, answered, right, first, source, t = row
+    return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i)
+
+
+def _now() -> float:
+    return _clock[0]()
+
+
+class Record:
+    """The events of every learner of this data folder (SQLite, WAL).
+
+    Each event is committed before :meth:`add` returns; several processes
+    (kernels) may write at once: SQLite takes turns, nothing is lost.
+    ``clock`` (seconds since the epoch) may be injected for tests.
+
+    >>> import tempfile, os
+    >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"), clock=lambda: 100.0)
+    >>> r.add("Ana", "C-2", "What does a queen cost?", "10", True, source="quiz").when
+    100.0
+    >>> [e.rule for e in r.events("Ana")], r.events("Ben")
+    (['C-2'], [])
+    >>> r.summary("Ana").line()
+    '0 of 58 rules mastered, 0 due'
+    >>> r.erase("Ana"), r.events("Ana")
+    (1, [])
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.clock: Callable[[], float] = clock if clock is not None else _now
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=60.0)
+        self._db.execute("PRAGMA busy_timeout=60000")
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        with self._lock:
+            self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            out = fn(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return out
+
+    def add(self, learner: str, rule: str, asked: Any, answered: Any, right: bool, *,
+            first: bool = True, source: str = "quiz", when: float | None = None) -> Event:
+        """Keep one event (committed when this returns) and return it."""
+        e = Event(learner, rule, asked, answered, right, first, source,
+                  self.clock() if when is None else when).checked()
+        return self.add_event(e)
+
+    def add_event(self, event: Event) -> Event:
+        """Keep ``event`` (checked first); returns it with its id."""
+        e = event.checked()
+        with self._lock:
+            cur = self._write(lambda db: db.execute(
+                f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) VALUES (?,?,?,?,?,?,?,?)",
+                (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first), e.source,
+                 e.when)))
+        return Event(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
+                     e.when, int(cur.lastrowid))
+
+    def events(self, learner: str) -> list[Event]:
+        """Every event kept about ``learner``, oldest first."""
+        name = normal_name(learner)
+        with self._lock:
+            rows = self._db.execute(f"SELECT {_COLUMNS} FROM events WHERE learner = ? "
+                                    "ORDER BY t, id", (name,)).fetchall()
+        return [_event(r) for r in rows]
+
+    def count(self) -> int:
+        """How many events are kept, for every learner."""
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+
+    def learners(self) -> list[str]:
+        """The names with events, sorted."""
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT learner FROM events ORDER BY learner")
+            return [r[0] for r in rows.fetchall()]
+
+    def erase(self, learner: str) -> int:
+        """Remove every event of ``learner`` (and nothing else); how many were removed."""
+        name = normal_name(learner)
+        with self._lock:
+            cur = self._write(lambda db: db.execute("DELETE FROM events WHERE learner = ?",
+                                                    (name,)))
+        return int(cur.rowcount)
+
+    def mastery(self, learner: str) -> dict[str, Mastery]:
+        """Every rule's :class:`Mastery` for ``learner``."""
+        return mastery(self.events(learner))
+
+    def summary(self, learner: str) -> Summary:
+        """``learner``'s :class:`Summary` now (by this record's clock)."""
+        return summary(self.events(learner), self.clock())
+
+    def grid(self, learners: Iterable[str]) -> list[dict[str, Any]]:
+        """One row per learner and rule seen: learner, rule, attempts,
+        right_first, box (for a teacher's class grid)."""
+        rows = []
+        for name in learners:
+            for m in self.mastery(name).values():
+                if m.attempts:
+                    rows.append({"learner": normal_name(name), "rule": m.rule,
+                                 "attempts": m.attempts, "right_first": m.right_first,
+                                 "box": m.box})
+        return rows
+
+
+def _wall_clock() -> float:
+    return time.time()
+
+
+_clock: list[Callable[[], float]] = [_wall_clock]
+
+
+def clock() -> float:
+    """Now, by the clock of the record of learning (seconds since the epoch)."""
+    return _clock[0]()
+
+
+def set_clock(fn: Callable[[], float] | None) -> None:
+    """Make ``fn`` the clock of :func:`record` and of records opened without
+    their own (tests); None: the wall clock again."""
+    _clock[0] = fn if fn is not None else _wall_clock
+
+
+_records: dict[Path, Record] = {}
+_records_lock = threading.Lock()
+
+
+def default_record() -> Record:
+    """The :class:`Record` of the data folder (one per process and folder)."""
+    path = default_path()
+    with _records_lock:
+        rec = _records.get(path)
+        if rec is None:
+            rec = _records[path] = Record(path)
+        return rec
+
+
+# -- who is learning in this kernel ------------------------------------------------------------
+_learner: str | None = None
+_pending: list[Event] = []
+_listeners: list[Callable[[str | None], None]] = []
+
+
+def use_learner(name: str | None) -> str | None:
+    """Make ``name`` the learner of this process (None: nobody yet); events
+    recorded while nobody was named are kept for them now.  Returns the name."""
+    global _learner
+    _learner = None if name is None else normal_name(name)
+    if _learner is not None and _pending:
+        waiting = list(_pending)
+        _pending.clear()
+        rec = default_record()
+        for e in waiting:
+            rec.add_event(Event(_learner, e.rule, e.asked, e.answered, e.right, e.first,
+                                e.source, e.when))
+    for fn in list(_listeners):
+        fn(_learner)
+    return _learner
+
+
+def on_learner(fn: Callable[[str | None], None]) -> None:
+    """Call ``fn(name)`` whenever the learner of this process changes."""
+    _listeners.append(fn)
+
+
+def learner() -> str | None:
+    """The learner of this process: the one named with :func:`use_learner`,
+    else the page's ``?learner=NAME`` (Voilà's ``QUERY_STRING``), else
+    ``$RUMMY_LEARNER``, else None (nobody named yet).
+
+    >>> isinstance(learner(), (str, type(None)))
+    True
+    """
+    if _learner is not None:
+        return _learner
+    given = parse_qs(os.environ.get("QUERY_STRING", "").lstrip("?")).get("learner")
+    for raw in ([given[-1]] if given else []) + [os.environ.get("RUMMY_LEARNER", "")]:
+        try:
+            return normal_name(raw)
+        except ProgressError:
+            continue
+    return None
+
+
+def pending() -> list[Event]:
+    """Events recorded before anybody was named (kept once a name is given)."""
+    return list(_pending)
+
+
+def record(rule: str, asked: Any, answered: Any, right: bool, *, source: str,
+           first: bool = True) -> Event | None:
+    """Record one judged act of this process's learner: the one call every
+    quiz, exercise, drill, guided move and table judgement makes.
+
+    With no learner named yet the event waits in memory (:func:`pending`) and
+    is kept as soon as one is (:func:`use_learner`).  Returns the event kept
+    (None while it waits).  A bad rule id or source raises :class:`ProgressError`.
+    """
+    who = learner()
+    e = Event(who or "nobody", rule, asked, answered, right, first, source, clock()).checked()
+    if who is None:  # nothing touches the disk before somebody is named
+        _pending.append(e)
+        return None
+    return default_record().add_event(e)
+
+
+def summary_line(name: str | None = None) -> str:
+    """``12 of 58 rules mastered, 3 due`` for ``name`` (default: this
+    process's learner; nobody named: what is pending)."""
+    who = name or learner()
+    if who is None:
+        return summary(_pending, clock()).line()
+    return default_record().summary(who).line()
+
+
+def fingerprint(text: Any) -> str:
+    """The fingerprint of an exercise's answer, as ``scripts/build_lessons.py``
+    writes it (``{{fp:TEXT}}``): the lessons keep it, not the answer.
+
+    >>> fingerprint(" 14 ")
+    '8527a891e224'
+    """
+    import hashlib
+
+    return hashlib.sha256(str(text).strip().lower().encode()).hexdigest()[:12]
+
+
+def exercise_checker(answers: dict[int, str], hints: dict[int, str], rules: dict[int, str]
+                     ) -> Callable[..., None]:
+    """A lesson's ``check(exercise, answer, worked=False)``: prints what the
+    lessons' own ``check`` prints, and keeps each answer given (not ``None``,
+    not a worked answer's ``worked=True``) in the learner's record under the
+    exercise's rule id (``rules``), as ``source="exercise"``.
+
+    >>> check = exercise_checker({1: fingerprint("14")}, {1: "count it (C-2)"}, {1: "M-7"})
+    >>> check(1, None)
+    Exercise 1: no answer yet. Hint: count it (C-2)
+    >>> check(1, 14, worked=True)
+    Exercise 1: right!
+    """
+    unknown = sorted(set(answers) - set(rules))
+    if unknown:
+        raise ProgressError(f"exercises {unknown} have no rule id: give each exercise its "
+                            "rule of RULES.md, e.g. {1: 'M-7'}")
+    for number, rule in rules.items():
+        if rule not in _KNOWN:
+            raise ProgressError(f"exercise {number}: unknown rule id {rule!r}: use an id of "
+                                "RULES.md, e.g. TT-7")
+    tried: set[int] = set()
+
+    def check(exercise: int, answer: Any, worked: bool = False) -> None:
+        """Print whether ``answer`` solves exercise number ``exercise``, with a hint if not."""
+        if answer is None:
+            print(f"Exercise {exercise}: no answer yet. Hint: {hints[exercise]}")
+            return
+        ok = fingerprint(answer) == answers[exercise]
+        print(f"Exercise {exercise}: " + ("right!" if ok else f"not yet. Hint: {hints[exercise]}"))
+        if not worked:
+            record(rules[exercise], f"Exercise {exercise}", answer, ok, source="exercise",
+                   first=exercise not in tried)
+            tried.add(exercise)
+
+    return check

@@ -1,0 +1,227 @@
+"""Learning that is remembered, in Chromium through the Voilà app as ``make app``
+serves it (tests/browser/harness.py).
+
+(a) A learner names themselves once on the progress page (the browser keeps the
+    name), answers a quiz, makes a guided move and plays at a table on another
+    page (which finds the name by itself), closes the browser; the server and
+    its kernels are restarted; the browser opened again shows the same map.
+(b) Three learners practise at a classroom table under the names they joined
+    with; the teacher, signed in with the teacher key, sees each learner's rules
+    in the class grid; a learner's progress page holds no other learner's
+    record, not even in the widget state.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import harness
+import pytest
+from harness import Watch
+from test_browser_axe import assert_accessible
+
+from rummy.progress import Record
+
+pytestmark = pytest.mark.browser
+
+PROBE = {
+    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+               "source": [
+                   "import ipywidgets as w\n",
+                   "from appkit import App\n",
+                   "from widgets import BigTableTable, GuidedHand, Quiz\n",
+                   "\n",
+                   "class Probe:\n",
+                   "    def __init__(self):\n",
+                   "        self.quiz = Quiz('What does an unmelded queen cost (C-2)?', '10')\n",
+                   "        self.guided = GuidedHand('three_thirteen')\n",
+                   "        self.table = BigTableTable(players=4, seed=3, speed=0)\n",
+                   "        self.widget = w.VBox([self.quiz.widget, self.guided.widget,\n",
+                   "                              self.table.widget])\n",
+                   "\n",
+                   "App({}, lambda s: Probe())\n"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                "name": "python3"}, "language_info": {"name": "python"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+def new_page(context: Any) -> tuple[Any, Watch, list[str]]:
+    page = harness.patient(context.new_page(), 60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, Watch(page), errors
+
+
+def row(page: Any, rule: str) -> str:
+    return str(page.locator(f".rummy-progress-map li[data-rule='{rule}']").first.inner_text())
+
+
+def named(page: Any, name: str) -> None:
+    page.wait_for_selector(f".rummy-learner-name[data-learner='{name}']", timeout=60_000)
+
+
+def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
+        browser: Any, tmp_path: Path) -> None:
+    root = harness.clean_copy(tmp_path / "kit")
+    (root / "notebooks" / "apps" / "progress_probe.ipynb").write_text(json.dumps(PROBE))
+    data = tmp_path / "data"
+    data.mkdir()
+    server = harness.start_voila(root=root, env={"RUMMY_DATA": str(data)},
+                                 extra_args=["--show_tracebacks=True"])
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page, watch, errors = new_page(context)
+        # the progress page asks once, with a plain default
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
+        page.wait_for_selector(".rummy-who-asking input", timeout=120_000)
+        assert page.locator(".rummy-who-asking input").input_value() == "Learner"
+        page.locator(".rummy-who-asking input").fill("Ana")
+        page.locator(".rummy-who-asking input").press("Enter")
+        watch.settle()
+        watch.click("button.rummy-learner-ok")
+        named(page, "Ana")
+        page.wait_for_function("() => localStorage.getItem('rummy-learner') === 'Ana'")
+        assert "Ana: 0 of 58 rules mastered, 0 due" in harness.page_text(page)
+
+        # another page, another kernel: it finds the name in the browser by itself
+        page, watch, errors2 = new_page(context)
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress_probe"))
+        page.wait_for_selector(".rummy-quiz-input input", timeout=120_000)
+        page.wait_for_selector(harness.READY, timeout=120_000)
+        page.locator(".rummy-quiz-input input").fill("12")
+        watch.click("button.rummy-quiz-check")
+        named(page, "Ana")  # asked when the answer needed a name, filled in by the page
+        page.locator(".rummy-quiz-input input").fill("10")
+        watch.click("button.rummy-quiz-check")
+        page.wait_for_selector(".rummy-quiz-right")
+        watch.click("button.rummy-guided-move:has-text('draw stock')")
+        page.wait_for_selector(".rummy-guided-feedback .rummy-quiz-right")
+        watch.click("button.rummy-own-pile")
+        page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+        watch.settle()
+        assert not errors and not errors2
+        kept = [(e.rule, e.right, e.first, e.source)
+                for e in Record(data / "progress.sqlite3").events("Ana")]
+        assert ("C-2", False, True, "quiz") in kept and ("C-2", True, False, "quiz") in kept
+        assert ("TT-5", True, True, "guided") in kept and ("BT-3", False, True, "table") in kept
+        storage = context.storage_state()
+        context.close()  # the browser is closed
+        assert not server.tracebacks(), server.log()[-3000:]
+        server.stop()  # every kernel dies with the server
+    finally:
+        server.stop()
+
+    # the same address (the browser keeps its storage per origin), a new server
+    server = harness.start_voila(port=server.port, root=root, env={"RUMMY_DATA": str(data)},
+                                 extra_args=["--show_tracebacks=True"])
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                      storage_state=storage)
+        page, watch, errors = new_page(context)
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
+        named(page, "Ana")  # no question: the browser remembered the name
+        page.wait_for_selector(".rummy-progress-summary:has-text('Ana')")
+        text = harness.page_text(page)
+        assert "Ana: 0 of 58 rules mastered, 0 due" in text
+        assert "practising: 2 tries, 0 right at the first try, box 1 of 4" in row(page, "C-2")
+        assert "practising: 1 try, 1 right at the first try, box 1 of 4" in row(page, "TT-5")
+        assert "practising: 1 try, 0 right at the first try, box 1 of 4" in row(page, "BT-3")
+        assert "not seen" in row(page, "G-9")
+        assert page.locator(".rummy-rule-practising .rummy-rule-shape").first.inner_text() == "◐"
+        link = page.locator("li[data-rule='BT-3'] a.rummy-practise")
+        assert link.get_attribute("aria-label") == "Practise BT-3: A cycle: draw, then discard"
+        assert "practice.ipynb?rule=BT-3" in (link.get_attribute("href") or "")
+        # every event kept about the learner, on request
+        watch.click("button.rummy-progress-show")
+        page.wait_for_selector(".rummy-progress-events table")
+        assert "What does an unmelded queen cost (C-2)?" in harness.page_text(page)
+        assert not harness.page_tracebacks(page) and not errors
+        context.close()
+        assert not server.tracebacks(), server.log()[-3000:]
+    finally:
+        server.stop()
+
+
+#: The teacher key the server of the class grid's test is given (RUMMY_TEACHER_KEY).
+KEY = "teacher-key-of-the-progress-tests-0123"
+
+
+def api(base: str, path: str, body: Any = None, token: str = "") -> dict[str, Any]:
+    req = urllib.request.Request(base + "rummy/api" + path,
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json",
+                                          **({"X-Rummy-Token": token} if token else {})})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return dict(json.loads(r.read()))
+
+
+def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
+                                                                 tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    with harness.start_voila(env={"RUMMY_DATA": str(data), "RUMMY_TEACHER_KEY": KEY},
+                             extra_args=["--show_tracebacks=True"]) as server:
+        made = api(server.base, "/tables", {"teacher_key": KEY, "variant": "big_table",
+                                           "seats": ["human"] * 3, "speed": 10})
+        code = made["code"]
+        pages = {}
+        contexts = []
+        for name in ("Ana", "Ben", "Cleo"):
+            ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+            contexts.append(ctx)
+            page, watch, errors = new_page(ctx)
+            page.goto(harness.app_url(server.base, "big_table", table=code, name=name))
+            pages[name] = (page, watch, errors)
+        # each practises: Ana once, Ben twice, Cleo three times (the own pile, BT-3)
+        for times, name in enumerate(("Ana", "Ben", "Cleo"), start=1):
+            page, watch, _ = pages[name]
+            page.wait_for_selector(harness.READY, timeout=120_000)
+            watch.settle()
+            for _ in range(times):
+                watch.click("button.rummy-own-pile")
+                page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+        # the teacher's page: signed in with the teacher key (nothing in its address), the
+        # class of every table of the server
+        tctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(tctx)
+        teacher, twatch, terrors = new_page(tctx)
+        teacher.goto(harness.app_url(server.base, "classroom"))
+        harness.wait_rendered(teacher, timeout=120_000)
+        teacher.wait_for_selector(".rummy-teacher-key input", timeout=60_000)
+        teacher.locator(".rummy-teacher-key input").fill(KEY)
+        twatch.click("button.rummy-sign-in")
+        teacher.wait_for_selector("button.rummy-class-progress", state="visible",
+                                  timeout=60_000)
+        twatch.settle()
+        signed = len(twatch.frames)  # (the key box echoes what was typed into it)
+        twatch.click("button.rummy-class-progress")
+        teacher.wait_for_selector(".rummy-class-grid")
+        for name, times in (("Ana", 1), ("Ben", 2), ("Cleo", 3)):
+            cell = teacher.locator(f"tr[data-learner='{name}'] td[data-rule='BT-3']")
+            assert cell.inner_text().strip() == f"{times} / 0 / box 1"
+        assert KEY not in teacher.url and KEY not in harness.page_text(teacher)
+        assert not any(KEY in f for f in twatch.frames[signed:])  # the grid shows no key
+        href = teacher.locator("a.rummy-class-csv-link").get_attribute("href") or ""
+        assert href.startswith("data:text/csv;base64,")
+        assert_accessible(teacher, "the teacher's page with the class grid")
+        # a learner's own page: Ben's record only, in the page and in what the kernel sent
+        page, watch, errors = new_page(contexts[1])
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress",
+                                                           learner="Ben"))
+        named(page, "Ben")
+        page.wait_for_selector(".rummy-progress-summary:has-text('Ben')")
+        assert "practising: 2 tries" in row(page, "BT-3")
+        watch.settle()
+        for other in ("Ana", "Cleo"):
+            assert other not in harness.page_text(page)
+            assert other not in watch.text()
+        for _, _, errs in pages.values():
+            assert not errs
+        assert not terrors and not errors
+        for ctx in contexts:
+            ctx.close()
+        assert not server.tracebacks(), server.log()[-3000:]

@@ -1,0 +1,241 @@
+"""The record of learning (rummy.progress): Leitner boxes and due dates worked
+by hand, the SQLite record (two processes at once, erase, listing), the
+learner of a kernel and the events that wait for a name."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rummy
+from rummy import progress
+from rummy.progress import DAY, Event, ProgressError, Record, mastery, step
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def own_data(tmp_path, monkeypatch):
+    """Each test its own data folder and no learner named."""
+    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "data"))
+    monkeypatch.delenv("RUMMY_LEARNER", raising=False)
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.setattr(progress, "_learner", None)
+    monkeypatch.setattr(progress, "_pending", [])
+    monkeypatch.setattr(progress, "_records", {})
+    monkeypatch.setattr(progress, "_listeners", [])
+    yield
+
+
+def ev(rule: str, right: bool, day: float, first: bool = True, who: str = "Ana") -> Event:
+    return Event(who, rule, "asked", "answered", right, first, "quiz", day * DAY)
+
+
+def test_rules_are_those_of_rules_md():
+    text = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+    ids = re.findall(r"^- ([A-Z]+-\d+[a-z]?) ", text, flags=re.M)
+    assert list(progress.RULE_IDS) == ids
+    assert len(ids) == 58
+    assert progress.RULE_IDS[:2] == ("C-1", "C-2") and "G-8a" in progress.RULE_IDS
+
+
+def test_leitner_steps_by_hand():
+    # five right answers at the first try: 0 -> 1 -> 2 -> 3 -> 4 -> 4 (the top box)
+    boxes, box = [], 0
+    for _ in range(5):
+        box = step(box, True)
+        boxes.append(box)
+    assert boxes == [1, 2, 3, 4, 4]
+    assert step(4, False) == 1  # a wrong answer in box 4 goes back to box 1
+    assert step(0, False) == 1
+    assert step(3, True, first=False) == 3  # right after a wrong try: stays
+
+
+def test_wrong_answer_in_box_4_and_its_due_date():
+    # days 0, 1, 4, 11: right at the first try -> box 4 on day 11, mastered
+    events = [ev("TT-7", True, d) for d in (0, 1, 4, 11)]
+    m = mastery(events)["TT-7"]
+    assert (m.box, m.status, m.attempts, m.right_first) == (4, "mastered", 4, 4)
+    assert m.due_at == 32 * DAY  # box 4: 21 days after day 11
+    # day 20: wrong -> box 1, due on day 21; then right at a second try the same day: box 1
+    events += [ev("TT-7", False, 20), ev("TT-7", True, 20.5, first=False)]
+    m = mastery(events)["TT-7"]
+    assert (m.box, m.status, m.attempts, m.right_first) == (1, "practising", 6, 4)
+    assert m.last_seen == 20.5 * DAY
+    assert m.due_at == 21.5 * DAY
+    assert not m.is_due(21.5 * DAY - 1) and m.is_due(21.5 * DAY)
+
+
+def test_a_rule_due_today():
+    # box 2 (two rights, days 0 and 1) is due 3 days after day 1: on day 4 it is due
+    m = mastery([ev("M-2", True, 0), ev("M-2", True, 1)])["M-2"]
+    assert m.box == 2 and m.due_at == 4 * DAY
+    assert m.is_due(4 * DAY) and m.is_due(4.2 * DAY) and not m.is_due(3.9 * DAY)
+    s = progress.summary([ev("M-2", True, 0), ev("M-2", True, 1), ev("C-2", True, 3.5)],
+                         now=4 * DAY)
+    # C-2: box 1 last seen day 3.5, due day 4.5: not yet
+    assert (s.mastered, s.practising, s.due, s.due_rules) == (0, 2, 1, ("M-2",))
+    assert s.line() == "0 of 58 rules mastered, 1 due"
+
+
+def test_a_rule_seen_in_box_0_is_due_at_once_and_unseen_rules_are_not_due():
+    m = mastery([ev("C-3", True, 2, first=False)])
+    assert m["C-3"].box == 0 and m["C-3"].status == "practising" and m["C-3"].is_due(2 * DAY)
+    assert m["C-1"].status == "not seen" and not m["C-1"].is_due(10**12)
+
+
+def test_events_are_taken_in_time_order():
+    # wrong on day 5, right on day 1 (recorded later): the wrong one is last: box 1
+    assert mastery([ev("G-9", False, 5), ev("G-9", True, 1)])["G-9"].box == 1
+
+
+def test_record_keeps_lists_and_injected_clock(tmp_path):
+    now = [1000.0]
+    r = Record(tmp_path / "p.sqlite3", clock=lambda: now[0])
+    r.add("Ana", "TT-7", "Who plays after going out?", "everybody once", True, source="quiz")
+    now[0] += DAY
+    r.add("Ana", "TT-5", "discard first", "discard 5c", False, source="table")
+    r.add("Ben", "G-9", "q", "a", True, source="drill")
+    got = r.events("Ana")
+    assert [(e.rule, e.right, e.source, e.when) for e in got] == [
+        ("TT-7", True, "quiz", 1000.0), ("TT-5", False, "table", 1000.0 + DAY)]
+    assert got[0].asked == "Who plays after going out?" and got[0].answered == "everybody once"
+    assert r.learners() == ["Ana", "Ben"]
+    r.close()
+    again = Record(tmp_path / "p.sqlite3")  # a new process reads the same
+    assert [e.rule for e in again.events("Ana")] == ["TT-7", "TT-5"]
+
+
+def test_erase_removes_every_event_of_that_learner_and_nothing_else(tmp_path):
+    r = Record(tmp_path / "p.sqlite3")
+    for i in range(30):
+        r.add("Ana", progress.RULE_IDS[i], f"q{i}", "a", i % 2 == 0, source="quiz")
+    for i in range(7):
+        r.add("Ben", "M-1", f"b{i}", "a", True, source="drill")
+    r.add("Ana Lima", "M-1", "q", "a", True, source="drill")  # another learner
+    assert r.erase("Ana") == 30
+    assert r.events("Ana") == []
+    assert len(r.events("Ben")) == 7 and len(r.events("Ana Lima")) == 1
+    assert r.count() == 8
+    assert r.erase("Nobody") == 0 and r.count() == 8
+
+
+def test_bad_input_says_what_is_allowed(tmp_path):
+    r = Record(tmp_path / "p.sqlite3")
+    with pytest.raises(ProgressError, match="unknown rule id 'TT-99'.*RULES.md"):
+        r.add("Ana", "TT-99", "q", "a", True)
+    with pytest.raises(ProgressError, match="unknown source 'chat'.*quiz, exercise, drill"):
+        r.add("Ana", "TT-7", "q", "a", True, source="chat")
+    with pytest.raises(ProgressError, match="non-empty"):
+        r.add("  ", "TT-7", "q", "a", True)
+    with pytest.raises(ProgressError, match="at most 24"):
+        r.add("x" * 25, "TT-7", "q", "a", True)
+    assert r.count() == 0
+
+
+WRITER = textwrap.dedent("""
+    import sys
+    from rummy.progress import Record, RULE_IDS
+    r = Record(sys.argv[1])
+    who = sys.argv[2]
+    for i in range(1000):
+        r.add(who, RULE_IDS[i % 58], f"q{i}", f"a{i}", i % 3 != 0, source="drill")
+""")
+
+
+def test_two_processes_writing_1000_events_each_keep_all_2000(tmp_path):
+    path = tmp_path / "p.sqlite3"
+    Record(path).close()
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), who])
+             for who in ("Ana", "Ben")]
+    assert [p.wait(300) for p in procs] == [0, 0]
+    r = Record(path)
+    assert r.count() == 2000
+    for who in ("Ana", "Ben"):
+        got = r.events(who)
+        assert sorted(int(e.asked[1:]) for e in got) == list(range(1000))
+
+
+def test_record_waits_for_a_name_then_keeps_the_events():
+    assert progress.learner() is None
+    assert progress.record("TT-7", "q", "a", True, source="quiz") is None
+    assert len(progress.pending()) == 1
+    assert progress.summary_line() == "0 of 58 rules mastered, 0 due"  # box 1: due tomorrow
+    progress.use_learner(" Ana ")
+    assert progress.learner() == "Ana" and progress.pending() == []
+    kept = progress.record("TT-5", "q", "b", False, source="guided")
+    assert kept is not None and kept.learner == "Ana"
+    assert [e.rule for e in progress.default_record().events("Ana")] == ["TT-7", "TT-5"]
+    assert (Path(progress.data_dir()) / "progress.sqlite3").exists()
+
+
+def test_learner_from_the_page_address_or_the_environment(monkeypatch):
+    monkeypatch.setenv("QUERY_STRING", "seed=3&learner=Ben%20Ko")
+    assert progress.learner() == "Ben Ko"
+    monkeypatch.setenv("QUERY_STRING", "learner=")
+    monkeypatch.setenv("RUMMY_LEARNER", "Cleo")
+    assert progress.learner() == "Cleo"
+    progress.use_learner("Dev")  # named in the page wins
+    assert progress.learner() == "Dev"
+
+
+def test_record_with_a_bad_rule_raises_and_keeps_nothing():
+    progress.use_learner("Ana")
+    with pytest.raises(ProgressError):
+        progress.record("Z-1", "q", "a", True, source="quiz")
+    assert progress.default_record().count() == 0
+
+
+def test_grid_rows_per_learner_and_rule(tmp_path):
+    r = Record(tmp_path / "p.sqlite3", clock=lambda: 0.0)
+    r.add("Ana", "TT-7", "q", "a", True, source="quiz")
+    r.add("Ana", "TT-7", "q", "a", False, source="quiz")
+    r.add("Ben", "G-9", "q", "a", True, source="table")
+    assert r.grid(["Ana", "Ben", "Cleo"]) == [
+        {"learner": "Ana", "rule": "TT-7", "attempts": 2, "right_first": 1, "box": 1},
+        {"learner": "Ben", "rule": "G-9", "attempts": 1, "right_first": 1, "box": 1}]
+
+
+def test_the_engine_module_imports_no_jupyter_package():
+    code = ("import sys, rummy.progress; bad = [m for m in sys.modules if m.split('.')[0] in "
+            "('ipywidgets', 'IPython', 'ipykernel', 'traitlets', 'pandas')]; print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    assert rummy.progress is progress
+
+
+def test_exercise_checker_prints_as_the_lessons_and_keeps_the_learners_answers(capsys):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from build_lessons import fingerprint as lessons_fingerprint
+
+    for text in ("14", " 8H ", "11 jacks", 14):
+        assert progress.fingerprint(text) == lessons_fingerprint(text)
+    check = progress.exercise_checker({1: lessons_fingerprint("14"), 2: lessons_fingerprint("8h")},
+                                      {1: "count (C-2)", 2: "the wild fills a gap (M-5)"},
+                                      {1: "M-7", 2: "TT-6"})
+    progress.use_learner("Ana")
+    assert check(1, None) is None
+    check(1, 27)
+    check(1, "14")
+    check(2, "8H")
+    check(2, "8h", worked=True)  # a worked answer's cell: not the learner's
+    assert capsys.readouterr().out.splitlines() == [
+        "Exercise 1: no answer yet. Hint: count (C-2)",
+        "Exercise 1: not yet. Hint: count (C-2)",
+        "Exercise 1: right!",
+        "Exercise 2: right!",
+        "Exercise 2: right!"]
+    got = [(e.rule, e.asked, e.answered, e.right, e.first, e.source)
+           for e in progress.default_record().events("Ana")]
+    assert got == [("M-7", "Exercise 1", "27", False, True, "exercise"),
+                   ("M-7", "Exercise 1", "14", True, False, "exercise"),
+                   ("TT-6", "Exercise 2", "8H", True, True, "exercise")]
+    with pytest.raises(ProgressError, match=r"exercises \[3\] have no rule id"):
+        progress.exercise_checker({3: "x"}, {3: "h"}, {})
+    with pytest.raises(ProgressError, match="unknown rule id 'Q-1'"):
+        progress.exercise_checker({1: "x"}, {1: "h"}, {1: "Q-1"})

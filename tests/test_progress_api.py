@@ -1,0 +1,271 @@
+"""The record of learning on the table service (tableserver.progress_api): the
+teacher's class grid (JSON and CSV), of one table or of every table the server
+holds, needs the teacher key in the ``X-Rummy-Teacher-Key`` header and shows
+the learners seated there only; a learner's own rows need their seat's token
+in the ``X-Rummy-Token`` header.  No token or key is taken from an address.
+Each endpoint with bad input, a wrong key or token, a cross-site request and a
+restart."""
+
+from __future__ import annotations
+
+import hmac
+import io
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from rummy.progress import Record
+from tableserver import Store, TableService
+from tableserver.core import Forbidden
+from tableserver.progress_api import class_grid, own_rows, teacher_may_see
+from tests.test_tableserver_web import API, KEY, Server, new_table, restart, server  # noqa: F401
+
+TEACHER = {"X-Rummy-Teacher-Key": KEY}
+
+
+def fill(data: Path) -> None:
+    """What the learners' kernels keep in this server's data folder."""
+    r = Record(data / "progress.sqlite3", clock=lambda: 1000.0)
+    r.add("Ana", "BT-3", "your move", "draw own pile", False, source="table")
+    r.add("Ana", "BT-3", "q", "draw pool", True, first=False, source="drill")
+    r.add("Ana", "M-1", "q", "a", True, source="quiz")
+    r.add("Ben", "G-9", "q", "a", True, source="drill")
+    r.add("Cleo", "TT-7", "q", "a", True, source="quiz")  # not at the first table
+    r.add("Eve", "C-2", "q", "a", True, source="quiz")  # at no table of this server
+    r.close()
+
+
+def raw_get(s: Server, path: str, headers: dict[str, str] | None = None
+            ) -> tuple[int, dict[str, str], str]:
+    req = urllib.request.Request(f"http://127.0.0.1:{s.port}{API}{path}", headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, dict(r.headers), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read().decode()
+
+
+def get(s: Server, path: str, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    return s.call("GET", path, headers=headers or {})
+
+
+# worked by hand from fill(): Ana's BT-3 is wrong at the first try (box 1), then right
+# after a wrong try (stays in box 1); M-1 and G-9 right at the first try (box 1)
+GRID = [{"learner": "Ana", "rule": "M-1", "attempts": 1, "right_first": 1, "box": 1},
+        {"learner": "Ana", "rule": "BT-3", "attempts": 2, "right_first": 0, "box": 1},
+        {"learner": "Ben", "rule": "G-9", "attempts": 1, "right_first": 1, "box": 1}]
+CLEO = {"learner": "Cleo", "rule": "TT-7", "attempts": 1, "right_first": 1, "box": 1}
+
+
+def two_tables(s: Server) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any],
+                                    list[dict[str, Any]]]:
+    """Ana and Ben at one table, Cleo and Dan (no events yet) at another."""
+    made, joined = new_table(s, seats=["human", "human", "greedy"], names=("Ana", "Ben"),
+                             speed=10)
+    made2, joined2 = new_table(s, variant="gin_three", seats=["human", "human", "greedy"],
+                               names=("Cleo", "Dan"), speed=10)
+    return made, joined, made2, joined2
+
+
+def test_class_grid_needs_the_teacher_key_and_shows_the_tables_learners(server):  # noqa: F811
+    fill(server.data)
+    made, joined, made2, joined2 = two_tables(server)
+    code = made["code"]
+    status, grid = get(server, f"/tables/{code}/progress", TEACHER)
+    assert status == 200, grid
+    assert grid["code"] == code and grid["learners"] == ["Ana", "Ben"]
+    assert grid["columns"] == ["learner", "rule", "attempts", "right_first", "box"]
+    assert grid["rows"] == GRID  # Cleo, Dan and Eve, not seated here, are not in it
+    # wrong keys: a seat's token, the spectator's, none, an empty one, a wrong one, the key
+    # in another case: each 403, and the answer names the teacher key
+    for key in (joined[0]["token"], made["spectator_token"], None, "", "x" * 32, KEY.upper()):
+        status, body = get(server, f"/tables/{code}/progress",
+                           {} if key is None else {"X-Rummy-Teacher-Key": key})
+        assert status == 403 and "teacher key" in body["error"], (key, body)
+    # a seat's token in the seat header is no teacher key either
+    assert get(server, f"/tables/{code}/progress",
+               {"X-Rummy-Token": joined[0]["token"]})[0] == 403
+    # no such table (with the key); not a code at all
+    status, body = get(server, "/tables/ABCD-EFGH-JKMN/progress", TEACHER)
+    assert status == 404 and "no table" in body["error"]
+    assert get(server, "/tables/no!such!code/progress", TEACHER)[0] == 404
+    # bad input: a format that is not json or csv, a parameter the endpoint does not take
+    status, body = get(server, f"/tables/{code}/progress?format=xls", TEACHER)
+    assert status == 400 and "json or csv" in body["error"]
+    status, body = get(server, f"/tables/{code}/progress?learner=Eve", TEACHER)
+    assert status == 400 and "format" in body["error"]
+
+
+def test_the_teacher_key_in_an_address_is_refused_even_when_right(server):  # noqa: F811
+    made, joined, _, _ = two_tables(server)
+    code = made["code"]
+    for query in (f"teacher_key={KEY}", f"admin_token={KEY}", f"key={KEY}", f"token={KEY}"):
+        for path in (f"/tables/{code}/progress", "/progress"):
+            status, body = get(server, f"{path}?{query}")
+            assert status == 400, (path, query, body)
+            assert "X-Rummy-Teacher-Key" in body["error"] and "address" in body["error"]
+            assert KEY not in body["error"]
+        # even with the right header as well: the address is still refused
+        assert get(server, f"/tables/{code}/progress?{query}", TEACHER)[0] == 400
+
+
+def test_the_class_grid_of_every_table_of_the_server(server):  # noqa: F811
+    fill(server.data)
+    made, joined, made2, joined2 = two_tables(server)
+    status, grid = get(server, "/progress", TEACHER)
+    assert status == 200, grid
+    # every learner seated at this server's tables, in table and seat order; Eve, who
+    # practised under a name that joined no table here, is not in it
+    assert grid["code"] is None and grid["learners"] == ["Ana", "Ben", "Cleo", "Dan"]
+    assert grid["rows"] == [*GRID, CLEO]
+    # a closed table's learners stay in the grid (until the table expires)
+    assert server.call("POST", f"/tables/{made2['code']}/close", {"teacher_key": KEY})[0] == 200
+    assert get(server, "/progress", TEACHER)[1]["learners"] == ["Ana", "Ben", "Cleo", "Dan"]
+    # a name seated at two tables is one learner
+    new_table(server, seats=["human", "greedy"], names=("Ana",), speed=10)
+    assert get(server, "/progress", TEACHER)[1]["learners"] == ["Ana", "Ben", "Cleo", "Dan"]
+    # a freed seat's learner is no longer the teacher's
+    assert server.call("POST", f"/tables/{made['code']}/remove",
+                       {"teacher_key": KEY, "seat": joined[1]["seat"]})[0] == 200
+    status, grid = get(server, "/progress", TEACHER)
+    assert grid["learners"] == ["Ana", "Cleo", "Dan"] and grid["rows"] == [*GRID[:2], CLEO]
+    for key in (joined[0]["token"], made["spectator_token"], None, "x" * 32):
+        status, body = get(server, "/progress", {} if key is None else
+                           {"X-Rummy-Teacher-Key": key})
+        assert status == 403 and "teacher key" in body["error"]
+    status, body = get(server, "/progress?format=pdf", TEACHER)
+    assert status == 400 and "json or csv" in body["error"]
+    assert server.call("POST", "/progress", {"teacher_key": KEY})[0] in (404, 405)
+
+
+def test_class_grid_as_csv_and_across_a_restart(server):  # noqa: F811
+    fill(server.data)
+    made, _, _, _ = two_tables(server)
+    code = made["code"]
+    status, headers, text = raw_get(server, f"/tables/{code}/progress?format=csv", TEACHER)
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    assert f"progress-{code}.csv" in headers["Content-Disposition"]
+    assert headers["Cache-Control"] == "no-store"
+    assert pd.read_csv(io.StringIO(text)).to_dict("records") == GRID
+    status, headers, text = raw_get(server, "/progress?format=csv", TEACHER)
+    assert status == 200 and "progress-class.csv" in headers["Content-Disposition"]
+    assert pd.read_csv(io.StringIO(text)).to_dict("records") == [*GRID, CLEO]
+    # a wrong key gets no CSV
+    status, _, text = raw_get(server, "/progress?format=csv", {"X-Rummy-Teacher-Key": "x" * 20})
+    assert status == 403 and "learner" not in text
+    again = restart(server)
+    try:
+        status, grid = get(again, f"/tables/{code}/progress", TEACHER)
+        assert status == 200 and grid["rows"] == GRID
+        status, grid = get(again, "/progress", TEACHER)
+        assert status == 200 and grid["rows"] == [*GRID, CLEO]
+    finally:
+        again.stop()
+
+
+@pytest.mark.parametrize("site", [{"Origin": "http://evil.example"},
+                                  {"Sec-Fetch-Site": "cross-site"},
+                                  {"Origin": "null"}])
+def test_a_cross_site_page_can_neither_read_nor_borrow(server, site):  # noqa: F811
+    fill(server.data)
+    made, joined, _, _ = two_tables(server)
+    code, token = made["code"], joined[1]["token"]
+    # another site's page, even with the right key or token (or a cookie): refused
+    for path, headers in ((f"/tables/{code}/progress", {**TEACHER, "Cookie": f"key={KEY}"}),
+                          ("/progress?format=csv", TEACHER),
+                          (f"/tables/{code}/progress/me", {"X-Rummy-Token": token})):
+        status, answer, text = raw_get(server, path, {**headers, **site})
+        assert status == 403 and "refused" in text, (path, text)
+        assert not any(k.lower().startswith("access-control-allow") for k in answer)
+        assert "Ben" not in text and "G-9" not in text
+    # the same requests from the server's own page are answered
+    own = {"Origin": f"http://127.0.0.1:{server.port}", "Sec-Fetch-Site": "same-origin"}
+    assert get(server, f"/tables/{code}/progress", {**TEACHER, **own})[0] == 200
+    assert get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": token, **own})[0] == 200
+
+
+def test_a_learner_sees_only_their_own_rows(server):  # noqa: F811
+    fill(server.data)
+    made, joined, made2, joined2 = two_tables(server)
+    code = made["code"]
+    status, mine = get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": joined[1]["token"]})
+    assert status == 200 and mine["learner"] == "Ben" and mine["learners"] == ["Ben"]
+    assert mine["rows"] == [GRID[2]]
+    # the teacher key and the spectator token are not a seat's token
+    for token in (KEY, made["spectator_token"]):
+        status, body = get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": token})
+        assert status == 400 and "seat's token" in body["error"]
+    # another table's seat, a wrong token, none
+    for headers in ({"X-Rummy-Token": joined2[0]["token"]}, {"X-Rummy-Token": "wrong" * 6}, {}):
+        status, body = get(server, f"/tables/{code}/progress/me", headers)
+        assert status == 403 and "token" in body["error"]
+    # a token in the address is refused, even a right one, and not echoed
+    status, body = get(server, f"/tables/{code}/progress/me?token={joined[1]['token']}")
+    assert status == 400 and "X-Rummy-Token" in body["error"]
+    assert joined[1]["token"] not in body["error"]
+    status, body = get(server, f"/tables/{code}/progress/me?format=csv",
+                       {"X-Rummy-Token": joined[1]["token"]})
+    assert status == 400
+    assert get(server, "/tables/ABCD-EFGH-JKMN/progress/me",
+               {"X-Rummy-Token": joined[1]["token"]})[0] == 404
+    again = restart(server)
+    try:
+        status, mine = get(again, f"/tables/{code}/progress/me",
+                           {"X-Rummy-Token": joined[0]["token"]})
+        assert status == 200 and mine["rows"] == GRID[:2]
+    finally:
+        again.stop()
+
+
+def test_tokens_and_the_key_never_reach_the_log(server):  # noqa: F811
+    fill(server.data)
+    made, joined, _, _ = two_tables(server)
+    code = made["code"]
+    raw_get(server, f"/tables/{code}/progress?format=csv", TEACHER)
+    raw_get(server, "/progress", TEACHER)
+    get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": joined[0]["token"]})
+    # refused attempts with the secrets in the address
+    raw_get(server, f"/progress?teacher_key={KEY}")
+    raw_get(server, f"/tables/{code}/progress/me?token={joined[0]['token']}")
+    server.stop()
+    log = server.log.read_text()
+    assert "/progress" in log
+    assert KEY not in log and joined[0]["token"] not in log
+
+
+# -- in process -------------------------------------------------------------------------------
+def test_teacher_may_see_checks_the_key_as_the_service_does(tmp_path: Path, monkeypatch):
+    svc = TableService(Store(tmp_path / "t.sqlite3"), teacher_key=KEY)
+    compared: list[tuple[str, str]] = []
+    real = hmac.compare_digest
+
+    def spy(a: Any, b: Any) -> bool:
+        compared.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr("tableserver.core.hmac.compare_digest", spy)
+    teacher_may_see(svc, KEY)
+    assert len(compared) == 1  # the service's own comparison: of digests, in constant time
+    for wrong in (None, "", 42, KEY + " ", "teacher-key-of-the-tests-012345678X"):
+        with pytest.raises(Forbidden, match="teacher key"):
+            teacher_may_see(svc, wrong)
+    svc.store.close()
+
+
+def test_class_grid_and_own_rows_in_process(tmp_path: Path) -> None:
+    fill(tmp_path)
+    rec = Record(tmp_path / "progress.sqlite3")
+    svc = TableService(Store(tmp_path / "t.sqlite3"), teacher_key=KEY)
+    made = svc.create("big_table", ["human", "human", "greedy"], speed=10, teacher_key=KEY)
+    ana, ben = (svc.join(made["code"], n) for n in ("Ana", "Ben"))
+    assert class_grid(svc, KEY, made["code"], record=rec)["rows"] == GRID
+    assert class_grid(svc, KEY, record=rec)["learners"] == ["Ana", "Ben"]
+    with pytest.raises(Forbidden):
+        class_grid(svc, ana["token"], made["code"], record=rec)
+    assert own_rows(svc, made["code"], ben["token"], record=rec)["rows"] == [GRID[2]]
+    rec.close()
+    svc.store.close()

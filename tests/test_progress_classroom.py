@@ -1,0 +1,165 @@
+"""The record of learning in the classroom, headless against a real
+``python -m tableserver``: a learner at a shared table learns under the name
+they joined with once their page found its seat, and the teacher's page
+shows the class grid (every table of the server, or this table only) and its
+CSV with the teacher key it holds, which no widget ever shows."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from rummy import progress
+from rummy.progress import Record
+from tableserver.remote import _call, find_seat, shared_table
+from tests.test_tableserver_remote import create, widget_state
+from tests.test_tableserver_web import KEY, Server
+
+pytest.importorskip("ipywidgets")
+
+APPS = Path(__file__).resolve().parents[1] / "notebooks" / "apps"
+
+
+@pytest.fixture(autouse=True)
+def own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process's (the kernel's) record in a folder of its own, nobody named."""
+    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "kernel"))
+    monkeypatch.delenv("RUMMY_LEARNER", raising=False)
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.setattr(progress, "_learner", None)
+    monkeypatch.setattr(progress, "_pending", [])
+    monkeypatch.setattr(progress, "_records", {})
+    monkeypatch.setattr(progress, "_listeners", [])
+    yield
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    (tmp_path / "server").mkdir()
+    s = Server(tmp_path / "server")
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def api_of(s: Server) -> str:
+    return f"http://127.0.0.1:{s.port}/rummy/api"
+
+
+@pytest.fixture()
+def appkit() -> Iterator[Any]:
+    sys.path.insert(0, str(APPS))
+    try:
+        import appkit as kit
+
+        yield kit
+    finally:
+        sys.path.remove(str(APPS))
+
+
+def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
+        server: Server, appkit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = api_of(server)
+    made = create(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
+                        "speed": 10, "timeout": None})
+    code = made["code"]
+    monkeypatch.setenv("RUMMY_API", api)
+    page = appkit._shared({"table": code, "name": "  Ana  "})
+    assert page.seat is None and progress.learner() is None  # no seat, nobody named
+    progress.record("M-1", "q", "a", True, source="quiz")  # before the seat: waits
+    assert progress.pending()
+    page.box.value = json.dumps({"token": "", "name": ""})  # the page kept no seat
+    assert page.seat is not None
+    assert progress.learner() == "Ana"  # the seat's name, as the teacher's grid has it
+    assert [e.rule for e in progress.default_record().events("Ana")] == ["M-1"]
+    # the same browser opens the link again without a name: it returns to the seat,
+    # and learns as Ana
+    progress.use_learner(None)
+    again = appkit._shared({"table": code, "name": ""})
+    again.box.value = json.dumps({"token": page.seat.game.token, "name": "Ana"})
+    assert again.seat.game.seat == page.seat.game.seat and progress.learner() == "Ana"
+    # a hook registered once the seat was found runs at once
+    heard: list[str] = []
+    again.on_seated(lambda seat: heard.append(seat.game.players[seat.game.seat]))
+    assert heard == ["Ana"]
+
+
+def fill(folder: Path) -> None:
+    """What the learners' kernels kept in the server's data folder."""
+    r = Record(folder / "progress.sqlite3", clock=lambda: 1000.0)
+    r.add("Ana", "BT-3", "your move", "draw own pile", False, source="table")
+    r.add("Ben", "BT-3", "your move", "draw own pile", False, source="table")
+    r.add("Ben", "BT-3", "your move", "draw pool", True, first=False, source="table")
+    r.add("Cleo", "G-9", "q", "a", True, source="drill")
+    r.add("Eve", "C-2", "q", "a", True, source="quiz")  # at no table
+    r.close()
+
+
+def csv_rows(link_html: str) -> list[dict[str, Any]]:
+    data = re.search(r"base64,([A-Za-z0-9+/=]+)", link_html)
+    assert data, link_html
+    return list(pd.read_csv(io.StringIO(base64.b64decode(data.group(1)).decode()))
+                .to_dict("records"))
+
+
+def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Server) -> None:
+    from tableserver.classroom import Classroom
+
+    api = api_of(server)
+    fill(server.data)
+    other = create(api, {"variant": "gin_three", "seats": ["human", "greedy", "greedy"],
+                         "speed": 10})
+    shared_table(other["code"], "Cleo", api=api)
+    room = Classroom(api=api, query="")
+    grid = room.class_grid
+    assert grid.widget.layout.display == "none"  # not before the teacher signed in
+    grid.show.click()
+    assert "sign in" in grid.grid.value and grid.rows == []
+    room.sign_in(KEY)
+    assert grid.widget.layout.display == "" and grid.only_table.layout.display == "none"
+    # signed in, no table of the page yet: the whole class (Cleo joined another table)
+    grid.show.click()
+    assert [r["learner"] for r in grid.rows] == ["Cleo"]
+    assert "data-learner='Cleo'" in grid.grid.value
+    assert "progress-class.csv" in grid.csv.value
+    # the page's table, Ana and Ben at it
+    room.variant.value, room.learners.value, room.bots.value = "big_table", 2, 1
+    room.speed.value = 10.0
+    room.create.click()
+    assert room.message.value == "", room.message.value
+    for name in ("Ana", "Ben"):
+        find_seat(room.code, name, api=api).handoff({})
+    assert grid.only_table.layout.display == ""
+    grid.show.click()
+    # worked by hand: Ana wrong at the first try (box 1); Ben wrong, then right after it
+    ana = {"learner": "Ana", "rule": "BT-3", "attempts": 1, "right_first": 0, "box": 1}
+    ben = {"learner": "Ben", "rule": "BT-3", "attempts": 2, "right_first": 0, "box": 1}
+    cleo = {"learner": "Cleo", "rule": "G-9", "attempts": 1, "right_first": 1, "box": 1}
+    assert grid.rows == [cleo, ana, ben]
+    assert csv_rows(grid.csv.value) == [cleo, ana, ben]
+    grid.only_table.value = True
+    grid.show.click()
+    assert grid.rows == [ana, ben] and "data-learner='Cleo'" not in grid.grid.value
+    assert f"progress-{room.code}.csv" in grid.csv.value
+    assert "1 / 0 / box 1" in grid.grid.value and "2 / 0 / box 1" in grid.grid.value
+    assert "Eve" not in grid.grid.value + grid.csv.value  # at no table of this server
+    # the key is in no widget and in no address the page holds
+    assert KEY not in widget_state(room)
+    # a key the service refuses: a message, no grid, no CSV
+    room.key = "a-wrong-teacher-key"
+    grid.show.click()
+    assert "only the teacher" in grid.grid.value and grid.csv.value == ""
+    # the grid's requests carried the key in a header: the service logged none
+    assert _call(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
+    server.stop()
+    assert KEY not in server.log.read_text()

@@ -1,0 +1,199 @@
+"""The record of learning seen from the widgets: what a quiz, a guided hand and
+a table keep; the name asked once; the learner's map; erasing; the line of the
+landing page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import widgets
+from rummy import progress
+from rummy.progress import DAY
+from widgets import progress as wp
+
+
+@pytest.fixture(autouse=True)
+def own_data(tmp_path, monkeypatch):
+    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "data"))
+    monkeypatch.delenv("RUMMY_LEARNER", raising=False)
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.setattr(progress, "_learner", None)
+    monkeypatch.setattr(progress, "_pending", [])
+    monkeypatch.setattr(progress, "_records", {})
+    monkeypatch.setattr(progress, "_listeners", [])
+    monkeypatch.setattr(wp, "_who", None)
+    yield
+    progress.set_clock(None)
+
+
+def kept(name: str = "Ana") -> list[progress.Event]:
+    return progress.default_record().events(name)
+
+
+def test_quiz_answers_are_kept_until_right_under_the_rule_named():
+    progress.use_learner("Ana")
+    q = widgets.Quiz("How many cards are dealt in round 7 (TT-1)?", "9")
+    q.answer("7")
+    q.answer("9")
+    q.answer("9")  # after it is solved: not judged again
+    got = [(e.rule, e.answered, e.right, e.first, e.source) for e in kept()]
+    assert got == [("TT-1", "7", False, True, "quiz"), ("TT-1", "9", True, False, "quiz")]
+    assert kept()[0].asked == "How many cards are dealt in round 7 (TT-1)?"
+
+
+def test_quiz_without_a_rule_is_not_kept_and_an_explicit_rule_wins():
+    progress.use_learner("Ana")
+    widgets.Quiz("Which pile?", "stock").answer("stock")
+    widgets.Quiz("Which pile (TT-5)?", "stock", rule="TT-4").answer("stock")
+    assert [e.rule for e in kept()] == ["TT-4"]
+
+
+def test_quiz_from_a_lesson_file_reads_its_rule():
+    from widgets.quiz import quiz_from
+
+    q = quiz_from({"question": "What does a queen cost?", "answer": "10", "rule": "C-2"})
+    assert q.rule == "C-2"
+
+
+def test_nobody_named_the_name_box_appears_once_and_the_answers_wait():
+    q = widgets.Quiz("A queen costs (C-2)?", "10")
+    q.answer("12")
+    who = wp.who_is_learning()
+    assert who.widget in q.widget.children
+    assert "rummy-who-asking" in who.widget._dom_classes
+    assert who.name.value == "Learner"  # the plain default
+    assert progress.pending() and not (progress.default_path()).exists()
+    q2 = widgets.Quiz("A king costs (C-2)?", "10")
+    q2.answer("10")
+    assert who.widget in q2.widget.children
+    who.name.value = "  Ana  "
+    who.ok.click()
+    assert progress.learner() == "Ana" and progress.pending() == []
+    assert [(e.rule, e.right) for e in kept()] == [("C-2", False), ("C-2", True)]
+    assert "rummy-who-asking" not in who.widget._dom_classes
+    assert "data-learner='Ana'" in who.text.value
+    who.change.click()
+    assert "rummy-who-changing" in who.widget._dom_classes
+    who.name.value = ""
+    who.ok.click()
+    assert progress.learner() == "Learner"
+
+
+def test_the_page_keeps_and_fills_in_the_name():
+    js = wp.LEARNER_JS
+    assert "localStorage" in js and "rummy-learner" in js and "data-learner" in js
+    assert ".rummy-who-asking" in js and "rummy-who-changing" in js
+
+
+def test_learner_named_in_the_address(monkeypatch):
+    monkeypatch.setenv("QUERY_STRING", "learner=Ben")
+    p = widgets.Progress()
+    assert p.learner == "Ben"
+    assert "data-learner='Ben'" in wp.who_is_learning().text.value
+
+
+def test_guided_moves_are_kept_with_their_rules():
+    progress.use_learner("Ana")
+    g = widgets.GuidedHand("three_thirteen")
+    g.try_move("draw discard")  # the weaker draw: TT-5
+    g.try_move("draw stock")
+    g.try_move("discard Kc")  # good at the first try: TT-8 was at stake
+    got = [(e.rule, e.right, e.first, e.source) for e in kept()]
+    assert got == [("TT-5", False, True, "guided"), ("TT-5", True, False, "guided"),
+                   ("TT-8", True, True, "guided")]
+    assert all(e.asked.startswith("Three Thirteen: ") for e in kept())
+
+
+def test_a_table_refusal_is_kept_with_its_rule_and_no_hidden_card():
+    progress.use_learner("Ana")
+    t = widgets.BigTableTable(players=4, seed=3, speed=0)
+    t.play_move("draw own pile")
+    assert "BT-3" in t.message.value
+    (e,) = kept()
+    assert (e.rule, e.right, e.source, e.answered) == ("BT-3", False, "table", "draw own pile")
+    mine = {c.symbol for c in t.observation().hand}
+    hidden = {c.symbol for p in range(1, 4) for c in t.state.observe(p).hand} - mine
+    shown = set(re.findall(r"\b(?:10|[2-9AJQK])[♣♦♥♠]", e.asked))
+    assert shown <= mine and not shown & hidden
+
+
+def test_a_refusal_without_a_rule_is_not_kept():
+    progress.use_learner("Ana")
+    t = widgets.play("three_thirteen", seed=3, speed=0)
+    t.play_move("go out Zz")
+    assert kept() == []
+
+
+def test_the_map_by_hand_due_first_with_words_shapes_and_practise_links():
+    now = [100 * DAY]
+    progress.set_clock(lambda: now[0])
+    rec = progress.default_record()
+    for d in (0, 1, 4, 11):  # TT-7 mastered on day 11
+        rec.add("Ana", "TT-7", "q", "a", True, source="quiz", when=d * DAY)
+    rec.add("Ana", "M-2", "q", "a", True, source="drill", when=99 * DAY)  # box 1, due day 100
+    rec.add("Ana", "G-9", "q", "a", False, source="table", when=99.5 * DAY)  # due day 100.5
+    rec.add("Ben", "C-1", "q", "a", True, source="quiz", when=0)
+    p = widgets.Progress("Ana")
+    assert p.summary == "1 of 58 rules mastered, 2 due"  # TT-7 (box 4 since day 11: due day 32)
+    html = p.map.value
+    due = html.split("Due again now", 1)[1].split("</ul>", 1)[0]
+    assert re.findall(r"data-rule='([^']+)'", due) == ["TT-7", "M-2"]  # the longest due first
+    assert html.count("<li") == 58 + 2
+    row = re.search(r"<li class='rummy-rule rummy-rule-practising' data-rule='G-9'>.*?</li>",
+                    html).group(0)
+    assert "◐" in row and "practising: 1 try, 0 right at the first try, box 1 of 4" in row
+    assert "rummy-rule-mastered rummy-rule-due' data-rule='TT-7'" in html and "●" in html
+    assert "data-rule='C-1'>" in html and "○" in html and "not seen" in html
+    assert "aria-label='Practise G-9: Scoring when not gin'" in row
+    assert "practice.ipynb?rule=G-9" in row
+    for group in progress.GROUPS:
+        assert f">{group}</h3>" in html
+    assert "Ben" not in html
+
+
+def test_every_event_listed_and_erase_confirmed_removes_only_that_learner():
+    rec = progress.default_record()
+    rec.add("Ana", "TT-7", "Who plays after you go out?", "everybody once", True, source="quiz")
+    rec.add("Ana", "TT-5", "q", "discard 5c", False, source="table")
+    rec.add("Ben", "TT-5", "q", "b", False, source="table")
+    p = widgets.Progress("Ana")
+    p.events_button.click()
+    assert "2 events kept about you" in p.events.value
+    assert "Who plays after you go out?" in p.events.value and "everybody once" in p.events.value
+    p.erase_button.click()
+    assert p.confirm_box.layout.display == "flex" and "Erase all 2 events" in p.confirm_text.value
+    assert len(kept("Ana")) == 2  # nothing before it is confirmed
+    p.confirm_erase.click()
+    assert kept("Ana") == [] and len(kept("Ben")) == 1
+    assert "Erased: 2 events about Ana" in p.message.value
+    assert p.summary == "0 of 58 rules mastered, 0 due"
+
+
+def test_the_map_follows_the_learner_named_later():
+    p = widgets.Progress()
+    assert p.learner is None and p.erase_button.disabled
+    progress.default_record().add("Cleo", "M-1", "q", "a", True, source="drill")
+    wp.who_is_learning().confirm("Cleo")
+    assert "Cleo: 0 of 58 rules mastered, 0 due" in p.map.value
+    assert "practising: 1 try" in p.map.value
+
+
+def test_the_landing_line():
+    progress.use_learner("Ana")
+    progress.default_record().add("Ana", "M-1", "q", "a", True, source="drill", when=0)
+    line = wp.ProgressLine()
+    assert "Your progress: <b>0 of 58 rules mastered, 1 due</b>" in line.line.value
+    assert "progress.ipynb" in line.line.value
+
+
+def test_a_failing_record_never_breaks_the_quiz(monkeypatch):
+    progress.use_learner("Ana")
+
+    def broken(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(progress, "record", broken)
+    q = widgets.Quiz("A queen costs (C-2)?", "10")
+    assert q.answer("10") is True and q.feedback.startswith("Right")

@@ -1,0 +1,402 @@
+"""The learner's side of the record of learning (:mod:`rummy.progress`).
+
+- :func:`remember` is what every judged act of a widget calls (a quiz answer,
+  a guided move, a refusal at a table): it records the event for the learner
+  of this kernel and, while nobody is named, shows :class:`WhoIsLearning`
+  under the widget that needed a name.
+- :class:`WhoIsLearning` asks once for a name (a plain default is filled in),
+  and remembers it for this browser (``localStorage``, as the classroom pages
+  keep a seat): the next page fills it in and confirms it by itself.
+  ``?learner=NAME`` in the page's address names the learner too.
+- :class:`Progress` is the learner's map of the 58 rules, grouped by variant:
+  not seen / practising / mastered in words, with a shape and a colour; the
+  rules due again first; a *Practise* link per rule (the practice app,
+  ``notebooks/apps/practice.ipynb?rule=ID``); every event kept about the
+  learner, and a button to erase them.
+- :class:`ProgressLine` is the one line of the landing page
+  ("12 of 58 rules mastered, 3 due").
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import os
+from typing import Any
+
+import ipywidgets as w
+
+from rummy import progress as _p
+from widgets._common import View, button, esc, html_box, safe
+
+__all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
+           "practice_url", "LEARNER_JS"]
+
+log = logging.getLogger("widgets.progress")
+
+#: The name offered when nobody has given one.
+DEFAULT_NAME = "Learner"
+
+#: The page's side of remembering the learner: the kernel shows the name in an
+#: element ``.rummy-learner-name[data-learner]``; this script keeps it in the
+#: browser's local storage, and fills it into a name box that asks
+#: (``.rummy-who-asking``, unless the learner asked to change it) and confirms it.
+LEARNER_JS = """
+<script>
+(function () {
+  if (window.rummyLearnerKeeper) { return; }
+  window.rummyLearnerKeeper = true;
+  var KEY = 'rummy-learner';
+  window.setInterval(function () {
+    document.querySelectorAll('.rummy-learner-name[data-learner]').forEach(function (el) {
+      var name = el.getAttribute('data-learner');
+      if (name && window.localStorage.getItem(KEY) !== name) { window.localStorage.setItem(KEY, name); }
+    });
+    var kept = window.localStorage.getItem(KEY);
+    if (!kept) { return; }
+    document.querySelectorAll('.rummy-who-asking').forEach(function (box) {
+      if (box.classList.contains('rummy-who-changing') || box.getAttribute('data-filled')) { return; }
+      var input = box.querySelector('input');
+      var ok = box.querySelector('button.rummy-learner-ok');
+      if (!input || !ok) { return; }
+      box.setAttribute('data-filled', '1');
+      input.value = kept;
+      input.dispatchEvent(new Event('input', {bubbles: true}));
+      input.dispatchEvent(new Event('change', {bubbles: true}));
+      window.setTimeout(function () { ok.click(); }, 50);
+    });
+  }, 250);
+})();
+</script>
+"""
+
+_CSS = """
+<style>
+.rummy-progress h3 { margin: 0.6em 0 0.2em; font-size: 110%; }
+.rummy-progress ul { list-style: none; padding-left: 0.2em; margin: 0; }
+.rummy-progress li { margin: 2px 0; line-height: 1.7; }
+.rummy-rule-shape { display: inline-block; width: 1.3em; font-size: 115%; text-align: center; }
+.rummy-rule-not-seen .rummy-rule-shape, .rummy-rule-not-seen .rummy-rule-status { color: rgb(97,97,97); }
+.rummy-rule-practising .rummy-rule-shape, .rummy-rule-practising .rummy-rule-status { color: rgb(153,81,0); }
+.rummy-rule-mastered .rummy-rule-shape, .rummy-rule-mastered .rummy-rule-status { color: rgb(27,94,32); }
+.rummy-rule-due .rummy-rule-status { font-weight: bold; }
+.rummy-practise { margin-left: 0.6em; padding: 0 0.5em; border: 1px solid rgb(21,101,192);
+  border-radius: 4px; color: rgb(13,71,161); text-decoration: none; }
+.rummy-practise:focus, .rummy-practise:hover { outline: 3px solid rgb(255,179,0); }
+.rummy-progress-summary { font-weight: bold; }
+.rummy-progress-events table { border-collapse: collapse; font-size: 90%; }
+.rummy-progress-events td, .rummy-progress-events th { border: 1px solid rgb(189,189,189);
+  padding: 1px 6px; text-align: left; }
+</style>
+"""
+
+#: status -> (shape, words)
+_SHAPES = {"not seen": "○", "practising": "◐", "mastered": "●"}
+
+
+def practice_url(rule: str) -> str:
+    """Where the drill of ``rule`` opens: the practice app, served by Voilà
+    (``.../voila/render/notebooks/apps/practice.ipynb?rule=ID``)."""
+    base = os.environ.get("VOILA_BASE_URL") or "/"
+    base = base if base.endswith("/") else base + "/"
+    return f"{base}voila/render/notebooks/apps/practice.ipynb?rule={rule}"
+
+
+class WhoIsLearning(View):
+    """The name box: asks for the learner's name once (a plain default is
+    offered), then says who is learning, with a button to change it.  One per
+    kernel: :func:`who_is_learning`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = w.Text(value=DEFAULT_NAME, description="Your name",
+                           placeholder="your first name", continuous_update=False)
+        self.name.add_class("rummy-learner-input")
+        self.ok = button("That's me", "rummy-learner-ok", style="primary",
+                         tooltip="Keep my progress under this name")
+        self.ok.on_click(lambda _b: self.confirm())
+        self.change = button("Change the name", "rummy-learner-change",
+                             tooltip="Learn under another name")
+        self.change.on_click(lambda _b: self.ask(changing=True))
+        self.text = html_box("rummy-learner")
+        # the page's script rides in an Output widget's state (as trusted HTML),
+        # so it reaches the page wherever the name box is shown, whenever it is built
+        keeper = w.Output(outputs=({"output_type": "display_data", "metadata": {},
+                                     "data": {"text/html": LEARNER_JS}},))
+        keeper.layout.display = "none"
+        self.keeper = keeper
+        self.widget = w.VBox([self._style, self.text, self.message, keeper])
+        self.widget.add_class("rummy-who")
+        self.widget.add_class("rummy-root")
+        _p.on_learner(lambda _name: self._render())
+        self._render()
+
+    def _render(self, changing: bool = False) -> None:
+        who = _p.learner()
+        asking = who is None or changing
+        head = self.widget.children[:2]
+        tail = self.widget.children[-2:]
+        if asking:
+            waiting = len(_p.pending())
+            why = (f" ({waiting} answer{'s' if waiting != 1 else ''} wait to be kept)"
+                   if waiting else "")
+            self.text.value = ("<span role='status'>Who is learning? Your progress is kept "
+                               f"under your name on this computer{esc(why)}.</span>")
+            self.widget.children = (*head, w.HBox([self.name, self.ok]), *tail)
+            self.widget.add_class("rummy-who-asking")
+        else:
+            self.text.value = (f"<span class='rummy-learner-name' data-learner='{esc(who)}'>"
+                               f"You are learning as <b>{esc(who)}</b>.</span>")
+            self.widget.children = (*head, self.change, *tail)
+            self.widget.remove_class("rummy-who-asking")
+            self.widget.remove_class("rummy-who-changing")
+
+    @safe
+    def confirm(self, name: str | None = None) -> str | None:
+        """Learn as ``name`` (default: what the box holds)."""
+        self.clear_message()
+        given = self.name.value if name is None else name
+        return _p.use_learner(given.strip() or DEFAULT_NAME)
+
+    def ask(self, changing: bool = False) -> None:
+        """Show the name box (``changing``: the learner asked; not filled in
+        from the browser's memory)."""
+        if changing:
+            self.widget.add_class("rummy-who-changing")
+        self._render(changing=changing)
+
+
+_who: WhoIsLearning | None = None
+
+
+def who_is_learning() -> WhoIsLearning:
+    """The kernel's one :class:`WhoIsLearning`."""
+    global _who
+    if _who is None:
+        _who = WhoIsLearning()
+    return _who
+
+
+def _ask_in(view: Any) -> None:
+    """Show the name box at the end of ``view`` (once)."""
+    box = who_is_learning().widget
+    root = getattr(view, "widget", None)
+    if root is not None and box not in root.children:
+        root.children = (*root.children, box)
+
+
+def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, source: str,
+             first: bool = True) -> Any:
+    """Record a judged act of ``view``'s learner (:func:`rummy.progress.record`);
+    with nobody named yet, the name box appears under ``view``.  A failure to
+    record never breaks the view: it is logged."""
+    try:
+        kept = _p.record(rule, asked, answered, right, source=source, first=first)
+    except Exception:  # noqa: BLE001 - the lesson goes on; the log says why
+        log.exception("could not record a %s event for %s", source, rule)
+        return None
+    if kept is None and view is not None:
+        _ask_in(view)
+    return kept
+
+
+def judged_move(view: Any, action: Any, move: Any) -> Any:
+    """``move()`` (the learner's move at a table); a move the engine refuses
+    with a rule id is kept as a wrong answer about that rule (what is asked:
+    the learner's own hand, nothing of anyone else's).  The refusal goes on."""
+    from rummy.game import GameError
+
+    try:
+        return move()
+    except GameError as exc:
+        rules = _p.rules_in(str(exc))
+        if rules:
+            try:
+                hand = " ".join(c.symbol for c in view.observation().hand)
+            except Exception:  # noqa: BLE001 - the hand is only context
+                hand = ""
+            where = getattr(getattr(view, 'variant', None), 'title', '') or 'a table'
+            asked = (f"your move at {where}"
+                     f"{', holding ' + hand if hand else ''}: {exc}")
+            remember(view, rules[0], asked, str(action), False, source="table")
+        raise
+
+
+def _when(t: float) -> str:
+    return _dt.datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M")
+
+
+class Progress(View):
+    """``Progress(learner=None)``: the learner's map of the 58 rules.
+
+    ``learner`` names whose map it is (default: the learner of this kernel,
+    asked once, see :class:`WhoIsLearning`).  ``refresh()`` redraws it,
+    ``show_events()`` lists every event kept about the learner, ``erase()``
+    asks to confirm, then removes them all.
+
+    >>> import os, tempfile
+    >>> before = os.environ.get("RUMMY_DATA")
+    >>> os.environ["RUMMY_DATA"] = tempfile.mkdtemp()
+    >>> p = Progress("Ana")
+    >>> p.summary, p.map.value.count("<li")
+    ('0 of 58 rules mastered, 0 due', 58)
+    >>> _ = os.environ.pop("RUMMY_DATA") if before is None else os.environ.update(
+    ...     RUMMY_DATA=before)
+    """
+
+    def __init__(self, learner: str | None = None, *, clock: Any = None) -> None:
+        super().__init__()
+        self.fixed = None if learner is None else _p.normal_name(learner)
+        self.clock = clock
+        self.summary = ""
+        self.css = w.HTML(_CSS)
+        self.css.layout.display = "none"
+        self.title = html_box("rummy-title", "<h2>Your progress</h2>")
+        self.map = html_box("rummy-progress-map")
+        self.refresh_button = button("Update my map", "rummy-progress-refresh", icon="refresh")
+        self.refresh_button.on_click(lambda _b: self.refresh())
+        self.events_button = button("Show every event kept about me", "rummy-progress-show")
+        self.events_button.on_click(lambda _b: self.show_events())
+        self.erase_button = button("Erase my record", "rummy-progress-erase", style="danger")
+        self.erase_button.on_click(lambda _b: self.erase())
+        self.confirm_erase = button("Yes, erase it", "rummy-progress-erase-yes", style="danger")
+        self.confirm_erase.on_click(lambda _b: self.erase(confirmed=True))
+        self.keep = button("No, keep it", "rummy-progress-erase-no")
+        self.keep.on_click(lambda _b: self._hide_confirm())
+        self.confirm_text = html_box("rummy-progress-erase-question")
+        self.confirm_box = w.HBox([self.confirm_text, self.confirm_erase, self.keep])
+        self.confirm_box.layout.display = "none"
+        self.events = html_box("rummy-progress-events")
+        parts: list[w.Widget] = [self._style, self.css, self.title]
+        if self.fixed is None:
+            parts.append(who_is_learning().widget)
+            _p.on_learner(lambda _name: self.refresh())
+        parts += [self.map, w.HBox([self.refresh_button, self.events_button, self.erase_button],
+                                   layout=w.Layout(flex_flow="row wrap")),
+                  self.confirm_box, self.message, self.events]
+        self.widget = w.VBox(parts)
+        self.widget.add_class("rummy-progress")
+        self.widget.add_class("rummy-root")
+        self.refresh()
+
+    @property
+    def learner(self) -> str | None:
+        """Whose map this is (None: nobody named yet)."""
+        return self.fixed or _p.learner()
+
+    def _now(self) -> float:
+        return float(self.clock()) if self.clock is not None else _p.default_record().clock()
+
+    def _events(self) -> list[_p.Event]:
+        who = self.learner
+        return _p.default_record().events(who) if who else _p.pending()
+
+    @safe
+    def refresh(self) -> None:
+        """Draw the map from the record as it is now."""
+        events = self._events()
+        now = self._now()
+        ms = _p.mastery(events)
+        s = _p.summary(events, now)
+        self.summary = s.line()
+        who = self.learner
+        head = (f"<p class='rummy-progress-summary' role='status'>{esc(who or 'You')}: "
+                f"{esc(self.summary)}.</p>")
+        due = sorted((m for m in ms.values() if m.is_due(now)), key=lambda m: m.due_at or 0.0)
+        out = [head]
+        if due:
+            out.append("<h3 id='rummy-due'>Due again now</h3><ul class='rummy-progress-due' "
+                       "aria-labelledby='rummy-due'>")
+            out += [self._row(m, now) for m in due]
+            out.append("</ul>")
+        for group in _p.GROUPS:
+            gid = "rummy-group-" + "".join(c if c.isalnum() else "-" for c in group.lower())
+            out.append(f"<h3 id='{gid}'>{esc(group)}</h3><ul class='rummy-progress-group' "
+                       f"aria-labelledby='{gid}'>")
+            out += [self._row(ms[r.id], now) for r in _p.RULES if r.group == group]
+            out.append("</ul>")
+        self.map.value = "".join(out)
+        self.erase_button.disabled = self.events_button.disabled = who is None
+
+    @staticmethod
+    def _row(m: _p.Mastery, now: float) -> str:
+        rule = next(r for r in _p.RULES if r.id == m.rule)
+        status = m.status
+        words = status
+        if status != "not seen":
+            words += (f": {m.attempts} tr{'ies' if m.attempts != 1 else 'y'}, "
+                      f"{m.right_first} right at the first try, box {m.box} of {_p.TOP_BOX}")
+        due = m.is_due(now)
+        if due:
+            words += ", due again now"
+        css = f"rummy-rule rummy-rule-{status.replace(' ', '-')}" + (" rummy-rule-due" if due
+                                                                       else "")
+        link = (f"<a class='rummy-practise' href='{esc(practice_url(m.rule))}' target='_blank' "
+                f"rel='noopener' aria-label='Practise {esc(m.rule)}: {esc(rule.title)}'>"
+                "Practise</a>")
+        return (f"<li class='{css}' data-rule='{esc(m.rule)}'>"
+                f"<span class='rummy-rule-shape' aria-hidden='true'>{_SHAPES[status]}</span>"
+                f"<b>{esc(m.rule)}</b> {esc(rule.title)}: "
+                f"<span class='rummy-rule-status'>{esc(words)}</span>{link}</li>")
+
+    @safe
+    def show_events(self) -> None:
+        """List every event kept about the learner (a table)."""
+        events = self._events()
+        if not events:
+            self.events.value = "<p>Nothing is kept about you yet.</p>"
+            return
+        rows = "".join(
+            f"<tr><td>{esc(_when(e.when))}</td><td>{esc(e.rule)}</td><td>{esc(e.source)}</td>"
+            f"<td>{esc(e.asked)}</td><td>{esc(e.answered)}</td>"
+            f"<td>{'right' if e.right else 'wrong'}{'' if e.first else ' (a later try)'}</td></tr>"
+            for e in events)
+        self.events.value = (
+            f"<p>{len(events)} event{'s' if len(events) != 1 else ''} kept about you, "
+            "on this computer only:</p><table><caption class='rummy-sr'>Every event kept "
+            "about you</caption><thead><tr><th scope='col'>When</th><th scope='col'>Rule</th>"
+            "<th scope='col'>Where</th><th scope='col'>Asked</th><th scope='col'>Your answer"
+            f"</th><th scope='col'>Judged</th></tr></thead><tbody>{rows}</tbody></table>")
+
+    def _hide_confirm(self) -> None:
+        self.confirm_box.layout.display = "none"
+
+    @safe
+    def erase(self, confirmed: bool = False) -> int:
+        """Ask to confirm; once confirmed, remove every event of the learner."""
+        who = self.learner
+        if who is None:
+            self.show_notice("Nothing is kept: nobody is named yet.")
+            return 0
+        if not confirmed:
+            n = len(self._events())
+            self.confirm_text.value = (f"Erase all {n} event{'s' if n != 1 else ''} kept about "
+                                       f"{esc(who)}? This can't be undone.")
+            self.confirm_box.layout.display = "flex"
+            return 0
+        removed = _p.default_record().erase(who)
+        self._hide_confirm()
+        self.events.value = ""
+        self.show_notice(f"Erased: {removed} event{'s' if removed != 1 else ''} about {who}.")
+        self.refresh()
+        return removed
+
+
+class ProgressLine(View):
+    """The landing page's line: who is learning and
+    "12 of 58 rules mastered, 3 due", with a link to the map."""
+
+    def __init__(self, map_url: str = "progress.ipynb") -> None:
+        super().__init__()
+        self.map_url = map_url
+        self.line = html_box("rummy-progress-line")
+        self.widget = w.VBox([self._style, who_is_learning().widget, self.line])
+        self.widget.add_class("rummy-root")
+        _p.on_learner(lambda _name: self.refresh())
+        self.refresh()
+
+    @safe
+    def refresh(self) -> None:
+        text = _p.summary_line()
+        self.line.value = (f"<p>Your progress: <b>{esc(text)}</b>. "
+                           f"<a href='{esc(self.map_url)}'>See your map of the rules</a>.</p>")
