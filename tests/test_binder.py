@@ -65,7 +65,7 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float) -> Non
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.timeout(420)
-def test_binder_environment_serves_every_app(tmp_path, browser):
+def test_binder_environment_serves_every_app(tmp_path, browser, monkeypatch):
     start = time.monotonic()
     repo = harness.clean_copy(tmp_path / "repo")
     venv = tmp_path / "venv"
@@ -88,6 +88,8 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
     built = time.monotonic() - start
 
     token = "binder-test"
+    teacher = "binder-test-teacher-key-0123456789"
+    monkeypatch.setenv("RUMMY_TEACHER_KEY", teacher)  # the table service makes tables for the teacher only
     with harness.start_jupyter_server(python, repo, token=token) as server:
         for app, shows in APPS.items():
             url = harness.app_url(server.base, app) + f"?token={token}"
@@ -111,7 +113,8 @@ def test_binder_environment_serves_every_app(tmp_path, browser):
         reply = urllib.request.urlopen(urllib.request.Request(
             server.base + f"rummy/api/tables?token={token}", method="POST",
             data=json.dumps({"variant": "three_thirteen", "seats": ["human", "greedy"]}).encode(),
-            headers={"Content-Type": "application/json"}), timeout=60)
+            headers={"Content-Type": "application/json", "X-Rummy-Teacher-Key": teacher}),
+            timeout=60)
         assert reply.status in (200, 201) and "code" in json.loads(reply.read())
         assert not server.tracebacks(), server.log()[-4000:]
     print(f"binder environment built in {built:.0f} s; all apps served in "
