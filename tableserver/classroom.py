@@ -80,6 +80,14 @@ TEACHER_KEEPER_JS = """
 """
 
 
+#: The table's code is read across a room: large type.
+CLASSROOM_CSS = """<style>
+.rummy-classroom .rummy-table-code { font-size: 3rem; font-weight: 800; letter-spacing: 0.08em;
+  display: inline-block; }
+.rummy-classroom-seats td, .rummy-classroom-seats th { padding: 2px 10px; text-align: left; }
+</style>"""
+
+
 def qr_svg(text: str) -> str:
     """``text`` as a QR code, an inline SVG drawn by segno.
 
@@ -100,6 +108,22 @@ def _button(label: str, css: str, style: str = "") -> w.Button:
 #: What the teacher's page sends as the key on a hub: the hub's table service
 #: ignores keys and asks the hub whether this user is a teacher.
 HUB_SIGN_IN = "hub-login"
+
+
+def _now(view: dict[str, Any]) -> str:
+    """Where the table is, in words: its status, and the phase while it plays.
+
+    >>> _now({"status": "paused", "phase": "draw"})
+    'the hand is over: press Start / next hand'
+    >>> _now({"status": "playing", "phase": "draw"})
+    'playing (draw)'
+    """
+    status = str(view.get("status", ""))
+    words = {"waiting": "waiting for learners", "paused": "the hand is over: press Start / "
+             "next hand", "over": "the game is over", "closed": "closed"}
+    if status in words:
+        return words[status]
+    return f"playing ({view.get('phase', '')})"
 
 
 class Classroom:
@@ -130,13 +154,19 @@ class Classroom:
                                    style={"description_width": "initial"})
         self.speed = w.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.5,
                                    description="Caller speed (s per bot move)",
-                                   style={"description_width": "initial"})
+                                   style={"description_width": "initial"},
+                                   layout=w.Layout(width="32em", min_width="20em"))
         self.speed.add_class("rummy-classroom-speed")
         self.timeout = w.BoundedIntText(value=120, min=5, max=3600,
                                         description="A bot plays for an absent learner after (s)",
-                                        style={"description_width": "initial"})
+                                        style={"description_width": "initial"},
+                                        layout=w.Layout(width="30em", min_width="24em"))
         self.pause = w.Checkbox(value=True, description="Wait for me after each hand",
-                                indent=False)
+                                indent=False, layout=w.Layout(width="auto"))
+        self.hints = w.Checkbox(value=False, indent=False, layout=w.Layout(width="auto"),
+                                description="Allow hints (Hint and \u201cDo it for me\u201d "
+                                            "on the learners' pages)")
+        self.hints.add_class("rummy-classroom-hints")
         self.create = _button("Make the table", "rummy-create-table", "primary")
         self.create.on_click(lambda _b: self._guard(self.make_table))
         self.key_box = w.Password(description="Teacher key",
@@ -156,7 +186,7 @@ class Classroom:
             w.HTML("<h2>A table for the class</h2>"),
             w.HBox([self.variant, self.strength], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.learners, self.bots], layout=w.Layout(flex_flow="row wrap")),
-            self.speed, self.timeout, self.pause, self.create,
+            self.speed, self.timeout, self.pause, self.hints, self.create,
         ], layout=w.Layout(display="none"))
 
         self.keep = w.HTML()
@@ -195,8 +225,9 @@ class Classroom:
         self.message = w.HTML()
         self.message.add_class("rummy-message")
         self._quiet = False  # a redraw sets the lock box without asking the service
+        self.style = w.HTML(CLASSROOM_CSS, layout=w.Layout(display="none"))
         self.widget = w.VBox([self.handoff_box, self.signin, self.form, self.message,
-                              self.board, self.class_grid.widget])
+                              self.board, self.class_grid.widget, self.style])
         self.widget.add_class("rummy-classroom")
         self.widget.add_class("rummy-root")
 
@@ -265,7 +296,8 @@ class Classroom:
         seats = ["human"] * self.learners.value + [self.strength.value] * self.bots.value
         made = _call(self.api + "/tables", {
             "teacher_key": self.key, "variant": self.variant.value, "seats": seats, "speed": float(self.speed.value),
-            "timeout": int(self.timeout.value), "pause_between_hands": bool(self.pause.value)})
+            "timeout": int(self.timeout.value), "pause_between_hands": bool(self.pause.value),
+            "hints": bool(self.hints.value)})
         self.code = made["code"]
         self.spectator = made["spectator_token"]
         self._show({"code": made["code"], "status": made["table"]["status"],
@@ -285,8 +317,8 @@ class Classroom:
         self.board.layout.display = ""
         self.controls.layout.display = "none"
         public = _call(self._url("state"), token=self.watching)
-        self.info.value = (f"<h2>Table code: <span class='rummy-table-code'>"
-                           f"{html.escape(str(self.code))}</span></h2>")
+        self.info.value = ""
+        self.seats.layout.display = "none"
         self._show_public(public)
         self.view = {"status": "playing", "table": {"version": int(public.get("version", 0))}}
         self._listen()
@@ -396,6 +428,11 @@ class Classroom:
     def _show_public(self, view: dict[str, Any]) -> None:
         """What every seat sees alike (the admin token's view of the table):
         the projector's picture of the game, never a hand."""
+        if self.watching:  # the projector: the table drawn, its code large
+            from widgets.projector import projector_html
+
+            self.public.value = projector_html(view)
+            return
         players, scores = view.get("players") or [], view.get("scores") or []
         if not players:
             self.public.value = ""
@@ -404,7 +441,7 @@ class Classroom:
                        for p, s in zip(players, scores))
         log = "<br>".join(html.escape(str(line)) for line in (view.get("log") or [])[-8:][::-1])
         self.public.value = (
-            f"<h3>On the table</h3><p>Phase: {html.escape(str(view.get('phase', '')))}</p>"
+            f"<h3>On the table</h3><p>Now: {html.escape(_now(view))}</p>"
             f"<table><tr><th>Player</th><th>Points</th></tr>{rows}</table>"
             f"<p><small>(newest first)</small><br>{log}</p>")
 

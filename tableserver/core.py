@@ -337,8 +337,8 @@ class TableService:
     # -- creating and joining ------------------------------------------------
     def create(self, variant: Any, seats: Any, options: Any = None, *, teacher_key: Any = None,
                timeout: Any = 120, speed: Any = 1.0, pause_between_hands: Any = True,
-               stand_in: Any = "greedy", seed: int | None = None, client: str = ""
-               ) -> dict[str, Any]:
+               stand_in: Any = "greedy", seed: int | None = None, client: str = "",
+               hints: Any = False) -> dict[str, Any]:
         """A new table: ``seats`` lists ``"human"`` or a bot name per seat;
         only the teacher (``teacher_key``) makes tables, ``client`` (who asks:
         the web layer passes the address) at most ``create_quota`` an hour.
@@ -386,6 +386,7 @@ class TableService:
             "speed": self._seconds(speed, "speed", low=0.0, high=10.0),
             "pause_between_hands": self._flag(pause_between_hands, "pause_between_hands"),
             "stand_in": self._bot(stand_in),
+            "hints": self._flag(hints, "hints"),  # learners' pages offer Hint and "Do it for me"
         }
         if seed is None:
             seed = secrets.randbits(SEED_BITS)

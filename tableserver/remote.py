@@ -31,7 +31,7 @@ from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation
 
 __all__ = ["RemoteGame", "RemoteError", "SeatFinder", "find_seat", "shared_table", "api_base",
-           "on_hub", "SEAT_KEEPER_JS"]
+           "on_hub", "SEAT_KEEPER_JS", "GO_JS"]
 
 
 class RemoteError(GameError):
@@ -311,6 +311,27 @@ SEAT_KEEPER_JS = """
 """
 
 
+#: The page's side: once seated, the box names the table's address in a
+#: ``data-href`` (an address relative to the apps' folder) and the page goes
+#: there.
+GO_JS = """
+<script>
+(function () {
+  if (window.rummyJoinGo) { return; }
+  window.rummyJoinGo = window.setInterval(function () {
+    var el = document.querySelector('.rummy-join-go [data-href]');
+    if (el) {
+      window.clearInterval(window.rummyJoinGo);
+      window.location.assign(el.getAttribute('data-href'));
+    }
+  }, 200);
+})();
+</script>
+"""
+
+SEAT_KEEPER_JS += GO_JS
+
+
 class SeatFinder:
     """A learner's page before it sits down: it waits for the page's script
     to say which seat this browser kept for the table (:meth:`handoff`), and
@@ -325,6 +346,7 @@ class SeatFinder:
         self.api = api
         self.seat: SharedTable | None = None
         self._seated: list[Callable[[SharedTable], None]] = []
+        self.join_box: Any = None  # the "join a table" box, when the page has no seat
         self.box = w.Text(layout=w.Layout(display="none"), description="Kept seat")
         self.box.add_class("rummy-seat-handoff")
         self.note = w.HTML("Finding your seat...")
@@ -340,7 +362,16 @@ class SeatFinder:
             data = json.loads(change["new"] or "{}")
             self.handoff(data if isinstance(data, dict) else {})
         except Exception as exc:  # noqa: BLE001 - a message on the page, never a traceback
-            self.note.value = html.escape(str(exc))
+            if self.join_box is None:
+                self.note.value = html.escape(str(exc))
+
+    def _ask(self, problem: str) -> None:
+        """No seat yet: the "join a table" box, with the code from the
+        address and what to fix (:class:`tableserver.join.JoinBox`)."""
+        from tableserver.join import JoinBox
+
+        self.join_box = JoinBox(self.code, self.name, message=problem, api=self.api)
+        self.widget.children = (self.box, self.join_box.widget)
 
     def on_seated(self, fn: Callable[[SharedTable], None]) -> None:
         """Call ``fn(seat)`` once this page sits down (at once if it already
@@ -365,10 +396,23 @@ class SeatFinder:
                 if e.status not in (403,):  # a freed seat joins afresh; other errors show
                     raise
         if game is None:
+            from tableserver.join import check_name, learner_words
+
+            problem = ""
             if not self.name.strip() and not on_hub(self.api):
-                raise GameError("to join a shared table, add your name to the address: "
-                                f"?table={self.code}&name=YourName")
-            game = RemoteGame.join(self.code, self.name, api=self.api)
+                problem = "Type your name to take a seat at this table."
+            else:
+                try:
+                    if self.name.strip():  # a hub knows its user: no name
+                        check_name(self.name)
+                    game = RemoteGame.join(self.code, self.name, api=self.api)
+                except RemoteError as exc:  # (a GameError, so before ValueError)
+                    problem = learner_words(exc, self.code)
+                except ValueError as exc:
+                    problem = str(exc)
+            if game is None:
+                self._ask(problem)
+                raise GameError(problem)
         self.seat = SharedTable(game, asked=self.name)
         self.widget.children = (self.seat.widget,)
         for fn in self._seated:
@@ -380,6 +424,10 @@ def _table_class(family: str) -> Any:
     from widgets.tables import TABLES
 
     return TABLES[family]
+
+
+#: What a learner's page says once the teacher closed the table.
+CLOSED = "The teacher closed this table: the game has stopped. You can close this page."
 
 
 class SharedTable:
@@ -399,6 +447,11 @@ class SharedTable:
         self.header.add_class("rummy-seat-token")
         self.note = w.HTML()
         self.note.add_class("rummy-shared-note")
+        #: at a shared table the page's other cells (how to deal a new game, the
+        #: meld checker of a local table) do not apply: only the title and the table
+        self.style = w.HTML("<style>body:has(.rummy-shared) .jp-Cell:not(:first-child)"
+                            ":not(:has(.rummy-app)) {display: none;}</style>")
+        self.style.layout.display = "none"
         self.widget = w.VBox([self.header, self.note])
         self.widget.add_class("rummy-shared")
         self.header.value = (
@@ -426,8 +479,49 @@ class SharedTable:
                 self.table = cls(g.variant.name, **kw, **g.options)
             else:
                 self.table = cls(**kw)
-            self.widget.children = (self.header, self.note, self.table.widget)
+            self._shared_controls()
+            self.widget.children = (self.header, self.note, self.table.widget, self.style)
         self._note()
+
+    def _shared_controls(self) -> None:
+        """Only the controls that apply at a shared table: no Deal, New game,
+        Undo, bot speed or Next round (the teacher starts each hand); Hint
+        and "Do it for me" only when the teacher allows hints (the table's
+        ``hints`` option)."""
+        t = self.table
+        settings = self.game.view.get("table", {}).get("settings") or {}
+        hints = bool(settings.get("hints"))
+        teacher_paces = bool(settings.get("pause_between_hands", True))
+        coach = getattr(t, "coach", None)
+        for control in (getattr(coach, "hint_button", None), getattr(coach, "do_it", None)):
+            if control is not None:
+                control.layout.display = "" if hints else "none"
+        hidden = [getattr(coach, "undo_button", None), getattr(t, "speed", None),
+                  getattr(t, "new_game_button", None)]
+        if teacher_paces:  # the teacher starts the next hand; else the learner goes on
+            hidden.append(getattr(t, "next_round", None))
+        for control in hidden:
+            if control is not None:
+                control.layout.display = "none"
+
+    def _stop_table(self, text: str) -> None:
+        """The table is closed (or gone): say so and stop: no "Your turn",
+        no piles to click, no more waiting for news."""
+        import html
+
+        self._stop = True
+        self.note.value = f"<b>{html.escape(text)}</b>"
+        t = self.table
+        if t is not None:
+            t.status.remove_class("rummy-your-turn")
+            t.status.value = html.escape(text)
+            t.play_area.layout.display = "none"
+            t.review_box.layout.display = "none"
+            t.seat_label.value = ""
+            coach = getattr(t, "coach", None)
+            if coach is not None:
+                coach.widget.layout.display = "none"
+        self.widget.add_class("rummy-shared-closed")
 
     def _note(self) -> None:
         import html
@@ -440,9 +534,10 @@ class SharedTable:
             text = (f"Waiting for {len(free)} more learner{'s' if len(free) != 1 else ''} "
                     "to join, or for the teacher to start the game.")
         elif status == "paused":
-            text = "The hand is over: the teacher starts the next one."
+            text = ("The hand is over: waiting for the teacher to start the next one. "
+                    "Read the review meanwhile.")
         elif status == "closed":
-            text = "The teacher closed this table."
+            text = CLOSED
         else:
             away = [s["name"] for s in seats if s.get("away")]
             text = ("A bot is playing for " + ", ".join(away) + " until they come back."
@@ -451,15 +546,34 @@ class SharedTable:
 
     def update(self) -> None:
         """Redraw from the game's latest state."""
+        if self.game.status == "closed":
+            self._stop_table(CLOSED)
+            return
         self._build_table()
         if self.table is not None:
             self.table._after_move()
+            settings = self.game.view.get("table", {}).get("settings") or {}
+            if (self.table._paused and self.game.status == "playing"
+                    and settings.get("pause_between_hands", True)):
+                # the teacher started the next hand: the review gives way to it
+                self.table._resume()
             self.table.refresh()
+            self._shared_controls()  # a review shows its Next round: not here
+            if self.game.status == "paused":
+                self.table.status.remove_class("rummy-your-turn")
+                self.table.status.value = "The hand is over: waiting for the teacher."
 
     async def _listen(self) -> None:
         while not self._stop and self.game.status != "closed":
             try:
                 changed = await asyncio.to_thread(self.game.wait)
+            except RemoteError as exc:
+                if exc.status in (404, 410):  # closed, or forgotten
+                    self._stop_table(CLOSED)
+                    return
+                self.note.value = f"Lost touch with the table ({exc}); trying again..."
+                await asyncio.sleep(2)
+                continue
             except Exception as exc:  # noqa: BLE001 - shown as a note, then retried
                 self.note.value = f"Lost touch with the table ({exc}); trying again..."
                 await asyncio.sleep(2)

@@ -45,6 +45,7 @@ import logging
 import math
 import os
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -327,13 +328,13 @@ class TablesHandler(_Post):
         def create() -> dict[str, Any]:
             d = self.json_body()
             key = self.teacher_key(d)
-            extra = {k: d[k] for k in ("timeout", "speed", "pause_between_hands", "stand_in")
-                     if k in d}
+            extra = {k: d[k] for k in ("timeout", "speed", "pause_between_hands", "stand_in",
+                                       "hints") if k in d}
             unknown = set(d) - {"variant", "seats", "options", "teacher_key", *extra}
             if unknown:
                 raise BadRequest(f"unknown keys {sorted(unknown)}: a table takes teacher_key, "
                                  "variant, seats, options, timeout, speed, "
-                                 "pause_between_hands, stand_in")
+                                 "pause_between_hands, stand_in, hints")
             return self.service.create(d.get("variant"), d.get("seats"), d.get("options"),
                                        teacher_key=key, client=self.request.remote_ip or "",
                                        **extra)
@@ -442,6 +443,21 @@ class CloseHandler(_Post):
         await self.run(lambda: self.service.close(code, self.teacher_key(self.json_body())))
 
 
+#: docs/API.md, which ``GET /rummy/api/docs`` serves as text (the teacher's page links it)
+API_DOC = Path(__file__).resolve().parents[1] / "docs" / "API.md"
+
+
+class DocsHandler(_Handler):
+    async def get(self) -> None:
+        try:
+            text = await asyncio.to_thread(API_DOC.read_text, encoding="utf-8")
+        except OSError:
+            self.send_error_json(404, "docs/API.md is not in this installation")
+            return
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(text)
+
+
 class NotFoundHandler(_Handler):
     def prepare(self) -> None:
         self.send_error_json(404, "no such endpoint: see docs/API.md for the table API")
@@ -466,6 +482,7 @@ def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, 
         (root + f"/tables/{_CODE}/turn_away", TurnAwayHandler, kw),
         (root + f"/tables/{_CODE}/close", CloseHandler, kw),
         *progress_api.handlers(root, kw),  # the record of learning: tableserver/progress_api.py
+        (root + "/docs/?", DocsHandler, kw),
         (root + "/.*", NotFoundHandler, kw),
     ]
 

@@ -69,7 +69,6 @@ def test_binder_environment_serves_every_app(tmp_path, browser, monkeypatch):
     start = time.monotonic()
     # the table service's data and teacher key are the test's own (never ~/.local)
     monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "rummy-data"))
-    monkeypatch.setenv("RUMMY_TEACHER_KEY", "binder-test-teacher-key-0123456789abcdef")
     repo = harness.clean_copy(tmp_path / "repo")
     venv = tmp_path / "venv"
     base_python = Path(sys.base_prefix) / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
@@ -91,6 +90,8 @@ def test_binder_environment_serves_every_app(tmp_path, browser, monkeypatch):
     built = time.monotonic() - start
 
     token = "binder-test"
+    teacher = "binder-test-teacher-key-0123456789"
+    monkeypatch.setenv("RUMMY_TEACHER_KEY", teacher)  # the table service makes tables for the teacher only
     with harness.start_jupyter_server(python, repo, token=token) as server:
         for app, shows in APPS.items():
             url = harness.app_url(server.base, app) + f"?token={token}"
@@ -113,9 +114,9 @@ def test_binder_environment_serves_every_app(tmp_path, browser, monkeypatch):
         # the classroom table service is on too (binder/postBuild enables it)
         reply = urllib.request.urlopen(urllib.request.Request(
             server.base + f"rummy/api/tables?token={token}", method="POST",
-            data=json.dumps({"variant": "three_thirteen", "seats": ["human", "greedy"],
-                             "teacher_key": os.environ["RUMMY_TEACHER_KEY"]}).encode(),
-            headers={"Content-Type": "application/json"}), timeout=60)
+            data=json.dumps({"variant": "three_thirteen", "seats": ["human", "greedy"]}).encode(),
+            headers={"Content-Type": "application/json", "X-Rummy-Teacher-Key": teacher}),
+            timeout=60)
         assert reply.status in (200, 201) and "code" in json.loads(reply.read())
         assert not server.tracebacks(), server.log()[-4000:]
     print(f"binder environment built in {built:.0f} s; all apps served in "

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import rummy
+from rummy.cards import Card
 from tableserver.remote import RemoteGame, find_seat, shared_table
 from tests.test_tableserver_web import KEY, TEACHER, Server
 
@@ -238,7 +239,10 @@ def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None
     screen = Classroom(api=api, query=query)
     screen.handoff({"watch": watch})
     assert screen.message.value == "", screen.message.value
-    assert room.code in screen.info.value and "On the table" in screen.public.value
+    # the projector draws the table (issue 39): its code large, the felt with every seat
+    assert room.code in screen.public.value and "rummy-projector-felt" in screen.public.value
+    assert screen.public.value.count("rummy-projector-seat'") + screen.public.value.count(
+        "rummy-projector-seat rummy-projector-current'") == 2
     assert screen.controls.layout.display == "none" and screen.form.layout.display == "none"
     page = screen.info.value + screen.public.value
     assert KEY not in widget_state(screen)  # the projector never holds the teacher key
@@ -246,6 +250,7 @@ def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None
     public = {str(c) for c in getattr(obs, "discard_pile", ())} | {str(obs.discard_top)}
     for card in {str(c) for c in obs.hand} - public:  # Ana's hand never reaches the screen
         assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])", page), card
+        assert Card.parse(card).name not in page, card
     wrong = Classroom(api=api, query=f"table={room.code}")
     wrong.handoff_box.value = json.dumps({"watch": "nope"})
-    assert wrong.message.value and "On the table" not in wrong.public.value
+    assert wrong.message.value and "rummy-projector" not in wrong.public.value

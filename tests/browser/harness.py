@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -88,13 +89,14 @@ def app_url(base: str, app: str, **query: Any) -> str:
     return url + ("?" + urlencode(query) if query else "")
 
 
-def _wait_http(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:
+def _wait_http(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = None,
+               context: ssl.SSLContext | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"the server stopped with code {proc.returncode}")
         try:
-            with urllib.request.urlopen(url, timeout=2):
+            with urllib.request.urlopen(url, timeout=2, context=context):
                 return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)
@@ -102,10 +104,12 @@ def _wait_http(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = 
 
 
 class Server:
-    """A server process on a free loopback port, its output kept in a log file."""
+    """A server process on a free loopback port, its output kept in a log file
+    (``context``: how an HTTPS server's certificate is checked while waiting)."""
 
     def __init__(self, argv: Sequence[str], port: int, cwd: Path, env: dict[str, str],
-                 base: str, ready_path: str = "") -> None:
+                 base: str, ready_path: str = "", context: ssl.SSLContext | None = None
+                 ) -> None:
         self.port = port
         self.base = base
         self.log_path = Path(tempfile.mkstemp(prefix="rummy-server-", suffix=".log")[1])
@@ -115,7 +119,7 @@ class Server:
             start_new_session=True,
         )
         try:
-            _wait_http(self.base.rstrip("/") + "/" + ready_path, 90, self.proc)
+            _wait_http(self.base.rstrip("/") + "/" + ready_path, 90, self.proc, context)
         except Exception as exc:
             self.stop()
             raise RuntimeError(f"{argv[2:4]} did not start: {exc}\n"

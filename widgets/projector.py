@@ -1,0 +1,145 @@
+"""The projector's picture of a shared table: the felt with every seat (its
+name, how many cards it holds, its discard pile or melds and its score), the
+pool or the stock in the middle, the caller's call at the Big Table in large
+type, and the table's code large enough to read across a room.
+
+It is drawn from the table's public view (what every seat sees alike, the
+view a spectator token gets from the table service): a hand is never in it,
+so none can be drawn.  The cards are rummy.render's SVG.
+
+>>> view = {"code": "K7QM-X4P9-RT2H", "variant": "big_table", "status": "playing",
+...         "players": ["Ana", "Ben"], "scores": [0, 5], "hand_counts": [3, 3],
+...         "piles": [["Kh"], ["2c", "9d"]], "pool_size": 100, "phase": "draw",
+...         "log": ["Hand 1 of 11: everyone draws 3 cards from the pool."]}
+>>> page = projector_html(view)
+>>> "K7QM-X4P9-RT2H" in page and "Ben" in page and "nine of diamonds" in page
+True
+>>> "pool: 100 cards" in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from rummy import render
+from rummy.cards import Card
+
+__all__ = ["projector_html", "PROJECTOR_CSS"]
+
+#: The projector's look: a felt, seats as tiles around the middle, large type.
+PROJECTOR_CSS = """
+<style>
+.rummy-projector { font-family: system-ui, sans-serif; }
+.rummy-projector-code { font-size: 3.2rem; font-weight: 800; letter-spacing: 0.08em;
+  margin: 0.2em 0; }
+.rummy-projector-felt { background: #1b5e20; border-radius: 28px; padding: 18px;
+  color: #fff; display: flex; flex-direction: column; gap: 14px; }
+.rummy-projector-seats { display: flex; flex-wrap: wrap; gap: 12px; justify-content: center; }
+.rummy-projector-seat { background: #2e7d32; border: 2px solid #a5d6a7; border-radius: 14px;
+  padding: 8px 10px; min-width: 150px; }
+.rummy-projector-seat.rummy-projector-current { border: 4px solid #ffeb3b; }
+.rummy-projector-name { font-size: 1.4rem; font-weight: 700; }
+.rummy-projector-score { font-size: 1.2rem; }
+.rummy-projector-middle { display: flex; gap: 24px; align-items: center;
+  justify-content: center; flex-wrap: wrap; }
+.rummy-projector-call { font-size: 2.2rem; font-weight: 700; text-align: center;
+  color: #fff; }
+.rummy-projector-small { font-size: 1rem; color: #e8f5e9; }
+.rummy-projector svg { vertical-align: middle; }
+</style>
+"""
+
+
+def _card(text: str, size: str = "normal") -> str:
+    try:
+        return render.card_svg(Card.parse(text), size=size)
+    except (ValueError, KeyError):
+        return html.escape(text)
+
+
+def _cards(texts: Sequence[str], size: str = "small", most: int = 8) -> str:
+    shown = list(texts)[-most:]
+    more = len(texts) - len(shown)
+    return ("" if not more else f"<span class='rummy-projector-small'>+{more} </span>") + \
+        "".join(_card(t, size) for t in shown)
+
+
+def _seat(i: int, view: dict[str, Any]) -> str:
+    """One seat's tile: name, role, card count (backs), pile or melds, score."""
+    players = view.get("players") or []
+    name = str(players[i]) if i < len(players) else f"Seat {i + 1}"
+    counts = view.get("hand_counts") or view.get("hand_sizes") or []
+    count = int(counts[i]) if i < len(counts) else 0
+    scores = view.get("scores") or []
+    score = scores[i] if i < len(scores) else 0
+    roles = view.get("roles") or []
+    role = f" ({roles[i]})" if i < len(roles) and roles[i] else ""
+    parts = [f"<div class='rummy-projector-name'>{html.escape(name + role)}</div>",
+             render.back_svg(count, size="small", label=name)]
+    piles = view.get("piles")
+    if piles and i < len(piles):  # the Big Table: each seat's own discard pile
+        pile = list(piles[i])
+        parts.append("<div class='rummy-projector-small'>pile "
+                     + (_card(pile[-1], "small") + f" ({len(pile)})" if pile else "empty")
+                     + "</div>")
+    for seat, arr in view.get("open_melds") or []:
+        if seat == i:
+            for meld in arr.get("melds", []):
+                parts.append("<div>" + _cards(meld.get("cards", []), most=13) + "</div>")
+    parts.append(f"<div class='rummy-projector-score'>{html.escape(str(score))} points</div>")
+    current = view.get("current_player")
+    cls = "rummy-projector-seat" + (" rummy-projector-current" if current == i else "")
+    return (f"<div class='{cls}' role='group' aria-label='{html.escape(name)}: {count} cards, "
+            f"{html.escape(str(score))} points'>" + "".join(parts) + "</div>")
+
+
+def _middle(view: dict[str, Any]) -> str:
+    """The pool or the stock and the discard pile, in the middle of the felt."""
+    parts = []
+    if view.get("pool_size") is not None:
+        n = int(view["pool_size"])
+        parts.append(f"<div>{render.back_svg(n, label='pool')}"
+                     f"<div class='rummy-projector-small'>pool: {n} cards</div></div>")
+    if view.get("stock_size") is not None:
+        n = int(view["stock_size"])
+        parts.append(f"<div>{render.back_svg(n, label='stock')}"
+                     f"<div class='rummy-projector-small'>stock: {n} cards</div></div>")
+    top = view.get("discard_top")
+    pile = view.get("discard_pile")
+    if top is None and pile:
+        top = pile[-1]
+    if top is not None:
+        parts.append(f"<div>{_card(str(top))}<div class='rummy-projector-small'>discard pile"
+                     "</div></div>")
+    wild = view.get("wild_rank")
+    if wild:
+        parts.append(f"<div class='rummy-projector-small'>wild: {html.escape(str(wild))}s</div>")
+    return "<div class='rummy-projector-middle'>" + "".join(parts) + "</div>"
+
+
+def projector_html(view: dict[str, Any]) -> str:
+    """The projector's page for a table's public ``view`` (no hand: a
+    ``hand`` field, were one given, is never read)."""
+    code = html.escape(str(view.get("code", "")))
+    n = len(view.get("players") or [])
+    status = str(view.get("status", ""))
+    call = ""
+    if view.get("variant") == "big_table" or view.get("pool_size") is not None:
+        log = view.get("log") or []
+        if log:  # the caller's last call, for the room to read
+            call = f"<div class='rummy-projector-call' aria-live='polite'>{html.escape(str(log[-1]))}</div>"
+    state = {"waiting": "Waiting for learners to join", "paused": "The hand is over",
+             "over": "The game is over", "closed": "The table is closed"}.get(status, "")
+    seats = "".join(_seat(i, view) for i in range(n))
+    return (PROJECTOR_CSS
+            + "<div class='rummy-projector'>"
+            f"<div class='rummy-projector-code'>Table code: "
+            f"<span class='rummy-table-code'>{code}</span></div>"
+            + (f"<div class='rummy-projector-call'>{html.escape(state)}</div>" if state else "")
+            + "<section class='rummy-projector-felt' aria-label='The table'>"
+            f"<div class='rummy-projector-seats'>{seats}</div>"
+            + (_middle(view) if n else "") + call
+            + "</section></div>")
