@@ -51,8 +51,17 @@ KEY = "teacher-key-of-the-tests-0123456789"
 
 
 def make(tmp_path: Path, clock: Clock | None = None, **kw: Any) -> TableService:
+    """A service whose deals are the same on every run (a server's come from
+    ``secrets``: a test of it would deal differently each time)."""
+    kw.setdefault("seeds", _seeds(tmp_path.name))
     return TableService(Store(tmp_path / "tables.sqlite3"), clock=clock or Clock(),
                         teacher_key=KEY, **kw)
+
+
+def _seeds(name: str) -> Any:
+    """128-bit seeds in a fixed order, from the test's own folder name."""
+    rng = random.Random(name)
+    return lambda: rng.getrandbits(128)
 
 
 def replay(svc: TableService, code: str) -> Any:
@@ -178,7 +187,10 @@ def play_randomly(svc: TableService, code: str, tokens: dict[int, str], rng: ran
         if t.status != "playing":
             return
         movers = [s for s in t.game.to_act() if s in tokens]
-        if not movers:
+        if not movers:  # the bots' turns first (a server's worker thread plays them)
+            svc.tick()
+            movers = [s for s in t.game.to_act() if s in tokens]
+        if t.status != "playing" or not movers:
             return
         seat = rng.choice(movers)
         view = svc.state(code, tokens[seat])
