@@ -50,7 +50,6 @@ __all__ = [
     "step", "mastery", "summary", "summary_line", "rules_in", "normal_name",
     "data_dir", "default_path", "default_record",
     "use_learner", "learner", "record", "pending", "on_learner", "clock", "set_clock",
-    "exercise_checker", "fingerprint",
 ]
 
 #: Days until a rule in box 0..4 is due again.
@@ -565,53 +564,3 @@ def summary_line(name: str | None = None) -> str:
     if who is None:
         return summary(_pending, clock()).line()
     return default_record().summary(who).line()
-
-
-def fingerprint(text: Any) -> str:
-    """The fingerprint of an exercise's answer, as ``scripts/build_lessons.py``
-    writes it (``{{fp:TEXT}}``): the lessons keep it, not the answer.
-
-    >>> fingerprint(" 14 ")
-    '8527a891e224'
-    """
-    import hashlib
-
-    return hashlib.sha256(str(text).strip().lower().encode()).hexdigest()[:12]
-
-
-def exercise_checker(answers: dict[int, str], hints: dict[int, str], rules: dict[int, str]
-                     ) -> Callable[..., None]:
-    """A lesson's ``check(exercise, answer, worked=False)``: prints what the
-    lessons' own ``check`` prints, and keeps each answer given (not ``None``,
-    not a worked answer's ``worked=True``) in the learner's record under the
-    exercise's rule id (``rules``), as ``source="exercise"``.
-
-    >>> check = exercise_checker({1: fingerprint("14")}, {1: "count it (C-2)"}, {1: "M-7"})
-    >>> check(1, None)
-    Exercise 1: no answer yet. Hint: count it (C-2)
-    >>> check(1, 14, worked=True)
-    Exercise 1: right!
-    """
-    unknown = sorted(set(answers) - set(rules))
-    if unknown:
-        raise ProgressError(f"exercises {unknown} have no rule id: give each exercise its "
-                            "rule of RULES.md, e.g. {1: 'M-7'}")
-    for number, rule in rules.items():
-        if rule not in _KNOWN:
-            raise ProgressError(f"exercise {number}: unknown rule id {rule!r}: use an id of "
-                                "RULES.md, e.g. TT-7")
-    tried: set[int] = set()
-
-    def check(exercise: int, answer: Any, worked: bool = False) -> None:
-        """Print whether ``answer`` solves exercise number ``exercise``, with a hint if not."""
-        if answer is None:
-            print(f"Exercise {exercise}: no answer yet. Hint: {hints[exercise]}")
-            return
-        ok = fingerprint(answer) == answers[exercise]
-        print(f"Exercise {exercise}: " + ("right!" if ok else f"not yet. Hint: {hints[exercise]}"))
-        if not worked:
-            record(rules[exercise], f"Exercise {exercise}", answer, ok, source="exercise",
-                   first=exercise not in tried)
-            tried.add(exercise)
-
-    return check

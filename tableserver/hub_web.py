@@ -136,13 +136,7 @@ class HubTables(_HubUser, api.TablesHandler):
     async def post(self) -> None:
         def create() -> dict[str, Any]:
             d = self.json_body()
-            extra = {k: d[k] for k in ("timeout", "speed", "pause_between_hands", "stand_in")
-                     if k in d}
-            unknown = set(d) - {"variant", "seats", "options", "teacher_key", *extra}
-            if unknown:
-                raise BadRequest(f"unknown keys {sorted(unknown)}: a table takes variant, "
-                                 "seats, options, timeout, speed, pause_between_hands, "
-                                 "stand_in")
+            extra = api.table_settings(d)  # a teacher_key in it is ignored: the hub says who
             name = (self.user or {}).get("name", "")
             return self.service.create(d.get("variant"), d.get("seats"), d.get("options"),
                                        teacher_key=self.teacher_key(), client=f"hub:{name}",
@@ -187,6 +181,8 @@ def hub_handlers(prefix: str, service: TableService, hub: api.Hub,
     root = "/" + prefix.strip("/")
     out: list[tuple[str, Any, Any]] = []
     for route, cls, kw in api.handlers(prefix, service, hub):
+        if cls not in classes:  # any other route (the progress grid, the docs): a hub user's
+            classes[cls] = type("Hub" + cls.__name__, (_HubUser, cls), {})
         out.append((route, classes[cls], {**kw, "identity": identity}))
     return [(root + "/oauth_callback", HubOAuthCallbackHandler, {}),
             (root + "/?", HomeHandler, {"identity": identity}), *out]

@@ -323,18 +323,27 @@ class _Post(_Handler):
     """A POST whose body is read as it arrives, and refused past MAX_BODY."""
 
 
+#: What a new table's body may set besides its variant, seats and options.
+TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints")
+
+
+def table_settings(body: dict[str, Any]) -> dict[str, Any]:
+    """The settings of a new table's body; an unknown key is a 400 that names
+    every key a table takes."""
+    extra = {k: body[k] for k in TABLE_SETTINGS if k in body}
+    unknown = set(body) - {"variant", "seats", "options", "teacher_key", *extra}
+    if unknown:
+        raise BadRequest(f"unknown keys {sorted(unknown)}: a table takes teacher_key, variant, "
+                         f"seats, options, {', '.join(TABLE_SETTINGS)}")
+    return extra
+
+
 class TablesHandler(_Post):
     async def post(self) -> None:
         def create() -> dict[str, Any]:
             d = self.json_body()
             key = self.teacher_key(d)
-            extra = {k: d[k] for k in ("timeout", "speed", "pause_between_hands", "stand_in",
-                                       "hints") if k in d}
-            unknown = set(d) - {"variant", "seats", "options", "teacher_key", *extra}
-            if unknown:
-                raise BadRequest(f"unknown keys {sorted(unknown)}: a table takes teacher_key, "
-                                 "variant, seats, options, timeout, speed, "
-                                 "pause_between_hands, stand_in, hints")
+            extra = table_settings(d)
             return self.service.create(d.get("variant"), d.get("seats"), d.get("options"),
                                        teacher_key=key, client=self.request.remote_ip or "",
                                        **extra)

@@ -209,33 +209,36 @@ def test_the_engine_module_imports_no_jupyter_package():
     assert rummy.progress is progress
 
 
-def test_exercise_checker_prints_as_the_lessons_and_keeps_the_learners_answers(capsys):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from build_lessons import fingerprint as lessons_fingerprint
+def test_exercise_answers_are_kept_and_worked_answers_are_not(capsys, tmp_path):
+    import json
 
-    for text in ("14", " 8H ", "11 jacks", 14):
-        assert progress.fingerprint(text) == lessons_fingerprint(text)
-    check = progress.exercise_checker({1: lessons_fingerprint("14"), 2: lessons_fingerprint("8h")},
-                                      {1: "count (C-2)", 2: "the wild fills a gap (M-5)"},
-                                      {1: "M-7", 2: "TT-6"})
+    from widgets.quiz import exercise_book
+
+    book = tmp_path / "quiz.json"
+    book.write_text(json.dumps({"quizzes": [], "exercises": [
+        {"question": "Penalty of 7h 8h Kc?", "answer": "14", "hint": "add the cards up (M-7)"},
+        {"question": "Which card goes out?", "answer": "8h", "hint": "a run of three (TT-6)"}]}))
+    check = exercise_book(str(book))
     progress.use_learner("Ana")
-    assert check(1, None) is None
+    assert check(1, None) is False
     check(1, 27)
-    check(1, "14")
-    check(2, "8H")
+    check(1, "fourteen")
+    check(2, "8♥")
     check(2, "8h", worked=True)  # a worked answer's cell: not the learner's
-    assert capsys.readouterr().out.splitlines() == [
-        "Exercise 1: no answer yet. Hint: count (C-2)",
-        "Exercise 1: not yet. Hint: count (C-2)",
-        "Exercise 1: right!",
-        "Exercise 2: right!",
-        "Exercise 2: right!"]
+    assert capsys.readouterr().out.splitlines()[0] == "Exercise 1: no answer yet. Hint: add the cards up (M-7)"
     got = [(e.rule, e.asked, e.answered, e.right, e.first, e.source)
            for e in progress.default_record().events("Ana")]
     assert got == [("M-7", "Exercise 1", "27", False, True, "exercise"),
-                   ("M-7", "Exercise 1", "14", True, False, "exercise"),
-                   ("TT-6", "Exercise 2", "8H", True, True, "exercise")]
-    with pytest.raises(ProgressError, match=r"exercises \[3\] have no rule id"):
-        progress.exercise_checker({3: "x"}, {3: "h"}, {})
-    with pytest.raises(ProgressError, match="unknown rule id 'Q-1'"):
-        progress.exercise_checker({1: "x"}, {1: "h"}, {1: "Q-1"})
+                   ("M-7", "Exercise 1", "fourteen", True, False, "exercise"),
+                   ("TT-6", "Exercise 2", "8♥", True, True, "exercise")]
+
+
+def test_a_drill_answer_is_kept_under_its_rule_first_try_only_once():
+    from widgets.practice import Practice
+
+    progress.use_learner("Dora")
+    p = Practice("TT-1", seed=3)
+    p.answer("zero cards")  # TT-1 asks how many cards are dealt: never none
+    p.answer(p.drill.expected())
+    got = [(e.rule, e.right, e.first, e.source) for e in progress.default_record().events("Dora")]
+    assert got == [("TT-1", False, True, "drill"), ("TT-1", True, False, "drill")]

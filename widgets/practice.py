@@ -24,6 +24,7 @@ from rummy.cards import Card
 from rummy.teach import as_cards
 from widgets._common import View, button, esc, html_box, safe
 from widgets.cards import CardView
+from widgets.progress import remember
 
 __all__ = ["Drill", "Practice"]
 
@@ -108,6 +109,7 @@ class Practice(View):
         self.drill = next(self._stream)
         self.picked = []
         self.hints_given = 0
+        self.tries = 0  # answers given to this drill (the first counts for mastery)
         self.feedback = ""
         self.feedback_view.value = ""
         self._set_typed("")
@@ -183,6 +185,11 @@ class Practice(View):
                 given = " ".join(map(str, cards))
         f = self.drill.check(given)
         self._say(f.text, f.right)
+        # kept in the learner's record (rummy.progress): right at the first try moves
+        # the rule up a box; an answer after a hint is not a first try
+        remember(self, self.drill.rule, self.drill.question, given, f.right, source="drill",
+                 first=self.tries == 0 and self.hints_given == 0)
+        self.tries += 1
         return f.right
 
     def hint(self) -> str:

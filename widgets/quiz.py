@@ -154,15 +154,29 @@ def quiz_book(path: str) -> Any:
     return quiz
 
 
+def _record_exercise(number: int, q: Any, answer: Any, right: bool, *, first: bool) -> None:
+    """Keep an exercise's answer in the learner's record (rummy.progress) under
+    the rule its hint names; an exercise whose hint names none is not kept."""
+    from rummy.progress import rules_in
+
+    named = rules_in(q.hint) or rules_in(q.text)
+    if named:
+        remember(None, named[0], f"Exercise {number}", answer, right, source="exercise",
+                 first=first)
+
+
 def exercise_book(path: str) -> Any:
     """``check = exercise_book("quizzes/00_start_here.json")``; then
     ``check(1, answer)`` prints whether ``answer`` solves exercise 1, with a hint
-    (for this wrong answer, or the exercise's own, naming the rule) when not.
+    (for this wrong answer, or the exercise's own, naming the rule) when not, and
+    keeps the answer in the learner's record (``check(1, answer, worked=True)``,
+    a worked answer's cell, keeps nothing).
     The same checker as the quizzes (:mod:`rummy.teach`); it returns True when right.
     """
     entries = _entries(path, "exercises")
+    tried: set[int] = set()
 
-    def check(number: int, answer: Any) -> bool:
+    def check(number: int, answer: Any, worked: bool = False) -> bool:
         if not 1 <= number <= len(entries):
             raise IndexError(f"exercise {number}: this lesson has exercises 1 to {len(entries)}")
         q = question_from(entries[number - 1])
@@ -174,6 +188,9 @@ def exercise_book(path: str) -> Any:
             print(f"Exercise {number}: right!")
         else:
             print(f"Exercise {number}: " + feedback[0].lower() + feedback[1:])
+        if not worked:  # a worked answer's cell (worked=True) is not the learner's
+            _record_exercise(number, q, answer, right, first=number not in tried)
+            tried.add(number)
         return right
 
     return check
