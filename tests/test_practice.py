@@ -320,3 +320,26 @@ def test_a_guided_hands_scripted_deal_is_arranged_and_reloads(variant: str) -> N
     text = g.game.to_json()
     assert "setups" in json.loads(text)
     assert rummy.load_game(text).to_json() == text
+
+
+def _other_forms(answer: object) -> list[str]:
+    """The right answer written the other ways the checker reads (issue 33: every
+    drill answered right in two forms): as the kit shows it (J♦ for Jd) and, for a
+    number, in words or with a unit."""
+    from rummy.teach import show_answer
+
+    forms = [show_answer(answer)]
+    if isinstance(answer, bool):
+        forms.append("yes" if answer else "no")
+    elif isinstance(answer, int):
+        forms.append(f"{answer} points" if answer else "0 points")
+    return forms
+
+
+@pytest.mark.parametrize("rule", RULE_IDS)
+def test_each_drill_takes_its_right_answer_in_a_second_form(rule: str) -> None:
+    for d in [practice.drill(rule, seed) for seed in SEEDS[:2]]:
+        for a in answers(d):
+            for form in _other_forms(a):
+                f = d.check(form)
+                assert f.right, (rule, a, form, f.text)
