@@ -37,8 +37,10 @@ this script, not in the notebook) and a folded worked answer.  Answers are
 checked by :mod:`rummy.teach`, the kit's one checker.
 
 The notebooks are executed in a fresh kernel (nbclient, cwd notebooks/) and
-saved executed, with the widget state stripped: no ``metadata.widgets`` and
-widget outputs keep only their ``text/plain`` form.  So they read well on a
+saved executed (with a fresh, empty ``$RUMMY_DATA``: nobody's progress, and
+nothing written to the user's own data folder), with the widget state
+stripped: no ``metadata.widgets`` and widget outputs keep only their
+``text/plain`` form.  So they read well on a
 code host and stay small.
 
     .venv/bin/python scripts/build_lessons.py            # every lesson
@@ -49,8 +51,10 @@ code host and stay small.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -264,9 +268,11 @@ def main(argv: list[str]) -> int:
     sources = sorted(SOURCES.glob("*.txt"))
     if argv:
         sources = [s for s in sources if any(s.name.startswith(a) for a in argv)]
-    for s in sources:
-        target, seconds, size = build(s, draft=draft)
-        print(f"{target.relative_to(ROOT)}: {seconds:.1f} s, {size / 1024:.0f} KiB", flush=True)
+    with tempfile.TemporaryDirectory(prefix="rummy-build-") as data:
+        os.environ["RUMMY_DATA"] = data  # the kernels' data folder (the progress map opens it)
+        for s in sources:
+            target, seconds, size = build(s, draft=draft)
+            print(f"{target.relative_to(ROOT)}: {seconds:.1f} s, {size / 1024:.0f} KiB", flush=True)
     return 0
 
 

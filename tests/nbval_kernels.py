@@ -7,16 +7,23 @@ go, so two kernels started together can be given the same port; one of them
 then dies before it replies ("Kernel died before replying to kernel_info",
 as jupyter/nbconvert#1066 reports).  A notebook whose kernel cannot start
 for another reason still fails: the third failure is raised as it is.
+
+The kernels keep their data (the learner's progress, which a lesson's last
+cell ``widgets.Progress()`` opens) in a fresh temporary folder, never in the
+user's own: ``$RUMMY_DATA`` is set for them unless the run sets it already.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import tempfile
 from typing import Any
 
 import nbval.kernel
 
 TRIES = 3
+os.environ.setdefault("RUMMY_DATA", tempfile.mkdtemp(prefix="rummy-nbval-"))
 _start = nbval.kernel.start_new_kernel
 
 

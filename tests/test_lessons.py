@@ -345,7 +345,8 @@ def test_33_each_lesson_opens_with_goals_and_time_and_ends_with_a_recap(stem: st
     assert "**Goals.**" in first and re.search(r"\*\*Time:\*\* about \d+ minutes", first)
     recap = [c for c in cells(stem) if "".join(c["source"]).startswith("## Recap")]
     assert len(recap) == 1 and "worked-answer" not in recap[0].get("metadata", {}).get("tags", [])
-    assert recap[0] in cells(stem)[-2:]
+    # then, at most the appendix (00), and the last cell: the learner's map (issue 35)
+    assert recap[0] in cells(stem)[-3:-1]
 
 
 def test_33_the_translation_slips_are_an_appendix() -> None:
@@ -369,3 +370,58 @@ def test_33_no_nested_one_liners(stem: str) -> None:
     text = source(stem)
     assert "lambda rng" not in text and "P(lambda" not in text
     assert not re.search(r"return \S.* if .* else .* if .* else ", text)
+
+
+# --- issue 35: drills beside the quizzes, the map at the end, guided hands as they are -----------
+
+RULE_ID = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in sorted(SOURCES.glob("0[1-5]*.txt"))])
+def test_35_every_rule_section_has_a_drill(stem: str) -> None:
+    """Each section whose heading names a rule ends with "Practise it on a new hand:"
+    and a cell ``widgets.Drill("<a rule of the heading>")``; every drill is of a rule
+    its section names."""
+    sections: list[tuple[str, list[dict]]] = []  # (the heading, its cells)
+    for cell in cells(stem):
+        heads = re.findall(r"^## .*$", "".join(cell["source"]), re.M)
+        if cell["cell_type"] == "markdown" and heads:
+            sections.append((heads[-1], []))
+        if sections:
+            sections[-1][1].append(cell)
+    drilled = 0
+    for heading, section in sections:
+        drills = [i for i, c in enumerate(section) if c["cell_type"] == "code"
+                  and "".join(c["source"]).startswith("widgets.Drill(")]
+        for i in drills:
+            rule = re.fullmatch(r'widgets\.Drill\("([^"]+)"\)\s*', "".join(section[i]["source"]))
+            assert rule and rule.group(1) in RULE_ID.findall(heading), (heading, section[i]["source"])
+            assert "Practise it on a new hand:" in "".join(section[i - 1]["source"])
+        if RULE_ID.search(heading) and not heading.startswith("## Recap"):
+            drilled += bool(drills)
+    named = {RULE_ID.search(h).group(0) for h in re.findall(r"^## (.*)$", source(stem), re.M)
+             if RULE_ID.search(h)}
+    # one drill per rule section; a section naming a rule drilled earlier needs none
+    assert drilled == len(named), (stem, drilled, named)
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in sorted(SOURCES.glob("0*.txt"))])
+def test_35_each_lesson_ends_with_the_progress_map_and_links_the_practice_app(stem: str) -> None:
+    last = cells(stem)[-1]
+    assert last["cell_type"] == "code"
+    assert "".join(last["source"]).strip().splitlines()[-1] == "widgets.Progress()"
+    recap = next(c for c in cells(stem) if "".join(c["source"]).startswith("## Recap"))
+    assert "](apps/practice.ipynb)" in "".join(recap["source"])
+
+
+def test_35_the_guided_hands_are_described_as_they_are_played() -> None:
+    from rummy.guided import LATER_HANDS
+
+    for stem in ("01_three_thirteen", "02_tre_tretton", "03_three_thirteen_jokers", "05_gin_three"):
+        text = source(stem)
+        assert "one short hand" not in text, stem
+        variant = stem[3:]
+        assert len(LATER_HANDS[variant]) == 1  # so: two rounds or hands in all
+        assert ("two rounds" if variant != "gin_three" else "two short guided hands") in text, stem
+    # the big table has no later hand: one hand it says, one hand it is
+    assert "big_table" not in LATER_HANDS and "one short hand: hand 1" in source("04_big_table")

@@ -139,3 +139,22 @@ def test_lesson_has_self_checking_exercises(path: Path) -> None:
     text = notebook_text(path)
     # the exercises are checked by the kit's one checker (rummy.teach), not a check of their own
     assert "check = exercise_book(" in text and "check(1," in text and "def check(" not in text
+
+
+def test_35_notebook_kernels_keep_their_data_out_of_the_users_folder(tmp_path: Path) -> None:
+    """The nbval plugin gives the kernels a fresh ``$RUMMY_DATA`` (a lesson's last cell
+    opens the learner's progress), unless the run names one."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import os, tests.nbval_kernels; print(os.environ['RUMMY_DATA'])"
+    env = {k: v for k, v in os.environ.items() if k not in ("RUMMY_DATA", "XDG_DATA_HOME")}
+    env["HOME"] = str(tmp_path / "home")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert "rummy-nbval-" in out and not out.startswith(env["HOME"])
+    env["RUMMY_DATA"] = str(tmp_path / "mine")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == str(tmp_path / "mine")
