@@ -23,7 +23,9 @@ its docstring says how it works.
 Ties.  Among arrangements with the lowest penalty, the solver returns the
 one with the fewest deadwood cards; among those, the first in a fixed search
 order over the *sorted* hand (runs before sets before deadwood, lower cards
-first), so the answer never depends on the order the cards were given in.
+first), so the answer never depends on the order the cards were given in
+(:mod:`rummy.search`'s docstring spells the order out: of two equal runs
+from one card, the longer).
 :func:`best_discard` returns, among the discards leaving the lowest penalty,
 a natural card before a wild, then the card worth the most points, then the
 first in suit-then-rank order.

@@ -23,8 +23,13 @@ other cards of its rank, or as the top natural card of a run in its suit
 the room it has for more, so wilds are handed out at the end: the cheapest
 are the ones left over.  With a discard owed, a card that no remaining
 card could beat as a discard is thrown rather than kept (a wild thrown is
-weighed once, at the top).  A row of cards without partners is deadwood
-in one step.  Results are memoised on (counts, wilds left, spare room,
+weighed once, at the top).  Ties go to the meld over leaving the card
+unmelded, and among melds to the last one met: the runs (each as the
+cards it takes below the first card: one taking fewer, or skipping a
+card another one takes, is met first; so of two equal runs from a card
+the longer, or the one that leaves out a lower card, wins), then the
+sets (fewer copies of the card first).  A row of cards without partners
+is deadwood in one step.  Results are memoised on (counts, wilds left, spare room,
 discard owed), and the meld moves are found once per part of the vector
 they depend on (the card, the rest of its suit below it, its rank); the
 memo is kept between hands that share the rules, the wilds' points and
@@ -906,6 +911,12 @@ class _Roomy(_Solver):
     * without a discard owed, the lowest card left unmelded leaves all its
       copies unmelded: a copy in a meld is the lowest card before it.
 
+    Ties are those of the search with room: its moves that the rules
+    above merge are met in its order.  With a discard owed, the runs that
+    leave out a better discard are weighed among the runs (:meth:`_rextra_of`),
+    and a copy of the lowest card thrown before a set of its other copies
+    is that search's set less the copy, which wins a tie as its last meld.
+
     Leftover wilds cost nothing.  That holds unless no meld is made at
     all, or the melds are runs only and the wilds left over outnumber
     their room (which needs 14 or more cards in the arrangement): each
@@ -1151,10 +1162,14 @@ class _Roomy(_Solver):
         # when its least cost (what it adds, and the isolated cards' cost
         # that every state with w wilds pays) is below the best so far.
         # Ties go as if leaving p unmelded came first: to a meld, or to
-        # the option met first
+        # the option met first.  With a discard owed and a better discard
+        # that a run from p may leave out, those runs join the melds, in
+        # the search with room's order (see _rextra_of)
         best = _INF
         pick: Any = None
         if low <= w:
+            if d and x & self.xcand[p]:
+                melds = self.rextra.get(key := x & rlocal[p]) or self._rextra_of(x, p, key)
             for m in melds:
                 delta, need, _room = m
                 if need <= w:
@@ -1177,7 +1192,7 @@ class _Roomy(_Solver):
         else:  # one copy thrown
             dl = _UNIT_TOP[p]
             add = dp = self.drank[p]
-        if add + self.iso_low[w] < best:
+        if add + self.iso_low[w] <= best:
             z = x - dl
             if z:
                 v = self.rmemo[0][w].get(z)
@@ -1187,6 +1202,13 @@ class _Roomy(_Solver):
             if v < best:
                 best = v
                 pick = dl
+            elif v == best and d and z & _FIELD_TOP[p]:
+                # a copy of p thrown, then a set of the other copies: the
+                # search with room's set of p less one copy (its last
+                # meld), the copy left then thrown; that wins the tie
+                c = self.rchoice[0][w].get(z)
+                if type(c) is tuple and c[2] == _SET_ROOM:
+                    pick = dl
         if d and pen[p] < best and (x & self.rbetter[p] or self.iso_first < dp):
             # one copy unmelded, the discard still owed (when a later card
             # may be a better discard)
@@ -1199,23 +1221,6 @@ class _Roomy(_Solver):
             if v < best:
                 best = v
                 pick = -dl
-        if d and x & self.xcand[p]:  # runs that leave out a natural that may be the discard
-            extra = self.rextra.get(key := x & self.rlocal[p])
-            if extra is None:
-                extra = self._rextra_of(x, p, key)
-            for m in extra:
-                delta, need, _room = m
-                if need <= w:
-                    y = x - delta
-                    if y:
-                        v = memo[w - need].get(y)
-                        if v is None:
-                            v = self._rsolve(y, w - need, 1)
-                    else:
-                        v = self.rend(w - need, 1)[0]
-                    if v < best:  # only for a better discard, not on a tie
-                        best = v
-                        pick = m
         memo[w][x] = best
         self.rchoice[d][w][x] = pick
         if x is not x0:
@@ -1241,9 +1246,16 @@ class _Roomy(_Solver):
         return self.rmelds.get(key := x & self.rlocal[p]) or self._rmelds_of(x, p, key)
 
     def _rextra_of(self, x: int, p: int, key: int) -> list[tuple[int, int, int]]:
-        """With a discard owed: runs from the lowest card ``p`` of x that
-        leave out one natural inside them (a wild in its place), a single
-        card that is a better discard than ``p``.  A run otherwise takes
+        """With a discard owed: the melds of the lowest card ``p`` of x
+        (:meth:`_rmelds_of`) and the runs from p that leave out one natural
+        inside them (a wild in its place), a single card that is a better
+        discard than ``p``, in the order the search with room meets them
+        (:meth:`_Solver.moves`), so that the last of equal cost is its
+        choice too: the runs, each as the list of cards it takes below p,
+        a run before every run it is the start of, and before it the runs
+        that leave out (skip) the first card where they differ, so
+        the longer and, of those leaving a card out, the one leaving out a
+        lower card, come later; then the sets.  A run otherwise takes
         every natural it spans, but a better discard than p inside it may
         be the one thrown (a discard's tie-break is part of the cost), and
         one worse than p never is: throwing p and starting the run lower
@@ -1252,24 +1264,33 @@ class _Roomy(_Solver):
         big = self.big
         drank = self.drank
         dp = drank[p]
-        out: list[tuple[int, int, int]] = []
-        for seq in self.seqs[p]:
+        runs: list[tuple[tuple[int, ...], tuple[int, int, int]]] = []  # (order, meld)
+        for si, seq in enumerate(self.seqs[p]):
             delta, gaps = _UNIT_TOP[p], 0
-            inner: list[int] = []  # the naturals taken that could be left out
-            for field, unit, room, first, q in seq:
+            took: list[int] = [si]  # the run's order: its seq, then minus the index of each card taken
+            inner: list[tuple[int, int]] = []  # (unit, place in took) of naturals that could be left out
+            for i, (field, unit, room, first, q) in enumerate(seq):
                 c = x & field
                 if c:
                     delta += unit
-                    need = gaps + first + 1
-                    if need <= big:
-                        for u in inner:
-                            out.append((delta - u, need, room))
+                    took.append(-i)
+                    need = gaps + first
+                    runs.append((tuple(took), (delta, need, room)))
+                    if need < big:
+                        for u, at in inner:
+                            runs.append((tuple(took[:at] + took[at + 1:]), (delta - u, need + 1, room)))
                     if c == unit and drank[q] < dp:  # one card there
-                        inner.append(unit)
+                        inner.append((unit, len(took) - 1))
                 else:
                     gaps += 1
                     if gaps > big:
                         break
+        runs.sort()
+        out = [m for _order, m in runs]
+        _low, melds = self.rmelds.get(key) or self._rmelds_of(x, p, key)
+        for m in melds:
+            if m[2] == _SET_ROOM:  # the sets, after the runs (in their order)
+                out.append(m)
         self.rextra[key] = out
         return out
 

@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 from brute import brute_min_after_discard, brute_min_penalty, group_is_meld
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rummy import (
@@ -538,6 +538,14 @@ roomy_rules = st.builds(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.integers(0, 2 * 52 + 3), min_size=1, max_size=16, unique=True), roomy_rules)
+# 9h Th Jh 6h 7h Jk Jk, a discard owed: Th thrown, then [6h 7h Jk 9h Jk Jh]
+# or [6h 7h Jk] [9h Jk Jh], both 0; the search with room takes the run of
+# six (runs that leave Th out, met in its order: the longer last)
+@example(idx=[34, 35, 36, 83, 84, 104, 105], rules=MeldRules(aces="low"))
+# 5h..9h Qh Qh Kh Jk, kings wild, a discard owed: a Qh thrown, then
+# [5h..9h] [Qh Jk Kh] or [5h..9h Jk Kh Qh], both 0; the search with room
+# takes the set of one queen (a set of p less the copy thrown, its last meld)
+@example(idx=[32, 33, 37, 38, 82, 83, 86, 89, 104], rules=MeldRules(wild_rank=13, min_naturals=1))
 def test_M_7_roomy_search_gives_the_answers_of_the_search_with_room(
         idx: list[int], rules: MeldRules) -> None:
     # rules without a set size cap take the roomy search (no room in its
