@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -367,6 +366,8 @@ class Record:
         self.clock: Callable[[], float] = clock if clock is not None else _now
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        import sqlite3  # here, not at import: the static site's Python has no sqlite3
+
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                    timeout=60.0)
         self._db.execute("PRAGMA busy_timeout=60000")
@@ -379,7 +380,7 @@ class Record:
         with self._lock:
             self._db.close()
 
-    def _write(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _write(self, fn: Callable[[Any], Any]) -> Any:
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:

@@ -39,8 +39,10 @@ def test_every_linked_notebook_exists():
     index = json.loads((harness.ROOT / "notebooks/apps/index.ipynb").read_text())
     text = "".join("".join(c["source"]) for c in index["cells"])
     targets = re.findall(r"\]\(([^)]+\.ipynb)\)", text)
-    # every app and lesson, and the teacher's classroom page (shared tables, issue 17)
-    assert len(targets) == len(APPS) + len(LESSONS) + 1 and "classroom.ipynb" in targets
+    # every app and lesson, the teacher's classroom page (shared tables, issue 17), the
+    # practice app (drills) and the learner's map of the rules (progress)
+    assert len(targets) == len(APPS) + len(LESSONS) + 3
+    assert {"classroom.ipynb", "practice.ipynb", "progress.ipynb"} <= set(targets)
     base = harness.ROOT / "notebooks/apps"
     missing = [t for t in targets if not (base / t).resolve().exists()]
     assert not missing, f"the landing page links notebooks that don't exist: {missing}"
