@@ -126,6 +126,22 @@ def _now(view: dict[str, Any]) -> str:
     return f"playing ({view.get('phase', '')})"
 
 
+def _presence(seat: dict[str, Any]) -> str:
+    """Whether a learner who joined is at the table, in the teacher's words.
+
+    >>> _presence({"away": False, "left": False})
+    'here'
+    >>> _presence({"away": True, "left": True})
+    'left (their page closed): a bot plays for them'
+    >>> _presence({"away": False, "left": True})
+    'left (their page closed)'
+    """
+    if seat.get("left"):
+        return "left (their page closed)" + (": a bot plays for them" if seat.get("away")
+                                             else "")
+    return "away: a bot plays for them" if seat.get("away") else "here"
+
+
 class Classroom:
     """The teacher's controls; ``.widget`` is the page."""
 
@@ -397,8 +413,7 @@ class Classroom:
                 who, state = f"{s['name']}", f"bot ({s['bot']})"
             else:
                 who = s["name"] if s["joined"] else "(free)"
-                state = ("away: a bot plays for them" if s["away"] else "here") if s["joined"] \
-                    else "not joined"
+                state = _presence(s) if s["joined"] else "not joined"
             rows.append(f"<tr class='rummy-classroom-seat'><td>{s['seat'] + 1}</td>"
                         f"<td>{html.escape(who)}</td><td>{html.escape(state)}</td></tr>")
         self.seats.value = ("<table><tr><th>Seat</th><th>Who</th><th></th></tr>"

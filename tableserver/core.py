@@ -88,6 +88,11 @@ CREATE_QUOTA = 60
 BOT_PACE = 0.5
 #: Bot moves per table in one step of the bots' worker.
 BOT_MOVES_PER_STEP = 1
+#: seconds after a learner's page stopped waiting for news (its long poll ended
+#: and no other began: the page was closed, its kernel shut down) that the seat
+#: counts as left: the teacher sees it, and at a table with a timeout a stand-in
+#: plays the seat's turns at the bots' pace instead of waiting out the timeout
+LEFT_AFTER = 5.0
 _FORMAT = 1
 #: Statuses of a table that holds a place under the service's limit.
 _OPEN = ("waiting", "playing", "paused")
@@ -232,6 +237,8 @@ class _Seat:
     deadline: float | None = None  # when a stand-in plays it (a time, not a countdown)
     last_seen: float = 0.0
     watching: int = 0  # open long polls
+    polled: bool = False  # a page long-polled for this seat (so a closed page is noticed)
+    left: bool = False  # that page went away (told to everybody once)
 
     @property
     def human(self) -> bool:
@@ -306,7 +313,8 @@ class TableService:
                  teacher_key: str | None = None, expire_after: float = EXPIRE_AFTER,
                  create_quota: int = CREATE_QUOTA, bot_pace: float = BOT_PACE,
                  moves_per_step: int = BOT_MOVES_PER_STEP,
-                 seeds: Callable[[], int] | None = None) -> None:
+                 seeds: Callable[[], int] | None = None,
+                 left_after: float = LEFT_AFTER) -> None:
         self.store = store if store is not None else Store()
         #: where a new table's deal comes from: 128 bits from ``secrets`` (a test
         #: passes a seeded source, so that its deals are the same on every run)
@@ -318,6 +326,7 @@ class TableService:
         self.create_quota = int(create_quota)
         self.bot_pace = float(bot_pace)
         self.moves_per_step = max(1, int(moves_per_step))
+        self.left_after = float(left_after)
         if teacher_key is not None and (not isinstance(teacher_key, str)
                                         or len(teacher_key.strip()) < 12):
             raise ValueError("the teacher key must be at least 12 characters (a fresh one "
@@ -464,7 +473,7 @@ class TableService:
             if token is None:
                 token = secrets.token_urlsafe(24)
             s.token = _hash(token)
-            s.away = False
+            s.away = s.polled = s.left = False
             s.last_seen = self.clock()
             taken = {t.name.lower() for i, t in enumerate(table.seats) if i != seat}
             final, k = clean, 2
@@ -513,10 +522,18 @@ class TableService:
         with self._lock:
             table = self._table(code, allow_closed=True)
             who = self._who(table, token, allow_teacher=True)
+            back = False
             if isinstance(who, int):
                 s = table.seats[who]
                 s.watching = max(0, s.watching + delta)
                 s.last_seen = self.clock()
+                if delta > 0:
+                    s.polled = True
+                    if s.left:  # the learner's page is back
+                        s.left, back = False, True
+                        table.version += 1
+        if back:
+            self._changed(table.code)
 
     def admin(self, code: Any, teacher_key: Any) -> dict[str, Any]:
         """The teacher's view: the table's seats (who joined, who is away),
@@ -667,6 +684,7 @@ class TableService:
         """Steps until no bot or stand-in move is due (tests call it; a
         server runs :meth:`start_bots` instead); answers how many moves."""
         made = 0
+        self.presence()
         while made < limit:
             n = self.step(settle=False)
             if not n:
@@ -688,6 +706,7 @@ class TableService:
             while not self._stop.is_set():
                 try:
                     moved = self.step(settle=False)  # pages wait for the disk themselves
+                    self.presence()
                     if self.clock() - self._expired_at > 60:
                         with self._lock:
                             self.expire()
@@ -890,7 +909,7 @@ class TableService:
     def _free(self, table: _Table, seat: int) -> None:
         s = table.seats[seat]
         s.token = None
-        s.away = False
+        s.away = s.polled = s.left = False
         if table.game is None:
             s.name = f"Seat {seat + 1}"
         table.version += 1
@@ -961,7 +980,37 @@ class TableService:
         if s.token is None:
             return True
         timeout = table.settings["timeout"]
-        return timeout is not None and s.watching == 0 and now - s.last_seen > timeout
+        return timeout is not None and (s.left or self._gone(s, now)
+                                        or s.watching == 0 and now - s.last_seen > timeout)
+
+    def _gone(self, s: _Seat, now: float) -> bool:
+        """Did this learner's page go away?  It long-polled, none is open now,
+        and none was for ``left_after`` seconds (a page opens its next poll
+        at once).  A learner who never polled (a script using the API) is
+        judged by the table's timeout alone."""
+        return (s.human and s.token is not None and s.polled and s.watching == 0
+                and now - s.last_seen > self.left_after)
+
+    def presence(self, now: float | None = None) -> list[str]:
+        """Mark the seats whose page went away as left, and tell everybody
+        (the teacher's page lists them within seconds); answers the codes of
+        the tables that changed.  The bots' worker calls it every step."""
+        now = self.clock() if now is None else now
+        changed: list[str] = []
+        with self._lock:
+            for table in self.tables.values():
+                if table.status not in _OPEN:
+                    continue
+                gone = [s for s in table.seats if not s.left and self._gone(s, now)]
+                for s in gone:
+                    s.left = True
+                    log.info("table %s: a learner's page went away", table.code)
+                if gone:
+                    table.version += 1
+                    changed.append(table.code)
+        for code in changed:
+            self._changed(code)
+        return changed
 
     def _due(self, table: _Table, seat: int, now: float) -> bool:
         s = table.seats[seat]
@@ -1064,7 +1113,7 @@ class TableService:
             "seats": [
                 {"seat": i, "name": s.name, "kind": "human" if s.human else "bot",
                  "bot": None if s.human else s.kind, "joined": s.token is not None,
-                 "away": s.away, "deadline": s.deadline}
+                 "away": s.away, "left": s.left, "deadline": s.deadline}
                 for i, s in enumerate(table.seats)
             ],
         }

@@ -540,8 +540,11 @@ class SharedTable:
             text = CLOSED
         else:
             away = [s["name"] for s in seats if s.get("away")]
-            text = ("A bot is playing for " + ", ".join(away) + " until they come back."
-                    if away else "")
+            left = [s["name"] for s in seats if s.get("left") and not s.get("away")]
+            text = " ".join(
+                ([f"{', '.join(left)} left the table."] if left else [])
+                + (["A bot is playing for " + ", ".join(away) + " until they come back."]
+                   if away else []))
         self.note.value = html.escape(text)
 
     def update(self) -> None:

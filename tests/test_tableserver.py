@@ -409,6 +409,50 @@ def test_an_absent_learner_is_played_by_a_stand_in_and_gets_the_seat_back(tmp_pa
     svc.act(code, token, "draw stock")  # the seat is the learner's own
 
 
+def test_a_closed_page_leaves_within_seconds_and_does_not_stall_the_table(tmp_path: Path
+                                                                          ) -> None:
+    """Issue 39, item 13: a learner whose page closes (its long poll ends and no
+    other begins) is listed as left a few seconds later, everybody is told (the
+    version grows), and at a table with the default 120 s timeout a stand-in plays
+    the seat's turns at the bots' pace instead of stalling the table for 120 s.
+    A learner who never long-polled (a script on the API) keeps the timeout."""
+    clock = Clock()
+    svc = make(tmp_path, clock)
+    made, joined = full_table(svc, "three_thirteen", ["human", "human"], timeout=120, speed=0,
+                              seed=2)
+    code = made["code"]
+    t = svc.tables[code]
+    seat = t.game.current_player
+    token = next(j["token"] for j in joined if j["seat"] == seat)
+    other = next(j["token"] for j in joined if j["seat"] != seat)
+    svc.watch(code, token, +1)
+    svc.watch(code, other, +1)
+    clock.t += 60
+    assert svc.presence() == [] and svc.tick() == 0  # both pages are open: the table waits
+    svc.watch(code, token, -1)  # the page of the learner to act closes
+    clock.t += svc.left_after / 2
+    assert svc.presence() == [] and svc.tick() == 0  # a page opens its next poll at once
+    before = t.version
+    clock.t += svc.left_after
+    assert svc.presence() == [code] and t.version > before
+    info = svc.admin(code, KEY)["table"]["seats"]
+    assert info[seat]["left"] and not info[1 - seat]["left"]
+    assert svc.presence() == []  # told once
+    assert svc.tick() == 2 and t.seats[seat].away  # the stand-in drew and discarded
+    assert t.game.current_player != seat  # 66 s after the turn began, not 120
+    # the learner opens the page again: back, and everybody is told
+    before = t.version
+    svc.watch(code, token, +1)
+    assert not t.seats[seat].left and t.version > before
+    # a learner who never long-polled is judged by the timeout alone
+    svc2 = make(tmp_path / "api", clock)
+    made2, joined2 = full_table(svc2, "three_thirteen", ["human", "human"], timeout=120,
+                                speed=0, seed=2)
+    clock.t += 60
+    assert svc2.presence() == [] and svc2.tick() == 0
+    assert not any(s["left"] for s in svc2.admin(made2["code"], KEY)["table"]["seats"])
+
+
 def test_the_teacher_starts_each_hand_and_only_the_admin_token_may(tmp_path: Path) -> None:
     svc = make(tmp_path)
     made = svc.create("three_thirteen", ["human", "greedy"], teacher_key=KEY, speed=0)

@@ -1,7 +1,8 @@
 """The classroom without dead ends, in Chromium (issue 39): the landing
 page's "join a table" box (a bad code, then a good one), the end of a shared
 hand (waiting for the teacher, piles off), a closed table (it says so and
-stops), and the projector's drawn table (and no hand in it)."""
+stops), the projector's drawn table (and no hand in it), and a closed page that
+the teacher sees leave within seconds."""
 
 from __future__ import annotations
 
@@ -166,3 +167,49 @@ def test_the_projector_draws_the_table_and_no_hand(browser: Any,
         assert Card.parse(card).name not in text, f"the projector shows {card}"
     assert KEY not in text and watch not in text
     done(page, server)
+
+
+def test_the_teacher_sees_a_closed_page_leave_and_the_table_goes_on(browser: Any,
+                                                                    server: harness.Server
+                                                                    ) -> None:
+    """Issue 39, item 13: the teacher's page lists a learner whose page closed as
+    left within seconds, and a stand-in plays their seat at once instead of the
+    Big Table waiting out the 120 s timeout."""
+    teacher = new_page(browser)
+    teacher.goto(harness.app_url(server.base, "classroom"))
+    harness.wait_rendered(teacher, timeout=120_000)
+    teacher.wait_for_selector(".rummy-teacher-key input", timeout=60_000)
+    teacher.locator(".rummy-teacher-key input").fill(KEY)
+    teacher.locator("button.rummy-sign-in").click()
+    teacher.wait_for_selector("button.rummy-create-table", timeout=60_000)
+    teacher.locator(".rummy-classroom-learners input").fill("1")
+    teacher.locator(".rummy-classroom-learners input").press("Enter")
+    teacher.locator("button.rummy-create-table").click()
+    teacher.wait_for_selector(".rummy-table-code", timeout=30_000)
+    code = teacher.locator(".rummy-table-code").inner_text().strip()
+    assert call(server, f"/tables/{code}")["table"]["settings"]["timeout"] == 120
+
+    learner = new_page(browser)
+    learner.goto(harness.app_url(server.base, "big_table", table=code, name="Dee"))
+    learner.wait_for_selector(harness.READY, state="visible", timeout=180_000)
+    wait_token(learner, code)
+    teacher.wait_for_function(
+        "() => Array.from(document.querySelectorAll('.rummy-classroom-seat'))"
+        ".some(r => /Dee/.test(r.innerText) && /here/.test(r.innerText))", timeout=30_000)
+    assert not call(server, f"/tables/{code}")["table"]["seats"][0]["left"]
+
+    learner.close(run_before_unload=True)  # Voilà's page shuts its kernel down
+    learner.context.close()
+    closed = time.monotonic()
+    teacher.wait_for_function(
+        "() => Array.from(document.querySelectorAll('.rummy-classroom-seat'))"
+        ".some(r => /Dee/.test(r.innerText) && /left/.test(r.innerText))", timeout=30_000)
+    seen = time.monotonic() - closed
+    assert seen < 20, f"the teacher saw the page leave after {seen:.1f} s"
+    # the table goes on: a stand-in plays for Dee long before the 120 s timeout
+    teacher.wait_for_function(
+        "() => Array.from(document.querySelectorAll('.rummy-classroom-seat'))"
+        ".some(r => /Dee/.test(r.innerText) && /a bot plays for them/.test(r.innerText))",
+        timeout=60_000)
+    assert time.monotonic() - closed < 90
+    done(teacher, server)
