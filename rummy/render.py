@@ -406,6 +406,11 @@ def back_svg(count: int = 1, *, size: Size | str = "normal", label: str | None =
     >>> svg = back_svg(7)
     >>> "7 face-down cards" in svg and ">7<" in svg
     True
+
+    Three digits (the Big Table's pool) get a badge as wide as they are:
+
+    >>> "<rect x='15.63' y='33.9' width='46.74' height='34.2' rx='17.1'" in back_svg(188)
+    True
     """
     if not isinstance(count, int) or count < 0:
         raise ValueError(f"count must be a whole number 0 or more, not {count!r}")
@@ -424,11 +429,19 @@ def back_svg(count: int = 1, *, size: Size | str = "normal", label: str | None =
         body.append(_card_group(None, i * off, i * off, d))
     cx = width - d.width / 2
     cy = height - d.height / 2
+    r = d.corner * 0.9
+    digits = len(str(count))
+    # a circle holds two digits; more get a pill as wide as they are (bold
+    # digits are about 0.62 em), the font made smaller if the card is too narrow
+    font = d.corner if digits <= 2 else min(d.corner, (d.width - 8) / (digits * 0.62 + 0.5))
+    half = max(r, (digits * 0.62 * font) / 2 + font * 0.3)
     body.append(
-        f"<circle cx='{cx:g}' cy='{cy:g}' r='{d.corner * 0.9:g}' fill='#ffffff' "
-        f"stroke='#2e5c8a' stroke-width='2'/>"
-        f"<text x='{cx:g}' y='{cy + d.corner * 0.35:g}' text-anchor='middle' {_FONT} "
-        f"font-size='{d.corner:g}' font-weight='bold' fill='#2e5c8a'>{count}</text>"
+        (f"<circle cx='{cx:g}' cy='{cy:g}' r='{r:g}' " if digits <= 2 else
+         f"<rect x='{cx - half:g}' y='{cy - r:g}' width='{2 * half:g}' height='{2 * r:g}' "
+         f"rx='{r:g}' ")
+        + "fill='#ffffff' stroke='#2e5c8a' stroke-width='2'/>"
+        f"<text x='{cx:g}' y='{cy + font * 0.35:g}' text-anchor='middle' {_FONT} "
+        f"font-size='{font:g}' font-weight='bold' fill='#2e5c8a'>{count}</text>"
     )
     what = "1 face-down card" if count == 1 else f"{count} face-down cards"
     return _svg(width, height, "".join(body), (f"{label}: " if label else "") + what,

@@ -8,7 +8,9 @@ part to be drawn, as Voilà scrolls inside its own panel), and at phone size the
 first screen a learner sees, 390 x 844 CSS pixels
 (``docs/screenshots/<app>_phone.png``): on your turn the hand and the piles are
 in it.  The ``*_review`` pictures show the end of the first round or hand, its
-review drawn on the table.
+review drawn on the table.  ``projector`` is the classroom's projector view of a
+Big Table of four bots mid-hand (``docs/screenshots/projector.png``, desktop
+size only: it is shown on a wall, not a phone).
 
     .venv/bin/python scripts/screenshots.py                 # or: make screenshots
     .venv/bin/python scripts/screenshots.py big_table       # one app, both sizes
@@ -17,7 +19,10 @@ review drawn on the table.
 from __future__ import annotations
 
 import io
+import json
+import secrets
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +57,12 @@ SHOTS: dict[str, tuple[dict[str, Any], str, str, list[str]]] = {
     "gin_three": ({"seed": 7, "speed": 0}, harness.READY, ".rummy-table", []),
     "meld_odds": ({}, ".rummy-odds-explorer", "#rendered_cells > div", []),
 }
+
+
+#: the projector's picture: a table of bots the screenshot server makes (its own key)
+PROJECTOR = "projector"
+PROJECTOR_SIZE = (1280, 900, 800)
+TEACHER_KEY = "screenshots-" + secrets.token_urlsafe(16)
 
 
 def shrink(png: bytes, width: int = MAX_WIDTH) -> bytes:
@@ -123,17 +134,49 @@ def take(browser: Any, base: str, name: str, suffix: str = "") -> Path:
     return path
 
 
+def take_projector(browser: Any, base: str) -> Path:
+    """The projector view (the classroom page with a table's spectator token)
+    of a Big Table of four bots, a few calls into its first hand."""
+    body = json.dumps({"teacher_key": TEACHER_KEY, "variant": "big_table",
+                       "seats": ["greedy", "expert", "greedy", "expert"]}).encode()
+    req = urllib.request.Request(base + "rummy/api/tables", data=body, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        made = json.loads(r.read())
+    width, height, max_width = PROJECTOR_SIZE
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(harness.app_url(base, "classroom", table=made["code"])
+                  + f"#watch={made['spectator_token']}")
+        page.wait_for_selector(".rummy-projector-felt", timeout=120_000)
+        page.wait_for_selector(".rummy-projector-call", timeout=60_000)
+        page.wait_for_timeout(6000)  # a few calls into the hand
+        shown = harness.page_tracebacks(page)
+        if shown:
+            raise RuntimeError(f"projector: the page shows a traceback: {shown}")
+        png = page.locator(".rummy-projector").first.screenshot(animations="disabled")
+    finally:
+        page.close()
+    path = OUT / f"{PROJECTOR}.png"
+    path.write_bytes(shrink(png, max_width))
+    return path
+
+
 def main(argv: list[str]) -> int:
-    names = argv or list(SHOTS)
-    unknown = [n for n in names if n not in SHOTS]
+    names = argv or [*SHOTS, PROJECTOR]
+    unknown = [n for n in names if n not in SHOTS and n != PROJECTOR]
     if unknown:
-        print(f"unknown app(s) {unknown}; the apps are: {', '.join(SHOTS)}", file=sys.stderr)
+        print(f"unknown app(s) {unknown}; the apps are: {', '.join([*SHOTS, PROJECTOR])}",
+              file=sys.stderr)
         return 2
     OUT.mkdir(parents=True, exist_ok=True)
-    with harness.start_voila() as server, harness.chromium() as browser:
-        jobs = [(name, suffix) for name in names for suffix in SIZES]
+    with harness.start_voila(env={"RUMMY_TEACHER_KEY": TEACHER_KEY}) as server, \
+            harness.chromium() as browser:
+        jobs = [(name, suffix) for name in names for suffix in
+                ([""] if name == PROJECTOR else SIZES)]
         for i, (name, suffix) in enumerate(jobs, 1):
-            path = take(browser, server.base, name, suffix)
+            path = (take_projector(browser, server.base) if name == PROJECTOR
+                    else take(browser, server.base, name, suffix))
             print(f"[{i}/{len(jobs)}] {path.relative_to(harness.ROOT)} "
                   f"({path.stat().st_size // 1024} KB)")
     return 0

@@ -16,6 +16,8 @@ so none can be drawn.  The cards are rummy.render's SVG.
 True
 >>> "pool: 100 cards" in page
 True
+>>> "Fours are wild" in projector_html({**view, "wild_rank": 4})
+True
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummy import render
-from rummy.cards import Card
+from rummy.cards import Card, rank_name
 
 __all__ = ["projector_html", "PROJECTOR_CSS"]
 
 #: The projector's look: a felt, seats as tiles around the middle, large type.
 PROJECTOR_CSS = """
 <style>
-.rummy-projector { font-family: system-ui, sans-serif; }
+.rummy-projector { font-family: system-ui, sans-serif; line-height: 1.3; }
 .rummy-projector-code { font-size: 3.2rem; font-weight: 800; letter-spacing: 0.08em;
-  margin: 0.2em 0; }
+  margin: 0.2em 0; line-height: 1.25; }
 .rummy-projector-felt { background: #1b5e20; border-radius: 28px; padding: 18px;
   color: #fff; display: flex; flex-direction: column; gap: 14px; }
 .rummy-projector-seats { display: flex; flex-wrap: wrap; gap: 12px; justify-content: center; }
@@ -46,8 +48,9 @@ PROJECTOR_CSS = """
 .rummy-projector-middle { display: flex; gap: 24px; align-items: center;
   justify-content: center; flex-wrap: wrap; }
 .rummy-projector-call { font-size: 2.2rem; font-weight: 700; text-align: center;
-  color: #fff; }
+  color: #fff; line-height: 1.25; }
 .rummy-projector-small { font-size: 1rem; color: #e8f5e9; }
+.rummy-projector-wild { font-size: 1.6rem; font-weight: 700; color: #fff; }
 .rummy-projector svg { vertical-align: middle; }
 </style>
 """
@@ -115,8 +118,9 @@ def _middle(view: dict[str, Any]) -> str:
         parts.append(f"<div>{_card(str(top))}<div class='rummy-projector-small'>discard pile"
                      "</div></div>")
     wild = view.get("wild_rank")
-    if wild:
-        parts.append(f"<div class='rummy-projector-small'>wild: {html.escape(str(wild))}s</div>")
+    if isinstance(wild, int) and 1 <= wild <= 13:
+        parts.append("<div class='rummy-projector-wild'>"
+                     f"{html.escape(rank_name(wild, plural=True)).capitalize()} are wild</div>")
     return "<div class='rummy-projector-middle'>" + "".join(parts) + "</div>"
 
 
