@@ -83,6 +83,7 @@ TEACHER_KEEPER_JS = """
 #: The table's code is read across a room: large type.
 CLASSROOM_CSS = """<style>
 .rummy-classroom .rummy-table-code { font-size: 3rem; font-weight: 800; letter-spacing: 0.08em;
+  line-height: 1.2;
   display: inline-block; }
 .rummy-classroom-seats td, .rummy-classroom-seats th { padding: 2px 10px; text-align: left; }
 </style>"""

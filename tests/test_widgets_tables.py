@@ -832,6 +832,18 @@ def test_the_score_strip_shows_every_running_total() -> None:
         assert f"{name} {total}" in strip
 
 
+def test_G_10_G_13_gins_score_strip_shows_totals_roles_and_the_target() -> None:
+    """Gin's strip (issue 39): each player's total with their role this hand
+    (G-2, G-11), and the points that win the game (G-13: 100)."""
+    t = GinTable(seed=4, speed=0)
+    obs = t.observation()
+    strip = _visible(t.score_strip.value)
+    assert "first to 100 wins" in strip
+    assert sorted(obs.roles) == ["advisor", "box", "captain"]
+    for name, total, role in zip(obs.players, obs.scores, obs.roles):
+        assert f"{name} {total} ({role})" in strip
+
+
 def test_without_word_from_the_page_the_bots_start_after_a_while(run_async: Any) -> None:
     """A page that never presses rummy-page-ready (another Voilà template) still
     gets a game: the bots start after PAGE_WAIT_S seconds."""

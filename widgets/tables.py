@@ -580,9 +580,13 @@ class _Table(View):
 
     def _render_scores(self, obs: Any) -> None:
         names = [_display_name(n) for n in obs.players]
-        parts = [f"<span class='rummy-score-item'>{esc(n)} <b>{pt}</b></span>"
-                 for n, pt in zip(names, obs.scores)]
-        label = "Points" if self.variant.family != "gin" else "Score"
+        roles = list(getattr(obs, "roles", ()) or ())  # Gin: box, captain, advisor (G-2)
+        parts = [f"<span class='rummy-score-item'>{esc(n)} <b>{pt}</b>"
+                 + (f" <span class='rummy-score-role'>({esc(roles[i])})</span>"
+                    if i < len(roles) and roles[i] else "") + "</span>"
+                 for i, (n, pt) in enumerate(zip(names, obs.scores))]
+        label = ("Points" if self.variant.family != "gin"
+                 else f"Score (first to {obs.target} wins)")
         value = f"<span class='rummy-score-label'>{label}:</span> " + " ".join(parts)
         if self.score_strip.value != value:
             self.score_strip.value = value
