@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 __all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
            "learner_error", "move_words", "to_learner", "second_person", "face",
@@ -457,9 +458,39 @@ def button(description: str, css: str, *, tooltip: str = "", style: str = "",
     return b
 
 
+#: Layouts and styles that many widgets use unchanged, one front-end model each
+#: (a table's page draws faster with fewer models: every card would otherwise
+#: bring a layout and a style for its picture and its button).  Never change
+#: one of these in place: give the widget a layout of its own instead.
+_SHARED_MAKERS: dict[str, Callable[[], Any]] = {
+    "html": lambda: HTMLStyle(),
+    "clear-button": lambda: w.ButtonStyle(button_color="transparent"),
+    "card-picture": lambda: w.Layout(grid_area="card"),
+    "card-button": lambda: w.Layout(grid_area="card", width="100%", height="100%"),
+    "pile-picture": lambda: w.Layout(grid_area="pile"),
+    "pile-button": lambda: w.Layout(grid_area="pile", width="100%", height="100%"),
+}
+_SHARED: dict[str, Any] = {}
+
+
+def shared(kind: str) -> Any:
+    """The one shared layout or style called ``kind`` (made again if it was
+    closed).
+
+    >>> shared("card-button") is shared("card-button")
+    True
+    >>> shared("card-button").width
+    '100%'
+    """
+    obj = _SHARED.get(kind)
+    if obj is None or obj.comm is None:
+        obj = _SHARED[kind] = _SHARED_MAKERS[kind]()
+    return obj
+
+
 def html_box(css: str, value: str = "") -> w.HTML:
     """An HTML widget with a stable CSS class."""
-    h = w.HTML(value=value)
+    h = w.HTML(value=value, style=shared("html"))
     h.add_class(css)
     return h
 

@@ -25,7 +25,7 @@ import ipywidgets as w
 from rummy import render
 from rummy.cards import Card
 from rummy.melds import Arrangement, MeldRules, best_arrangement
-from widgets._common import View, esc, face
+from widgets._common import View, esc, face, shared
 
 __all__ = ["CardView", "HandView", "SORTS", "PileView"]
 
@@ -65,13 +65,11 @@ class CardView:
     ) -> None:
         self.card: Card | None = None
         self.on_click = on_click
-        self.picture = w.HTML()
-        self.picture.layout.grid_area = "card"
-        self.button = w.Button(description="")
-        self.button.layout.grid_area = "card"
-        self.button.layout.width = "100%"
-        self.button.layout.height = "100%"
-        self.button.style.button_color = "transparent"
+        # the picture and the button over it share one layout and style with every
+        # card's (fewer front-end models: the page is ready sooner)
+        self.picture = w.HTML(layout=shared("card-picture"), style=shared("html"))
+        self.button = w.Button(description="", layout=shared("card-button"),
+                               style=shared("clear-button"))
         self.button.add_class(css)
         self.button.on_click(self._clicked)
         self.widget = w.GridBox([self.picture, self.button])
@@ -152,13 +150,9 @@ class PileView:
                  ) -> None:
         self.caption_text = caption
         self.on_click = on_click
-        self.picture = w.HTML()
-        self.picture.layout.grid_area = "pile"
-        self.button = w.Button(description="")
-        self.button.layout.grid_area = "pile"
-        self.button.layout.width = "100%"
-        self.button.layout.height = "100%"
-        self.button.style.button_color = "transparent"
+        self.picture = w.HTML(layout=shared("pile-picture"), style=shared("html"))
+        self.button = w.Button(description="", layout=shared("pile-button"),
+                               style=shared("clear-button"))
         self.button.add_class(css)
         self.button.add_class("rummy-pile-button")
         self.button.on_click(lambda _b: self.on_click() if self.on_click else None)
@@ -166,7 +160,7 @@ class PileView:
         box.layout.grid_template_areas = '"pile"'
         box.add_class("rummy-cardbox")
         self.box = box
-        self.caption = w.HTML()
+        self.caption = w.HTML(style=shared("html"))
         self.widget = w.VBox([box, self.caption])
         self.widget.layout.align_items = "center"
         self.widget.layout.margin = "0 8px"
@@ -246,7 +240,7 @@ class HandView(View):
                                     style={"button_width": "auto"})
         self.sort.add_class("rummy-sort")
         self.sort.observe(lambda _c: self.render(), names="value")
-        self.summary = w.HTML()
+        self.summary = w.HTML(style=shared("html"))
         self.summary.add_class("rummy-hand-summary")
         self.row = w.Box()
         self.row.layout.flex_flow = "row wrap"

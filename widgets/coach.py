@@ -192,8 +192,19 @@ class Coach(View):
             return
         move = self.bot.choose(obs)
         why = self.bot.explain(obs)
-        self.text.value = (f"<b>Coach:</b> {esc(move_words(str(move)))}. "
-                           f"<span>{cards_html(to_learner(why))}</span>")
+        said = move_words(str(move))
+        # many reasons begin with the move ("discard Jc: 10 points, ..."): say it once,
+        # in words ("discard the jack of clubs: 10 points, ...")
+        first, colon, rest = why.partition(":")
+        words = first.split()
+        if colon and words and len(words) <= 4 \
+                and words[0].casefold() == said.split()[0].casefold():
+            same = move_words(first.replace(" discarding ", " ")).casefold() == said.casefold()
+            extra = "" if same or len(words) == 1 else f" ({' '.join(words[1:])})"
+            why, head = said + extra + colon + rest, ""  # "take ... pile (2c): then ..."
+        else:
+            head = f"{esc(said)}. "
+        self.text.value = f"<b>Coach:</b> {head}<span>{cards_html(to_learner(why))}</span>"
         self._hinted_for = _obs_key(obs)
 
     @safe

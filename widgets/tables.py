@@ -43,6 +43,7 @@ from widgets._common import (
     move_words,
     safe,
     second_person,
+    shared,
     to_learner,
 )
 from widgets.cards import HandView, PileView
@@ -155,7 +156,7 @@ class _Table(View):
         self.moves.add_class("rummy-moves")
         self._move_buttons: list[w.Button] = []
 
-        self.confirm_text = w.HTML()
+        self.confirm_text = w.HTML(style=shared("html"))
         self.confirm_yes = button("Confirm", "rummy-confirm", style="success")
         self.confirm_no = button("Cancel", "rummy-cancel")
         self.confirm_yes.on_click(lambda _b: self._confirmed())
@@ -764,10 +765,10 @@ class _Opponent:
     def __init__(self, seat: int | None, position: str | None) -> None:
         self.seat = seat
         self.position = position
-        self.name = w.HTML()
-        self.cards = w.HTML()
+        self.name = w.HTML(style=shared("html"))
+        self.cards = w.HTML(style=shared("html"))
         self.last = html_box("rummy-last-action")
-        self.melds = w.HTML()
+        self.melds = w.HTML(style=shared("html"))
         self.widget = w.VBox([self.name, self.cards, self.last, self.melds])
         self.widget.add_class("rummy-opponent")
         if seat is not None:
@@ -984,9 +985,9 @@ class _Seat:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.name = w.HTML()
-        self.cards = w.HTML()
-        self.pile = w.HTML()
+        self.name = w.HTML(style=shared("html"))
+        self.cards = w.HTML(style=shared("html"))
+        self.pile = w.HTML(style=shared("html"))
         self.widget = w.VBox([self.name, w.HBox([self.cards, self.pile])])
         self.widget.add_class("rummy-opponent")
         self.widget.add_class(f"rummy-seat-{seat}")
@@ -1306,7 +1307,7 @@ class GinTable(_Table):
         self._hold = False
         self._advice_key: Any = None
         self.next_round.description = "Next hand"
-        self.hand_label = w.HTML()
+        self.hand_label = w.HTML(style=shared("html"))
         centre = w.HBox([self.stock.widget, self.pile.widget],
                         layout=w.Layout(justify_content="center"))
         centre.add_class("rummy-centre")
