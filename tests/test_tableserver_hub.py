@@ -570,3 +570,33 @@ def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(
     assert sender.flush(timeout=20)
     assert sender.dropped == 1 and "refused 1 event" in caplog.text
     assert service_events(svc, "eve") == []
+
+
+def test_while_it_loads_the_service_tells_the_hub_it_is_up_and_the_api_to_wait() -> None:
+    """The hub waits about ten seconds for a service it starts to answer its home page
+    with anything but a 5xx, else the hub stops; loading JupyterHub's client takes
+    longer on a busy machine.  Meanwhile the home page reloads itself, the API says 503."""
+    import asyncio
+
+    from tornado import httpclient, web
+    from tornado.httpserver import HTTPServer
+
+    from tableserver.hub import _StartingHandler
+
+    async def ask() -> list[tuple[str, int, str]]:
+        app = web.Application([(r".*", _StartingHandler, {"prefix": PREFIX})])
+        server = HTTPServer(app)
+        port = free_port()
+        server.listen(port, "127.0.0.1")
+        client = httpclient.AsyncHTTPClient()
+        out = []
+        try:
+            for path in (PREFIX, PREFIX.rstrip("/"), API + "/tables", "/elsewhere"):
+                r = await client.fetch(f"http://127.0.0.1:{port}{path}", raise_error=False)
+                out.append((path, r.code, r.headers.get("Refresh", "")))
+        finally:
+            server.stop()
+        return out
+
+    assert asyncio.run(ask()) == [(PREFIX, 200, "2"), (PREFIX.rstrip("/"), 200, "2"),
+                                  (API + "/tables", 503, ""), ("/elsewhere", 503, "")]
