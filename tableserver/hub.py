@@ -16,7 +16,11 @@ handlers.  Only who is asking changes:
   can act only for its own user's seat, and a restarted service knows them;
 - teachers are the hub users whose token holds :data:`TEACHER_SCOPE` (the
   hub gives it to a ``teachers`` group through a role): only they make and
-  run tables, and they see each table as the teacher does with the key.
+  run tables, and they see each table as the teacher does with the key;
+- the record of learning: each learner's server sends the events its
+  kernels kept (``POST .../progress/events``, :mod:`tableserver.hub_progress`),
+  kept here under the sender's hub name for the teacher's class grid
+  (:mod:`tableserver.progress_api`).
 
     python -m tableserver.hub      # started by the hub, which sets JUPYTERHUB_*
 
