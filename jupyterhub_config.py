@@ -7,8 +7,10 @@
 # rummy-data/ holds that user's own records (RUMMY_DATA).  Ports: $RUMMY_HUB_PORT
 # (8000, the address people open), $RUMMY_HUB_API_PORT (8081, the hub's own API),
 # $RUMMY_HUB_PROXY_API_PORT (8001), $RUMMY_HUB_SERVICE_PORT (10101).
+import hashlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - JupyterHub's config loader
@@ -28,6 +30,13 @@ SERVICE = "rummy-tables"
 TEACHER_SCOPE = "custom:rummy-teacher"
 
 (DATA / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
+# The kernels of the users' servers talk over Unix sockets (no TCP port to race for when
+# several servers start kernels at once), which live in each server's runtime folder; a
+# socket's path may be at most 107 bytes, and the home folders' (under DATA) is longer
+# than that from many clones: a short private folder per hub instead.
+RUNTIME = Path(tempfile.gettempdir()) / (
+    "rummy-hub-" + hashlib.sha256(str(DATA).encode()).hexdigest()[:10])
+RUNTIME.mkdir(exist_ok=True, mode=0o700)
 
 # -- the hub and its proxy, on the loopback only ------------------------------------------
 c.JupyterHub.ip = "127.0.0.1"
@@ -91,6 +100,8 @@ c.Spawner.environment = {
     "RUMMY_PUBLIC_URL": f"http://127.0.0.1:{PORT}/hub/user-redirect",
     # each user's own records (progress) in their own server's data folder
     "RUMMY_DATA": lambda spawner: str(DATA / "home" / spawner.user.name / "rummy-data"),
+    # the kernels' sockets (--KernelManager.transport=ipc): a short path, see RUNTIME
+    "JUPYTER_RUNTIME_DIR": lambda spawner: str(RUNTIME / spawner.user.name),
     "JUPYTER_PATH": str(ROOT / "share" / "jupyter"),
     "PYTHONPATH": str(ROOT),
 }

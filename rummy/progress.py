@@ -28,11 +28,14 @@ else ``~/.local/share/rummy-kit``, as the table service), file
 ``progress.sqlite3``, one learner per name: :class:`Record`.  Every judged act
 of the widgets calls :func:`record`, which writes for the learner of this
 kernel (:func:`use_learner`; else ``?learner=NAME`` of the page; else
-``$RUMMY_LEARNER``).  See ``docs/PROGRESS.md``.
+``$RUMMY_LEARNER``; else on a JupyterHub the hub user, ``$JUPYTERHUB_USER``), and
+tells whoever listens (:func:`on_event`: on a hub, the sender to the teacher's
+table service) once the event is kept.  See ``docs/PROGRESS.md``.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -48,7 +51,8 @@ __all__ = [
     "Event", "Mastery", "Summary", "Record", "ProgressError",
     "step", "mastery", "summary", "summary_line", "rules_in", "normal_name",
     "data_dir", "default_path", "default_record",
-    "use_learner", "learner", "record", "pending", "on_learner", "clock", "set_clock",
+    "use_learner", "learner", "record", "pending", "on_learner", "on_event", "clock",
+    "set_clock",
 ]
 
 #: Days until a rule in box 0..4 is due again.
@@ -145,6 +149,7 @@ RULE_IDS: tuple[str, ...] = tuple(r.id for r in RULES)
 #: The groups, in RULES.md order.
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(r.group for r in RULES))
 _KNOWN = frozenset(RULE_IDS)
+log = logging.getLogger("rummy.progress")
 _RULE_RE = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
 
 
@@ -409,6 +414,44 @@ class Record:
         return Event(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
                      e.when, int(cur.lastrowid))
 
+    def add_events(self, events: Iterable[Event]) -> list[Event]:
+        """Keep several events in one transaction (all checked first: one bad
+        event keeps none), each with its id.  An event already kept (the same
+        learner, rule, asked, answered, right, first, source and time) is not
+        kept twice, so a sender that did not hear the answer may send again.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> e = Event("Ana", "M-1", "q", "a", True, source="table", when=5.0)
+        >>> [k.id for k in r.add_events([e, Event("Ana", "M-2", "q", "a", False, when=6.0)])]
+        [1, 2]
+        >>> [k.id for k in r.add_events([e])], r.count()
+        ([1], 2)
+        """
+        checked = [e.checked() for e in events]
+
+        def keep(db: Any) -> list[int]:
+            ids = []
+            for e in checked:
+                row = (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first),
+                       e.source, e.when)
+                known = db.execute(
+                    "SELECT id FROM events WHERE learner = ? AND rule = ? AND asked = ? AND "
+                    "answered = ? AND right = ? AND first = ? AND source = ? AND t = ? LIMIT 1",
+                    row).fetchone()
+                if known is not None:
+                    ids.append(int(known[0]))
+                    continue
+                cur = db.execute(f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) "
+                                 "VALUES (?,?,?,?,?,?,?,?)", row)
+                ids.append(int(cur.lastrowid))
+            return ids
+
+        with self._lock:
+            ids = self._write(keep)
+        return [Event(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
+                      e.when, i) for e, i in zip(checked, ids, strict=True)]
+
     def events(self, learner: str) -> list[Event]:
         """Every event kept about ``learner``, oldest first."""
         name = normal_name(learner)
@@ -493,6 +536,26 @@ def default_record() -> Record:
 _learner: str | None = None
 _pending: list[Event] = []
 _listeners: list[Callable[[str | None], None]] = []
+_event_listeners: list[Callable[[Event], None]] = []
+
+
+def on_event(fn: Callable[[Event], None]) -> None:
+    """Call ``fn(event)`` after each event :func:`record` (or :func:`use_learner`,
+    for the events that waited) kept in this process's record: on a hub, the
+    sender to the hub's table service (:mod:`tableserver.hub_progress`).  A
+    listener that fails is logged and never breaks the recording; the same
+    ``fn`` is added once."""
+    if fn not in _event_listeners:
+        _event_listeners.append(fn)
+
+
+def _kept(event: Event) -> Event:
+    for fn in list(_event_listeners):
+        try:
+            fn(event)
+        except Exception:  # noqa: BLE001 - the learner's own record is kept: go on
+            log.exception("a listener of the record of learning failed")
+    return event
 
 
 def use_learner(name: str | None) -> str | None:
@@ -505,8 +568,8 @@ def use_learner(name: str | None) -> str | None:
         _pending.clear()
         rec = default_record()
         for e in waiting:
-            rec.add_event(Event(_learner, e.rule, e.asked, e.answered, e.right, e.first,
-                                e.source, e.when))
+            _kept(rec.add_event(Event(_learner, e.rule, e.asked, e.answered, e.right, e.first,
+                                      e.source, e.when)))
     for fn in list(_listeners):
         fn(_learner)
     return _learner
@@ -520,7 +583,8 @@ def on_learner(fn: Callable[[str | None], None]) -> None:
 def learner() -> str | None:
     """The learner of this process: the one named with :func:`use_learner`,
     else the page's ``?learner=NAME`` (Voilà's ``QUERY_STRING``), else
-    ``$RUMMY_LEARNER``, else None (nobody named yet).
+    ``$RUMMY_LEARNER``, else on a JupyterHub the server's hub user
+    (``$JUPYTERHUB_USER``), else None (nobody named yet).
 
     >>> isinstance(learner(), (str, type(None)))
     True
@@ -528,7 +592,8 @@ def learner() -> str | None:
     if _learner is not None:
         return _learner
     given = parse_qs(os.environ.get("QUERY_STRING", "").lstrip("?")).get("learner")
-    for raw in ([given[-1]] if given else []) + [os.environ.get("RUMMY_LEARNER", "")]:
+    for raw in ([given[-1]] if given else []) + [os.environ.get("RUMMY_LEARNER", ""),
+                                                 os.environ.get("JUPYTERHUB_USER", "")]:
         try:
             return normal_name(raw)
         except ProgressError:
@@ -555,7 +620,7 @@ def record(rule: str, asked: Any, answered: Any, right: bool, *, source: str,
     if who is None:  # nothing touches the disk before somebody is named
         _pending.append(e)
         return None
-    return default_record().add_event(e)
+    return _kept(default_record().add_event(e))
 
 
 def summary_line(name: str | None = None) -> str:

@@ -16,7 +16,11 @@ handlers.  Only who is asking changes:
   can act only for its own user's seat, and a restarted service knows them;
 - teachers are the hub users whose token holds :data:`TEACHER_SCOPE` (the
   hub gives it to a ``teachers`` group through a role): only they make and
-  run tables, and they see each table as the teacher does with the key.
+  run tables, and they see each table as the teacher does with the key;
+- the record of learning: each learner's server sends the events its
+  kernels kept (``POST .../progress/events``, :mod:`tableserver.hub_progress`),
+  kept here under the sender's hub name for the teacher's class grid
+  (:mod:`tableserver.progress_api`).
 
     python -m tableserver.hub      # started by the hub, which sets JUPYTERHUB_*
 
@@ -205,7 +209,22 @@ class _Starting(httputil.HTTPServerConnectionDelegate):
 
 
 class _StartingHandler(web.RequestHandler):
+    """While the service loads: 503 for the API; for its home page, which the hub
+    asks for to know it is up (any answer but a 5xx, for at most about ten
+    seconds, else the hub stops), a page that reloads itself in a moment."""
+
+    def initialize(self, prefix: str = "/") -> None:
+        self.prefix = "/" + prefix.strip("/")
+
     def prepare(self) -> None:
+        if self.request.method in ("GET", "HEAD") and \
+                self.request.path.rstrip("/") == self.prefix.rstrip("/"):
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.set_header("Refresh", "2")
+            self.finish("<!doctype html><title>Rummy tables</title><p>The table service is "
+                        "starting: this page reloads in a moment.</p>")
+            return
         self.set_status(503)
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.set_header("Retry-After", "2")
@@ -229,7 +248,7 @@ def main(argv: list[str] | None = None) -> None:
         # The hub gives a service it starts about ten seconds to answer: listen at once
         # (503 while starting), then load JupyterHub's client (seconds on a busy machine).
         # Behind the hub's proxy, the scheme and host a browser used are in X-Forwarded-*.
-        front = _Starting(web.Application([(r".*", _StartingHandler)]))
+        front = _Starting(web.Application([(r".*", _StartingHandler, {"prefix": prefix})]))
         server = HTTPServer(front, xheaders=True, max_body_size=1024 * 1024)
         server.listen(port, ip)
         store = Store(default_path())

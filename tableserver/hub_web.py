@@ -16,7 +16,7 @@ from tornado import web
 
 from tableserver import web as api
 from tableserver.core import BadRequest, TableService, normal_code
-from tableserver.hub import SERVICE_NAME, TEACHER_SCOPE, Identity
+from tableserver.hub import SERVICE_NAME, TEACHER_SCOPE, Identity, display_name
 
 __all__ = ["hub_handlers", "make_hub_app", "HomeHandler"]
 
@@ -86,6 +86,11 @@ class _HubUser(HubOAuthenticated, api._Handler):
         if found is None:
             self._seatless = normal_code(code)
         return found
+
+    def hub_learner(self) -> str | None:
+        """The learner this request is: their hub name as they sit at a table
+        (:func:`tableserver.hub.display_name`), never a name from the request."""
+        return display_name(str(self.user["name"])) if self.user else None
 
     def teacher_key(self, body: dict[str, Any] | None = None) -> Any:
         """The teacher's rights come from the hub, never from a key in the request."""

@@ -26,6 +26,8 @@ Endpoints (see ``docs/API.md``)::
     GET  /rummy/api/progress[?format=csv]    the class grid of every table (X-Rummy-Teacher-Key)
     GET  /rummy/api/tables/CODE/progress[?format=csv]   one table's grid (X-Rummy-Teacher-Key)
     GET  /rummy/api/tables/CODE/progress/me  a learner's own rows (X-Rummy-Token)
+    POST /rummy/api/progress/events          {"events": [...]}: on a JupyterHub only, a
+                                             learner's server sends the events it kept
 
 The progress endpoints are :mod:`tableserver.progress_api`.
 

@@ -24,11 +24,13 @@ def own_data(tmp_path, monkeypatch):
     """Each test its own data folder and no learner named."""
     monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "data"))
     monkeypatch.delenv("RUMMY_LEARNER", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.delenv("QUERY_STRING", raising=False)
     monkeypatch.setattr(progress, "_learner", None)
     monkeypatch.setattr(progress, "_pending", [])
     monkeypatch.setattr(progress, "_records", {})
     monkeypatch.setattr(progress, "_listeners", [])
+    monkeypatch.setattr(progress, "_event_listeners", [])
     yield
 
 
@@ -182,6 +184,52 @@ def test_learner_from_the_page_address_or_the_environment(monkeypatch):
     assert progress.learner() == "Cleo"
     progress.use_learner("Dev")  # named in the page wins
     assert progress.learner() == "Dev"
+
+
+def test_on_a_hub_the_learner_is_the_servers_hub_user(monkeypatch):
+    monkeypatch.setenv("JUPYTERHUB_USER", "ana")
+    assert progress.learner() == "ana"
+    monkeypatch.setenv("RUMMY_LEARNER", "Cleo")  # a name given to the kit wins
+    assert progress.learner() == "Cleo"
+
+
+def test_listeners_hear_each_event_once_it_is_written_and_never_break_it():
+    heard: list[tuple[str, str, int, int]] = []
+
+    def listen(e: Event) -> None:  # what is on disk when the listener hears of it
+        heard.append((e.learner, e.rule, e.id, progress.default_record().count()))
+
+    def broken(e: Event) -> None:
+        raise RuntimeError("the hub is down")
+
+    progress.on_event(broken)
+    progress.on_event(listen)
+    progress.on_event(listen)  # added once
+    assert progress.record("M-1", "q", "a", True, source="drill") is None  # nobody named
+    assert heard == []  # an event that waits for a name is not kept yet: nothing to tell
+    progress.use_learner("Ana")
+    kept = progress.record("TT-7", "q", "a", False, source="table")
+    assert kept is not None and kept.id == 2
+    assert heard == [("Ana", "M-1", 1, 1), ("Ana", "TT-7", 2, 2)]
+    with pytest.raises(ProgressError):
+        progress.record("Z-1", "q", "a", True, source="quiz")
+    assert len(heard) == 2
+
+
+def test_add_events_keeps_all_or_none_and_an_event_sent_again_once(tmp_path):
+    r = Record(tmp_path / "p.sqlite3")
+    a = Event("ana", "M-1", "q", "a", True, True, "drill", 10.0)
+    b = Event("ana", "M-1", "q", "a", True, True, "drill", 11.0)  # same answer, later
+    assert [e.id for e in r.add_events([a, b])] == [1, 2]
+    with pytest.raises(ProgressError, match="unknown rule id"):
+        r.add_events([Event("ana", "G-9", "q", "a", True, when=12.0),
+                      Event("ana", "Z-1", "q", "a", True, when=13.0)])
+    assert r.count() == 2
+    # the sender did not hear the answer and sends a and b again, with a new one
+    c = Event("ana", "G-9", "q", "a", False, True, "table", 12.0)
+    assert [e.id for e in r.add_events([a, b, c])] == [1, 2, 3]
+    assert [(e.rule, e.when) for e in r.events("ana")] == [("M-1", 10.0), ("M-1", 11.0),
+                                                            ("G-9", 12.0)]
 
 
 def test_record_with_a_bad_rule_raises_and_keeps_nothing():

@@ -269,3 +269,20 @@ def test_class_grid_and_own_rows_in_process(tmp_path: Path) -> None:
     assert own_rows(svc, made["code"], ben["token"], record=rec)["rows"] == [GRID[2]]
     rec.close()
     svc.store.close()
+
+
+def test_events_are_sent_here_only_on_a_hub(server):  # noqa: F811
+    """The standalone service (make app) shares its data folder with the kernels
+    and has no hub to say who sends: the events endpoint answers 403 and keeps
+    nothing, and another site's page is refused first."""
+    body = {"events": [{"rule": "M-1", "asked": "q", "answered": "a", "right": True,
+                        "first": True, "source": "drill", "when": 1000.0}]}
+    for headers in ({"Content-Type": "application/json"},
+                    {"Content-Type": "application/json", **TEACHER}):
+        status, out = server.call("POST", "/progress/events", body, headers=headers)
+        assert status == 403 and "only a learner's server on a JupyterHub" in out["error"]
+    status, out = server.call("POST", "/progress/events", body,
+                              headers={"Content-Type": "application/json",
+                                       "Origin": "http://evil.example"})
+    assert status == 403 and "refused" in out["error"]
+    assert not (server.data / "progress.sqlite3").exists()

@@ -41,6 +41,8 @@ USERS: dict[str, dict[str, Any]] = {
     "tok-ben-0123456789": {"name": "ben", "scopes": [ACCESS]},
     "tok-cleo-0123456789": {"name": "cleo", "scopes": [ACCESS]},
     "tok-dora-0123456789": {"name": "dora", "scopes": [ACCESS]},
+    "tok-gus-0123456789": {"name": "gus", "scopes": [ACCESS]},  # his kernels send events
+    "tok-hana-0123456789": {"name": "hana", "scopes": [ACCESS]},
     # signed in to the hub, but the hub does not let her use this service
     "tok-eve-0123456789": {"name": "eve", "scopes": ["access:servers!user=eve"]},
 }
@@ -277,6 +279,9 @@ def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> No
         code = table_of_three(svc)
         seats = {n: svc.call("POST", f"/tables/{code}/join", {}, user=n)[1]["seat"]
                  for n in ("ana", "ben", "cleo")}
+        status, out = svc.call("POST", "/progress/events",
+                               {"events": [one_event("G-9", False, 500.0)]}, user="ben")
+        assert status == 200 and out["kept"] == 1
     finally:
         svc.kill()
     again = HubService(svc.data, fake_hub)
@@ -293,6 +298,10 @@ def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> No
                                  {"action": view["legal_actions"][0]}, user=mover)
         assert status == 200, out
         assert (svc.data / "hub-secret").stat().st_mode & 0o077 == 0
+        # the events acknowledged before the kill are in the teacher's grid
+        status, grid = again.call("GET", f"/tables/{code}/progress", user="teacher")
+        assert status == 200 and grid["rows"] == [
+            {"learner": "ben", "rule": "G-9", "attempts": 1, "right_first": 0, "box": 1}]
     finally:
         again.stop()
 
@@ -396,3 +405,198 @@ def test_a_seat_secret_given_by_the_identity_layer_is_the_seat(tmp_path: Path) -
     again = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
     assert again.state(code, secret)["player"] == 0
     again.store.close()
+
+
+# -- the record of learning on the hub: the learners' servers send their events -----------
+def one_event(rule: str = "M-1", right: bool = True, when: float = 1000.0,
+              **kw: Any) -> dict[str, Any]:
+    return {"rule": rule, "asked": "q", "answered": "a", "right": right, "first": True,
+            "source": "drill", "when": when, **kw}
+
+
+def service_events(s: HubService, who: str) -> list[Any]:
+    """What the service's own record keeps about ``who`` (read from its data folder)."""
+    from rummy.progress import Record
+
+    r = Record(s.data / "progress.sqlite3")
+    try:
+        return r.events(who)
+    finally:
+        r.close()
+
+
+def test_a_learners_events_reach_the_teachers_grid_under_their_hub_name(svc: HubService
+                                                                        ) -> None:
+    code = table_of_three(svc)
+    for name in ("ana", "ben"):
+        assert svc.call("POST", f"/tables/{code}/join", {}, user=name)[0] == 200
+    # ana's server sends what her kernels kept (under whatever name she typed there)
+    status, out = svc.call("POST", "/progress/events",
+                           {"events": [one_event("M-1", True, 1000.0),
+                                       one_event("BT-3", False, 1001.0),
+                                       one_event("BT-3", True, 1002.0, first=False)]},
+                           user="ana")
+    assert status == 200 and out == {"learner": "ana", "kept": 3}, out
+    # sent again (the answer was lost on the way): kept once
+    status, out = svc.call("POST", "/progress/events", {"events": [one_event("M-1", True, 1000.0)]},
+                           user="ana")
+    assert status == 200 and out["kept"] == 1
+    # worked by hand: M-1 right at the first try (box 1); BT-3 wrong (box 1), then right
+    # after a wrong try (stays in box 1); ben has sent nothing
+    want = [{"learner": "ana", "rule": "M-1", "attempts": 1, "right_first": 1, "box": 1},
+            {"learner": "ana", "rule": "BT-3", "attempts": 2, "right_first": 0, "box": 1}]
+    status, grid = svc.call("GET", f"/tables/{code}/progress", user="teacher")
+    assert status == 200, grid
+    assert grid["learners"] == ["ana", "ben"] and grid["rows"] == want
+    status, grid = svc.call("GET", "/progress", user="teacher")
+    assert status == 200 and [r for r in grid["rows"] if r["learner"] == "ana"] == want
+    # ana reads her own rows, by her hub login; a learner never reads the class grid
+    status, mine = svc.call("GET", f"/tables/{code}/progress/me", user="ana")
+    assert status == 200 and mine["learner"] == "ana" and mine["rows"] == want
+    status, out = svc.call("GET", f"/tables/{code}/progress", user="ben")
+    assert status == 403 and "only a teacher" in out["error"]
+    assert [e.rule for e in service_events(svc, "ana")] == ["M-1", "BT-3", "BT-3"]
+
+
+def test_events_are_never_kept_for_a_name_in_the_body(svc: HubService) -> None:
+    status, out = svc.call("POST", "/progress/events",
+                           {"events": [one_event(learner="cleo")]}, user="dora")
+    assert status == 400 and "the learner is who the hub says" in out["error"], out
+    assert service_events(svc, "cleo") == [] and service_events(svc, "dora") == []
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    (["not", "an", "object"], "must be a JSON object"),
+    ({"events": [], "learner": "x"}, 'the body must be {"events": [...]}'),
+    ({"events": []}, "a list of 1 to 50 events"),
+    ({"events": [one_event(when=float(i)) for i in range(51)]}, "a list of 1 to 50 events"),
+    ({"events": [one_event(rule="Z-9")]}, "unknown rule id 'Z-9': use an id of RULES.md"),
+    ({"events": [one_event(rule="TT-7"), one_event(source="homework")]},
+     "event 2: unknown source 'homework': one of quiz, exercise, drill, guided, table"),
+    ({"events": [one_event(right="yes")]}, "right must be true or false"),
+    ({"events": [one_event(when=4e12)]}, "when must be the time it happened"),
+    ({"events": [one_event(when="today")]}, "when must be the time it happened"),
+    ({"events": [{"rule": "M-1"}]}, "an event has exactly rule, asked, answered, right"),
+    ({"events": [one_event(colour="red")]}, "unknown keys 'colour'"),
+    ({"events": ["M-1"]}, "event 1 must be a JSON object"),
+])
+def test_bad_events_are_refused_with_what_is_allowed(svc: HubService, body: Any,
+                                                     says: str) -> None:
+    status, out = svc.call("POST", "/progress/events", body, user="cleo")
+    assert status == 400 and says in out["error"], out
+    assert service_events(svc, "cleo") == []  # one bad event keeps none of the request
+
+
+def test_events_without_the_hubs_word_or_from_another_site_are_refused(svc: HubService
+                                                                       ) -> None:
+    body = {"events": [one_event()]}
+    status, out = svc.call("POST", "/progress/events", body)
+    assert status == 401 and "sign in to the hub" in out["error"]
+    status, out = svc.call("POST", "/progress/events", body,
+                           headers={"Authorization": "token not-a-token-of-the-hub"})
+    assert status == 401
+    status, out = svc.call("POST", "/progress/events", body, user="eve")
+    assert status == 403 and "may not use the table service" in out["error"]
+    for headers in ({"Origin": "http://elsewhere.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        status, out = svc.call("POST", "/progress/events", body, user="cleo", headers=headers)
+        assert status == 403 and "refused" in out["error"], out
+    status, out = svc.call("POST", "/progress/events?learner=cleo", body, user="dora")
+    assert status == 400 and "unknown query parameter" in out["error"]
+    for who in ("eve", "cleo", "dora"):
+        assert service_events(svc, who) == []
+
+
+
+def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
+        svc: HubService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A learner's kernel on a hub (tableserver.hub_progress): each event is kept in
+    the server's own data folder first, then sent by a worker thread with the
+    server's hub token; the service keeps it under the hub name (not the name typed
+    in the kernel)."""
+    from rummy import progress
+    from tableserver import hub_progress
+
+    code = table_of_three(svc)
+    assert svc.call("POST", f"/tables/{code}/join", {}, user="gus")[0] == 200
+    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "gus-server"))
+    monkeypatch.setenv("RUMMY_API", f"http://127.0.0.1:{svc.port}{API}")
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-gus-0123456789")
+    monkeypatch.setattr(progress, "_learner", None)
+    monkeypatch.setattr(progress, "_pending", [])
+    monkeypatch.setattr(progress, "_event_listeners", [])
+    monkeypatch.setattr(hub_progress, "_sender", None)
+    hub_progress.forward_to_hub()
+    progress.use_learner("Gus the Great")
+    started = time.monotonic()
+    kept = progress.record("TT-7", "may you go out?", "yes", True, source="drill")
+    assert time.monotonic() - started < 1.0  # the page never waits for the hub
+    assert kept is not None and kept.learner == "Gus the Great"
+    local = progress.Record(tmp_path / "gus-server" / "progress.sqlite3")
+    assert [e.rule for e in local.events("Gus the Great")] == ["TT-7"]
+    local.close()
+    assert hub_progress.sender().flush(timeout=20)
+    assert hub_progress.sender().sent == 1
+    status, grid = svc.call("GET", f"/tables/{code}/progress", user="teacher")
+    assert status == 200
+    assert [r for r in grid["rows"] if r["learner"] == "gus"] == [
+        {"learner": "gus", "rule": "TT-7", "attempts": 1, "right_first": 1, "box": 1}]
+
+
+def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(
+        svc: HubService, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from rummy.progress import Event
+    from tableserver import hub_progress
+
+    live = f"http://127.0.0.1:{svc.port}{API}"
+    monkeypatch.setattr(hub_progress, "_BACKOFF", (0.2,))
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-hana-0123456789")
+    sender = hub_progress.Sender(api=f"http://127.0.0.1:{free_port()}{API}")  # nobody there
+    e = Event("hana", "G-7", "q", "a", True, True, "table", 900.0)
+    sender.send(e)  # returns at once, raises nothing
+    deadline = time.monotonic() + 20
+    while sender.failures < 2:
+        assert time.monotonic() < deadline, "the sender never tried again"
+        time.sleep(0.05)
+    assert sender.queued() == 1 and sender.sent == 0
+    assert "trying again" in caplog.text
+    sender.api = live  # the service is back
+    assert sender.flush(timeout=20)
+    assert sender.sent == 1 and sender.dropped == 0
+    assert [(x.rule, x.when) for x in service_events(svc, "hana")] == [("G-7", 900.0)]
+    # a refusal (eve may not use the service) is logged and not sent again
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-eve-0123456789")
+    sender.send(e)
+    assert sender.flush(timeout=20)
+    assert sender.dropped == 1 and "refused 1 event" in caplog.text
+    assert service_events(svc, "eve") == []
+
+
+def test_while_it_loads_the_service_tells_the_hub_it_is_up_and_the_api_to_wait() -> None:
+    """The hub waits about ten seconds for a service it starts to answer its home page
+    with anything but a 5xx, else the hub stops; loading JupyterHub's client takes
+    longer on a busy machine.  Meanwhile the home page reloads itself, the API says 503."""
+    import asyncio
+
+    from tornado import httpclient, web
+    from tornado.httpserver import HTTPServer
+
+    from tableserver.hub import _StartingHandler
+
+    async def ask() -> list[tuple[str, int, str]]:
+        app = web.Application([(r".*", _StartingHandler, {"prefix": PREFIX})])
+        server = HTTPServer(app)
+        port = free_port()
+        server.listen(port, "127.0.0.1")
+        client = httpclient.AsyncHTTPClient()
+        out = []
+        try:
+            for path in (PREFIX, PREFIX.rstrip("/"), API + "/tables", "/elsewhere"):
+                r = await client.fetch(f"http://127.0.0.1:{port}{path}", raise_error=False)
+                out.append((path, r.code, r.headers.get("Refresh", "")))
+        finally:
+            server.stop()
+        return out
+
+    assert asyncio.run(ask()) == [(PREFIX, 200, "2"), (PREFIX.rstrip("/"), 200, "2"),
+                                  (API + "/tables", 503, ""), ("/elsewhere", 503, "")]

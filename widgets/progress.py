@@ -34,6 +34,13 @@ __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "reme
 
 log = logging.getLogger("widgets.progress")
 
+try:  # on a JupyterHub, each event kept also goes to the teacher's class grid
+    from tableserver.hub_progress import forward_to_hub
+except ImportError:  # (a kit without the table service: the static site)
+    pass
+else:
+    forward_to_hub()
+
 #: The name offered when nobody has given one.
 DEFAULT_NAME = "Learner"
 

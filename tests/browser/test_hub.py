@@ -1,23 +1,31 @@
-"""A whole class on the demo hub of ``make hub``, in Chromium.
+"""A whole class on the demo hub of ``make hub``, in Chromium, through each
+user's own server.
 
 ``make hub`` runs on free loopback ports with its data in a temporary folder
-and a password of its own.  The teacher signs in on the hub's login page and
-makes a table; three learners sign in on three pages of their own, join
-without typing anything (the service knows them by their hub login; no token
-is in any address or answer), and take turns until each made moves at a
-hand; a learner's move for another learner's seat and a learner's new
-table are refused.  The pages speak to the table service at
-``/services/rummy-tables/`` with the hub's OAuth cookie and XSRF token, as
-a browser does.
+and a password of its own.  The teacher signs in on the hub's login page,
+opens the classroom app in their own server (``/user/teacher/voila/...``)
+and makes a Big Table with it; three learners sign in on three pages of
+their own and open the join address the teacher's page shows (through
+``/hub/user-redirect/``: each learner's own server, ``/user/NAME/...``),
+sit down without typing anything (the hub login is who they are; no token
+is in any address), and play by clicking until each made moves at the hand.
+A learner's move for another learner's seat and a learner's new table are
+refused (asked of the table service at ``/services/rummy-tables/`` with the
+hub's OAuth cookie and XSRF token, as a browser does).  A learner's refused
+move (BT-3, kept in her own server's record) reaches the teacher's class
+grid under her hub name.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import secrets
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -27,8 +35,9 @@ from typing import Any
 
 import harness
 import pytest
+from test_classroom import Learner, play_one_move
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "/services/rummy-tables/"
@@ -89,6 +98,9 @@ class DemoHub:
             self.proc.wait(10)
         # what the hub started in sessions of their own (the service, the proxy, users'
         # servers) and did not stop, e.g. after a failed start: found by this test's folder
+        # the users' servers' runtime folder (jupyterhub_config.py's RUNTIME)
+        digest = hashlib.sha256(str((self.data / "hub").resolve()).encode()).hexdigest()[:10]
+        shutil.rmtree(Path(tempfile.gettempdir()) / f"rummy-hub-{digest}", ignore_errors=True)
         mine = str(self.data).encode()
         for proc in Path("/proc").iterdir():
             with contextlib.suppress(OSError, ValueError):
@@ -118,31 +130,103 @@ def sign_in(browser: Any, hub: DemoHub, user: str) -> Any:
     return page
 
 
+def sign_in_at(page: Any, hub: DemoHub, user: str, url: str) -> None:
+    """Open ``url`` on the hub: its login page first, then (the user's server
+    started by the hub) the page asked for."""
+    page.goto(url)
+    page.fill("#username_input", user)
+    page.fill("#password_input", hub.password)
+    page.click("#login_submit")
+
+
+def wait_for(page: Any, hub: DemoHub, selector: str, timeout: float) -> None:
+    """Wait for ``selector``; else fail with what the page and the hub's log say."""
+    try:
+        page.wait_for_selector(selector, timeout=timeout)
+    except Exception:  # noqa: BLE001 - say why
+        pytest.fail(f"{page.url} shows no {selector}: {harness.page_text(page)[-1500:]}\n"
+                    f"the hub's log ends: {hub.log()[-3000:]}")
+
+
 def call(page: Any, method: str, path: str, body: Any = None) -> tuple[int, Any]:
     status, out = page.evaluate(CALL_JS, [method, path, body])
     return int(status), out
 
 
-def test_a_class_plays_at_the_hubs_table(browser: Any, hub: DemoHub) -> None:
-    teacher = sign_in(browser, hub, "teacher")
-    assert teacher.get_attribute("#rummy-hub", "data-teacher") == "true"
-    status, made = call(teacher, "POST", "/tables", {
-        "variant": "three_thirteen", "seats": ["human"] * 3, "speed": 0, "timeout": None})
-    assert status == 201, made
-    code = made["code"]
+class HubLearner(Learner):
+    """A learner's page in their own server on the hub, and a page of the same
+    browser at the table service for reading the seat's view (with the hub's
+    OAuth cookie: what the learner's browser may read, nothing more)."""
 
-    pages = {name: sign_in(browser, hub, name) for name in LEARNERS}
+    def __init__(self, browser: Any, hub: DemoHub, name: str, join: str) -> None:
+        from harness import Watch
+
+        self.service = sign_in(browser, hub, name)
+        self.context = self.service.context
+        self.page = harness.patient(self.context.new_page(), 60_000)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.name = name
+        self.watch = Watch(self.page)
+        self.page.goto(join)  # the hub starts her server, which opens the app
+        self.base = hub.base
+        self.hub = hub
+        self.code = ""
+        self.token = ""
+        self.seen: set[str] = set()
+        self.table_seen: set[str] = set()
+
+    def ready(self) -> None:
+        wait_for(self.page, self.hub, harness.READY, 240_000)
+        self.page.wait_for_selector(".rummy-seat-token:has-text('You sit at table')")
+        assert f"/user/{self.name}/voila/render/notebooks/apps/big_table.ipynb" in self.page.url
+        self.code = self.page.locator(".rummy-seat-token b").first.inner_text().strip()
+        self.watch.settle()
+
+    def view(self) -> dict[str, Any]:
+        status, view = call(self.service, "GET", f"/tables/{self.code}/state")
+        assert status == 200, view
+        from test_classroom import LOG_CARD, table_cards
+
+        table = table_cards(view)
+        self.seen |= set(view.get("hand", [])) | table | set(
+            LOG_CARD.findall("\n".join(view.get("log", []))))
+        self.table_seen |= table
+        return dict(view)
+
+
+def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
+                                                               hub: DemoHub) -> None:
+    started = time.monotonic()
+    # the teacher: signed in to the hub, the classroom app in the teacher's own server
+    tctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    teacher = harness.patient(tctx.new_page(), 60_000)
+    terrors: list[str] = []
+    teacher.on("pageerror", lambda e: terrors.append(str(e)))
+    sign_in_at(teacher, hub, "teacher",
+               hub.base + "/hub/user-redirect/voila/render/notebooks/apps/classroom.ipynb")
+    wait_for(teacher, hub, "button.rummy-create-table", 240_000)
+    assert "/user/teacher/voila/render/notebooks/apps/classroom.ipynb" in teacher.url
+    assert not teacher.locator(".rummy-teacher-key input").is_visible()  # no key asked
+    assert teacher.locator(".rummy-classroom-learners input").input_value() == "3"
+    teacher.locator("button.rummy-create-table").click()
+    teacher.wait_for_selector(".rummy-table-code", timeout=60_000)
+    code = teacher.locator(".rummy-table-code").inner_text().strip()
+    join = teacher.locator(".rummy-join-address code").inner_text().strip()
+    assert join == (f"{hub.base}/hub/user-redirect/voila/render/notebooks/apps/"
+                    f"big_table.ipynb?table={code}&name=")
+
     # a page without the hub's XSRF token, and a page of another origin (the hub's own
     # API port) that sends the learner's cookie along, cannot make her join
-    ana = pages["ana"]
-    refused = ana.evaluate("""async (code) => {
+    ana_service = sign_in(browser, hub, "ana")
+    refused = ana_service.evaluate("""async (code) => {
       const r = await fetch('/services/rummy-tables/rummy/api/tables/' + code + '/join', {
         method: 'POST', credentials: 'same-origin',
         headers: {'Content-Type': 'application/json'}, body: '{}'});
       return r.status;
     }""", code)
     assert refused in (401, 403)
-    other = ana.context.new_page()
+    other = ana_service.context.new_page()
     other.goto(f"http://127.0.0.1:{hub.api_port}/hub/api/")
     other.evaluate("""async (url) => {
       try {  // the browser may send it (an opaque answer) or block it: either way, no seat
@@ -151,51 +235,93 @@ def test_a_class_plays_at_the_hubs_table(browser: Any, hub: DemoHub) -> None:
       } catch (e) { return String(e); }
     }""", f"{hub.base}{SERVICE}rummy/api/tables/{code}/join")
     other.close()
-    status, view = call(teacher, "GET", f"/tables/{code}")
+    ana_service.context.close()
+    teacher_api = sign_in(browser, hub, "teacher")
+    status, view = call(teacher_api, "GET", f"/tables/{code}")
     assert status == 200 and not any(s["joined"] for s in view["table"]["seats"])
-    for name, page in pages.items():
-        assert page.get_attribute("#rummy-hub", "data-teacher") == "false"
-        status, joined = call(page, "POST", f"/tables/{code}/join", {})
-        assert status == 200, joined
-        assert joined["name"] == name and joined["token"] == ""
-        assert "token" not in page.url
+
+    # three learners open the join address, each in their own server: no name typed
+    learners = []
+    for name in LEARNERS:
+        learners.append(HubLearner(browser, hub, name, join))
+    for x in learners:
+        x.ready()
+        assert x.code == code and "token" not in x.page.url
+        assert x.service.get_attribute("#rummy-hub", "data-teacher") == "false"
+    status, view = call(teacher_api, "GET", f"/tables/{code}")
+    assert sorted(s["name"] for s in view["table"]["seats"] if s["kind"] == "human") == \
+        sorted(LEARNERS)
+    print(f"the class sat down after {time.monotonic() - started:.0f} s")
+
     # a learner makes no table
-    status, out = call(pages["ana"], "POST", "/tables", {"variant": "three_thirteen",
-                                                         "seats": ["human", "greedy"]})
+    status, out = call(learners[0].service, "POST", "/tables",
+                       {"variant": "three_thirteen", "seats": ["human", "greedy"]})
     assert status == 403 and "only a teacher" in out["error"]
 
+    # ana tries her own pile (BT-3: a refused move, kept in her own server's record)
+    ana = learners[0]
+    assert ana.view()["legal_actions"], "ana has nothing to do at the first cycle"
+    ana.wait_hand()
+    ana.watch.click("button.rummy-own-pile")
+    ana.page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+
+    # each plays by clicking; one learner's move for another's seat is refused
     moves = dict.fromkeys(LEARNERS, 0)
     refused_for_another = False
-    hand = None
-    finished = False
-    for _ in range(150):
-        views = {n: call(p, "GET", f"/tables/{code}/state")[1] for n, p in pages.items()}
-        if hand is None:
-            hand = views["ana"]["table"]["hand"]
-        if views["ana"]["status"] != "playing" or views["ana"]["table"]["hand"] != hand:
-            finished = True  # the hand is over
-            break
-        mover = next((n for n, v in views.items() if v["legal_actions"]), None)
-        assert mover is not None, views["ana"]
-        legal = views[mover]["legal_actions"]
-        action = next((a for a in legal if a.startswith("go out")), legal[0])
-        if not refused_for_another:
-            other = next(n for n in LEARNERS if n != mover)
-            status, out = call(pages[other], "POST", f"/tables/{code}/act",
-                               {"action": action, "seat": views[mover]["player"],
+    deadline = time.monotonic() + 240
+    while min(moves.values()) < 2:
+        assert time.monotonic() < deadline, f"the hand did not go on: {moves}"
+        views = {x.name: x.view() for x in learners}
+        if views["ana"]["status"] != "playing":
+            break  # the hand is over
+        mover = next((x for x in learners if views[x.name]["legal_actions"]), None)
+        if mover is None:
+            learners[0].page.wait_for_timeout(300)  # the bots' turn
+            continue
+        mine = views[mover.name]
+        other_learner = next(x for x in learners if x is not mover)
+        theirs = set(views[other_learner.name].get("hand", []))
+        only_mine = [a for a in mine["legal_actions"]
+                     if a.startswith("discard ") and a.split(" ", 1)[1] not in theirs]
+        if not refused_for_another and only_mine:
+            # (at the Big Table everybody plays at once: the other learner sends the
+            # discard of a card only the mover holds, naming the mover's seat)
+            status, out = call(other_learner.service, "POST", f"/tables/{code}/act",
+                               {"action": only_mine[0], "seat": mine["player"],
                                 "token": "anything"})
             assert status in (400, 409), out
-            assert call(pages[mover], "GET", f"/tables/{code}/state")[1]["version"] == \
-                views[mover]["version"]
+            assert mover.view()["hand"] == mine["hand"]
             refused_for_another = True
-        status, out = call(pages[mover], "POST", f"/tables/{code}/act",
-                           {"action": action, "version": views[mover]["version"]})
-        assert status == 200, out
-        moves[mover] += 1
+        if play_one_move(learners):
+            for x in learners:
+                if views[x.name]["legal_actions"]:
+                    moves[x.name] += 1
     assert refused_for_another
-    assert all(n >= 1 for n in moves.values()), moves
-    print(f"moves {moves}, hand finished: {finished}")
-    status, view = call(teacher, "GET", f"/tables/{code}")
-    assert status == 200
-    assert [s["name"] for s in view["table"]["seats"]] == list(LEARNERS)
+    print(f"moves {moves} after {time.monotonic() - started:.0f} s")
+
+    # the teacher's class grid on the hub shows ana's refused move, under her hub name
+    teacher.locator("button.rummy-class-progress").click()
+    cell = teacher.locator("tr[data-learner='ana'] td[data-rule='BT-3']")
+    grid_deadline = time.monotonic() + 60
+    while True:
+        teacher.wait_for_selector(".rummy-class-grid-view :is(table, p)")
+        if cell.count() and cell.inner_text().strip():
+            break
+        assert time.monotonic() < grid_deadline, harness.page_text(teacher)[-2000:]
+        teacher.wait_for_timeout(1000)
+        teacher.locator("button.rummy-class-progress").click()
+    attempts, right_first, box = cell.inner_text().strip().split(" / ")
+    assert int(attempts) >= 1 and box.startswith("box ")  # (her own later refusals add up)
+    # kept first in her own server's record (her home's rummy-data), then in the service's
+    from rummy.progress import Record
+
+    for where in (hub.data / "hub" / "home" / "ana" / "rummy-data", hub.data / "hub" / "tables"):
+        record = Record(where / "progress.sqlite3")
+        try:
+            assert "BT-3" in [e.rule for e in record.events("ana")], where
+            assert set(record.learners()) <= set(LEARNERS), where  # hub names only
+        finally:
+            record.close()
+    assert not terrors and not any(x.errors for x in learners)
     assert "Traceback" not in hub.log()
+    print(f"the whole class in {time.monotonic() - started:.0f} s")

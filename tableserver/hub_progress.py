@@ -1,0 +1,192 @@
+"""On a JupyterHub, a learner's events also reach the teacher's class grid.
+
+Each learner's kernels keep their record of learning in their own server's
+data folder (:mod:`rummy.progress`, ``$RUMMY_DATA``), which the hub's table
+service does not read.  :func:`forward_to_hub` makes every event kept there
+(after it is written) also go to the service, ``POST
+.../rummy/api/progress/events`` with the server's hub token: the service
+keeps it in its own record under the learner's hub name, where the
+teacher's grid finds it (:mod:`tableserver.progress_api`).
+
+Sending never blocks or breaks the learner's page: the event goes into a
+queue, and one worker thread sends what is queued (a few at once).  When the
+service can't be reached or answers 5xx (it restarts, the hub is busy), the
+events stay queued and are sent again after 1, 2, 4 ... 60 seconds (the
+service keeps an event sent twice once); a refusal (4xx) is logged with the
+service's reason and the events it refused are dropped (sending them again
+would be refused again).  Events still queued when the kernel stops are
+logged as not sent (the learner's own record keeps them).  Outside a hub
+nothing is sent.
+
+    >>> Sender(api="http://127.0.0.1:1/rummy/api").queued()
+    0
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import threading
+import time
+from collections import deque
+from typing import Any
+
+from rummy import progress
+from tableserver.remote import RemoteError, _call, api_base, on_hub
+
+__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED"]
+
+log = logging.getLogger("tableserver.hub_progress")
+
+#: The most events kept waiting for the service (the oldest are dropped past it, logged).
+MAX_QUEUED = 2000
+#: How many events one request carries at most, and how large its body may grow.
+_BATCH = 50
+_BATCH_BYTES = 12_000
+#: Seconds to wait before sending again after a failure: doubles up to the last.
+_BACKOFF = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0)
+
+
+def _wire(e: progress.Event) -> dict[str, Any]:
+    """What the service takes of an event (never the learner's name: the hub says who)."""
+    return {"rule": e.rule, "asked": e.asked, "answered": e.answered, "right": e.right,
+            "first": e.first, "source": e.source, "when": e.when}
+
+
+class Sender:
+    """A queue of events for the hub's table service at ``api`` (default:
+    :func:`tableserver.remote.api_base`) and the thread that sends it."""
+
+    def __init__(self, api: str | None = None) -> None:
+        self.api = api
+        self._queue: deque[tuple[int, dict[str, Any]]] = deque()
+        self._seq = 0
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self.sent = 0
+        self.dropped = 0
+        self.failures = 0
+        self.last_error = ""
+
+    def url(self) -> str:
+        return (self.api or api_base()).rstrip("/") + "/progress/events"
+
+    def queued(self) -> int:
+        """How many events wait to be sent."""
+        with self._cond:
+            return len(self._queue)
+
+    def send(self, event: progress.Event) -> None:
+        """Queue ``event`` for the service (returns at once)."""
+        with self._cond:
+            if len(self._queue) >= MAX_QUEUED:
+                self._queue.popleft()
+                self.dropped += 1
+                log.warning("the hub's table service has not answered for a long time: "
+                            "the oldest waiting event of the record was not sent")
+            self._seq += 1
+            self._queue.append((self._seq, _wire(event)))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, daemon=True,
+                                                name="rummy-progress-to-hub")
+                self._thread.start()
+            self._cond.notify()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until the queue is empty (or ``timeout`` seconds); whether it is."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._queue or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 0.05))
+        return True
+
+    _busy = False
+
+    def _batch(self) -> tuple[int, list[dict[str, Any]]]:
+        """The oldest events that fit in one request, and the number of the last."""
+        out: list[dict[str, Any]] = []
+        size, last = 0, 0
+        for seq, item in self._queue:
+            n = len(json.dumps(item)) + 2
+            if out and (len(out) >= _BATCH or size + n > _BATCH_BYTES):
+                break
+            out.append(item)
+            size, last = size + n, seq
+        return last, out
+
+    def _run(self) -> None:
+        tries = 0
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._busy = False
+                    self._cond.notify_all()
+                    self._cond.wait()
+                self._busy = True
+                last, batch = self._batch()
+            try:
+                _call(self.url(), {"events": batch}, timeout=30)
+            except RemoteError as e:
+                self.last_error = str(e)
+                if e.status == 0 or e.status >= 500 or e.status == 429:
+                    # not reached, or busy: keep them and try again later
+                    self.failures += 1
+                    wait = _BACKOFF[min(tries, len(_BACKOFF) - 1)]
+                    tries += 1
+                    log.warning("could not send %d event(s) of the record to the hub's table "
+                                "service (%s): trying again in %g s", len(batch), e, wait)
+                    with self._cond:
+                        self._cond.wait(wait)
+                    continue
+                log.error("the hub's table service refused %d event(s) of the record (%s): "
+                          "they stay in the learner's own record only", len(batch), e)
+                self.dropped += len(batch)
+            except Exception as e:  # noqa: BLE001 - the learner's page goes on
+                self.last_error = str(e)
+                log.exception("could not send events of the record to the hub's table service")
+                self.dropped += len(batch)
+            else:
+                self.sent += len(batch)
+            tries = 0
+            with self._cond:  # (the oldest may have been dropped meanwhile)
+                while self._queue and self._queue[0][0] <= last:
+                    self._queue.popleft()
+                self._cond.notify_all()
+
+    def unsent(self) -> None:
+        """Log the events still waiting (when the kernel stops)."""
+        n = self.queued()
+        if n:
+            log.warning("%d event(s) of the record were not sent to the hub's table service "
+                        "(%s); they are in the learner's own record", n,
+                        self.last_error or "the kernel stopped first")
+
+
+_sender: Sender | None = None
+_lock = threading.Lock()
+
+
+def sender() -> Sender:
+    """This process's one :class:`Sender`."""
+    global _sender
+    with _lock:
+        if _sender is None:
+            _sender = Sender()
+            atexit.register(_sender.unsent)
+        return _sender
+
+
+def _forward(event: progress.Event) -> None:
+    if on_hub():
+        sender().send(event)
+
+
+def forward_to_hub() -> None:
+    """From now on, on a hub (:func:`tableserver.remote.on_hub`), every event
+    this process keeps in its own record also goes to the hub's table
+    service (once; outside a hub this sends nothing)."""
+    progress.on_event(_forward)
