@@ -29,12 +29,14 @@ this kind, a site under 60 MB.
 
     .venv/bin/python benchmarks/ui.py [--loads 5] [--clicks 30]
     .venv/bin/python benchmarks/ui.py --site [--loads 3]     # after make site
+    .venv/bin/python benchmarks/ui.py --site --site-dir OTHER/build/site   # another build
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import time
@@ -169,11 +171,29 @@ def _offline(context: Any) -> None:
     context.route("**/*", route)
 
 
-def time_site_ready(context: Any, url: str) -> tuple[float, int]:
-    """Seconds from opening ``url`` (a Voici app page) to a playable table, and the bytes
-    the page received from the network (not from the browser's cache)."""
+#: What the kernel's worker logs as it runs a cell's imports (Pyodide's loadPackage, which
+#: pyodide-kernel calls for every cell): the first one marks Python started and the app's
+#: first cell running.
+FIRST_CELL = re.compile(r"No new packages to load|^Loading ")
+
+
+def time_site_ready(context: Any, url: str) -> tuple[float, int, dict[str, float]]:
+    """Seconds from opening ``url`` (a Voici app page) to a playable table, the bytes
+    the page received from the network (not from the browser's cache), and where the
+    time went: ``scripts`` until the page starts the kernel's worker (the page, Voici's and
+    JupyterLite's scripts), ``python`` until the kernel runs the app's first cell (Pyodide
+    started, the wheels unpacked, IPython, ipywidgets and the kit imported), ``cells``
+    until the table is playable (the app's cells run and the widgets drawn)."""
     page = context.new_page()
     received = [0]
+    marks: dict[str, float] = {}
+    t0 = time.perf_counter()
+
+    def mark(what: str) -> None:
+        marks.setdefault(what, time.perf_counter() - t0)
+
+    page.on("worker", lambda _w: mark("scripts"))
+    page.on("console", lambda m: mark("python") if FIRST_CELL.search(m.text) else None)
 
     def count(response: Any) -> None:
         if not response.from_service_worker:
@@ -188,33 +208,40 @@ def time_site_ready(context: Any, url: str) -> tuple[float, int]:
         page.goto(url, wait_until="commit")
         page.wait_for_selector(f"{harness.READY} button.rummy-stock", state="visible",
                                timeout=300_000)
-        return time.perf_counter() - t0, received[0]
+        ready = time.perf_counter() - t0
+        scripts = marks.get("scripts", 0.0)
+        python = marks.get("python", scripts)
+        parts = {"scripts": scripts, "python": python - scripts, "cells": ready - python}
+        return ready, received[0], parts
     finally:
         page.close()
 
 
-def bench_site(loads: int) -> bool:
+def bench_site(loads: int, site: Path = SITE) -> bool:
     """The static site's figures; True if one misses its target."""
-    if not (SITE / "index.html").exists():
-        raise SystemExit(f"{SITE} is missing: run make site first")
-    size, parts = site_size()
+    if not (site / "index.html").exists():
+        raise SystemExit(f"{site} is missing: run make site first")
+    size, parts = site_size(site)
     biggest = ", ".join(f"{k} {v:.1f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:4])
     print(f"site size: {size:.1f} MB ({biggest})  (target < {SITE_SIZE_TARGET_MB:.0f} MB)  "
           f"{'ok' if size < SITE_SIZE_TARGET_MB else 'BIG'}")
     failed = size >= SITE_SIZE_TARGET_MB
-    with harness.serve_static(SITE) as base, harness.chromium() as browser:
+    with harness.serve_static(site) as base, harness.chromium() as browser:
         url = base + "voici/render/apps/three_thirteen.html?seed=7&players=2&speed=0"
         cold, warm, got_cold, got_warm = [], [], [], []
+        parts: dict[str, list[dict[str, float]]] = {"cold": [], "warm": []}
         for _ in range(loads):
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             _offline(context)
             try:
-                s, b = time_site_ready(context, url)
+                s, b, p = time_site_ready(context, url)
                 cold.append(s)
                 got_cold.append(b)
-                s, b = time_site_ready(context, url)
+                parts["cold"].append(p)
+                s, b, p = time_site_ready(context, url)
                 warm.append(s)
                 got_warm.append(b)
+                parts["warm"].append(p)
             finally:
                 context.close()
     print(f"{'three_thirteen':<16} {'median (s)':>11} {'min':>6} {'max':>6} {'MB fetched':>11}")
@@ -225,6 +252,13 @@ def bench_site(loads: int) -> bool:
         print(f"{what:<16} {med:>11.2f} {min(times):>6.2f} {max(times):>6.2f} "
               f"{statistics.median(got) / 1e6:>11.1f}  (target < {target:.0f} s) "
               f"{'ok' if med < target else 'SLOW'}")
+    for what, runs in parts.items():
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        print(f"where the time goes ({what}, medians): the page's scripts "
+              f"{med['scripts']:.1f} s, Python starting (Pyodide, the wheels, IPython and "
+              f"the kit) {med['python']:.1f} s, the app's cells and widgets drawn "
+              f"{med['cells']:.1f} s")
+    print(f"machine: load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} (after)")
     return failed
 
 
@@ -235,13 +269,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draws", type=int, default=8, help="draws from the stock to time")
     parser.add_argument("--site", action="store_true",
                         help="the static site (build/site/, make site) instead of Voilà")
+    parser.add_argument("--site-dir", type=Path, default=SITE,
+                        help="with --site: the site's folder (another build, to compare)")
     args = parser.parse_args(argv)
     apps = {"three_thirteen": {"players": 2}, "big_table": {"players": 6},
             "gin_three": {}}
     print(f"machine: {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.site:
-        return 1 if bench_site(args.loads) else 0
+        return 1 if bench_site(args.loads, args.site_dir) else 0
     failed = False
     with harness.start_voila() as server, harness.chromium() as browser:
         first = True
