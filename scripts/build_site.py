@@ -11,6 +11,10 @@ serves; nothing is fetched from anywhere else when a page opens.  What goes in:
   entry of the site's ``pyodide-lock.json`` (file name and sha256 of the file shipped)
   and is loaded when the kernel starts, so that no package is looked up elsewhere;
 - the kit's own wheel (``rummy``, ``widgets`` and the apps' ``appkit``), made here;
+- all of it byte-compiled by Pyodide's own Python under Node (``scripts/site_pyc.cjs``):
+  the page's Python writes no bytecode, and compiling IPython, ipywidgets, the kit and the
+  standard library at every page load was most of the time a page took to start; the
+  apps' pages load only what the apps import, from a lock of their own (``APPS_LOCK``);
 - the notebooks: every lesson (those that need pandas, which no Pyodide build here has,
   say so at the top and point to ``make lab`` or Binder), the apps as Voici pages, and the
   classroom page as a page that says it needs the table service.
@@ -35,6 +39,7 @@ import base64
 import copy
 import hashlib
 import html
+import inspect
 import json
 import os
 import re
@@ -283,7 +288,10 @@ def byte_compile(archives: dict[Path, bool], pyodide: Path) -> dict[Path, Path]:
     its tracebacks show their lines), False for .pyc only (as Pyodide ships its packages).
     Compiled archives are kept in build/site-cache/pyc, named by what they are made from."""
     script = ROOT / "scripts" / "site_pyc.cjs"
-    salt = (json.loads((pyodide / "package.json").read_text())["version"] + sha256(script))
+    # named by Pyodide's version, the compiling script and how the archive is remade here
+    made_by = "".join(inspect.getsource(f) for f in (byte_compile, _rewrite_record, zip_tree))
+    salt = (json.loads((pyodide / "package.json").read_text())["version"] + sha256(script)
+            + hashlib.sha256(made_by.encode()).hexdigest())
     out: dict[Path, Path] = {}
     todo: list[tuple[Path, Path, bool, Path]] = []
     for archive, keep_source in archives.items():
