@@ -23,22 +23,26 @@ server's pools of kernels are full again, as a learner opening the app on an
 idle server would find them.
 
 With ``--site``, the static site instead (``make site``, build/site/, served by a plain
-file server on loopback, every request to another host aborted): for Three Thirteen,
-from opening the page to a playable table, **cold** (a fresh browser profile: nothing
-cached) and **warm** (the same profile again: the browser's cache holds the site's files),
-and the **site's size**.  Targets (issue 37): 15 s cold, 5 s warm on an idle machine of
-this kind, a site under 60 MB.
+file server on loopback, no other host resolved): for Three Thirteen, from opening the
+page to a playable table, **cold** (a fresh browser profile: nothing cached) and **warm**
+(the same profile again: the browser's cache holds the site's files), the megabytes the
+server sent for each, where the time goes (the page's scripts, Python starting in the
+kernel's worker, the app's cells and widgets), and the **site's size**.  Targets
+(issue 37): 15 s cold, 5 s warm on an idle machine of this kind, a site under 60 MB.
 
     .venv/bin/python benchmarks/ui.py [--loads 5] [--clicks 30]
     .venv/bin/python benchmarks/ui.py --site [--loads 3]     # after make site
+    .venv/bin/python benchmarks/ui.py --site --site-dir OTHER/build/site   # another build
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -164,64 +168,117 @@ def site_size(root: Path = SITE) -> tuple[float, dict[str, float]]:
     return sum(parts.values()), parts
 
 
-def _offline(context: Any) -> None:
-    def route(r: Any) -> None:
-        host = r.request.url.split("/")[2].split(":")[0] if "//" in r.request.url else ""
-        if r.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            r.continue_()
-        else:
-            r.abort()
-    context.route("**/*", route)
+class CountingHandler(harness._StaticHandler):
+    """The plain file server, adding up the bytes of the files it sends (what a page gets
+    from the network: its own requests and those of the kernel's worker, which go through
+    JupyterLite's service worker and which the page's own network events do not show)."""
+
+    sent = [0]
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        start = source.tell()
+        super().copyfile(source, outputfile)
+        self.sent[0] += source.tell() - start
 
 
-def time_site_ready(context: Any, url: str) -> tuple[float, int]:
-    """Seconds from opening ``url`` (a Voici app page) to a playable table, and the bytes
-    the page received from the network (not from the browser's cache)."""
+#: Chromium resolves no host name but loopback's: nothing leaves the machine.  (Not
+#: Playwright's routing, which the offline test uses: a routed context has no HTTP cache,
+#: and a "warm" page would fetch the whole site again.)  Each load is a browser profile
+#: of its own on disk, as a learner's browser has: an incognito-like context keeps its
+#: cache in memory, where Pyodide's 8.6 MB WebAssembly module was not kept (fetched and
+#: compiled again at every warm load).
+OFFLINE_ARGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"]
+
+
+def _offline(context: Any) -> list[str]:
+    """The addresses of other hosts the context's pages ask for (they fail: see
+    :data:`OFFLINE_ARGS`)."""
+    asked: list[str] = []
+
+    def note(request: Any) -> None:
+        host = request.url.split("/")[2].split(":")[0] if "//" in request.url else ""
+        if not request.url.startswith(("data:", "blob:")) and host not in ("127.0.0.1",
+                                                                          "localhost"):
+            asked.append(request.url)
+    context.on("request", note)
+    return asked
+
+
+#: What the kernel's worker logs as it runs a cell's imports (Pyodide's loadPackage, which
+#: pyodide-kernel calls for every cell): the first one marks Python started and the app's
+#: first cell running.
+FIRST_CELL = re.compile(r"No new packages to load|^Loading ")
+
+
+def time_site_ready(context: Any, url: str) -> tuple[float, int, dict[str, float]]:
+    """Seconds from opening ``url`` (a Voici app page) to a playable table, the bytes
+    the site served for it (not from the browser's cache), and where the
+    time went: ``scripts`` until the page starts the kernel's worker (the page, Voici's and
+    JupyterLite's scripts), ``python`` until the kernel runs the app's first cell (Pyodide
+    started, the wheels unpacked, IPython, ipywidgets and the kit imported), ``cells``
+    until the table is playable (the app's cells run and the widgets drawn)."""
     page = context.new_page()
-    received = [0]
+    marks: dict[str, float] = {}
+    t0 = time.perf_counter()
 
-    def count(response: Any) -> None:
-        if not response.from_service_worker:
-            try:
-                sizes = response.request.sizes()
-                received[0] += int(sizes.get("responseBodySize", 0))
-            except Exception:  # noqa: BLE001 - a response gone with its page
-                pass
-    page.on("response", count)
+    def mark(what: str) -> None:
+        marks.setdefault(what, time.perf_counter() - t0)
+
+    page.on("worker", lambda _w: mark("scripts"))
+    page.on("console", lambda m: mark("python") if FIRST_CELL.search(m.text) else None)
+
+    sent = CountingHandler.sent[0]
     try:
         t0 = time.perf_counter()
         page.goto(url, wait_until="commit")
         page.wait_for_selector(f"{harness.READY} button.rummy-stock", state="visible",
                                timeout=300_000)
-        return time.perf_counter() - t0, received[0]
+        ready = time.perf_counter() - t0
+        scripts = marks.get("scripts", 0.0)
+        python = marks.get("python", scripts)
+        parts = {"scripts": scripts, "python": python - scripts, "cells": ready - python}
+        return ready, CountingHandler.sent[0] - sent, parts
     finally:
         page.close()
 
 
-def bench_site(loads: int) -> bool:
+def bench_site(loads: int, site: Path = SITE) -> bool:
     """The static site's figures; True if one misses its target."""
-    if not (SITE / "index.html").exists():
-        raise SystemExit(f"{SITE} is missing: run make site first")
-    size, parts = site_size()
+    if not (site / "index.html").exists():
+        raise SystemExit(f"{site} is missing: run make site first")
+    size, parts = site_size(site)
     biggest = ", ".join(f"{k} {v:.1f}" for k, v in sorted(parts.items(), key=lambda kv: -kv[1])[:4])
     print(f"site size: {size:.1f} MB ({biggest})  (target < {SITE_SIZE_TARGET_MB:.0f} MB)  "
           f"{'ok' if size < SITE_SIZE_TARGET_MB else 'BIG'}")
     failed = size >= SITE_SIZE_TARGET_MB
-    with harness.serve_static(SITE) as base, harness.chromium() as browser:
+    from playwright.sync_api import sync_playwright
+
+    with harness.serve_static(site, handler=CountingHandler) as base, \
+            sync_playwright() as playwright:
         url = base + "voici/render/apps/three_thirteen.html?seed=7&players=2&speed=0"
         cold, warm, got_cold, got_warm = [], [], [], []
+        parts: dict[str, list[dict[str, float]]] = {"cold": [], "warm": []}
         for _ in range(loads):
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            _offline(context)
+            profile = tempfile.TemporaryDirectory(prefix="rummy-site-bench-")
+            context = playwright.chromium.launch_persistent_context(
+                profile.name, executable_path=harness.CHROMIUM,
+                args=[*harness.CHROMIUM_ARGS, *OFFLINE_ARGS],
+                viewport={"width": 1280, "height": 900})
+            asked = _offline(context)
             try:
-                s, b = time_site_ready(context, url)
+                s, b, p = time_site_ready(context, url)
                 cold.append(s)
                 got_cold.append(b)
-                s, b = time_site_ready(context, url)
+                parts["cold"].append(p)
+                s, b, p = time_site_ready(context, url)
                 warm.append(s)
                 got_warm.append(b)
+                parts["warm"].append(p)
+                if asked:
+                    raise SystemExit(f"the site asked other hosts: {asked[:5]}")
             finally:
                 context.close()
+                profile.cleanup()
     print(f"{'three_thirteen':<16} {'median (s)':>11} {'min':>6} {'max':>6} {'MB fetched':>11}")
     for what, times, got, target in (("cold", cold, got_cold, SITE_COLD_TARGET_S),
                                      ("warm", warm, got_warm, SITE_WARM_TARGET_S)):
@@ -230,6 +287,13 @@ def bench_site(loads: int) -> bool:
         print(f"{what:<16} {med:>11.2f} {min(times):>6.2f} {max(times):>6.2f} "
               f"{statistics.median(got) / 1e6:>11.1f}  (target < {target:.0f} s) "
               f"{'ok' if med < target else 'SLOW'}")
+    for what, runs in parts.items():
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        print(f"where the time goes ({what}, medians): the page's scripts "
+              f"{med['scripts']:.1f} s, Python starting (Pyodide, the wheels, IPython and "
+              f"the kit) {med['python']:.1f} s, the app's cells and widgets drawn "
+              f"{med['cells']:.1f} s")
+    print(f"machine: load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} (after)")
     return failed
 
 
@@ -240,13 +304,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draws", type=int, default=8, help="draws from the stock to time")
     parser.add_argument("--site", action="store_true",
                         help="the static site (build/site/, make site) instead of Voilà")
+    parser.add_argument("--site-dir", type=Path, default=SITE,
+                        help="with --site: the site's folder (another build, to compare)")
     args = parser.parse_args(argv)
     apps = {"three_thirteen": {"players": 2}, "big_table": {"players": 6},
             "gin_three": {}}
     print(f"machine: {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.site:
-        return 1 if bench_site(args.loads) else 0
+        return 1 if bench_site(args.loads, args.site_dir) else 0
     failed = False
     with harness.start_voila() as server, harness.chromium() as browser:
         first = True

@@ -11,6 +11,10 @@ serves; nothing is fetched from anywhere else when a page opens.  What goes in:
   entry of the site's ``pyodide-lock.json`` (file name and sha256 of the file shipped)
   and is loaded when the kernel starts, so that no package is looked up elsewhere;
 - the kit's own wheel (``rummy``, ``widgets`` and the apps' ``appkit``), made here;
+- all of it byte-compiled by Pyodide's own Python under Node (``scripts/site_pyc.cjs``):
+  the page's Python writes no bytecode, and compiling IPython, ipywidgets, the kit and the
+  standard library at every page load was most of the time a page took to start; the
+  apps' pages load only what the apps import, from a lock of their own (``APPS_LOCK``);
 - the notebooks: every lesson (those that need pandas, which no Pyodide build here has,
   say so at the top and point to ``make lab`` or Binder), the apps as Voici pages, and the
   classroom page as a page that says it needs the table service.
@@ -35,6 +39,7 @@ import base64
 import copy
 import hashlib
 import html
+import inspect
 import json
 import os
 import re
@@ -82,6 +87,26 @@ KERNEL_WHEELS = {
     "ipykernel": (["ipykernel"], []),
     "widgetsnbextension": (["widgetsnbextension"], []),
 }
+#: What the kernel itself imports as it starts (pyodide-kernel's worker installs each one
+#: it does not find, by these names, in ``loadPyodideOptions.packages``).
+KERNEL_START = ("sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython", "micropip",
+                "piplite")
+#: Packages the lessons load when the kernel starts, but the apps' pages do not: no app
+#: imports them (the odds' sympy formulas and the simulations' progress bars are lessons'),
+#: and unpacking sympy alone took longer than all the rest.  They stay in the site's lock.
+LESSONS_ONLY = ("sympy", "mpmath", "tqdm")
+#: Packages that the apps' pages have as empty stand-ins, in a lock of their own
+#: (:data:`APPS_LOCK`): jedi (with parso, which only jedi needs) gives a notebook its
+#: completions, which a Voici page has no use for; it is 1,900 files to unpack, a fifth of
+#: the time the wheels took.  IPython starts without it (it completes on its own then).
+APPS_STUBS = ("jedi",)
+APPS_SKIP = ("parso",)
+#: The apps' pages' Pyodide lock (in static/pyodide, beside the site's own).
+APPS_LOCK = "pyodide-lock-apps.json"
+#: Where the page's Python has the standard library and the wheels (the file names that
+#: byte-compiled code carries into tracebacks).
+PAGE_STDLIB = "/lib/python313.zip"
+PAGE_SITE_PACKAGES = "/lib/python3.13/site-packages"
 #: Apps shown as Voici pages (notebooks/apps), in the landing page's order.
 APPS = (
     ("three_thirteen", "Three Thirteen",
@@ -230,6 +255,82 @@ def stub_wheel(dest: Path, name: str) -> Path:
     return make_wheel(dest, name, "0.0.0", {})
 
 
+def zip_tree(src: Path, dest: Path) -> Path:
+    """The files under ``src`` as the zip archive ``dest``, reproducible (sorted, fixed times)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + ".part")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(p for p in src.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(path.relative_to(src).as_posix(),
+                                   date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, path.read_bytes())
+    tmp.replace(dest)
+    return dest
+
+
+def _rewrite_record(tree: Path) -> None:
+    """A wheel's RECORD listing the files it holds now (its .pyc, not its removed .py)."""
+    for record in tree.glob("*.dist-info/RECORD"):
+        rel = record.relative_to(tree).as_posix()
+        files = {p.relative_to(tree).as_posix(): p.read_bytes()
+                 for p in sorted(tree.rglob("*")) if p.is_file() and p != record}
+        record.write_bytes(_wheel_record(files) + f"{rel},,\n".encode())
+
+
+def byte_compile(archives: dict[Path, bool], pyodide: Path) -> dict[Path, Path]:
+    """Each archive (a wheel, or the standard library's zip) with its modules compiled to
+    .pyc by Pyodide's own Python (scripts/site_pyc.cjs under Node), ``archive -> compiled
+    copy``.  The page's Python sets ``sys.dont_write_bytecode``: shipped as source, every
+    module would be compiled again at every page load, which was most of a warm start.
+    ``archives[path]`` is True to keep the source beside the .pyc (the kit's own code:
+    its tracebacks show their lines), False for .pyc only (as Pyodide ships its packages).
+    Compiled archives are kept in build/site-cache/pyc, named by what they are made from."""
+    script = ROOT / "scripts" / "site_pyc.cjs"
+    # named by Pyodide's version, the compiling script and how the archive is remade here
+    made_by = "".join(inspect.getsource(f) for f in (byte_compile, _rewrite_record, zip_tree))
+    salt = (json.loads((pyodide / "package.json").read_text())["version"] + sha256(script)
+            + hashlib.sha256(made_by.encode()).hexdigest())
+    out: dict[Path, Path] = {}
+    todo: list[tuple[Path, Path, bool, Path]] = []
+    for archive, keep_source in archives.items():
+        key = hashlib.sha256(f"{salt} {keep_source} {sha256(archive)}".encode()).hexdigest()
+        compiled = CACHE / "pyc" / key[:24] / archive.name
+        out[archive] = compiled
+        if not compiled.exists():
+            todo.append((archive, compiled, keep_source, WORK / "pyc" / str(len(todo))))
+    if not todo:
+        return out
+    jobs = []
+    for archive, _compiled, keep_source, tree in todo:
+        if tree.exists():
+            shutil.rmtree(tree)
+        with zipfile.ZipFile(archive) as z:
+            z.extractall(tree)
+        ddir = PAGE_SITE_PACKAGES if archive.suffix == ".whl" else PAGE_STDLIB
+        jobs.append({"dir": tree.name, "ddir": ddir, "legacy": not keep_source})
+    spec = WORK / "pyc" / "jobs.json"
+    spec.write_text(json.dumps({"root": str(WORK / "pyc"), "jobs": jobs}))
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("node is missing: the site's Python files are compiled by Pyodide "
+                         "under Node (make site runs npm ci, which needs it too)")
+    started = time.monotonic()
+    run([node, script, pyodide, spec])
+    print(f"byte-compiled {len(todo)} archives in {time.monotonic() - started:.1f} s", flush=True)
+    for _archive, compiled, keep_source, tree in todo:
+        if not keep_source:
+            for pyc in tree.rglob("*.pyc"):
+                source = pyc.with_suffix(".py")
+                if source.exists() and "__pycache__" not in pyc.parts:
+                    source.unlink()
+        _rewrite_record(tree)
+        zip_tree(tree, compiled)
+        shutil.rmtree(tree)
+    return out
+
+
 def lock_entry(name: str, wheel: Path, imports: list[str], depends: list[str],
                version: str | None = None) -> dict[str, Any]:
     return {"name": name, "version": version or wheel.name.split("-")[1],
@@ -288,10 +389,43 @@ def build_pyodide(static: Path) -> list[str]:
         lock["packages"][name] = lock_entry(name, whl, imports, depends)
     kit = kit_wheel(CACHE)
     shutil.copy2(kit, static / kit.name)
+    # sympy and tqdm, which the kit imports only inside functions, are not dependencies
+    # here: loading the kit does not load them (the apps' pages never do, see preload)
     lock["packages"]["rummy-kit"] = lock_entry("rummy-kit", kit, ["rummy", "widgets", "appkit"],
-                                               ["ipywidgets", "sympy", "tqdm"])
+                                               ["ipywidgets"])
+    # byte-compiled: the standard library and every wheel the apps load as they start
+    # (the kit's keeping its source); the lessons' sympy and mpmath stay source, as
+    # compiled they would be 9 MB more (the site is to stay under 60 MB)
+    shipped = {static / e["file_name"]: e["name"] == "rummy-kit"
+               for key, e in lock["packages"].items() if key not in LESSONS_ONLY}
+    shipped[static / "python_stdlib.zip"] = False
+    for archive, compiled in byte_compile(shipped, src).items():
+        shutil.copy2(compiled, archive)
+    for entry in lock["packages"].values():
+        entry["sha256"] = sha256(static / entry["file_name"])
     (static / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    apps = copy.deepcopy(lock)
+    for key in APPS_STUBS:
+        whl = stub_wheel(CACHE, key)
+        shutil.copy2(whl, static / whl.name)
+        apps["packages"][key].update(file_name=whl.name, sha256=sha256(whl), imports=[],
+                                     depends=[], version="0.0.0")
+    (static / APPS_LOCK).write_text(json.dumps(apps, indent=1, sort_keys=True))
     return sorted(lock["packages"])
+
+
+def preload(packages: list[str], apps: bool) -> list[str]:
+    """What ``loadPyodideOptions.packages`` lists: every package of the site's lock for
+    the lessons, all but :data:`LESSONS_ONLY` and :data:`APPS_SKIP` for the apps' pages; the
+    kernel's own by the names its worker looks for (else it installs them again, through
+    piplite).
+
+    >>> preload(["ipython", "parso", "pyodide-kernel", "sympy"], apps=True)
+    ['ipython', 'pyodide_kernel']
+    """
+    names = {normalize(n): n for n in KERNEL_START}
+    return sorted(names.get(p, p) for p in packages
+                  if not (apps and p in (*LESSONS_ONLY, *APPS_SKIP)))
 
 
 #: A code cell that needs pandas or matplotlib (none of them is to be had in Pyodide here).
@@ -413,11 +547,13 @@ def stage_contents(dest: Path) -> None:
     shutil.copytree(ROOT / "notebooks" / "quizzes", dest / "quizzes")
 
 
-def query_js() -> str:
+def query_js(packages: list[str] | None = None) -> str:
     """A script for each Voici page: the page's query string (``?seed=7``) becomes the
     kernel's ``QUERY_STRING``, as Voilà passes it under ``make app``.  It sets the
     ``env`` that the Pyodide kernel hands to ``loadPyodide`` in the page's settings
-    before JupyterLite reads them."""
+    before JupyterLite reads them, and ``packages``, if given, as the packages loaded
+    as the kernel starts, from the apps' lock (see :func:`preload` and
+    :data:`APPS_LOCK`; the path is the site's root's, as the kernel reads it)."""
     return """<script>
 (function () {
   var el = document.getElementById('jupyter-config-data');
@@ -429,9 +565,15 @@ def query_js() -> str:
   var env = options.env = options.env || {};
   env.HOME = env.HOME || '/home/pyodide';
   env.QUERY_STRING = window.location.search.replace(/^\\?/, '');
+  var packages = PACKAGES;
+  if (packages) {
+    options.packages = packages;
+    options.lockFileURL = LOCK;
+  }
   el.textContent = JSON.stringify(config);
 })();
-</script>""".replace("PLUGIN", json.dumps(KERNEL_PLUGIN))
+</script>""".replace("PLUGIN", json.dumps(KERNEL_PLUGIN)).replace("PACKAGES", json.dumps(packages)).replace(
+        "LOCK", json.dumps(f"./static/pyodide/{APPS_LOCK}"))
 
 
 def landing_page() -> str:
@@ -500,7 +642,8 @@ or on Binder.</p>
 def inputs_digest(prefix: Path) -> str:
     """A digest of everything the site is made from (a build with the same one is skipped)."""
     h = hashlib.sha256()
-    paths = [Path(__file__), ROOT / "package-lock.json", TEST_LOCK,
+    paths = [Path(__file__), ROOT / "scripts" / "site_pyc.cjs", ROOT / "package-lock.json",
+             TEST_LOCK,
              ROOT / "requirements" / "site.lock", ROOT / "pyproject.toml",
              *sorted((ROOT / "rummy").rglob("*.py")), *sorted((ROOT / "widgets").rglob("*.py")),
              *sorted((ROOT / "notebooks").glob("*.ipynb")),
@@ -532,7 +675,7 @@ def build(force: bool = False) -> Path:
             "pyodideUrl": "./static/pyodide/pyodide.js",
             "disablePyPIFallback": True,
             "pipliteUrls": [],
-            "loadPyodideOptions": {"packages": packages},
+            "loadPyodideOptions": {"packages": preload(packages, apps=False)},
         }},
     }}
     (WORK / "jupyter-lite.json").write_text(json.dumps(config, indent=1))
@@ -568,7 +711,8 @@ def build(force: bool = False) -> Path:
         marker = '<script id="jupyter-config-data"'
         at = text.find("</script>", text.find(marker)) + len("</script>")
         if marker in text and at > len("</script>"):
-            page.write_text(text[:at] + "\n" + query_js() + text[at:])
+            page.write_text(text[:at] + "\n" + query_js(preload(packages, apps=True))
+                            + text[at:])
     # JupyterLite's apps read the settings script of the site's index.html: keep it
     original = (OUT / "index.html").read_text()
     found = re.search(r'<script\s+id="jupyter-config-data".*?</script>', original, re.S)

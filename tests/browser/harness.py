@@ -236,12 +236,15 @@ class _StaticHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve_static(directory: Path, port: int | None = None) -> Iterator[str]:
+def serve_static(directory: Path, port: int | None = None,
+                 handler: type[http.server.SimpleHTTPRequestHandler] | None = None,
+                 ) -> Iterator[str]:
     """Serve the files of ``directory`` on a loopback port (the static site,
-    build/site/, needs nothing else); yields the address, ending in "/"."""
+    build/site/, needs nothing else), by ``handler`` (a subclass of the plain one, say
+    to count what is served); yields the address, ending in "/"."""
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", port or free_port()),
-        functools.partial(_StaticHandler, directory=str(directory)))
+        functools.partial(handler or _StaticHandler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

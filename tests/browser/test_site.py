@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -277,3 +278,88 @@ def test_classroom_page_says_it_needs_a_server(offline: Offline, site: str) -> N
     text = harness.page_text(page)
     assert "needs" in text or "does not have" in text
     assert "make app" in text
+
+
+#: The packages pyodide-kernel 0.7.0's worker imports as it starts, by the names it looks
+#: for in ``loadPyodideOptions.packages`` (worker.ts, initKernel): any other spelling, and
+#: it installs the package again through piplite at every start.
+KERNEL_NAMES = {"sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython"}
+#: What no app imports: the lessons' odds formulas (sympy, mpmath), progress bars (tqdm),
+#: and completions (jedi's parser, parso).
+NOT_FOR_APPS = {"sympy", "mpmath", "tqdm", "parso"}
+#: CPython 3.13's .pyc magic number (3571, Lib/importlib/_bootstrap_external.py), that
+#: of Pyodide 0.29's Python; flags 1: a hash-based .pyc used without checking a source.
+MAGIC_313 = (3571).to_bytes(2, "little") + b"\r\n"
+APP_PAGES = ("three_thirteen", "big_table", "gin_three", "meld_odds")
+
+
+def app_start(site: Path, app: str) -> tuple[list[str], dict[str, Any]]:
+    """The packages an app's page loads as its kernel starts (every name its settings
+    list, with what they depend on in the lock the page uses), and that lock."""
+    text = (site / "voici" / "render" / "apps" / f"{app}.html").read_text()
+    found = re.search(r'<script id="jupyter-config-data"[^>]*>(.*?)</script>', text, re.S)
+    assert found
+    options = json.loads(found[1])["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"].get("loadPyodideOptions", {})
+    packages = options.get("packages", [])
+    lock_file = "pyodide-lock.json"
+    # the page's own settings script may set them before JupyterLite reads the settings
+    own = re.search(r"var packages = (\[.*?\]);", text)
+    if own:
+        packages = json.loads(own[1])
+        named = re.search(r"options\.lockFileURL = \"\./static/pyodide/([\w.-]+)\"", text)
+        assert named, "the page's settings script names no lock"
+        lock_file = named[1]
+    lock = json.loads((site / "static" / "pyodide" / lock_file).read_text())
+    keys = {re.sub(r"[-_.]+", "-", k).lower(): k for k in lock["packages"]}
+    todo = [keys[re.sub(r"[-_.]+", "-", p).lower()] for p in packages]
+    closure: set[str] = set()
+    while todo:
+        key = todo.pop()
+        if key not in closure:
+            closure.add(key)
+            todo += [keys[re.sub(r"[-_.]+", "-", d).lower()]
+                     for d in lock["packages"][key]["depends"]]
+    return packages, {"lock": lock, "closure": sorted(closure)}
+
+
+def uncompiled(archive: Path) -> list[str]:
+    """The Python modules of a wheel or zip that have no .pyc of CPython 3.13 (beside
+    them, or in __pycache__), and the .pyc of another Python or checked against a source."""
+    with zipfile.ZipFile(archive) as z:
+        names = set(z.namelist())
+        bad = []
+        for name in sorted(names):
+            if name.endswith(".py"):
+                folder, _, stem = name[:-3].rpartition("/")
+                cached = f"{folder}/__pycache__/{stem}.cpython-313.pyc".lstrip("/")
+                if name + "c" not in names and cached not in names:
+                    bad.append(name)
+            elif name.endswith(".pyc"):
+                head = z.read(name)[:8]
+                if head[:4] != MAGIC_313 or int.from_bytes(head[4:], "little") != 1:
+                    bad.append(f"{name} (header {head.hex()})")
+        return bad
+
+
+def test_app_pages_load_only_what_the_apps_import(site: str) -> None:
+    """Issue 37, fast enough: an app's page loads no package for the lessons only, names
+    the kernel's own as its worker looks for them, and has jedi as an empty stand-in."""
+    for app in APP_PAGES:
+        packages, start = app_start(SITE, app)
+        assert set(packages) >= KERNEL_NAMES, (app, KERNEL_NAMES - set(packages))
+        assert not NOT_FOR_APPS & set(start["closure"]), (app, start["closure"])
+        jedi = SITE / "static" / "pyodide" / start["lock"]["packages"]["jedi"]["file_name"]
+        with zipfile.ZipFile(jedi) as z:
+            assert not [n for n in z.namelist() if n.startswith("jedi/")], app
+
+
+def test_app_pages_python_is_byte_compiled(site: str) -> None:
+    """Issue 37: the page's Python writes no bytecode (sys.dont_write_bytecode), so every
+    module an app's page imports as it starts ships compiled, the standard library too."""
+    _, start = app_start(SITE, "three_thirteen")
+    static = SITE / "static" / "pyodide"
+    archives = [static / start["lock"]["packages"][k]["file_name"] for k in start["closure"]]
+    found = {a.name: uncompiled(a)[:3] for a in [*archives, static / "python_stdlib.zip"]}
+    bad = {name: modules for name, modules in found.items() if modules}
+    assert not bad, f"modules the page would compile at every load: {bad}"
