@@ -373,18 +373,26 @@ def test_a_closed_table_stays_closed_after_a_restart(tmp_path: Path) -> None:
 
 # -- absent learners and the teacher ---------------------------------------------------------
 
+def two_learners(tmp_path: Path, clock: Clock, timeout: float
+                 ) -> tuple[TableService, str, int, str, str]:
+    """A Three Thirteen table of two learners (seed 2: nobody can go out in the
+    turns these tests play; a fixed deal, not a random one): the service, the
+    code, the seat to act, its token and the other learner's token."""
+    svc = make(tmp_path, clock)
+    made, joined = full_table(svc, "three_thirteen", ["human", "human"], timeout=timeout,
+                              speed=0, seed=2)
+    code = made["code"]
+    seat = svc.tables[code].game.current_player
+    token = next(j["token"] for j in joined if j["seat"] == seat)
+    other = next(j["token"] for j in joined if j["seat"] != seat)
+    return svc, code, seat, token, other
+
+
 def test_an_absent_learner_is_played_by_a_stand_in_and_gets_the_seat_back(tmp_path: Path
                                                                           ) -> None:
     clock = Clock()
-    svc = make(tmp_path, clock)
-    # seed 2: nobody can go out in the turns played here (a fixed deal, not a random one)
-    made, joined = full_table(svc, "three_thirteen", ["human", "human"], timeout=30, speed=0,
-                              seed=2)
-    code = made["code"]
+    svc, code, seat, token, other = two_learners(tmp_path, clock, timeout=30)
     t = svc.tables[code]
-    seat = t.game.current_player
-    token = next(j["token"] for j in joined if j["seat"] == seat)
-    other = next(j["token"] for j in joined if j["seat"] != seat)
     started = t.version
     svc.watch(code, other, +1)  # the other learner's page waits for news: present
     clock.t += 20
@@ -417,14 +425,8 @@ def test_a_closed_page_leaves_within_seconds_and_does_not_stall_the_table(tmp_pa
     the seat's turns at the bots' pace instead of stalling the table for 120 s.
     A learner who never long-polled (a script on the API) keeps the timeout."""
     clock = Clock()
-    svc = make(tmp_path, clock)
-    made, joined = full_table(svc, "three_thirteen", ["human", "human"], timeout=120, speed=0,
-                              seed=2)
-    code = made["code"]
+    svc, code, seat, token, other = two_learners(tmp_path, clock, timeout=120)
     t = svc.tables[code]
-    seat = t.game.current_player
-    token = next(j["token"] for j in joined if j["seat"] == seat)
-    other = next(j["token"] for j in joined if j["seat"] != seat)
     svc.watch(code, token, +1)
     svc.watch(code, other, +1)
     clock.t += 60
