@@ -297,7 +297,13 @@ def friendly_error(exc: BaseException) -> str:
     'Bad card'
     >>> friendly_error(ModuleNotFoundError("No module named 'pandas'", name="pandas"))[:42]
     'This needs the Python package pandas, whic'
+    >>> friendly_error(ModuleNotFoundError("No module named 'sqlite3'", name="sqlite3"))[:44]
+    'Your answers are checked here but not kept: '
     """
+    if isinstance(exc, ImportError) and exc.name == "sqlite3":  # the in-browser site's Python
+        return ("Your answers are checked here but not kept: this in-browser site has no "
+                "place to keep your record of learning. To keep it, run the kit with make app "
+                "or make lab, or open it on Binder.")
     if isinstance(exc, ImportError) and exc.name:
         return (f"This needs the Python package {exc.name.split('.')[0]}, which is not "
                 "installed here (the in-browser site has no pandas or matplotlib): run the "
