@@ -93,6 +93,11 @@ BOT_MOVES_PER_STEP = 1
 #: counts as left: the teacher sees it, and at a table with a timeout a stand-in
 #: plays the seat's turns at the bots' pace instead of waiting out the timeout
 LEFT_AFTER = 5.0
+#: seconds a page that stopped waiting the usual way (the service answered its
+#: long poll) may take before its next one: it is redrawing the table, which on a
+#: busy machine can take a while; a page whose poll was cut off (the page was
+#: closed, its kernel shut down) gets LEFT_AFTER
+QUIET_AFTER = 60.0
 _FORMAT = 1
 #: Statuses of a table that holds a place under the service's limit.
 _OPEN = ("waiting", "playing", "paused")
@@ -238,6 +243,7 @@ class _Seat:
     last_seen: float = 0.0
     watching: int = 0  # open long polls
     polled: bool = False  # a page long-polled for this seat (so a closed page is noticed)
+    dropped: bool = False  # its last long poll was cut off by the page, not answered
     left: bool = False  # that page went away (told to everybody once)
 
     @property
@@ -314,7 +320,7 @@ class TableService:
                  create_quota: int = CREATE_QUOTA, bot_pace: float = BOT_PACE,
                  moves_per_step: int = BOT_MOVES_PER_STEP,
                  seeds: Callable[[], int] | None = None,
-                 left_after: float = LEFT_AFTER) -> None:
+                 left_after: float = LEFT_AFTER, quiet_after: float = QUIET_AFTER) -> None:
         self.store = store if store is not None else Store()
         #: where a new table's deal comes from: 128 bits from ``secrets`` (a test
         #: passes a seeded source, so that its deals are the same on every run)
@@ -327,6 +333,7 @@ class TableService:
         self.bot_pace = float(bot_pace)
         self.moves_per_step = max(1, int(moves_per_step))
         self.left_after = float(left_after)
+        self.quiet_after = float(quiet_after)
         if teacher_key is not None and (not isinstance(teacher_key, str)
                                         or len(teacher_key.strip()) < 12):
             raise ValueError("the teacher key must be at least 12 characters (a fresh one "
@@ -473,7 +480,7 @@ class TableService:
             if token is None:
                 token = secrets.token_urlsafe(24)
             s.token = _hash(token)
-            s.away = s.polled = s.left = False
+            s.away = s.polled = s.left = s.dropped = False
             s.last_seen = self.clock()
             taken = {t.name.lower() for i, t in enumerate(table.seats) if i != seat}
             final, k = clean, 2
@@ -516,9 +523,10 @@ class TableService:
             self._who(table, token, allow_teacher=True)
             return table.version
 
-    def watch(self, code: Any, token: Any, delta: int) -> None:
-        """A long poll for ``token``'s seat opens (``delta`` 1) or ends (-1):
-        a learner waiting for news is present."""
+    def watch(self, code: Any, token: Any, delta: int, *, dropped: bool = False) -> None:
+        """A long poll for ``token``'s seat opens (``delta`` 1) or ends (-1;
+        ``dropped``: the page cut it off before it was answered, as when the
+        page is closed): a learner waiting for news is present."""
         with self._lock:
             table = self._table(code, allow_closed=True)
             who = self._who(table, token, allow_teacher=True)
@@ -527,6 +535,7 @@ class TableService:
                 s = table.seats[who]
                 s.watching = max(0, s.watching + delta)
                 s.last_seen = self.clock()
+                s.dropped = delta < 0 and dropped
                 if delta > 0:
                     s.polled = True
                     if s.left:  # the learner's page is back
@@ -909,7 +918,7 @@ class TableService:
     def _free(self, table: _Table, seat: int) -> None:
         s = table.seats[seat]
         s.token = None
-        s.away = s.polled = s.left = False
+        s.away = s.polled = s.left = s.dropped = False
         if table.game is None:
             s.name = f"Seat {seat + 1}"
         table.version += 1
@@ -985,11 +994,14 @@ class TableService:
 
     def _gone(self, s: _Seat, now: float) -> bool:
         """Did this learner's page go away?  It long-polled, none is open now,
-        and none was for ``left_after`` seconds (a page opens its next poll
-        at once).  A learner who never polled (a script using the API) is
-        judged by the table's timeout alone."""
+        and none was for ``left_after`` seconds since the page cut its last
+        poll off (it was closed), or for ``quiet_after`` seconds since its last
+        poll was answered (a page opens its next poll once it has redrawn the
+        table).  A learner who never polled (a script using the API) is judged
+        by the table's timeout alone."""
+        grace = self.left_after if s.dropped else self.quiet_after
         return (s.human and s.token is not None and s.polled and s.watching == 0
-                and now - s.last_seen > self.left_after)
+                and now - s.last_seen > grace)
 
     def presence(self, now: float | None = None) -> list[str]:
         """Mark the seats whose page went away as left, and tell everybody

@@ -408,7 +408,7 @@ class WaitHandler(_Handler):
             pass  # answered below with the same refusal
         finally:
             with contextlib.suppress(ServiceError):
-                self.service.watch(code, token, -1)
+                self.service.watch(code, token, -1, dropped=self._gone)
         await self.run(self.service.state, code, token)
 
 

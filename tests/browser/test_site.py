@@ -253,12 +253,17 @@ def test_lesson_guided_hand_and_quiz_in_jupyterlite(offline: Offline, site: str)
     feedback = f"{guided} .rummy-guided-feedback"
     expect(page.locator(f"{guided} .rummy-guided-situation").first).to_contain_text(
         "You hold 3♣ 3♦ 3♠", timeout=30_000)
+    # the kernel answers a click once it has run the cells still queued after this one
+    # (on a busy machine that took over 30 s): wait until no cell is waiting to run
+    page.wait_for_function(
+        "() => !Array.from(document.querySelectorAll('.jp-InputPrompt'))"
+        ".some(e => e.textContent.includes('*'))", timeout=START_MS)
     page.locator(f'{guided} .rummy-guided-moves button:text-is("draw discard")').click()
-    expect(page.locator(feedback).first).to_contain_text("(TR-2)", timeout=30_000)
+    expect(page.locator(feedback).first).to_contain_text("(TR-2)", timeout=60_000)
     assert page.locator(feedback).first.inner_text().startswith("Not that one:")
     page.locator(f'{guided} .rummy-guided-moves button:text-is("draw stock")').click()
     expect(page.locator(feedback).first).to_contain_text("Good. You draw from the stock",
-                                                         timeout=30_000)
+                                                         timeout=60_000)
     book = json.loads((harness.ROOT / "notebooks" / "quizzes" / "02_tre_tretton.json").read_text())
     first = book["quizzes"][0]  # the quiz file holds {"quizzes": [...], "exercises": [...]}
     quiz = page.locator(".rummy-quiz").first
@@ -267,7 +272,7 @@ def test_lesson_guided_hand_and_quiz_in_jupyterlite(offline: Offline, site: str)
     box.fill(first["answer"])
     box.press("Enter")
     quiz.locator(".rummy-quiz-check").click()
-    expect(quiz.locator(".rummy-quiz-feedback")).to_contain_text("Right", timeout=30_000)
+    expect(quiz.locator(".rummy-quiz-feedback")).to_contain_text("Right", timeout=60_000)
     assert not offline.axe([guided, ".rummy-quiz"])
 
 
