@@ -97,7 +97,7 @@ LEFT_AFTER = 5.0
 #: long poll) may take before its next one: it is redrawing the table, which on a
 #: busy machine can take a while; a page whose poll was cut off (the page was
 #: closed, its kernel shut down) gets LEFT_AFTER
-QUIET_AFTER = 60.0
+QUIET_AFTER = 15.0
 _FORMAT = 1
 #: Statuses of a table that holds a place under the service's limit.
 _OPEN = ("waiting", "playing", "paused")

@@ -206,9 +206,11 @@ def test_the_teacher_sees_a_closed_page_leave_and_the_table_goes_on(browser: Any
     closed = time.monotonic()
     teacher.wait_for_function(
         "() => Array.from(document.querySelectorAll('.rummy-classroom-seat'))"
-        ".some(r => /Dee/.test(r.innerText) && /left/.test(r.innerText))", timeout=30_000)
+        ".some(r => /Dee/.test(r.innerText) && /left/.test(r.innerText))", timeout=60_000)
+    # the kernel's long poll is cut off as it shuts down (then 5 s), or, closed just as
+    # the poll was answered, it never asks again (then QUIET_AFTER, 15 s, after that)
     seen = time.monotonic() - closed
-    assert seen < 20, f"the teacher saw the page leave after {seen:.1f} s"
+    assert seen < 45, f"the teacher saw the page leave after {seen:.1f} s"
     # the table goes on: a stand-in plays for Dee long before the 120 s timeout
     teacher.wait_for_function(
         "() => Array.from(document.querySelectorAll('.rummy-classroom-seat'))"
