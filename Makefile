@@ -177,7 +177,7 @@ site: $(SITE_STAMP) $(PYODIDE_NPM)
 	$(SITE_VENV)/bin/python scripts/build_site.py
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check rummy widgets tableserver tests benchmarks scripts
+	$(VENV)/bin/ruff check rummy widgets tableserver tests benchmarks scripts notebooks
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

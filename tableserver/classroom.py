@@ -19,6 +19,7 @@ messages.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import json
 import os
@@ -30,7 +31,7 @@ import ipywidgets as w
 from rummy.bots import bot_names
 from rummy.variants import VARIANTS, find_variant
 from tableserver.class_progress import ClassGrid
-from tableserver.remote import RemoteError, _call, api_base, on_hub
+from tableserver.remote import RemoteError, _call, api_base, in_daemon_thread, on_hub
 
 __all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
 
@@ -476,8 +477,9 @@ class Classroom:
         version = int(self.view.get("table", {}).get("version", 0))
         while self.view.get("status") != "closed":
             try:
-                public = await asyncio.to_thread(
-                    _call, self._url(f"wait?version={version}&timeout=25"), None, token, 45)
+                url = self._url(f"wait?version={version}&timeout=25")
+                public = await in_daemon_thread(  # a closed page's kernel quits at once
+                    functools.partial(_call, url, None, token, 45))
                 view = (None if self.watching else
                         await asyncio.to_thread(_call, self._url(), None, None, 30, self.key))
             except RemoteError as exc:

@@ -95,9 +95,11 @@ BOT_MOVES_PER_STEP = 1
 LEFT_AFTER = 5.0
 #: seconds a page that stopped waiting the usual way (the service answered its
 #: long poll) may take before its next one: it is redrawing the table, which on a
-#: busy machine can take a while; a page whose poll was cut off (the page was
-#: closed, its kernel shut down) gets LEFT_AFTER
-QUIET_AFTER = 15.0
+#: busy machine can take a while (over 15 s was seen with a hub and three learners'
+#: kernels starting on two cores), and a stand-in must never play for a learner who
+#: is there.  A closed page cuts its poll off (its kernel waits in a daemon thread,
+#: see ``remote.in_daemon_thread``), so it gets LEFT_AFTER
+QUIET_AFTER = 60.0
 _FORMAT = 1
 #: Statuses of a table that holds a place under the service's limit.
 _OPEN = ("waiting", "playing", "paused")

@@ -15,6 +15,7 @@ which builds ipywidgets.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import ssl
@@ -31,7 +32,43 @@ from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation
 
 __all__ = ["RemoteGame", "RemoteError", "SeatFinder", "find_seat", "shared_table", "api_base",
-           "on_hub", "SEAT_KEEPER_JS", "GO_JS"]
+           "on_hub", "in_daemon_thread", "SEAT_KEEPER_JS", "GO_JS"]
+
+
+async def in_daemon_thread(fn: Callable[[], Any]) -> Any:
+    """Run ``fn`` in a daemon thread and await its answer.
+
+    For the page's long poll: ``asyncio.to_thread`` uses the loop's executor,
+    whose threads Python joins when the kernel shuts down, so a closed page's
+    kernel would stay until the poll was answered (up to 25 s) and the service
+    would see an answered poll, not a page gone.  A daemon thread dies with the
+    kernel: the connection closes at once and the seat counts as left within
+    seconds (``LEFT_AFTER``).
+
+    >>> asyncio.run(in_daemon_thread(lambda: 6 * 7))
+    42
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Any] = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if answer.done():
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(value)
+
+    def run() -> None:
+        try:
+            value, error = fn(), None
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
+            value, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=run, name="rummy-long-poll", daemon=True).start()
+    return await answer
 
 
 class RemoteError(GameError):
@@ -569,7 +606,7 @@ class SharedTable:
     async def _listen(self) -> None:
         while not self._stop and self.game.status != "closed":
             try:
-                changed = await asyncio.to_thread(self.game.wait)
+                changed = await in_daemon_thread(self.game.wait)
             except RemoteError as exc:
                 if exc.status in (404, 410):  # closed, or forgotten
                     self._stop_table(CLOSED)

@@ -254,3 +254,72 @@ def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None
     wrong = Classroom(api=api, query=f"table={room.code}")
     wrong.handoff_box.value = json.dumps({"watch": "nope"})
     assert wrong.message.value and "rummy-projector" not in wrong.public.value
+
+
+# -- the page's long poll dies with its kernel (issue 39, item 13) -----------------------
+LONG_POLL_KERNEL = """
+import asyncio, sys, threading, time
+from tableserver.remote import in_daemon_thread
+way = sys.argv[1]
+
+async def main():
+    poll = (in_daemon_thread(lambda: time.sleep(60)) if way == "daemon"
+            else asyncio.to_thread(time.sleep, 60))
+    task = asyncio.ensure_future(poll)
+    await asyncio.sleep(0.2)
+    print("polling", flush=True)
+    task.cancel()  # the kernel shuts down while its page's poll is open
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("way", ["daemon", "executor"])
+def test_a_closed_pages_kernel_does_not_wait_for_its_long_poll(way: str) -> None:
+    """The learner's page waits for news in a daemon thread: a kernel shutting
+    down quits at once, which cuts its long poll off, so the service counts the
+    seat as left within seconds.  With the loop's executor (``asyncio.to_thread``)
+    Python joins the thread first: the kernel stays until the poll is answered
+    (here 60 s; the test gives up after 5 s)."""
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[1]
+    began = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-c", LONG_POLL_KERNEL, way], cwd=root,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        proc.wait(timeout=5)
+        quit_at_once = True
+    except subprocess.TimeoutExpired:
+        quit_at_once = False
+    finally:
+        proc.kill()
+        out = proc.communicate()[0]
+    assert "polling" in out
+    if way == "daemon":
+        assert quit_at_once and proc.returncode == 0, proc.returncode
+        assert time.monotonic() - began < 5
+    else:
+        assert not quit_at_once  # what the daemon thread avoids
+
+
+def test_in_daemon_thread_answers_and_raises() -> None:
+    import asyncio
+    import threading
+
+    from tableserver.remote import RemoteError, in_daemon_thread
+
+    def who() -> tuple[str, bool]:
+        me = threading.current_thread()
+        return me.name, me.daemon
+
+    assert asyncio.run(in_daemon_thread(who)) == ("rummy-long-poll", True)
+
+    def refuse() -> None:
+        raise RemoteError("the table is closed", 410)
+
+    with pytest.raises(RemoteError, match="closed") as err:
+        asyncio.run(in_daemon_thread(refuse))
+    assert err.value.status == 410
