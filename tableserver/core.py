@@ -94,12 +94,12 @@ BOT_MOVES_PER_STEP = 1
 #: plays the seat's turns at the bots' pace instead of waiting out the timeout
 LEFT_AFTER = 5.0
 #: seconds a page that stopped waiting the usual way (the service answered its
-#: long poll) may take before its next one: it is redrawing the table, which on a
-#: busy machine can take a while (over 15 s was seen with a hub and three learners'
-#: kernels starting on two cores), and a stand-in must never play for a learner who
-#: is there.  A closed page cuts its poll off (its kernel waits in a daemon thread,
-#: see ``remote.in_daemon_thread``), so it gets LEFT_AFTER
-QUIET_AFTER = 60.0
+#: long poll) may take before its next one.  The kit's pages ask again at once
+#: (their poll runs in a daemon thread of its own, ``SharedTable._listen``), and
+#: a closed page's poll is cut off (LEFT_AFTER); a client that redraws before it
+#: asks again may take a while on a busy machine.  A closed page whose poll was
+#: answered just before it died never asks again: it counts as left after this
+QUIET_AFTER = 15.0
 _FORMAT = 1
 #: Statuses of a table that holds a place under the service's limit.
 _OPEN = ("waiting", "playing", "paused")

@@ -20,6 +20,7 @@ import json
 import os
 import ssl
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -497,14 +498,17 @@ class SharedTable:
             f"<b>{html.escape(game.players[game.seat])}</b>. This browser keeps your seat: "
             "open the same link again to come back to it.</span>")
         self._build_table()
-        self._task: asyncio.Task[Any] | None = None
         self._stop = False
+        self._drawn = game.version  # the version the table shows
+        self._poller: threading.Thread | None = None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is not None:
-            self._task = loop.create_task(self._listen())
+            self._poller = threading.Thread(target=self._listen, args=(loop,),
+                                            name="rummy-long-poll", daemon=True)
+            self._poller.start()
 
     def _build_table(self) -> None:
         g = self.game
@@ -586,6 +590,7 @@ class SharedTable:
 
     def update(self) -> None:
         """Redraw from the game's latest state."""
+        self._drawn = self.game.version
         if self.game.status == "closed":
             self._stop_table(CLOSED)
             return
@@ -603,26 +608,57 @@ class SharedTable:
                 self.table.status.remove_class("rummy-your-turn")
                 self.table.status.value = "The hand is over: waiting for the teacher."
 
-    async def _listen(self) -> None:
+    def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The page's long poll, in a daemon thread of its own (started when the
+        page is built in a running kernel).  It opens the next poll as soon as
+        one is answered and hands the news to the kernel's loop, which redraws
+        the table: however long a redraw takes on a busy machine, a poll is open
+        while the page is, so the service never takes a slow page for gone.  A
+        closed page's kernel quits at once (a daemon thread does not hold it),
+        which cuts the poll off: the seat counts as left within seconds."""
+
+        def on_loop(fn: Callable[..., Any], *args: Any) -> bool:
+            try:
+                loop.call_soon_threadsafe(fn, *args)
+                return True
+            except RuntimeError:  # the loop closed: the kernel is shutting down
+                # one more poll, which the kernel's end cuts off: the service
+                # sees the page leave within seconds, not after an answered poll
+                with contextlib.suppress(Exception):
+                    self.game.wait()
+                return False
+
         while not self._stop and self.game.status != "closed":
             try:
-                changed = await in_daemon_thread(self.game.wait)
+                changed = self.game.wait()
             except RemoteError as exc:
                 if exc.status in (404, 410):  # closed, or forgotten
-                    self._stop_table(CLOSED)
+                    on_loop(self._stop_table, CLOSED)
                     return
-                self.note.value = f"Lost touch with the table ({exc}); trying again..."
-                await asyncio.sleep(2)
+                if not on_loop(self._lost, exc):
+                    return
+                time.sleep(2)
                 continue
             except Exception as exc:  # noqa: BLE001 - shown as a note, then retried
-                self.note.value = f"Lost touch with the table ({exc}); trying again..."
-                await asyncio.sleep(2)
+                if not on_loop(self._lost, exc):
+                    return
+                time.sleep(2)
                 continue
-            if changed:
-                try:
-                    self.update()
-                except Exception as exc:  # noqa: BLE001 - never a traceback on the page
-                    self.note.value = f"{type(exc).__name__}: {exc}"
+            if changed and not on_loop(self._news):
+                return
+
+    def _lost(self, exc: BaseException) -> None:
+        self.note.value = f"Lost touch with the table ({exc}); trying again..."
+
+    def _news(self) -> None:
+        """On the kernel's loop: draw the newest state the poll brought, once
+        (news that came while a redraw ran are drawn together)."""
+        if self.game.version == self._drawn:
+            return
+        try:
+            self.update()
+        except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+            self.note.value = f"{type(exc).__name__}: {exc}"
 
     def close(self) -> None:
         self._stop = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -155,7 +156,16 @@ def test_a_closed_table_says_so_and_stops(api: str) -> None:
     made = create(api, {"variant": "big_table", "seats": ["human", "greedy"], "speed": 0})
     ana = shared_table(made["code"], "Ana", api=api)
     post(api, f"/tables/{made['code']}/close", {"teacher_key": KEY})
-    asyncio.run(asyncio.wait_for(ana._listen(), 30))  # returns: no "trying again" for ever
+
+    async def listen() -> None:  # the page's poller, as a running kernel starts it
+        poller = threading.Thread(target=ana._listen, args=(asyncio.get_running_loop(),),
+                                  daemon=True)
+        poller.start()
+        while poller.is_alive():  # it returns: no "trying again" for ever
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # what it handed to the loop runs
+
+    asyncio.run(asyncio.wait_for(listen(), 30))
     assert CLOSED in ana.note.value and "Lost touch" not in ana.note.value
     assert "Your turn" not in ana.table.status.value
     assert "rummy-your-turn" not in ana.table.status._dom_classes

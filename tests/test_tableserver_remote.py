@@ -323,3 +323,52 @@ def test_in_daemon_thread_answers_and_raises() -> None:
     with pytest.raises(RemoteError, match="closed") as err:
         asyncio.run(in_daemon_thread(refuse))
     assert err.value.status == 410
+
+
+def test_a_page_opens_its_next_poll_while_it_redraws(api: str) -> None:
+    """The page's poll runs in a daemon thread that asks again as soon as it is
+    answered: while the kernel's loop redraws the table (here held up for 3 s,
+    as on a busy machine), a poll is open, so the service never takes the page
+    for gone."""
+    import asyncio
+    import threading
+    import time
+
+    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    polls: list[float] = []
+    redraws: list[tuple[float, float]] = []
+
+    async def page() -> None:
+        ana = shared_table(made["code"], "Ana", api=api)
+        assert ana._poller is not None and ana._poller.daemon
+        ask = ana.game.wait
+
+        def counted(timeout: float = 25) -> bool:
+            polls.append(time.monotonic())
+            return ask(timeout=timeout)
+
+        ana.game.wait = counted  # type: ignore[method-assign]
+        slow = ana.update
+
+        def slow_update() -> None:
+            began = time.monotonic()
+            time.sleep(3)  # the loop is busy: nothing else runs in the kernel
+            slow()
+            redraws.append((began, time.monotonic()))
+
+        ana.update = slow_update  # type: ignore[method-assign]
+        ben = RemoteGame.join(made["code"], "Ben", api=api)  # news: Ben sits down
+        deadline = time.monotonic() + 20
+        while len(redraws) < 1 and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
+        ana.close()
+        assert ben.seat != ana.game.seat
+        assert ana.table is not None  # the game began: the page drew the table
+
+    thread = threading.Thread(target=asyncio.run, args=(page(),), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert redraws, "the page never redrew"
+    _began, ended = redraws[0]
+    assert any(t < ended for t in polls), (polls, redraws)  # asked again before it ended
