@@ -3,6 +3,7 @@ Chromium, ``browser``, comes from tests/conftest.py), a fresh page per test that
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,3 +42,24 @@ def page(browser: Any, voila: harness.Server) -> Iterator[Any]:
         assert not errors, f"JavaScript errors on the page: {errors}"
     finally:
         context.close()
+
+
+_SERVERS_BEFORE = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Iterator[None]:
+    """A failed browser test's report ends with the last lines of what each server
+    it could have used printed (the servers still running, and those started
+    during the test): a page that never loaded or a kernel that failed says why."""
+    if call.when == "setup":
+        item.stash[_SERVERS_BEFORE] = len(harness.STARTED)
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        before = item.stash.get(_SERVERS_BEFORE, 0)
+        for i, server in enumerate(harness.STARTED):
+            if i >= before or server.proc.poll() is None:
+                with contextlib.suppress(OSError, ValueError):
+                    tail = server.log()[-6000:]
+                    report.sections.append((f"server log: {server.base}", tail))

@@ -103,6 +103,11 @@ def _wait_http(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = 
     raise TimeoutError(f"nothing answered at {url} within {timeout:.0f} s")
 
 
+#: Every server started in this test session, so that a failed test's report
+#: can show what the servers it used printed (see conftest.py).
+STARTED: list[Server] = []
+
+
 class Server:
     """A server process on a free loopback port, its output kept in a log file
     (``context``: how an HTTPS server's certificate is checked while waiting)."""
@@ -114,6 +119,7 @@ class Server:
         self.base = base
         self.log_path = Path(tempfile.mkstemp(prefix="rummy-server-", suffix=".log")[1])
         self._log = self.log_path.open("wb")
+        STARTED.append(self)
         self.proc = subprocess.Popen(
             list(argv), cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -127,7 +133,8 @@ class Server:
 
     def log(self) -> str:
         """Everything the server (and its kernels) printed so far."""
-        self._log.flush()
+        if not self._log.closed:
+            self._log.flush()
         return self.log_path.read_text(errors="replace")
 
     def tracebacks(self) -> list[str]:
