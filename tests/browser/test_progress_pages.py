@@ -181,9 +181,20 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
             page, watch, _ = pages[name]
             page.wait_for_selector(harness.READY, timeout=120_000)
             watch.settle()
-            for _ in range(times):
+            for n in range(times):
                 watch.click("button.rummy-own-pile")
-                page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+                try:
+                    page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+                except Exception as exc:  # say what the page and the table were doing
+                    req = urllib.request.Request(
+                        server.base + f"rummy/api/tables/{code}",
+                        headers={"X-Rummy-Teacher-Key": KEY, "X-Rummy-Token": KEY})
+                    with urllib.request.urlopen(req, timeout=30) as r:
+                        table = json.loads(r.read())["table"]
+                    raise AssertionError(
+                        f"{name}'s click {n + 1} on the own pile showed no BT-3 refusal. The "
+                        f"page: {harness.page_text(page)[:1500]!r}. The table: "
+                        f"{json.dumps(table)[:3000]}") from exc
         # the teacher's page: signed in with the teacher key (nothing in its address), the
         # class of every table of the server
         tctx = browser.new_context(viewport={"width": 1280, "height": 900})
