@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import secrets
 import shutil
@@ -260,7 +261,10 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
 
     # ana tries her own pile (BT-3: a refused move, kept in her own server's record)
     ana = learners[0]
-    assert ana.view()["legal_actions"], "ana has nothing to do at the first cycle"
+    first = ana.view()
+    assert first["legal_actions"], (  # what she saw instead (her own seat's view)
+        "ana has nothing to do at the first cycle: "
+        + json.dumps({k: first.get(k) for k in ("status", "phase", "player", "log", "table")})[:3000])
     ana.wait_hand()
     ana.watch.click("button.rummy-own-pile")
     ana.page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
