@@ -39,12 +39,11 @@ __all__ = ["RemoteGame", "RemoteError", "SeatFinder", "find_seat", "shared_table
 async def in_daemon_thread(fn: Callable[[], Any]) -> Any:
     """Run ``fn`` in a daemon thread and await its answer.
 
-    For the page's long poll: ``asyncio.to_thread`` uses the loop's executor,
-    whose threads Python joins when the kernel shuts down, so a closed page's
-    kernel would stay until the poll was answered (up to 25 s) and the service
-    would see an answered poll, not a page gone.  A daemon thread dies with the
-    kernel: the connection closes at once and the seat counts as left within
-    seconds (``LEFT_AFTER``).
+    For a long poll (the teacher's page; a learner's page polls in a thread of
+    its own, ``SharedTable._listen``): ``asyncio.to_thread`` uses the loop's
+    executor, whose threads Python joins when the kernel shuts down, so a closed
+    page's kernel would stay until the poll was answered (up to 25 s).  A
+    daemon thread dies with the kernel, which quits at once.
 
     >>> asyncio.run(in_daemon_thread(lambda: 6 * 7))
     42
