@@ -179,14 +179,21 @@ def jupyter_path(root: Path = ROOT) -> str:
 
 
 def start_voila(port: int | None = None, root: Path = ROOT, python: str = sys.executable,
-                extra_args: Sequence[str] = (), env: dict[str, str] | None = None) -> Server:
+                extra_args: Sequence[str] = (), env: dict[str, str] | None = None,
+                seeds: Sequence[int] = ()) -> Server:
     """Serve ``root`` with Voilà as ``make app`` does (voila.json, the "rummy"
     template, the table service under /rummy/api/), on a free loopback port
     unless ``port`` is given.  Tables are kept where ``env`` says
-    (``RUMMY_DATA``), else in a fresh temporary folder."""
+    (``RUMMY_DATA``), else in a fresh temporary folder.  With ``seeds``, the
+    shared tables are dealt from them in turn (``seeded_voila.py``: the deal
+    a test was written for), else from :mod:`secrets` as the kit deals."""
     port = port or free_port()
     env = {"RUMMY_DATA": tempfile.mkdtemp(prefix="rummy-data-"), **(env or {})}
-    argv = [python, "-m", "tableserver.voila_app", "--no-browser", f"--port={port}",
+    serve = ["-m", "tableserver.voila_app"]
+    if seeds:
+        env["RUMMY_TEST_SEEDS"] = ",".join(str(int(s)) for s in seeds)
+        serve = [str(Path(__file__).with_name("seeded_voila.py"))]
+    argv = [python, *serve, "--no-browser", f"--port={port}",
             "--Voila.ip=127.0.0.1", "--template=rummy", "--Voila.port_retries=0", *extra_args, str(root)]
     full_env = {**os.environ, **(env or {}), "JUPYTER_PATH": jupyter_path(root),
                 "PYTHONUNBUFFERED": "1"}

@@ -23,6 +23,7 @@ import pytest
 from harness import Watch
 from test_browser_axe import assert_accessible
 
+import rummy
 from rummy.progress import Record
 
 pytestmark = pytest.mark.browser
@@ -148,6 +149,8 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
 
 #: The teacher key the server of the class grid's test is given (RUMMY_TEACHER_KEY).
 KEY = "teacher-key-of-the-progress-tests-0123"
+#: The shared table's seed in the three learners' test (harness.start_voila's ``seeds``).
+DEAL = 1
 
 
 def api(base: str, path: str, body: Any = None, token: str = "") -> dict[str, Any]:
@@ -163,8 +166,15 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
                                                                  tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
+    # the deal: the table's first cycle is everybody's draw, so that each learner's click
+    # on the own pile is refused with BT-3. About one deal in seven at three seats opens
+    # with a match window instead (BT-4: a hand complete straight after the deal; seed 17
+    # is one), where the click is refused with BT-4 or "allowed: call match, play on": with
+    # a deal from secrets, this test failed on those deals (runs 3 and 4 of a sweep)
+    assert rummy.new_game("big_table", players=["Ana", "Ben", "Cleo"],
+                          seed=DEAL).phase == "draw"
     with harness.start_voila(env={"RUMMY_DATA": str(data), "RUMMY_TEACHER_KEY": KEY},
-                             extra_args=["--show_tracebacks=True"]) as server:
+                             extra_args=["--show_tracebacks=True"], seeds=[DEAL]) as server:
         made = api(server.base, "/tables", {"teacher_key": KEY, "variant": "big_table",
                                            "seats": ["human"] * 3, "speed": 10})
         code = made["code"]
