@@ -9,6 +9,7 @@ the comments.
 from __future__ import annotations
 
 import asyncio
+import html
 import re
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from test_widgets_tables import click_big_table, click_gin, click_three_thirteen, play_out
 
+import rummy
 from rummy.cards import Card
 from rummy.game import Action
 from widgets import BigTableTable, GinTable, MeldChecker, OddsExplorer, ThreeThirteenTable
@@ -213,6 +215,30 @@ def test_engine_errors_are_told_to_the_learner_in_words() -> None:
     b = BigTableTable(players=3, seed=4, speed=0)
     b.own_pile.button.click()  # BT-3
     assert "your own pile" in b.message.value and "their own" not in b.message.value
+
+
+def test_a_shared_tables_refusals_say_you_not_the_learners_name() -> None:
+    """At a shared table the engine names the learner's seat ("Ana has no
+    complete hand"): the page says "You".  Seed 17 deals Ben a complete hand,
+    so the deal opens with his match window (BT-4)."""
+    names = ["Ana", "Ben", "Cleo"]
+    game = rummy.new_game("big_table", players=names, seed=17)
+    assert game.phase == "match call after deal" and game.to_act() == [1]
+    refusals = []
+    for seat in (0, 1):  # each clicks the own pile
+        with pytest.raises(rummy.GameError) as caught:
+            game.apply("draw own pile", player=seat)
+        refusals.append(caught.value)
+    assert str(refusals[0]).startswith("Ana has no complete hand")  # the engine's words
+    said = []
+    for seat, exc in enumerate(refusals):
+        t = BigTableTable(players=names, learner=seat, name=names[seat], seed=17, speed=0)
+        t.show_error(exc)
+        said.append(html.unescape(re.sub(r"<[^>]+>", "", t.message.value)))
+    assert said == [
+        "You have no complete hand to call match with (BT-4); only a player whose whole hand "
+        "is melded may call now",
+        "You can't take from your own pile now. You can: call match, or play on."]
 
 
 def test_sentences_for_the_learner_say_you() -> None:

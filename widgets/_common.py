@@ -317,6 +317,7 @@ _MOVE_WORDS = {
     "draw discard": "take the top card of the discard pile",
     "draw pool": "draw from the pool",
     "draw pile": "take the top card of your right neighbour's pile",
+    "draw own pile": "take from your own pile",
     "take upcard": "take the upcard",
     "pass": "pass",
     "call match": "call match",
@@ -578,6 +579,21 @@ def _verb(verb: str) -> str:
     if verb.endswith("s") and not verb.endswith("ss"):
         return verb[:-1]
     return verb
+
+
+def as_you(text: str, name: str) -> str:
+    """``text`` with the learner's seat, named ``name`` by a shared table's
+    engine, called "You" as the kit's own tables call it (then
+    :func:`second_person` and :func:`learner_error` make it English).
+
+    >>> as_you("Ana has no complete hand to call match with (BT-4)", "Ana")
+    'You has no complete hand to call match with (BT-4)'
+    >>> as_you("Ben takes 7h from Ana's pile; Anastasia passes.", "Ana")
+    "Ben takes 7h from You's pile; Anastasia passes."
+    """
+    if not name.strip() or name == "You":
+        return text
+    return re.sub(rf"(?<![\w']){re.escape(name)}(?!\w)", "You", text)
 
 
 def second_person(line: str) -> str:

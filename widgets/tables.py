@@ -35,11 +35,13 @@ from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
 from widgets._common import (
     View,
+    as_you,
     button,
     cards_html,
     esc,
     face,
     html_box,
+    learner_error,
     move_words,
     safe,
     second_person,
@@ -297,6 +299,10 @@ class _Table(View):
             self.details.set_title(i, t)
 
     def show_error(self, exc: BaseException | str) -> None:
+        if isinstance(exc, GameError) and self.learner_name != "You":
+            # a shared table's engine names the learner's seat ("Ana has no complete
+            # hand"): the learner reads "You have no complete hand"
+            exc = learner_error(as_you(str(exc), self.learner_name))
         super().show_error(exc)
         self._message_key = self._situation()
 
