@@ -56,7 +56,10 @@ TEACHER_KEEPER_JS = """
       typed = e.target.value;
     }
   }, true);
+  // a page being left has given its kernel up: a widget changed then raises "Cannot send"
+  window.addEventListener('beforeunload', function () { window.rummyLeaving = true; });
   window.setInterval(function () {
+    if (window.rummyLeaving) { return; }
     if (!told) {
       var box = document.querySelector('.rummy-classroom-handoff input');
       if (box) {

@@ -326,7 +326,10 @@ SEAT_KEEPER_JS = """
     window.history.replaceState(null, '', url.pathname + url.search);
   }
   var told = false;
+  // a page being left has given its kernel up: a widget changed then raises "Cannot send"
+  window.addEventListener('beforeunload', function () { window.rummyLeaving = true; });
   var timer = window.setInterval(function () {
+    if (window.rummyLeaving) { return; }
     if (!told) {
       var box = document.querySelector('.rummy-seat-handoff input');
       if (box) {

@@ -54,7 +54,11 @@ LEARNER_JS = """
   if (window.rummyLearnerKeeper) { return; }
   window.rummyLearnerKeeper = true;
   var KEY = 'rummy-learner';
+  // a page being left has given its kernel up (Voila disposes the connection): a
+  // widget changed then raises "Cannot send"
+  window.addEventListener('beforeunload', function () { window.rummyLeaving = true; });
   window.setInterval(function () {
+    if (window.rummyLeaving) { return; }
     document.querySelectorAll('.rummy-learner-name[data-learner]').forEach(function (el) {
       var name = el.getAttribute('data-learner');
       if (name && window.localStorage.getItem(KEY) !== name) { window.localStorage.setItem(KEY, name); }
@@ -70,7 +74,7 @@ LEARNER_JS = """
       input.value = kept;
       input.dispatchEvent(new Event('input', {bubbles: true}));
       input.dispatchEvent(new Event('change', {bubbles: true}));
-      window.setTimeout(function () { ok.click(); }, 50);
+      window.setTimeout(function () { if (!window.rummyLeaving) { ok.click(); } }, 50);
     });
   }, 250);
 })();

@@ -61,3 +61,31 @@ def test_closing_ten_pages_shuts_their_ten_kernels_down(browser: Any, voila: har
                if "api/shutdown" in line and " 403 " in line]
     assert not left, (f"{len(left)} of 10 kernels outlived their pages; "
                       f"shutdown refusals: {refused[:3]}")
+
+
+def test_a_page_being_left_presses_no_widget(browser: Any, voila: harness.Server) -> None:
+    """Voilà gives a page's kernel up at ``beforeunload`` (it disposes the
+    connection): a widget the kit's script pressed after that raised "Cannot
+    send" (once in a sweep of ``make test``: the page script pressed a table's
+    hidden ``rummy-page-ready`` button as the page was being left).  Here the
+    page is told it is being left, then its table is drawn anew: the script
+    presses nothing, and the page shows no error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = harness.patient(context.new_page())
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, players=2))
+        page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+        page.wait_for_selector(".rummy-root[data-rummy-shown]", state="attached")
+        page.evaluate("""() => {
+          window.dispatchEvent(new Event('beforeunload'));  // what leaving the page does
+          const table = document.querySelector('.rummy-root');
+          delete table.dataset.rummyShown;  // as if the table had just been drawn
+          table.classList.add('rummy-drawn-again');  // the script looks again
+        }""")
+        page.wait_for_timeout(1_000)
+        assert errors == [], errors
+        assert page.evaluate("() => window.rummyLeaving") is True
+    finally:
+        context.close()
