@@ -24,16 +24,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tableserver import core  # noqa: E402
 
-_SEEDS = itertools.cycle([int(s) for s in os.environ["RUMMY_TEST_SEEDS"].split(",")])
-_init = core.TableService.__init__
 
+def main() -> None:
+    """Serve, the table service's seeds taken from ``RUMMY_TEST_SEEDS``."""
+    seeds = itertools.cycle([int(s) for s in os.environ["RUMMY_TEST_SEEDS"].split(",")])
+    init = core.TableService.__init__
 
-def _seeded_init(self: core.TableService, *args: Any, **kwargs: Any) -> None:
-    kwargs.setdefault("seeds", lambda: next(_SEEDS))
-    _init(self, *args, **kwargs)
+    def seeded_init(self: core.TableService, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("seeds", lambda: next(seeds))
+        init(self, *args, **kwargs)
 
+    core.TableService.__init__ = seeded_init  # type: ignore[method-assign]
+    runpy.run_module("tableserver.voila_app", run_name="__main__", alter_sys=True)
 
-core.TableService.__init__ = _seeded_init  # type: ignore[method-assign]
 
 if __name__ == "__main__":
-    runpy.run_module("tableserver.voila_app", run_name="__main__", alter_sys=True)
+    main()
