@@ -84,7 +84,11 @@ class Learner:
         self.table_seen: set[str] = set()
 
     def ready(self) -> None:
-        self.page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
+        try:
+            self.page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
+        except Exception as exc:  # say what the page shows instead (a sweep run failed here)
+            raise AssertionError(f"{self.name}'s page shows no table after 120 s; it shows "
+                                 f"{harness.page_text(self.page)[:2000]!r}") from exc
         self.token = wait_token(self.page, self.code)
         self.watch.settle()
 
@@ -217,10 +221,17 @@ def play_one_move(learners: list[Learner]) -> bool:
             pytest.fail(f"{x.name} may {action} (version {view['version']}, phase "
                         f"{view['phase']}) but the page's {control} stays disabled; the page "
                         f"says {said}; {x.page.url}")
-        if action.verb in ("call match", "draw pile"):
-            x.watch.click(control)
-        else:
-            click_action(x.watch, action)
+        try:
+            if action.verb in ("call match", "draw pile"):
+                x.watch.click(control)
+            else:
+                click_action(x.watch, action)
+        except TimeoutError:  # say what the page and the seat show (a sweep run failed here)
+            view = x.view()
+            pytest.fail(f"{x.name}'s kernel did not answer the click on {control} ({action}) in "
+                        f"30 s; the page shows {harness.page_text(x.page)[:2000]!r}; the seat: "
+                        f"version {view['version']}, phase {view['phase']}, legal "
+                        f"{view.get('legal_actions')}")
         moved = True
     return moved
 
