@@ -20,13 +20,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from tableserver import core  # noqa: E402
-
 
 def main() -> None:
-    """Serve, the table service's seeds taken from ``RUMMY_TEST_SEEDS``."""
+    """Serve, the table service's seeds taken from ``RUMMY_TEST_SEEDS``.
+    (Nothing happens at import: ``make unit`` imports this file for doctests.)"""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from tableserver import core
+
     seeds = itertools.cycle([int(s) for s in os.environ["RUMMY_TEST_SEEDS"].split(",")])
     init = core.TableService.__init__
 
