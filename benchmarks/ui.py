@@ -11,7 +11,15 @@ For each table app, served by Voilà as ``make app`` does:
   after the other; the first load (cold caches, and the server still filling
   its pools of kernels) is reported apart.  Where the time goes: the page's
   ``load`` event (its HTML and Voilà's script bundles), then the widgets drawn
-  (the rest), and how many page elements the table is;
+  (the rest), how many page elements the table is, and how long the page's
+  main thread was **busy** until the table was ready (Chromium's own count,
+  ``TaskDuration``: parsing, compiling and running Voilà's bundles and the
+  widgets' code, styles, layout); a busy time close to the ready time says the
+  page waits on the browser's CPU, not on the network or the kernel;
+- **Voilà's floor**: the same measure for a page of Voilà's own holding a single
+  ipywidgets button (the kit's template and page script, a pool of preheated
+  kernels, no table): what any Voilà app takes on this machine before the kit
+  draws anything;
 - **click**: from a click in the page to the table showing its effect, timed in
   the page itself (``performance.now()`` around the click and a MutationObserver):
   selecting a card (a round trip to the kernel and back) and drawing from the
@@ -75,25 +83,73 @@ CLICK_JS = """async ([sel, done]) => {
 HAND_CARDS = ".rummy-hand button.rummy-card"
 
 
-def time_ready(browser: Any, url: str) -> tuple[float, float, int]:
+def time_ready(browser: Any, url: str) -> tuple[float, float, int, float]:
     """(seconds from asking for ``url`` to its table being ready, seconds to the
-    page's load event, elements in the table).  ``browser`` a browser (a fresh
-    profile per page: nothing cached) or a browser context (its cache kept: a
-    learner who opened the app before)."""
+    page's load event, elements in the table, seconds the page's main thread was
+    busy until then).  ``browser`` a browser (a fresh profile per page: nothing
+    cached) or a browser context (its cache kept: a learner who opened the app
+    before)."""
     page = (browser.new_page() if hasattr(browser, "browser")
             else browser.new_page(viewport={"width": 1280, "height": 900}))
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
     try:
         t0 = time.perf_counter()
         page.goto(url, wait_until="commit")
         page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
         ready = time.perf_counter() - t0
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         page.wait_for_load_state("load")
         load = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0];"
                              " return n.loadEventStart / 1000; }")
         elements = page.evaluate(f"() => document.querySelectorAll('{harness.READY} *').length")
-        return ready, float(load), int(elements)
+        return ready, float(load), int(elements), float(metrics.get("TaskDuration", 0.0))
     finally:
+        cdp.detach()
         page.close()
+
+
+#: the floor's notebook: one button, marked ready as a table is
+FLOOR_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "floor", "metadata": {},
+               "outputs": [], "source": [
+                   "import ipywidgets as w\n",
+                   "b = w.Button(description='Deal')\n",
+                   "b.add_class('rummy-table-ready')\n",
+                   "b"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                "name": "python3"}, "title": "One button"},
+    "nbformat": 4, "nbformat_minor": 5}
+
+
+def floor_root(where: Path) -> Path:
+    """A folder Voilà serves as ``make app`` serves the kit (its settings, its
+    template), holding only ``notebooks/apps/floor.ipynb`` with a pool of 2."""
+    import json
+    import shutil
+
+    root = where / "floor"
+    (root / "notebooks" / "apps").mkdir(parents=True)
+    (root / "notebooks" / "apps" / "floor.ipynb").write_text(json.dumps(FLOOR_NOTEBOOK))
+    settings = json.loads((harness.ROOT / "voila.json").read_text())
+    settings["VoilaKernelManager"]["kernel_pools_config"] = {
+        "default": {"pool_size": 0}, "notebooks/apps/floor.ipynb": {"pool_size": 2}}
+    (root / "voila.json").write_text(json.dumps(settings))
+    shutil.copytree(harness.ROOT / "share", root / "share")
+    return root
+
+
+def time_floor(browser: Any, loads: int) -> list[float]:
+    """Seconds to a ready page of Voilà's floor (see the module's docstring),
+    ``loads`` times after one untimed load, each with the pool full again."""
+    with tempfile.TemporaryDirectory(prefix="rummy-floor-") as tmp, \
+            harness.start_voila(root=floor_root(Path(tmp))) as server:
+        url = harness.app_url(server.base, "floor")
+        times = []
+        for _ in range(loads + 1):
+            wait_for_pools(server, 2)
+            times.append(time_ready(browser, url)[0])
+        return times[1:]
 
 
 def wait_for_pools(server: Any, kernels: int, timeout: float = 60.0) -> None:
@@ -317,8 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     with harness.start_voila() as server, harness.chromium() as browser:
         first = True
         print(f"{'app':<16} {'ready median (s)':>17} {'min':>6} {'max':>6} "
-              f"{'load event':>11} {'widgets':>8} {'elements':>9} {'cache warm':>11}"
-              f"  (target < {READY_TARGET_S:g} s)")
+              f"{'load event':>11} {'widgets':>8} {'elements':>9} {'busy':>5}"
+              f" {'cache warm':>11}  (target < {READY_TARGET_S:g} s)")
         pools = 8  # voila.json: the apps' pool sizes added up
         for app, query in apps.items():
             url = harness.app_url(server.base, app, seed=7, speed=0, **query)
@@ -345,10 +401,14 @@ def main(argv: list[str] | None = None) -> int:
             med = statistics.median(times)
             load = statistics.median(r[1] for r in runs)
             failed |= med >= READY_TARGET_S
+            busy = statistics.median(r[3] for r in runs)
             print(f"{app:<16} {med:>17.2f} {min(times):>6.2f} {max(times):>6.2f} "
-                  f"{load:>11.2f} {med - load:>8.2f} {runs[-1][2]:>9} "
+                  f"{load:>11.2f} {med - load:>8.2f} {runs[-1][2]:>9} {busy:>5.2f} "
                   f"{statistics.median(warm):>11.2f}  "
                   f"{'ok' if med < READY_TARGET_S else 'SLOW'}")
+        floor = time_floor(browser, args.loads)
+        print(f"{'(Voilà, 1 button)':<16} {statistics.median(floor):>17.2f} "
+              f"{min(floor):>6.2f} {max(floor):>6.2f}  Voilà's own page, no table")
         url = harness.app_url(server.base, "three_thirteen", seed=7, speed=0, players=2)
         clicks = time_clicks(browser, url, args.clicks, args.draws)
         print(f"\nthree_thirteen clicks   {'n':>4} {'median (ms)':>12} {'p90 (ms)':>9}  "
