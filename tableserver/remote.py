@@ -178,12 +178,14 @@ class RemoteGame:
         return f"{self.api}/tables/{quote(self.code)}/{what}"
 
     def _take(self, view: dict[str, Any]) -> bool:
-        """Keep ``view`` if it is newer; answers whether it was."""
+        """Keep ``view`` if it is newer; answers whether it was.  A view that
+        can't be read raises and leaves the page's state as it was (the view
+        and its observation are always of the same version)."""
         with self._lock:
             if self.view and view.get("version", 0) <= self.view.get("version", 0):
                 return False
-            self.view = view
-            self.obs = decode_observation(view) if view.get("phase") != "waiting" else None
+            obs = decode_observation(view) if view.get("phase") != "waiting" else None
+            self.view, self.obs = view, obs
             return True
 
     # -- the engine's interface ------------------------------------------------

@@ -105,6 +105,23 @@ def test_a_page_refused_as_stale_shows_the_table_as_it_is(api: str) -> None:
     assert "discard" in first.table.status.value.lower()
 
 
+def test_a_view_that_cant_be_read_leaves_the_page_as_it_was(api: str) -> None:
+    # a newer view with a card no deck has: refused, and the page keeps the
+    # view and the observation it had, of one version (not a new view beside
+    # an old observation)
+    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    ana = RemoteGame(made["code"], shared_table(made["code"], "Ana", api=api).game.token, api=api)
+    shared_table(made["code"], "Ben", api=api)
+    ana.refresh()
+    view, obs = ana.view, ana.obs
+    bad = json.loads(json.dumps(view))
+    bad["version"] = view["version"] + 1
+    bad["hand"] = ["1x", *bad["hand"][1:]]
+    with pytest.raises(ValueError, match="1x"):
+        ana._take(bad)
+    assert ana.view is view and ana.obs is obs and ana.version == view["version"]
+
+
 def test_gin_pages_hold_only_their_own_cards(api: str) -> None:
     made = create(api, {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0})
     pages = [shared_table(made["code"], n, api=api) for n in ("Ana", "Ben", "Cleo")]
