@@ -392,8 +392,12 @@ or go out"
     >>> learner_error("'go out 9c' is not a legal move now; legal moves: 'discard 9c', "
     ...               "'discard Kd'")
     "You can't go out, discarding the nine of clubs now. You can: discard a card."
+    >>> learner_error("You has already chosen (draw pool); waiting for Ben, Cleo")
+    'You have already chosen to draw from the pool; waiting for Ben, Cleo'
     """
     text = text.strip()
+    text = re.sub(r"\bchosen \((?P<move>[^)]+)\)",
+                  lambda k: "chosen to " + move_words(k.group("move")), text)
     tail = ""
     m = _ALLOWED.search(text)
     if m:
