@@ -431,6 +431,27 @@ class Watch:
                 raise TimeoutError(f"the kernel did not answer the click on {selector}")
             self.page.wait_for_timeout(20)
 
+    def click_if_enabled(self, selector: str, wait: float = 5.0, timeout: float = 30.0) -> bool:
+        """Click ``selector`` once it is enabled, within ``wait`` seconds, and wait
+        until the kernel has handled it (as :meth:`click`); answers whether it
+        was clicked.  For a control that the game may switch off between the
+        test seeing it on and the click (a bot's move, the end of a round): the
+        test then looks at the page again instead of waiting for a control that
+        stays off."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        before = self.idle
+        try:
+            self.page.locator(selector).first.click(timeout=wait * 1000)
+        except PlaywrightTimeout:  # never clicked: Playwright clicks only a control that is on
+            return False
+        deadline = time.monotonic() + timeout
+        while self.idle <= before:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the kernel did not answer the click on {selector}")
+            self.page.wait_for_timeout(20)
+        return True
+
     def press(self, key: str, timeout: float = 30.0) -> None:
         """Press ``key`` on the focused control and wait until the kernel has
         handled it (as :meth:`click` does), then until it is quiet."""

@@ -191,10 +191,32 @@ def assert_own_cards_only(learners: list[Learner], tries: int = 5) -> int:
         shown, sent = texts[x.name]
         for text in hidden:
             card = Card.parse(text)
-            assert not mentions(shown, card), f"{x.name}'s page shows {card.name}"
-            assert not mentions(sent, card), f"{x.name}'s kernel sent {card.name}"
+            assert not mentions(shown, card), (
+                f"{x.name}'s page shows {card.name}: {where(shown, card)}; "
+                + holders(learners, views, card))
+            assert not mentions(sent, card), (
+                f"{x.name}'s kernel sent {card.name}: {where(sent, card)}; "
+                + holders(learners, views, card))
             checked += 1
     return checked
+
+
+def where(text: str, card: Card) -> str:
+    """Each place ``text`` names ``card``, with the words around it (a leak's
+    report says where the page shows the card)."""
+    spots = []
+    for form in mentions(text, card):
+        for m in re.finditer(re.escape(form), text, re.IGNORECASE):
+            spots.append(repr(text[max(0, m.start() - 120):m.end() + 60]))
+    return " | ".join(spots[:6])
+
+
+def holders(learners: list[Learner], views: dict[str, dict[str, Any]], card: Card) -> str:
+    """Who holds ``card`` now, and every seat's version and log (a leak's report)."""
+    held = [x.name for x in learners if str(card) in views[x.name]["hand"]]
+    logs = "; ".join(f"{x.name} v{views[x.name]['version']} log {views[x.name]['log'][-12:]}"
+                     for x in learners)
+    return f"held by {held}; {logs}"
 
 
 def play_one_move(learners: list[Learner]) -> bool:
