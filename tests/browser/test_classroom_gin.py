@@ -15,7 +15,7 @@ from typing import Any
 import harness
 import pytest
 from test_browser_apps import EVERYTHING_JS, LOG_CARD, click_action, mentions
-from test_classroom import KEY, Learner
+from test_classroom import DEAL, KEY, Learner
 
 from rummy import Action, Card
 from rummy.bots import make_bot
@@ -29,7 +29,7 @@ EXAMPLE = "your advice, e.g. draw discard or discard 9c"
 
 def test_box_captain_and_advisor_on_three_pages(browser: Any, tmp_path: Path) -> None:
     server = harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY},
-                                 extra_args=["--show_tracebacks=True"])
+                                 extra_args=["--show_tracebacks=True"], seeds=[DEAL])
     learners: list[Learner] = []
     try:
         req = urllib.request.Request(
