@@ -46,8 +46,10 @@ kernel's worker, the app's cells and widgets), and the **site's size**.  Targets
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -125,9 +127,6 @@ FLOOR_NOTEBOOK = {
 def floor_root(where: Path) -> Path:
     """A folder Voilà serves as ``make app`` serves the kit (its settings, its
     template), holding only ``notebooks/apps/floor.ipynb`` with a pool of 2."""
-    import json
-    import shutil
-
     root = where / "floor"
     (root / "notebooks" / "apps").mkdir(parents=True)
     (root / "notebooks" / "apps" / "floor.ipynb").write_text(json.dumps(FLOOR_NOTEBOOK))

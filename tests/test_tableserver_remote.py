@@ -110,7 +110,7 @@ def test_a_view_that_cant_be_read_leaves_the_page_as_it_was(api: str) -> None:
     # view and the observation it had, of one version (not a new view beside
     # an old observation)
     made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
-    ana = RemoteGame(made["code"], shared_table(made["code"], "Ana", api=api).game.token, api=api)
+    ana = shared_table(made["code"], "Ana", api=api).game
     shared_table(made["code"], "Ben", api=api)
     ana.refresh()
     view, obs = ana.view, ana.obs

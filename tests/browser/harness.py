@@ -419,17 +419,23 @@ class Watch:
         if re.search(r'"execution_state":\s*"idle"', text):
             self.idle += 1
 
+    def _answered(self, before: int, what: str, timeout: float) -> None:
+        """Wait until the kernel has said "idle" more than ``before`` times: it
+        has handled ``what`` (its "idle" status follows every widget update
+        that caused)."""
+        deadline = time.monotonic() + timeout
+        while self.idle <= before:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the kernel did not answer {what}")
+            self.page.wait_for_timeout(20)
+
     def click(self, selector: str, timeout: float = 30.0) -> None:
         """Click and wait until the kernel has handled the click (its "idle"
         status follows every widget update the click caused), so the next
         click can't land on a control that is about to change."""
         before = self.idle
         self.page.locator(selector).first.click()
-        deadline = time.monotonic() + timeout
-        while self.idle <= before:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the kernel did not answer the click on {selector}")
-            self.page.wait_for_timeout(20)
+        self._answered(before, f"the click on {selector}", timeout)
 
     def click_if_enabled(self, selector: str, wait: float = 5.0, timeout: float = 30.0) -> bool:
         """Click ``selector`` once it is enabled, within ``wait`` seconds, and wait
@@ -445,11 +451,7 @@ class Watch:
             self.page.locator(selector).first.click(timeout=wait * 1000)
         except PlaywrightTimeout:  # never clicked: Playwright clicks only a control that is on
             return False
-        deadline = time.monotonic() + timeout
-        while self.idle <= before:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the kernel did not answer the click on {selector}")
-            self.page.wait_for_timeout(20)
+        self._answered(before, f"the click on {selector}", timeout)
         return True
 
     def press(self, key: str, timeout: float = 30.0) -> None:
@@ -457,11 +459,7 @@ class Watch:
         handled it (as :meth:`click` does), then until it is quiet."""
         before = self.idle
         self.page.keyboard.press(key)
-        deadline = time.monotonic() + timeout
-        while self.idle <= before:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the kernel did not answer the {key} key")
-            self.page.wait_for_timeout(20)
+        self._answered(before, f"the {key} key", timeout)
         self.settle(0.3)
 
     def settle(self, quiet: float = 0.5, timeout: float = 30.0) -> None:
