@@ -30,7 +30,7 @@ INDEX_ARGS ?=
 classroom_ip_arg = $(if $(IP),--Voila.ip=$(IP))
 
 .PHONY: app classroom lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
-	bench screenshots binder-links clean student test-explore site site-tools pyodide
+	bench screenshots binder-links clean student test-explore site site-tools pyodide frontend
 
 $(STAMP): $(LOCK) pyproject.toml
 	rm -rf $(VENV)
@@ -161,7 +161,8 @@ endif
 
 site-tools: $(SITE_STAMP)
 
-# Pyodide (and axe-core) from the npm registry at the versions of package-lock.json.
+# Pyodide, axe-core, esbuild and the widgets' packages (every package of package-lock.json) from
+# the npm registry at its versions.
 $(PYODIDE_NPM): package-lock.json
 	command -v npm >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
@@ -169,6 +170,14 @@ $(PYODIDE_NPM): package-lock.json
 	touch $(PYODIDE_NPM)
 
 pyodide: $(PYODIDE_NPM)
+
+# The apps' and lessons' page front end (frontend/src: ipywidgets' widgets over the page's
+# kernel connection, in place of Voilà's own bundle) built with esbuild (package-lock.json)
+# into the "rummy" template's static/kit.js and kit.css.  Both are committed, so `make app`
+# needs no Node.js; after changing frontend/src, run this and commit them (a unit test
+# builds them again and fails when the committed ones differ).
+frontend: $(PYODIDE_NPM)
+	node frontend/build.mjs
 
 # The static site in build/site/: the apps as Voici pages and the lessons in JupyterLite,
 # Python running in the browser (Pyodide); skipped when nothing it is made from changed.
@@ -186,8 +195,9 @@ typecheck: $(STAMP)
 # commit gives the same examples, and the same result, on every machine and every run.
 export HYPOTHESIS_PROFILE ?= ci
 
-# Unit, property and doctest runs spread over the machine's cores (a file per worker).
-unit: $(STAMP)
+# Unit, property and doctest runs spread over the machine's cores (a file per worker);
+# Node.js and package-lock.json's packages for tests/test_frontend.py.
+unit: $(STAMP) $(PYODIDE_NPM)
 	$(PY) -m pytest -q -n auto --dist loadfile -m "not browser" tests rummy widgets
 
 # The property tests with a random seed and 20 times their usual examples (the "explore"

@@ -4,22 +4,25 @@ For each table app, served by Voilà as ``make app`` does:
 
 - **ready**: from asking for the page to the table carrying ``rummy-table-ready``
   in a fresh browser profile (nothing cached), and (**cache warm**) in one profile
-  that opened the app before (the browser's cache holds Voilà's scripts)
+  that opened the app before (the browser's cache holds the page's scripts)
   (Voilà hands over a kernel it started ahead of time, see voila.json, or starts
-  one; the kernel builds the table for the page's address; the browser loads
-  Voilà's scripts and draws the widgets), over ``--loads`` fresh pages, one
-  after the other; the first load (cold caches, and the server still filling
+  one; the kernel builds the table for the page's address; the browser loads the
+  kit's front end, frontend/, and draws the widgets), over ``--loads`` fresh pages,
+  one after the other; the first load (cold caches, and the server still filling
   its pools of kernels) is reported apart.  Where the time goes: the page's
-  ``load`` event (its HTML and Voilà's script bundles), then the widgets drawn
-  (the rest), how many page elements the table is, and how long the page's
-  main thread was **busy** until the table was ready (Chromium's own count,
-  ``TaskDuration``: parsing, compiling and running Voilà's bundles and the
-  widgets' code, styles, layout); a busy time close to the ready time says the
-  page waits on the browser's CPU, not on the network or the kernel;
-- **Voilà's floor**: the same measure for a page of Voilà's own holding a single
-  ipywidgets button (the kit's template and page script, a pool of preheated
-  kernels, no table): what any Voilà app takes on this machine before the kit
-  draws anything;
+  ``load`` event (its HTML, style and script), then the widgets drawn (the rest),
+  how many page elements the table is, and how long the page's main thread was
+  **busy** until the table was ready (Chromium's own count, ``TaskDuration``:
+  parsing, compiling and running the scripts, the widgets' code, styles, layout);
+  a busy time close to the ready time says the page waits on the browser's CPU,
+  not on the network or the kernel;
+- **one button**: the same measure for a page holding a single ipywidgets button
+  (the kit's template and page script, a pool of preheated kernels, no table): the
+  floor under any app of the kit on this machine;
+- **the peer**: Three Thirteen and the one-button page drawn by Voilà's own front
+  end (JupyterLab's application bundle and the widget extensions, ~100 scripts,
+  as the kit's pages were drawn before frontend/), and the ratio of the kit's
+  time to it;
 - **click**: from a click in the page to the table showing its effect, timed in
   the page itself (``performance.now()`` around the click and a MutationObserver):
   selecting a card (a round trip to the kernel and back) and drawing from the
@@ -138,17 +141,58 @@ def floor_root(where: Path) -> Path:
     return root
 
 
-def time_floor(browser: Any, loads: int) -> list[float]:
-    """Seconds to a ready page of Voilà's floor (see the module's docstring),
+def time_floor(browser: Any, loads: int, template: str = "rummy") -> list[float]:
+    """Seconds to a ready page of the floor (see the module's docstring),
     ``loads`` times after one untimed load, each with the pool full again."""
     with tempfile.TemporaryDirectory(prefix="rummy-floor-") as tmp, \
-            harness.start_voila(root=floor_root(Path(tmp))) as server:
+            harness.start_voila(root=floor_root(Path(tmp)), template=template) as server:
         url = harness.app_url(server.base, "floor")
         times = []
         for _ in range(loads + 1):
             wait_for_pools(server, 2)
             times.append(time_ready(browser, url)[0])
         return times[1:]
+
+
+#: the peer's template: the kit's, drawn by Voilà's own front end (JupyterLab's
+#: application bundle and the widget extensions) instead of the kit's (frontend/)
+PEER_TEMPLATE = "rummy-voila"
+
+
+def peer_template(where: Path) -> Path:
+    """A Jupyter data folder holding ``PEER_TEMPLATE``: the "rummy" template with
+    its ``frontend == "voila"`` branches off, so a page loads Voilà's bundle as
+    the static site's Voici pages do.  Returns the folder (for ``JUPYTER_PATH``)."""
+    data = where / "peer-share"
+    target = data / "voila" / "templates" / PEER_TEMPLATE
+    shutil.copytree(harness.ROOT / "share" / "jupyter" / "voila" / "templates" / "rummy", target)
+    page = target / "index.html.j2"
+    text = page.read_text()
+    assert text.count('{% if frontend == "voila" %}') == 2, "the template changed: update the peer"
+    page.write_text(text.replace('{% if frontend == "voila" %}', "{% if false %}"))
+    return data
+
+
+def time_peer(browser: Any, loads: int, query: dict[str, Any]) -> tuple[list[float], list[float]]:
+    """Seconds to a ready Three Thirteen table and to the one-button floor with
+    Voilà's own front end (``peer_template``), ``loads`` each after an untimed one."""
+    with tempfile.TemporaryDirectory(prefix="rummy-peer-") as tmp:
+        before = os.environ.get("JUPYTER_PATH")
+        os.environ["JUPYTER_PATH"] = str(peer_template(Path(tmp)))
+        try:
+            with harness.start_voila(template=PEER_TEMPLATE) as server:
+                url = harness.app_url(server.base, "three_thirteen", seed=7, speed=0, **query)
+                table = []
+                for _ in range(loads + 1):
+                    wait_for_pools(server, 8)
+                    table.append(time_ready(browser, url)[0])
+            floor = time_floor(browser, loads, PEER_TEMPLATE)
+        finally:
+            if before is None:
+                os.environ.pop("JUPYTER_PATH", None)
+            else:
+                os.environ["JUPYTER_PATH"] = before
+    return table[1:], floor
 
 
 def wait_for_pools(server: Any, kernels: int, timeout: float = 60.0) -> None:
@@ -371,6 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with harness.start_voila() as server, harness.chromium() as browser:
         first = True
+        kit_times: dict[str, list[float]] = {}
         print(f"{'app':<16} {'ready median (s)':>17} {'min':>6} {'max':>6} "
               f"{'load event':>11} {'widgets':>8} {'elements':>9} {'busy':>5}"
               f" {'cache warm':>11}  (target < {READY_TARGET_S:g} s)")
@@ -397,6 +442,7 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 context.close()
             times = [r[0] for r in runs]
+            kit_times[app] = times
             med = statistics.median(times)
             load = statistics.median(r[1] for r in runs)
             failed |= med >= READY_TARGET_S
@@ -406,8 +452,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{statistics.median(warm):>11.2f}  "
                   f"{'ok' if med < READY_TARGET_S else 'SLOW'}")
         floor = time_floor(browser, args.loads)
-        print(f"{'(Voilà, 1 button)':<16} {statistics.median(floor):>17.2f} "
-              f"{min(floor):>6.2f} {max(floor):>6.2f}  Voilà's own page, no table")
+        print(f"{'(one button)':<16} {statistics.median(floor):>17.2f} "
+              f"{min(floor):>6.2f} {max(floor):>6.2f}  the kit's page, no table")
+        peer, peer_floor = time_peer(browser, args.loads, apps["three_thirteen"])
+        print("\nthe peer, Voilà's own front end (JupyterLab's bundle and widget extensions):")
+        for name, theirs, ours in (("three_thirteen", peer, kit_times["three_thirteen"]),
+                                   ("(one button)", peer_floor, floor)):
+            print(f"{name:<16} {statistics.median(theirs):>17.2f} {min(theirs):>6.2f} "
+                  f"{max(theirs):>6.2f}  the kit's front end takes "
+                  f"{statistics.median(ours) / statistics.median(theirs):.2f}x its time")
         url = harness.app_url(server.base, "three_thirteen", seed=7, speed=0, players=2)
         clicks = time_clicks(browser, url, args.clicks, args.draws)
         print(f"\nthree_thirteen clicks   {'n':>4} {'median (ms)':>12} {'p90 (ms)':>9}  "

@@ -180,9 +180,10 @@ def jupyter_path(root: Path = ROOT) -> str:
 
 def start_voila(port: int | None = None, root: Path = ROOT, python: str = sys.executable,
                 extra_args: Sequence[str] = (), env: dict[str, str] | None = None,
-                seeds: Sequence[int] = ()) -> Server:
+                seeds: Sequence[int] = (), template: str = "rummy") -> Server:
     """Serve ``root`` with Voilà as ``make app`` does (voila.json, the "rummy"
-    template, the table service under /rummy/api/), on a free loopback port
+    template unless ``template`` names another, the table service under
+    /rummy/api/), on a free loopback port
     unless ``port`` is given.  Tables are kept where ``env`` says
     (``RUMMY_DATA``), else in a fresh temporary folder.  With ``seeds``, the
     shared tables are dealt from them in turn (``seeded_voila.py``: the deal
@@ -194,7 +195,7 @@ def start_voila(port: int | None = None, root: Path = ROOT, python: str = sys.ex
         env["RUMMY_TEST_SEEDS"] = ",".join(str(int(s)) for s in seeds)
         serve = [str(Path(__file__).with_name("seeded_voila.py"))]
     argv = [python, *serve, "--no-browser", f"--port={port}",
-            "--Voila.ip=127.0.0.1", "--template=rummy", "--Voila.port_retries=0", *extra_args, str(root)]
+            "--Voila.ip=127.0.0.1", f"--template={template}", "--Voila.port_retries=0", *extra_args, str(root)]
     full_env = {**os.environ, **(env or {}), "JUPYTER_PATH": jupyter_path(root),
                 "PYTHONUNBUFFERED": "1"}
     return Server(argv, port, root, full_env, f"http://127.0.0.1:{port}/",

@@ -3,8 +3,9 @@
 A learner on a train, a classroom behind a firewall, Binder with a slow link: the
 apps must look the same.  Each app is loaded while Chromium logs every request it
 makes; all of them go to the loopback server, and the Font Awesome icons on the
-buttons are drawn with their font (Voilà's bundle carries it; the kit's template
-drops the lab template's CDN links, see share/jupyter/voila/templates/rummy).
+buttons are drawn with their font (Voilà's style bundle carries it; the kit's template
+drops the lab template's CDN links, see share/jupyter/voila/templates/rummy).  The page's
+scripts are the kit's own front end (frontend/), not Voilà's bundle.
 """
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ def test_app_asks_nothing_of_the_internet(page: Any, voila: harness.Server, app:
     asked = _load(page, harness.app_url(voila.base, app, seed=3))
     assert asked, "no request was logged"
     assert not [u for u in asked if outside(u)], [u for u in asked if outside(u)]
+    # the kit's own front end (frontend/, one script), not Voilà's bundle and its
+    # widget extensions (~100 scripts)
+    scripts = [urlsplit(u).path for u in asked if urlsplit(u).path.endswith(".js")]
+    assert "/voila/templates/rummy/static/kit.js" in scripts, scripts
+    assert not [s for s in scripts if s.startswith(("/voila/static/", "/voila/labextensions/"))], \
+        scripts
 
 
 @pytest.mark.parametrize("app", ["three_thirteen", "big_table", "gin_three"])

@@ -1,0 +1,78 @@
+"""The kit's page front end (frontend/, built into the "rummy" template's
+static/kit.js and kit.css): the committed files are what its sources build to,
+and its kernel connection frames messages as Jupyter's server reads and writes
+them.  Needs Node.js and the packages of package-lock.json (``npm ci``, which
+``make unit`` and ``make test`` run first)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from jupyter_server.services.kernels.connection.base import (
+    deserialize_binary_message,
+    serialize_binary_message,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "share" / "jupyter" / "voila" / "templates" / "rummy" / "static"
+KERNEL_JS = ROOT / "frontend" / "src" / "kernel.js"
+
+
+def node(script: str, stdin: bytes = b"") -> bytes:
+    exe = shutil.which("node")
+    assert exe, "Node.js is missing: `make unit` installs it with the test tools (npm ci)"
+    done = subprocess.run([exe, "--input-type=module", "-e", script], input=stdin,
+                          capture_output=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return done.stdout
+
+
+def test_the_committed_front_end_is_what_its_sources_build_to(tmp_path: Path) -> None:
+    assert (ROOT / "node_modules" / "esbuild").is_dir(), \
+        "esbuild is missing: run `npm ci` (make unit does)"
+    subprocess.run(["node", "frontend/build.mjs", str(tmp_path)], cwd=ROOT, check=True,
+                   timeout=300)
+    for name in ("kit.js", "kit.css"):
+        built = (tmp_path / name).read_bytes()
+        assert built == (STATIC / name).read_bytes(), \
+            f"{name} is out of date with frontend/src: run `make frontend` and commit it"
+
+
+MESSAGE = {
+    "header": {"msg_id": "m1", "msg_type": "comm_msg", "username": "", "session": "s",
+               "date": "2026-12-04T00:00:00Z", "version": "5.3"},
+    "parent_header": {}, "metadata": {}, "channel": "shell",
+    "content": {"comm_id": "c1", "data": {"method": "update", "state": {"value": "♣ 7"},
+                                          "buffer_paths": [["value"], ["other"]]}},
+}
+
+
+def test_a_message_with_buffers_from_the_page_is_read_by_the_server() -> None:
+    script = (f"import {{encodeBinary}} from {json.dumps(KERNEL_JS.as_uri())};\n"
+              f"const msg = {json.dumps(MESSAGE)};\n"
+              "const frame = encodeBinary(msg, [new Uint8Array([1, 2, 3]), "
+              "new DataView(new Uint8Array([9, 8, 7, 6, 5]).buffer, 1, 3)]);\n"
+              "process.stdout.write(Buffer.from(frame));\n")
+    msg = deserialize_binary_message(node(script))
+    assert [bytes(b) for b in msg.pop("buffers")] == [b"\x01\x02\x03", b"\x08\x07\x06"]
+    # the server reads the header's date as a datetime
+    assert msg["header"].pop("date").isoformat().startswith("2026-12-04T00:00:00")
+    assert msg == {**MESSAGE, "header": {k: v for k, v in MESSAGE["header"].items() if k != "date"}}
+
+
+@pytest.mark.parametrize("buffers", [[b"\x00\xff", b"", b"abc"], []])
+def test_a_message_with_buffers_from_the_server_is_read_by_the_page(buffers: list[bytes]) -> None:
+    frame = serialize_binary_message({**MESSAGE, "channel": "iopub", "buffers": buffers})
+    script = (f"import {{decodeBinary}} from {json.dumps(KERNEL_JS.as_uri())};\n"
+              "const chunks = []; for await (const c of process.stdin) chunks.push(c);\n"
+              "const all = Buffer.concat(chunks);\n"
+              "const msg = decodeBinary(all.buffer.slice(all.byteOffset, all.byteOffset + all.length));\n"
+              "msg.buffers = msg.buffers.map((b) => Array.from(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));\n"
+              "process.stdout.write(JSON.stringify(msg));\n")
+    msg = json.loads(node(script, frame))
+    assert msg.pop("buffers") == [list(b) for b in buffers]
+    assert msg == {**MESSAGE, "channel": "iopub"}
