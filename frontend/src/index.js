@@ -78,15 +78,16 @@ async function start() {
   if (config.kernelId) {
     kernel = new Kernel(baseUrl, config.kernelId, (state) => {
       if (state === "connected") notice("");
-      else if (state === "reconnecting") notice("Lost touch with this page's Python kernel; trying again…");
-      else notice("This page has lost its Python kernel. Reload the page to start again.");
+      else if (state === "reconnecting") notice("Lost touch with the server; trying again…");
+      else notice("This page lost its connection to the server, and its work there has ended. " +
+                  "Reload the page to start again.");
     });
     manager = new KitWidgetManager(kernel);
     leaveWith(kernel, baseUrl);
     loaded = kernel.connect().then(() => manager.load());
     loaded.catch((error) => {
       console.error(error);
-      notice("This page could not reach its Python kernel. Reload the page to start again.");
+      notice("This page could not reach the server. Reload the page to try again.");
     });
   }
   const showWidget = manager

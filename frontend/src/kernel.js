@@ -8,7 +8,7 @@
 // kernel's "busy"/"idle" for it, its outputs, its reply), hooks on the outputs
 // of a message (the Output widget's capture), and one request/reply
 // (comm_info_request).  It reconnects after a dropped connection, as JupyterLab's
-// does, and says so to the page.
+// does, and says so to the page; a kernel the server no longer holds is "lost".
 
 const PROTOCOL_VERSION = "5.3";
 
@@ -51,6 +51,9 @@ export function encodeBinary(msg, buffers) {
   });
   return out.buffer;
 }
+
+// the server's word for a kernel process that died (restarted empty, or not at all)
+const ENDED = new Set(["restarting", "autorestarting", "dead"]);
 
 const OUTPUTS = new Set(["display_data", "execute_result", "stream", "error", "update_display_data"]);
 
@@ -145,15 +148,28 @@ export class Kernel {
     });
   }
 
-  _retry() {
+  async _retry() {
     this.tries += 1;
-    if (this.tries > 8) {
+    // a kernel the server no longer holds (shut down, culled, a restarted
+    // server) never comes back: say so at once instead of trying for a minute
+    if (this.tries > 8 || !(await this._held())) {
       this.onState("lost");
       return;
     }
     this.onState("reconnecting");
     const wait = Math.min(1000 * 2 ** (this.tries - 1), 15000);
     window.setTimeout(() => this.connect().catch(() => this._retry()), wait);
+  }
+
+  /** Whether the server still holds this kernel (true when it can't be asked). */
+  async _held() {
+    try {
+      const reply = await fetch(`${this.baseUrl}api/kernels/${encodeURIComponent(this.id)}`,
+        {credentials: "same-origin", cache: "no-store"});
+      return reply.status !== 404;
+    } catch (error) {
+      return true;
+    }
   }
 
   /** Stop (the page is being left): no reconnecting, nothing more sent. */
@@ -232,6 +248,11 @@ export class Kernel {
       return;
     }
     if (msg.channel !== "iopub") return;
+    if (type === "status" && ENDED.has(msg.content.execution_state)) {
+      // the kernel's process died: the server restarts it empty (its widgets
+      // gone) or gives up; either way this page's work there has ended
+      this.onState("lost");
+    }
     if (type === "comm_open") this._commOpen(msg);
     else if (type === "comm_msg") {
       const comm = this.comms.get(msg.content.comm_id);

@@ -1,4 +1,4 @@
-"""Kernels end with their page: Voilà's page asks the server to shut its kernel
+"""Kernels end with their page: the page (frontend/, as Voilà's own did) asks the server to shut its kernel
 down when it is closed or left (a beacon to ``voila/api/shutdown/<id>``), and the
 kit's server must not refuse that request (issue 39, item 15)."""
 
@@ -87,5 +87,31 @@ def test_a_page_being_left_presses_no_widget(browser: Any, voila: harness.Server
         page.wait_for_timeout(1_000)
         assert errors == [], errors
         assert page.evaluate("() => window.rummyLeaving") is True
+    finally:
+        context.close()
+
+
+def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -> None:
+    """The kernel behind a page dies while the page is open (its process killed,
+    as by the machine running out of memory): the server starts it again empty,
+    the table's widgets gone.  The page says so in a sentence a learner can act
+    on, announced (role=alert), within seconds."""
+    import psutil
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = harness.patient(context.new_page())
+    try:
+        page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, players=2))
+        page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+        kernel_id = page.evaluate(KERNEL_ID_JS)
+        assert page.locator("#rummy-kernel-notice").count() == 0
+        found = [p for p in psutil.Process(voila.proc.pid).children(recursive=True)
+                 if any(kernel_id in part for part in p.cmdline())]
+        assert len(found) == 1, f"kernel {kernel_id}'s process: {found}"
+        found[0].kill()
+        notice = page.locator("#rummy-kernel-notice")
+        notice.wait_for(state="visible", timeout=30_000)
+        assert notice.get_attribute("role") == "alert"
+        assert "Reload the page to start again" in notice.inner_text(), notice.inner_text()
     finally:
         context.close()
