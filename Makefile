@@ -172,10 +172,11 @@ $(PYODIDE_NPM): package-lock.json
 pyodide: $(PYODIDE_NPM)
 
 # The apps' and lessons' page front end (frontend/src: ipywidgets' widgets over the page's
-# kernel connection, in place of Voilà's own bundle) built with esbuild (package-lock.json)
-# into the "rummy" template's static/kit.js and kit.css.  Both are committed, so `make app`
-# needs no Node.js; after changing frontend/src, run this and commit them (a unit test
-# builds them again and fails when the committed ones differ).
+# kernel connection, in place of Voilà's own bundle; MathJax for pages with math) built with
+# esbuild (package-lock.json) into the "rummy" template's static/kit.js, kit.css and
+# kit-math.js.  They are committed, so `make app` needs no Node.js; after changing
+# frontend/src, run this and commit them (a unit test builds them again and fails when the
+# committed ones differ).
 frontend: $(PYODIDE_NPM)
 	node frontend/build.mjs
 

@@ -9,8 +9,8 @@ export const WIDGET_MIME = "application/vnd.jupyter.widget-view+json";
 
 /** The kinds of output drawn, the richest first (as JupyterLab prefers them). */
 export const ORDER = [
-  WIDGET_MIME, "text/html", "image/svg+xml", "image/png", "image/jpeg", "image/gif",
-  "text/markdown", "text/latex", "application/json", "text/plain",
+  WIDGET_MIME, "text/html", "text/markdown", "text/latex", "image/svg+xml", "image/png",
+  "image/jpeg", "image/gif", "application/json", "text/plain",
 ];
 
 function joined(value) {
@@ -65,7 +65,7 @@ export function renderOutput(output, container, showWidget) {
   if (!mime) return Promise.resolve();
   const value = joined(data[mime]);
   if (mime === WIDGET_MIME && showWidget) {
-    node.classList.add("jupyter-widgets", "jp-LinkedOutputView");
+    node.classList.add("jupyter-widgets");
     return showWidget(value.model_id, node).catch(() => {
       node.classList.remove("jupyter-widgets");
       if ("text/plain" in data) node.appendChild(textNode(joined(data["text/plain"]), "text/plain"));

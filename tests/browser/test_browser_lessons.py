@@ -114,3 +114,21 @@ def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server)
     found = page.evaluate(AXE_WIDGETS_JS, [GUIDED, ".rummy-quiz"])
     bad = [v for v in found if v["impact"] in ("serious", "critical")]
     assert not bad, bad
+
+
+def test_a_lessons_formulas_are_typeset_and_read_out(page: Any, voila: harness.Server) -> None:
+    """Lesson 06 through Voilà shows sympy's formulas (text/latex outputs) typeset
+    by MathJax, not as LaTeX source, each with MathML a screen reader reads."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    harness.open_with_new_kernel(page, f"{voila.base}voila/render/notebooks/06_meld_odds.ipynb")
+    formulas = page.locator(".jp-RenderedLatex")
+    expect(formulas).to_have_count(3, timeout=60_000)
+    expect(page.locator(".jp-RenderedLatex mjx-container")).to_have_count(3, timeout=30_000)
+    for k in range(3):
+        formula = formulas.nth(k)
+        assert "\\" not in formula.inner_text(), formula.inner_text()
+        assert formula.locator("mjx-assistive-mml math").count() == 1
+    frac = page.locator(".jp-RenderedLatex mjx-assistive-mml math").first
+    assert frac.locator("mfrac").count() >= 1  # 136694 over C(52, 10)
+    assert any(u.endswith("/static/kit-math.js") for u in asked), "MathJax was not loaded"

@@ -72,6 +72,7 @@ def test_app_asks_nothing_of_the_internet(page: Any, voila: harness.Server, app:
     # widget extensions (~100 scripts)
     scripts = [urlsplit(u).path for u in asked if urlsplit(u).path.endswith(".js")]
     assert "/voila/templates/rummy/static/kit.js" in scripts, scripts
+    assert not [s for s in scripts if s.endswith("kit-math.js")], "MathJax on a page without math"
     assert not [s for s in scripts if s.startswith(("/voila/static/", "/voila/labextensions/"))], \
         scripts
 
