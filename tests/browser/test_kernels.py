@@ -13,6 +13,7 @@ from typing import Any
 
 import harness
 import pytest
+from test_browser_axe import AXE
 
 pytestmark = pytest.mark.browser
 
@@ -92,6 +93,12 @@ def test_a_page_being_left_presses_no_widget(browser: Any, voila: harness.Server
         context.close()
 
 
+AXE_NOTICE_JS = """async () => {
+  const r = await axe.run({include: [['#rummy-kernel-notice']]}, {resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help}));
+}"""
+
+
 def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -> None:
     """The kernel behind a page dies while the page is open (its process killed,
     as by the machine running out of memory): the server starts it again empty,
@@ -114,5 +121,12 @@ def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -
         notice.wait_for(state="visible", timeout=30_000)
         assert notice.get_attribute("role") == "alert"
         assert "Reload the page to start again" in notice.inner_text(), notice.inner_text()
+        # in view wherever the learner has scrolled, and readable
+        page.mouse.wheel(0, 2000)
+        box = notice.bounding_box()
+        assert box is not None and 0 <= box["y"] < 900, box
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(AXE_NOTICE_JS)
+        assert not [v for v in found if v["impact"] in ("serious", "critical")], found
     finally:
         context.close()
