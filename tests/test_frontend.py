@@ -1,5 +1,5 @@
 """The kit's page front end (frontend/, built into the "rummy" template's
-static/kit.js and kit.css): the committed files are what its sources build to,
+static/kit.js, kit.css and kit-math.js): the committed files are what its sources build to,
 and its kernel connection frames messages as Jupyter's server reads and writes
 them.  Needs Node.js and the packages of package-lock.json (``npm ci``, which
 ``make unit`` and ``make test`` run first)."""
@@ -22,21 +22,27 @@ STATIC = ROOT / "share" / "jupyter" / "voila" / "templates" / "rummy" / "static"
 KERNEL_JS = ROOT / "frontend" / "src" / "kernel.js"
 
 
-def node(script: str, stdin: bytes = b"") -> bytes:
+def node(*args: str, stdin: bytes = b"") -> bytes:
+    """What Node.js prints, run with ``args`` in the checkout."""
     exe = shutil.which("node")
     assert exe, "Node.js is missing: `make unit` installs it with the test tools (npm ci)"
-    done = subprocess.run([exe, "--input-type=module", "-e", script], input=stdin,
-                          capture_output=True, cwd=ROOT, timeout=120)
+    done = subprocess.run([exe, *args], input=stdin, capture_output=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     return done.stdout
+
+
+def run_js(script: str, stdin: bytes = b"") -> bytes:
+    """What the ES module ``script`` prints."""
+    return node("--input-type=module", "-e", script, stdin=stdin)
 
 
 def test_the_committed_front_end_is_what_its_sources_build_to(tmp_path: Path) -> None:
     assert (ROOT / "node_modules" / "esbuild").is_dir(), \
         "esbuild is missing: run `npm ci` (make unit does)"
-    subprocess.run(["node", "frontend/build.mjs", str(tmp_path)], cwd=ROOT, check=True,
-                   timeout=300)
-    for name in ("kit.js", "kit.css"):
+    node("frontend/build.mjs", str(tmp_path))
+    built_names = sorted(p.name for p in tmp_path.iterdir())
+    assert built_names == ["kit-math.js", "kit.css", "kit.js"], built_names
+    for name in built_names:
         built = (tmp_path / name).read_bytes()
         assert built == (STATIC / name).read_bytes(), \
             f"{name} is out of date with frontend/src: run `make frontend` and commit it"
@@ -57,7 +63,7 @@ def test_a_message_with_buffers_from_the_page_is_read_by_the_server() -> None:
               "const frame = encodeBinary(msg, [new Uint8Array([1, 2, 3]), "
               "new DataView(new Uint8Array([9, 8, 7, 6, 5]).buffer, 1, 3)]);\n"
               "process.stdout.write(Buffer.from(frame));\n")
-    msg = deserialize_binary_message(node(script))
+    msg = deserialize_binary_message(run_js(script))
     assert [bytes(b) for b in msg.pop("buffers")] == [b"\x01\x02\x03", b"\x08\x07\x06"]
     # the server reads the header's date as a datetime
     assert msg["header"].pop("date").isoformat().startswith("2026-12-04T00:00:00")
@@ -73,6 +79,6 @@ def test_a_message_with_buffers_from_the_server_is_read_by_the_page(buffers: lis
               "const msg = decodeBinary(all.buffer.slice(all.byteOffset, all.byteOffset + all.length));\n"
               "msg.buffers = msg.buffers.map((b) => Array.from(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));\n"
               "process.stdout.write(JSON.stringify(msg));\n")
-    msg = json.loads(node(script, frame))
+    msg = json.loads(run_js(script, frame))
     assert msg.pop("buffers") == [list(b) for b in buffers]
     assert msg == {**MESSAGE, "channel": "iopub"}

@@ -93,7 +93,6 @@ async function start() {
   const showWidget = manager
     ? (id, node) => loaded.then(() => manager.showWidget(id, node))
     : () => Promise.reject(new Error("no kernel"));
-  window.rummyWidgets = {kernel, manager};
   const drawn = outputs.map((script) => {
     const container = script.parentElement;
     let output;

@@ -30,21 +30,23 @@ FAILING_RULES = ("heading-order", "region", "empty-table-header", "landmark-one-
                  "page-has-heading-one", "landmark-no-duplicate-main")
 HAND = ".rummy-hand button.rummy-card"
 
-AXE_RUN_JS = """async () => {
-  const r = await axe.run(document, {resultTypes: ['violations']});
+AXE_RUN_JS = """async (selectors) => {
+  const r = await axe.run(selectors ? {include: selectors.map(s => [s])} : document,
+                          {resultTypes: ['violations']});
   return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ': ' +
                                           (n.failureSummary || '').slice(0, 160))}));
 }"""
 
 
-def violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now."""
+def violations(page: Any, include: list[str] | None = None) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (only in the elements that
+    the CSS selectors ``include`` match, when given)."""
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run `make axe` (npm ci installs the pinned axe-core)")
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
-    return list(page.evaluate(AXE_RUN_JS))
+    return list(page.evaluate(AXE_RUN_JS, include))
 
 
 def assert_accessible(page: Any, where: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import harness
 import pytest
-from test_browser_axe import AXE
+from test_browser_axe import violations
 
 pytestmark = pytest.mark.browser
 
@@ -93,12 +93,6 @@ def test_a_page_being_left_presses_no_widget(browser: Any, voila: harness.Server
         context.close()
 
 
-AXE_NOTICE_JS = """async () => {
-  const r = await axe.run({include: [['#rummy-kernel-notice']]}, {resultTypes: ['violations']});
-  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help}));
-}"""
-
-
 def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -> None:
     """The kernel behind a page dies while the page is open (its process killed,
     as by the machine running out of memory): the server starts it again empty,
@@ -113,10 +107,10 @@ def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -
         page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
         kernel_id = page.evaluate(KERNEL_ID_JS)
         assert page.locator("#rummy-kernel-notice").count() == 0
-        found = [p for p in psutil.Process(voila.proc.pid).children(recursive=True)
+        procs = [p for p in psutil.Process(voila.proc.pid).children(recursive=True)
                  if any(kernel_id in part for part in p.cmdline())]
-        assert len(found) == 1, f"kernel {kernel_id}'s process: {found}"
-        found[0].kill()
+        assert len(procs) == 1, f"kernel {kernel_id}'s process: {procs}"
+        procs[0].kill()
         notice = page.locator("#rummy-kernel-notice")
         notice.wait_for(state="visible", timeout=30_000)
         assert notice.get_attribute("role") == "alert"
@@ -125,8 +119,7 @@ def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -
         page.mouse.wheel(0, 2000)
         box = notice.bounding_box()
         assert box is not None and 0 <= box["y"] < 900, box
-        page.add_script_tag(path=str(AXE))
-        found = page.evaluate(AXE_NOTICE_JS)
+        found = violations(page, ["#rummy-kernel-notice"])
         assert not [v for v in found if v["impact"] in ("serious", "critical")], found
     finally:
         context.close()
