@@ -72,7 +72,7 @@ from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from rummy.cards import Card, as_cards, deck, rank_name
+from rummy.cards import Card, as_cards, deck, format_cards, rank_name
 from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, MeldRules, best_arrangement
@@ -85,8 +85,6 @@ __all__ = [
     "BigTableObservation",
     "PHASES",
     "STALL_CYCLES",
-    "start",
-    "from_json",
     "hand_is_complete",
     "cards_needed",
 ]
@@ -160,34 +158,6 @@ def cards_needed(players: int, variant: Variant | str = "big_table") -> int:
     return players * (biggest + 2)
 
 
-def start(
-    variant: Variant | str,
-    players: int | Sequence[str] | None = None,
-    seed: int | None = None,
-    **options: Any,
-) -> BigTableGame:
-    """A new Big Table game (``rummy.new_game("big_table", ...)`` calls this).
-
-    >>> g = start("big_table", players=["Ana", "Ben"], seed=1)
-    >>> g.players, g.hand_number, len(g.hands[0]), [len(p) for p in g.piles]
-    (('Ana', 'Ben'), 1, 3, [1, 1])
-    >>> start("big_table", players=16, seed=1)
-    Traceback (most recent call last):
-    ...
-    rummy.variants.VariantError: big_table is for 2 to 12 players, not 16; set the option max_players (one of 16, 20, 24) to allow more, with enough packs
-    >>> start("big_table", players=16, seed=1, max_players=16)
-    Traceback (most recent call last):
-    ...
-    rummy.variants.VariantError: big_table: 16 players need 240 cards (13 in hand, 1 on the pile and 1 more to draw, each, in hand 11) but 4 packs hold 208; use packs=5 or more
-    """
-    return BigTableGame(find_variant(variant), players, seed, options)
-
-
-def from_json(obj: dict[str, Any] | str) -> BigTableGame:
-    """Rebuild a game saved with :meth:`BigTableGame.to_json` by replaying it."""
-    return BigTableGame.load(obj)
-
-
 # ---------------------------------------------------------------------------
 # Observation
 
@@ -255,7 +225,21 @@ class BigTableObservation(Observation):
 class BigTableGame(Engine, family="big_table"):
     """The state of one Big Table game (the omniscient view: ``hands`` and
     ``pool`` are hidden information; players, bots and widgets read
-    :meth:`observe`)."""
+    :meth:`observe`).
+
+    >>> from rummy import new_game
+    >>> g = new_game("big_table", players=["Ana", "Ben"], seed=1)
+    >>> g.players, g.hand_number, len(g.hands[0]), [len(p) for p in g.piles]
+    (('Ana', 'Ben'), 1, 3, [1, 1])
+    >>> new_game("big_table", players=16, seed=1)
+    Traceback (most recent call last):
+    ...
+    rummy.variants.VariantError: big_table is for 2 to 12 players, not 16; set the option max_players (one of 16, 20, 24) to allow more, with enough packs
+    >>> new_game("big_table", players=16, seed=1, max_players=16)
+    Traceback (most recent call last):
+    ...
+    rummy.variants.VariantError: big_table: 16 players need 240 cards (13 in hand, 1 on the pile and 1 more to draw, each, in hand 11) but 4 packs hold 208; use packs=5 or more
+    """
 
     def __init__(
         self,
@@ -671,17 +655,18 @@ class BigTableGame(Engine, family="big_table"):
         ``hand`` (1..11) switches to that hand number.  The position is saved
         with the game (``to_json``), so replay and undo keep it.
 
-        >>> g = start("big_table", players=["Ana", "Ben"], seed=1)
+        >>> from rummy import new_game
+        >>> g = new_game("big_table", players=["Ana", "Ben"], seed=1)
         >>> g.arrange(["5h 6h 7h", "Kc Qd 2s"], ["9c", "4d"], pool_top="8h")
         >>> g.phase, g.to_act(), [str(a) for a in g.legal_actions(0)]
         ('match call after deal', [0], ['call match', 'play on'])
         """
         self._arrange({
             "hand": self.hand_number if hand is None else hand,
-            "hands": [_text(h) for h in hands],
-            "piles": [_text(p) for p in piles],
-            "pool": None if pool is None else _text(pool),
-            "pool_top": _text(pool_top),
+            "hands": [format_cards(as_cards(h)) for h in hands],
+            "piles": [format_cards(as_cards(p)) for p in piles],
+            "pool": None if pool is None else format_cards(as_cards(pool)),
+            "pool_top": format_cards(as_cards(pool_top)),
         })
 
     def _apply_setup(self, setup: dict[str, Any]) -> None:
@@ -691,8 +676,8 @@ class BigTableGame(Engine, family="big_table"):
         if not isinstance(h, int) or not 1 <= h <= (v.rounds or 1):
             raise GameError(f"hand must be 1 to {v.rounds}, not {h!r}")
         size = v.hand_size(h)
-        hands = [list(_as_cards(x)) for x in setup["hands"]]
-        piles = [list(_as_cards(x)) for x in setup["piles"]]
+        hands = [list(as_cards(x)) for x in setup["hands"]]
+        piles = [list(as_cards(x)) for x in setup["piles"]]
         if len(hands) != n or len(piles) != n:
             raise GameError(f"give {n} hands and {n} piles, one per seat")
         for i, hd in enumerate(hands):
@@ -702,8 +687,8 @@ class BigTableGame(Engine, family="big_table"):
                 )
         if any(not p for p in piles):
             raise GameError("every pile starts with at least one card (BT-2)")
-        top = list(_as_cards(setup["pool_top"]))
-        fixed_pool = None if setup["pool"] is None else list(_as_cards(setup["pool"]))
+        top = list(as_cards(setup["pool_top"]))
+        fixed_pool = None if setup["pool"] is None else list(as_cards(setup["pool"]))
         used = Counter(c for x in hands + piles + [top] + [fixed_pool or []] for c in x)
         over = used - self._full
         if over:
@@ -807,17 +792,3 @@ class BigTableGame(Engine, family="big_table"):
     def __repr__(self) -> str:
         return (f"<BigTableGame {self.n} players, hand {self.hand_number}, cycle {self.cycle}, "
                 f"{self.phase!r}>")
-
-
-
-
-
-def _text(cards_: Sequence[Card | str] | str) -> str:
-    return " ".join(str(c) for c in _as_cards(cards_))
-
-
-def _as_cards(cards_: Sequence[Card | str] | str) -> tuple[Card, ...]:
-    try:
-        return as_cards(cards_)
-    except ValueError as e:
-        raise GameError(str(e)) from None

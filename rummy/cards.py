@@ -215,12 +215,20 @@ def cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     (Card.parse('Qh'), Card.parse('Kh'), Card.parse('Ts'))
     >>> cards("")
     ()
+    >>> cards(7)
+    Traceback (most recent call last):
+    ...
+    rummy.cards.CardError: 7 is not a hand: give cards as text such as '7h 8h 9h', or as a list of cards
     """
     tokens: list[str | Card]
     if isinstance(text, str):
         tokens = list(text.replace(",", " ").split())
     else:
-        tokens = list(text)
+        try:
+            tokens = list(text)
+        except TypeError:
+            raise CardError(f"{text!r} is not a hand: give cards as text such as '7h 8h 9h', "
+                            "or as a list of cards") from None
     out = []
     for tok in tokens:
         out.append(tok if isinstance(tok, Card) else Card.parse(tok))

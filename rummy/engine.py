@@ -453,8 +453,8 @@ class Engine:
     @classmethod
     def load(cls, obj: Mapping[str, Any] | str) -> Self:
         """Rebuild a game saved with :meth:`to_json` by replaying its moves
-        from the seed (``rummy.load_game`` checks the shape first and calls
-        this through the family's ``from_json``)."""
+        from the seed (``rummy.load_game`` checks the shape first, then calls
+        this on the family's class, :func:`engine_class`)."""
         if isinstance(obj, str):
             try:
                 obj = json.loads(obj)

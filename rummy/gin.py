@@ -65,7 +65,7 @@ from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
 from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
 from rummy.table import Stock, deal
-from rummy.variants import Variant, find_variant
+from rummy.variants import Variant
 
 # The one-pack search lives in rummy.onepack (shared with rummy.bots.gin); the
 # engine's code uses these short private names for it.
@@ -96,8 +96,6 @@ __all__ = [
     "LayoffPlan",
     "GinObservation",
     "GinGame",
-    "start",
-    "from_json",
     "deadwood",
     "deadwood_after_discard",
     "best_layoffs",
@@ -655,10 +653,10 @@ class GinGame(Engine, family="gin"):
         """
         self._arrange({
             "roles": list((self.box, self.captain, self.advisor) if roles is None else roles),
-            "box": _text(box),
-            "captain": _text(captain),
-            "upcard": _text([upcard] if isinstance(upcard, Card) else upcard),
-            "stock_top": _text(stock_top),
+            "box": format_cards(as_cards(box)),
+            "captain": format_cards(as_cards(captain)),
+            "upcard": format_cards(as_cards(upcard)),
+            "stock_top": format_cards(as_cards(stock_top)),
         })
 
     def _apply_setup(self, setup: dict[str, Any]) -> None:
@@ -667,16 +665,16 @@ class GinGame(Engine, family="gin"):
                 or not all(type(r) is int for r in roles)):
             raise GameError(f"roles are the seats of the box, the captain and the advisor, "
                             f"each of 0, 1, 2 once, not {roles!r}")
-        box_hand = list(_as_cards(setup.get("box", "")))
-        cap_hand = list(_as_cards(setup.get("captain", "")))
+        box_hand = list(as_cards(setup.get("box", "")))
+        cap_hand = list(as_cards(setup.get("captain", "")))
         for who, hand in (("box", box_hand), ("captain", cap_hand)):
             if len(hand) != self.hand_cards:
                 raise GameError(f"the {who} is dealt {self.hand_cards} cards (G-3), "
                                 f"not {len(hand)}")
-        up = list(_as_cards(setup.get("upcard", "")))
+        up = list(as_cards(setup.get("upcard", "")))
         if len(up) != 1:
             raise GameError(f"one card is turned up (G-3), not {len(up)}")
-        top = list(_as_cards(setup.get("stock_top", "")))
+        top = list(as_cards(setup.get("stock_top", "")))
         used = box_hand + cap_hand + up + top
         seen: set[Card] = set()
         twice = sorted({c for c in used if c in seen or seen.add(c)}, key=_bit)  # type: ignore[func-returns-value]
@@ -1333,17 +1331,6 @@ class GinGame(Engine, family="gin"):
                 f"{dict(zip(self.players, self.scores))}>")
 
 
-def _text(cards_: Sequence[Card | str] | str) -> str:
-    return " ".join(str(c) for c in _as_cards(cards_))
-
-
-def _as_cards(cards_: Sequence[Card | str] | str) -> tuple[Card, ...]:
-    try:
-        return as_cards(cards_)
-    except ValueError as e:
-        raise GameError(str(e)) from None
-
-
 def _plan_actions(plan: LayoffPlan, melds: Sequence[tuple[Card, ...]]) -> tuple[Action, ...]:
     """The plan as actions, each onto the meld as it stands by then (chains)."""
     current = [tuple(m) for m in melds]
@@ -1365,17 +1352,3 @@ def _hint(k: Knock, hand: Sequence[Card], players: tuple[str, ...]) -> str:
         parts.append(f"{c} lays off on {_meld_text(melds[i])}")
         melds[i].append(c)
     return "; ".join(parts) + f"; that leaves you {p.deadwood} points of deadwood."
-
-
-def start(variant: Variant | str, players: int | Sequence[str] | None = None,
-          seed: int | None = None, **options: Any) -> GinGame:
-    """Start a game of ``gin_three`` (called by :func:`rummy.new_game`)."""
-    v = find_variant(variant)
-    v.resolve(**options)
-    names = player_names(players, v)
-    return GinGame(v, names, seed, options)
-
-
-def from_json(obj: dict[str, Any] | str) -> GinGame:
-    """Rebuild a game from :meth:`GinGame.to_json` by replaying its actions."""
-    return GinGame.load(obj)

@@ -53,8 +53,6 @@ __all__ = [
     "ThreeThirteenObservation",
     "Event",
     "STALL_TURNS",
-    "start",
-    "from_json",
     "replay",
     "cached_penalty",
     "cached_best_discard",
@@ -430,9 +428,9 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self._arrange({
             "round": self.number if round is None else round,
             "dealer": self.dealer if dealer is None else dealer,
-            "hands": [_text(h) for h in hands],
-            "discard": _text(discard),
-            "stock_top": _text(stock_top),
+            "hands": [format_cards(as_cards(h)) for h in hands],
+            "discard": format_cards(as_cards(discard)),
+            "stock_top": format_cards(as_cards(stock_top)),
         })
 
     def _apply_setup(self, setup: dict[str, Any]) -> None:
@@ -443,17 +441,17 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         if type(dealer) is not int or not 0 <= dealer < self.n:
             raise GameError(f"dealer must be a seat 0 to {self.n - 1}, not {dealer!r}")
         size = v.hand_size(r)
-        hands = [list(_as_cards(x)) for x in setup.get("hands", ())]
+        hands = [list(as_cards(x)) for x in setup.get("hands", ())]
         if len(hands) != self.n:
             raise GameError(f"give {self.n} hands, one per seat, not {len(hands)}")
         for i, hand in enumerate(hands):
             if len(hand) != size:
                 raise GameError(f"in round {r} every player holds {size} cards (TT-1); "
                                 f"{self.players[i]} was given {len(hand)}")
-        pile = list(_as_cards(setup.get("discard", "")))
+        pile = list(as_cards(setup.get("discard", "")))
         if not pile:
             raise GameError("the discard pile starts with at least one card face up (TT-4)")
-        top = list(_as_cards(setup.get("stock_top", "")))
+        top = list(as_cards(setup.get("stock_top", "")))
         full = _shoe(self.packs, self.jokers)
         used = Counter(c for x in [*hands, pile, top] for c in x)
         over = used - full
@@ -948,31 +946,6 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         return f"<{self.variant.name} game, {self.n} players, seed {self.seed}: {state}>"
 
 
-def _text(cards_: Sequence[Card | str] | str) -> str:
-    return " ".join(str(c) for c in _as_cards(cards_))
-
-
-def _as_cards(cards_: Sequence[Card | str] | str) -> tuple[Card, ...]:
-    try:
-        return as_cards(cards_)
-    except ValueError as e:
-        raise GameError(str(e)) from None
-
-
-# ---------------------------------------------------------------------------
-# Module functions used by rummy.game
-
-
-def start(
-    variant: Variant | str,
-    players: int | Sequence[str] | None = None,
-    seed: int | None = None,
-    **options: Any,
-) -> ThreeThirteenGame:
-    """A new game (``rummy.new_game`` calls this for the three variants)."""
-    return ThreeThirteenGame(find_variant(variant), players, seed, **options)
-
-
 def replay(
     variant: Variant | str,
     players: int | Sequence[str] | None,
@@ -982,7 +955,8 @@ def replay(
 ) -> ThreeThirteenGame:
     """Rebuild a game from its seed and its list of ``(seat, action)``.
 
-    >>> g = start("three_thirteen", 2, seed=5)
+    >>> from rummy import new_game
+    >>> g = new_game("three_thirteen", 2, seed=5)
     >>> g.apply("draw stock"); g.apply(g.legal_actions()[-1])
     >>> replay("three_thirteen", 2, 5, g.history).log == g.log
     True
@@ -990,12 +964,3 @@ def replay(
     g = ThreeThirteenGame(find_variant(variant), players, seed, **options)
     g._replay(list(actions), {})
     return g
-
-
-def from_json(obj: dict[str, Any] | str) -> ThreeThirteenGame:
-    """Load a game saved with ``to_json`` (``rummy.load_game`` calls this).
-
-    The actions are replayed from the seed; a saved RNG position or scores
-    that the replay does not reach raise :class:`GameError`.
-    """
-    return ThreeThirteenGame.load(obj)
