@@ -232,8 +232,8 @@ class Variant:
                 lines.append(f"  {o.name} (default {o.default!r}; one of {choices}): {o.help}")
         if self.aliases:
             lines.append("Also called: " + ", ".join(self.aliases) + ".")
-        lines.append("Rules (RULES.md): " + ", ".join(self.rule_ids) + ".")
-        lines.append(f"Source text: seeds/{self.source}")
+        lines.append("Rules (docs/RULES.md): " + ", ".join(self.rule_ids) + ".")
+        lines.append(f"Source text: docs/seeds/{self.source}")
         return "\n".join(lines)
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import rummy
 from rummy.__main__ import main
 
 
@@ -62,3 +64,10 @@ def test_rules_prints_a_variant_summary() -> None:
     out = run("rules", "tre_tretton")
     assert out.returncode == 0
     assert "Tre-tretton" in out.stdout and "TR-2" in out.stdout and "2 to 4" in out.stdout
+
+
+@pytest.mark.parametrize("name", rummy.variant_names())
+def test_rules_name_a_source_text_that_is_in_the_repository(name: str) -> None:
+    text = rummy.find_variant(name).rules_text()
+    source = text.rsplit("Source text: ", 1)[1].strip()
+    assert (Path(__file__).resolve().parent.parent / source).is_file(), source
