@@ -19,7 +19,8 @@ BINDER_REQS := binder/requirements.txt
 SITE_LOCK := requirements/site.lock
 SITE_VENV := build/site-tools
 SITE_STAMP := $(SITE_VENV)/.installed
-PYODIDE_NPM := node_modules/pyodide/package.json
+# The npm packages of package-lock.json, installed once by `make npm`.
+NPM_STAMP := node_modules/.installed
 # How the lock is installed: uv (fast; put into .venv from the package registry) or pip.
 INSTALLER ?= uv
 UV_VERSION := 0.13.9
@@ -29,8 +30,8 @@ INDEX_ARGS ?=
 
 classroom_ip_arg = $(if $(IP),--Voila.ip=$(IP))
 
-.PHONY: app classroom lab test venv install-lock install-kit lock chromium axe lint typecheck unit notebooks browser \
-	bench screenshots binder-links clean student test-explore site site-tools pyodide frontend
+.PHONY: app classroom lab test venv install-lock install-kit lock chromium npm lint typecheck unit notebooks browser \
+	bench screenshots binder-links clean student test-explore site site-tools frontend
 
 $(STAMP): $(LOCK) pyproject.toml
 	rm -rf $(VENV)
@@ -114,8 +115,8 @@ lab: $(STAMP)
 # data (the hub's, the tables', a home folder per user) is kept in $(HUB_DATA).
 HUB_PORT ?= 8000
 HUB_DATA ?= $(CURDIR)/build/hub
-.PHONY: hub proxy
-hub: $(STAMP) proxy
+.PHONY: hub
+hub: $(STAMP) $(NPM_STAMP)
 	@echo "Rummy teaching kit on a demo JupyterHub: open http://127.0.0.1:$(HUB_PORT)/"
 	@echo "  the teacher signs in as: teacher   learners as: ana, ben, cleo"
 	@echo "  password (all of them): $${RUMMY_HUB_PASSWORD:-rummy-demo}"
@@ -125,26 +126,8 @@ hub: $(STAMP) proxy
 	cd $(HUB_DATA) && RUMMY_HUB_DATA=$(HUB_DATA) RUMMY_HUB_PORT=$(HUB_PORT) \
 		$(CURDIR)/$(VENV)/bin/jupyterhub -f $(CURDIR)/jupyterhub_config.py
 
-# configurable-http-proxy, the hub's proxy (package.json, locked by package-lock.json).
-proxy:
-	@test -x node_modules/.bin/configurable-http-proxy || { \
-		command -v npm >/dev/null || { apt-get update -qq && \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }; \
-		npm ci --no-audit --no-fund; }
-
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
-
-# axe-core (the accessibility checker the browser tests inject into each page), pinned in
-# package.json / package-lock.json and installed from the npm registry; nothing is fetched
-# while the tests run.
-# axe-core, the accessibility checker the browser tests load into each page (package.json,
-# locked by package-lock.json); npm from Debian's packages when the machine has none.
-axe:
-	@test -f node_modules/axe-core/axe.min.js || { \
-		command -v npm >/dev/null || { apt-get update -qq && \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }; \
-		npm ci --no-audit --no-fund; }
 
 # The site's build tools, exactly $(SITE_LOCK), in $(SITE_VENV) (uv or pip, as .venv;
 # without .venv, so that publishing the site needs nothing else).
@@ -161,15 +144,19 @@ endif
 
 site-tools: $(SITE_STAMP)
 
-# Pyodide, axe-core, esbuild and the widgets' packages (every package of package-lock.json) from
-# the npm registry at its versions.
-$(PYODIDE_NPM): package-lock.json
+# Every package of package.json at the versions of package-lock.json, from the npm registry
+# (npm from Debian's packages when the machine has none), installed once: esbuild and
+# ipywidgets' packages build the front end (make frontend), MathJax typesets the lessons'
+# formulas, axe-core is the accessibility checker the browser tests load into each page,
+# configurable-http-proxy is the demo hub's proxy (make hub) and Pyodide the static site's
+# Python (make site).  Nothing is fetched while the tests run.
+$(NPM_STAMP): package-lock.json
 	command -v npm >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
 	npm ci --no-audit --no-fund
-	touch $(PYODIDE_NPM)
+	touch $(NPM_STAMP)
 
-pyodide: $(PYODIDE_NPM)
+npm: $(NPM_STAMP)
 
 # The apps' and lessons' page front end (frontend/src: ipywidgets' widgets over the page's
 # kernel connection, in place of Voilà's own bundle; MathJax for pages with math) built with
@@ -177,13 +164,13 @@ pyodide: $(PYODIDE_NPM)
 # kit-math.js.  They are committed, so `make app` needs no Node.js; after changing
 # frontend/src, run this and commit them (a unit test builds them again and fails when the
 # committed ones differ).
-frontend: $(PYODIDE_NPM)
+frontend: $(NPM_STAMP)
 	node frontend/build.mjs
 
 # The static site in build/site/: the apps as Voici pages and the lessons in JupyterLite,
 # Python running in the browser (Pyodide); skipped when nothing it is made from changed.
 # Serve it with any web server, e.g. `python3 -m http.server -d build/site`.
-site: $(SITE_STAMP) $(PYODIDE_NPM)
+site: $(SITE_STAMP) $(NPM_STAMP)
 	$(SITE_VENV)/bin/python scripts/build_site.py
 
 lint: $(STAMP)
@@ -198,7 +185,7 @@ export HYPOTHESIS_PROFILE ?= ci
 
 # Unit, property and doctest runs spread over the machine's cores (a file per worker);
 # Node.js and package-lock.json's packages for tests/test_frontend.py.
-unit: $(STAMP) $(PYODIDE_NPM)
+unit: $(STAMP) $(NPM_STAMP)
 	$(PY) -m pytest -q -n auto --dist loadfile -m "not browser" tests rummy widgets
 
 # The property tests with a random seed and 20 times their usual examples (the "explore"
@@ -221,7 +208,7 @@ notebooks: $(STAMP)
 # server of the kit) runs beside the other browser tests (Voilà, JupyterLab and hub servers,
 # one at a time: on two workers the classroom and progress pages timed out on this 2-core
 # machine), its output kept in build/site-test.log and shown after them; either failing fails.
-browser: $(STAMP) chromium axe proxy site
+browser: $(STAMP) chromium $(NPM_STAMP) site
 	@mkdir -p build; \
 	$(PY) -m pytest -q -m browser tests/browser/test_site.py > build/site-test.log 2>&1 & site=$$!; \
 	$(PY) -m pytest -q -m browser tests --ignore=tests/browser/test_site.py; rest=$$?; \
@@ -235,7 +222,7 @@ screenshots: $(STAMP) chromium
 
 # Each step is a pytest run that fails on a failed test and on "no tests collected"
 # (pytest's exit code 5 is not 0, so make stops there too).
-test: $(STAMP) chromium axe site lint typecheck unit notebooks browser
+test: $(STAMP) chromium $(NPM_STAMP) site lint typecheck unit notebooks browser
 
 bench: $(STAMP)
 	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)

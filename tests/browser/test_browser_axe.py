@@ -2,7 +2,7 @@
 phone size, and played from the keyboard.
 
 axe-core comes from the npm registry, pinned in ``package.json`` /
-``package-lock.json`` and installed by ``make axe`` (``npm ci``) into
+``package-lock.json`` and installed by ``make npm`` (``npm ci``) into
 ``node_modules/``; it is injected into each page from that file, so nothing is
 fetched while the tests run.  A serious or critical violation fails the test,
 and so do the moderate ones issue 18 named (headings, landmarks, empty table
@@ -43,7 +43,7 @@ def violations(page: Any, include: list[str] | None = None) -> list[dict[str, An
     """axe-core's violations on the page as it is now (only in the elements that
     the CSS selectors ``include`` match, when given)."""
     if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `make axe` (npm ci installs the pinned axe-core)")
+        pytest.fail(f"{AXE} is missing: run `make npm` (npm ci installs the pinned axe-core)")
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     return list(page.evaluate(AXE_RUN_JS, include))

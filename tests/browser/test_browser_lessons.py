@@ -109,7 +109,7 @@ def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server)
 
     # axe-core on the two widgets as they are now
     if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `make axe` (npm ci installs the pinned axe-core)")
+        pytest.fail(f"{AXE} is missing: run `make npm` (npm ci installs the pinned axe-core)")
     page.add_script_tag(path=str(AXE))
     found = page.evaluate(AXE_WIDGETS_JS, [GUIDED, ".rummy-quiz"])
     bad = [v for v in found if v["impact"] in ("serious", "critical")]

@@ -101,7 +101,7 @@ class Offline:
 
     def axe(self, selectors: list[str] | None = None) -> list[dict[str, Any]]:
         if not AXE.exists():
-            pytest.fail(f"{AXE} is missing: run `make axe` (npm ci installs the pinned axe-core)")
+            pytest.fail(f"{AXE} is missing: run `make npm` (npm ci installs the pinned axe-core)")
         self.page.add_script_tag(path=str(AXE))
         found = self.page.evaluate(AXE_JS, selectors)
         return [v for v in found if v["impact"] in ("serious", "critical")]
