@@ -84,12 +84,12 @@ from rummy.melds import (
     Meld,
     MeldError,
     MeldRules,
-    _arrangement,
-    _discard,
-    _make_run,
-    _make_set,
-    _meld,
-    _run_fit,
+    make_arrangement,
+    make_discard,
+    make_meld,
+    make_run,
+    make_set,
+    run_fit,
 )
 
 __all__ = [
@@ -838,7 +838,7 @@ class _Solver:
         if not wild_list:  # no wilds: the naturals alone
             for nat, _need, _room in plan:
                 made.append(_natural_meld(nat, [], rules))
-            return _arrangement(tuple(made), tuple([_CARD_OF[i] for i in dead]), cost // _W), discard
+            return make_arrangement(tuple(made), tuple([_CARD_OF[i] for i in dead]), cost // _W), discard
         # hand out wilds: the needed ones first (most expensive), then extras
         n_used = len(wild_list) - w
         used, rest = wild_list[:n_used], wild_list[n_used:]
@@ -871,7 +871,7 @@ class _Solver:
         deadwood = tuple([_CARD_OF[i] for i in dead])
         if rest:
             deadwood += tuple(sorted(rest, key=_INDEX))
-        return _arrangement(melds, deadwood, cost // _W), discard
+        return make_arrangement(melds, deadwood, cost // _W), discard
 
 
 def _dicts(n: int) -> list[dict[Any, Any]]:
@@ -1713,10 +1713,10 @@ def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
         # a set, or a run in index order (no ace that might play high): its
         # cards stand for themselves
         cards_ = tuple([_CARD_OF[i] for i in nat])
-        return _meld(cards_, "set" if first == last else "run", cards_)
+        return make_meld(cards_, "set" if first == last else "run", cards_)
     naturals = [_CARD_OF[i] for i in nat]
     if first == last:
-        return _make_set(naturals, wilds, naturals[0].rank)
+        return make_set(naturals, wilds, naturals[0].rank)
     if rules.aces == "low":
         # a run on the one line A..K: the wilds fill its gaps, then go on
         # above its top card (below its bottom one from the king on)
@@ -1738,10 +1738,10 @@ def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
             else:
                 out.append(next(wild))
                 flags.append(True)
-        return _meld(tuple(out), "run", tuple(_CARD_OF[base + top - size + 1:base + top + 1]), tuple(flags))
-    fit = _run_fit(naturals, len(wilds), rules)
+        return make_meld(tuple(out), "run", tuple(_CARD_OF[base + top - size + 1:base + top + 1]), tuple(flags))
+    fit = run_fit(naturals, len(wilds), rules)
     assert fit is not None, (naturals, wilds)
-    return _make_run(naturals, wilds, fit[0])
+    return make_run(naturals, wilds, fit[0])
 
 
 def _arrange(s: _Solver, x: int, wilds: list[Card], d: int,
@@ -1806,21 +1806,21 @@ def _naturals_in_sets(arr: Arrangement, rules: MeldRules) -> Arrangement:
             changed = True
     if not changed:
         return arr
-    return _arrangement(tuple(melds), arr.deadwood, arr.penalty)
+    return make_arrangement(tuple(melds), arr.deadwood, arr.penalty)
 
 
 def _build(kind: str, naturals: list[Card], wilds: list[Card], rules: MeldRules) -> Meld:
     naturals = sorted(naturals, key=_INDEX)
     if not naturals:
         if kind == "set":
-            return _make_set([], wilds, rules.wild_rank or 13)
+            return make_set([], wilds, rules.wild_rank or 13)
         ranks = list(range(1, len(wilds) + 1))
         return Meld(tuple(wilds), "run", tuple(Card(r, "h") for r in ranks), (True,) * len(wilds))
     if kind == "set":
-        return _make_set(naturals, wilds, naturals[0].rank)
-    fit = _run_fit(naturals, len(wilds), rules)
+        return make_set(naturals, wilds, naturals[0].rank)
+    fit = run_fit(naturals, len(wilds), rules)
     assert fit is not None, (naturals, wilds)
-    return _make_run(naturals, wilds, fit[0])
+    return make_run(naturals, wilds, fit[0])
 
 
 _DEFAULT_RULES = MeldRules()
@@ -2204,7 +2204,7 @@ def _meld_of(mm: int, in_order: list[list[tuple[Card, ...]]]) -> Meld:
     """The Meld of a one-pack meld mask (its cards in run or suit order)."""
     cs = (in_order[0][mm & 0x1FFF] + in_order[1][(mm >> 13) & 0x1FFF]
           + in_order[2][(mm >> 26) & 0x1FFF] + in_order[3][mm >> 39])
-    return _meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs)
+    return make_meld(cs, "set" if cs[0].rank == cs[1].rank else "run", cs)
 
 
 @functools.lru_cache(maxsize=2)
@@ -2242,7 +2242,7 @@ def _fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[i
     rest = m & ~used
     dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
             + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
-    return _arrangement(tuple(out), dead, pen)
+    return make_arrangement(tuple(out), dead, pen)
 
 
 def _fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, int]], tuple[int, ...]]:
@@ -2266,7 +2266,7 @@ def _fast_discard(m: int, ft: tuple[Any, ...]) -> Discard:
     """Best discard: over every packing, throw the best card outside it."""
     i, pen, melds, chosen = _fast_discard_pick(m, ft)
     rest = m & ~(1 << i)
-    return _discard(ft[2][i], _fast_arrangement(rest, melds, chosen, ft, pen))
+    return make_discard(ft[2][i], _fast_arrangement(rest, melds, chosen, ft, pen))
 
 
 def _fast_discard_pick(m: int, ft: tuple[Any, ...]
@@ -2697,7 +2697,7 @@ def best_discard(hand: Iterable[Card | str] | str, rules: MeldRules | None = Non
         assert card is not None
         if wilds and len(arrangement.melds) > 1:
             arrangement = _naturals_in_sets(arrangement, rules)
-        got = kept[key] = _discard(card, arrangement)
+        got = kept[key] = make_discard(card, arrangement)
         _keep_discard(rules, key, card, arrangement.penalty, not arrangement.deadwood)
     return got  # type: ignore[no-any-return]
 
