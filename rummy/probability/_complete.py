@@ -17,7 +17,8 @@ against ``rummy.melds.penalty(hand) == 0`` on thousands of random hands.
 Two exact counting methods share nothing but the card encoding:
 
 * :func:`count_by_generation` builds every complete multiset of naturals
-  from meld parts (fast: complete hands are rare when wilds are few), and
+  from meld parts (:func:`rummy.search.wilds.meld_parts`; fast: complete
+  hands are rare when wilds are few), and
 * :func:`count_by_enumeration` walks every multiset of naturals up to suit
   permutation (one representative per orbit, weighted by the orbit size)
   and asks a completeness check about each.
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from rummy.cards import JOKER, SUITS, Card
 from rummy.melds import MeldRules
 from rummy.search import covers_counts, min_wilds_counts
+from rummy.search.wilds import meld_parts
 
 __all__ = [
     "Shoe",
@@ -181,62 +183,8 @@ def _size(x: int) -> int:
 
 
 # ---------------------------------------------------------------------------
-# Method 1: generate complete natural multisets from meld parts
-
-
-def _meld_parts(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
-    """Every way a meld can hold natural cards: (packed, size, wilds needed,
-    positions), for at most ``m`` naturals and ``budget`` wilds."""
-    rules = shoe.rules
-    P = shoe.packs
-    max_set = rules.max_set_size
-    parts: dict[tuple[int, ...], tuple[int, int]] = {}
-    for r in shoe.natural_ranks:
-        top = min(m, max_set if max_set is not None else m)
-        for counts in itertools.product(range(min(P, top) + 1), repeat=4):
-            k = sum(counts)
-            if not 1 <= k <= top:
-                continue
-            cost = 3 - k if k < 3 else 0
-            if cost > budget:
-                continue
-            posns = tuple(si * 13 + r - 1 for si in range(4) for _ in range(counts[si]))
-            parts[posns] = (k, cost)
-    readings = []
-    if rules.aces in ("low", "low_or_high"):
-        readings.append(list(range(1, 14)))
-    if rules.aces in ("high", "low_or_high"):
-        readings.append(list(range(2, 14)) + [1])
-    wild = rules.wild_rank
-    for line in readings:
-        for si in range(4):
-            for i, r0 in enumerate(line):
-                if r0 == wild:
-                    continue
-                stack: list[tuple[int, int, tuple[int, ...]]] = [(i, 0, (r0,))]
-                while stack:
-                    last, gaps, ranks = stack.pop()
-                    for j in range(last + 1, len(line)):
-                        g2 = gaps + j - last - 1
-                        if g2 > budget:
-                            break
-                        if line[j] == wild or len(ranks) + 1 > m:
-                            continue
-                        rs = ranks + (line[j],)
-                        span = j - i + 1
-                        cost = g2 + (3 - span if span < 3 else 0)
-                        if cost <= budget:
-                            posns = tuple(sorted(si * 13 + r - 1 for r in rs))
-                            old = parts.get(posns)
-                            if old is None or cost < old[1]:
-                                parts[posns] = (len(rs), cost)
-                        stack.append((j, g2, rs))
-    out = []
-    for posns, (k, cost) in parts.items():
-        packed = sum(1 << (4 * pp) for pp in posns)
-        out.append((packed, k, cost, tuple(sorted(set(posns)))))
-    out.sort(key=lambda t: (t[3][0], t[1], t[0]))
-    return out
+# Method 1: generate complete natural multisets from meld parts (the meld
+# search's list of them, rummy.search.wilds.meld_parts)
 
 
 def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
@@ -339,7 +287,7 @@ def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
 
 def _parts8(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
     """Meld parts with their positions listed with repetition."""
-    return [(packed, k, cost, _expand(packed)) for packed, k, cost, _ in _meld_parts(shoe, m, budget)]
+    return [(packed, k, cost, _expand(packed)) for packed, k, cost, _ in meld_parts(shoe.rules, shoe.packs, m, budget)]
 
 
 def _expand(packed: int) -> tuple[int, ...]:

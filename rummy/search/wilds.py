@@ -5,7 +5,9 @@ complete when its natural cards can all be melded with the wilds it holds.
 :func:`min_wilds_counts` is the fewest wilds that meld every natural card,
 :func:`covers_counts` whether a budget of wilds does (faster: the budget
 bounds the search), both of naturals packed as counts, 4 bits per card at
-``Card.index``; :func:`min_wilds` asks it of a hand.  They walk the moves
+``Card.index``; :func:`min_wilds` asks it of a hand.  :func:`meld_parts`
+lists the ways a meld can hold natural cards, with the wilds each needs:
+the odds count complete hands by putting such parts together.  They walk the moves
 of the general search (:meth:`rummy.search.general.Solver.moves`) that
 meld the lowest card, one kept solver per rule set.
 
@@ -18,6 +20,7 @@ This module imports :mod:`rummy.cards`, :mod:`rummy.melds`,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 from rummy.cards import Card
@@ -114,3 +117,73 @@ def min_wilds(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) 
         if not rules.is_wild(c):
             x += 1 << (4 * c.index)
     return min_wilds_counts(x, rules)
+
+
+# ---------------------------------------------------------------------------
+# The parts of melds that natural cards can fill
+
+
+def meld_parts(rules: MeldRules, packs: int, most: int, budget: int
+               ) -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """Every way a meld can hold natural cards from ``packs`` packs, with
+    at most ``most`` naturals and ``budget`` wilds filling its gaps and
+    making it up to three cards: (the naturals packed as counts, 4 bits
+    per card at ``Card.index``; how many; the wilds it needs; their
+    positions, each once), by lowest position, then size, then packing.
+    The odds (:mod:`rummy.probability`) count complete hands exactly by
+    putting such parts together.
+
+    >>> parts = meld_parts(MeldRules(), 1, 3, 0)     # no wild: sets of 3, runs of 3
+    >>> len(parts), parts[0]                          # 13 x 4 sets, 4 x 11 runs; Ac 2c 3c first
+    (96, (273, 3, 0, (0, 1, 2)))
+    """
+    max_set = rules.max_set_size
+    parts: dict[tuple[int, ...], tuple[int, int]] = {}
+    for r in range(1, 14):
+        if r == rules.wild_rank:
+            continue
+        top = min(most, max_set if max_set is not None else most)
+        for counts in itertools.product(range(min(packs, top) + 1), repeat=4):
+            k = sum(counts)
+            if not 1 <= k <= top:
+                continue
+            cost = 3 - k if k < 3 else 0
+            if cost > budget:
+                continue
+            posns = tuple(si * 13 + r - 1 for si in range(4) for _ in range(counts[si]))
+            parts[posns] = (k, cost)
+    readings = []
+    if rules.aces in ("low", "low_or_high"):
+        readings.append(list(range(1, 14)))
+    if rules.aces in ("high", "low_or_high"):
+        readings.append(list(range(2, 14)) + [1])
+    wild = rules.wild_rank
+    for line in readings:
+        for si in range(4):
+            for i, r0 in enumerate(line):
+                if r0 == wild:
+                    continue
+                stack: list[tuple[int, int, tuple[int, ...]]] = [(i, 0, (r0,))]
+                while stack:
+                    last, gaps, ranks = stack.pop()
+                    for j in range(last + 1, len(line)):
+                        g2 = gaps + j - last - 1
+                        if g2 > budget:
+                            break
+                        if line[j] == wild or len(ranks) + 1 > most:
+                            continue
+                        rs = ranks + (line[j],)
+                        span = j - i + 1
+                        cost = g2 + (3 - span if span < 3 else 0)
+                        if cost <= budget:
+                            posns = tuple(sorted(si * 13 + r - 1 for r in rs))
+                            old = parts.get(posns)
+                            if old is None or cost < old[1]:
+                                parts[posns] = (len(rs), cost)
+                        stack.append((j, g2, rs))
+    out = []
+    for posns, (k, cost) in parts.items():
+        packed = sum(1 << (4 * pp) for pp in posns)
+        out.append((packed, k, cost, tuple(sorted(set(posns)))))
+    out.sort(key=lambda t: (t[3][0], t[1], t[0]))
+    return out
