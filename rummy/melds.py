@@ -1,34 +1,29 @@
-"""Melds, the rules that decide them, and an exact best-arrangement solver.
+"""Melds and the rules that decide them: the values the meld search works with.
 
 A *meld* is a set (3+ cards of one rank) or a run (3+ cards of one suit in
 consecutive ranks), RULES.md M-1..M-5.  Wild cards (the round's wild rank,
-and jokers) stand for any card.  Scoring a hand means arranging it into
-melds to the **lowest** penalty (M-7); :func:`best_arrangement` computes that
-exactly, for any hand size and any mix of packs, wilds and jokers.
+and jokers) stand for any card.  :class:`MeldRules` says what melds and
+what an unmelded card costs; :func:`is_meld` and :func:`why_not` judge a
+group of cards; :class:`Meld`, :class:`Arrangement` (a hand split into
+melds and deadwood) and :class:`Discard` are the values.
 
 >>> from rummy.cards import cards
 >>> rules = MeldRules()
 >>> is_meld(cards("7h 7h 7s"), rules)
 True
->>> best_arrangement(cards("Qh Kh 3s 5c 5d 5s"), rules).penalty
-23
 >>> why_not(cards("8h Th Jh"), rules)
 'not a run: 9h is missing; a wild or 9h would complete it'
+>>> str(Meld.of(cards("7h 9h Jk"), rules))
+'7h Jk=8h 9h'
 
-The search itself lives in :mod:`rummy.search`, the one module that
-searches melds (this module re-exports its ``best_arrangement``,
-``best_discard``, ``best_discard_choice``, ``penalty`` and ``all_melded``);
-its docstring says how it works.
-
-Ties.  Among arrangements with the lowest penalty, the solver returns the
-one with the fewest deadwood cards; among those, the first in a fixed search
-order over the *sorted* hand (runs before sets before deadwood, lower cards
-first), so the answer never depends on the order the cards were given in
-(:mod:`rummy.search`'s docstring spells the order out: of two equal runs
-from one card, the longer).
-:func:`best_discard` returns, among the discards leaving the lowest penalty,
-a natural card before a wild, then the card worth the most points, then the
-first in suit-then-rank order.
+Scoring a hand means arranging it into melds to the **lowest** penalty
+(M-7): the meld search, :mod:`rummy.search` (``best_arrangement``,
+``penalty``, ``best_discard``, ...), does that exactly, for any hand size
+and any mix of packs, wilds and jokers.  It builds its values with the
+unchecked constructors here (:func:`make_meld`, :func:`make_set`,
+:func:`make_run`, :func:`make_arrangement`, :func:`make_discard`).  This
+module imports only :mod:`rummy.cards` (and :mod:`rummy.render` to draw a
+value); the search imports it, never the other way round.
 """
 
 from __future__ import annotations
@@ -38,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rummy.cards import JOKER, RANKS, SUITS, Card, as_cards, format_cards, rank_name
+from rummy.cards import SUITS, Card, as_cards, format_cards, rank_name
 
 __all__ = [
     "MeldRules",
@@ -54,11 +49,6 @@ __all__ = [
     "make_meld",
     "make_arrangement",
     "make_discard",
-    "best_arrangement",
-    "best_discard",
-    "best_discard_choice",
-    "penalty",
-    "all_melded",
 ]
 
 Aces = Literal["low", "high", "low_or_high"]
@@ -463,7 +453,7 @@ class Arrangement:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """The result of :func:`best_discard`: the card to throw and what remains."""
+    """The result of :func:`rummy.search.best_discard`: the card to throw and what remains."""
 
     card: Card
     arrangement: Arrangement
@@ -527,18 +517,3 @@ def make_discard(card: Card, arrangement: Arrangement) -> Discard:
     _D_CARD(d, card)
     _D_ARR(d, arrangement)
     return d  # type: ignore[no-any-return]
-
-
-# ---------------------------------------------------------------------------
-# The search itself lives in rummy.search (the one module that searches);
-# its public functions are part of this module's API too.
-
-from rummy.search import (  # noqa: E402
-    all_melded,
-    best_arrangement,
-    best_discard,
-    best_discard_choice,
-    penalty,
-)
-
-_ = (JOKER, RANKS)

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy.cards import JOKER, SUITS, Card, deck
-from rummy.melds import MeldRules, best_arrangement
+from rummy.melds import MeldRules
 from rummy.probability import (
     Odds,
     OddsError,
@@ -31,6 +31,7 @@ from rummy.probability import (
 )
 from rummy.probability import _complete as C
 from rummy.probability.dealt import exact_complete, shoe_for, simulate_complete
+from rummy.search import best_arrangement
 
 
 def _meld_brute(group, rules: MeldRules) -> bool:

@@ -12,7 +12,7 @@ melds (each natural in a set part or a run part, gaps and short melds filled
 by wilds).  A hand is complete when that is at most ``w`` and the extra
 wilds fit somewhere (in a set, a run shorter than 13, or a meld of wilds
 only where the rules allow one).  The test-suite checks :func:`is_complete`
-against ``rummy.melds.penalty(hand) == 0`` on thousands of random hands.
+against ``rummy.search.penalty(hand) == 0`` on thousands of random hands.
 
 Two exact counting methods share nothing but the card encoding:
 
@@ -371,7 +371,7 @@ def count_by_enumeration(shoe: Shoe, check: Callable[[list[Card], int], bool] | 
     (one per suit-permutation orbit) and asking ``check(naturals, w)``.
 
     The default check is :func:`is_complete`; pass one built on
-    ``rummy.melds.penalty`` for an independent count.
+    ``rummy.search.penalty`` for an independent count.
     """
     P = shoe.packs
     binom = [math.comb(P, k) for k in range(16)]

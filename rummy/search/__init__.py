@@ -44,12 +44,24 @@ The modules, one per algorithm:
 * :mod:`rummy.search.tables`: what the general and roomy searches share:
   the count vectors, their per-rule tables, a hand checked and encoded.
 
-Whatever path answers, the answer is the same (tests check every path
-against the general search and a brute force); the search's docstrings
-spell out its tie rules.  :mod:`rummy.melds` holds the values (``Meld``,
-``Arrangement``, ``Discard``, ``MeldRules``) and the meld checks; the
-package imports only :mod:`rummy.cards`, :mod:`rummy.errors` and
-:mod:`rummy.melds`, and none of them imports it.
+Whatever path answers, the penalty and the discard are the same (tests
+check every path against the general search and a brute force).
+
+Ties.  Among arrangements with the lowest penalty, the search returns the
+one with the fewest deadwood cards; among those, the first in a fixed
+search order over the *sorted* hand (runs before sets before deadwood,
+lower cards first), so the answer never depends on the order the cards
+were given in (:mod:`rummy.search.general` spells the order out: of two
+equal runs from one card, the longer); then naturals go in sets and wilds
+fill runs (:func:`rummy.search.answers.naturals_in_sets`).
+``best_discard`` returns, among the discards leaving the lowest penalty,
+a natural card before a wild, then the card worth the most points, then
+the first in suit-then-rank order.
+
+:mod:`rummy.melds` holds the values (``Meld``, ``Arrangement``,
+``Discard``, ``MeldRules``) and the meld checks.  The package imports only
+:mod:`rummy.cards`, :mod:`rummy.errors` and :mod:`rummy.melds`, none of
+which imports it.
 
 >>> from rummy.cards import cards
 >>> penalty(cards("Qh Kh 3s 5c 5d 5s"))
