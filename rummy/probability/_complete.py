@@ -7,10 +7,10 @@ natural cards as counts, one 4-bit field per card type (position
 ``suit * 13 + rank - 1``), and ``w`` counts the wilds (jokers and cards of
 the round's wild rank, M-4a).
 
-:func:`min_wilds` is the fewest wilds that cover every natural card with
-melds (each natural in a set part or a run part, gaps and short melds filled
-by wilds).  A hand is complete when that is at most ``w`` and the extra
-wilds fit somewhere (in a set, a run shorter than 13, or a meld of wilds
+:func:`rummy.search.min_wilds_counts` is the fewest wilds that cover every
+natural card with melds (each natural in a set part or a run part, gaps and
+short melds filled by wilds).  A hand is complete when that is at most ``w``
+and the extra wilds fit somewhere (in a set, a run shorter than 13, or a meld of wilds
 only where the rules allow one).  The test-suite checks :func:`is_complete`
 against ``rummy.search.penalty(hand) == 0`` on thousands of random hands.
 
@@ -44,7 +44,6 @@ from rummy.search.wilds import meld_parts
 __all__ = [
     "Shoe",
     "TooBig",
-    "min_wilds",
     "is_complete",
     "encode",
     "count_by_generation",
@@ -89,7 +88,8 @@ class Shoe:
         return tuple(r for r in _RANKS if r != self.rules.wild_rank)
 
     def exact_ok(self) -> bool:
-        """True when ``min_wilds`` decides completeness on its own (see
+        """True when the fewest wilds that meld every natural card
+        (:func:`rummy.search.min_wilds_counts`) decide completeness (see
         :func:`is_complete`); otherwise only the solver or sampling can."""
         return self.wild_pool == 0 or (self.rules.max_set_size is None and self.cards <= MAX_RUN)
 
@@ -113,20 +113,10 @@ def encode(hand: tuple[Card, ...] | list[Card], rules: MeldRules) -> tuple[int, 
     return x, w
 
 
-def min_wilds(x: int, aces: str = "low", max_set: int | None = None) -> int:
-    """The fewest wilds with which the natural cards ``x`` can all be melded
-    (asked of the one meld search, :func:`rummy.search.min_wilds_counts`).
-
-    >>> from rummy.cards import cards
-    >>> x, _ = encode(cards("7h 8h Th Kc Kd"), MeldRules())
-    >>> min_wilds(x)        # 9h fills the run, a third king completes the set
-    2
-    """
-    return min_wilds_counts(x, _rules(aces, max_set))
-
-
 @functools.lru_cache(maxsize=32)
-def _rules(aces: str, max_set: int | None) -> MeldRules:
+def _cover_rules(aces: str, max_set: int | None) -> MeldRules:
+    """The rules the search's wild counting is asked under: only how aces
+    play and the set cap matter to it, so every wild rank shares one."""
     return MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
 
 
@@ -146,32 +136,18 @@ def is_complete(x: int, w: int, shoe_or_rules: Shoe | MeldRules, cards: int | No
     if x == 0:
         return w == 0 or (w >= 3 and rules.min_naturals == 0)
     n = cards if cards is not None else _size(x) + w
+    counted = _cover_rules(rules.aces, rules.max_set_size)
     if w == 0 or (rules.max_set_size is None and n <= MAX_RUN):
-        return covers(x, w, rules.aces, rules.max_set_size)
-    need = min_wilds(x, rules.aces, rules.max_set_size)
+        # with no cap on sets and at most 13 cards, spare wilds always fit:
+        # at least one meld holds natural cards, a set takes any number of
+        # wilds and no run is full (M-5); the budget bounds the search
+        return covers_counts(x, w, counted)
+    need = min_wilds_counts(x, counted)
     if need > w:
         return False
     if need == w:
         return True
     return None
-
-
-def covers(x: int, budget: int, aces: str = "low", max_set: int | None = None) -> bool:
-    """True if the natural cards ``x`` can all be melded with at most
-    ``budget`` wilds (``min_wilds(x) <= budget``; asked of the one meld
-    search, :func:`rummy.search.covers_counts`, which rejects hopeless hands
-    fast because the budget bounds its search).
-
-    With no cap on sets and at most 13 cards, spare wilds always fit: at
-    least one meld holds natural cards, a set takes any number of wilds and
-    no run is full (M-5), so this is the completeness test.
-
-    >>> from rummy.cards import cards
-    >>> x, _ = encode(cards("7h 8h Th Kc Kd"), MeldRules())
-    >>> covers(x, 1), covers(x, 2)
-    (False, True)
-    """
-    return covers_counts(x, budget, _rules(aces, max_set))
 
 
 def _size(x: int) -> int:
