@@ -1,9 +1,10 @@
-"""The one meld search (rummy.search) asked its other questions.
+"""The meld search (rummy.search): each path against the others and the brute force.
 
-Each function that replaces a search living elsewhere is checked here
-against that older search on many random hands (the engines will call the
-core once they are switched over), and against the independent brute force
-of tests/brute.py where one exists.  M-1..M-5 (what melds), M-7 (lowest
+The fast path (rummy.search.onepack), the roomy search (rummy.search.roomy)
+and the wild counting (rummy.search.wilds) are checked against the general
+search (rummy.search.general) on many random hands, and against the
+independent brute force of tests/brute.py where one exists, as are the
+engines' questions that call them.  M-1..M-5 (what melds), M-7 (lowest
 penalty), G-1 and G-8 (gin's melds and lay-offs), BT-4 (a complete hand).
 """
 
@@ -376,7 +377,7 @@ def test_best_discard_with_long_runs_and_many_wilds_agrees_with_brute_force() ->
         assert best_discard(hand, rules).penalty == brute_min_after_discard(hand, **kw), hand
 
 
-# -- the table-driven one-pack deadwood (issue 15, set A) ---------------------
+# -- the table-driven one-pack deadwood (benchmarks/solver.py, set A) ---------
 
 
 def _packing_penalty(hand: list[Card], rules: MeldRules) -> int:
@@ -496,7 +497,7 @@ def test_M_1_M_2_one_pack_makes_329_melds() -> None:
         assert all(is_meld(list(m.cards), rules) for m in objs.values())
 
 
-# -- the roomy search (issue 15, sets C and D) ---------------------------------
+# -- the roomy search (benchmarks/solver.py, sets C and D) ---------------------
 
 
 def _search_with_room(hand: list[Card], rules: MeldRules, discard: bool = False):
@@ -730,7 +731,7 @@ def test_TT_6_costliest_isolated_discard_is_the_search_with_rooms(rules: MeldRul
     assert taken >= 40
 
 
-# --- the tie rule: naturals in sets first, wilds fill runs (issue 35) ----------------------------
+# --- the tie rule: naturals in sets first, wilds fill runs ----------------------------
 
 def test_M_7_tie_rule_puts_the_natural_in_the_set_and_the_wild_in_the_run() -> None:
     # nines wild: J♣ J♥ + 9♥ with T♠ J♠ Q♠, or J♣ J♥ J♠ with T♠ 9♥ Q♠: both meld

@@ -75,19 +75,17 @@ from rummy.search.tables import (
 from rummy.search.wilds import COVER_SOLVERS
 
 # ---------------------------------------------------------------------------
-# The solvers kept, and which answers
+# The solvers kept, and which search answers
 
 
 #: the solvers kept, by (rules, wilds' points, isolated positions), the
 #: oldest dropped first
 SOLVERS: dict[tuple[Any, ...], Solver] = {}
-# solvers kept (a game's hands share most of their searches; more keep
-# memos alive that the garbage collector walks over and over, and that
-# crowd the CPU's caches: 512 cost a greedy game 2% more instructions than
-# 64, and 64 ran 2-4% slower than 16 beside another process's games)
+#: how many solvers are kept (a game's hands share most of their searches;
+#: more keep memos alive that the garbage collector walks over and over, and
+#: that crowd the CPU's caches: 512 cost a greedy game 2% more instructions
+#: than 64, and 64 ran 2-4% slower than 16 beside another process's games)
 SOLVERS_MAX = 16
-
-
 _ISO_SEEN: dict[Any, bool] = {}  # (rules, wilds' points) whose hands had isolated cards
 
 
