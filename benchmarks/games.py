@@ -9,8 +9,8 @@ process, so other load on the machine counts less), actions per game, and
 for ``three_thirteen`` the ratio to issue 15's targets (20 greedy games/s,
 5 expert games/s).  Then a profile (cProfile, top entries by own time) of
 one game per variant and bot, so that it shows where the time goes, with the
-share of that game spent in the meld search (``rummy/search.py`` and gin's
-``rummy/onepack.py``, cumulative time of the calls made from outside them):
+share of that game spent in the meld search (the modules of ``rummy/search/``,
+cumulative time of the calls made from outside them):
 what is left once the search is subtracted is engine and bot overhead.
 
     .venv/bin/python benchmarks/games.py                        # 3 repeats of 3 games
@@ -108,21 +108,21 @@ def measure(variant: str, bot: str, games: int, repeats: int) -> float:
     return med
 
 
-#: the modules of the meld search (``search_share`` counts time spent in them)
-SEARCH_FILES = ("rummy/search.py", "rummy/onepack.py")
+#: the meld search's package (``search_share`` counts time spent in its modules)
+SEARCH_PACKAGE = "rummy/search/"
 
 
 def search_share(stats: pstats.Stats) -> tuple[float, float]:
     """(seconds inside the meld search, seconds in all) of a profile: the
-    cumulative time of every call into :data:`SEARCH_FILES` made from a
-    function outside them (so a recursive search counts once)."""
-    inside = tuple(os.sep.join(f.split("/")) for f in SEARCH_FILES)
+    cumulative time of every call into a module of :data:`SEARCH_PACKAGE`
+    made from a function outside them (so a recursive search counts once)."""
+    inside = os.sep.join(SEARCH_PACKAGE.split("/"))
     search = 0.0
     for func, (_cc, _nc, _tt, _ct, callers) in stats.stats.items():  # type: ignore[attr-defined]
-        if not func[0].endswith(inside):
+        if inside not in func[0]:
             continue
         for caller, edge in callers.items():
-            if not caller[0].endswith(inside):
+            if inside not in caller[0]:
                 search += edge[3]
     return search, stats.total_tt  # type: ignore[attr-defined]
 

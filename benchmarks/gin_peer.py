@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/gin_peer.py [--hands 5000] [--games 300]``
 
 Part 1, random hands (default 5,000 deals of two 10-card hands, an upcard
 and a stock card): our minimum deadwood (the gin engine's fast solver and
-the shared exact solver ``rummy.melds.penalty``) against
+the shared exact solver ``rummy.search.penalty``) against
 ``GinRummyUtils(13, 4, 10).min_deadwood`` on every 10-card hand and on the
 11-card hands after a draw; and the legal knock decision (may the player
 knock now?) after drawing from the stock and after taking the upcard.
@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rummy.cards import Card, deck  # noqa: E402
 from rummy.gin import best_layoffs, deadwood, deadwood_after_discard, layoff_targets  # noqa: E402
-from rummy.melds import penalty  # noqa: E402
+from rummy.search import penalty  # noqa: E402
 from rummy.variants import find_variant  # noqa: E402
 
 OS_SUITS = "scdh"  # OpenSpiel's card int: suit * 13 + rank - 1, suits s c d h

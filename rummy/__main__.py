@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from rummy.cards import RANKS, format_cards, parse_rank
-from rummy.melds import MeldRules, best_arrangement, best_discard
+from rummy.melds import MeldRules
+from rummy.search import best_arrangement, best_discard
 from rummy.variants import find_variant, variant_names
 
 

@@ -59,28 +59,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from rummy import onepack
 from rummy.cards import Card, as_cards, deck, format_cards
 from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
-from rummy.melds import Arrangement, Meld, MeldRules, best_arrangement
+from rummy.melds import Arrangement, Meld, MeldRules
+from rummy.search import best_arrangement
+from rummy.search.onepack import (
+    CARDS,
+    MELD_MASKS,
+    VALUES,
+    arrangements_of,
+    best_layoffs_masks,
+    bit,
+    bits_of,
+    cards_of,
+    deadwood_floor,
+    extension_bits,
+    mask_of,
+    mask_penalty,
+)
 from rummy.table import Stock, deal
 from rummy.variants import Variant
-
-# The one-pack search lives in rummy.onepack (shared with rummy.bots.gin); the
-# engine's code uses these short private names for it.
-_CARD = onepack.CARDS
-_MELD_MASKS = onepack.MELD_MASKS
-_VALUE = onepack.VALUES
-_arrangement_masks = onepack.arrangements_of
-_best_layoffs_masks = onepack.best_layoffs_of
-_bit = onepack.bit
-_bit_list = onepack.bits_of
-_cards_of = onepack.cards_of
-_deadwood_floor = onepack.deadwood_floor
-_dw = onepack.deadwood_of
-_extension_bits = onepack.extension_bits
-_mask = onepack.mask_of
 
 __all__ = [
     "ROLES",
@@ -116,15 +115,16 @@ STALL_TURNS = 200
 DRAW_STOCK_LEFT = 2
 
 # ---------------------------------------------------------------------------
-# A fast exact deadwood solver for one pack, no wilds (G-1).  Cards are bits
-# (suit * 13 + rank - 1, suits in c d h s order); the search takes the lowest
-# card and tries it as deadwood or in every meld whose lowest card it is.
-# It is checked against rummy.melds.penalty in tests/test_gin_solver.py.
+# Deadwood and lay-offs (G-1, G-8): the one-pack search's answers
+# (rummy.search.onepack: cards as bits, suit * 13 + rank - 1, suits in c d h s
+# order), for gin's hands as cards.
+
+#: each card's discard, knock and gin action, by bit
+_DISCARD_ACTION = [Action("discard", c) for c in CARDS]
+_KNOCK_ACTION = [Action("knock", c) for c in CARDS]
+_GIN_ACTION = [Action("gin", c) for c in CARDS]
 
 
-_DISCARD_ACTION = [Action("discard", c) for c in _CARD]
-_KNOCK_ACTION = [Action("knock", c) for c in _CARD]
-_GIN_ACTION = [Action("gin", c) for c in _CARD]
 def deadwood(cards_: Iterable[Card]) -> int:
     """The lowest deadwood of a gin hand (one pack, no wilds, aces low).
 
@@ -134,7 +134,7 @@ def deadwood(cards_: Iterable[Card]) -> int:
     >>> deadwood(cards("Ah 2h 3h Qh Kh"))             # aces low: Q-K-A is no run
     20
     """
-    return _dw(_mask(cards_))
+    return mask_penalty(mask_of(cards_))
 
 
 def deadwood_after_discard(cards_: Iterable[Card], keep: Card | None = None) -> dict[Card, int]:
@@ -146,11 +146,11 @@ def deadwood_after_discard(cards_: Iterable[Card], keep: Card | None = None) -> 
     >>> [(str(c), v) for c, v in sorted(d.items())]
     [('7h', 27), ('8h', 26), ('9h', 25)]
     """
-    m = _mask(cards_)
+    m = mask_of(cards_)
     out = {}
-    for c in _cards_of(m):
+    for c in cards_of(m):
         if c != keep:
-            out[c] = _dw(m ^ (1 << _bit(c)))
+            out[c] = mask_penalty(m ^ (1 << bit(c)))
     return out
 
 
@@ -180,13 +180,13 @@ def best_layoffs(hand: Iterable[Card], melds: Sequence[Iterable[Card]]) -> Layof
     >>> best_layoffs(cards("9c 9d 9h Ts"), [cards("6h 7h 8h")]).deadwood   # keep the set
     10
     """
-    h = _mask(hand)
-    ms = tuple(_mask(m) for m in melds)
-    dw, plan = _best_layoffs_masks(h, ms, {})
+    h = mask_of(hand)
+    ms = tuple(mask_of(m) for m in melds)
+    dw, plan = best_layoffs_masks(h, ms, {})
     kept = h
     for b, _ in plan:
         kept ^= 1 << b
-    return LayoffPlan(tuple((_CARD[b], i) for b, i in plan), dw, tuple(sorted(_cards_of(kept))))
+    return LayoffPlan(tuple((CARDS[b], i) for b, i in plan), dw, tuple(sorted(cards_of(kept))))
 
 
 def layoff_targets(card: Card, melds: Sequence[Iterable[Card]]) -> list[int]:
@@ -196,8 +196,8 @@ def layoff_targets(card: Card, melds: Sequence[Iterable[Card]]) -> list[int]:
     >>> layoff_targets(cards("9h")[0], [cards("9c 9d 9s"), cards("6h 7h 8h")])
     [0, 1]
     """
-    b = 1 << _bit(card)
-    return [i for i, m in enumerate(melds) if _extension_bits(_mask(m)) & b]
+    b = 1 << bit(card)
+    return [i for i, m in enumerate(melds) if extension_bits(mask_of(m)) & b]
 
 
 def knock_arrangements(cards_: Iterable[Card], limit: int = 10
@@ -212,9 +212,9 @@ def knock_arrangements(cards_: Iterable[Card], limit: int = 10
     3c 4c 5c | 3d 4d 5d | 3h 4h 5h
     3c 3d 3h | 4c 4d 4h | 5c 5d 5h
     """
-    found = _arrangement_masks(_mask(cards_), limit)
-    found.sort(key=lambda md: sum(_VALUE[b] for b in _bit_list(md[1])))
-    return [(tuple(tuple(_cards_of(m)) for m in melds), tuple(_cards_of(dead)))
+    found = arrangements_of(mask_of(cards_), limit)
+    found.sort(key=lambda md: sum(VALUES[b] for b in bits_of(md[1])))
+    return [(tuple(tuple(cards_of(m)) for m in melds), tuple(cards_of(dead)))
             for melds, dead in found]
 
 
@@ -233,23 +233,23 @@ def knock_options(hand: Iterable[Card], discard_pile: Iterable[Card],
     knock Tc with 3c 3d 3h, 4c 4d 4h, 5c 5d 5h / 3
     knock Tc with 3c 4c 5c, 3d 4d 5d, 3h 4h 5h / 6
     """
-    held = _mask(hand)
-    seen = held | _mask(discard_pile)
+    held = mask_of(hand)
+    seen = held | mask_of(discard_pile)
     out = []
     for a in legal:
         if a.verb not in ("knock", "gin") or a.card is None:
             continue
-        rest = held & ~(1 << _bit(a.card))
-        for melds, dead in _arrangement_masks(rest, 0 if a.verb == "gin" else limit):
+        rest = held & ~(1 << bit(a.card))
+        for melds, dead in arrangements_of(rest, 0 if a.verb == "gin" else limit):
             reach = 0
             for m in melds:
-                reach |= _extension_bits(m)
-            shown = tuple(tuple(sorted(_cards_of(m), key=lambda c: (c.rank, c.suit)))
+                reach |= extension_bits(m)
+            shown = tuple(tuple(sorted(cards_of(m), key=lambda c: (c.rank, c.suit)))
                           for m in melds)
             out.append(KnockOption(
-                Action(a.verb, a.card, melds=shown), shown, tuple(_cards_of(dead)),
-                sum(_VALUE[b] for b in _bit_list(dead)),
-                0 if a.verb == "gin" else len(_bit_list(reach & ~seen))))
+                Action(a.verb, a.card, melds=shown), shown, tuple(cards_of(dead)),
+                sum(VALUES[b] for b in bits_of(dead)),
+                0 if a.verb == "gin" else len(bits_of(reach & ~seen))))
     out.sort(key=lambda o: (o.deadwood_points, o.open_cards))
     return out
 
@@ -599,12 +599,12 @@ class GinGame(Engine, family="gin"):
             f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
             f"captain, {n[self.advisor]} sits out and advises.")
         # the same as table.make_shoe(1, 0, rng), without rebuilding the pack each hand
-        shoe = list(_CARD)
+        shoe = list(CARDS)
         self.rng.shuffle(shoe)
         self.stock = Stock(shoe)
         first, second = deal(self.stock, 2, self.hand_cards)  # non-dealer first
         # hands are kept in card order (suit, then rank) so observing is cheap
-        self.hands = {self.captain: sorted(first, key=_bit), self.box: sorted(second, key=_bit)}
+        self.hands = {self.captain: sorted(first, key=bit), self.box: sorted(second, key=bit)}
         self.taken = {self.captain: [], self.box: []}
         self.discards = [self.stock.draw()]
         self.log.append(
@@ -677,11 +677,11 @@ class GinGame(Engine, family="gin"):
         top = list(as_cards(setup.get("stock_top", "")))
         used = box_hand + cap_hand + up + top
         seen: set[Card] = set()
-        twice = sorted({c for c in used if c in seen or seen.add(c)}, key=_bit)  # type: ignore[func-returns-value]
+        twice = sorted({c for c in used if c in seen or seen.add(c)}, key=bit)  # type: ignore[func-returns-value]
         if twice:
             raise GameError("one pack holds each card once (G-1); given twice: "
                             + format_cards(twice))
-        rest = [c for c in _CARD if c not in seen]
+        rest = [c for c in CARDS if c not in seen]
         self.rng.shuffle(rest)
         # every check passed: lay the position
         self.box, self.captain, self.advisor = roles
@@ -691,7 +691,7 @@ class GinGame(Engine, family="gin"):
             f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
             f"captain, {n[self.advisor]} sits out and advises.")
         self.stock = Stock(rest + list(reversed(top)))
-        self.hands = {self.captain: sorted(cap_hand, key=_bit), self.box: sorted(box_hand, key=_bit)}
+        self.hands = {self.captain: sorted(cap_hand, key=bit), self.box: sorted(box_hand, key=bit)}
         self.taken = {self.captain: [], self.box: []}
         self.discards = up
         self.log.append(
@@ -760,8 +760,8 @@ class GinGame(Engine, family="gin"):
                 return [_DRAW_STOCK]
             return [_DRAW_STOCK, _DRAW_DISCARD]
         if self.phase == "discard":
-            m = _mask(hand)
-            keep = -1 if self.just_taken is None else _bit(self.just_taken)
+            m = mask_of(hand)
+            keep = -1 if self.just_taken is None else bit(self.just_taken)
             bits = []
             x = m
             while x:
@@ -773,12 +773,12 @@ class GinGame(Engine, family="gin"):
             out = [_DISCARD_ACTION[b] for b in bits]
             # dw(hand - c) >= dw(hand) - value(c) >= floor(hand) - value(c):
             # skip the exact search when no discard can make a knock
-            if _deadwood_floor(m) - 10 > self.knock_limit:
+            if deadwood_floor(m) - 10 > self.knock_limit:
                 return out
-            floor = _dw(m) - self.knock_limit
+            floor = mask_penalty(m) - self.knock_limit
             for b in bits:
-                if _VALUE[b] >= floor:
-                    v = _dw(m ^ (1 << b))
+                if VALUES[b] >= floor:
+                    v = mask_penalty(m ^ (1 << b))
                     if v == 0:
                         out.append(_GIN_ACTION[b])
                     elif v <= self.knock_limit:
@@ -861,7 +861,7 @@ class GinGame(Engine, family="gin"):
             up = self.discards[-1]
             if a.verb == "take upcard":
                 self.discards.pop()
-                insort(self.hands[seat], up, key=_bit)
+                insort(self.hands[seat], up, key=bit)
                 self.taken[seat].append(up)
                 self.just_taken = up
                 self.phase = "discard"
@@ -881,12 +881,12 @@ class GinGame(Engine, family="gin"):
             return
         if self.phase == "draw":
             if a.verb == "draw stock":
-                insort(self.hands[seat], self.stock.draw(), key=_bit)
+                insort(self.hands[seat], self.stock.draw(), key=bit)
                 self.just_taken = None
                 self.log.append(f"{n} ({role}) draws from the stock.")
             else:
                 c = self.discards.pop()
-                insort(self.hands[seat], c, key=_bit)
+                insort(self.hands[seat], c, key=bit)
                 self.taken[seat].append(c)
                 self.just_taken = c
                 self.log.append(f"{n} ({role}) takes {c} from the discard pile.")
@@ -897,7 +897,7 @@ class GinGame(Engine, family="gin"):
             card = a.card
             assert card is not None
             hand = self.hands[seat]
-            i = bisect_left(hand, _bit(card), key=_bit)  # hands are kept in card order
+            i = bisect_left(hand, bit(card), key=bit)  # hands are kept in card order
             assert hand[i] == card, "a hand lost its card order"
             del hand[i]
             self.discards.append(card)
@@ -962,18 +962,18 @@ class GinGame(Engine, family="gin"):
             used = set().union(*named)
             kept = tuple(c for c in hand if c not in used)
             return Arrangement(tuple(Meld.of(m, self.rules) for m in named), kept,
-                               sum(_VALUE[_bit(c)] for c in kept))
+                               sum(VALUES[bit(c)] for c in kept))
         default = best_arrangement(hand, self.rules)
         if not default.deadwood:  # gin: nothing can be laid off, every layout scores the same
             return default
-        defender = _mask(self.hands[self._other(seat)])
-        default_melds = frozenset(_mask(m.cards) for m in default.melds)
+        defender = mask_of(self.hands[self._other(seat)])
+        default_melds = frozenset(mask_of(m.cards) for m in default.melds)
         memo: dict[Any, Any] = {}
         best: tuple[int, int, int] | None = None
         chosen: tuple[tuple[int, ...], int] | None = None
-        for melds, dead in _arrangement_masks(_mask(hand), self.knock_limit):
-            kp = sum(_VALUE[b] for b in _bit_list(dead))
-            dp = _best_layoffs_masks(defender, melds, memo)[0]
+        for melds, dead in arrangements_of(mask_of(hand), self.knock_limit):
+            kp = sum(VALUES[b] for b in bits_of(dead))
+            dp = best_layoffs_masks(defender, melds, memo)[0]
             value = dp - kp if kp < dp else -(self.undercut_bonus + kp - dp)
             key = (value, -kp, frozenset(melds) == default_melds)
             if best is None or key > best:
@@ -982,35 +982,35 @@ class GinGame(Engine, family="gin"):
         if best[2]:
             return default
         melds, dead = chosen
-        return Arrangement(tuple(Meld.of(_cards_of(m), self.rules) for m in melds),
-                           tuple(_cards_of(dead)), sum(_VALUE[b] for b in _bit_list(dead)))
+        return Arrangement(tuple(Meld.of(cards_of(m), self.rules) for m in melds),
+                           tuple(cards_of(dead)), sum(VALUES[b] for b in bits_of(dead)))
 
     def _why_not_named(self, seat: int, a: Action) -> str | None:
         """Why the melds named with a knock can't be laid out (None: they can)."""
         assert a.card is not None
-        rest = _mask(self.hands[seat]) & ~(1 << _bit(a.card))
+        rest = mask_of(self.hands[seat]) & ~(1 << bit(a.card))
         used = 0
         for meld in a.melds:
             try:
-                m = _mask(meld)
+                m = mask_of(meld)
             except GameError as e:
                 return str(e)
-            if m not in _MELD_MASKS:
+            if m not in MELD_MASKS:
                 return (f"{format_cards(meld)} is not a meld: gin melds are sets of 3 or 4 cards "
                         "of one rank and runs of 3 or more cards of one suit, aces low (G-1)")
             if m & ~rest:
-                return (f"{format_cards(_cards_of(m & ~rest))} is not in your hand after you "
+                return (f"{format_cards(cards_of(m & ~rest))} is not in your hand after you "
                         f"discard {a.card}")
             if m & used:
-                return f"{format_cards(_cards_of(m & used))} is named in two melds (M-3)"
+                return f"{format_cards(cards_of(m & used))} is named in two melds (M-3)"
             used |= m
         dead = rest & ~used
-        points = sum(_VALUE[b] for b in _bit_list(dead))
+        points = sum(VALUES[b] for b in bits_of(dead))
         if a.verb == "gin" and points:
-            return (f"laid out like this you keep {format_cards(_cards_of(dead))} = {points} "
+            return (f"laid out like this you keep {format_cards(cards_of(dead))} = {points} "
                     "points of deadwood; gin keeps none (G-7)")
         if points > self.knock_limit:
-            return (f"laid out like this you keep {format_cards(_cards_of(dead))} = {points} "
+            return (f"laid out like this you keep {format_cards(cards_of(dead))} = {points} "
                     f"points of deadwood; a knock keeps at most {self.knock_limit} (G-6)")
         return None
 
@@ -1032,20 +1032,20 @@ class GinGame(Engine, family="gin"):
         """(optimal lay-offs available now, whether stopping now is optimal)."""
         k = self._knock
         assert k is not None
-        hand = _mask(self.hands[k.defender])
-        melds = tuple(_mask(m) for m in k.melds)
+        hand = mask_of(self.hands[k.defender])
+        melds = tuple(mask_of(m) for m in k.melds)
         memo: dict[Any, Any] = {}
-        best = _best_layoffs_masks(hand, melds, memo)[0]
+        best = best_layoffs_masks(hand, melds, memo)[0]
         out = []
         for i, m in enumerate(melds):
-            ext = _extension_bits(m) & hand
+            ext = extension_bits(m) & hand
             while ext:
                 b = ext & -ext
                 ext ^= b
-                sub = _best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
+                sub = best_layoffs_masks(hand ^ b, melds[:i] + (m | b,) + melds[i + 1:], memo)
                 if sub[0] == best:
-                    out.append(Action("lay off", _CARD[b.bit_length() - 1], k.melds[i]))
-        return out, _dw(hand) == best
+                    out.append(Action("lay off", CARDS[b.bit_length() - 1], k.melds[i]))
+        return out, mask_penalty(hand) == best
 
     def _layoff_actions(self) -> list[Action]:
         offs, can_stop = self._layoff_actions_raw()
@@ -1067,7 +1067,7 @@ class GinGame(Engine, family="gin"):
         if i is None:
             return (f"{_meld_text(a.onto) or 'nothing'} is not one of the knocker's melds "
                     "(" + ", ".join(_meld_text(m) for m in k.melds) + ")")
-        if not _extension_bits(_mask(k.melds[i])) & (1 << _bit(a.card)):
+        if not extension_bits(mask_of(k.melds[i])) & (1 << bit(a.card)):
             return f"{a.card} does not extend {_meld_text(k.melds[i])} (G-8)"
         return (f"laying off {a.card} would leave you more deadwood than your best play; "
                 "the lay-offs offered keep your lowest count (M-7)")
@@ -1307,7 +1307,7 @@ class GinGame(Engine, family="gin"):
 
     def _after_redeal(self) -> None:
         for hand in self.hands.values():
-            hand.sort(key=_bit)
+            hand.sort(key=bit)
         self._version += 1
         self._legal_cache = None
 
@@ -1323,7 +1323,7 @@ class GinGame(Engine, family="gin"):
             if self._knock is not None and seat == self._knock.defender:
                 want = size - len(self._knock.layoffs)
             assert len(hand) == want, f"{self.players[seat]} holds {len(hand)} cards, not {want}"
-            assert hand == sorted(hand, key=_bit), "a hand lost its card order"
+            assert hand == sorted(hand, key=bit), "a hand lost its card order"
         assert self.turns <= STALL_TURNS + 2
 
     def __repr__(self) -> str:

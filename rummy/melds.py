@@ -1,34 +1,29 @@
-"""Melds, the rules that decide them, and an exact best-arrangement solver.
+"""Melds and the rules that decide them: the values the meld search works with.
 
 A *meld* is a set (3+ cards of one rank) or a run (3+ cards of one suit in
 consecutive ranks), RULES.md M-1..M-5.  Wild cards (the round's wild rank,
-and jokers) stand for any card.  Scoring a hand means arranging it into
-melds to the **lowest** penalty (M-7); :func:`best_arrangement` computes that
-exactly, for any hand size and any mix of packs, wilds and jokers.
+and jokers) stand for any card.  :class:`MeldRules` says what melds and
+what an unmelded card costs; :func:`is_meld` and :func:`why_not` judge a
+group of cards; :class:`Meld`, :class:`Arrangement` (a hand split into
+melds and deadwood) and :class:`Discard` are the values.
 
 >>> from rummy.cards import cards
 >>> rules = MeldRules()
 >>> is_meld(cards("7h 7h 7s"), rules)
 True
->>> best_arrangement(cards("Qh Kh 3s 5c 5d 5s"), rules).penalty
-23
 >>> why_not(cards("8h Th Jh"), rules)
 'not a run: 9h is missing; a wild or 9h would complete it'
+>>> str(Meld.of(cards("7h 9h Jk"), rules))
+'7h Jk=8h 9h'
 
-The search itself lives in :mod:`rummy.search`, the one module that
-searches melds (this module re-exports its ``best_arrangement``,
-``best_discard``, ``best_discard_choice``, ``penalty`` and ``all_melded``);
-its docstring says how it works.
-
-Ties.  Among arrangements with the lowest penalty, the solver returns the
-one with the fewest deadwood cards; among those, the first in a fixed search
-order over the *sorted* hand (runs before sets before deadwood, lower cards
-first), so the answer never depends on the order the cards were given in
-(:mod:`rummy.search`'s docstring spells the order out: of two equal runs
-from one card, the longer).
-:func:`best_discard` returns, among the discards leaving the lowest penalty,
-a natural card before a wild, then the card worth the most points, then the
-first in suit-then-rank order.
+Scoring a hand means arranging it into melds to the **lowest** penalty
+(M-7): the meld search, :mod:`rummy.search` (``best_arrangement``,
+``penalty``, ``best_discard``, ...), does that exactly, for any hand size
+and any mix of packs, wilds and jokers.  It builds its values with the
+unchecked constructors here (:func:`make_meld`, :func:`make_set`,
+:func:`make_run`, :func:`make_arrangement`, :func:`make_discard`).  This
+module imports only :mod:`rummy.cards` (and :mod:`rummy.render` to draw a
+value); the search imports it, never the other way round.
 """
 
 from __future__ import annotations
@@ -38,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rummy.cards import JOKER, RANKS, SUITS, Card, as_cards, format_cards, rank_name
+from rummy.cards import SUITS, Card, as_cards, format_cards, rank_name
 
 __all__ = [
     "MeldRules",
@@ -48,11 +43,12 @@ __all__ = [
     "Discard",
     "is_meld",
     "why_not",
-    "best_arrangement",
-    "best_discard",
-    "best_discard_choice",
-    "penalty",
-    "all_melded",
+    "run_fit",
+    "make_set",
+    "make_run",
+    "make_meld",
+    "make_arrangement",
+    "make_discard",
 ]
 
 Aces = Literal["low", "high", "low_or_high"]
@@ -194,11 +190,18 @@ def _run_positions(rules: MeldRules) -> list[dict[int, int]]:
     return [line[0] for line in _LINES[rules.aces]]
 
 
-def _run_fit(naturals: list[Card], n_wilds: int, rules: MeldRules) -> tuple[list[int], str] | None:
+def run_fit(naturals: list[Card], n_wilds: int, rules: MeldRules) -> tuple[list[int], str] | None:
     """Try to read ``naturals`` (one suit, distinct ranks) as a run.
 
     Returns (ranks of the whole run, '') when it fits, None when no ace
-    reading gives a run with the wilds available.
+    reading gives a run with the wilds available.  Wilds beyond the gaps
+    go above the top card, then below the bottom one.
+
+    >>> from rummy.cards import cards
+    >>> run_fit(list(cards("8h Th")), 2, MeldRules())
+    ([8, 9, 10, 11], '')
+    >>> run_fit(list(cards("Qh Ah")), 1, MeldRules(aces="high")), run_fit(list(cards("Qh Ah")), 1, MeldRules())
+    (([12, 13, 1], ''), None)
     """
     size = len(naturals) + n_wilds
     if size > MAX_RUN:
@@ -260,7 +263,7 @@ def why_not(cards_: Iterable[Card | str] | str, rules: MeldRules | None = None) 
         return f"{set_reason}; not a run: a run holds each rank once, and {dup} is here twice"
     if len(group) > MAX_RUN:
         return f"{set_reason}; not a run: a run has at most {MAX_RUN} cards"
-    if _run_fit(naturals, len(wilds), rules) is not None:
+    if run_fit(naturals, len(wilds), rules) is not None:
         return None
     # Explain the failure: missing cards for the best ace reading.
     suit = naturals[0].suit
@@ -335,15 +338,15 @@ class Meld:
         naturals.sort()
         wilds.sort(key=lambda c: (-rules.penalty_of(c), c.sort_key()))
         if naturals and len({c.rank for c in naturals}) == 1:
-            return _make_set(naturals, wilds, naturals[0].rank)
+            return make_set(naturals, wilds, naturals[0].rank)
         if not naturals:
             rank = rules.wild_rank or 13
-            return _make_set([], wilds, rank)
-        fit = _run_fit(naturals, len(wilds), rules)
+            return make_set([], wilds, rank)
+        fit = run_fit(naturals, len(wilds), rules)
         if fit is None and len(naturals) == 1:
-            return _make_set(naturals, wilds, naturals[0].rank)
+            return make_set(naturals, wilds, naturals[0].rank)
         assert fit is not None
-        return _make_run(naturals, wilds, fit[0])
+        return make_run(naturals, wilds, fit[0])
 
     @property
     def wild_roles(self) -> tuple[tuple[Card, Card], ...]:
@@ -366,15 +369,31 @@ class Meld:
         return render.meld_svg(self)
 
 
-def _make_set(naturals: list[Card], wilds: list[Card], rank: int) -> Meld:
+def make_set(naturals: list[Card], wilds: list[Card], rank: int) -> Meld:
+    """The set of ``naturals`` (cards of ``rank``, sorted) and ``wilds``,
+    unchecked: each wild stands for a card of ``rank`` in a suit the
+    naturals leave free (in suit order, round again when all are taken).
+
+    >>> from rummy.cards import cards
+    >>> str(make_set(list(cards("7h 7s")), list(cards("Jk")), 7))
+    '7h 7s Jk=7c'
+    """
     present = [c.suit for c in naturals]
     free = [s for s in SUITS if s not in present] or list(SUITS)
     reps = [_CARD[rank, free[i % len(free)]] for i in range(len(wilds))]
     flags = (False,) * len(naturals) + (True,) * len(wilds) if wilds else ()
-    return _meld(tuple(naturals + wilds), "set", tuple(naturals + reps), flags)
+    return make_meld(tuple(naturals + wilds), "set", tuple(naturals + reps), flags)
 
 
-def _make_run(naturals: list[Card], wilds: list[Card], ranks: list[int]) -> Meld:
+def make_run(naturals: list[Card], wilds: list[Card], ranks: list[int]) -> Meld:
+    """The run of ``naturals`` (one suit) over ``ranks`` (every rank of the
+    run in order, as :func:`run_fit` gives them), unchecked: the wilds, in
+    the order given, fill the ranks no natural holds.
+
+    >>> from rummy.cards import cards
+    >>> str(make_run(list(cards("7h 9h")), list(cards("Jk")), [7, 8, 9]))
+    '7h Jk=8h 9h'
+    """
     suit = naturals[0].suit
     by_rank = {c.rank: c for c in naturals}
     cards_out: list[Card] = []
@@ -389,7 +408,7 @@ def _make_run(naturals: list[Card], wilds: list[Card], ranks: list[int]) -> Meld
             cards_out.append(next(w))
             flags.append(True)
         reps.append(_CARD[r, suit])
-    return _meld(tuple(cards_out), "run", tuple(reps), tuple(flags) if wilds else ())
+    return make_meld(tuple(cards_out), "run", tuple(reps), tuple(flags) if wilds else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,7 +453,7 @@ class Arrangement:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """The result of :func:`best_discard`: the card to throw and what remains."""
+    """The result of :func:`rummy.search.best_discard`: the card to throw and what remains."""
 
     card: Card
     arrangement: Arrangement
@@ -454,14 +473,14 @@ _A_MELDS, _A_DEAD, _A_PEN = (vars(Arrangement)[f].__set__ for f in ("melds", "de
 _D_CARD, _D_ARR = (vars(Discard)[f].__set__ for f in ("card", "arrangement"))
 
 
-def _meld(cards_: tuple[Card, ...], kind: Literal["set", "run"], represents: tuple[Card, ...],
-          wild: tuple[bool, ...] = ()) -> Meld:
+def make_meld(cards_: tuple[Card, ...], kind: Literal["set", "run"], represents: tuple[Card, ...],
+              wild: tuple[bool, ...] = ()) -> Meld:
     """``Meld(cards_, kind, represents, wild)``, made faster (the caller
     knows it is a valid meld).
 
     >>> from rummy.cards import cards
     >>> c = cards("7h 8h 9h")
-    >>> _meld(c, "run", c) == Meld(c, "run", c)
+    >>> make_meld(c, "run", c) == Meld(c, "run", c)
     True
     """
     m = _NEW(Meld)
@@ -472,10 +491,11 @@ def _meld(cards_: tuple[Card, ...], kind: Literal["set", "run"], represents: tup
     return m  # type: ignore[no-any-return]
 
 
-def _arrangement(melds: tuple[Meld, ...], deadwood: tuple[Card, ...], penalty: int) -> Arrangement:
-    """``Arrangement(melds, deadwood, penalty)``, made faster.
+def make_arrangement(melds: tuple[Meld, ...], deadwood: tuple[Card, ...], penalty: int) -> Arrangement:
+    """``Arrangement(melds, deadwood, penalty)``, made faster (the caller
+    knows the penalty is the deadwood's).
 
-    >>> _arrangement((), (), 0) == Arrangement((), (), 0)
+    >>> make_arrangement((), (), 0) == Arrangement((), (), 0)
     True
     """
     a = _NEW(Arrangement)
@@ -485,30 +505,15 @@ def _arrangement(melds: tuple[Meld, ...], deadwood: tuple[Card, ...], penalty: i
     return a  # type: ignore[no-any-return]
 
 
-def _discard(card: Card, arrangement: Arrangement) -> Discard:
+def make_discard(card: Card, arrangement: Arrangement) -> Discard:
     """``Discard(card, arrangement)``, made faster.
 
     >>> from rummy.cards import Card
     >>> a = Arrangement((), (), 0)
-    >>> _discard(Card(1, "s"), a) == Discard(Card(1, "s"), a)
+    >>> make_discard(Card(1, "s"), a) == Discard(Card(1, "s"), a)
     True
     """
     d = _NEW(Discard)
     _D_CARD(d, card)
     _D_ARR(d, arrangement)
     return d  # type: ignore[no-any-return]
-
-
-# ---------------------------------------------------------------------------
-# The search itself lives in rummy.search (the one module that searches);
-# its public functions are part of this module's API too.
-
-from rummy.search import (  # noqa: E402
-    all_melded,
-    best_arrangement,
-    best_discard,
-    best_discard_choice,
-    penalty,
-)
-
-_ = (JOKER, RANKS)

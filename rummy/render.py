@@ -336,7 +336,7 @@ def arrangement_svg(
     ``max_width`` pixels (default: about five normal cards per row at phone
     width is left to the page; give a number to wrap).
 
-    >>> from rummy.melds import best_arrangement
+    >>> from rummy.search import best_arrangement
     >>> svg = arrangement_svg(best_arrangement("7h 8h 9h Kc 2d"))
     >>> "penalty 12" in svg and "deadwood" in svg
     True

@@ -34,17 +34,8 @@ from typing import Any
 from rummy.cards import JOKER, Card, as_cards, deck, format_cards, rank_name
 from rummy.engine import Engine, Observation, frozen_of
 from rummy.game import Action, GameError, player_names
-from rummy.melds import (
-    Arrangement,
-    Discard,
-    Meld,
-    MeldRules,
-    best_arrangement,
-    best_discard,
-)
-from rummy.melds import penalty as _solver_penalty
-from rummy.search import go_out_discards
-from rummy.search import may_go_out as _may_go_out
+from rummy.melds import Arrangement, Discard, Meld, MeldRules
+from rummy.search import best_arrangement, best_discard, go_out_discards, may_go_out, penalty
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
 
@@ -69,8 +60,8 @@ DRAW_DISCARD = Action("draw discard")
 
 
 # ---------------------------------------------------------------------------
-# Solver calls: the one meld search (rummy.search) keeps the answers a bot's
-# turn and the engine's legality check share; these are its names here.
+# Solver calls: the meld search (rummy.search) keeps the answers a bot's turn
+# and the engine's legality check share; ``may_go_out`` is the search's own.
 
 
 def _key(hand: Iterable[Card]) -> tuple[Card, ...]:
@@ -85,7 +76,7 @@ def cached_penalty(hand: Iterable[Card], rules: MeldRules) -> int:
     >>> cached_penalty(cards("Kc 7h 8h 9h"), MeldRules())
     10
     """
-    return _solver_penalty(tuple(hand), rules)
+    return penalty(tuple(hand), rules)
 
 
 def cached_best_discard(hand: Iterable[Card], rules: MeldRules) -> Discard:
@@ -96,20 +87,6 @@ def cached_best_discard(hand: Iterable[Card], rules: MeldRules) -> Discard:
     Card.parse('Kc')
     """
     return best_discard(tuple(hand), rules)
-
-
-def may_go_out(hand: Sequence[Card], rules: MeldRules) -> bool:
-    """A quick necessary condition for going out with ``hand`` (n+1 cards):
-    at most one natural card may lack a partner that could share a meld with
-    it (same rank, or same suit close enough for the wilds to fill the gap).
-    False means the hand certainly can't go out; True means "ask the solver".
-    (:func:`rummy.search.may_go_out`.)
-
-    >>> from rummy import cards
-    >>> may_go_out(cards("2c 7d Kh 9s"), MeldRules()), may_go_out(cards("7h 8h 9h Kc"), MeldRules())
-    (False, True)
-    """
-    return _may_go_out(hand, rules)
 
 
 @functools.lru_cache(maxsize=16)

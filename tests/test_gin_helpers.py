@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rummy import cards, new_game
 from rummy.cards import Card, deck
-from rummy.gin import _bit
+from rummy.search.onepack import bit
 from rummy.table import Stock
 
 
@@ -29,7 +29,7 @@ def position(box: str, captain: str, discard: str = "", stock_top: str = "", *,
         keep = stock_size - len(top)
         pile = tuple(rest[keep:]) + pile
         rest = rest[:keep]
-    g.hands = {0: sorted(hb, key=_bit), 1: sorted(hc, key=_bit)}  # the engine keeps them in order
+    g.hands = {0: sorted(hb, key=bit), 1: sorted(hc, key=bit)}  # the engine keeps them in order
     g.taken = {0: [], 1: []}
     g.discards = list(pile)
     g.stock = Stock(rest + list(reversed(top)))  # the top of the stock is the end

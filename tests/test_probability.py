@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy.cards import JOKER, SUITS, Card, deck
-from rummy.melds import MeldRules, best_arrangement
+from rummy.melds import MeldRules
 from rummy.probability import (
     Odds,
     OddsError,
@@ -31,6 +31,7 @@ from rummy.probability import (
 )
 from rummy.probability import _complete as C
 from rummy.probability.dealt import exact_complete, shoe_for, simulate_complete
+from rummy.search import best_arrangement, covers_counts, min_wilds_counts
 
 
 def _meld_brute(group, rules: MeldRules) -> bool:
@@ -312,14 +313,14 @@ def test_is_complete_agrees_with_the_solver(case):
        st.sampled_from(["low", "high", "low_or_high"]))
 def test_min_wilds_is_the_fewest_jokers_that_complete(naturals, aces):
     x, _ = C.encode(naturals, MeldRules(aces=aces))
-    need = C.min_wilds(x, aces)
+    need = min_wilds_counts(x, MeldRules(aces=aces))
     # brute force: the fewest jokers with which every card is melded
     rules = MeldRules(aces=aces)
     fewest = next(j for j in range(0, 2 * len(naturals) + 1)
                   if brute_complete(tuple(naturals) + (JOKER,) * j, rules))
     assert need == fewest
     for b in range(0, need + 2):
-        assert C.covers(x, b, aces) == (b >= need)
+        assert covers_counts(x, b, MeldRules(aces=aces)) == (b >= need)
 
 
 # ---------------------------------------------------------------------------

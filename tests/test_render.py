@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from rummy import render
 from rummy.cards import JOKER, Card, cards, deck
-from rummy.melds import Meld, MeldRules, best_arrangement
+from rummy.melds import Meld, MeldRules
+from rummy.search import best_arrangement
 
 NS = "{http://www.w3.org/2000/svg}"
 

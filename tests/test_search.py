@@ -1,9 +1,10 @@
-"""The one meld search (rummy.search) asked its other questions.
+"""The meld search (rummy.search): each path against the others and the brute force.
 
-Each function that replaces a search living elsewhere is checked here
-against that older search on many random hands (the engines will call the
-core once they are switched over), and against the independent brute force
-of tests/brute.py where one exists.  M-1..M-5 (what melds), M-7 (lowest
+The fast path (rummy.search.onepack), the roomy search (rummy.search.roomy)
+and the wild counting (rummy.search.wilds) are checked against the general
+search (rummy.search.general) on many random hands, and against the
+independent brute force of tests/brute.py where one exists, as are the
+engines' questions that call them.  M-1..M-5 (what melds), M-7 (lowest
 penalty), G-1 and G-8 (gin's melds and lay-offs), BT-4 (a complete hand).
 """
 
@@ -31,17 +32,6 @@ from rummy import (
 )
 from rummy.search import (
     GIN_RULES,
-    _arrange,
-    _discard_search,
-    _encode,
-    _fast_ready,
-    _flip,
-    _last_prepared,
-    _meldless,
-    _Roomy,
-    _Solver,
-    _split_hand,
-    _tables,
     best_layoffs_masks,
     clear_memo,
     covers_counts,
@@ -51,6 +41,11 @@ from rummy.search import (
     min_wilds,
     min_wilds_counts,
 )
+from rummy.search.answers import arrange, discard_search, last_prepared
+from rummy.search.general import Solver
+from rummy.search.onepack import fast_best, fast_ready, fast_total, meld_objects
+from rummy.search.roomy import Roomy, meldless
+from rummy.search.tables import encode, flip, split_hand, tables_of
 
 
 def _mask(cards_: list[Card]) -> int:
@@ -59,22 +54,22 @@ def _mask(cards_: list[Card]) -> int:
 
 def _general_penalty(hand: list[Card], rules: MeldRules) -> int:
     """The count-vector search alone, never the fast path."""
-    naturals, wilds = _split_hand(hand, rules)
-    s = _Solver(rules, wilds)
+    naturals, wilds = split_hand(hand, rules)
+    s = Solver(rules, wilds)
     return s.solve(s.encode(naturals), len(wilds), 0) // (1 << 13)
 
 
 def test_G_1_gin_asks_the_one_search() -> None:
-    # gin's engine and bots take deadwood and lay-offs from rummy.onepack,
-    # whose names are the search's own functions (no second search)
+    # gin's engine and bots take deadwood and lay-offs from the search's
+    # one-pack module, under its own names (no second search)
     import rummy.bots.gin as gin_bots
     import rummy.gin as gin
-    import rummy.onepack as onepack
     import rummy.search as search
+    import rummy.search.onepack as onepack
 
-    assert onepack.deadwood_of is search.mask_penalty is gin._dw is gin_bots._dw
-    assert onepack.best_layoffs_of is search.best_layoffs_masks is gin._best_layoffs_masks
-    assert gin_bots._best_layoffs_masks is search.best_layoffs_masks
+    assert onepack.mask_penalty is search.mask_penalty is gin.mask_penalty is gin_bots.mask_penalty
+    assert onepack.best_layoffs_masks is search.best_layoffs_masks is gin.best_layoffs_masks
+    assert gin_bots.best_layoffs_masks is search.best_layoffs_masks
 
 
 def test_G_1_mask_penalty_agrees_with_the_general_search_and_brute_force() -> None:
@@ -110,8 +105,6 @@ def test_mask_penalty_refuses_wild_or_high_ace_rules() -> None:
 def test_G_8_best_layoffs_agree_with_brute_force() -> None:
     # tests/brute.py lays every card onto every meld in every order
     from brute import brute_best_layoffs
-
-    from rummy.melds import best_arrangement
 
     rng = random.Random(13)
     pack = deck(1)
@@ -213,11 +206,11 @@ def test_fast_path_agrees_with_the_general_search(idx: list[int], aces: str,
                                                   max_set: int | None) -> None:
     rules = MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
     hand = [deck(1)[i] for i in idx]
-    assert _fast_ready(hand, rules) is not None  # this is the fast path's case
+    assert fast_ready(hand, rules) is not None  # this is the fast path's case
     assert penalty(hand, rules) == _general_penalty(hand, rules)
     if hand:  # the discard: the general search's card and penalty, each way it is asked
-        s, x, wilds, total = _discard_search(hand, rules)
-        arrangement, card = _arrange(s, x, wilds, 1, total)
+        s, x, wilds, total = discard_search(hand, rules)
+        arrangement, card = arrange(s, x, wilds, 1, total)
         d = best_discard(hand, rules)
         assert (d.card, d.penalty) == (card, arrangement.penalty)
         assert best_discard_choice(hand, rules) == (card, arrangement.penalty)
@@ -330,7 +323,7 @@ def test_a_tuple_asked_again_under_other_rules_gets_those_rules_answers() -> Non
                            brute_min_after_discard(list(hand), **kw),
                            brute_min_penalty(list(hand), **kw), want_out), (hand, rules)
             answers.add(got[:2])
-            assert _last_prepared[0] is hand  # (the shortcut is taken)
+            assert last_prepared[0] is hand  # (the shortcut is taken)
         differ += len(answers) > 1
     assert differ > 100  # the rules do change the answers of most hands
 
@@ -384,17 +377,15 @@ def test_best_discard_with_long_runs_and_many_wilds_agrees_with_brute_force() ->
         assert best_discard(hand, rules).penalty == brute_min_after_discard(hand, **kw), hand
 
 
-# -- the table-driven one-pack deadwood (issue 15, set A) ---------------------
+# -- the table-driven one-pack deadwood (benchmarks/solver.py, set A) ---------
 
 
 def _packing_penalty(hand: list[Card], rules: MeldRules) -> int:
     """The older one-pack search: every packing of disjoint melds."""
-    from rummy.search import _fast_best, _fast_total
-
-    got = _fast_ready(hand, rules)
+    got = fast_ready(hand, rules)
     assert got is not None
     m, ft = got
-    return _fast_total(m, ft[0]) - _fast_best(m, ft)[0]
+    return fast_total(m, ft[0]) - fast_best(m, ft)[0]
 
 
 @settings(max_examples=400, deadline=None)
@@ -486,11 +477,11 @@ def test_TT_6_onepack_all_melded_agrees_with_the_general_search(
     # hands are complete
     rules = MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
     hand = [deck(1)[(i // 4) * 13 + low + i % 4] for i in idx]
-    naturals, wilds = _split_hand(hand, rules)
-    s = _Solver(rules, wilds)
+    naturals, wilds = split_hand(hand, rules)
+    s = Solver(rules, wilds)
     x = s.encode(naturals)
     assert all_melded(hand, rules) == (s.solve(x, 0, 0) // (1 << 13) == 0)
-    s2 = _Solver(rules, wilds)
+    s2 = Solver(rules, wilds)
     assert all_melded(hand, rules, discard=True) == (s2.solve(s2.encode(naturals), 0, 0, 1) // (1 << 13) == 0)
 
 
@@ -498,32 +489,31 @@ def test_M_1_M_2_one_pack_makes_329_melds() -> None:
     # runs: lengths 3..13 in a 13-card suit give 11 + 10 + ... + 1 = 66 per
     # suit; sets: per rank the four cards or any three of them, 5 per rank
     from rummy.melds import is_meld
-    from rummy.search import _meld_objects
 
     for high in (False, True):
-        objs = _meld_objects(high)
+        objs = meld_objects(high)
         assert len(objs) == 4 * 66 + 13 * 5 == 329
         rules = MeldRules(aces="high" if high else "low")
         assert all(is_meld(list(m.cards), rules) for m in objs.values())
 
 
-# -- the roomy search (issue 15, sets C and D) ---------------------------------
+# -- the roomy search (benchmarks/solver.py, sets C and D) ---------------------
 
 
 def _search_with_room(hand: list[Card], rules: MeldRules, discard: bool = False):
-    """The search that counts every meld's room for wilds (rummy.search._Solver
+    """The search that counts every meld's room for wilds (rummy.search.general.Solver
     alone, never the roomy search nor the fast path)."""
-    naturals, wilds = _split_hand(hand, rules)
-    s = _Solver(rules, wilds)
+    naturals, wilds = split_hand(hand, rules)
+    s = Solver(rules, wilds)
     return s.arrangement(s.encode(naturals), wilds, d=int(discard))
 
 
 def _roomy_search(hand: list[Card], rules: MeldRules, discard: bool = False):
     """The roomy search (and its fallback to the search with room), never the
     fast path: rules without a set size cap."""
-    naturals, wilds = _split_hand(hand, rules)
-    s = _Roomy(rules, wilds)
-    return _arrange(s, s.encode(naturals), wilds, int(discard))
+    naturals, wilds = split_hand(hand, rules)
+    s = Roomy(rules, wilds)
+    return arrange(s, s.encode(naturals), wilds, int(discard))
 
 
 roomy_rules = st.builds(
@@ -581,16 +571,16 @@ def test_M_7_roomy_search_layout_is_the_other_layout_flipped(idx: list[int], rul
     # (its lowest card is the top field), the search with room in field p;
     # both are read off the cards here, the isolated ones left out
     shoe = deck(2, 4)
-    naturals, wilds = _split_hand([shoe[i] for i in idx], rules)
-    x, iso = _encode(rules, len(wilds), naturals)
-    x_top, iso_top = _encode(rules, len(wilds), naturals, top=True)
+    naturals, wilds = split_hand([shoe[i] for i in idx], rules)
+    x, iso = encode(rules, len(wilds), naturals)
+    x_top, iso_top = encode(rules, len(wilds), naturals, top=True)
     assert iso_top == iso
-    held = Counter(_tables(rules)[0][c] for c in naturals)
+    held = Counter(tables_of(rules)[0][c] for c in naturals)
     held.subtract(iso)
     assert x == sum(n << (p << 2) for p, n in held.items())
     assert x_top == sum(n << ((51 - p) << 2) for p, n in held.items())
-    assert _flip(x) == x_top and _flip(x_top) == x
-    s = _Roomy(rules, wilds)
+    assert flip(x) == x_top and flip(x_top) == x
+    s = Roomy(rules, wilds)
     assert s.encode(naturals) == x_top and s.iso == iso
 
 
@@ -601,13 +591,11 @@ def test_M_7_roomy_search_falls_back_when_leftover_wilds_lack_room() -> None:
     # (the brute force agrees)
     from brute import brute_min_after_discard
 
-    from rummy.search import _Roomy
-
     hand = [Card(r, "h") for r in range(1, 14)] + [Card.parse("Jk")]
     for min_naturals in (0, 1):
         rules = MeldRules(min_naturals=min_naturals)
-        naturals, wilds = _split_hand(hand, rules)
-        s = _Roomy(rules, wilds)
+        naturals, wilds = split_hand(hand, rules)
+        s = Roomy(rules, wilds)
         x = s.encode(naturals)
         s.rsolve(x, 1, 0)
         assert not s.holds(x, 1, 0)  # so the answer below is the fallback's
@@ -630,9 +618,9 @@ def test_M_1_M_2_cards_without_a_meld_of_naturals_are_the_brute_forces(idx: list
     shoe = deck(8, 0)
     hand = [shoe[i] for i in idx]
     rules = MeldRules(aces=aces)  # type: ignore[arg-type]
-    pos = _tables(rules)[0]
+    pos = tables_of(rules)[0]
     x = sum(1 << ((51 - pos[c]) << 2) for c in hand)
-    dead = _meldless(x, aces == "low_or_high")
+    dead = meldless(x, aces == "low_or_high")
     for i, c in enumerate(hand):
         others = hand[:i] + hand[i + 1:]
         melds = any(group_is_meld([c, a, b], None, aces, 0)
@@ -645,10 +633,10 @@ def test_M_1_M_2_cards_without_a_meld_of_naturals_by_hand() -> None:
     # A 2 3 melds when an ace also plays low, Q K A when it plays high;
     # K A 2 never; three of a rank whatever their suits, a card twice too
     def dead(text: str, aces: str) -> list[str]:
-        pos = _tables(MeldRules(aces=aces))[0]  # type: ignore[arg-type]
+        pos = tables_of(MeldRules(aces=aces))[0]  # type: ignore[arg-type]
         hand = cards(text)
         x = sum(1 << ((51 - pos[c]) << 2) for c in hand)
-        d = _meldless(x, aces == "low_or_high")
+        d = meldless(x, aces == "low_or_high")
         return [str(c) for c in hand if d >> ((51 - pos[c]) << 2) & 15]
 
     assert dead("Ah 2h 3h", "low") == [] and dead("Ah 2h 3h", "low_or_high") == []
@@ -667,7 +655,7 @@ def test_M_7_deadwood_of_costly_ranks_is_summed_card_by_card() -> None:
     rng = random.Random(15)
     shoe = deck(2, 0)
     costly = MeldRules(wild_rank=13, ace_penalty=5000)
-    assert _Roomy(costly, []).lane_pen == 0 and _Roomy(MeldRules(wild_rank=13), []).lane_pen
+    assert Roomy(costly, []).lane_pen == 0 and Roomy(MeldRules(wild_rank=13), []).lane_pen
     for _ in range(300):
         hand = rng.sample(shoe, rng.randint(3, 13))
         for rules in (costly, MeldRules(wild_rank=13)):
@@ -697,8 +685,8 @@ def test_TT_6_costliest_isolated_card_is_thrown_by_hand() -> None:
     # search without a discard owed (the discard's own search is not run)
     rules = MeldRules(wild_rank=13)
     hand = cards("2c 3c 4c 7h 7d Kh Qs")
-    naturals, wilds = _split_hand(hand, rules)
-    s = _Roomy(rules, wilds)
+    naturals, wilds = split_hand(hand, rules)
+    s = Roomy(rules, wilds)
     x = s.encode(naturals)
     short = s._costliest_thrown(x, 1)
     assert short is not None and short[0] // (1 << 13) == 0
@@ -708,8 +696,8 @@ def test_TT_6_costliest_isolated_card_is_thrown_by_hand() -> None:
     # with a second queen the queens may share a set (with the king): Qs is
     # no longer isolated, and the discard is searched (7d or 7h, 7 points)
     hand = cards("2c 3c 4c 7h 7d Kh Qs Qd")
-    naturals, wilds = _split_hand(hand, rules)
-    s = _Roomy(rules, wilds)
+    naturals, wilds = split_hand(hand, rules)
+    s = Roomy(rules, wilds)
     assert s._costliest_thrown(s.encode(naturals), 1) is None
     assert best_discard(hand, rules).penalty == 7 == brute_min_after_discard(hand, wild_rank=13)
 
@@ -729,8 +717,8 @@ def test_TT_6_costliest_isolated_discard_is_the_search_with_rooms(rules: MeldRul
     for _ in range(250):
         hand = rng.sample(shoe, rng.randint(3, 12))
         clear_memo()  # a solver of this hand's own isolated cards, not one shared
-        s, x, wilds, _total = _discard_search(hand, rules)
-        if type(s) is not _Roomy or s._costliest_thrown(x, len(wilds)) is None:
+        s, x, wilds, _total = discard_search(hand, rules)
+        if type(s) is not Roomy or s._costliest_thrown(x, len(wilds)) is None:
             continue
         taken += 1
         clear_memo()
@@ -743,7 +731,7 @@ def test_TT_6_costliest_isolated_discard_is_the_search_with_rooms(rules: MeldRul
     assert taken >= 40
 
 
-# --- the tie rule: naturals in sets first, wilds fill runs (issue 35) ----------------------------
+# --- the tie rule: naturals in sets first, wilds fill runs ----------------------------
 
 def test_M_7_tie_rule_puts_the_natural_in_the_set_and_the_wild_in_the_run() -> None:
     # nines wild: J♣ J♥ + 9♥ with T♠ J♠ Q♠, or J♣ J♥ J♠ with T♠ 9♥ Q♠: both meld

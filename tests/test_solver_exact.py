@@ -33,17 +33,17 @@ from rummy import (
     penalty,
 )
 from rummy.search import (
-    _encode,
-    _lone_discard,
-    _Solver,
-    _solver_kind,
-    _split_hand,
+    answers,
     clear_memo,
     go_out_discards,
     is_lone,
     lone_cards,
     penalty_less,
+    roomy,
 )
+from rummy.search.answers import SOLVERS, lone_discard, solver_for, solver_kind
+from rummy.search.general import Solver
+from rummy.search.tables import encode, split_hand
 
 ACES = ("low", "high", "low_or_high")
 
@@ -183,9 +183,9 @@ def test_a_lone_costly_card_is_thrown_as_the_search_throws_it() -> None:
         if hand.count(hand[-1]) > 2:
             continue
         clear_memo()
-        naturals, wilds = _split_hand(hand, rules)
-        iso = _encode(rules, len(wilds), naturals, _solver_kind(rules).top)[1]
-        lone += _lone_discard(rules, naturals, wilds, iso) is not None
+        naturals, wilds = split_hand(hand, rules)
+        iso = encode(rules, len(wilds), naturals, solver_kind(rules).top)[1]
+        lone += lone_discard(rules, naturals, wilds, iso) is not None
         got = best_discard_choice(hand, rules)
         clear_memo()
         d = best_discard(hand, rules)
@@ -232,8 +232,7 @@ def test_penalty_less_refuses_a_card_not_in_the_hand_and_keeps_nothing() -> None
     less = penalty_less("Qh Kh 3s 5c 5d 5s", MeldRules(wild_rank=5))
     with pytest.raises(MeldError, match=r"2c is not in the hand \(Qh Kh 3s 5c 5d 5s\)"):
         less(Card.parse("2c"))
-    from rummy import search
-    assert not any(search._ANSWERS.get(MeldRules(wild_rank=5), {}).values())
+    assert not any(answers.ANSWERS.get(MeldRules(wild_rank=5), {}).values())
     # Qh 5c 5d is a set of queens with two wilds, 5s can rescue nothing alone: 3s left
     assert less(Card.parse("Kh")) == penalty("Qh 3s 5c 5d 5s", MeldRules(wild_rank=5)) == 3
 
@@ -260,12 +259,12 @@ def test_fast_path_agrees_with_the_general_search() -> None:
     for _ in range(3000):
         rules = MeldRules(aces=rng.choice(["low", "high"]), max_set_size=rng.choice([None, 4]))
         hand = rng.sample(deck(1), rng.randint(0, 14))
-        naturals, wilds = _split_hand(hand, rules)
-        s = _Solver(rules, wilds)
+        naturals, wilds = split_hand(hand, rules)
+        s = Solver(rules, wilds)
         general = s.solve(s.encode(naturals), 0, 0) // (1 << 13)
         assert penalty(hand, rules) == general
         if hand:
-            s2 = _Solver(rules, wilds)
+            s2 = Solver(rules, wilds)
             general_d = s2.solve(s2.encode(naturals), 0, 0, 1) // (1 << 13)
             assert best_discard(hand, rules).penalty == general_d
 
@@ -324,13 +323,10 @@ def test_best_discard_is_no_worse_than_any_single_discard(hand: list[Card], rule
 
 
 def test_kept_solvers_answer_as_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
-    # hands under the same rules share a solver's memo (rummy.search._solver_for);
+    # hands under the same rules share a solver's memo (rummy.search.answers.solver_for);
     # the answers must be those of a solver that starts empty
-    from rummy import search
-    from rummy.search import _SOLVERS
-
-    _SOLVERS.clear()
-    monkeypatch.setattr(search, "_SOLVERS_MAX", 10_000)  # every solver made stays: counted below
+    SOLVERS.clear()
+    monkeypatch.setattr(answers, "SOLVERS_MAX", 10_000)  # every solver made stays: counted below
     rng = random.Random(5)
     shoe = deck(2, 2)
     rules = MeldRules(wild_rank=7, wild_penalty=15, joker_penalty=20)
@@ -338,53 +334,49 @@ def test_kept_solvers_answer_as_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> N
     for _ in range(1500):
         # a hand that changes one card at a time, as in a game
         hand[rng.randrange(len(hand))] = rng.choice(shoe)
-        naturals, wilds = _split_hand(hand, rules)
+        naturals, wilds = split_hand(hand, rules)
         # (the answers shown are the search's, read by the tie rule: naturals in sets)
-        fresh = _Solver(rules, wilds)
+        fresh = Solver(rules, wilds)
         arr, _ = fresh.arrangement(fresh.encode(naturals), wilds)
-        assert best_arrangement(hand, rules) == search._naturals_in_sets(arr, rules)
-        fresh = _Solver(rules, wilds)
+        assert best_arrangement(hand, rules) == answers.naturals_in_sets(arr, rules)
+        fresh = Solver(rules, wilds)
         arr, card = fresh.arrangement(fresh.encode(naturals), wilds, d=1)
-        assert best_discard(hand, rules).arrangement == search._naturals_in_sets(arr, rules)
+        assert best_discard(hand, rules).arrangement == answers.naturals_in_sets(arr, rules)
         assert best_discard(hand, rules).card == card
-    assert 1 < len(_SOLVERS) < 1500  # solvers were shared
+    assert 1 < len(SOLVERS) < 1500  # solvers were shared
     # hands with isolated cards and fewer than two wilds shared one solver
     # that searches their isolated cards too (its key: no isolated card)
-    shared = [k for k, s in _SOLVERS.items() if len(k[1]) < 2 and not k[2]]
-    assert shared and all(not s.iso for k, s in _SOLVERS.items() if k in shared)
+    shared = [k for k, s in SOLVERS.items() if len(k[1]) < 2 and not k[2]]
+    assert shared and all(not s.iso for k, s in SOLVERS.items() if k in shared)
 
 
 def test_answers_are_kept_for_the_two_rule_sets_asked_last() -> None:
     # a game moves on to new rules (each Three-Thirteen round has its wild
     # rank): the answers of the rule set asked longest ago are dropped
-    from rummy import search
-
     clear_memo()
     hand = "7h 8h Jk Kc Qd"  # 7h 8h and the joker make a run: Kc Qd are left, 20 points
     rules = [MeldRules(wild_rank=r) for r in range(1, 4)]
     for r in rules[:2]:
         assert penalty(hand, r) == 20
     assert penalty(hand, rules[0]) == 20  # asked again: now the latest
-    assert list(search._ANSWERS) == [rules[1], rules[0]]
+    assert list(answers.ANSWERS) == [rules[1], rules[0]]
     assert penalty(hand, rules[2]) == 20  # a third: rules[1] goes
-    assert list(search._ANSWERS) == [rules[0], rules[2]]
+    assert list(answers.ANSWERS) == [rules[0], rules[2]]
     assert penalty(hand, rules[1]) == 20  # searched again, the same answer
-    assert list(search._ANSWERS) == [rules[2], rules[1]]
+    assert list(answers.ANSWERS) == [rules[2], rules[1]]
 
 
 def test_meld_lists_are_kept_for_the_sixteen_rule_sets_and_wild_counts_asked_last() -> None:
     # the roomy search's meld lists, per (rules, number of wilds): those
     # asked longest ago are dropped (a game moves on to new rules each round)
-    from rummy import search
-
     clear_memo()
     keys = [(MeldRules(wild_rank=r), w) for r in range(1, 10) for w in (0, 1)]  # 18
     for rules, w in keys[:16]:
-        search._meld_lists(rules, w)
-    search._meld_lists(*keys[0])  # asked again: now the latest
+        roomy.meld_lists(rules, w)
+    roomy.meld_lists(*keys[0])  # asked again: now the latest
     for rules, w in keys[16:]:
-        search._meld_lists(rules, w)
-    assert list(search._MELD_LISTS) == keys[3:16] + [keys[0]] + keys[16:]
+        roomy.meld_lists(rules, w)
+    assert list(roomy.MELD_LISTS) == keys[3:16] + [keys[0]] + keys[16:]
     # the answers stay the brute force's while lists are dropped and made again
     hand = list(cards("7h 8h Jk Kc Qd 9c 9d 2s"))
     for rules, _ in keys + keys:
@@ -395,14 +387,12 @@ def test_hands_of_few_wilds_share_one_solver_from_their_second_set_of_isolated_c
     # a game's hands keep changing their isolated cards: the first set gets
     # a solver of its own (a single question's smaller search), later ones
     # share one solver that searches the isolated cards with the rest
-    from rummy.search import _solver_for
-
     clear_memo()
     rules = MeldRules(wild_rank=13)
 
-    def solver_of(text: str) -> _Solver:
-        naturals, wilds = _split_hand(cards(text), rules)
-        return _solver_for(rules, naturals, wilds)[0]
+    def solver_of(text: str) -> Solver:
+        naturals, wilds = split_hand(cards(text), rules)
+        return solver_for(rules, naturals, wilds)[0]
 
     first = solver_of("7h 8h 9h 2c")  # 2c has no partner
     assert first.iso

@@ -36,7 +36,8 @@ from typing import Any
 from rummy.big_table import BigTableObservation
 from rummy.cards import Card, deck, format_cards
 from rummy.game import Action
-from rummy.melds import MeldRules, best_arrangement, best_discard, best_discard_choice, penalty
+from rummy.melds import MeldRules
+from rummy.search import best_arrangement, best_discard, best_discard_choice, penalty
 
 __all__ = ["greedy", "expert", "discard_penalties"]
 

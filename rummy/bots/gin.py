@@ -28,14 +28,16 @@ from typing import TYPE_CHECKING, Any
 
 from rummy.cards import Card
 from rummy.game import Action, GameError
-from rummy.melds import best_arrangement
-from rummy.onepack import CARDS as _CARD
-from rummy.onepack import VALUES as _VALUE
-from rummy.onepack import best_layoffs_of as _best_layoffs_masks
-from rummy.onepack import bit as _bit
-from rummy.onepack import cards_of as _cards_of
-from rummy.onepack import deadwood_of as _dw
-from rummy.onepack import mask_of as _mask
+from rummy.search import best_arrangement
+from rummy.search.onepack import (
+    CARDS,
+    VALUES,
+    best_layoffs_masks,
+    bit,
+    cards_of,
+    mask_of,
+    mask_penalty,
+)
 
 if TYPE_CHECKING:  # the engine is not imported at run time: no import circle
     from rummy.gin import Advice, GinGame, GinObservation
@@ -58,15 +60,15 @@ def memory_key(obs: GinObservation) -> tuple[Any, ...]:
 
 def _after_take(hand: Sequence[Card], card: Card) -> tuple[int, Card]:
     """Best deadwood after taking ``card`` and discarding another card."""
-    m = _mask(hand) | 1 << _bit(card)
-    keep = _bit(card)
+    m = mask_of(hand) | 1 << bit(card)
+    keep = bit(card)
     best: tuple[int, int, Card] | None = None
-    for c in _cards_of(m):
-        b = _bit(c)
+    for c in cards_of(m):
+        b = bit(c)
         if b == keep:
             continue
-        v = _dw(m ^ (1 << b))
-        key = (v, -_VALUE[b], c)
+        v = mask_penalty(m ^ (1 << b))
+        key = (v, -VALUES[b], c)
         if best is None or key[:2] < best[:2]:
             best = key
     assert best is not None
@@ -74,9 +76,9 @@ def _after_take(hand: Sequence[Card], card: Card) -> tuple[int, Card]:
 
 
 def _discard_values(obs: GinObservation) -> dict[Card, int]:
-    m = _mask(obs.hand)
-    keep = None if obs.just_taken is None else _bit(obs.just_taken)
-    return {c: _dw(m ^ (1 << _bit(c))) for c in obs.hand if _bit(c) != keep}
+    m = mask_of(obs.hand)
+    keep = None if obs.just_taken is None else bit(obs.just_taken)
+    return {c: mask_penalty(m ^ (1 << bit(c))) for c in obs.hand if bit(c) != keep}
 
 
 def _layoff_move(obs: GinObservation) -> tuple[Action, str]:
@@ -108,7 +110,7 @@ def _greedy_choice(obs: GinObservation) -> tuple[Action, str]:
     if obs.phase in ("upcard", "draw"):
         take, leave = _take_verb(obs)
         top = obs.upcard
-        now = _dw(_mask(obs.hand))
+        now = mask_penalty(mask_of(obs.hand))
         if take in legal and top is not None:
             after, out = _after_take(obs.hand, top)
             if after < now:
@@ -119,7 +121,7 @@ def _greedy_choice(obs: GinObservation) -> tuple[Action, str]:
         return legal[0], f"I must {legal[0]}; my deadwood is {now}"
     values = _discard_values(obs)
     best = min(values.values())
-    cands = sorted((c for c in values if values[c] == best), key=lambda c: (-_VALUE[_bit(c)], c))
+    cands = sorted((c for c in values if values[c] == best), key=lambda c: (-VALUES[bit(c)], c))
     card = cands[0]
     if best == 0:
         return Action("gin", card), f"discarding {card} leaves no deadwood: gin!"
@@ -135,9 +137,9 @@ def _greedy_value(obs: GinObservation, a: Action) -> float:
     if a.verb in ("take upcard", "draw discard") and obs.upcard is not None:
         return _after_take(obs.hand, obs.upcard)[0]
     if a.verb in ("pass", "draw stock"):
-        return _dw(_mask(obs.hand))
+        return mask_penalty(mask_of(obs.hand))
     if a.card is not None and a.verb in ("discard", "knock", "gin"):
-        v = _dw(_mask(obs.hand) ^ (1 << _bit(a.card)))
+        v = mask_penalty(mask_of(obs.hand) ^ (1 << bit(a.card)))
         return v - (1000 if a.verb == "gin" else 500 if a.verb == "knock" else 0)
     return 0.0
 
@@ -188,7 +190,7 @@ def unseen_cards(obs: GinObservation) -> list[Card]:
     discard pile) and not known to be in the opponent's hand."""
     opp = obs.opponent if obs.opponent is not None else obs.box
     known = set(obs.hand) | set(obs.partner_hand) | set(obs.discard_pile) | set(obs.taken[opp])
-    return [c for c in _CARD if c not in known]
+    return [c for c in CARDS if c not in known]
 
 
 def _opponent_known(obs: GinObservation) -> list[Card]:
@@ -236,7 +238,7 @@ def _outs(hand_mask: int, unseen: set[int]) -> int:
     for b in unseen:
         m = hand_mask | 1 << b
         # a card "counts" if adding it lowers deadwood by more than its own value
-        if _dw(m) < _dw(hand_mask):
+        if mask_penalty(m) < mask_penalty(hand_mask):
             n += 1
     return n
 
@@ -247,7 +249,7 @@ def _knock_judgment(obs: GinObservation, card: Card, rng: random.Random) -> tupl
     rest = [c for c in obs.hand if c != card]
     arr = best_arrangement(rest, obs.variant.meld_rules())
     mine = arr.penalty
-    melds = tuple(_mask(m.cards) for m in arr.melds)
+    melds = tuple(mask_of(m.cards) for m in arr.melds)
     known = _opponent_known(obs)
     pool = [c for c in unseen_cards(obs) if c != card]
     need = 10 - len(known)
@@ -259,16 +261,16 @@ def _knock_judgment(obs: GinObservation, card: Card, rng: random.Random) -> tupl
     memo: dict[Any, Any] = {}
     for _ in range(KNOCK_SAMPLES):
         draw = rng.sample(pool, min(len(pool), need + extra))
-        m = _mask(known + draw)
+        m = mask_of(known + draw)
         for _k in range(extra):
             best_b, best_v = -1, 10**9
-            for c in _cards_of(m):
-                b = _bit(c)
-                v = _dw(m ^ (1 << b))
+            for c in cards_of(m):
+                b = bit(c)
+                v = mask_penalty(m ^ (1 << b))
                 if v < best_v:
                     best_b, best_v = b, v
             m ^= 1 << best_b
-        theirs = _best_layoffs_masks(m, melds, memo)[0]
+        theirs = best_layoffs_masks(m, melds, memo)[0]
         if theirs <= mine:
             under += 1
             total -= undercut_bonus + mine - theirs
@@ -284,7 +286,7 @@ def _stock_value(obs: GinObservation, rng: random.Random) -> float:
         unseen.remove(obs.upcard)
     sample = unseen if len(unseen) <= 16 else rng.sample(unseen, 16)
     if not sample:
-        return float(_dw(_mask(obs.hand)))
+        return float(mask_penalty(mask_of(obs.hand)))
     return sum(_after_take(obs.hand, c)[0] for c in sample) / len(sample)
 
 
@@ -317,26 +319,26 @@ def _expert_choice(obs: GinObservation, rng: random.Random,
     values = _discard_values(obs)
     declined: set[Card] = memory.get("declined", set())
     opp_known = _opponent_known(obs)
-    unseen = {_bit(c) for c in unseen_cards(obs)}
-    m = _mask(obs.hand)
+    unseen = {bit(c) for c in unseen_cards(obs)}
+    m = mask_of(obs.hand)
     best = min(values.values())
     gins = [c for c, v in values.items() if v == 0]
     if gins:
-        c = max(gins, key=lambda c: (_VALUE[_bit(c)], c))
+        c = max(gins, key=lambda c: (VALUES[bit(c)], c))
         return Action("gin", c), f"discarding {c} leaves no deadwood: gin!", \
             lambda a: -1000 if a.verb == "gin" else values.get(a.card, 99)  # type: ignore[arg-type]
 
     def score(c: Card) -> float:
-        rest = m ^ (1 << _bit(c))
+        rest = m ^ (1 << bit(c))
         return values[c] + 1.5 * _danger(c, opp_known, declined) - 0.3 * _outs(rest, unseen)
 
     scored = {c: score(c) for c in values}
-    plain = min(scored, key=lambda c: (scored[c], -_VALUE[_bit(c)], c))
+    plain = min(scored, key=lambda c: (scored[c], -VALUES[bit(c)], c))
     knock_reason = ""
     knock_choice = None
     if best <= obs.knock_limit:
         cands = [c for c, v in values.items() if v == best]
-        c = max(cands, key=lambda c: (_VALUE[_bit(c)], c))
+        c = max(cands, key=lambda c: (VALUES[bit(c)], c))
         risk, ev, mine = _knock_judgment(obs, c, rng)
         late = obs.stock_size <= 8
         if risk <= UNDERCUT_RISK or (late and ev > 0):

@@ -7,17 +7,18 @@ natural cards as counts, one 4-bit field per card type (position
 ``suit * 13 + rank - 1``), and ``w`` counts the wilds (jokers and cards of
 the round's wild rank, M-4a).
 
-:func:`min_wilds` is the fewest wilds that cover every natural card with
-melds (each natural in a set part or a run part, gaps and short melds filled
-by wilds).  A hand is complete when that is at most ``w`` and the extra
-wilds fit somewhere (in a set, a run shorter than 13, or a meld of wilds
+:func:`rummy.search.min_wilds_counts` is the fewest wilds that cover every
+natural card with melds (each natural in a set part or a run part, gaps and
+short melds filled by wilds).  A hand is complete when that is at most ``w``
+and the extra wilds fit somewhere (in a set, a run shorter than 13, or a meld of wilds
 only where the rules allow one).  The test-suite checks :func:`is_complete`
-against ``rummy.melds.penalty(hand) == 0`` on thousands of random hands.
+against ``rummy.search.penalty(hand) == 0`` on thousands of random hands.
 
 Two exact counting methods share nothing but the card encoding:
 
 * :func:`count_by_generation` builds every complete multiset of naturals
-  from meld parts (fast: complete hands are rare when wilds are few), and
+  from meld parts (:func:`rummy.search.wilds.meld_parts`; fast: complete
+  hands are rare when wilds are few), and
 * :func:`count_by_enumeration` walks every multiset of naturals up to suit
   permutation (one representative per orbit, weighted by the orbit size)
   and asks a completeness check about each.
@@ -38,11 +39,11 @@ from dataclasses import dataclass
 from rummy.cards import JOKER, SUITS, Card
 from rummy.melds import MeldRules
 from rummy.search import covers_counts, min_wilds_counts
+from rummy.search.wilds import meld_parts
 
 __all__ = [
     "Shoe",
     "TooBig",
-    "min_wilds",
     "is_complete",
     "encode",
     "count_by_generation",
@@ -87,7 +88,8 @@ class Shoe:
         return tuple(r for r in _RANKS if r != self.rules.wild_rank)
 
     def exact_ok(self) -> bool:
-        """True when ``min_wilds`` decides completeness on its own (see
+        """True when the fewest wilds that meld every natural card
+        (:func:`rummy.search.min_wilds_counts`) decide completeness (see
         :func:`is_complete`); otherwise only the solver or sampling can."""
         return self.wild_pool == 0 or (self.rules.max_set_size is None and self.cards <= MAX_RUN)
 
@@ -111,20 +113,10 @@ def encode(hand: tuple[Card, ...] | list[Card], rules: MeldRules) -> tuple[int, 
     return x, w
 
 
-def min_wilds(x: int, aces: str = "low", max_set: int | None = None) -> int:
-    """The fewest wilds with which the natural cards ``x`` can all be melded
-    (asked of the one meld search, :func:`rummy.search.min_wilds_counts`).
-
-    >>> from rummy.cards import cards
-    >>> x, _ = encode(cards("7h 8h Th Kc Kd"), MeldRules())
-    >>> min_wilds(x)        # 9h fills the run, a third king completes the set
-    2
-    """
-    return min_wilds_counts(x, _rules(aces, max_set))
-
-
 @functools.lru_cache(maxsize=32)
-def _rules(aces: str, max_set: int | None) -> MeldRules:
+def _cover_rules(aces: str, max_set: int | None) -> MeldRules:
+    """The rules the search's wild counting is asked under: only how aces
+    play and the set cap matter to it, so every wild rank shares one."""
     return MeldRules(aces=aces, max_set_size=max_set)  # type: ignore[arg-type]
 
 
@@ -144,32 +136,18 @@ def is_complete(x: int, w: int, shoe_or_rules: Shoe | MeldRules, cards: int | No
     if x == 0:
         return w == 0 or (w >= 3 and rules.min_naturals == 0)
     n = cards if cards is not None else _size(x) + w
+    counted = _cover_rules(rules.aces, rules.max_set_size)
     if w == 0 or (rules.max_set_size is None and n <= MAX_RUN):
-        return covers(x, w, rules.aces, rules.max_set_size)
-    need = min_wilds(x, rules.aces, rules.max_set_size)
+        # with no cap on sets and at most 13 cards, spare wilds always fit:
+        # at least one meld holds natural cards, a set takes any number of
+        # wilds and no run is full (M-5); the budget bounds the search
+        return covers_counts(x, w, counted)
+    need = min_wilds_counts(x, counted)
     if need > w:
         return False
     if need == w:
         return True
     return None
-
-
-def covers(x: int, budget: int, aces: str = "low", max_set: int | None = None) -> bool:
-    """True if the natural cards ``x`` can all be melded with at most
-    ``budget`` wilds (``min_wilds(x) <= budget``; asked of the one meld
-    search, :func:`rummy.search.covers_counts`, which rejects hopeless hands
-    fast because the budget bounds its search).
-
-    With no cap on sets and at most 13 cards, spare wilds always fit: at
-    least one meld holds natural cards, a set takes any number of wilds and
-    no run is full (M-5), so this is the completeness test.
-
-    >>> from rummy.cards import cards
-    >>> x, _ = encode(cards("7h 8h Th Kc Kd"), MeldRules())
-    >>> covers(x, 1), covers(x, 2)
-    (False, True)
-    """
-    return covers_counts(x, budget, _rules(aces, max_set))
 
 
 def _size(x: int) -> int:
@@ -181,62 +159,8 @@ def _size(x: int) -> int:
 
 
 # ---------------------------------------------------------------------------
-# Method 1: generate complete natural multisets from meld parts
-
-
-def _meld_parts(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
-    """Every way a meld can hold natural cards: (packed, size, wilds needed,
-    positions), for at most ``m`` naturals and ``budget`` wilds."""
-    rules = shoe.rules
-    P = shoe.packs
-    max_set = rules.max_set_size
-    parts: dict[tuple[int, ...], tuple[int, int]] = {}
-    for r in shoe.natural_ranks:
-        top = min(m, max_set if max_set is not None else m)
-        for counts in itertools.product(range(min(P, top) + 1), repeat=4):
-            k = sum(counts)
-            if not 1 <= k <= top:
-                continue
-            cost = 3 - k if k < 3 else 0
-            if cost > budget:
-                continue
-            posns = tuple(si * 13 + r - 1 for si in range(4) for _ in range(counts[si]))
-            parts[posns] = (k, cost)
-    readings = []
-    if rules.aces in ("low", "low_or_high"):
-        readings.append(list(range(1, 14)))
-    if rules.aces in ("high", "low_or_high"):
-        readings.append(list(range(2, 14)) + [1])
-    wild = rules.wild_rank
-    for line in readings:
-        for si in range(4):
-            for i, r0 in enumerate(line):
-                if r0 == wild:
-                    continue
-                stack: list[tuple[int, int, tuple[int, ...]]] = [(i, 0, (r0,))]
-                while stack:
-                    last, gaps, ranks = stack.pop()
-                    for j in range(last + 1, len(line)):
-                        g2 = gaps + j - last - 1
-                        if g2 > budget:
-                            break
-                        if line[j] == wild or len(ranks) + 1 > m:
-                            continue
-                        rs = ranks + (line[j],)
-                        span = j - i + 1
-                        cost = g2 + (3 - span if span < 3 else 0)
-                        if cost <= budget:
-                            posns = tuple(sorted(si * 13 + r - 1 for r in rs))
-                            old = parts.get(posns)
-                            if old is None or cost < old[1]:
-                                parts[posns] = (len(rs), cost)
-                        stack.append((j, g2, rs))
-    out = []
-    for posns, (k, cost) in parts.items():
-        packed = sum(1 << (4 * pp) for pp in posns)
-        out.append((packed, k, cost, tuple(sorted(set(posns)))))
-    out.sort(key=lambda t: (t[3][0], t[1], t[0]))
-    return out
+# Method 1: generate complete natural multisets from meld parts (the meld
+# search's list of them, rummy.search.wilds.meld_parts)
 
 
 def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
@@ -339,7 +263,7 @@ def count_by_generation(shoe: Shoe, limit: int = 20_000_000,
 
 def _parts8(shoe: Shoe, m: int, budget: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
     """Meld parts with their positions listed with repetition."""
-    return [(packed, k, cost, _expand(packed)) for packed, k, cost, _ in _meld_parts(shoe, m, budget)]
+    return [(packed, k, cost, _expand(packed)) for packed, k, cost, _ in meld_parts(shoe.rules, shoe.packs, m, budget)]
 
 
 def _expand(packed: int) -> tuple[int, ...]:
@@ -423,7 +347,7 @@ def count_by_enumeration(shoe: Shoe, check: Callable[[list[Card], int], bool] | 
     (one per suit-permutation orbit) and asking ``check(naturals, w)``.
 
     The default check is :func:`is_complete`; pass one built on
-    ``rummy.melds.penalty`` for an independent count.
+    ``rummy.search.penalty`` for an independent count.
     """
     P = shoe.packs
     binom = [math.comb(P, k) for k in range(16)]

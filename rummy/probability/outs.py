@@ -21,8 +21,9 @@ from fractions import Fraction
 from typing import Any
 
 from rummy.cards import JOKER, SUITS, Card, as_cards, format_cards
-from rummy.melds import MeldRules, best_arrangement, best_discard
+from rummy.melds import MeldRules
 from rummy.probability.dealt import OddsError, shoe_for
+from rummy.search import best_arrangement, best_discard
 from rummy.variants import find_variant
 
 __all__ = ["Outs", "outs", "p_at_least_one", "draw_formula", "chance_opponent_first"]
