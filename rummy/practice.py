@@ -23,7 +23,7 @@ True
 >>> f = d.check("1")
 >>> f.right, f.rule
 (False, 'TT-1')
->>> len(generators()) == len(RULE_TEXT)
+>>> len(generators()) == len(rulebook.RULES)
 True
 """
 
@@ -35,9 +35,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rummy import rulebook
 from rummy.cards import JOKER, Card, deck, rank_name
 from rummy.game import Action, GameError, new_game
-from rummy.melds import MeldRules, best_arrangement, is_meld, penalty
+from rummy.melds import MeldRules, is_meld
+from rummy.rulebook import rules_of, three_hints
+from rummy.search import best_arrangement, penalty
 from rummy.teach import AnyOf, as_card, as_cards, same_answer, show_answer
 from rummy.variants import find_variant
 
@@ -45,115 +48,12 @@ __all__ = [
     "Drill",
     "Feedback",
     "Row",
-    "RULE_TEXT",
-    "MOVE_RULES",
     "drill",
     "drills",
     "generators",
     "rules_of",
     "three_hints",
 ]
-
-#: Every rule id of docs/RULES.md with the rule in one sentence (the second hint).
-RULE_TEXT: dict[str, str] = {
-    "C-1": "ranks run A, 2..10, J, Q, K in four suits, and several packs may be mixed, so a "
-           "hand can hold identical cards",
-    "C-2": "an unmelded card costs its face value: ace 1, 2 to 10 as marked, J, Q and K 10",
-    "C-3": "aces are low: A-2-3 is a run, Q-K-A is not, and runs never wrap (K-A-2)",
-    "C-4": "a joker is always wild",
-    "M-1": "a set is 3 or more cards of one rank; with several packs it may hold identical cards",
-    "M-2": "a run is 3 or more cards of one suit in consecutive ranks, never two of one rank",
-    "M-3": "a card belongs to at most one meld",
-    "M-4": "a wild stands for any card of a set or a run; whether wilds alone make a meld "
-           "depends on the variant",
-    "M-4a": "a card of the round's wild rank is always wild, even where it stands for itself, "
-            "so it never counts as Tre-tretton's natural card",
-    "M-5": "a meld is a group, not a row: the wilds take whatever places the naturals leave",
-    "M-6": "in the Three-Thirteen family nobody adds cards to another player's melds",
-    "M-7": "a hand is scored by its best arrangement, the one with the lowest penalty",
-    "TT-1": "a game is 11 rounds, and in round r each player is dealt r + 2 cards",
-    "TT-2": "the wild rank of a round is the number of cards dealt: threes in round 1 up to "
-            "kings in round 11",
-    "TT-3": "the deal passes to the left every round, and the player left of the dealer "
-            "plays first",
-    "TT-4": "after the deal the next card is turned up to start the discard pile; the rest "
-            "is the stock",
-    "TT-5": "a turn is: draw from the stock or the discard pile, then discard; the card "
-            "taken from the pile can't be thrown back the same turn",
-    "TT-6": "after drawing, a player whose cards but one are all melded discards that one "
-            "and goes out",
-    "TT-7": "after someone goes out, every other player has exactly one more turn and may "
-            "complete their hand too",
-    "TT-8": "the player who went out scores 0, everybody else the penalty of their best "
-            "arrangement",
-    "TT-9": "scores add up over 11 rounds; the lowest total wins, and a tie for lowest means "
-            "nobody wins",
-    "TT-10": "when the stock runs out, the discard pile except its top card is shuffled into "
-             "a new stock",
-    "TT-11": "1 pack for 2 players, 2 for 3 or 4, and more for more players (the fewest that "
-             "fit the deal)",
-    "TT-12": "a round in which nobody has gone out after 200 turns ends and is scored",
-    "TS-1": "with the option aces low_or_high, A-2-3 and Q-K-A are both runs and an unmelded "
-            "ace costs 15",
-    "TS-2": "in Three Thirteen an unmelded wild costs its face value",
-    "TR-1": "Tre-tretton is for 2 to 4 players",
-    "TR-2": "in Tre-tretton a meld needs at least one natural card",
-    "TR-3": "in Tre-tretton an unmelded wild costs its face value",
-    "TJ-1": "you play against three computer players: left, across (top) and right",
-    "TJ-2": "the game uses 104 cards and 0, 2 or 4 jokers",
-    "TJ-3": "jokers are wild in every round, as well as the round's wild rank",
-    "TJ-4": "with the option aces high, Q-K-A is a run and A-2-3 is not, and an unmelded ace "
-            "costs 15",
-    "TJ-5": "an unmelded wild of the round's rank costs 15, an unmelded joker 20",
-    "TJ-6": "a meld of wilds only is allowed",
-    "TJ-7": "going out is not optional: a discard that leaves the whole hand melded goes out",
-    "BT-1": "2 to 12 players and 4 packs in one middle pool; wild rank as in Three Thirteen",
-    "BT-2": "in hand h everyone draws h + 2 cards from the pool, then one more face up on "
-            "their own pile",
-    "BT-3": "on draw! everyone takes the top of the pool or of the pile on their right, "
-            "never their own",
-    "BT-4": "after discard! a player whose whole hand is melded calls match",
-    "BT-5": "after the first match everybody else gets one more draw and discard, then the "
-            "hand is scored",
-    "BT-6": "the first to match scores 0, so does anyone complete after the last cycle; the "
-            "rest score their best arrangement",
-    "BT-7": "the lowest total after 11 hands wins; a tie for lowest means nobody wins",
-    "BT-8": "when the pool runs out, every pile except its top card is shuffled into a new pool",
-    "G-1": "one pack, aces always low, no wilds; sets of 3 or 4 and runs of 3 or more",
-    "G-2": "roles are drawn by a card each: highest is the box, middle the captain, lowest "
-           "the advisor",
-    "G-3": "the box deals every hand: 10 cards each to the box and the captain, then the upcard",
-    "G-4": "first the captain may take the upcard, then the box; if both pass the captain "
-           "draws from the stock",
-    "G-5": "a turn is: draw from the stock or take the top discard, then discard; a card "
-           "taken can't go straight back",
-    "G-6": "you may knock when the hand, less one discard, melds with at most 10 points of "
-           "deadwood",
-    "G-7": "gin is a knock with no deadwood: 25 bonus plus the opponent's deadwood, and no "
-           "lay-offs",
-    "G-8": "when not gin, the opponent lays out melds and lays deadwood off onto the "
-           "knocker's melds",
-    "G-8a": "the knocker may lay out any arrangement within the knock limit, not only the "
-            "lowest one",
-    "G-9": "a lower knocker scores the difference; otherwise the knocker is undercut and the "
-           "opponent scores 10 plus the difference",
-    "G-10": "the advisor never scores",
-    "G-11": "a box who wins stays and the others swap; a box who loses sits out, the captain "
-            "goes into the box and the advisor becomes captain",
-    "G-12": "if only 2 stock cards remain after a discard and nobody knocked, the hand is a "
-            "draw and the same box deals again",
-    "G-13": "hands go on until someone's total reaches 100: that player wins",
-}
-
-#: The rules a player applies by choosing a move (their drills are move drills;
-#: each guided hand shows every move rule of its family).
-MOVE_RULES: dict[str, tuple[str, ...]] = {
-    "three_thirteen": ("TT-5", "TT-6", "TT-7"),
-    "tre_tretton": ("TT-5", "TT-6", "TT-7"),
-    "three_thirteen_jokers": ("TT-5", "TT-6", "TT-7", "TJ-7"),
-    "big_table": ("BT-3", "BT-4"),
-    "gin_three": ("G-4", "G-5", "G-6", "G-8", "G-8a"),
-}
 
 _NAMES = ("You", "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
 _SUITS = "cdhs"
@@ -251,25 +151,12 @@ class Drill:
         if self.mistake is not None and same_answer(self.mistake, given):
             note = " " + self.mistake_why
         return Feedback(False, self.rule, f"Not quite ({self.rule}).{note} Look again: "
-                        f"{RULE_TEXT[self.rule]}.".replace("..", "."))
+                        f"{rulebook.rule(self.rule).text}.".replace("..", "."))
 
     def hints(self) -> tuple[str, str, str]:
         """Three hints in order: what to look at (a question), the rule that
         decides and why, then the answer."""
         return three_hints(self.rule, self.look, self.why, f"The answer: {show_answer(self.expected())}.")
-
-
-def three_hints(rule: str, look: str, why: str, answer: str) -> tuple[str, str, str]:
-    """The three steps of a hint, as drills and guided hands give them: what
-    to look at (a question), the rule that decides (its id and the rule in
-    one sentence) and why, then the answer.
-
-    >>> three_hints("TT-5", "", "", "Draw from the stock.")[1]
-    "TT-5: a turn is: draw from the stock or the discard pile, then discard; the card taken from the pile can't be thrown back the same turn."
-    """
-    return (look or "What does the position show that the question depends on?",
-            f"{rule}: {RULE_TEXT[rule]}. {why}".strip(),
-            answer)
 
 
 # ---------------------------------------------------------------------------
@@ -2228,23 +2115,6 @@ def drill(rule: str, seed: int = 0) -> Drill:
     if gen is None:
         raise ValueError(f"no drill for {rule!r}; rule ids are: {', '.join(sorted(_GENERATORS))}")
     return gen(seed)
-
-
-def rules_of(variant: str | None = None) -> list[str]:
-    """The rule ids that apply to ``variant`` (all of them when None), in
-    RULES.md order: the shared ones (C-, M-) then the variant's own.
-
-    >>> rules_of("gin_three")[:3]
-    ['C-1', 'C-2', 'C-3']
-    """
-    order = list(RULE_TEXT)
-    if variant is None:
-        return order
-    name = find_variant(variant).name
-    prefix = {"three_thirteen": ("C-", "M-", "TT-", "TS-"), "tre_tretton": ("C-", "M-", "TT-", "TR-"),
-              "three_thirteen_jokers": ("C-", "M-", "TT-", "TJ-"), "big_table": ("C-", "M-", "BT-"),
-              "gin_three": ("C-", "M-", "G-")}[name]
-    return [r for r in order if r.startswith(prefix)]
 
 
 def drills(rules: Sequence[str] | str | None = None, seed: int = 0) -> Iterator[Drill]:
