@@ -335,8 +335,7 @@ def _(rng: Random, seed: int) -> Drill:
     g = _gin_knock_game(rng, seed, layoff=True)
     seat = g.to_act()[0]
     hand = tuple(g.hands[seat])
-    k = g._knock
-    melds = tuple(c for m in k.melds for c in m)
+    melds = tuple(c for m in g.observe(seat).knock.melds for c in m)
     fits = {a.card for a in g.legal_actions(seat) if a.verb == "lay off"}
     wrong = next((c for c in hand if c not in fits), hand[0])
 
