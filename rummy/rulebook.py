@@ -148,7 +148,8 @@ RULES: tuple[Rule, ...] = tuple(Rule(*r) for r in (
     ("BT-3", _BT, "A cycle: draw, then discard",
      "on draw! everyone takes the top of the pool or of the pile on their right, never their "
      "own"),
-    ("BT-4", _BT, "Calling match", "after discard! a player whose whole hand is melded calls match"),
+    ("BT-4", _BT, "Calling match",
+     "after discard! a player whose whole hand is melded calls match"),
     ("BT-5", _BT, "One more cycle after a match",
      "after the first match everybody else gets one more draw and discard, then the hand is "
      "scored"),

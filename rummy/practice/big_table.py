@@ -17,6 +17,7 @@ from rummy.practice.deal import (
     lowers_cost,
     play_out,
     round_rules,
+    what_it_scores,
     who_wins,
 )
 from rummy.practice.registry import Drill, Row, generator
@@ -180,17 +181,13 @@ def _(rng: Random, seed: int) -> Drill:
     worst = max(hand, key=lambda c: (rules.penalty_of(c), c.index))
     g.apply(f"discard {worst}", player=1)
     reveal = dict((s, arr) for s, arr, _p in g.last_hand)
-    shown = tuple(reveal[1].cards)
-    face = sum(rules.penalty_of(c) for c in shown)
-    return Drill(
-        kind="count", variant="big_table",
+    return what_it_scores(
+        g, "big_table", "Ana", tuple(reveal[1].cards), rules, lambda: g.rows[-1][1],
         question="You matched first; Ana played her last cycle. What does Ana score?",
         facts=(f"Hand {h}: {rank_name(size, plural=True)} are wild (at face value).",),
-        rows=(Row("Ana's cards", shown),), solve=lambda: g.rows[-1][1],
         look="Which of Ana's cards can she meld?",
         why="Ana is scored on her best arrangement, wilds at face value.",
-        answer_kind="number", mistake=face if face != g.rows[-1][1] else 0,
-        mistake_why="Melded cards cost nothing; the rest count.", game=g)
+        mistake_why="Melded cards cost nothing; the rest count.")
 
 
 @generator("BT-7")

@@ -14,7 +14,7 @@ from rummy.practice.deal import (
     SUITS,
     Pool,
     meld_question,
-    round_rules,
+    pick_round,
     run_and_set,
 )
 from rummy.practice.registry import Drill, Row, generator
@@ -27,8 +27,7 @@ def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen"
     g = new_game(variant, players=list(NAMES[:players]), seed=seed)
     card = Card(rng.randint(1, 13), rng.choice(SUITS))
-    r = rng.randint(2, 11)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 2, 11)
     pool = Pool(rng, rules, g.packs)
     pool.take([card, card])
     hand = [card, card] + pool.loose(r, avoid=frozenset({card.rank}))
@@ -81,8 +80,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("C-4")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r, jokers=2)
+    r, rules = pick_round(rng, variant, 1, 11, jokers=2)
     avoid = frozenset({r + 2})
     rank = rng.choice([x for x in range(1, 14) if x not in avoid])
     if rng.random() < 0.5:
@@ -101,8 +99,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("M-1")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen"
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 1, 11)
     rank = rng.choice([x for x in range(1, 14) if x != rules.wild_rank])
     shape = rng.choice(("set", "twin", "mixed", "pair"))
     suits = rng.sample(SUITS, 3)
@@ -164,8 +161,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("M-4")
 def _(rng: Random, seed: int) -> Drill:
     variant = rng.choice(("three_thirteen", "tre_tretton"))
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 1, 11)
     w = r + 2
     suits = list(SUITS)
     rng.shuffle(suits)
@@ -186,8 +182,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("M-4a")
 def _(rng: Random, seed: int) -> Drill:
     variant = "tre_tretton"
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 1, 11)
     w = r + 2
     k = rng.choice((3, 3, 4))
     if rng.random() < 0.7:
@@ -205,8 +200,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("M-5")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen"
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 1, 11)
     w = r + 2
     s = rng.choice(SUITS)
     ws = rng.choice(SUITS)
@@ -226,8 +220,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("M-6")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen"
-    r = rng.randint(1, 6)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 1, 6)
     size = r + 2
     pool = Pool(rng, rules)
     ana = pool.complete(size)

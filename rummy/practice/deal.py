@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
@@ -29,8 +29,9 @@ from rummy.teach import AnyOf
 from rummy.variants import find_variant
 
 __all__ = [
-    "NAMES", "SUITS", "Pool", "cards_text", "run_and_set", "round_rules", "copy_game",
-    "play_out", "logged_count", "lowers_cost", "cards_answer", "meld_question", "who_wins",
+    "NAMES", "SUITS", "Pool", "cards_text", "run_and_set", "round_rules", "pick_round",
+    "copy_game", "play_out", "logged_count", "lowers_cost", "cards_answer", "meld_question",
+    "what_it_scores", "who_wins",
 ]
 
 #: The players' names, the learner first.
@@ -156,7 +157,8 @@ class Pool:
         meld = self.meld(3, avoid=avoid)
         assert meld is not None
         missing = meld.pop(self.rng.randrange(3))
-        return meld + self.loose(size - 2, avoid=avoid | {c.rank for c in meld} | {missing.rank}), missing
+        rest = self.loose(size - 2, avoid=avoid | {c.rank for c in meld} | {missing.rank})
+        return meld + rest, missing
 
     def high_card(self, hand: Sequence[Card], low: int, tries: int, *,
                   avoid: frozenset[int] = frozenset()) -> Card | None:
@@ -186,6 +188,13 @@ def run_and_set(rng: Random, highest: int) -> tuple[list[Card], list[Card]]:
 def round_rules(variant: str, r: int, **options: Any) -> MeldRules:
     """The meld rules of round ``r`` of ``variant`` with ``options``."""
     return find_variant(variant).meld_rules(r, **options)
+
+
+def pick_round(rng: Random, variant: str, low: int, high: int, **options: Any
+               ) -> tuple[int, MeldRules]:
+    """A round from ``low`` to ``high``, drawn with ``rng``, and its meld rules."""
+    r = rng.randint(low, high)
+    return r, round_rules(variant, r, **options)
 
 
 def copy_game(g: Any) -> Any:
@@ -248,6 +257,20 @@ def meld_question(variant: str, r: int, cs: Sequence[Card], rules: MeldRules, *,
         rows=(Row("The cards", shown),), solve=want, look=look, why=why,
         answer_kind="yes/no", choices=("yes", "no"), mistake=not is_meld(shown, rules),
         mistake_why="Check the cards against the rule once more.")
+
+
+def what_it_scores(g: Any, variant: str, who: str, shown: tuple[Card, ...], rules: MeldRules,
+                   score: Callable[[], int], *, question: str, facts: tuple[str, ...], look: str,
+                   why: str, mistake_why: str) -> Drill:
+    """A count: what ``who``, whose cards ``shown`` the hand ended with, scores
+    (``score()`` reads it from the engine's score sheet); the typical mistake
+    counts every card at face value."""
+    face = sum(rules.penalty_of(c) for c in shown)
+    return Drill(
+        kind="count", variant=variant, question=question, facts=facts,
+        rows=(Row(f"{who}'s cards", shown),), solve=score, look=look, why=why,
+        answer_kind="number", mistake=face if face != score() else 0, mistake_why=mistake_why,
+        game=g)
 
 
 def who_wins(g: Any, variant: str, *, question: str, look: str, why: str) -> Drill:

@@ -289,7 +289,9 @@ def _(rng: Random, seed: int) -> Drill:
     for k in range(100):
         pool = Pool(rng, _GIN)
         cap = pool.complete(rng.choice((6, 7)))
-        cap += pool.loose(10 - len(cap), avoid=frozenset(range(5, 14)) if can else frozenset(range(1, 6)))
+        # deadwood of low cards (a knock) or of high ones (no knock)
+        avoid = frozenset(range(5, 14)) if can else frozenset(range(1, 6))
+        cap += pool.loose(10 - len(cap), avoid=avoid)
         up = pool.loose(1)[0]
         drawn = pool.loose(1, avoid=frozenset(range(1, 9)))
         box = pool.loose(10, spread=False)

@@ -18,8 +18,10 @@ from rummy.practice.deal import (
     logged_count,
     lowers_cost,
     meld_question,
+    pick_round,
     play_out,
     round_rules,
+    what_it_scores,
     who_wins,
 )
 from rummy.practice.registry import Drill, Row, generator
@@ -240,8 +242,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("TT-7")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen"
-    r = rng.randint(1, 8)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 1, 8)
     size = r + 2
     g, _players, pool = _table(rng, rules, variant, seed)
     ana = pool.complete(size)
@@ -266,8 +267,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("TT-8")
 def _(rng: Random, seed: int) -> Drill:
     variant = rng.choice(("three_thirteen", "tre_tretton"))
-    r = rng.randint(2, 6)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 2, 6)
     size = r + 2
     g = new_game(variant, players=["Ana", "Ben"], seed=seed)
     pool = Pool(rng, rules)
@@ -285,18 +285,13 @@ def _(rng: Random, seed: int) -> Drill:
     g.apply(acts[0])
     assert len(g.round_scores) == before + 1
     last = dict((s, arr) for s, arr, _p in g.last_round)
-    shown = tuple(last[1].cards)
-    face = sum(rules.penalty_of(c) for c in shown)
-    return Drill(
-        kind="count", variant=variant,
+    return what_it_scores(
+        g, variant, "Ben", tuple(last[1].cards), rules, lambda: g.round_scores[-1][1],
         question="Ana went out; the round is over. What does Ben score?",
         facts=(f"Round {r}: {rank_name(size, plural=True)} are wild.",),
-        rows=(Row("Ben's cards", shown),), solve=lambda: g.round_scores[-1][1],
         look="Which of Ben's cards can he meld, and which are left over?",
         why="Ben is scored on his best arrangement: only the unmelded cards count.",
-        answer_kind="number", mistake=face if face != g.round_scores[-1][1] else 0,
-        mistake_why="Cards in melds cost nothing; and only the player who went out scores 0.",
-        game=g)
+        mistake_why="Cards in melds cost nothing; and only the player who went out scores 0.")
 
 
 @generator("TT-9")
@@ -406,8 +401,7 @@ def _(rng: Random, seed: int) -> Drill:
 
 def _lone_wild(rng: Random, variant: str, **options: Any) -> tuple[int, MeldRules, list[Card]]:
     """Round ``r`` (random), its rules, and two naturals with a wild that make no meld."""
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r, **options)
+    r, rules = pick_round(rng, variant, 1, 11, **options)
     w = r + 2
     # two naturals of different suits and far ranks: no meld with a wild
     for _ in range(200):
@@ -454,8 +448,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("TR-2")
 def _(rng: Random, seed: int) -> Drill:
     variant = "tre_tretton"
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r)
+    r, rules = pick_round(rng, variant, 1, 11)
     w = r + 2
     nat = rng.choice([x for x in range(1, 14) if x != w])
     suits = rng.sample(SUITS, 3)
@@ -524,8 +517,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("TJ-3")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r, jokers=2)
+    r, rules = pick_round(rng, variant, 1, 11, jokers=2)
     w = r + 2
     pool = Pool(rng, rules, 2, 2)
     k = r + 2
@@ -575,8 +567,7 @@ def _(rng: Random, seed: int) -> Drill:
 @generator("TJ-6")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
-    r = rng.randint(1, 11)
-    rules = round_rules(variant, r, jokers=4)
+    r, rules = pick_round(rng, variant, 1, 11, jokers=4)
     w = r + 2
     j = rng.randint(0, 3)
     cs = [JOKER] * j + [Card(w, rng.choice(SUITS)) for _ in range(3 - j + rng.randint(0, 1))]
