@@ -179,16 +179,15 @@ def search_lines(hands: int = 1500) -> list[str]:
 def odds_lines() -> list[str]:
     """The odds of a few hands, exact and simulated."""
     from rummy import probability as pr
-    from rummy import teach
 
     parts = [
         repr(pr.dealt_complete("three_thirteen", 1, players=2).probability),
         repr(pr.outs("7h 8h Kc 2d", "three_thirteen", round=2, players=2)),
         repr(pr.going_out("7h 8h Kc", 2, "three_thirteen", round=1, players=2, samples=60, seed=2,
                           progress=False)),
-        repr(teach.going_out_chance("7h 8h Kc", "three_thirteen", round=1, players=2, draws=2)),
-        repr(teach.going_out_chance("7h 8h 9c Kc Kd", "three_thirteen", round=3, players=3,
-                                    draws=3, method="monte carlo", samples=400, seed=3)),
+        repr(pr.going_out_chance("7h 8h Kc", "three_thirteen", round=1, players=2, draws=2)),
+        repr(pr.going_out_chance("7h 8h 9c Kc Kd", "three_thirteen", round=3, players=3,
+                                 draws=3, method="monte carlo", samples=400, seed=3)),
         repr(pr.p_at_least_one(outs=8, unseen=40, draws=3)),
     ]
     return [f"odds: {_digest(parts)}"]

@@ -3,7 +3,7 @@ decision and hears, for a wrong or weaker move, which rule says why.
 
 A :class:`Guide` plays the first round(s) or hand(s) of a variant with the
 learner in one seat and bots in the others: long enough that every *move*
-rule of the variant (:data:`rummy.practice.MOVE_RULES`) comes up as a
+rule of the variant (:data:`rummy.rulebook.MOVE_RULES`) comes up as a
 decision of the learner's (the Three-Thirteen family plays two rounds, the
 second one with someone else going out first, so that your last turn, TT-7,
 is yours to play; Gin plays two hands: in the first the box knocks, you lay
@@ -29,7 +29,7 @@ guide only judges which legal moves are *good*:
 
 :meth:`Guide.hint` teaches in three steps, asked one after another: what
 to look at (a question), the rule that decides and why, then the move (the
-drills' :func:`rummy.practice.three_hints`).
+drills' :func:`rummy.rulebook.three_hints`).
 
 A guided hand is a *chosen position* where the variant has a script
 (``SCRIPTS``: every seat's cards, the first discard (Big Table: each seat's
@@ -54,7 +54,6 @@ True
 from __future__ import annotations
 
 import copy
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -64,8 +63,9 @@ import rummy
 from rummy.bots import make_bot
 from rummy.cards import Card, cards, rank_name
 from rummy.game import Action, ActionError, GameError
-from rummy.melds import Arrangement, MeldRules, best_arrangement, penalty
-from rummy.practice import three_hints
+from rummy.melds import Arrangement, MeldRules
+from rummy.rulebook import rules_in, three_hints
+from rummy.search import best_arrangement, penalty
 from rummy.teach import as_card, as_cards
 
 __all__ = ["Guide", "Verdict", "Script", "DEFAULT_SEEDS", "GUIDED_VARIANTS", "LATER_HANDS", "LEARNER",
@@ -136,7 +136,7 @@ SCRIPTS: dict[str, Script] = {
 }
 #: Scripts of the rounds (hands) a guided hand plays after its first, laid with the
 #: family's ``arrange()`` when each begins, so that every move rule of the variant
-#: (``rummy.practice.MOVE_RULES``) comes up as a decision of yours.
+#: (``rummy.rulebook.MOVE_RULES``) comes up as a decision of yours.
 LATER_HANDS: dict[str, tuple[Script, ...]] = {
     # round 2 (fours wild, you deal): Ben, on your left, goes out at once with
     # 5♣ 6♣ 7♣ 8♣; Ana and then you get one last turn each (TT-7), and the T♥ of
@@ -176,7 +176,6 @@ _PLAYERS = {"three_thirteen": 3, "tre_tretton": 3, "three_thirteen_jokers": 4, "
             "gin_three": 3}
 #: The verbs of a draw choice (the open card against a blind one).
 _DRAWS = frozenset({"draw stock", "draw discard", "draw pool", "draw pile", "take upcard", "pass"})
-_RULE_ID = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
 #: What a refused move is about when the engine's message names no rule, by phase.
 _DEFAULT_RULE = {"three_thirteen": "TT-5", "big_table": "BT-3", "gin": "G-5"}
 _PHASE_RULE = {"upcard": "G-4", "lay off": "G-8"}
@@ -487,7 +486,7 @@ class Guide:
 
     def hints(self) -> tuple[str, str, str]:
         """The three steps of the hint for the decision now (as the drills'
-        :func:`rummy.practice.three_hints`): what to look at (a question),
+        :func:`rummy.rulebook.three_hints`): what to look at (a question),
         the rule that decides and why, then the move."""
         rules = self.decision()
         if not rules:
@@ -628,7 +627,7 @@ class Guide:
             try:
                 self.game.apply(read_move(action), player=self.learner)
             except GameError as e:
-                found = _RULE_ID.findall(str(e))
+                found = rules_in(str(e))
                 phase = self.observation().phase
                 rule = found[0] if found else _PHASE_RULE.get(phase, _DEFAULT_RULE[self.family])
                 text = str(e) if found else f"{e} ({rule})"

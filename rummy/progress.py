@@ -2,7 +2,7 @@
 mastery per rule is a function of those events (Leitner boxes).
 
 An *event* says who (the learner's name), which rule (an id of RULES.md, e.g.
-``TT-7``), what was asked, what was answered, whether it was right and at the
+``TT-7``, as the catalogue :mod:`rummy.rulebook` lists them), what was asked, what was answered, whether it was right and at the
 first try, when, and where it came from (``quiz``, ``exercise``, ``drill``,
 ``guided`` or ``table``).  Events hold what the learner saw and did: never
 another player's hidden cards.
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -46,10 +45,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from rummy import rulebook
+
 __all__ = [
-    "Rule", "RULES", "RULE_IDS", "GROUPS", "BOX_DAYS", "TOP_BOX", "SOURCES", "DAY", "MAX_NAME",
+    "BOX_DAYS", "TOP_BOX", "SOURCES", "DAY", "MAX_NAME",
     "Event", "Mastery", "Summary", "Record", "ProgressError",
-    "step", "mastery", "summary", "summary_line", "rules_in", "normal_name",
+    "step", "mastery", "summary", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
     "use_learner", "learner", "record", "pending", "on_learner", "on_event", "clock",
     "set_clock",
@@ -72,96 +73,7 @@ class ProgressError(ValueError):
     """Bad input to the record of learning (the message says what is allowed)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A rule of RULES.md: its id, the group it is listed under, a short title."""
-
-    id: str
-    group: str
-    title: str
-
-
-_ALL = "All variants"
-_FAMILY = "Three-Thirteen family"
-#: The 58 rules of RULES.md, in its order, grouped as it groups them.
-RULES: tuple[Rule, ...] = tuple(Rule(i, g, t) for i, g, t in (
-    ("C-1", _ALL, "Ranks, suits, several decks"),
-    ("C-2", _ALL, "Penalty points of a card"),
-    ("C-3", _ALL, "Aces are low; runs never wrap"),
-    ("C-4", _ALL, "A joker is always wild"),
-    ("M-1", _ALL, "A set"),
-    ("M-2", _ALL, "A run"),
-    ("M-3", _ALL, "A card in one meld only"),
-    ("M-4", _ALL, "A wild stands for any card"),
-    ("M-4a", _ALL, "The round's wild rank is always wild"),
-    ("M-5", _ALL, "A meld is a group, not a row"),
-    ("M-6", _ALL, "No adding to others' melds"),
-    ("M-7", _ALL, "Scoring: the lowest arrangement"),
-    ("TT-1", _FAMILY, "11 rounds; r + 2 cards"),
-    ("TT-2", _FAMILY, "The wild rank of a round"),
-    ("TT-3", _FAMILY, "The dealer"),
-    ("TT-4", _FAMILY, "The discard pile starts"),
-    ("TT-5", _FAMILY, "A turn: draw, then discard"),
-    ("TT-6", _FAMILY, "Going out"),
-    ("TT-7", _FAMILY, "One more turn for the others"),
-    ("TT-8", _FAMILY, "Round score"),
-    ("TT-9", _FAMILY, "The lowest total wins"),
-    ("TT-10", _FAMILY, "When the stock runs out"),
-    ("TT-11", _FAMILY, "How many decks"),
-    ("TT-12", _FAMILY, "A stalled round"),
-    ("TS-1", "Three Thirteen", "Option: aces low or high"),
-    ("TS-2", "Three Thirteen", "An unmelded wild costs its face value"),
-    ("TR-1", "Tre-tretton", "2 to 4 players"),
-    ("TR-2", "Tre-tretton", "A meld needs a natural card"),
-    ("TR-3", "Tre-tretton", "An unmelded wild costs its face value"),
-    ("TJ-1", "Three Thirteen with jokers", "You against three AI players"),
-    ("TJ-2", "Three Thirteen with jokers", "104 cards and jokers"),
-    ("TJ-3", "Three Thirteen with jokers", "Jokers are always wild"),
-    ("TJ-4", "Three Thirteen with jokers", "Option: aces low or high"),
-    ("TJ-5", "Three Thirteen with jokers", "Unmelded wilds cost 15, jokers 20"),
-    ("TJ-6", "Three Thirteen with jokers", "A meld of wilds only"),
-    ("TJ-7", "Three Thirteen with jokers", "Going out is not optional"),
-    ("BT-1", "Big Table", "2 to 12 players, one pool"),
-    ("BT-2", "Big Table", "The cards of hand h"),
-    ("BT-3", "Big Table", "A cycle: draw, then discard"),
-    ("BT-4", "Big Table", "Calling match"),
-    ("BT-5", "Big Table", "One more cycle after a match"),
-    ("BT-6", "Big Table", "Scoring a hand"),
-    ("BT-7", "Big Table", "The lowest total wins"),
-    ("BT-8", "Big Table", "When the pool runs out"),
-    ("G-1", "Gin for three", "One deck, no wilds"),
-    ("G-2", "Gin for three", "Roles: box, captain, advisor"),
-    ("G-3", "Gin for three", "The deal"),
-    ("G-4", "Gin for three", "The first turn and the upcard"),
-    ("G-5", "Gin for three", "A normal turn"),
-    ("G-6", "Gin for three", "Knocking"),
-    ("G-7", "Gin for three", "Gin"),
-    ("G-8", "Gin for three", "Laying off"),
-    ("G-8a", "Gin for three", "The knocker spreads their cards"),
-    ("G-9", "Gin for three", "Scoring when not gin"),
-    ("G-10", "Gin for three", "The advisor never scores"),
-    ("G-11", "Gin for three", "Roles after a hand"),
-    ("G-12", "Gin for three", "A drawn hand"),
-    ("G-13", "Gin for three", "The game ends at 100"),
-))
-#: The rule ids, in RULES.md order.
-RULE_IDS: tuple[str, ...] = tuple(r.id for r in RULES)
-#: The groups, in RULES.md order.
-GROUPS: tuple[str, ...] = tuple(dict.fromkeys(r.group for r in RULES))
-_KNOWN = frozenset(RULE_IDS)
 log = logging.getLogger("rummy.progress")
-_RULE_RE = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
-
-
-def rules_in(text: str) -> list[str]:
-    """The rule ids named in ``text``, each once, in order.
-
-    >>> rules_in("It costs 15 (TS-1); see also TS-1 and XX-9 and M-4a.")
-    ['TS-1', 'M-4a']
-    """
-    return [r for r in dict.fromkeys(_RULE_RE.findall(str(text))) if r in _KNOWN]
-
-
 def normal_name(name: Any) -> str:
     """A learner's name as it is kept: spaces collapsed, 1 to 24 printable
     characters (as a seat's name at a shared table).
@@ -203,7 +115,7 @@ class Event:
 
     def checked(self) -> Event:
         """This event with its fields checked (a :class:`ProgressError` says what is wrong)."""
-        if self.rule not in _KNOWN:
+        if not rulebook.is_rule(self.rule):
             raise ProgressError(f"unknown rule id {self.rule!r}: use an id of RULES.md, e.g. "
                                 "TT-7, M-4a or G-9")
         if self.source not in SOURCES:
@@ -264,7 +176,7 @@ def mastery(events: Iterable[Event], now: float | None = None) -> dict[str, Mast
     >>> len(ms), ms["M-1"].box, ms["M-1"].status, ms["M-2"].status
     (58, 1, 'practising', 'not seen')
     """
-    out = {r: Mastery(r) for r in RULE_IDS}
+    out = {r: Mastery(r) for r in rulebook.RULE_IDS}
     for e in sorted(events, key=lambda e: (e.when, e.id)):
         m = out.get(e.rule)
         if m is None:
@@ -283,7 +195,7 @@ class Summary:
     mastered: int
     practising: int
     due: int
-    total: int = len(RULE_IDS)
+    total: int = len(rulebook.RULE_IDS)
     due_rules: tuple[str, ...] = field(default=())
 
     def line(self) -> str:

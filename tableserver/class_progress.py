@@ -33,7 +33,7 @@ def grid_html(learners: list[str], rows: list[dict[str, Any]]) -> str:
     ...                            "right_first": 1, "box": 1}]))  # doctest: +ELLIPSIS
     <table class='rummy-class-grid'>...<th scope='row'>Ana</th><td data-rule='M-1'>2 / 1 / box 1</td>...
     """
-    from rummy.progress import RULE_IDS
+    from rummy.rulebook import RULE_IDS
 
     seen = {r["rule"] for r in rows}
     rules = [r for r in RULE_IDS if r in seen]

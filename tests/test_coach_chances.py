@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import rummy
 from rummy.bots import make_bot
-from rummy.teach import going_out_chance
+from rummy.probability import going_out_chance
 from widgets.coach import going_out_chances, seen_cards
 
 

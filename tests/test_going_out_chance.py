@@ -1,4 +1,4 @@
-"""rummy.teach.going_out_chance: "what is my chance of going out within n draws?"
+"""rummy.probability.going_out_chance: "what is my chance of going out within n draws?"
 
 The exact answer is checked against an independent brute force (tests/brute.py,
 which knows nothing of the kit's solver) and against the simulation."""
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy.cards import Card, deck
-from rummy.teach import going_out_chance
+from rummy.probability import going_out_chance
 from tests.brute import brute_min_after_discard
 
 

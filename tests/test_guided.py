@@ -487,7 +487,7 @@ def play_through(variant: str) -> tuple[Guide, set[str], list[str]]:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_move_rule_of_the_variant_comes_up_as_a_decision(variant: str) -> None:
     from rummy.guided import SHOWS
-    from rummy.practice import MOVE_RULES
+    from rummy.rulebook import MOVE_RULES
 
     must = set(MOVE_RULES[variant])
     assert must <= SHOWS[variant]

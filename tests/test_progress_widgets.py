@@ -11,6 +11,7 @@ import pytest
 import widgets
 from rummy import progress
 from rummy.progress import DAY
+from rummy.rulebook import GROUPS
 from widgets import progress as wp
 
 
@@ -148,7 +149,7 @@ def test_the_map_by_hand_due_first_with_words_shapes_and_practise_links():
     assert "data-rule='C-1'>" in html and "○" in html and "not seen" in html
     assert "aria-label='Practise G-9: Scoring when not gin'" in row
     assert "practice.ipynb?rule=G-9" in row
-    for group in progress.GROUPS:
+    for group in GROUPS:
         assert f">{group}</h3>" in html
     assert "Ben" not in html
 

@@ -66,7 +66,7 @@ def going_out_chances(obs: Any, options: dict[str, Any] | None = None, draws: in
     """"What is my chance of going out within n draws?" for the learner's hand,
     in words: the next draw exactly, and within ``draws`` draws exactly when
     the enumeration is small, else simulated with a 95% interval
-    (:func:`rummy.teach.going_out_chance`; in Gin, the chance of being able to
+    (:func:`rummy.probability.going_out_chance`; in Gin, the chance of being able to
     knock, G-6).
 
     >>> from rummy import new_game
@@ -74,7 +74,7 @@ def going_out_chances(obs: Any, options: dict[str, Any] | None = None, draws: in
     >>> going_out_chances(g.observe(g.current_player)).startswith("Chance of going out")
     True
     """
-    from rummy.teach import going_out_chance
+    from rummy.probability import going_out_chance
 
     hand = tuple(obs.hand_in_play)
     if not hand:

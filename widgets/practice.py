@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from rummy import practice
+from rummy import practice, rulebook
 from rummy.cards import Card
 from rummy.teach import as_cards
 from widgets._common import View, button, esc, html_box, safe
@@ -35,7 +35,7 @@ _TITLES = {"three_thirteen": "Three Thirteen", "tre_tretton": "Tre-tretton",
 TOPICS: tuple[tuple[str, str], ...] = (
     ("Every rule", "all"),
     *((f"All rules of {t}", v) for v, t in _TITLES.items()),
-    *((f"Rule {r}", r) for r in practice.RULE_TEXT),
+    *((f"Rule {r}", r) for r in rulebook.RULE_IDS),
 )
 
 
@@ -222,5 +222,5 @@ class Drill(Practice):
     def __init__(self, rule: str, *, seed: int = 0) -> None:
         if rule not in practice.generators():
             raise ValueError(f"no drill for {rule!r}; rule ids are: "
-                             + ", ".join(practice.rules_of()))
+                             + ", ".join(rulebook.RULE_IDS))
         super().__init__(rule, seed=seed, choose=False)

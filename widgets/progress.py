@@ -27,6 +27,7 @@ from typing import Any
 import ipywidgets as w
 
 from rummy import progress as _p
+from rummy import rulebook
 from widgets._common import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
@@ -220,7 +221,7 @@ def judged_move(view: Any, action: Any, move: Any) -> Any:
     try:
         return move()
     except GameError as exc:
-        rules = _p.rules_in(str(exc))
+        rules = rulebook.rules_in(str(exc))
         if rules:
             try:
                 hand = " ".join(c.symbol for c in view.observation().hand)
@@ -320,18 +321,18 @@ class Progress(View):
                        "aria-labelledby='rummy-due'>")
             out += [self._row(m, now) for m in due]
             out.append("</ul>")
-        for group in _p.GROUPS:
+        for group in rulebook.GROUPS:
             gid = "rummy-group-" + "".join(c if c.isalnum() else "-" for c in group.lower())
             out.append(f"<h3 id='{gid}'>{esc(group)}</h3><ul class='rummy-progress-group' "
                        f"aria-labelledby='{gid}'>")
-            out += [self._row(ms[r.id], now) for r in _p.RULES if r.group == group]
+            out += [self._row(ms[r.id], now) for r in rulebook.RULES if r.group == group]
             out.append("</ul>")
         self.map.value = "".join(out)
         self.erase_button.disabled = self.events_button.disabled = who is None
 
     @staticmethod
     def _row(m: _p.Mastery, now: float) -> str:
-        rule = next(r for r in _p.RULES if r.id == m.rule)
+        rule = rulebook.rule(m.rule)
         status = m.status
         words = status
         if status != "not seen":

@@ -12,6 +12,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from rummy.rulebook import rules_in
 from rummy.teach import Hints, Question
 from widgets._common import View, button, esc, html_box
 from widgets.progress import remember
@@ -41,8 +42,6 @@ class Quiz(View):
                  why: str = "", choices: tuple[str, ...] | list[str] = (), digits: int = 2,
                  rule: str = "") -> None:
         super().__init__()
-        from rummy.progress import rules_in
-
         named = rules_in(question) or rules_in(why)
         self.rule = rule or (named[0] if named else "")
         self.question = Question(question, answer, hints=hints, hint=hint, why=why,
@@ -157,8 +156,6 @@ def quiz_book(path: str) -> Any:
 def _record_exercise(number: int, q: Any, answer: Any, right: bool, *, first: bool) -> None:
     """Keep an exercise's answer in the learner's record (rummy.progress) under
     the rule its hint names; an exercise whose hint names none is not kept."""
-    from rummy.progress import rules_in
-
     named = rules_in(q.hint) or rules_in(q.text)
     if named:
         remember(None, named[0], f"Exercise {number}", answer, right, source="exercise",

@@ -7,8 +7,9 @@ and by simulation with an honest 95% interval where it is not:
   :func:`plot_dealt_table`.
 * **Outs**: :func:`outs`, :func:`p_at_least_one`, :func:`draw_formula`,
   :func:`chance_opponent_first`.
-* **Going out**: :func:`going_out`, :func:`expected_penalty` (simulated
-  against the bots).
+* **Going out**: :func:`going_out_chance` (within n draws from the stock,
+  exact or simulated), :func:`going_out`, :func:`expected_penalty`
+  (simulated against the bots).
 
 >>> from rummy import probability as pr
 >>> pr.dealt_complete("three_thirteen", 1, players=2).probability
@@ -31,6 +32,7 @@ from rummy.probability.dealt import (
     plot_dealt_table,
     wilson,
 )
+from rummy.probability.draws import going_out_chance
 from rummy.probability.outs import (
     Outs,
     chance_opponent_first,
@@ -55,6 +57,7 @@ __all__ = [
     "draw_formula",
     "chance_opponent_first",
     "going_out",
+    "going_out_chance",
     "expected_penalty",
     "cli_main",
 ]
