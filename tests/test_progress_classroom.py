@@ -20,9 +20,10 @@ import pytest
 
 from rummy import progress
 from rummy.progress import Record
-from tableserver.remote import _call, find_seat, shared_table
+from tableserver.client import request
 from tests.test_tableserver_remote import create, widget_state
 from tests.test_tableserver_web import KEY, Server
+from widgets.remote_table import find_seat, shared_table
 
 pytest.importorskip("ipywidgets")
 
@@ -113,7 +114,7 @@ def csv_rows(link_html: str) -> list[dict[str, Any]]:
 
 
 def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Server) -> None:
-    from tableserver.classroom import Classroom
+    from widgets.classroom import Classroom
 
     api = api_of(server)
     fill(server.data)
@@ -160,6 +161,6 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Se
     grid.show.click()
     assert "only the teacher" in grid.grid.value and grid.csv.value == ""
     # the grid's requests carried the key in a header: the service logged none
-    assert _call(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
+    assert request(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
     server.stop()
     assert KEY not in server.log.read_text()

@@ -100,7 +100,7 @@ class _Table(View):
         #: bots wait until the page reports it has drawn the table (see :meth:`page_ready`)
         self.wait_for_page = wait_for_page
         self._page_seen = not wait_for_page
-        #: a shared table's seat (tableserver.remote.RemoteGame) instead of a local engine
+        #: a shared table's seat (tableserver.client.RemoteGame) instead of a local engine
         self.source = source
         self.variant = find_variant(variant)
         self.variant.resolve(**options)

@@ -388,9 +388,9 @@ def _table_words(code: str, exc: BaseException) -> str:
 def _shared(where: dict[str, str]) -> Any:
     """The seat at a shared table (``?table=CODE&name=...``), fed by the
     table service: the page's script first says which seat this browser
-    kept, so that a link opened again returns to it (see tableserver.remote);
+    kept, so that a link opened again returns to it (see widgets.remote_table);
     a token is never read from the address."""
-    from tableserver.remote import find_seat
+    from widgets.remote_table import find_seat
 
     finder = find_seat(where["table"], where["name"])
     finder.on_seated(lambda seat: _learn_as(seat.game.players[seat.game.seat]))
@@ -413,7 +413,7 @@ def _keep_seat() -> None:
         from IPython import get_ipython
         from IPython.display import HTML, display
 
-        from tableserver.remote import SEAT_KEEPER_JS
+        from widgets.remote_table import SEAT_KEEPER_JS
 
         if getattr(get_ipython(), "kernel", None) is not None:  # a page will show it
             display(HTML(SEAT_KEEPER_JS))
