@@ -10,7 +10,6 @@ import base64
 import io
 import json
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,11 +22,10 @@ from rummy.progress import Record
 from tableserver.client import request
 from tests.test_tableserver_remote import create, widget_state
 from tests.test_tableserver_web import KEY, Server
+from widgets import apps
 from widgets.remote_table import find_seat, shared_table
 
 pytest.importorskip("ipywidgets")
-
-APPS = Path(__file__).resolve().parents[1] / "notebooks" / "apps"
 
 
 @pytest.fixture(autouse=True)
@@ -57,25 +55,14 @@ def api_of(s: Server) -> str:
     return f"http://127.0.0.1:{s.port}/rummy/api"
 
 
-@pytest.fixture()
-def appkit() -> Iterator[Any]:
-    sys.path.insert(0, str(APPS))
-    try:
-        import appkit as kit
-
-        yield kit
-    finally:
-        sys.path.remove(str(APPS))
-
-
 def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
-        server: Server, appkit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     api = api_of(server)
     made = create(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
                         "speed": 10, "timeout": None})
     code = made["code"]
     monkeypatch.setenv("RUMMY_API", api)
-    page = appkit._shared({"table": code, "name": "  Ana  "})
+    page = apps._shared({"table": code, "name": "  Ana  "})
     assert page.seat is None and progress.learner() is None  # no seat, nobody named
     progress.record("M-1", "q", "a", True, source="quiz")  # before the seat: waits
     assert progress.pending()
@@ -86,7 +73,7 @@ def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
     # the same browser opens the link again without a name: it returns to the seat,
     # and learns as Ana
     progress.use_learner(None)
-    again = appkit._shared({"table": code, "name": ""})
+    again = apps._shared({"table": code, "name": ""})
     again.box.value = json.dumps({"token": page.seat.game.token, "name": "Ana"})
     assert again.seat.game.seat == page.seat.game.seat and progress.learner() == "Ana"
     # a hook registered once the seat was found runs at once
