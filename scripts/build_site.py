@@ -10,7 +10,7 @@ serves; nothing is fetched from anywhere else when a page opens.  What goes in:
   sympy, mpmath and tqdm at the versions of ``requirements/test.lock``; each becomes an
   entry of the site's ``pyodide-lock.json`` (file name and sha256 of the file shipped)
   and is loaded when the kernel starts, so that no package is looked up elsewhere;
-- the kit's own wheel (``rummy``, ``widgets`` and the apps' ``appkit``), made here;
+- the kit's own wheel (``rummy`` and ``widgets``, the apps' ``widgets.apps`` with them), made here;
 - all of it byte-compiled by Pyodide's own Python under Node (``scripts/site_pyc.cjs``):
   the page's Python writes no bytecode, and compiling IPython, ipywidgets, the kit and the
   standard library at every page load was most of the time a page took to start; the
@@ -238,14 +238,14 @@ def make_wheel(dest: Path, name: str, version: str, files: dict[str, bytes]) -> 
 
 
 def kit_wheel(dest: Path) -> Path:
-    """The kit's engine and widgets, and the apps' ``appkit``, as one wheel."""
+    """The kit's engine and widgets (with ``widgets.apps``, what the app pages share) as
+    one wheel; the table service (``tableserver``) stays out: the site has no server."""
     version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(),
                         re.M)[1]  # type: ignore[index]
     files: dict[str, bytes] = {}
     for package in ("rummy", "widgets"):
         for path in sorted((ROOT / package).rglob("*.py")):
             files[path.relative_to(ROOT).as_posix()] = path.read_bytes()
-    files["appkit.py"] = (ROOT / "notebooks" / "apps" / "appkit.py").read_bytes()
     return make_wheel(dest, "rummy-kit", version, files)
 
 
@@ -391,7 +391,7 @@ def build_pyodide(static: Path) -> list[str]:
     shutil.copy2(kit, static / kit.name)
     # sympy and tqdm, which the kit imports only inside functions, are not dependencies
     # here: loading the kit does not load them (the apps' pages never do, see preload)
-    lock["packages"]["rummy-kit"] = lock_entry("rummy-kit", kit, ["rummy", "widgets", "appkit"],
+    lock["packages"]["rummy-kit"] = lock_entry("rummy-kit", kit, ["rummy", "widgets"],
                                                ["ipywidgets"])
     # byte-compiled: the standard library and every wheel the apps load as they start
     # (the kit's keeping its source); the lessons' sympy and mpmath stay source, as

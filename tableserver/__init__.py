@@ -4,8 +4,9 @@ The service (:class:`TableService`, pure Python: the engine and the
 standard library) holds every shared table, runs its bots, saves each move
 to SQLite before answering, and speaks JSON under ``/rummy/api/`` through
 the web layer (:mod:`tableserver.web`, a Jupyter server extension; ``make
-app`` serves it beside the Voilà apps).  :mod:`tableserver.remote` lets a
-table widget play a shared table as if it were a local engine.
+app`` serves it beside the Voilà apps).  :mod:`tableserver.client` is the
+kernel's side of that API (a table widget plays a shared table through it as
+if it were a local engine); the views that use it are in :mod:`widgets`.
 
 >>> from tableserver import normal_code
 >>> normal_code("abcd efgh jkmn")

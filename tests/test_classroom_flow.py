@@ -20,10 +20,10 @@ import pytest
 
 from rummy.bots import make_bot
 from rummy.cards import Card
-from tableserver.join import JoinBox, check_name
-from tableserver.remote import CLOSED, SeatFinder, shared_table
 from tests.test_tableserver_remote import create
 from tests.test_tableserver_web import KEY, TEACHER, Server
+from widgets.join_box import JoinBox, check_name
+from widgets.remote_table import CLOSED, SeatFinder, shared_table
 
 pytest.importorskip("ipywidgets")
 
@@ -173,7 +173,7 @@ def test_a_closed_table_says_so_and_stops(api: str) -> None:
 
 
 def test_the_projector_draws_the_table_and_never_a_hand(api: str) -> None:
-    from tableserver.classroom import Classroom
+    from widgets.classroom import Classroom
 
     room = Classroom(api=api, query="")
     room.sign_in(KEY)
@@ -200,7 +200,7 @@ def test_the_projector_draws_the_table_and_never_a_hand(api: str) -> None:
 
 
 def test_the_teachers_form_is_sized_titled_and_links_the_api(api: str) -> None:
-    from tableserver.classroom import CLASSROOM_CSS, Classroom
+    from widgets.classroom import CLASSROOM_CSS, Classroom
 
     room = Classroom(api=api, query="")
     assert room.speed.layout.width and room.timeout.layout.width

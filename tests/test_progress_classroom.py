@@ -10,7 +10,6 @@ import base64
 import io
 import json
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,13 +19,13 @@ import pytest
 
 from rummy import progress
 from rummy.progress import Record
-from tableserver.remote import _call, find_seat, shared_table
+from tableserver.client import request
 from tests.test_tableserver_remote import create, widget_state
 from tests.test_tableserver_web import KEY, Server
+from widgets import apps
+from widgets.remote_table import find_seat, shared_table
 
 pytest.importorskip("ipywidgets")
-
-APPS = Path(__file__).resolve().parents[1] / "notebooks" / "apps"
 
 
 @pytest.fixture(autouse=True)
@@ -56,25 +55,14 @@ def api_of(s: Server) -> str:
     return f"http://127.0.0.1:{s.port}/rummy/api"
 
 
-@pytest.fixture()
-def appkit() -> Iterator[Any]:
-    sys.path.insert(0, str(APPS))
-    try:
-        import appkit as kit
-
-        yield kit
-    finally:
-        sys.path.remove(str(APPS))
-
-
 def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
-        server: Server, appkit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     api = api_of(server)
     made = create(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
                         "speed": 10, "timeout": None})
     code = made["code"]
     monkeypatch.setenv("RUMMY_API", api)
-    page = appkit._shared({"table": code, "name": "  Ana  "})
+    page = apps._shared({"table": code, "name": "  Ana  "})
     assert page.seat is None and progress.learner() is None  # no seat, nobody named
     progress.record("M-1", "q", "a", True, source="quiz")  # before the seat: waits
     assert progress.pending()
@@ -85,7 +73,7 @@ def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
     # the same browser opens the link again without a name: it returns to the seat,
     # and learns as Ana
     progress.use_learner(None)
-    again = appkit._shared({"table": code, "name": ""})
+    again = apps._shared({"table": code, "name": ""})
     again.box.value = json.dumps({"token": page.seat.game.token, "name": "Ana"})
     assert again.seat.game.seat == page.seat.game.seat and progress.learner() == "Ana"
     # a hook registered once the seat was found runs at once
@@ -113,7 +101,7 @@ def csv_rows(link_html: str) -> list[dict[str, Any]]:
 
 
 def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Server) -> None:
-    from tableserver.classroom import Classroom
+    from widgets.classroom import Classroom
 
     api = api_of(server)
     fill(server.data)
@@ -160,6 +148,6 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Se
     grid.show.click()
     assert "only the teacher" in grid.grid.value and grid.csv.value == ""
     # the grid's requests carried the key in a header: the service logged none
-    assert _call(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
+    assert request(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
     server.stop()
     assert KEY not in server.log.read_text()

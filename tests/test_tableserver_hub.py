@@ -315,9 +315,9 @@ def test_the_service_refuses_to_start_outside_a_hub(tmp_path: Path) -> None:
 
 def test_a_kernel_plays_as_its_servers_hub_user(svc: HubService, monkeypatch: pytest.MonkeyPatch
                                                 ) -> None:
-    """The apps' kernels (tableserver.remote) on a hub: the server's own hub token
+    """The apps' kernels (tableserver.client) on a hub: the server's own hub token
     (JUPYTERHUB_API_TOKEN) is who they are; no seat token is handed out."""
-    from tableserver.remote import RemoteGame
+    from tableserver.client import RemoteGame
 
     status, made = svc.call("POST", "/tables", {"variant": "three_thirteen",
                                                 "seats": ["human", "greedy"]}, user="teacher")
@@ -340,30 +340,31 @@ def test_a_kernel_plays_as_its_servers_hub_user(svc: HubService, monkeypatch: py
 
 def test_kernels_find_the_hubs_service_in_the_hubs_environment(monkeypatch: pytest.MonkeyPatch
                                                                ) -> None:
-    from tableserver.remote import _hub_headers, api_base
+    from tableserver.client import api_base, hub_headers
 
     monkeypatch.delenv("RUMMY_API", raising=False)
     monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
     monkeypatch.delenv("JUPYTERHUB_PUBLIC_URL", raising=False)
     assert api_base() == "http://127.0.0.1:8866/rummy/api"  # make app's, outside a hub
-    assert _hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
+    assert hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "server-token-0123456789")
     monkeypatch.setenv("JUPYTERHUB_PUBLIC_URL", "https://hub.school.example/")
     assert api_base() == "https://hub.school.example/services/rummy-tables/rummy/api"
-    assert _hub_headers(api_base() + "/tables") == {
+    assert hub_headers(api_base() + "/tables") == {
         "Authorization": "token server-token-0123456789"}
     # the standalone service never gets the hub token
-    assert _hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
+    assert hub_headers("http://127.0.0.1:8866/rummy/api/tables") == {}
     monkeypatch.setenv("RUMMY_API", "http://127.0.0.1:8000/services/rummy-tables/rummy/api/")
     assert api_base() == "http://127.0.0.1:8000/services/rummy-tables/rummy/api"
 
 
 def test_the_teachers_page_signs_in_by_the_hub_login(svc: HubService,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """The teacher's page (tableserver.classroom) on a hub asks for no key: a
+    """The teacher's page (widgets.classroom) on a hub asks for no key: a
     teacher's server is let in, a learner's page says why not."""
-    from tableserver.classroom import Classroom
-    from tableserver.remote import RemoteError, SeatFinder
+    from tableserver.client import RemoteError
+    from widgets.classroom import Classroom
+    from widgets.remote_table import SeatFinder
 
     base = f"http://127.0.0.1:{svc.port}{API}"
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ana-0123456789")
@@ -509,12 +510,12 @@ def test_events_without_the_hubs_word_or_from_another_site_are_refused(svc: HubS
 
 def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
         svc: HubService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A learner's kernel on a hub (tableserver.hub_progress): each event is kept in
+    """A learner's kernel on a hub (tableserver.progress_client): each event is kept in
     the server's own data folder first, then sent by a worker thread with the
     server's hub token; the service keeps it under the hub name (not the name typed
     in the kernel)."""
     from rummy import progress
-    from tableserver import hub_progress
+    from tableserver import progress_client
 
     code = table_of_three(svc)
     assert svc.call("POST", f"/tables/{code}/join", {}, user="gus")[0] == 200
@@ -524,8 +525,8 @@ def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
     monkeypatch.setattr(progress, "_learner", None)
     monkeypatch.setattr(progress, "_pending", [])
     monkeypatch.setattr(progress, "_event_listeners", [])
-    monkeypatch.setattr(hub_progress, "_sender", None)
-    hub_progress.forward_to_hub()
+    monkeypatch.setattr(progress_client, "_sender", None)
+    progress_client.forward_to_hub()
     progress.use_learner("Gus the Great")
     started = time.monotonic()
     kept = progress.record("TT-7", "may you go out?", "yes", True, source="drill")
@@ -534,8 +535,8 @@ def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
     local = progress.Record(tmp_path / "gus-server" / "progress.sqlite3")
     assert [e.rule for e in local.events("Gus the Great")] == ["TT-7"]
     local.close()
-    assert hub_progress.sender().flush(timeout=20)
-    assert hub_progress.sender().sent == 1
+    assert progress_client.sender().flush(timeout=20)
+    assert progress_client.sender().sent == 1
     status, grid = svc.call("GET", f"/tables/{code}/progress", user="teacher")
     assert status == 200
     assert [r for r in grid["rows"] if r["learner"] == "gus"] == [
@@ -546,12 +547,12 @@ def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(
         svc: HubService, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     from rummy.progress import Event
-    from tableserver import hub_progress
+    from tableserver import progress_client
 
     live = f"http://127.0.0.1:{svc.port}{API}"
-    monkeypatch.setattr(hub_progress, "_BACKOFF", (0.2,))
+    monkeypatch.setattr(progress_client, "_BACKOFF", (0.2,))
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-hana-0123456789")
-    sender = hub_progress.Sender(api=f"http://127.0.0.1:{free_port()}{API}")  # nobody there
+    sender = progress_client.Sender(api=f"http://127.0.0.1:{free_port()}{API}")  # nobody there
     e = Event("hana", "G-7", "q", "a", True, True, "table", 900.0)
     sender.send(e)  # returns at once, raises nothing
     deadline = time.monotonic() + 20

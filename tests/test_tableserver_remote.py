@@ -1,4 +1,4 @@
-"""A table widget fed by the table service (tableserver.remote), headless:
+"""A table widget fed by the table service (tableserver.client, widgets.remote_table), headless:
 the same widgets as against a local engine, buttons clicked in Python,
 against a real ``python -m tableserver`` on 127.0.0.1."""
 
@@ -15,8 +15,9 @@ import pytest
 
 import rummy
 from rummy.cards import Card
-from tableserver.remote import RemoteGame, find_seat, shared_table
+from tableserver.client import RemoteGame, request
 from tests.test_tableserver_web import KEY, TEACHER, Server
+from widgets.remote_table import find_seat, shared_table
 
 pytest.importorskip("ipywidgets")
 
@@ -170,20 +171,18 @@ def test_a_reopened_join_link_keeps_its_one_seat(api: str) -> None:
     """The page says which seat the browser kept before the kernel joins:
     the same link opened again returns to it; another name on the same
     computer (a shared one) takes a seat of its own."""
-    from tableserver.remote import _call
-
     made = create(api, {"variant": "big_table", "seats": ["human"] * 3 + ["greedy"],
                         "speed": 10, "timeout": None})
     code = made["code"]
     first = find_seat(code, "Ana", api=api)
     assert first.seat is None  # nothing joined before the page spoke
-    assert not any(s["joined"] for s in _call(f"{api}/tables/{code}", teacher=KEY)["table"]["seats"])
+    assert not any(s["joined"] for s in request(f"{api}/tables/{code}", teacher=KEY)["table"]["seats"])
     ana = first.handoff({"token": "", "name": ""})  # a browser that kept nothing
     kept = {"token": ana.game.token, "name": "Ana"}
     again = find_seat(code, "Ana", api=api)
     again.box.value = json.dumps(kept)  # what the page's script writes into the hidden box
     assert again.seat is not None and again.seat.game.seat == ana.game.seat
-    seats = _call(f"{api}/tables/{code}", teacher=KEY)["table"]["seats"]
+    seats = request(f"{api}/tables/{code}", teacher=KEY)["table"]["seats"]
     assert [s["joined"] for s in seats[:3]] == [True, False, False]
     ben = find_seat(code, "Ben", api=api).handoff(kept)  # Ben on Ana's computer
     assert ben.game.seat == 1 and ben.game.players[1] == "Ben"
@@ -192,7 +191,7 @@ def test_a_reopened_join_link_keeps_its_one_seat(api: str) -> None:
 
 
 def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> None:
-    from tableserver.classroom import Classroom
+    from widgets.classroom import Classroom
 
     room = Classroom(api=api, query="")
     room.sign.click()
@@ -220,9 +219,7 @@ def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> No
     assert room.view["status"] == "playing", room.message.value
     assert "On the table" in room.public.value and "Ana" in room.public.value
     # the projector's view is what every seat sees alike: no hand, no advice
-    from tableserver.remote import _call
-
-    public = _call(f"{api}/tables/{code}/state", token=KEY)
+    public = request(f"{api}/tables/{code}/state", token=KEY)
     assert public["player"] is None
     assert not {"hand", "partner_hand", "legal_actions"} & set(public)
     room.seat_choice.value = 0
@@ -240,7 +237,7 @@ def test_the_teachers_page_makes_starts_frees_and_closes_a_table(api: str) -> No
 
 
 def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None:
-    from tableserver.classroom import Classroom
+    from widgets.classroom import Classroom
 
     room = Classroom(api=api, query="")
     room.sign_in(KEY)
@@ -276,7 +273,7 @@ def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None
 # -- the page's long poll dies with its kernel (issue 39, item 13) -----------------------
 LONG_POLL_KERNEL = """
 import asyncio, sys, threading, time
-from tableserver.remote import in_daemon_thread
+from tableserver.client import in_daemon_thread
 way = sys.argv[1]
 
 async def main():
@@ -326,7 +323,7 @@ def test_in_daemon_thread_answers_and_raises() -> None:
     import asyncio
     import threading
 
-    from tableserver.remote import RemoteError, in_daemon_thread
+    from tableserver.client import RemoteError, in_daemon_thread
 
     def who() -> tuple[str, bool]:
         me = threading.current_thread()

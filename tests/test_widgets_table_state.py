@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from test_widgets_tables import click_big_table, click_gin, click_three_thirteen
 import rummy
 from rummy.cards import Card
 from rummy.game import Action
-from widgets import BigTableTable, GinTable, MeldChecker, OddsExplorer, ThreeThirteenTable
+from widgets import BigTableTable, GinTable, MeldChecker, OddsExplorer, ThreeThirteenTable, apps
 from widgets._common import learner_error, second_person, to_learner
 
 APPS = Path(__file__).resolve().parents[1] / "notebooks" / "apps"
@@ -275,17 +274,6 @@ def test_G_11_roles_line_and_log_say_you() -> None:
 # -- bad settings in the address: a message in words and a working default table ---------
 
 
-@pytest.fixture()
-def appkit() -> Any:
-    sys.path.insert(0, str(APPS))
-    try:
-        import appkit as kit
-
-        yield kit
-    finally:
-        sys.path.remove(str(APPS))
-
-
 def _big_table_app(kit: Any, query: str) -> Any:
     return kit.App({"players": 6, "seed": None, "speed": 0.0, "bots": "expert"},
                    lambda s: BigTableTable(players=s["players"], seed=s["seed"],
@@ -294,9 +282,9 @@ def _big_table_app(kit: Any, query: str) -> Any:
 
 @pytest.mark.parametrize("query, key", [("players=99", "players"), ("players=1", "players"),
                                         ("bots=nope", "bots")])
-def test_bad_big_table_setting_is_reported_and_the_default_used(appkit: Any, query: str,
+def test_bad_big_table_setting_is_reported_and_the_default_used(query: str,
                                                                 key: str) -> None:
-    app = _big_table_app(appkit, f"{query}&seed=4")
+    app = _big_table_app(apps, f"{query}&seed=4")
     assert app.view is not None and "rummy-table-ready" in app.view.widget._dom_classes
     note = app.widget.children[0].value
     assert note.startswith(f"{key}=") and "Using the default" in note
@@ -306,8 +294,8 @@ def test_bad_big_table_setting_is_reported_and_the_default_used(appkit: Any, que
         assert len(app.view.state.players) == 6
 
 
-def test_bad_variant_in_melds_and_odds_is_reported(appkit: Any) -> None:
-    app = appkit.App({"variant": "three_thirteen", "round": "1"},
+def test_bad_variant_in_melds_and_odds_is_reported() -> None:
+    app = apps.App({"variant": "three_thirteen", "round": "1"},
                      lambda s: MeldChecker(s["variant"], round=int(s["round"])),
                      query="variant=nope")
     assert app.view is not None and app.view.variant.value == "three_thirteen"
@@ -315,17 +303,17 @@ def test_bad_variant_in_melds_and_odds_is_reported(appkit: Any) -> None:
     assert "variant='nope'" in note and "Using the default" in note
 
 
-def test_three_thirteen_app_reports_clamped_settings(appkit: Any) -> None:
+def test_three_thirteen_app_reports_clamped_settings() -> None:
     def make_table(variant: str, players: int, jokers: int) -> ThreeThirteenTable:
         options = {"jokers": jokers} if variant == "three_thirteen_jokers" else {}
         return ThreeThirteenTable(variant, players=players, seed=1, speed=0, **options)
 
     for players in (99, 0):
-        c = appkit.VariantChooser(make_table, variant="three_thirteen", players=players,
+        c = apps.VariantChooser(make_table, variant="three_thirteen", players=players,
                                   jokers=0)
         assert c.players.value == 2 and len(c.table.state.players) == 2
         assert f"players={players}" in c.message.value
-    c = appkit.VariantChooser(make_table, variant="three_thirteen_jokers", players=4, jokers=7)
+    c = apps.VariantChooser(make_table, variant="three_thirteen_jokers", players=4, jokers=7)
     assert c.jokers.value == 2 and "jokers=7" in c.message.value  # the usual 2 (issue 39)
     assert c.table.state.options.get("jokers", c.table.options.get("jokers")) == 2
 
@@ -367,7 +355,6 @@ def run_app_cell(name: str, query: str, monkeypatch: Any) -> Any:
     last = tree.body.pop()
     assert isinstance(last, ast.Expr), "the cell ends with the app"
     monkeypatch.setenv("QUERY_STRING", query)
-    monkeypatch.syspath_prepend(str(APPS))
     scope: dict[str, Any] = {}
     exec(compile(tree, name, "exec"), scope)  # noqa: S102 - the kit's own notebook
     return eval(compile(ast.Expression(last.value), name, "eval"), scope)  # noqa: S307
@@ -409,23 +396,23 @@ def test_every_bad_setting_in_an_app_address_gives_words_and_a_working_table(
     ("speed=99", "speed=99 is out of range: it must be 0 to 3"),
     ("seed=-1", "seed=-1 is out of range: it must be 0 to"),
 ])
-def test_out_of_range_settings_get_a_message_and_the_default(appkit: Any, query: str,
+def test_out_of_range_settings_get_a_message_and_the_default(query: str,
                                                             says: str) -> None:
-    app = _big_table_app(appkit, query)
+    app = _big_table_app(apps, query)
     note = app.widget.children[0].value
     assert says in note and "using the default" in note, note
     assert app.view.speed.value == 0.0 and app.view.state.seed != -1
 
 
-def test_a_long_value_is_cut_in_the_message(appkit: Any) -> None:
-    app = _big_table_app(appkit, "bots=" + "x" * 5000)
+def test_a_long_value_is_cut_in_the_message() -> None:
+    app = _big_table_app(apps, "bots=" + "x" * 5000)
     note = app.widget.children[0].value
     assert "Using the default" in note and len(note) < 400, len(note)
     assert "x" * 38 + "…" in note
 
 
 @pytest.mark.parametrize("code", ["<script>alert(1)</script>", "K7QM-X4P9-RT2H"])
-def test_a_bad_table_code_says_no_table_with_that_code(appkit: Any, code: str,
+def test_a_bad_table_code_says_no_table_with_that_code(code: str,
                                                       monkeypatch: Any) -> None:
     """A code that names no table (or can't be one) is told in the learner's
     words, not as the service's developer message."""
@@ -439,8 +426,8 @@ def test_a_bad_table_code_says_no_table_with_that_code(appkit: Any, code: str,
     def refuse(where: dict[str, str]) -> Any:
         raise Refused("no such endpoint: see docs/API.md")
 
-    monkeypatch.setattr(appkit, "_shared", refuse)
-    app = _big_table_app(appkit, f"table={quote(code)}&name=Ana")
+    monkeypatch.setattr(apps, "_shared", refuse)
+    app = _big_table_app(apps, f"table={quote(code)}&name=Ana")
     note = app.widget.children[0].value
     assert "There is no table with that code" in note, note
     assert "docs/API.md" not in note and "endpoint" not in note

@@ -873,10 +873,10 @@ def test_without_word_from_the_page_the_bots_start_after_a_while(run_async: Any)
     gets a game: the bots start after PAGE_WAIT_S seconds."""
     import asyncio
 
-    import widgets.tables as tables
+    from widgets import game_table
 
     async def main() -> int:
-        old, tables.PAGE_WAIT_S = tables.PAGE_WAIT_S, 0.05
+        old, game_table.PAGE_WAIT_S = game_table.PAGE_WAIT_S, 0.05
         try:
             t = ThreeThirteenTable("three_thirteen", players=3, learner=2, seed=21, speed=0,
                                    wait_for_page=True)
@@ -884,6 +884,6 @@ def test_without_word_from_the_page_the_bots_start_after_a_while(run_async: Any)
             await asyncio.sleep(0.3)
             return len(t.state.history)
         finally:
-            tables.PAGE_WAIT_S = old
+            game_table.PAGE_WAIT_S = old
 
     assert run_async(main()) > 0

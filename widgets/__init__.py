@@ -6,6 +6,13 @@ legal move comes from ``obs.legal_actions``, every check and every score from
 the engine, and any engine error (``GameError``, ``CardError`` ...) is shown
 as a message in the view, never as a traceback.
 
+Every view is here: the lessons' and the apps' (``widgets.apps`` is what the
+app notebooks share), and the classroom's, which talk to the table service.
+The package imports :mod:`rummy`, ipywidgets and IPython, and of the table
+service only its kernel-side client (:mod:`tableserver.client`,
+:mod:`tableserver.progress_client`), never a server module; nothing in
+:mod:`rummy` or :mod:`tableserver` imports it.
+
 Every view is a plain Python object with a ``.widget`` (the root ipywidgets
 box, displayed when the object is the last thing in a cell) and a
 ``.message`` (an ``HTML`` widget with CSS class ``rummy-message``).
@@ -72,6 +79,22 @@ Learning by doing (``widgets.quiz``, ``widgets.guided``)::
     Quiz(question, answer, *, hints=(), hint="", why="", choices=())
         # answer(text) -> bool, feedback; answers compared by meaning
         # (rummy.teach.same_answer); hints keyed by the wrong answer
+
+App pages (``widgets.apps``)::
+
+    App(defaults, make, *, show_notes=True, query=None)
+        # make(settings) built from the page's address (?seed=7&players=3);
+        # a bad setting is reported in words and its default used
+    VariantChooser(make_table, *, variant, players, jokers=None, panels=None)
+    warm_up(make)          # a preheated Voilà kernel builds a throw-away view
+
+The classroom, through the table service (``widgets.classroom``,
+``widgets.join_box``, ``widgets.remote_table``, ``widgets.class_grid``)::
+
+    Classroom(*, api=None, query=None)     # the teacher's page
+    JoinBox(code="", name="", *, message="", api=None)
+    find_seat(table, name="", api=None)    # a learner's page at ?table=CODE
+    shared_table(table, name="", token="", api=None)
 
 Stable CSS classes (for browser tests and app notebooks)
 --------------------------------------------------------
@@ -194,6 +217,13 @@ __all__ = [
     "Progress",
     "ProgressLine",
     "WhoIsLearning",
+    "App",
+    "VariantChooser",
+    "warm_up",
+    "Classroom",
+    "JoinBox",
+    "find_seat",
+    "shared_table",
 ]
 
 _WHERE = {
@@ -215,6 +245,13 @@ _WHERE = {
     "Progress": "widgets.progress",
     "ProgressLine": "widgets.progress",
     "WhoIsLearning": "widgets.progress",
+    "App": "widgets.apps",
+    "VariantChooser": "widgets.apps",
+    "warm_up": "widgets.apps",
+    "Classroom": "widgets.classroom",
+    "JoinBox": "widgets.join_box",
+    "find_seat": "widgets.remote_table",
+    "shared_table": "widgets.remote_table",
 }
 
 

@@ -36,8 +36,8 @@ __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "reme
 log = logging.getLogger("widgets.progress")
 
 try:  # on a JupyterHub, each event kept also goes to the teacher's class grid
-    from tableserver.hub_progress import forward_to_hub
-except ImportError:  # (a kit without the table service: the static site)
+    from tableserver.progress_client import forward_to_hub
+except ImportError:  # (a kit without the table service: the static site's wheel)
     pass
 else:
     forward_to_hub()

@@ -32,7 +32,7 @@ PROBE = {
     "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
                "source": [
                    "import ipywidgets as w\n",
-                   "from appkit import App\n",
+                   "from widgets.apps import App\n",
                    "from widgets import BigTableTable, GuidedHand, Quiz\n",
                    "\n",
                    "class Probe:\n",

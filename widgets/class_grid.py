@@ -2,25 +2,27 @@
 seated at this server's tables (or at the page's table only) has met
 (attempts, right at the first try, Leitner box), from the table service's
 ``progress`` endpoints with the teacher key the page holds (in a header, never
-in an address), and a CSV export (pandas).  See ``docs/PROGRESS.md``."""
+in an address), and a CSV export (pandas).  See ``docs/PROGRESS.md``.
+
+It asks the table service through its client (:mod:`tableserver.client`)."""
 
 from __future__ import annotations
 
 import base64
 import html
 from typing import Any
-from urllib.parse import quote
 
 import ipywidgets as w
 
-from tableserver.remote import RemoteError, _call
+from rummy.rulebook import RULE_IDS
+from tableserver.client import RemoteError, request, table_url
 
 __all__ = ["ClassGrid", "grid_frame", "grid_html"]
 
 
 def grid_frame(rows: list[dict[str, Any]]) -> Any:
     """The grid's rows as a pandas table (learner, rule, attempts, right_first, box)."""
-    import pandas as pd
+    import pandas as pd  # heavy: loaded when a teacher asks for the grid, not with the page
 
     return pd.DataFrame(rows, columns=["learner", "rule", "attempts", "right_first", "box"])
 
@@ -33,8 +35,6 @@ def grid_html(learners: list[str], rows: list[dict[str, Any]]) -> str:
     ...                            "right_first": 1, "box": 1}]))  # doctest: +ELLIPSIS
     <table class='rummy-class-grid'>...<th scope='row'>Ana</th><td data-rule='M-1'>2 / 1 / box 1</td>...
     """
-    from rummy.rulebook import RULE_IDS
-
     seen = {r["rule"] for r in rows}
     rules = [r for r in RULE_IDS if r in seen]
     cell = {(r["learner"], r["rule"]): r for r in rows}
@@ -54,7 +54,7 @@ def grid_html(learners: list[str], rows: list[dict[str, Any]]) -> str:
 
 
 class ClassGrid:
-    """The class grid of a signed-in :class:`tableserver.classroom.Classroom`:
+    """The class grid of a signed-in :class:`widgets.classroom.Classroom`:
     every learner seated at the server's tables, or (the box ticked) at the
     page's table only."""
 
@@ -99,9 +99,9 @@ class ClassGrid:
         if not c.key:
             raise RemoteError("sign in with the teacher key first")
         one = bool(self.only_table.value and c.code)
-        url = f"{c.api}/tables/{quote(c.code)}/progress" if one else f"{c.api}/progress"
+        url = table_url(c.api, c.code, "progress") if one else f"{c.api}/progress"
         try:
-            got = _call(url, teacher=c.key)
+            got = request(url, teacher=c.key)
         except RemoteError as exc:
             self.grid.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
             self.csv.value = ""

@@ -1,11 +1,11 @@
 """The teacher's page: sign in with the teacher key, make a shared table,
 read its code out (and show the join address as text and as a QR code), see
 who joined, start each hand, lock the table, free a seat, turn a name away,
-close the table, and show the class's progress (:mod:`tableserver.class_progress`)
+close the table, and show the class's progress (:mod:`widgets.class_grid`)
 (``notebooks/apps/classroom.ipynb``).
 
-It speaks to the table service through its HTTP API, like every page, with
-the teacher key.  No secret ever goes into the page's address: the page's
+It speaks to the table service through its HTTP API (:mod:`tableserver.client`),
+like every page, with the teacher key.  No secret ever goes into the page's address: the page's
 script keeps the key and the table's code in the tab's session storage and
 hands them back to a new kernel after a reload (a hidden box of class
 ``rummy-classroom-handoff``).  Opened with ``?table=CODE#watch=TOKEN`` (the
@@ -27,17 +27,16 @@ from typing import Any
 from urllib.parse import parse_qs, quote
 
 import ipywidgets as w
+from IPython.display import HTML, display
 
 from rummy.bots import bot_names
 from rummy.variants import VARIANTS, find_variant
-from tableserver.class_progress import ClassGrid
-from tableserver.remote import RemoteError, _call, api_base, in_daemon_thread, on_hub
+from tableserver.client import RemoteError, api_base, in_daemon_thread, on_hub, request, table_url
+from widgets.class_grid import ClassGrid
+from widgets.join_box import APP_OF_FAMILY
+from widgets.projector import projector_html
 
-__all__ = ["Classroom", "APP_OF_FAMILY", "TEACHER_KEEPER_JS"]
-
-#: The table app a learner opens for each family.
-APP_OF_FAMILY = {"three_thirteen": "three_thirteen.ipynb", "big_table": "big_table.ipynb",
-                 "gin": "gin_three.ipynb"}
+__all__ = ["Classroom", "TEACHER_KEEPER_JS", "CLASSROOM_CSS", "qr_svg"]
 
 #: Keeps the teacher key and the table of this tab in its session storage
 #: (never in the address) and hands them to the kernel after a reload; on a
@@ -99,7 +98,7 @@ def qr_svg(text: str) -> str:
     >>> qr_svg("https://192.168.1.5:8866/").startswith("<svg")
     True
     """
-    import segno
+    import segno  # loaded when a table's code is shown, not with the page
 
     return str(segno.make(text, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
 
@@ -240,7 +239,7 @@ class Classroom:
                    layout=w.Layout(flex_flow="row wrap"))])
         self.public = w.HTML()
         self.public.add_class("rummy-classroom-public")
-        self.class_grid = ClassGrid(self)  # the record of learning: class_progress.py
+        self.class_grid = ClassGrid(self)  # the record of learning
         self.board = w.VBox([self.keep, self.info, self.seats, self.controls, self.public],
                             layout=w.Layout(display="none"))
         self.message = w.HTML()
@@ -287,7 +286,7 @@ class Classroom:
         key = (key or "").strip()
         if not key:
             raise RemoteError("type the teacher key first")
-        _call(self.api + "/tables", teacher=key)  # 403 unless it is the key
+        request(self.api + "/tables", teacher=key)  # 403 unless it is the key
         self.key = key
         self.key_box.value = ""
         self.signin.layout.display = "none"
@@ -310,12 +309,12 @@ class Classroom:
 
     def _url(self, what: str = "") -> str:
         assert self.code is not None
-        return f"{self.api}/tables/{quote(self.code)}" + (f"/{what}" if what else "")
+        return table_url(self.api, self.code, what)
 
     def make_table(self) -> None:
         """Ask the service for a table with the form's settings."""
         seats = ["human"] * self.learners.value + [self.strength.value] * self.bots.value
-        made = _call(self.api + "/tables", {
+        made = request(self.api + "/tables", {
             "teacher_key": self.key, "variant": self.variant.value, "seats": seats, "speed": float(self.speed.value),
             "timeout": int(self.timeout.value), "pause_between_hands": bool(self.pause.value),
             "hints": bool(self.hints.value)})
@@ -326,10 +325,10 @@ class Classroom:
         self._listen()
 
     def _reload(self) -> None:
-        view = _call(self._url(), teacher=self.key)
+        view = request(self._url(), teacher=self.key)
         self._show(view)
         if view["status"] != "closed":
-            self._show_public(_call(self._url("state"), token=self.key))
+            self._show_public(request(self._url("state"), token=self.key))
             self._listen()
 
     def _watch(self) -> None:
@@ -337,7 +336,7 @@ class Classroom:
         self.form.layout.display = "none"
         self.board.layout.display = ""
         self.controls.layout.display = "none"
-        public = _call(self._url("state"), token=self.watching)
+        public = request(self._url("state"), token=self.watching)
         self.info.value = ""
         self.seats.layout.display = "none"
         self._show_public(public)
@@ -351,32 +350,32 @@ class Classroom:
         return f"classroom.ipynb?table={quote(self.code or '')}#watch={quote(self.spectator)}"
 
     def next_hand(self) -> None:
-        self._show(_call(self._url("next"), {"teacher_key": self.key}))
-        self._show_public(_call(self._url("state"), token=self.key))
+        self._show(request(self._url("next"), {"teacher_key": self.key}))
+        self._show_public(request(self._url("state"), token=self.key))
 
     def remove_seat(self) -> None:
         if self.seat_choice.value is None:
             raise RemoteError("choose a learner's seat first")
-        self._show(_call(self._url("remove"), {"teacher_key": self.key,
-                                                "seat": int(self.seat_choice.value)}))
+        self._show(request(self._url("remove"), {"teacher_key": self.key,
+                                                  "seat": int(self.seat_choice.value)}))
 
     def lock_table(self) -> None:
         """Lock (or open again) the table as the lock box says."""
         if self._quiet or self.code is None:
             return
-        self._show(_call(self._url("lock"), {"teacher_key": self.key,
-                                              "locked": bool(self.lock_box.value)}))
+        self._show(request(self._url("lock"), {"teacher_key": self.key,
+                                                "locked": bool(self.lock_box.value)}))
 
     def turn_away(self) -> None:
         """Turn the typed name away: its seat is freed and it can't join again."""
         name = self.away_name.value.strip()
         if not name:
             raise RemoteError("type the name to turn away first")
-        self._show(_call(self._url("turn_away"), {"teacher_key": self.key, "name": name}))
+        self._show(request(self._url("turn_away"), {"teacher_key": self.key, "name": name}))
         self.away_name.value = ""
 
     def close_table(self) -> None:
-        got = _call(self._url("close"), {"teacher_key": self.key})
+        got = request(self._url("close"), {"teacher_key": self.key})
         self.view["status"] = got["status"]
         self.info.value += "<p><b>The table is closed.</b></p>"
         self.controls.layout.display = "none"
@@ -449,8 +448,6 @@ class Classroom:
         """What every seat sees alike (the admin token's view of the table):
         the projector's picture of the game, never a hand."""
         if self.watching:  # the projector: the table drawn, its code large
-            from widgets.projector import projector_html
-
             self.public.value = projector_html(view)
             return
         players, scores = view.get("players") or [], view.get("scores") or []
@@ -482,9 +479,9 @@ class Classroom:
             try:
                 url = self._url(f"wait?version={version}&timeout=25")
                 public = await in_daemon_thread(  # a closed page's kernel quits at once
-                    functools.partial(_call, url, None, token, 45))
-                view = (None if self.watching else
-                        await asyncio.to_thread(_call, self._url(), None, None, 30, self.key))
+                    functools.partial(request, url, token=token, timeout=45))
+                view = (None if self.watching else await asyncio.to_thread(
+                    functools.partial(request, self._url(), teacher=self.key, timeout=30)))
             except RemoteError as exc:
                 self.message.value = html.escape(str(exc))
                 if exc.status in (403, 404, 410):
@@ -503,7 +500,5 @@ class Classroom:
                 version = int(self.view.get("table", {}).get("version", 0))
 
     def _ipython_display_(self) -> None:
-        from IPython.display import HTML, display
-
         display(HTML(TEACHER_KEEPER_JS))
         display(self.widget)

@@ -1,4 +1,5 @@
-"""On a JupyterHub, a learner's events also reach the teacher's class grid.
+"""On a JupyterHub, a learner's events also reach the teacher's class grid: the
+kernel's side of the service's ``progress/events`` endpoint.
 
 Each learner's kernels keep their record of learning in their own server's
 data folder (:mod:`rummy.progress`, ``$RUMMY_DATA``), which the hub's table
@@ -18,6 +19,10 @@ would be refused again).  Events still queued when the kernel stops are
 logged as not sent (the learner's own record keeps them).  Outside a hub
 nothing is sent.
 
+Like :mod:`tableserver.client`, whose :func:`~tableserver.client.request` it
+sends with, it imports the standard library and :mod:`rummy` only: no server
+module, no widgets (:mod:`widgets.progress` installs it).
+
     >>> Sender(api="http://127.0.0.1:1/rummy/api").queued()
     0
 """
@@ -33,11 +38,11 @@ from collections import deque
 from typing import Any
 
 from rummy import progress
-from tableserver.remote import RemoteError, _call, api_base, on_hub
+from tableserver.client import RemoteError, api_base, on_hub, request
 
 __all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED"]
 
-log = logging.getLogger("tableserver.hub_progress")
+log = logging.getLogger("tableserver.progress_client")
 
 #: The most events kept waiting for the service (the oldest are dropped past it, logged).
 MAX_QUEUED = 2000
@@ -56,7 +61,7 @@ def _wire(e: progress.Event) -> dict[str, Any]:
 
 class Sender:
     """A queue of events for the hub's table service at ``api`` (default:
-    :func:`tableserver.remote.api_base`) and the thread that sends it."""
+    :func:`tableserver.client.api_base`) and the thread that sends it."""
 
     def __init__(self, api: str | None = None) -> None:
         self.api = api
@@ -70,6 +75,7 @@ class Sender:
         self.last_error = ""
 
     def url(self) -> str:
+        """Where the events go: the service's ``progress/events`` endpoint."""
         return (self.api or api_base()).rstrip("/") + "/progress/events"
 
     def queued(self) -> int:
@@ -129,7 +135,7 @@ class Sender:
                 self._busy = True
                 last, batch = self._batch()
             try:
-                _call(self.url(), {"events": batch}, timeout=30)
+                request(self.url(), {"events": batch}, timeout=30)
             except RemoteError as e:
                 self.last_error = str(e)
                 if e.status == 0 or e.status >= 500 or e.status == 429:
@@ -186,7 +192,7 @@ def _forward(event: progress.Event) -> None:
 
 
 def forward_to_hub() -> None:
-    """From now on, on a hub (:func:`tableserver.remote.on_hub`), every event
+    """From now on, on a hub (:func:`tableserver.client.on_hub`), every event
     this process keeps in its own record also goes to the hub's table
     service (once; outside a hub this sends nothing)."""
     progress.on_event(_forward)

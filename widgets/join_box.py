@@ -7,8 +7,10 @@ for a seat, and says what to fix in the learner's words ("There is no table
 with that code ...") beside the box, so the learner corrects it on the spot.
 Once seated, the page goes to the table's app with the seat's token in the
 address's fragment (``#token=...``, which no server sees), where the page's
-seat keeper (:data:`tableserver.remote.SEAT_KEEPER_JS`) moves it into the
+seat keeper (:data:`widgets.remote_table.SEAT_KEEPER_JS`) moves it into the
 browser's local storage and out of the address.
+
+It asks the table service through its client (:mod:`tableserver.client`).
 """
 
 from __future__ import annotations
@@ -17,17 +19,37 @@ import html
 from collections.abc import Callable
 from urllib.parse import quote
 
-from tableserver.remote import GO_JS, RemoteError, RemoteGame
+import ipywidgets as w
+from IPython.display import HTML, display
 
-__all__ = ["JoinBox", "check_name", "GO_JS", "MAX_NAME", "learner_words"]
+from tableserver.client import RemoteError, RemoteGame
+
+__all__ = ["JoinBox", "check_name", "GO_JS", "MAX_NAME", "APP_OF_FAMILY", "learner_words"]
 
 #: The longest name a table takes (``tableserver.core.MAX_NAME``).
 MAX_NAME = 24
 
-#: The table app a learner's page opens for each family.
+#: The table app a learner's page opens for each family (a page of ``notebooks/apps``).
 APP_OF_FAMILY = {"three_thirteen": "three_thirteen.ipynb", "big_table": "big_table.ipynb",
                  "gin": "gin_three.ipynb"}
 
+#: The page's side: once seated, the box names the table's address in a
+#: ``data-href`` (an address relative to the apps' folder) and the page goes
+#: there.
+GO_JS = """
+<script>
+(function () {
+  if (window.rummyJoinGo) { return; }
+  window.rummyJoinGo = window.setInterval(function () {
+    var el = document.querySelector('.rummy-join-go [data-href]');
+    if (el) {
+      window.clearInterval(window.rummyJoinGo);
+      window.location.assign(el.getAttribute('data-href'));
+    }
+  }, 200);
+})();
+</script>
+"""
 
 
 def check_name(name: str) -> str:
@@ -82,8 +104,6 @@ class JoinBox:
     def __init__(self, code: str = "", name: str = "", *, message: str = "",
                  api: str | None = None,
                  joiner: Callable[[str, str], RemoteGame] | None = None) -> None:
-        import ipywidgets as w
-
         self.api = api
         self.joiner = joiner or (lambda c, n: RemoteGame.join(c, n, api=self.api))
         self.code = w.Text(value=code, description="Table code", placeholder="e.g. K7QM-X4P9-RT2H",
@@ -144,7 +164,5 @@ class JoinBox:
         return href
 
     def _ipython_display_(self) -> None:
-        from IPython.display import HTML, display
-
         display(HTML(GO_JS))
         display(self.widget)

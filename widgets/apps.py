@@ -1,6 +1,6 @@
-"""What the app notebooks share: settings from the page address, the app's
-view built from them (:class:`App`), and the variant chooser of the Three
-Thirteen app.
+"""What the app notebooks (``notebooks/apps/*.ipynb``) share: settings from the
+page address, the app's view built from them (:class:`App`), and the variant
+chooser of the Three Thirteen app.
 
 An app reads its settings from the address Voilà served it at (Voilà hands the
 query string to the kernel as ``QUERY_STRING``), then from ``RUMMY_<NAME>``
@@ -37,6 +37,11 @@ and shows an empty :class:`App` box; when a page asks for it, the page gets the
 notebook at once and, while the browser loads Voilà's scripts, the kernel learns
 the page's address and builds the view for it.  Every page gets a kernel of its
 own, and Voilà starts another one to take its place.
+
+An app page opened with ``?table=CODE`` is a seat at a classroom's shared table
+(:mod:`widgets.remote_table`).  That module needs the table service's client,
+which the static site's wheel does not hold (no server there): this module
+imports it only where a page needs it, so that the static site's apps load.
 """
 
 from __future__ import annotations
@@ -46,9 +51,19 @@ import contextlib
 import html
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs
+
+import comm
+import ipywidgets as w
+from IPython import get_ipython
+from IPython.display import HTML, display
+from ipywidgets.widgets.widget import _instances
+
+from rummy import find_variant
+from rummy.progress import use_learner
 
 __all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser",
            "panel_html", "add_panels"]
@@ -155,6 +170,7 @@ async def _receive_request() -> None:
     """What ``voila.utils.wait_for_request`` does, without blocking the kernel
     and without importing Voilà's server side (seconds of CPU per kernel):
     Voilà sends the request of the page that took this kernel over a websocket."""
+    # websockets: only Voilà's preheated kernels use it (a dependency of Voilà's server)
     try:
         from websockets.asyncio.client import connect
     except ImportError:  # websockets < 13
@@ -166,7 +182,7 @@ async def _receive_request() -> None:
            f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env['VOILA_KERNEL_ID']}")
     extra: dict[str, Any] = {}
     if url.startswith("wss:") and env.get("RUMMY_API_CA"):  # `make classroom` over HTTPS
-        import ssl
+        import ssl  # here: the static site's Python (Pyodide) has no ssl module
 
         ctx = ssl.create_default_context(cafile=env["RUMMY_API_CA"])
         ctx.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
@@ -192,9 +208,6 @@ def warm_up(make: Callable[[], Any]) -> None:
     """
     if not _preheated():
         return
-    import comm
-    from ipywidgets.widgets.widget import _instances
-
     before = set(_instances)
     real = comm.create_comm
     comm.create_comm = comm.DummyComm
@@ -218,7 +231,7 @@ def _unheard() -> Iterator[None]:
     the hundreds of messages (a ``comm_open`` per widget, an update per change)
     that building sends, yet the kernel would compose them and the server read
     them.  The page asks for every widget's state once it connects."""
-    import comm
+    # ipykernel's own classes (zmq, tornado): only a preheated Voilà kernel comes here
     from ipykernel.comm.comm import BaseComm  # what ipykernel's comm.create_comm makes
     from ipykernel.kernelbase import Kernel
 
@@ -286,8 +299,6 @@ class App:
 
     def __init__(self, defaults: dict[str, Any], make: Callable[[dict[str, Any]], Any], *,
                  show_notes: bool = True, query: str | None = None) -> None:
-        import ipywidgets as w
-
         self.query = query
         self.defaults = defaults
         self.make = make
@@ -361,8 +372,6 @@ class App:
 def _words(exc: BaseException) -> str:
     """An error's own words (the kit's errors say what was wrong and what is
     allowed), without the exception's class name."""
-    import re
-
     text = str(exc).strip().rstrip(".") or type(exc).__name__
     # a long value the error repeats (from the address) is cut, as in the notes
     return re.sub(r"\S{" + str(_SHOWN + 1) + ",}", lambda m: m.group(0)[:_SHOWN - 2] + "…", text)
@@ -388,9 +397,9 @@ def _table_words(code: str, exc: BaseException) -> str:
 def _shared(where: dict[str, str]) -> Any:
     """The seat at a shared table (``?table=CODE&name=...``), fed by the
     table service: the page's script first says which seat this browser
-    kept, so that a link opened again returns to it (see tableserver.remote);
+    kept, so that a link opened again returns to it (:mod:`widgets.remote_table`);
     a token is never read from the address."""
-    from tableserver.remote import find_seat
+    from widgets.remote_table import find_seat  # needs the client: see the module's docstring
 
     finder = find_seat(where["table"], where["name"])
     finder.on_seated(lambda seat: _learn_as(seat.game.players[seat.game.seat]))
@@ -401,19 +410,15 @@ def _learn_as(name: str) -> None:
     """At a shared table the learner learns under the name they joined with
     (the teacher's class grid finds their record by it: docs/PROGRESS.md)."""
     with contextlib.suppress(Exception):
-        from rummy.progress import use_learner
-
         use_learner(name)
 
 
 def _keep_seat() -> None:
     """The page's script that keeps a shared table's seat token (in local
-    storage, never in the address); it does nothing on a page without ``?table=``."""
+    storage, never in the address); it does nothing on a page without ``?table=``,
+    and is not there on the static site (no table service: see the module's docstring)."""
     with contextlib.suppress(ImportError):
-        from IPython import get_ipython
-        from IPython.display import HTML, display
-
-        from tableserver.remote import SEAT_KEEPER_JS
+        from widgets.remote_table import SEAT_KEEPER_JS  # needs the client (the docstring)
 
         if getattr(get_ipython(), "kernel", None) is not None:  # a page will show it
             display(HTML(SEAT_KEEPER_JS))
@@ -421,8 +426,6 @@ def _keep_seat() -> None:
 
 def notice(notes: list[str]) -> Any:
     """An HTML widget listing ``notes`` (empty and hidden when there are none)."""
-    import ipywidgets as w
-
     box = w.HTML("<br>".join(html.escape(n, quote=False) for n in notes))
     box.add_class("rummy-message")
     if not notes:
@@ -439,8 +442,6 @@ def build(make: Callable[[], Any], notes: list[str] | None = None) -> Any:
     >>> build(broken).children[0].value
     'This could not be built: players must be 2 to 12.'
     """
-    import ipywidgets as w
-
     notes = list(notes or [])
     try:
         view = make()
@@ -460,8 +461,6 @@ def on_demand(label: str, make: Callable[[], Any], css: str) -> Any:
     >>> box.children[0].description, "rummy-open-x" in box.children[0]._dom_classes
     ('Open', True)
     """
-    import ipywidgets as w
-
     opener = w.Button(description=label, icon="search", layout=w.Layout(width="auto"))
     opener.add_class(css)
     box = w.VBox([opener])
@@ -479,8 +478,6 @@ def panel_html(html_text: str, css: str = "rummy-how-to") -> Any:
     >>> panel_html("<p>Draw, then discard.</p>").value
     '<p>Draw, then discard.</p>'
     """
-    import ipywidgets as w
-
     box = w.HTML(html_text)
     box.add_class(css)
     return box
@@ -522,8 +519,6 @@ def _player_range(variant: str) -> tuple[int, int]:
     >>> _player_range("three_thirteen"), _player_range("three_thirteen_jokers")
     ((2, 12), (4, 4))
     """
-    from rummy import find_variant
-
     v = find_variant(variant)
     return v.min_players, v.max_players
 
@@ -534,8 +529,6 @@ def _joker_choices(variant: str) -> tuple[int, ...]:
     >>> _joker_choices("three_thirteen_jokers"), _joker_choices("tre_tretton")
     ((0, 2, 4), ())
     """
-    from rummy import find_variant
-
     v = find_variant(variant)
     return tuple(v.option("jokers").choices) if any(o.name == "jokers" for o in v.options) else ()
 
@@ -570,8 +563,6 @@ class VariantChooser:
     def __init__(self, make_table: Callable[[str, int, int], Any], *, variant: str,
                  players: int, jokers: int | None = None, notes: list[str] | None = None,
                  start: bool = True, panels: list[tuple[str, Any]] | None = None) -> None:
-        import ipywidgets as w
-
         notes = [] if notes is None else notes
         names = [v for _, v in FAMILY]
         if variant not in names:
@@ -676,6 +667,4 @@ class VariantChooser:
             old.close()
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
-
         display(self.widget)
