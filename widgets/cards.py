@@ -24,7 +24,8 @@ import ipywidgets as w
 
 from rummy import render
 from rummy.cards import Card
-from rummy.melds import Arrangement, MeldRules, best_arrangement
+from rummy.melds import Arrangement, MeldRules
+from rummy.search import best_arrangement
 from widgets._common import View, esc, face, shared
 
 __all__ = ["CardView", "HandView", "SORTS", "PileView"]

@@ -24,7 +24,8 @@ import ipywidgets as w
 
 from rummy import render
 from rummy.cards import JOKER, SUITS, Card, cards, format_cards
-from rummy.melds import Meld, best_arrangement, why_not
+from rummy.melds import Meld, why_not
+from rummy.search import best_arrangement
 from rummy.variants import find_variant, variant_names
 from widgets._common import View, button, esc, html_box, safe
 
