@@ -20,7 +20,7 @@ import pytest
 
 from rummy.progress import Record
 from tableserver import Store, TableService
-from tableserver.core import Forbidden
+from tableserver.errors import Forbidden
 from tableserver.progress_api import class_grid, own_rows, teacher_may_see
 from tests.test_tableserver_web import API, KEY, Server, new_table, restart, server  # noqa: F401
 
@@ -247,7 +247,7 @@ def test_teacher_may_see_checks_the_key_as_the_service_does(tmp_path: Path, monk
         compared.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr("tableserver.core.hmac.compare_digest", spy)
+    monkeypatch.setattr("tableserver.tables.hmac.compare_digest", spy)
     teacher_may_see(svc, KEY)
     assert len(compared) == 1  # the service's own comparison: of digests, in constant time
     for wrong in (None, "", 42, KEY + " ", "teacher-key-of-the-tests-012345678X"):

@@ -1,4 +1,4 @@
-"""The table service's core (tableserver.core), without the web layer.
+"""The table service (tableserver.service), without the web layer.
 
 Expected views are never taken from the service: each one is recomputed by
 an independent local engine that replays the same seed and the moves the

@@ -32,7 +32,7 @@ from tableserver import (
     NotSaved,
     TooMany,
 )
-from tableserver.core import SEED_BITS
+from tableserver.tables import SEED_BITS
 from tableserver.web import ScrubTokens, scrub
 from tests.test_tableserver import KEY, Clock, make
 from tests.test_tableserver_web import JSON, TEACHER, Server
@@ -378,7 +378,7 @@ def test_a_restart_does_not_replay_finished_tables(tmp_path: Path,
                                                               real(g, *a, **kw))[1])
     again = make(tmp_path)
     assert applied == []  # from their snapshots, not from every move
-    assert {c: (t.status, again._table(c).game.observe(0))
+    assert {c: (t.status, again.table(c).game.observe(0))
             for c, t in again.tables.items()} == before
 
 

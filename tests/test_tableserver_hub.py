@@ -387,7 +387,7 @@ def test_a_seat_secret_given_by_the_identity_layer_is_the_seat(tmp_path: Path) -
     """TableService.join(token=...): the seat is the given secret (nothing else
     opens it), a short one is refused, and a restart keeps it."""
     from tableserver import Forbidden, Store, TableService
-    from tableserver.hub import seat_token
+    from tableserver.hub_identity import seat_token
 
     key = "a-teacher-key-for-tests"
     svc = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
@@ -581,10 +581,10 @@ def test_while_it_loads_the_service_tells_the_hub_it_is_up_and_the_api_to_wait()
     from tornado import httpclient, web
     from tornado.httpserver import HTTPServer
 
-    from tableserver.hub import _StartingHandler
+    from tableserver.hub import StartingPage
 
     async def ask() -> list[tuple[str, int, str]]:
-        app = web.Application([(r".*", _StartingHandler, {"prefix": PREFIX})])
+        app = web.Application([(r".*", StartingPage, {"prefix": PREFIX})])
         server = HTTPServer(app)
         port = free_port()
         server.listen(port, "127.0.0.1")
