@@ -1,7 +1,13 @@
-"""Shared test setup: make tests/brute.py importable as ``brute``, and one
-Chromium per session for every test that drives a browser (Playwright's sync
-API allows only one instance per thread, so the browser tests and the Binder
-test share it)."""
+"""Shared test setup: make tests/brute.py importable as ``brute``; one Chromium per
+session for every test that drives a browser (Playwright's sync API allows
+only one instance per thread, so the browser tests and the Binder test
+share it).
+
+Fixtures of the table service's tests: :func:`server` (the table API alone)
+and :func:`api` (its address).  What tests share beyond fixtures is in
+helper modules, never in a test module: ``tests/servers.py`` (every test
+server), ``tests/widget_state.py``, ``tests/brute.py``,
+``tests/browser/harness.py``."""
 
 from __future__ import annotations
 
@@ -13,6 +19,8 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.servers import TableServer
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -96,3 +104,20 @@ def run_async() -> Any:
         return out.get("value")
 
     return run
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[TableServer]:
+    """The table API alone (``python -m tableserver``), its tables in this
+    test's folder (``tests/servers.py``)."""
+    s = TableServer(tmp_path)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def api(server: TableServer) -> str:
+    """The address of :func:`server`'s API, as a kernel is told it (``RUMMY_API``)."""
+    return server.api

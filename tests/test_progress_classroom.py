@@ -21,8 +21,8 @@ import pytest
 from rummy import progress
 from rummy.progress import Record
 from tableserver.remote import _call, find_seat, shared_table
-from tests.test_tableserver_remote import create, widget_state
-from tests.test_tableserver_web import KEY, Server
+from tests.servers import KEY, TableServer, create_table
+from tests.widget_state import widget_state
 
 pytest.importorskip("ipywidgets")
 
@@ -43,20 +43,6 @@ def own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture()
-def server(tmp_path: Path) -> Iterator[Server]:
-    (tmp_path / "server").mkdir()
-    s = Server(tmp_path / "server")
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-def api_of(s: Server) -> str:
-    return f"http://127.0.0.1:{s.port}/rummy/api"
-
-
-@pytest.fixture()
 def appkit() -> Iterator[Any]:
     sys.path.insert(0, str(APPS))
     try:
@@ -68,10 +54,10 @@ def appkit() -> Iterator[Any]:
 
 
 def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
-        server: Server, appkit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    api = api_of(server)
-    made = create(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
-                        "speed": 10, "timeout": None})
+        server: TableServer, appkit: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = server.api
+    made = create_table(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
+                              "speed": 10, "timeout": None})
     code = made["code"]
     monkeypatch.setenv("RUMMY_API", api)
     page = appkit._shared({"table": code, "name": "  Ana  "})
@@ -112,13 +98,13 @@ def csv_rows(link_html: str) -> list[dict[str, Any]]:
                 .to_dict("records"))
 
 
-def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Server) -> None:
+def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: TableServer) -> None:
     from tableserver.classroom import Classroom
 
-    api = api_of(server)
+    api = server.api
     fill(server.data)
-    other = create(api, {"variant": "gin_three", "seats": ["human", "greedy", "greedy"],
-                         "speed": 10})
+    other = create_table(api, {"variant": "gin_three", "seats": ["human", "greedy", "greedy"],
+                               "speed": 10})
     shared_table(other["code"], "Cleo", api=api)
     room = Classroom(api=api, query="")
     grid = room.class_grid
@@ -162,4 +148,4 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Se
     # the grid's requests carried the key in a header: the service logged none
     assert _call(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
     server.stop()
-    assert KEY not in server.log.read_text()
+    assert KEY not in server.log()
