@@ -29,17 +29,7 @@ pytest.importorskip("ipywidgets")
 APPS = Path(__file__).resolve().parents[1] / "notebooks" / "apps"
 
 
-@pytest.fixture(autouse=True)
-def own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """This process's (the kernel's) record in a folder of its own, nobody named."""
-    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "kernel"))
-    monkeypatch.delenv("RUMMY_LEARNER", raising=False)
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.setattr(progress, "_learner", None)
-    monkeypatch.setattr(progress, "_pending", [])
-    monkeypatch.setattr(progress, "_records", {})
-    monkeypatch.setattr(progress, "_listeners", [])
-    yield
+pytestmark = pytest.mark.usefixtures("own_data")
 
 
 @pytest.fixture()
