@@ -92,6 +92,7 @@ class ApiHandler(web.RequestHandler):
     hub: Hub
 
     def initialize(self, service: TableService, hub: Hub) -> None:
+        """Each request's service and long-poll hub (tornado passes the route's keywords)."""
         self.service = service
         self.hub = hub
         self._chunks: list[bytes] = []
@@ -104,6 +105,7 @@ class ApiHandler(web.RequestHandler):
         or a header, and :meth:`prepare` refuses any request from another origin."""
 
     def set_default_headers(self) -> None:
+        """JSON, never cached, never sniffed, no referrer."""
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
         self.set_header("X-Content-Type-Options", "nosniff")
@@ -130,6 +132,8 @@ class ApiHandler(web.RequestHandler):
         return None
 
     def prepare(self) -> None:
+        """Refuse, before anything is read, a request from another site, a POST
+        that is not JSON and a body announced larger than :data:`MAX_BODY`."""
         why = self.cross_site()
         if why is not None:
             self.refused = True  # nothing more is read or done
@@ -153,6 +157,7 @@ class ApiHandler(web.RequestHandler):
                 self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
 
     def data_received(self, chunk: bytes) -> None:
+        """Keep a streamed body's chunks, up to :data:`MAX_BODY` bytes."""
         self._size += len(chunk)
         if self._size > MAX_BODY:
             self.refused = True
@@ -187,6 +192,7 @@ class ApiHandler(web.RequestHandler):
         return data
 
     def token(self) -> str | None:
+        """The seat's (or spectator's) token: ``X-Rummy-Token``, else ``?token=``."""
         return self.request.headers.get("X-Rummy-Token") or self.get_query_argument("token",
                                                                                     None)
 
@@ -197,18 +203,21 @@ class ApiHandler(web.RequestHandler):
         return self.request.headers.get("X-Rummy-Teacher-Key")
 
     def send_json(self, data: Any, status: int = 200) -> None:
+        """Answer ``data`` as JSON with ``status`` (unless an answer was sent)."""
         if self._finished:
             return
         self.set_status(status)
         self.finish(json.dumps(data))
 
     def send_error_json(self, status: int, message: str, state: Any = None) -> None:
+        """Answer ``{"error": message}`` (and ``"state"``, for a 409) with ``status``."""
         body: dict[str, Any] = {"error": message}
         if state is not None:
             body["state"] = state
         self.send_json(body, status)
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
+        """Tornado's own errors as JSON too."""
         reason = self._reason or "error"
         self.finish(json.dumps({"error": reason}))
 
