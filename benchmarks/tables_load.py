@@ -12,30 +12,27 @@ acknowledged is looked for: the number of moves lost must be 0.
     python benchmarks/tables_load.py [--tables 20] [--seats 12] [--seconds 60]
 
 With ``--hub`` the same load goes to the table service as a JupyterHub
-service (``make hub``'s configuration, on free loopback ports, data in a
-temporary folder): through the hub's proxy, each seat a hub user of its own
+service (``make hub`` on free loopback ports, data in a temporary folder):
+through the hub's proxy, each seat a hub user of its own
 with an API token from the hub's REST API (``POST
 /hub/api/users/NAME/tokens``); the service asks the hub who each token is
 (cached).  Printed the same way, with the service's memory; the SIGKILL check
 is the standalone run's.
 
     python benchmarks/tables_load.py --hub [--tables 5] [--seats 6] [--seconds 30]
+
+The servers are started as the tests start theirs (``tests/servers.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import http.client
 import json
 import os
 import random
-import secrets
-import signal
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -44,77 +41,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-
-#: The teacher key the benchmark's server is given.
-KEY = "teacher-key-of-the-benchmark"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start(port: int, data: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RUMMY_TEACHER_KEY": KEY}
-    proc = subprocess.Popen([sys.executable, "-m", "tableserver", "--port", str(port),
-                             "--data", data, "--quiet"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return proc
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("the table service did not start") from None
-            time.sleep(0.05)
-
-
-#: Where the API is, alone and as the hub's service.
-API = "/rummy/api"
-HUB_API = "/services/rummy-tables/rummy/api"
-
-
-def start_hub(data: str, users: int) -> tuple[subprocess.Popen[bytes], int, str]:
-    """``make hub``'s JupyterHub on free ports with ``users`` more learners;
-    answers the process, the proxy's port and the demo password."""
-    port, password = free_port(), secrets.token_urlsafe(12)
-    env = {**os.environ, "RUMMY_HUB_DATA": data, "RUMMY_HUB_PORT": str(port),
-           "RUMMY_HUB_API_PORT": str(free_port()), "RUMMY_HUB_PROXY_API_PORT": str(free_port()),
-           "RUMMY_HUB_SERVICE_PORT": str(free_port()), "RUMMY_HUB_PASSWORD": password,
-           "RUMMY_HUB_MORE_LEARNERS": str(users)}
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "jupyterhub"), "-f",
-                             str(ROOT / "jupyterhub_config.py")], cwd=data, env=env,
-                            stdout=(Path(data) / "hub.log").open("wb"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            if Client(port, HUB_API).call("GET", "/tables")[0] == 401:
-                return proc, port, password
-        except (OSError, ValueError, http.client.HTTPException):
-            pass
-        if time.monotonic() > deadline or proc.poll() is not None:
-            stop_hub(proc, data)
-            raise RuntimeError("the hub did not start: see " + os.path.join(data, "hub.log"))
-        time.sleep(0.5)
-
-
-def stop_hub(proc: subprocess.Popen[bytes], data: str) -> None:
-    """Stop the hub, and anything it started in a session of its own that is left."""
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(30)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-    for p in Path("/proc").iterdir():
-        with contextlib.suppress(OSError, ValueError):
-            if p.name.isdigit() and data.encode() in (p / "environ").read_bytes():
-                os.kill(int(p.name), signal.SIGKILL)
+from tests.servers import API, HUB_API, KEY, DemoHub, TableServer  # noqa: E402
 
 
 def hub_token(port: int, user: str, password: str, teacher: bool = False) -> str:
@@ -151,9 +80,9 @@ class Client:
         return r.status, json.loads(r.read())
 
 
-def find_service(data: str) -> int:
-    """The pid of the hub's table service keeping its tables under ``data``."""
-    want = f"RUMMY_DATA={os.path.join(data, 'tables')}".encode()
+def find_service(hub: DemoHub) -> int:
+    """The pid of the hub's table service (it keeps its tables in the hub's data)."""
+    want = f"RUMMY_DATA={hub.hub_data / 'tables'}".encode()
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             try:
@@ -167,9 +96,9 @@ def find_service(data: str) -> int:
 
 def hub_load(args: argparse.Namespace) -> None:
     """The load through the hub's proxy, each seat a hub user with a hub token."""
-    data = tempfile.mkdtemp(prefix="rummy-hub-load-")
     users = args.tables * args.seats
-    hub, port, password = start_hub(data, users)
+    hub = DemoHub(Path(tempfile.mkdtemp(prefix="rummy-hub-load-")), more_learners=users)
+    port, password = hub.port, hub.password
     try:
         teacher = {"Authorization": "token " + hub_token(port, "teacher", password, True)}
         setup = Client(port, HUB_API)
@@ -188,7 +117,7 @@ def hub_load(args: argparse.Namespace) -> None:
                 assert status == 200, j
                 seats.append(who)
             tables.append((made["code"], seats))
-        service = find_service(data)
+        service = find_service(hub)
         print(f"on the hub: {args.tables} Big Tables x {args.seats} seats ({users} hub users, "
               f"each with a hub API token), {args.seconds:g} s at full speed through the "
               f"hub's proxy, service pid {service}", flush=True)
@@ -229,7 +158,7 @@ def hub_load(args: argparse.Namespace) -> None:
         if errors:
             print(f"client errors: {len(errors)} (first: {errors[0]})")
     finally:
-        stop_hub(hub, data)
+        hub.stop()
 
 
 def report(play: Any, n: int, seconds: float, pid: int, latencies: list[list[float]],
@@ -275,8 +204,8 @@ def main() -> None:
         hub_load(args)
         raise SystemExit(0)  # the other figures are the standalone service's
     data = tempfile.mkdtemp(prefix="rummy-load-")
-    port = free_port()
-    server = start(port, data)
+    server = TableServer(Path(data), quiet=True)
+    port = server.port
     setup = Client(port)
     tables: list[tuple[str, list[str]]] = []
     for _ in range(args.tables):
@@ -291,7 +220,7 @@ def main() -> None:
             tokens.append(j["token"])
         tables.append((made["code"], tokens))
     print(f"{args.tables} Big Tables x {args.seats} seats, {args.seconds:g} s at full speed, "
-          f"server pid {server.pid}, database in {data}", flush=True)
+          f"server pid {server.proc.pid}, database in {data}", flush=True)
 
     stop = threading.Event()
     killed = threading.Event()  # after this, a failed connection is the point of the test
@@ -336,7 +265,7 @@ def main() -> None:
     elapsed = time.perf_counter() - t_start
     moves = sum(acked)
     lat = sorted(x for per in latencies for x in per)
-    rss, peak = rss_kib(server.pid)
+    rss, peak = rss_kib(server.proc.pid)
     print(f"moves applied: {moves} in {elapsed:.1f} s = {moves / elapsed:.0f} moves/s, "
           f"each a GET state and a POST act ({sum(refused)} stale moves refused with 409)")
     print(f"act latency: median {statistics.median(lat) * 1000:.1f} ms, "
@@ -346,20 +275,19 @@ def main() -> None:
     # SIGKILL while the clients are still playing, then count what was kept
     before = list(acked)
     killed.set()
-    os.killpg(server.pid, signal.SIGKILL)
-    server.wait()
+    server.kill()
     stop.set()
     for t in threads:
         t.join(10)
     after_kill = [a - b for a, b in zip(acked, before)]
-    server = start(port, data)
+    server = TableServer(Path(data), quiet=True)
     try:
         db = sqlite3.connect(os.path.join(data, "tables.sqlite3"))
         kept = dict(db.execute("SELECT code, COUNT(*) FROM moves GROUP BY code").fetchall())
         db.close()
         lost = sum(max(0, acked[k] - kept.get(code, 0)) for k, (code, _) in enumerate(tables))
         # and the restarted server has every table back, at its last version
-        check = Client(port)
+        check = Client(server.port)
         back = 0
         for code, tokens in tables:
             status, view = check.call("GET", f"/tables/{code}/state", token=tokens[0])
@@ -370,9 +298,7 @@ def main() -> None:
         if errors:
             print(f"client errors: {len(errors)} (first: {errors[0]})")
     finally:
-        with_group = server.pid
-        os.killpg(with_group, signal.SIGTERM)
-        server.wait(10)
+        server.stop()
     if lost:
         sys.exit(1)
 
@@ -381,11 +307,9 @@ def bot_tables(tables: int = 30, seconds: float = 30.0) -> None:
     """``tables`` tables of 12 expert bots at speed 0 (each held to the pace
     floor of tables without a learner), and one learner polling another
     table's state every 20 ms: the latency of those unrelated requests."""
-    data = tempfile.mkdtemp(prefix="rummy-bots-")
-    port = free_port()
-    server = start(port, data)
+    server = TableServer(Path(tempfile.mkdtemp(prefix="rummy-bots-")), quiet=True)
     try:
-        c = Client(port)
+        c = Client(server.port)
         _, mine = c.call("POST", "/tables", {"teacher_key": KEY, "variant": "gin_three",
                                              "seats": ["human", "greedy", "greedy"]})
         _, me = c.call("POST", f"/tables/{mine['code']}/join", {"name": "Ana"})
@@ -407,15 +331,12 @@ def bot_tables(tables: int = 30, seconds: float = 30.0) -> None:
               f"table, median {statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
               f"max {times[-1] * 1000:.1f} ms")
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(10)
+        server.stop()
 
 
 def restart_finished(copies: int = 100) -> None:
     """A restart with ``copies`` finished tables of 12 bots: from their
     snapshots, and (as before) replaying every move."""
-    import sqlite3
-
     from tableserver import Store, TableService
 
     data = Path(tempfile.mkdtemp(prefix="rummy-restart-"))

@@ -454,7 +454,7 @@ _event_listeners: list[Callable[[Event], None]] = []
 def on_event(fn: Callable[[Event], None]) -> None:
     """Call ``fn(event)`` after each event :func:`record` (or :func:`use_learner`,
     for the events that waited) kept in this process's record: on a hub, the
-    sender to the hub's table service (:mod:`tableserver.hub_progress`).  A
+    sender to the hub's table service (:mod:`tableserver.progress_client`).  A
     listener that fails is logged and never breaks the recording; the same
     ``fn`` is added once."""
     if fn not in _event_listeners:

@@ -13,8 +13,8 @@ import logging
 import os
 import signal
 
-from tableserver.core import TableService, service_options
-from tableserver.store import Store, default_path
+from tableserver.service import TableService, service_options
+from tableserver.store import Store, tables_path
 from tableserver.web import make_app
 
 
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
                         format="[%(asctime)s %(name)s] %(message)s")
 
     async def serve() -> None:
-        service = TableService(Store(default_path()), **service_options())
+        service = TableService(Store(tables_path()), **service_options())
         app = make_app(service)
         server = app.listen(args.port, args.ip, max_body_size=1024 * 1024)
         print(f"Rummy table service on http://{args.ip}:{args.port}/rummy/api "

@@ -1,7 +1,9 @@
 """The hub's identity on the table API's handlers (tornado, JupyterHub's OAuth).
 
-Kept apart from :mod:`tableserver.hub` because importing JupyterHub's client
-takes seconds: the service answers the hub's "are you up?" before it loads this.
+Kept apart from :mod:`tableserver.hub` (the process) because importing
+JupyterHub's client takes seconds: the service answers the hub's "are you
+up?" before it loads this.  Who a hub user is at the tables is
+:mod:`tableserver.hub_identity`.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from jupyterhub.services.auth import HubOAuthCallbackHandler, HubOAuthenticated
 from tornado import web
 
 from tableserver import web as api
-from tableserver.core import BadRequest, TableService, normal_code
-from tableserver.hub import SERVICE_NAME, TEACHER_SCOPE, Identity, display_name
+from tableserver.errors import BadRequest
+from tableserver.handler import ApiHandler, Hub
+from tableserver.hub_identity import SERVICE_NAME, TEACHER_SCOPE, Identity, display_name
+from tableserver.service import TableService
+from tableserver.tables import normal_code
 
 __all__ = ["hub_handlers", "make_hub_app", "HomeHandler"]
 
@@ -34,7 +39,7 @@ def _refusal_for(handler: _HubUser, status: int, message: str) -> str:
     return message
 
 
-class _HubUser(HubOAuthenticated, api._Handler):
+class _HubUser(HubOAuthenticated, ApiHandler):
     """The identity layer of every API handler on the hub: the user is the
     hub's, asked (without blocking the loop) in :meth:`prepare`."""
 
@@ -43,7 +48,7 @@ class _HubUser(HubOAuthenticated, api._Handler):
     _asked_teacher = False
     _seatless: str | None = None
 
-    def initialize(self, service: TableService, hub: api.Hub,  # type: ignore[override]
+    def initialize(self, service: TableService, hub: Hub,  # type: ignore[override]
                    identity: Identity) -> None:
         super().initialize(service, hub)
         self.identity = identity
@@ -89,7 +94,7 @@ class _HubUser(HubOAuthenticated, api._Handler):
 
     def hub_learner(self) -> str | None:
         """The learner this request is: their hub name as they sit at a table
-        (:func:`tableserver.hub.display_name`), never a name from the request."""
+        (:func:`tableserver.hub_identity.display_name`), never a name from the request."""
         return display_name(str(self.user["name"])) if self.user else None
 
     def teacher_key(self, body: dict[str, Any] | None = None) -> Any:
@@ -119,7 +124,7 @@ class HubJoin(_HubUser, api.JoinHandler):
 
     async def post(self, code: str) -> None:
         def join() -> dict[str, Any]:
-            if self._chunks or self.request.body:  # a body, if any, must still be JSON
+            if self.has_body():  # a body, if any, must still be JSON
                 self.json_body()
             return self.identity.join(code, self.user or {})
         await self.run(join)
@@ -178,7 +183,7 @@ class HomeHandler(HubOAuthenticated, web.RequestHandler):
 </main></body></html>""")
 
 
-def hub_handlers(prefix: str, service: TableService, hub: api.Hub,
+def hub_handlers(prefix: str, service: TableService, hub: Hub,
                  identity: Identity) -> list[tuple[str, Any, Any]]:
     """The API's routes under the service's ``prefix`` with the hub's identity,
     the home page and the OAuth callback."""
@@ -196,7 +201,7 @@ def hub_handlers(prefix: str, service: TableService, hub: api.Hub,
 def make_hub_app(service: TableService, prefix: str, secret: bytes) -> web.Application:
     """The service's tornado application: the API with the hub's identity."""
     service.wait_for_disk = False
-    hub = api.Hub()
+    hub = Hub()
     service.listeners.append(hub.changed)
     identity = Identity(service, secret)
     cookie_secret = hmac.new(secret, b"cookie", hashlib.sha256).hexdigest()

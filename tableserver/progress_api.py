@@ -31,7 +31,7 @@ event loop.
 On a JupyterHub (:mod:`tableserver.hub`) each learner's kernels write in
 their own server's data folder, which the service does not read: their
 servers send each event kept to ``POST .../progress/events`` with the hub
-token of the server (:mod:`tableserver.hub_progress`), and the service keeps
+token of the server (:mod:`tableserver.progress_client`), and the service keeps
 it in its own record (the same :class:`rummy.progress.Record`) under the
 name the hub says the sender is, never one in the body; the class grid then
 reads it as it reads a laptop's.  Outside a hub the endpoint answers 403:
@@ -46,8 +46,10 @@ import math
 from typing import Any
 
 from rummy import progress
-from tableserver.core import BadRequest, ServiceError, TableService, normal_code
-from tableserver.web import _CODE, MAX_BODY, _Handler, _Post
+from tableserver.errors import BadRequest, ServiceError
+from tableserver.handler import CODE, MAX_BODY, ApiHandler, PostHandler
+from tableserver.service import TableService
+from tableserver.tables import normal_code
 
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
            "hub_events", "COLUMNS", "EVENT_KEYS", "MAX_EVENTS"]
@@ -136,7 +138,7 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
     >>> hub_events("ana", {"events": [{**one, "rule": "Z-9"}]}, 20.0)
     Traceback (most recent call last):
     ...
-    tableserver.core.BadRequest: event 1: unknown rule id 'Z-9': use an id of RULES.md, e.g. TT-7, M-4a or G-9
+    tableserver.errors.BadRequest: event 1: unknown rule id 'Z-9': use an id of RULES.md, e.g. TT-7, M-4a or G-9
     """
     if not isinstance(body, dict) or set(body) != {"events"}:
         raise BadRequest('the body must be {"events": [...]}: a list of 1 to '
@@ -198,12 +200,12 @@ def handlers(root: str, kw: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     return [
         (root + "/progress/events", EventsHandler, kw),
         (root + "/progress/?", GridHandler, kw),
-        (root + f"/tables/{_CODE}/progress/?", GridHandler, kw),
-        (root + f"/tables/{_CODE}/progress/me", OwnHandler, kw),
+        (root + f"/tables/{CODE}/progress/?", GridHandler, kw),
+        (root + f"/tables/{CODE}/progress/me", OwnHandler, kw),
     ]
 
 
-class _ProgressHandler(_Handler):
+class _ProgressHandler(ApiHandler):
     #: the query parameters the endpoint takes
     allowed: tuple[str, ...] = ()
 
@@ -269,7 +271,7 @@ class OwnHandler(_ProgressHandler):
         self.send_json(out)
 
 
-class EventsHandler(_ProgressHandler, _Post):
+class EventsHandler(_ProgressHandler, PostHandler):
     """``POST .../progress/events``: a learner's server on a hub sends the
     events its kernels kept; they are kept (committed) under the hub's name
     of the sender before the answer ``{"learner", "kept"}``."""
@@ -279,7 +281,7 @@ class EventsHandler(_ProgressHandler, _Post):
         return None
 
     async def post(self) -> None:
-        if self._too_big:
+        if self.refused:
             self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes: "
                                       "send fewer events at once")
             return

@@ -17,9 +17,9 @@ opened is still the one at its path: a file deleted or replaced while the
 server runs stops every write (:class:`StoreLost`) instead of acknowledging
 moves into a file nobody will read again.
 
-The database lives in the kit's data folder: ``$RUMMY_DATA`` if set, else
-``~/.local/share/rummy-kit`` (``$XDG_DATA_HOME/rummy-kit``), file
-``tables.sqlite3``.
+The database lives in the kit's data folder (:func:`rummy.progress.data_dir`:
+``$RUMMY_DATA`` if set, else ``~/.local/share/rummy-kit``), file
+``tables.sqlite3`` (:func:`tables_path`).
 
 >>> import tempfile, os
 >>> s = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3"))
@@ -45,7 +45,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-__all__ = ["Store", "StoreLost", "Saved", "data_dir", "default_path"]
+from rummy.progress import data_dir
+
+__all__ = ["Store", "StoreLost", "Saved", "tables_path", "TABLES_FILE"]
 
 log = logging.getLogger("tableserver")
 
@@ -87,26 +89,25 @@ class _Job:
     done: Future[None]
 
 
-def data_dir() -> Path:
-    """The kit's data folder: ``$RUMMY_DATA``, else ``$XDG_DATA_HOME/rummy-kit``
-    (``~/.local/share/rummy-kit``)."""
-    env = os.environ.get("RUMMY_DATA")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "rummy-kit"
+#: The tables database's file name, in the kit's data folder.
+TABLES_FILE = "tables.sqlite3"
 
 
-def default_path() -> Path:
-    """The tables database in the data folder."""
-    return data_dir() / "tables.sqlite3"
+def tables_path() -> Path:
+    """The tables database: ``tables.sqlite3`` in the kit's data folder
+    (:func:`rummy.progress.data_dir`, beside the record of learning).
+
+    >>> tables_path().name, tables_path().parent == data_dir()
+    ('tables.sqlite3', True)
+    """
+    return data_dir() / TABLES_FILE
 
 
 class Store:
     """The tables database: one row per table, one row per applied move."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else default_path()
+        self.path = Path(path) if path is not None else tables_path()
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._lock = threading.Lock()
         #: where a damaged file was moved at start (None: it was sound)

@@ -27,8 +27,9 @@ from typing import Any
 
 from voila.app import Voila
 
-from tableserver.core import TableService, service_options
-from tableserver.web import Hub, api_url, handlers, scrub_logs, start
+from tableserver.handler import Hub
+from tableserver.service import TableService, service_options
+from tableserver.web import api_url, handlers, scrub_logs, start
 
 __all__ = ["RummyVoila", "main", "network_address", "tls_context"]
 

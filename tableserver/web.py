@@ -29,7 +29,8 @@ Endpoints (see ``docs/API.md``)::
     POST /rummy/api/progress/events          {"events": [...]}: on a JupyterHub only, a
                                              learner's server sends the events it kept
 
-The progress endpoints are :mod:`tableserver.progress_api`.
+The progress endpoints are :mod:`tableserver.progress_api`; every handler
+builds on :class:`tableserver.handler.ApiHandler`.
 
 Every POST is ``Content-Type: application/json``; a request that names
 another origin (``Origin``, ``Sec-Fetch-Site``) is refused, and no CORS
@@ -42,36 +43,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import os
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from tornado import web
 from tornado.ioloop import IOLoop
 
-from tableserver.core import BadRequest, ServiceError, TableService, normal_code, service_options
+from tableserver import progress_api
+from tableserver.errors import BadRequest, ServiceError
+from tableserver.handler import CODE, ApiHandler, Hub, PostHandler
+from tableserver.service import TableService, service_options
+from tableserver.tables import normal_code
 
-__all__ = ["API", "MAX_BODY", "MAX_DEPTH", "Hub", "ScrubTokens", "scrub", "scrub_logs",
-           "handlers", "setup", "make_app",
+__all__ = ["API", "MAX_WAIT", "ScrubTokens", "scrub", "scrub_logs", "TABLE_SETTINGS",
+           "table_settings", "handlers", "setup", "start", "make_app", "api_url",
            "_load_jupyter_server_extension", "_jupyter_server_extension_points"]
 
 log = logging.getLogger("tableserver")
 
 #: Where the API lives, under the server's base URL.
 API = "rummy/api"
-#: The largest request body accepted (bytes).
-MAX_BODY = 16 * 1024
 #: The longest a long poll waits (seconds).
 MAX_WAIT = 60.0
-#: How deep a request's JSON may nest (objects and lists).
-MAX_DEPTH = 16
-#: A code in a path: letters, digits, dashes and spaces (``%20`` or ``+``).
-_CODE = r"([A-Za-z0-9 %+-]{1,60})"
 
 #: ``key=value`` pairs whose value is a secret, and any long run of the
 #: characters a token is made of with a digit, a capital and a small letter
@@ -122,209 +119,6 @@ def scrub_logs(*loggers: logging.Logger) -> None:
                 handler.addFilter(_SCRUBBER)
 
 
-class Hub:
-    """Wakes the long polls waiting on a table when it changes."""
-
-    def __init__(self) -> None:
-        self._waiters: dict[str, set[asyncio.Future[None]]] = {}
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def changed(self, code: str) -> None:
-        """Called by the service (from any thread) after a change."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            self._wake(code)
-        else:
-            loop.call_soon_threadsafe(self._wake, code)
-
-    def _wake(self, code: str) -> None:
-        for f in self._waiters.pop(code, set()):
-            if not f.done():
-                f.set_result(None)
-
-    def _wake_all(self) -> None:
-        for code in list(self._waiters):
-            self._wake(code)
-
-    async def wait(self, code: str, timeout: float) -> None:
-        """Until the table ``code`` changes or ``timeout`` seconds pass."""
-        loop = asyncio.get_running_loop()
-        self._loop = loop
-        f: asyncio.Future[None] = loop.create_future()
-        self._waiters.setdefault(code, set()).add(f)
-        try:
-            await asyncio.wait_for(f, timeout)
-        except TimeoutError:
-            pass
-        finally:
-            waiting = self._waiters.get(code)
-            if waiting is not None:
-                waiting.discard(f)
-                if not waiting:
-                    self._waiters.pop(code, None)
-
-
-class _Handler(web.RequestHandler):
-    """JSON in, JSON out; tokens never reach the access log."""
-
-    service: TableService
-    hub: Hub
-
-    def initialize(self, service: TableService, hub: Hub) -> None:
-        self.service = service
-        self.hub = hub
-        self._chunks: list[bytes] = []
-        self._size = 0
-        self._too_big = False
-
-    def check_xsrf_cookie(self) -> None:
-        """No cookie is used: a request proves itself with a token in its body
-        or a header, and :meth:`prepare` refuses any request from another origin."""
-
-    def set_default_headers(self) -> None:
-        self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.set_header("Cache-Control", "no-store")
-        self.set_header("X-Content-Type-Options", "nosniff")
-        self.set_header("Referrer-Policy", "no-referrer")
-
-    def _request_summary(self) -> str:
-        # the query may hold a token: log the path only
-        return f"{self.request.method} {self.request.path} ({self.request.remote_ip})"
-
-    def cross_site(self) -> str | None:
-        """Why this request comes from another site's page, or None: a
-        browser names the page's origin (``Origin``) and, in new browsers,
-        whether it is this site (``Sec-Fetch-Site``)."""
-        headers = self.request.headers
-        site = headers.get("Sec-Fetch-Site")
-        if site is not None and site not in ("same-origin", "none"):
-            return f"a request from another site ({site}) is refused"
-        origin = headers.get("Origin")
-        if origin is not None:
-            parts = urlsplit(origin)
-            if origin == "null" or parts.netloc.lower() != self.request.host.lower() or \
-                    parts.scheme != self.request.protocol:
-                return "a request from another origin is refused: the API serves its own pages"
-        return None
-
-    def prepare(self) -> None:
-        why = self.cross_site()
-        if why is not None:
-            self._too_big = True  # nothing more is read or done
-            self.send_error_json(403, why)
-            return
-        if self.request.method == "POST":
-            kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
-            if kind != "application/json":
-                self._too_big = True
-                self.send_error_json(415, "a request body must be JSON, sent with "
-                                          "Content-Type: application/json")
-                return
-        length = self.request.headers.get("Content-Length")
-        if length is not None:
-            try:
-                too_big = int(length) > MAX_BODY
-            except ValueError:
-                too_big = False
-            if too_big:
-                self._too_big = True
-                self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
-
-    def data_received(self, chunk: bytes) -> None:
-        self._size += len(chunk)
-        if self._size > MAX_BODY:
-            self._too_big = True
-            self._chunks = []
-        elif not self._too_big:
-            self._chunks.append(chunk)
-
-    def json_body(self) -> dict[str, Any]:
-        """The request's JSON object, or :class:`BadRequest` saying why not."""
-        raw = b"".join(self._chunks) if self._chunks else (self.request.body or b"")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadRequest("the request body must be a JSON object in UTF-8, e.g. "
-                             '{"name": "Ana"}') from None
-        if _depth(text) > MAX_DEPTH:
-            raise BadRequest(f"the request body nests deeper than {MAX_DEPTH} levels: a table's "
-                             "request is a flat JSON object")
-        try:
-            data = json.loads(text, parse_constant=_no_constant)
-        except BadRequest:
-            raise
-        except (ValueError, RecursionError):
-            raise BadRequest("the request body must be a JSON object, e.g. "
-                             '{"name": "Ana"}') from None
-        if not isinstance(data, dict):
-            raise BadRequest("the request body must be a JSON object, e.g. {\"name\": \"Ana\"}")
-        return data
-
-    def token(self) -> str | None:
-        return self.request.headers.get("X-Rummy-Token") or self.get_query_argument("token",
-                                                                                    None)
-
-    def teacher_key(self, body: dict[str, Any] | None = None) -> Any:
-        """The teacher key: the ``X-Rummy-Teacher-Key`` header, or the body's ``teacher_key``."""
-        if body is not None and "teacher_key" in body:
-            return body["teacher_key"]
-        return self.request.headers.get("X-Rummy-Teacher-Key")
-
-    def send_json(self, data: Any, status: int = 200) -> None:
-        if self._finished:
-            return
-        self.set_status(status)
-        self.finish(json.dumps(data))
-
-    def send_error_json(self, status: int, message: str, state: Any = None) -> None:
-        body: dict[str, Any] = {"error": message}
-        if state is not None:
-            body["state"] = state
-        self.send_json(body, status)
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        reason = self._reason or "error"
-        self.finish(json.dumps({"error": reason}))
-
-    async def run(self, fn: Any, *args: Any, status: int = 200, **kwargs: Any) -> None:
-        """Answer with ``fn(*args)``, or the service's refusal as JSON, once
-        every change it shows is on disk (while the database commits, other
-        requests are served, and their moves are committed together)."""
-        if self._too_big:
-            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
-            return
-        try:
-            out = fn(*args, **kwargs)
-            await self._on_disk(out.get("code"))
-            self.send_json(out, status)
-        except ServiceError as e:
-            try:
-                if e.state is not None:
-                    await self._on_disk(e.state.get("code"))
-            except ServiceError as again:
-                e = again
-            self.send_error_json(e.status, e.message, e.state)
-
-    async def _on_disk(self, code: Any) -> None:
-        fut = self.service.pending(code) if isinstance(code, str) else None
-        if fut is not None:
-            try:
-                await asyncio.wrap_future(fut)
-            except Exception:
-                self.service.saved(fut)  # reloads the tables and raises NotSaved
-
-
-@web.stream_request_body
-class _Post(_Handler):
-    """A POST whose body is read as it arrives, and refused past MAX_BODY."""
-
-
 #: What a new table's body may set besides its variant, seats and options.
 TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints")
 
@@ -340,7 +134,7 @@ def table_settings(body: dict[str, Any]) -> dict[str, Any]:
     return extra
 
 
-class TablesHandler(_Post):
+class TablesHandler(PostHandler):
     async def post(self) -> None:
         def create() -> dict[str, Any]:
             d = self.json_body()
@@ -355,27 +149,27 @@ class TablesHandler(_Post):
         await self.run(lambda: self.service.list_tables(self.teacher_key()))
 
 
-class AdminHandler(_Handler):
+class AdminHandler(ApiHandler):
     async def get(self, code: str) -> None:
         await self.run(self.service.admin, code, self.teacher_key())
 
 
-class JoinHandler(_Post):
+class JoinHandler(PostHandler):
     async def post(self, code: str) -> None:
         await self.run(lambda: self.service.join(code, self.json_body().get("name")))
 
 
-class StateHandler(_Handler):
+class StateHandler(ApiHandler):
     async def get(self, code: str) -> None:
         await self.run(self.service.state, code, self.token())
 
 
-class WaitHandler(_Handler):
+class WaitHandler(ApiHandler):
     _gone = False
 
     def on_connection_close(self) -> None:
         self._gone = True
-        self.hub._wake_all()
+        self.hub.wake_all()
 
     async def get(self, code: str) -> None:
         """Answer the state as soon as the table's version is past ``version``
@@ -412,7 +206,7 @@ class WaitHandler(_Handler):
         await self.run(self.service.state, code, token)
 
 
-class ActHandler(_Post):
+class ActHandler(PostHandler):
     async def post(self, code: str) -> None:
         def act() -> dict[str, Any]:
             d = self.json_body()
@@ -420,12 +214,12 @@ class ActHandler(_Post):
         await self.run(act)
 
 
-class NextHandler(_Post):
+class NextHandler(PostHandler):
     async def post(self, code: str) -> None:
         await self.run(lambda: self.service.next_hand(code, self.teacher_key(self.json_body())))
 
 
-class RemoveHandler(_Post):
+class RemoveHandler(PostHandler):
     async def post(self, code: str) -> None:
         def remove() -> dict[str, Any]:
             d = self.json_body()
@@ -433,7 +227,7 @@ class RemoveHandler(_Post):
         await self.run(remove)
 
 
-class LockHandler(_Post):
+class LockHandler(PostHandler):
     async def post(self, code: str) -> None:
         def lock() -> dict[str, Any]:
             d = self.json_body()
@@ -441,7 +235,7 @@ class LockHandler(_Post):
         await self.run(lock)
 
 
-class TurnAwayHandler(_Post):
+class TurnAwayHandler(PostHandler):
     async def post(self, code: str) -> None:
         def turn_away() -> dict[str, Any]:
             d = self.json_body()
@@ -449,7 +243,7 @@ class TurnAwayHandler(_Post):
         await self.run(turn_away)
 
 
-class CloseHandler(_Post):
+class CloseHandler(PostHandler):
     async def post(self, code: str) -> None:
         await self.run(lambda: self.service.close(code, self.teacher_key(self.json_body())))
 
@@ -458,7 +252,7 @@ class CloseHandler(_Post):
 API_DOC = Path(__file__).resolve().parents[1] / "docs" / "API.md"
 
 
-class DocsHandler(_Handler):
+class DocsHandler(ApiHandler):
     async def get(self) -> None:
         try:
             text = await asyncio.to_thread(API_DOC.read_text, encoding="utf-8")
@@ -469,29 +263,27 @@ class DocsHandler(_Handler):
         self.finish(text)
 
 
-class NotFoundHandler(_Handler):
+class NotFoundHandler(ApiHandler):
     def prepare(self) -> None:
         self.send_error_json(404, "no such endpoint: see docs/API.md for the table API")
 
 
 def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, Any, Any]]:
     """The API's routes under ``base_url``."""
-    from tableserver import progress_api
-
     root = "/" + "/".join(p for p in (base_url.strip("/"), API) if p)
     kw = {"service": service, "hub": hub}
     return [
         (root + "/tables/?", TablesHandler, kw),
-        (root + f"/tables/{_CODE}/?", AdminHandler, kw),
-        (root + f"/tables/{_CODE}/join", JoinHandler, kw),
-        (root + f"/tables/{_CODE}/state", StateHandler, kw),
-        (root + f"/tables/{_CODE}/wait", WaitHandler, kw),
-        (root + f"/tables/{_CODE}/act", ActHandler, kw),
-        (root + f"/tables/{_CODE}/next", NextHandler, kw),
-        (root + f"/tables/{_CODE}/remove", RemoveHandler, kw),
-        (root + f"/tables/{_CODE}/lock", LockHandler, kw),
-        (root + f"/tables/{_CODE}/turn_away", TurnAwayHandler, kw),
-        (root + f"/tables/{_CODE}/close", CloseHandler, kw),
+        (root + f"/tables/{CODE}/?", AdminHandler, kw),
+        (root + f"/tables/{CODE}/join", JoinHandler, kw),
+        (root + f"/tables/{CODE}/state", StateHandler, kw),
+        (root + f"/tables/{CODE}/wait", WaitHandler, kw),
+        (root + f"/tables/{CODE}/act", ActHandler, kw),
+        (root + f"/tables/{CODE}/next", NextHandler, kw),
+        (root + f"/tables/{CODE}/remove", RemoveHandler, kw),
+        (root + f"/tables/{CODE}/lock", LockHandler, kw),
+        (root + f"/tables/{CODE}/turn_away", TurnAwayHandler, kw),
+        (root + f"/tables/{CODE}/close", CloseHandler, kw),
         *progress_api.handlers(root, kw),  # the record of learning: tableserver/progress_api.py
         (root + "/docs/?", DocsHandler, kw),
         (root + "/.*", NotFoundHandler, kw),
@@ -520,42 +312,10 @@ def start(service: TableService, hub: Hub) -> None:
     scrub_logs()
 
     def begin() -> None:
-        hub._loop = asyncio.get_running_loop()
+        hub.bind(asyncio.get_running_loop())
         service.start_bots()
 
     IOLoop.current().add_callback(begin)
-
-
-def _no_constant(name: str) -> Any:
-    raise BadRequest(f"the request body holds {name}: numbers must be finite")
-
-
-def _depth(text: str) -> int:
-    """How deep brackets nest in JSON ``text`` (outside strings).
-
-    >>> _depth('{"a": [1, {"b": "[[["}]}')
-    3
-    """
-    deepest = depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
-                return deepest
-        elif ch in "]}":
-            depth -= 1
-    return deepest
 
 
 def make_app(service: TableService | None = None, base_url: str = "/") -> web.Application:

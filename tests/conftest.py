@@ -1,12 +1,22 @@
-"""Shared test setup: make tests/brute.py importable as ``brute``, and one
-Chromium per session for every test that drives a browser (Playwright's sync
-API allows only one instance per thread, so the browser tests and the Binder
-test share it)."""
+"""Shared test setup: make tests/brute.py importable as ``brute``; a data
+folder of the session's own, so that no test reads or writes the user's
+(``$RUMMY_DATA``, which the servers the tests start inherit unless given
+theirs), and one of each test's own (:func:`own_data`); one Chromium per
+session for every test that drives a browser (Playwright's sync API allows
+only one instance per thread, so the browser tests and the Binder test
+share it).
+
+Fixtures of the table service's tests: :func:`server` (the table API alone)
+and :func:`api` (its address).  What tests share beyond fixtures is in
+helper modules, never in a test module: ``tests/servers.py`` (every test
+server), ``tests/widget_state.py``, ``tests/brute.py``,
+``tests/browser/harness.py``."""
 
 from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +24,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from rummy import progress
+from tests.servers import TableServer
+
 sys.path.insert(0, str(Path(__file__).parent))
+os.environ["RUMMY_DATA"] = tempfile.mkdtemp(prefix="rummy-tests-")
 
 # Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (default "ci").
 #
@@ -96,3 +110,44 @@ def run_async() -> Any:
         return out.get("value")
 
     return run
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[TableServer]:
+    """The table API alone (``python -m tableserver``), its tables in this
+    test's folder (``tests/servers.py``)."""
+    s = TableServer(tmp_path)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture
+def api(server: TableServer) -> str:
+    """The address of :func:`server`'s API, as a kernel is told it (``RUMMY_API``)."""
+    return server.api
+
+
+@pytest.fixture
+def own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """This test's own data folder (``$RUMMY_DATA``, yielded) with nobody named
+    as the learner, and the record of learning's state in this process fresh:
+    no learner, no event waiting for a name, no record open, no listener, the
+    wall clock (and the widgets' "who is learning" box, if they are loaded)."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("RUMMY_DATA", str(data))
+    for name in ("RUMMY_LEARNER", "JUPYTERHUB_USER", "QUERY_STRING"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(progress, "_learner", None)
+    monkeypatch.setattr(progress, "_pending", [])
+    monkeypatch.setattr(progress, "_records", {})
+    monkeypatch.setattr(progress, "_listeners", [])
+    monkeypatch.setattr(progress, "_event_listeners", [])
+    shown = sys.modules.get("widgets.progress")
+    if shown is not None:
+        monkeypatch.setattr(shown, "_who", None)
+    try:
+        yield data
+    finally:
+        progress.set_clock(None)

@@ -12,7 +12,6 @@ import json
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,21 +19,11 @@ import pytest
 
 from rummy.bots import make_bot
 from rummy.cards import Card
-from tests.test_tableserver_remote import create
-from tests.test_tableserver_web import KEY, TEACHER, Server
+from tests.servers import KEY, TEACHER, create_table
 from widgets.join_box import JoinBox, check_name
 from widgets.remote_table import CLOSED, SeatFinder, shared_table
 
 pytest.importorskip("ipywidgets")
-
-
-@pytest.fixture()
-def api(tmp_path: Path) -> Iterator[str]:
-    s = Server(tmp_path)
-    try:
-        yield f"http://127.0.0.1:{s.port}/rummy/api"
-    finally:
-        s.stop()
 
 
 def post(api: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -51,7 +40,7 @@ def seats(api: str, code: str) -> list[dict[str, Any]]:
 
 
 def test_the_join_box_says_what_to_fix_and_then_seats_the_learner(api: str) -> None:
-    made = create(api, {"variant": "big_table", "seats": ["human", "greedy"], "speed": 0})
+    made = create_table(api, {"variant": "big_table", "seats": ["human", "greedy"], "speed": 0})
     code = made["code"]
     box = JoinBox(api=api)
     # a code of no table: the learner's words, the box stays to fix it
@@ -81,7 +70,7 @@ def test_check_name_counts_characters_not_bytes() -> None:
 
 
 def test_a_table_page_without_a_name_or_with_a_bad_one_shows_the_join_box(api: str) -> None:
-    made = create(api, {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0})
+    made = create_table(api, {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0})
     code = made["code"]
     page = SeatFinder(code, "", api=api)
     with pytest.raises(Exception, match="Type your name"):
@@ -101,14 +90,14 @@ def test_a_table_page_without_a_name_or_with_a_bad_one_shows_the_join_box(api: s
 
 
 def test_a_shared_table_shows_only_the_controls_that_apply(api: str) -> None:
-    plain = create(api, {"variant": "three_thirteen", "seats": ["human", "greedy"], "speed": 0})
+    plain = create_table(api, {"variant": "three_thirteen", "seats": ["human", "greedy"], "speed": 0})
     ana = shared_table(plain["code"], "Ana", api=api)
     t = ana.table
     for hidden in (t.coach.hint_button, t.coach.do_it, t.coach.undo_button, t.speed,
                    t.next_round, t.new_game_button):
         assert hidden.layout.display == "none", hidden.description
-    helped = create(api, {"variant": "three_thirteen", "seats": ["human", "greedy"],
-                          "speed": 0, "hints": True})
+    helped = create_table(api, {"variant": "three_thirteen", "seats": ["human", "greedy"],
+                                "speed": 0, "hints": True})
     ben = shared_table(helped["code"], "Ben", api=api)
     assert ben.table.coach.hint_button.layout.display == ""
     assert ben.table.coach.do_it.layout.display == ""
@@ -132,8 +121,8 @@ def _play_until(seat: Any, status: str, limit: float = 60.0) -> None:
 
 
 def test_the_end_of_a_shared_hand_waits_for_the_teacher(api: str) -> None:
-    made = create(api, {"variant": "three_thirteen", "seats": ["human", "greedy"], "speed": 0,
-                        "pause_between_hands": True})
+    made = create_table(api, {"variant": "three_thirteen", "seats": ["human", "greedy"], "speed": 0,
+                              "pause_between_hands": True})
     ana = shared_table(made["code"], "Ana", api=api)
     _play_until(ana, "paused")
     ana.update()
@@ -153,7 +142,7 @@ def test_the_end_of_a_shared_hand_waits_for_the_teacher(api: str) -> None:
 
 
 def test_a_closed_table_says_so_and_stops(api: str) -> None:
-    made = create(api, {"variant": "big_table", "seats": ["human", "greedy"], "speed": 0})
+    made = create_table(api, {"variant": "big_table", "seats": ["human", "greedy"], "speed": 0})
     ana = shared_table(made["code"], "Ana", api=api)
     post(api, f"/tables/{made['code']}/close", {"teacher_key": KEY})
 

@@ -16,20 +16,7 @@ from rummy import progress
 from rummy.progress import DAY, Event, ProgressError, Record, mastery, step
 from rummy.rulebook import RULE_IDS
 
-
-@pytest.fixture(autouse=True)
-def own_data(tmp_path, monkeypatch):
-    """Each test its own data folder and no learner named."""
-    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "data"))
-    monkeypatch.delenv("RUMMY_LEARNER", raising=False)
-    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.setattr(progress, "_learner", None)
-    monkeypatch.setattr(progress, "_pending", [])
-    monkeypatch.setattr(progress, "_records", {})
-    monkeypatch.setattr(progress, "_listeners", [])
-    monkeypatch.setattr(progress, "_event_listeners", [])
-    yield
+pytestmark = pytest.mark.usefixtures("own_data")
 
 
 def ev(rule: str, right: bool, day: float, first: bool = True, who: str = "Ana") -> Event:

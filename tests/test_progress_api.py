@@ -19,10 +19,9 @@ import pandas as pd
 import pytest
 
 from rummy.progress import Record
-from tableserver import Store, TableService
-from tableserver.core import Forbidden
+from tableserver import Forbidden, Store, TableService
 from tableserver.progress_api import class_grid, own_rows, teacher_may_see
-from tests.test_tableserver_web import API, KEY, Server, new_table, restart, server  # noqa: F401
+from tests.servers import KEY, TableServer, new_table
 
 TEACHER = {"X-Rummy-Teacher-Key": KEY}
 
@@ -39,9 +38,9 @@ def fill(data: Path) -> None:
     r.close()
 
 
-def raw_get(s: Server, path: str, headers: dict[str, str] | None = None
+def raw_get(s: TableServer, path: str, headers: dict[str, str] | None = None
             ) -> tuple[int, dict[str, str], str]:
-    req = urllib.request.Request(f"http://127.0.0.1:{s.port}{API}{path}", headers=headers or {})
+    req = urllib.request.Request(s.api + path, headers=headers or {})
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, dict(r.headers), r.read().decode()
@@ -49,7 +48,7 @@ def raw_get(s: Server, path: str, headers: dict[str, str] | None = None
         return e.code, dict(e.headers), e.read().decode()
 
 
-def get(s: Server, path: str, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+def get(s: TableServer, path: str, headers: dict[str, str] | None = None) -> tuple[int, Any]:
     return s.call("GET", path, headers=headers or {})
 
 
@@ -61,7 +60,7 @@ GRID = [{"learner": "Ana", "rule": "M-1", "attempts": 1, "right_first": 1, "box"
 CLEO = {"learner": "Cleo", "rule": "TT-7", "attempts": 1, "right_first": 1, "box": 1}
 
 
-def two_tables(s: Server) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any],
+def two_tables(s: TableServer) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any],
                                     list[dict[str, Any]]]:
     """Ana and Ben at one table, Cleo and Dan (no events yet) at another."""
     made, joined = new_table(s, seats=["human", "human", "greedy"], names=("Ana", "Ben"),
@@ -71,7 +70,7 @@ def two_tables(s: Server) -> tuple[dict[str, Any], list[dict[str, Any]], dict[st
     return made, joined, made2, joined2
 
 
-def test_class_grid_needs_the_teacher_key_and_shows_the_tables_learners(server):  # noqa: F811
+def test_class_grid_needs_the_teacher_key_and_shows_the_tables_learners(server):
     fill(server.data)
     made, joined, made2, joined2 = two_tables(server)
     code = made["code"]
@@ -100,7 +99,7 @@ def test_class_grid_needs_the_teacher_key_and_shows_the_tables_learners(server):
     assert status == 400 and "format" in body["error"]
 
 
-def test_the_teacher_key_in_an_address_is_refused_even_when_right(server):  # noqa: F811
+def test_the_teacher_key_in_an_address_is_refused_even_when_right(server):
     made, joined, _, _ = two_tables(server)
     code = made["code"]
     for query in (f"teacher_key={KEY}", f"admin_token={KEY}", f"key={KEY}", f"token={KEY}"):
@@ -113,7 +112,7 @@ def test_the_teacher_key_in_an_address_is_refused_even_when_right(server):  # no
         assert get(server, f"/tables/{code}/progress?{query}", TEACHER)[0] == 400
 
 
-def test_the_class_grid_of_every_table_of_the_server(server):  # noqa: F811
+def test_the_class_grid_of_every_table_of_the_server(server):
     fill(server.data)
     made, joined, made2, joined2 = two_tables(server)
     status, grid = get(server, "/progress", TEACHER)
@@ -142,7 +141,7 @@ def test_the_class_grid_of_every_table_of_the_server(server):  # noqa: F811
     assert server.call("POST", "/progress", {"teacher_key": KEY})[0] in (404, 405)
 
 
-def test_class_grid_as_csv_and_across_a_restart(server):  # noqa: F811
+def test_class_grid_as_csv_and_across_a_restart(server):
     fill(server.data)
     made, _, _, _ = two_tables(server)
     code = made["code"]
@@ -157,7 +156,7 @@ def test_class_grid_as_csv_and_across_a_restart(server):  # noqa: F811
     # a wrong key gets no CSV
     status, _, text = raw_get(server, "/progress?format=csv", {"X-Rummy-Teacher-Key": "x" * 20})
     assert status == 403 and "learner" not in text
-    again = restart(server)
+    again = server.restart()
     try:
         status, grid = get(again, f"/tables/{code}/progress", TEACHER)
         assert status == 200 and grid["rows"] == GRID
@@ -170,7 +169,7 @@ def test_class_grid_as_csv_and_across_a_restart(server):  # noqa: F811
 @pytest.mark.parametrize("site", [{"Origin": "http://evil.example"},
                                   {"Sec-Fetch-Site": "cross-site"},
                                   {"Origin": "null"}])
-def test_a_cross_site_page_can_neither_read_nor_borrow(server, site):  # noqa: F811
+def test_a_cross_site_page_can_neither_read_nor_borrow(server, site):
     fill(server.data)
     made, joined, _, _ = two_tables(server)
     code, token = made["code"], joined[1]["token"]
@@ -188,7 +187,7 @@ def test_a_cross_site_page_can_neither_read_nor_borrow(server, site):  # noqa: F
     assert get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": token, **own})[0] == 200
 
 
-def test_a_learner_sees_only_their_own_rows(server):  # noqa: F811
+def test_a_learner_sees_only_their_own_rows(server):
     fill(server.data)
     made, joined, made2, joined2 = two_tables(server)
     code = made["code"]
@@ -212,7 +211,7 @@ def test_a_learner_sees_only_their_own_rows(server):  # noqa: F811
     assert status == 400
     assert get(server, "/tables/ABCD-EFGH-JKMN/progress/me",
                {"X-Rummy-Token": joined[1]["token"]})[0] == 404
-    again = restart(server)
+    again = server.restart()
     try:
         status, mine = get(again, f"/tables/{code}/progress/me",
                            {"X-Rummy-Token": joined[0]["token"]})
@@ -221,7 +220,7 @@ def test_a_learner_sees_only_their_own_rows(server):  # noqa: F811
         again.stop()
 
 
-def test_tokens_and_the_key_never_reach_the_log(server):  # noqa: F811
+def test_tokens_and_the_key_never_reach_the_log(server):
     fill(server.data)
     made, joined, _, _ = two_tables(server)
     code = made["code"]
@@ -232,7 +231,7 @@ def test_tokens_and_the_key_never_reach_the_log(server):  # noqa: F811
     raw_get(server, f"/progress?teacher_key={KEY}")
     raw_get(server, f"/tables/{code}/progress/me?token={joined[0]['token']}")
     server.stop()
-    log = server.log.read_text()
+    log = server.log()
     assert "/progress" in log
     assert KEY not in log and joined[0]["token"] not in log
 
@@ -247,7 +246,7 @@ def test_teacher_may_see_checks_the_key_as_the_service_does(tmp_path: Path, monk
         compared.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr("tableserver.core.hmac.compare_digest", spy)
+    monkeypatch.setattr("tableserver.tables.hmac.compare_digest", spy)
     teacher_may_see(svc, KEY)
     assert len(compared) == 1  # the service's own comparison: of digests, in constant time
     for wrong in (None, "", 42, KEY + " ", "teacher-key-of-the-tests-012345678X"):
@@ -271,7 +270,7 @@ def test_class_grid_and_own_rows_in_process(tmp_path: Path) -> None:
     svc.store.close()
 
 
-def test_events_are_sent_here_only_on_a_hub(server):  # noqa: F811
+def test_events_are_sent_here_only_on_a_hub(server):
     """The standalone service (make app) shares its data folder with the kernels
     and has no hub to say who sends: the events endpoint answers 403 and keeps
     nothing, and another site's page is refused first."""

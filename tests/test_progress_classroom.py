@@ -10,7 +10,6 @@ import base64
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,46 +19,22 @@ import pytest
 from rummy import progress
 from rummy.progress import Record
 from tableserver.client import request
-from tests.test_tableserver_remote import create, widget_state
-from tests.test_tableserver_web import KEY, Server
+from tests.servers import KEY, TableServer, create_table
+from tests.widget_state import widget_state
 from widgets import apps
 from widgets.remote_table import find_seat, shared_table
 
 pytest.importorskip("ipywidgets")
 
 
-@pytest.fixture(autouse=True)
-def own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """This process's (the kernel's) record in a folder of its own, nobody named."""
-    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "kernel"))
-    monkeypatch.delenv("RUMMY_LEARNER", raising=False)
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.setattr(progress, "_learner", None)
-    monkeypatch.setattr(progress, "_pending", [])
-    monkeypatch.setattr(progress, "_records", {})
-    monkeypatch.setattr(progress, "_listeners", [])
-    yield
-
-
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[Server]:
-    (tmp_path / "server").mkdir()
-    s = Server(tmp_path / "server")
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-def api_of(s: Server) -> str:
-    return f"http://127.0.0.1:{s.port}/rummy/api"
+pytestmark = pytest.mark.usefixtures("own_data")
 
 
 def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
-        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
-    api = api_of(server)
-    made = create(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
-                        "speed": 10, "timeout": None})
+        server: TableServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = server.api
+    made = create_table(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
+                              "speed": 10, "timeout": None})
     code = made["code"]
     monkeypatch.setenv("RUMMY_API", api)
     page = apps._shared({"table": code, "name": "  Ana  "})
@@ -100,13 +75,13 @@ def csv_rows(link_html: str) -> list[dict[str, Any]]:
                 .to_dict("records"))
 
 
-def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Server) -> None:
+def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: TableServer) -> None:
     from widgets.classroom import Classroom
 
-    api = api_of(server)
+    api = server.api
     fill(server.data)
-    other = create(api, {"variant": "gin_three", "seats": ["human", "greedy", "greedy"],
-                         "speed": 10})
+    other = create_table(api, {"variant": "gin_three", "seats": ["human", "greedy", "greedy"],
+                               "speed": 10})
     shared_table(other["code"], "Cleo", api=api)
     room = Classroom(api=api, query="")
     grid = room.class_grid
@@ -150,4 +125,4 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Se
     # the grid's requests carried the key in a header: the service logged none
     assert request(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
     server.stop()
-    assert KEY not in server.log.read_text()
+    assert KEY not in server.log()

@@ -14,19 +14,7 @@ from rummy.progress import DAY
 from rummy.rulebook import GROUPS
 from widgets import progress as wp
 
-
-@pytest.fixture(autouse=True)
-def own_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "data"))
-    monkeypatch.delenv("RUMMY_LEARNER", raising=False)
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.setattr(progress, "_learner", None)
-    monkeypatch.setattr(progress, "_pending", [])
-    monkeypatch.setattr(progress, "_records", {})
-    monkeypatch.setattr(progress, "_listeners", [])
-    monkeypatch.setattr(wp, "_who", None)
-    yield
-    progress.set_clock(None)
+pytestmark = pytest.mark.usefixtures("own_data")
 
 
 def kept(name: str = "Ana") -> list[progress.Event]:

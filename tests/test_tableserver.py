@@ -1,4 +1,4 @@
-"""The table service's core (tableserver.core), without the web layer.
+"""The table service (tableserver.service), without the web layer.
 
 Expected views are never taken from the service: each one is recomputed by
 an independent local engine that replays the same seed and the moves the
@@ -25,43 +25,15 @@ from tableserver import (
     Gone,
     NotFound,
     NotSaved,
-    Store,
     TableService,
     encode,
     normal_code,
 )
+from tests.servers import KEY, Clock, local_service
 
 #: What the service adds to a seat's observation: the table, and the points of
 #: each round or hand (checked against the replay's own score rows).
 TABLE_KEYS = {"code", "version", "status", "table", "score_rows"}
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.t = 1_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-#: The teacher key of the tests' services (a server takes RUMMY_TEACHER_KEY or makes one).
-KEY = "teacher-key-of-the-tests-0123456789"
-
-
-def make(tmp_path: Path, clock: Clock | None = None, **kw: Any) -> TableService:
-    """A service whose deals are the same on every run (a server's come from
-    ``secrets``: a test of it would deal differently each time)."""
-    kw.setdefault("seeds", _seeds(tmp_path.name))
-    return TableService(Store(tmp_path / "tables.sqlite3"), clock=clock or Clock(),
-                        teacher_key=KEY, **kw)
-
-
-def _seeds(name: str) -> Any:
-    """128-bit seeds in a fixed order, from the test's own folder name."""
-    rng = random.Random(name)
-    return lambda: rng.getrandbits(128)
 
 
 def replay(svc: TableService, code: str) -> Any:
@@ -92,7 +64,7 @@ def full_table(svc: TableService, variant: str, seats: list[str], **kw: Any
 # -- codes and tokens ------------------------------------------------------------
 
 def test_codes_are_readable_and_long_enough(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     codes = {svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"] for _ in range(30)}
     assert len(codes) == 30
     for c in codes:
@@ -107,7 +79,7 @@ def test_codes_are_readable_and_long_enough(tmp_path: Path) -> None:
 
 
 def test_tokens_are_secret_and_distinct(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "big_table", ["human"] * 4)
     tokens = [j["token"] for j in joined] + [KEY, made["spectator_token"]]
     assert len(set(tokens)) == len(tokens)
@@ -133,14 +105,14 @@ def test_tokens_are_secret_and_distinct(tmp_path: Path) -> None:
 ])
 def test_bad_table_requests_say_what_is_allowed(tmp_path: Path, args: tuple[Any, ...],
                                                 kw: dict[str, Any], says: str) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     with pytest.raises(BadRequest, match=says):
         svc.create(*args, teacher_key=KEY, **kw)
     assert svc.tables == {} and svc.store.load() == []
 
 
 def test_join_fills_human_seats_in_order_and_a_full_table_says_so(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made = svc.create("big_table", ["greedy", "human", "random", "human"], teacher_key=KEY)
     code = made["code"]
     assert svc.state(code, made["spectator_token"])["status"] == "waiting"
@@ -157,7 +129,7 @@ def test_join_fills_human_seats_in_order_and_a_full_table_says_so(tmp_path: Path
 
 @pytest.mark.parametrize("name", ["", "   ", None, 7, "x" * 25, "tab\there\x00"])
 def test_join_refuses_bad_names(tmp_path: Path, name: Any) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     code = svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"]
     before = svc.tables[code].version
     with pytest.raises(BadRequest, match="name must be"):
@@ -166,7 +138,7 @@ def test_join_refuses_bad_names(tmp_path: Path, name: Any) -> None:
 
 
 def test_only_existing_tables_can_be_joined(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     svc.create("gin_three", ["human"] * 3, teacher_key=KEY)
     with pytest.raises(NotFound, match="there is no table"):
         svc.join("ABCD-EFGH-JKMN", "Ana")
@@ -213,7 +185,7 @@ def check_views(svc: TableService, code: str, tokens: dict[int, str]) -> None:
                         "gin_three"]), st.integers(0, 10**6))
 def test_a_seat_sees_exactly_its_own_observation(tmp_path_factory: Any, variant: str,
                                                  seed: int) -> None:
-    svc = make(tmp_path_factory.mktemp("db"))
+    svc = local_service(tmp_path_factory.mktemp("db"))
     n = {"gin_three": 3, "three_thirteen_jokers": 4}.get(variant, 3)
     seats = ["human"] * (n - 1) + ["random"]
     made, joined = full_table(svc, variant, seats, speed=0, pause_between_hands=False)
@@ -222,7 +194,7 @@ def test_a_seat_sees_exactly_its_own_observation(tmp_path_factory: Any, variant:
 
 
 def test_a_spectator_sees_only_what_every_seat_sees(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "big_table", ["human"] * 3 + ["greedy"], speed=0)
     code = made["code"]
     tokens = {j["seat"]: j["token"] for j in joined}
@@ -242,7 +214,7 @@ def test_a_spectator_sees_only_what_every_seat_sees(tmp_path: Path) -> None:
 # -- moving ------------------------------------------------------------------------------
 
 def test_a_wrong_or_missing_token_changes_nothing(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "gin_three", ["human"] * 3)
     code = made["code"]
     t = svc.tables[code]
@@ -266,7 +238,7 @@ def test_a_wrong_or_missing_token_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_an_illegal_move_gets_the_engines_reason_and_changes_nothing(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "three_thirteen", ["human", "human"])
     code = made["code"]
     t = svc.tables[code]
@@ -288,7 +260,7 @@ def test_an_illegal_move_gets_the_engines_reason_and_changes_nothing(tmp_path: P
 
 
 def test_a_stale_page_gets_409_with_the_fresh_state(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "three_thirteen", ["human", "human"])
     code = made["code"]
     seat = svc.tables[code].game.current_player
@@ -302,7 +274,7 @@ def test_a_stale_page_gets_409_with_the_fresh_state(tmp_path: Path) -> None:
 
 
 def test_BT_3_simultaneous_choices_on_old_versions_are_the_normal_case(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     # a seed whose deal opens no match window (BT-4): every seat draws first
     made, joined = full_table(svc, "big_table", ["human"] * 3, seed=1)
     code = made["code"]
@@ -316,7 +288,7 @@ def test_BT_3_simultaneous_choices_on_old_versions_are_the_normal_case(tmp_path:
 
 
 def test_G_2_the_advice_channel_is_private_to_the_gin_team(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "gin_three", ["human"] * 3)
     code = made["code"]
     game = svc.tables[code].game
@@ -335,7 +307,7 @@ def test_G_2_the_advice_channel_is_private_to_the_gin_team(tmp_path: Path) -> No
 def test_every_acknowledged_move_is_saved_and_a_restart_brings_tables_back(tmp_path: Path
                                                                          ) -> None:
     clock = Clock()
-    svc = make(tmp_path, clock)
+    svc = local_service(tmp_path, clock)
     made, joined = full_table(svc, "big_table", ["human"] * 3 + ["expert", "greedy"], speed=0,
                               pause_between_hands=False)
     code = made["code"]
@@ -349,7 +321,7 @@ def test_every_acknowledged_move_is_saved_and_a_restart_brings_tables_back(tmp_p
     before = {s: svc.state(code, t) for s, t in tokens.items()}
     spectator = svc.state(code, made["spectator_token"])
     svc.store.close()
-    again = make(tmp_path, clock)  # a new process would do just this
+    again = local_service(tmp_path, clock)  # a new process would do just this
     after = {s: again.state(code, t) for s, t in tokens.items()}
     assert after == before
     assert again.state(code, made["spectator_token"]) == spectator
@@ -359,14 +331,14 @@ def test_every_acknowledged_move_is_saved_and_a_restart_brings_tables_back(tmp_p
 
 
 def test_a_closed_table_stays_closed_after_a_restart(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "gin_three", ["human"] * 3)
     with pytest.raises(Forbidden):
         svc.close(made["code"], joined[0]["token"])
     svc.close(made["code"], KEY)
     with pytest.raises(Gone):
         svc.state(made["code"], joined[0]["token"])
-    again = make(tmp_path)
+    again = local_service(tmp_path)
     with pytest.raises(Gone, match="closed"):
         again.act(made["code"], joined[0]["token"], "pass")
 
@@ -378,7 +350,7 @@ def two_learners(tmp_path: Path, clock: Clock, timeout: float
     """A Three Thirteen table of two learners (seed 2: nobody can go out in the
     turns these tests play; a fixed deal, not a random one): the service, the
     code, the seat to act, its token and the other learner's token."""
-    svc = make(tmp_path, clock)
+    svc = local_service(tmp_path, clock)
     made, joined = full_table(svc, "three_thirteen", ["human", "human"], timeout=timeout,
                               speed=0, seed=2)
     code = made["code"]
@@ -454,7 +426,7 @@ def test_a_closed_page_leaves_within_seconds_and_does_not_stall_the_table(tmp_pa
     clock.t += svc.quiet_after
     assert svc.presence() == [code] and t.seats[1 - seat].left
     # a learner who never long-polled is judged by the timeout alone
-    svc2 = make(tmp_path / "api", clock)
+    svc2 = local_service(tmp_path / "api", clock)
     made2, joined2 = full_table(svc2, "three_thirteen", ["human", "human"], timeout=120,
                                 speed=0, seed=2)
     clock.t += 60
@@ -463,7 +435,7 @@ def test_a_closed_page_leaves_within_seconds_and_does_not_stall_the_table(tmp_pa
 
 
 def test_the_teacher_starts_each_hand_and_only_the_admin_token_may(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made = svc.create("three_thirteen", ["human", "greedy"], teacher_key=KEY, speed=0)
     code, admin = made["code"], KEY
     with pytest.raises(Forbidden):
@@ -485,7 +457,7 @@ def test_the_teacher_starts_each_hand_and_only_the_admin_token_may(tmp_path: Pat
 
 
 def test_removing_a_seat_revokes_its_token_and_frees_it(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "gin_three", ["human"] * 3)
     code, admin = made["code"], KEY
     with pytest.raises(Forbidden):
@@ -497,14 +469,14 @@ def test_removing_a_seat_revokes_its_token_and_frees_it(tmp_path: Path) -> None:
         svc.state(code, joined[1]["token"])
     back = svc.join(code, "Ben")
     assert back["seat"] == 1 and back["token"] != joined[1]["token"]
-    again = make(tmp_path)  # and so after a restart
+    again = local_service(tmp_path)  # and so after a restart
     with pytest.raises(Forbidden):
         again.state(code, joined[1]["token"])
     assert again.state(code, back["token"])["player"] == 1
 
 
 def test_a_move_the_database_refuses_never_happened(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     made, joined = full_table(svc, "three_thirteen", ["human", "human"])
     code = made["code"]
     seat = svc.tables[code].game.current_player

@@ -32,16 +32,15 @@ from tableserver import (
     NotSaved,
     TooMany,
 )
-from tableserver.core import SEED_BITS
+from tableserver.tables import SEED_BITS
 from tableserver.web import ScrubTokens, scrub
-from tests.test_tableserver import KEY, Clock, make
-from tests.test_tableserver_web import JSON, TEACHER, Server
+from tests.servers import JSON, KEY, TEACHER, Clock, TableServer, local_service
 
 # -- 1. secret deals ---------------------------------------------------------------------
 
 
 def test_seeds_are_128_secret_bits_and_the_deal_depends_on_every_bit(tmp_path: Path) -> None:
-    svc = make(tmp_path, seeds=None)  # the server's own source, not the tests' fixed one
+    svc = local_service(tmp_path, seeds=None)  # the server's own source, not the tests' fixed one
     seeds = [svc.tables[svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"]].seed
              for _ in range(40)]
     assert SEED_BITS >= 128
@@ -61,7 +60,7 @@ def _seed_texts(seed: int) -> list[str]:
 
 
 def test_no_answer_and_no_log_holds_a_seed(tmp_path: Path) -> None:
-    server = Server(tmp_path)
+    server = TableServer(tmp_path)
     answers: list[str] = []
     try:
         def call(method: str, path: str, body: Any = None, **kw: Any) -> Any:
@@ -92,7 +91,7 @@ def test_no_answer_and_no_log_holds_a_seed(tmp_path: Path) -> None:
     seed = json.loads(db.execute("SELECT meta FROM tables").fetchone()[0])["seed"]
     db.close()
     assert seed.bit_length() > 64
-    text = "\n".join(answers) + server.log.read_text()
+    text = "\n".join(answers) + server.log()
     for shown in _seed_texts(seed):
         assert shown not in text
 
@@ -100,7 +99,7 @@ def test_no_answer_and_no_log_holds_a_seed(tmp_path: Path) -> None:
 # -- 2. limits that free themselves ---------------------------------------------------------
 
 def test_a_flood_without_the_teacher_key_makes_no_table(tmp_path: Path) -> None:
-    server = Server(tmp_path, {"RUMMY_CREATE_QUOTA": "5"})
+    server = TableServer(tmp_path, {"RUMMY_CREATE_QUOTA": "5"})
     try:
         body = {"variant": "gin_three", "seats": ["human"] * 3}
         statuses = [server.call("POST", "/tables", body)[0] for _ in range(150)]
@@ -117,7 +116,7 @@ def test_a_flood_without_the_teacher_key_makes_no_table(tmp_path: Path) -> None:
 
 def test_finished_tables_free_their_place_and_old_tables_expire(tmp_path: Path) -> None:
     clock = Clock()
-    svc = make(tmp_path, clock, max_tables=3, bot_pace=0, expire_after=3600)
+    svc = local_service(tmp_path, clock, max_tables=3, bot_pace=0, expire_after=3600)
     codes = [svc.create("gin_three", ["greedy"] * 3, teacher_key=KEY, speed=0,
                         pause_between_hands=False)["code"] for _ in range(2)]
     waiting = svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"]
@@ -133,7 +132,7 @@ def test_finished_tables_free_their_place_and_old_tables_expire(tmp_path: Path) 
     assert sorted(svc.expire()) == sorted([*codes, waiting])
     assert set(svc.tables) == {fresh}
     svc.store.close()
-    again = make(tmp_path, clock, expire_after=3600)  # forgotten in the database too
+    again = local_service(tmp_path, clock, expire_after=3600)  # forgotten in the database too
     assert set(again.tables) == {fresh}
     clock.t += 3600
     assert again.expire() == [fresh]  # idle for the expiry time: gone too
@@ -142,7 +141,7 @@ def test_finished_tables_free_their_place_and_old_tables_expire(tmp_path: Path) 
 
 
 def test_the_create_quota_is_per_client(tmp_path: Path) -> None:
-    svc = make(tmp_path, create_quota=2)
+    svc = local_service(tmp_path, create_quota=2)
     for _ in range(2):
         svc.create("gin_three", ["human"] * 3, teacher_key=KEY, client="10.0.0.5")
     with pytest.raises(TooMany):
@@ -157,7 +156,7 @@ def test_the_create_quota_is_per_client(tmp_path: Path) -> None:
 def test_bot_tables_never_hold_up_another_tables_requests(tmp_path: Path) -> None:
     """Six tables of 12 expert bots at speed 0 (the pace floor lowered to 20
     moves a second each): another table's state is answered at once."""
-    server = Server(tmp_path, {"RUMMY_BOT_PACE": "0.05"})
+    server = TableServer(tmp_path, {"RUMMY_BOT_PACE": "0.05"})
     try:
         mine = server.call("POST", "/tables", {"teacher_key": KEY, "variant": "gin_three",
                                                "seats": ["human", "greedy", "greedy"]})[1]
@@ -184,7 +183,7 @@ def test_bot_tables_never_hold_up_another_tables_requests(tmp_path: Path) -> Non
 
 def test_a_table_of_bots_only_keeps_a_minimum_pace(tmp_path: Path) -> None:
     clock = Clock()
-    svc = make(tmp_path, clock, bot_pace=0.5)
+    svc = local_service(tmp_path, clock, bot_pace=0.5)
     code = svc.create("big_table", ["greedy"] * 4, teacher_key=KEY, speed=0)["code"]
     assert svc.step() == 0  # not yet: half a second between two moves
     moves = 0
@@ -198,7 +197,7 @@ def test_a_table_of_bots_only_keeps_a_minimum_pace(tmp_path: Path) -> None:
 # -- 4. cross-site requests --------------------------------------------------------------
 
 def test_cross_site_requests_are_refused(tmp_path: Path) -> None:
-    server = Server(tmp_path)
+    server = TableServer(tmp_path)
     try:
         body = json.dumps({"teacher_key": KEY, "variant": "gin_three",
                            "seats": ["human"] * 3}).encode()
@@ -233,7 +232,7 @@ def test_cross_site_requests_are_refused(tmp_path: Path) -> None:
 # -- 6. the teacher's say over a table -------------------------------------------------
 
 def test_the_teacher_locks_a_table_frees_a_seat_and_turns_a_name_away(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     code = svc.create("big_table", ["human"] * 4 + ["greedy"], teacher_key=KEY)["code"]
     ana = svc.join(code, "Ana")
     svc.join(code, "Ben")
@@ -255,7 +254,7 @@ def test_the_teacher_locks_a_table_frees_a_seat_and_turns_a_name_away(tmp_path: 
     with pytest.raises(BadRequest):
         svc.turn_away(code, KEY, "")
     svc.store.close()
-    again = make(tmp_path)  # kept across a restart
+    again = local_service(tmp_path)  # kept across a restart
     with pytest.raises(Forbidden, match="turned"):
         again.join(code, "Ana")
 
@@ -263,7 +262,7 @@ def test_the_teacher_locks_a_table_frees_a_seat_and_turns_a_name_away(tmp_path: 
 # -- 7. bad requests ----------------------------------------------------------------------
 
 def test_deep_nesting_non_finite_numbers_and_codes_with_spaces(tmp_path: Path) -> None:
-    server = Server(tmp_path)
+    server = TableServer(tmp_path)
     try:
         made = server.call("POST", "/tables", {"teacher_key": KEY, "variant": "gin_three",
                                                "seats": ["human"] * 3})[1]
@@ -290,7 +289,7 @@ def test_deep_nesting_non_finite_numbers_and_codes_with_spaces(tmp_path: Path) -
         assert status == 200 and view["code"] == code
         status, view = server.call("GET", f"/tables/{code.replace('-', '+')}/state", headers=tok)
         assert status == 200
-        assert "Traceback" not in server.log.read_text()
+        assert "Traceback" not in server.log()
     finally:
         server.stop()
 
@@ -320,7 +319,7 @@ def test_the_log_hides_token_looking_values(caplog: pytest.LogCaptureFixture) ->
 def test_the_database_is_private_to_the_server(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
-        svc = make(tmp_path)
+        svc = local_service(tmp_path)
         svc.create("gin_three", ["human"] * 3, teacher_key=KEY)
     finally:
         os.umask(old)
@@ -334,7 +333,7 @@ def test_a_damaged_file_is_moved_aside_and_the_server_starts(tmp_path: Path,
     path = tmp_path / "tables.sqlite3"
     path.write_bytes(b"this is not a database" * 200)
     with caplog.at_level(logging.ERROR, logger="tableserver"):
-        svc = make(tmp_path)
+        svc = local_service(tmp_path)
     assert svc.tables == {} and svc.store.moved_aside is not None
     assert svc.store.moved_aside.read_bytes().startswith(b"this is not a database")
     assert "damaged" in caplog.text and str(svc.store.moved_aside) in caplog.text
@@ -343,7 +342,7 @@ def test_a_damaged_file_is_moved_aside_and_the_server_starts(tmp_path: Path,
 
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 def test_a_deleted_or_replaced_file_refuses_moves(tmp_path: Path, how: str) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     code = svc.create("three_thirteen", ["human", "human"], teacher_key=KEY)["code"]
     a, b = svc.join(code, "Ana"), svc.join(code, "Ben")
     path = tmp_path / "tables.sqlite3"
@@ -363,7 +362,7 @@ def test_a_deleted_or_replaced_file_refuses_moves(tmp_path: Path, how: str) -> N
 
 def test_a_restart_does_not_replay_finished_tables(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    svc = make(tmp_path, bot_pace=0)
+    svc = local_service(tmp_path, bot_pace=0)
     for _ in range(3):
         svc.create("three_thirteen", ["greedy", "greedy"], teacher_key=KEY, speed=0,
                    pause_between_hands=False)
@@ -376,16 +375,16 @@ def test_a_restart_does_not_replay_finished_tables(tmp_path: Path,
     real = engine.apply
     monkeypatch.setattr(engine, "apply", lambda g, *a, **kw: (applied.append(a),
                                                               real(g, *a, **kw))[1])
-    again = make(tmp_path)
+    again = local_service(tmp_path)
     assert applied == []  # from their snapshots, not from every move
-    assert {c: (t.status, again._table(c).game.observe(0))
+    assert {c: (t.status, again.table(c).game.observe(0))
             for c, t in again.tables.items()} == before
 
 
 # -- whole tables for every family -----------------------------------------------------------
 
 def test_a_late_joiner_has_their_own_name(tmp_path: Path) -> None:
-    svc = make(tmp_path)
+    svc = local_service(tmp_path)
     code = svc.create("gin_three", ["human"] * 3, teacher_key=KEY, speed=0)["code"]
     svc.join(code, "Ana")
     svc.next_hand(code, KEY)
@@ -394,13 +393,13 @@ def test_a_late_joiner_has_their_own_name(tmp_path: Path) -> None:
     assert view["players"][late["seat"]] == "Ben"
     assert "Seat 2" not in view["players"]
     svc.store.close()
-    assert make(tmp_path).state(code, late["token"])["players"][late["seat"]] == "Ben"
+    assert local_service(tmp_path).state(code, late["token"])["players"][late["seat"]] == "Ben"
 
 
 @pytest.mark.parametrize("variant,label", [("big_table", "Hand 1"), ("gin_three", "Hand 1"),
                                            ("three_thirteen", "Round 1")])
 def test_every_family_sends_a_row_per_hand(tmp_path: Path, variant: str, label: str) -> None:
-    svc = make(tmp_path, bot_pace=0)
+    svc = local_service(tmp_path, bot_pace=0)
     n = 3 if variant == "gin_three" else 4 if variant == "big_table" else 2
     code = svc.create(variant, ["greedy"] * n, teacher_key=KEY, speed=0)["code"]
     spectator_view = None

@@ -11,144 +11,42 @@ let in, a cross-site request, and a restart (SIGKILL) on the same data.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import signal
 import subprocess
 import sys
-import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_tableserver_web import free_port
+from tests.servers import HUB_ACCESS, HUB_API, HUB_PREFIX, ROOT, HubService, fake_hub_api, free_port
 
-ROOT = Path(__file__).resolve().parents[1]
-PREFIX = "/services/rummy-tables/"
-API = PREFIX + "rummy/api"
-ACCESS = "access:services!service=rummy-tables"
 #: token -> the user model the hub answers for it
 USERS: dict[str, dict[str, Any]] = {
-    "tok-teacher-0123456789": {"name": "teacher", "scopes": [ACCESS, "custom:rummy-teacher"]},
-    "tok-ana-0123456789": {"name": "ana", "scopes": [ACCESS]},
-    "tok-ben-0123456789": {"name": "ben", "scopes": [ACCESS]},
-    "tok-cleo-0123456789": {"name": "cleo", "scopes": [ACCESS]},
-    "tok-dora-0123456789": {"name": "dora", "scopes": [ACCESS]},
-    "tok-gus-0123456789": {"name": "gus", "scopes": [ACCESS]},  # his kernels send events
-    "tok-hana-0123456789": {"name": "hana", "scopes": [ACCESS]},
+    "tok-teacher-0123456789": {"name": "teacher", "scopes": [HUB_ACCESS, "custom:rummy-teacher"]},
+    "tok-ana-0123456789": {"name": "ana", "scopes": [HUB_ACCESS]},
+    "tok-ben-0123456789": {"name": "ben", "scopes": [HUB_ACCESS]},
+    "tok-cleo-0123456789": {"name": "cleo", "scopes": [HUB_ACCESS]},
+    "tok-dora-0123456789": {"name": "dora", "scopes": [HUB_ACCESS]},
+    "tok-gus-0123456789": {"name": "gus", "scopes": [HUB_ACCESS]},  # his kernels send events
+    "tok-hana-0123456789": {"name": "hana", "scopes": [HUB_ACCESS]},
     # signed in to the hub, but the hub does not let her use this service
     "tok-eve-0123456789": {"name": "eve", "scopes": ["access:servers!user=eve"]},
 }
-SERVICE_TOKEN = "the-service-s-own-hub-token-0123456789"
-
-
-class FakeHubAPI(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
-        auth = self.headers.get("Authorization", "")
-        token = auth.split(" ", 1)[1] if " " in auth else ""
-        user = USERS.get(token)
-        if self.path.rstrip("/") != "/hub/api/user" or user is None:
-            self.send_response(403 if user is None else 404)
-            self.end_headers()
-            self.wfile.write(b'{"status": 403, "message": "not allowed"}')
-            return
-        body = json.dumps({"kind": "user", "groups": [], "admin": False, **user}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
 def fake_hub() -> Iterator[int]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeHubAPI)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield httpd.server_address[1]
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-class HubService:
-    """``python -m tableserver.hub`` as the hub starts it."""
-
-    def __init__(self, data: Path, hub_port: int) -> None:
-        self.data, self.hub_port = data, hub_port
-        self.port = free_port()
-        self.log = data / f"hub-service-{self.port}.log"
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
-               "RUMMY_DATA": str(data), "RUMMY_BOT_PACE": "0",
-               "JUPYTERHUB_SERVICE_NAME": "rummy-tables",
-               "JUPYTERHUB_SERVICE_URL": f"http://127.0.0.1:{self.port}",
-               "JUPYTERHUB_SERVICE_PREFIX": PREFIX,
-               "JUPYTERHUB_API_URL": f"http://127.0.0.1:{hub_port}/hub/api",
-               "JUPYTERHUB_API_TOKEN": SERVICE_TOKEN,
-               "JUPYTERHUB_CLIENT_ID": "service-rummy-tables",
-               "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS, "access:services"])}
-        env.pop("RUMMY_TEACHER_KEY", None)
-        self.proc = subprocess.Popen([sys.executable, "-m", "tableserver.hub"], cwd=ROOT, env=env,
-                                     stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError("the hub service did not start:\n" + self.log.read_text())
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}{API}/nothing", timeout=1)
-            except urllib.error.HTTPError as e:
-                if e.code != 503:  # 503 while it loads JupyterHub's client
-                    break
-            except OSError:
-                time.sleep(0.05)
-
-    def call(self, method: str, path: str, body: Any = None, user: str | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        h = {"Content-Type": "application/json"} if data is not None else {}
-        if user is not None:
-            token = next(t for t, u in USERS.items() if u["name"] == user)
-            h["Authorization"] = f"token {token}"
-        h.update(headers or {})
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{API}{path}", data=data,
-                                     method=method, headers=h)
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+    with fake_hub_api(USERS) as port:
+        yield port
 
 
 @pytest.fixture(scope="module")
 def svc(tmp_path_factory: pytest.TempPathFactory, fake_hub: int) -> Iterator[HubService]:
     """One service for the tests that make their own tables (a start costs seconds)."""
-    s = HubService(tmp_path_factory.mktemp("hub-service"), fake_hub)
+    s = HubService(tmp_path_factory.mktemp("hub-service"), fake_hub, USERS)
     try:
         yield s
     finally:
@@ -274,7 +172,7 @@ def test_bad_input_is_refused_with_the_reason(svc: HubService) -> None:
 
 
 def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> None:
-    svc = HubService(tmp_path, fake_hub)
+    svc = HubService(tmp_path, fake_hub, USERS)
     try:
         code = table_of_three(svc)
         seats = {n: svc.call("POST", f"/tables/{code}/join", {}, user=n)[1]["seat"]
@@ -284,7 +182,7 @@ def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> No
         assert status == 200 and out["kept"] == 1
     finally:
         svc.kill()
-    again = HubService(svc.data, fake_hub)
+    again = HubService(svc.data, fake_hub, USERS)
     try:
         for name, seat in seats.items():
             status, view = again.call("GET", f"/tables/{code}/state", user=name)
@@ -323,7 +221,7 @@ def test_a_kernel_plays_as_its_servers_hub_user(svc: HubService, monkeypatch: py
                                                 "seats": ["human", "greedy"]}, user="teacher")
     assert status == 201
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-cleo-0123456789")
-    base = f"http://127.0.0.1:{svc.port}{API}"
+    base = svc.api
     game = RemoteGame.join(made["code"], "typed name", api=base)
     assert game.token == "" and game.players[game.seat] == "cleo"
     deadline = time.monotonic() + 30
@@ -366,7 +264,7 @@ def test_the_teachers_page_signs_in_by_the_hub_login(svc: HubService,
     from widgets.classroom import Classroom
     from widgets.remote_table import SeatFinder
 
-    base = f"http://127.0.0.1:{svc.port}{API}"
+    base = svc.api
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ana-0123456789")
     with pytest.raises(RemoteError, match="only a teacher"):
         Classroom(api=base).handoff({})
@@ -388,7 +286,7 @@ def test_a_seat_secret_given_by_the_identity_layer_is_the_seat(tmp_path: Path) -
     """TableService.join(token=...): the seat is the given secret (nothing else
     opens it), a short one is refused, and a restart keeps it."""
     from tableserver import Forbidden, Store, TableService
-    from tableserver.hub import seat_token
+    from tableserver.hub_identity import seat_token
 
     key = "a-teacher-key-for-tests"
     svc = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
@@ -520,7 +418,7 @@ def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
     code = table_of_three(svc)
     assert svc.call("POST", f"/tables/{code}/join", {}, user="gus")[0] == 200
     monkeypatch.setenv("RUMMY_DATA", str(tmp_path / "gus-server"))
-    monkeypatch.setenv("RUMMY_API", f"http://127.0.0.1:{svc.port}{API}")
+    monkeypatch.setenv("RUMMY_API", svc.api)
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-gus-0123456789")
     monkeypatch.setattr(progress, "_learner", None)
     monkeypatch.setattr(progress, "_pending", [])
@@ -549,10 +447,10 @@ def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(
     from rummy.progress import Event
     from tableserver import progress_client
 
-    live = f"http://127.0.0.1:{svc.port}{API}"
+    live = svc.api
     monkeypatch.setattr(progress_client, "_BACKOFF", (0.2,))
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-hana-0123456789")
-    sender = progress_client.Sender(api=f"http://127.0.0.1:{free_port()}{API}")  # nobody there
+    sender = progress_client.Sender(api=f"http://127.0.0.1:{free_port()}{HUB_API}")  # nobody there
     e = Event("hana", "G-7", "q", "a", True, True, "table", 900.0)
     sender.send(e)  # returns at once, raises nothing
     deadline = time.monotonic() + 20
@@ -582,22 +480,22 @@ def test_while_it_loads_the_service_tells_the_hub_it_is_up_and_the_api_to_wait()
     from tornado import httpclient, web
     from tornado.httpserver import HTTPServer
 
-    from tableserver.hub import _StartingHandler
+    from tableserver.hub import StartingPage
 
     async def ask() -> list[tuple[str, int, str]]:
-        app = web.Application([(r".*", _StartingHandler, {"prefix": PREFIX})])
+        app = web.Application([(r".*", StartingPage, {"prefix": HUB_PREFIX})])
         server = HTTPServer(app)
         port = free_port()
         server.listen(port, "127.0.0.1")
         client = httpclient.AsyncHTTPClient()
         out = []
         try:
-            for path in (PREFIX, PREFIX.rstrip("/"), API + "/tables", "/elsewhere"):
+            for path in (HUB_PREFIX, HUB_PREFIX.rstrip("/"), HUB_API + "/tables", "/elsewhere"):
                 r = await client.fetch(f"http://127.0.0.1:{port}{path}", raise_error=False)
                 out.append((path, r.code, r.headers.get("Refresh", "")))
         finally:
             server.stop()
         return out
 
-    assert asyncio.run(ask()) == [(PREFIX, 200, "2"), (PREFIX.rstrip("/"), 200, "2"),
-                                  (API + "/tables", 503, ""), ("/elsewhere", 503, "")]
+    assert asyncio.run(ask()) == [(HUB_PREFIX, 200, "2"), (HUB_PREFIX.rstrip("/"), 200, "2"),
+                                  (HUB_API + "/tables", 503, ""), ("/elsewhere", 503, "")]

@@ -7,62 +7,22 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import rummy
 from rummy.cards import Card
 from tableserver.client import RemoteGame, request
-from tests.test_tableserver_web import KEY, TEACHER, Server
+from tests.servers import KEY, create_table
+from tests.widget_state import widget_state
 from widgets.remote_table import find_seat, shared_table
 
 pytest.importorskip("ipywidgets")
 
 
-@pytest.fixture()
-def api(tmp_path: Path) -> Iterator[str]:
-    s = Server(tmp_path)
-    try:
-        yield f"http://127.0.0.1:{s.port}/rummy/api"
-    finally:
-        s.stop()
-
-
-def create(api: str, body: dict[str, Any]) -> dict[str, Any]:
-    import urllib.request
-
-    req = urllib.request.Request(api + "/tables", data=json.dumps(body).encode(), method="POST",
-                                 headers=TEACHER)
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return dict(json.loads(r.read()))
-
-
-def widget_state(view: Any) -> str:
-    """Everything the kernel would send to the page: every widget's state."""
-    from ipywidgets.widgets.widget import Widget, _instances
-
-    out = []
-    seen: set[int] = set()
-
-    def walk(w: Any) -> None:
-        if id(w) in seen or not isinstance(w, Widget):
-            return
-        seen.add(id(w))
-        state = w.get_state()
-        out.append(json.dumps(state, default=str))
-        for v in state.values():
-            for x in (v if isinstance(v, (list, tuple)) else [v]):
-                if isinstance(x, str) and x.startswith("IPY_MODEL_"):
-                    walk(_instances.get(x[len("IPY_MODEL_"):]))
-    walk(view.widget)
-    return "\n".join(out)
-
-
 def test_a_seat_plays_through_the_same_widgets(api: str) -> None:
-    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    made = create_table(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
     ana = shared_table(made["code"], "Ana", api=api)
     assert ana.table is None and "Waiting for 1 more learner" in ana.note.value
     ben = shared_table(made["code"], "Ben", api=api)
@@ -88,7 +48,7 @@ def test_a_page_refused_as_stale_shows_the_table_as_it_is(api: str) -> None:
     # the seat moves from a second page (a reload, another tab) while the first
     # page has not heard of it yet: the first page's move is refused with the
     # fresh state, and the page must then show that state, not the one it drew
-    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    made = create_table(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
     ana = shared_table(made["code"], "Ana", api=api)
     ben = shared_table(made["code"], "Ben", api=api)
     for page in (ana, ben):
@@ -110,7 +70,7 @@ def test_a_view_that_cant_be_read_leaves_the_page_as_it_was(api: str) -> None:
     # a newer view with a card no deck has: refused, and the page keeps the
     # view and the observation it had, of one version (not a new view beside
     # an old observation)
-    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    made = create_table(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
     ana = shared_table(made["code"], "Ana", api=api).game
     shared_table(made["code"], "Ben", api=api)
     ana.refresh()
@@ -124,7 +84,7 @@ def test_a_view_that_cant_be_read_leaves_the_page_as_it_was(api: str) -> None:
 
 
 def test_gin_pages_hold_only_their_own_cards(api: str) -> None:
-    made = create(api, {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0})
+    made = create_table(api, {"variant": "gin_three", "seats": ["human"] * 3, "speed": 0})
     pages = [shared_table(made["code"], n, api=api) for n in ("Ana", "Ben", "Cleo")]
     for p in pages:
         p.game.refresh()
@@ -154,8 +114,8 @@ def test_gin_pages_hold_only_their_own_cards(api: str) -> None:
 
 
 def test_a_reload_returns_to_the_seat_with_the_token(api: str) -> None:
-    made = create(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
-                        "speed": 0})
+    made = create_table(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
+                              "speed": 0})
     ana = shared_table(made["code"], "Ana", api=api)
     shared_table(made["code"], "Ben", api=api)
     again = shared_table(made["code"], token=ana.game.token, api=api)
@@ -171,8 +131,8 @@ def test_a_reopened_join_link_keeps_its_one_seat(api: str) -> None:
     """The page says which seat the browser kept before the kernel joins:
     the same link opened again returns to it; another name on the same
     computer (a shared one) takes a seat of its own."""
-    made = create(api, {"variant": "big_table", "seats": ["human"] * 3 + ["greedy"],
-                        "speed": 10, "timeout": None})
+    made = create_table(api, {"variant": "big_table", "seats": ["human"] * 3 + ["greedy"],
+                              "speed": 10, "timeout": None})
     code = made["code"]
     first = find_seat(code, "Ana", api=api)
     assert first.seat is None  # nothing joined before the page spoke
@@ -348,7 +308,7 @@ def test_a_page_opens_its_next_poll_while_it_redraws(api: str) -> None:
     import threading
     import time
 
-    made = create(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
+    made = create_table(api, {"variant": "three_thirteen", "seats": ["human", "human"], "speed": 0})
     polls: list[float] = []
     redraws: list[tuple[float, float]] = []
 

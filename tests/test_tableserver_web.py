@@ -8,126 +8,29 @@ restart.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import socket
-import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-API = "/rummy/api"
-#: The teacher key the test servers are given (RUMMY_TEACHER_KEY).
-KEY = "teacher-key-of-the-tests-0123456789"
-JSON = {"Content-Type": "application/json"}
-TEACHER = {**JSON, "X-Rummy-Teacher-Key": KEY}
+from tests.browser import harness
+from tests.servers import JSON, KEY, ROOT, TEACHER, Server, TableServer, free_port, new_table
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``python -m tableserver`` on a free loopback port, data in ``data``."""
-
-    def __init__(self, data: Path, extra_env: dict[str, str] | None = None) -> None:
-        self.data = data
-        self.port = free_port()
-        self.log = data / f"server-{self.port}.log"
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
-               "RUMMY_TEACHER_KEY": KEY, **(extra_env or {})}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tableserver", "--port", str(self.port), "--data", str(data)],
-            cwd=ROOT, env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
-            start_new_session=True)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the table service did not start:\n"
-                                       + self.log.read_text()) from None
-                time.sleep(0.05)
-
-    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
-             raw: bytes | None = None) -> tuple[int, Any]:
-        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        if headers is None:
-            headers = dict(JSON) if data is not None else {}
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{API}{path}", data=data,
-                                     method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def kill(self) -> None:
-        """SIGKILL: no clean shutdown, nothing flushed at exit."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-def restart(s: Server) -> Server:
-    s.kill()
-    return Server(s.data)
-
-
-def new_table(s: Server, variant: str = "big_table", seats: list[str] | None = None,
-              names: tuple[str, ...] = ("Ana", "Ben", "Cleo"), **kw: Any
-              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    seats = seats or ["human", "human", "human"]
-    status, made = s.call("POST", "/tables", {"teacher_key": KEY, "variant": variant,
-                                              "seats": seats, **kw})
-    assert status == 201, made
-    joined = []
-    for name in names[:seats.count("human")]:
-        status, j = s.call("POST", f"/tables/{made['code']}/join", {"name": name})
-        assert status == 200, j
-        joined.append(j)
-    return made, joined
-
-
-def state(s: Server, code: str, token: str) -> dict[str, Any]:
+def state(s: TableServer, code: str, token: str) -> dict[str, Any]:
     status, view = s.call("GET", f"/tables/{code}/state?token={token}")
     assert status == 200, view
     return view
 
 
-def mover(s: Server, code: str, joined: list[dict[str, Any]]) -> tuple[dict[str, Any],
+def mover(s: TableServer, code: str, joined: list[dict[str, Any]]) -> tuple[dict[str, Any],
                                                                         dict[str, Any]]:
     """A seat with a move to make, and its state."""
     for j in joined:
@@ -148,25 +51,25 @@ def mover(s: Server, code: str, joined: list[dict[str, Any]]) -> tuple[dict[str,
     (b'{"variant": "three_thirteen", "seats": ["human", "human"], "options": {"aces": "up"}}',
      "aces"),
 ])
-def test_create_refuses_bad_input(server: Server, raw: bytes, says: str) -> None:
+def test_create_refuses_bad_input(server: TableServer, raw: bytes, says: str) -> None:
     status, body = server.call("POST", "/tables", raw=raw, headers=TEACHER)
     assert status == 400 and says in body["error"]
 
 
-def test_bodies_are_size_limited(server: Server) -> None:
+def test_bodies_are_size_limited(server: TableServer) -> None:
     big = {"teacher_key": KEY, "variant": "gin_three", "seats": ["human"] * 3, "options": {},
            "pad": "x" * 20_000}
     status, body = server.call("POST", "/tables", big)
     assert status == 413 and "16384" in body["error"]
 
 
-def test_unknown_endpoints_answer_json_404(server: Server) -> None:
+def test_unknown_endpoints_answer_json_404(server: TableServer) -> None:
     assert server.call("GET", "/nothing")[0] == 404
     status, body = server.call("GET", "/tables/ABCD-EFGH-JKMN/state?token=x")
     assert status == 404 and "there is no table" in body["error"]
 
 
-def test_create_and_admin_view_survive_a_restart(server: Server) -> None:
+def test_create_and_admin_view_survive_a_restart(server: TableServer) -> None:
     made, joined = new_table(server, seats=["human", "human", "greedy"], names=("Ana", "Ben"),
                              speed=10)  # the bot waits: nothing moves during the test
     code, admin = made["code"], KEY
@@ -177,7 +80,7 @@ def test_create_and_admin_view_survive_a_restart(server: Server) -> None:
     assert status == 200
     assert [(x["name"], x["joined"]) for x in view["table"]["seats"]] == [
         ("Ana", True), ("Ben", True), ("Greedy bot 3", False)]
-    again = restart(server)
+    again = server.restart()
     try:
         assert again.call("GET", f"/tables/{code}",
                           headers={"X-Rummy-Teacher-Key": admin})[1] == view
@@ -187,13 +90,13 @@ def test_create_and_admin_view_survive_a_restart(server: Server) -> None:
 
 # -- POST /tables/CODE/join ------------------------------------------------------------------
 
-def test_join_bad_input_full_table_and_restart(server: Server) -> None:
+def test_join_bad_input_full_table_and_restart(server: TableServer) -> None:
     made, joined = new_table(server, seats=["human", "human", "greedy"], names=("Ana",))
     code = made["code"]
     assert server.call("POST", f"/tables/{code}/join", raw=b"name=Ben")[0] == 400
     assert server.call("POST", f"/tables/{code}/join", {"name": ""})[0] == 400
     assert server.call("POST", "/tables/ABCD-EFGH-JKMN/join", {"name": "Ben"})[0] == 404
-    again = restart(server)
+    again = server.restart()
     try:
         status, ben = again.call("POST", f"/tables/{code}/join", {"name": "Ben"})
         assert status == 200 and ben["seat"] == 1
@@ -206,7 +109,7 @@ def test_join_bad_input_full_table_and_restart(server: Server) -> None:
 
 # -- GET /tables/CODE/state ------------------------------------------------------------------
 
-def test_state_needs_the_seats_token_and_survives_a_restart(server: Server) -> None:
+def test_state_needs_the_seats_token_and_survives_a_restart(server: TableServer) -> None:
     made, joined = new_table(server)
     code = made["code"]
     for bad in ("", "?token=", "?token=abc", f"?token={KEY}x"):
@@ -220,7 +123,7 @@ def test_state_needs_the_seats_token_and_survives_a_restart(server: Server) -> N
     assert len({tuple(h) for h in hands.values()}) == 3  # three different hands
     for v in views.values():  # and each view holds one of them: its own
         assert sum(1 for h in hands.values() if h == v["hand"]) == 1
-    again = restart(server)
+    again = server.restart()
     try:
         for j in joined:
             assert state(again, code, j["token"]) == views[j["seat"]]
@@ -233,7 +136,7 @@ def test_state_needs_the_seats_token_and_survives_a_restart(server: Server) -> N
 
 # -- POST /tables/CODE/act ---------------------------------------------------------------------
 
-def test_act_wrong_token_bad_input_illegal_stale_and_restart(server: Server) -> None:
+def test_act_wrong_token_bad_input_illegal_stale_and_restart(server: TableServer) -> None:
     made, joined = new_table(server, "three_thirteen", ["human", "human"])
     code = made["code"]
     j, view = mover(server, code, joined)
@@ -254,7 +157,7 @@ def test_act_wrong_token_bad_input_illegal_stale_and_restart(server: Server) -> 
     status, body = server.call("POST", url, {"token": j["token"], "action": "draw stock",
                                              "version": version})
     assert status == 409 and body["state"] == after
-    again = restart(server)
+    again = server.restart()
     try:
         assert state(again, code, j["token"]) == after
         discard = after["legal_actions"][0]
@@ -265,7 +168,7 @@ def test_act_wrong_token_bad_input_illegal_stale_and_restart(server: Server) -> 
         again.stop()
 
 
-def test_every_acknowledged_move_survives_sigkill(server: Server) -> None:
+def test_every_acknowledged_move_survives_sigkill(server: TableServer) -> None:
     made, joined = new_table(server, "big_table", ["human", "human", "human", "greedy"],
                              speed=0, pause_between_hands=False)
     code = made["code"]
@@ -279,7 +182,7 @@ def test_every_acknowledged_move_survives_sigkill(server: Server) -> None:
                 assert status == 200
                 acked += 1
     last = {j["seat"]: state(server, code, j["token"]) for j in joined}
-    again = restart(server)
+    again = server.restart()
     try:
         assert {j["seat"]: state(again, code, j["token"]) for j in joined} == last
     finally:
@@ -289,7 +192,7 @@ def test_every_acknowledged_move_survives_sigkill(server: Server) -> None:
 
 # -- GET /tables/CODE/wait -----------------------------------------------------------------------
 
-def test_wait_answers_at_once_when_behind_and_wakes_on_a_move(server: Server) -> None:
+def test_wait_answers_at_once_when_behind_and_wakes_on_a_move(server: TableServer) -> None:
     made, joined = new_table(server, "three_thirteen", ["human", "human"])
     code = made["code"]
     j, view = mover(server, code, joined)
@@ -317,7 +220,7 @@ def test_wait_answers_at_once_when_behind_and_wakes_on_a_move(server: Server) ->
     status, same = server.call(
         "GET", f"/tables/{code}/wait?token={other['token']}&version={news['version']}&timeout=0.3")
     assert status == 200 and same["version"] == news["version"]  # a timeout: no news
-    again = restart(server)
+    again = server.restart()
     try:
         status, after = again.call(
             "GET", f"/tables/{code}/wait?token={other['token']}&version=0")
@@ -328,7 +231,7 @@ def test_wait_answers_at_once_when_behind_and_wakes_on_a_move(server: Server) ->
 
 # -- the teacher's endpoints -----------------------------------------------------------------------
 
-def test_next_remove_and_close_need_the_teacher_key_and_survive_a_restart(server: Server
+def test_next_remove_and_close_need_the_teacher_key_and_survive_a_restart(server: TableServer
                                                                           ) -> None:
     made, joined = new_table(server, "three_thirteen", ["human", "human", "greedy"],
                              names=("Ana",))
@@ -348,7 +251,7 @@ def test_next_remove_and_close_need_the_teacher_key_and_survive_a_restart(server
                                                                   "seat": 0})
     assert status == 200 and not view["table"]["seats"][0]["joined"]
     assert server.call("GET", f"/tables/{code}/state?token={joined[0]['token']}")[0] == 403
-    again = restart(server)
+    again = server.restart()
     try:
         assert again.call("GET", f"/tables/{code}/state?token={joined[0]['token']}")[0] == 403
         status, view = again.call("GET", f"/tables/{code}",
@@ -358,7 +261,7 @@ def test_next_remove_and_close_need_the_teacher_key_and_survive_a_restart(server
         assert status == 200 and view["status"] == "closed"
     finally:
         again.stop()
-    third = Server(server.data)
+    third = TableServer(server.data)
     try:
         status, body = third.call("POST", f"/tables/{code}/join", {"name": "Dev"})
         assert status == 410 and "closed" in body["error"]
@@ -366,7 +269,7 @@ def test_next_remove_and_close_need_the_teacher_key_and_survive_a_restart(server
         third.stop()
 
 
-def test_tokens_never_reach_the_servers_log(server: Server) -> None:
+def test_tokens_never_reach_the_servers_log(server: TableServer) -> None:
     made, joined = new_table(server)
     code = made["code"]
     for j in joined:
@@ -374,7 +277,7 @@ def test_tokens_never_reach_the_servers_log(server: Server) -> None:
         server.call("GET", f"/tables/{code}/wait?token={j['token']}&version=0")
     server.call("GET", f"/tables/{code}", headers={"X-Rummy-Teacher-Key": KEY})
     server.stop()
-    log = server.log.read_text()
+    log = server.log()
     assert "/state" in log
     for t in [j["token"] for j in joined] + [KEY, made["spectator_token"]]:
         assert t not in log
@@ -393,8 +296,6 @@ def _get(url: str) -> tuple[int, str]:
 def test_make_app_serves_the_api_beside_the_apps(tmp_path: Path) -> None:
     """`make app`'s server (tableserver.voila_app): the landing page and the
     API on one origin, tables in RUMMY_DATA, kernels told where the API is."""
-    from tests.browser import harness
-
     with harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}
                              ) as voila:
         status, page = _get(voila.base)
@@ -435,16 +336,14 @@ def _environ(proc: Path) -> dict[str, str]:
 
 def test_the_jupyter_server_extension_serves_the_api(tmp_path: Path) -> None:
     """With `jupyter server` (as on Binder) the extension serves the same API."""
-    from tests.browser import harness
-
-    port = harness.free_port()
+    port = free_port()
     env = {**os.environ, "RUMMY_DATA": str(tmp_path), "PYTHONPATH": str(ROOT),
            "RUMMY_TEACHER_KEY": KEY}
     argv = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}",
             "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", "--allow-root",
             "--IdentityProvider.token=t", f"--ServerApp.root_dir={ROOT}",
             "--ServerApp.jpserver_extensions={'tableserver': True}"]
-    with harness.Server(argv, port, ROOT, env, f"http://127.0.0.1:{port}/",
+    with Server(argv, port, ROOT, env, f"http://127.0.0.1:{port}/",
                         ready_path="api/status?token=t") as server:
         base = server.base + "rummy/api"
         req = urllib.request.Request(base + "/tables", method="POST", data=json.dumps(

@@ -1,8 +1,10 @@
 """Run the kit's apps the way a learner sees them: a Voilà server and Chromium.
 
 Shared by the browser tests (``tests/browser``), ``benchmarks/ui.py`` and
-``scripts/screenshots.py``.  Nothing here downloads a browser: Playwright
-drives Debian's ``/usr/bin/chromium``.
+``scripts/screenshots.py``.  The servers (Voilà, Jupyter server, JupyterLab)
+are started as every test server is (``tests/servers.py``: a free port, a
+log, waiting until ready, stopping).  Nothing here downloads a browser:
+Playwright drives Debian's ``/usr/bin/chromium``.
 
 >>> app_url("http://127.0.0.1:1/", "three_thirteen", seed=7, variant="tre_tretton")
 'http://127.0.0.1:1/voila/render/notebooks/apps/three_thirteen.ipynb?seed=7&variant=tre_tretton'
@@ -18,21 +20,28 @@ import http.server
 import os
 import re
 import shutil
-import socket
-import ssl
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run from benchmarks/ or scripts/: tests.servers is found
+    sys.path.insert(0, str(ROOT))
+
+from tests import servers  # noqa: E402
+from tests.servers import STARTED, free_port  # noqa: E402
+
+__all__ = ["STARTED", "Server", "free_port", "app_url", "start_voila", "start_jupyter_server",
+           "start_lab", "serve_static", "chromium", "patient", "open_with_new_kernel",
+           "page_text", "page_tracebacks", "wait_rendered", "clean_copy", "frame_text", "Watch",
+           "find_tracebacks", "jupyter_path"]
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless=new",
@@ -76,66 +85,15 @@ def find_tracebacks(text: str) -> list[str]:
     return found
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on right now (on the loopback interface)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def app_url(base: str, app: str, **query: Any) -> str:
     """The address of an app notebook on a Voilà server at ``base``."""
     url = base.rstrip("/") + f"/voila/render/notebooks/apps/{app}.ipynb"
     return url + ("?" + urlencode(query) if query else "")
 
 
-def _wait_http(url: str, timeout: float, proc: subprocess.Popen[bytes] | None = None,
-               context: ssl.SSLContext | None = None) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"the server stopped with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2, context=context):
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.2)
-    raise TimeoutError(f"nothing answered at {url} within {timeout:.0f} s")
-
-
-#: Every server started in this test session, so that a failed test's report
-#: can show what the servers it used printed (see conftest.py).
-STARTED: list[Server] = []
-
-
-class Server:
-    """A server process on a free loopback port, its output kept in a log file
-    (``context``: how an HTTPS server's certificate is checked while waiting)."""
-
-    def __init__(self, argv: Sequence[str], port: int, cwd: Path, env: dict[str, str],
-                 base: str, ready_path: str = "", context: ssl.SSLContext | None = None
-                 ) -> None:
-        self.port = port
-        self.base = base
-        self.log_path = Path(tempfile.mkstemp(prefix="rummy-server-", suffix=".log")[1])
-        self._log = self.log_path.open("wb")
-        STARTED.append(self)
-        self.proc = subprocess.Popen(
-            list(argv), cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            _wait_http(self.base.rstrip("/") + "/" + ready_path, 90, self.proc, context)
-        except Exception as exc:
-            self.stop()
-            raise RuntimeError(f"{argv[2:4]} did not start: {exc}\n"
-                               + self.log_path.read_text(errors="replace")[-3000:]) from exc
-
-    def log(self) -> str:
-        """Everything the server (and its kernels) printed so far."""
-        if not self._log.closed:
-            self._log.flush()
-        return self.log_path.read_text(errors="replace")
+class Server(servers.Server):
+    """A Jupyter server, Voilà or JupyterLab of the kit (``tests/servers.py``),
+    whose log can be searched for what failed in a kernel."""
 
     def tracebacks(self) -> list[str]:
         """Tracebacks a kernel printed (a widget callback that failed), leaving out
@@ -152,24 +110,8 @@ class Server:
                     found.append(line.strip())
         return found
 
-    def stop(self) -> None:
-        """Stop the server and its kernels (its own process group only)."""
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, 15)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.proc.pid, 9)
-                self.proc.wait(5)
-        self._log.close()
-
     def __enter__(self) -> Server:
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 def jupyter_path(root: Path = ROOT) -> str:

@@ -25,16 +25,16 @@ def main() -> None:
     """Serve, the table service's seeds taken from ``RUMMY_TEST_SEEDS``.
     (Nothing happens at import: ``make unit`` imports this file for doctests.)"""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from tableserver import core
+    from tableserver import service
 
     seeds = itertools.cycle([int(s) for s in os.environ["RUMMY_TEST_SEEDS"].split(",")])
-    init = core.TableService.__init__
+    init = service.TableService.__init__
 
-    def seeded_init(self: core.TableService, *args: Any, **kwargs: Any) -> None:
+    def seeded_init(self: service.TableService, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("seeds", lambda: next(seeds))
         init(self, *args, **kwargs)
 
-    core.TableService.__init__ = seeded_init  # type: ignore[method-assign]
+    service.TableService.__init__ = seeded_init  # type: ignore[method-assign]
     runpy.run_module("tableserver.voila_app", run_name="__main__", alter_sys=True)
 
 

@@ -18,18 +18,8 @@ grid under her hub name.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
-import os
-import secrets
-import shutil
-import signal
-import subprocess
-import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +27,8 @@ from typing import Any
 import harness
 import pytest
 from test_classroom import Learner, play_one_move
+
+from tests.servers import DemoHub
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -53,61 +45,6 @@ CALL_JS = """async ([method, path, body]) => {
     body: body === null ? undefined : JSON.stringify(body)});
   return [r.status, await r.json()];
 }"""
-
-
-class DemoHub:
-    def __init__(self, data: Path) -> None:
-        self.port = harness.free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.password = secrets.token_urlsafe(12)
-        self.log_path = data / "hub.log"
-        self.data = data
-        self.api_port = harness.free_port()
-        env = {**os.environ, "RUMMY_HUB_PASSWORD": self.password, "RUMMY_BOT_PACE": "0",
-               "RUMMY_HUB_API_PORT": str(self.api_port),
-               "RUMMY_HUB_PROXY_API_PORT": str(harness.free_port()),
-               "RUMMY_HUB_SERVICE_PORT": str(harness.free_port())}
-        self.proc = subprocess.Popen(
-            ["make", "--no-print-directory", "hub", f"HUB_PORT={self.port}",
-             f"HUB_DATA={data / 'hub'}"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-            stdout=self.log_path.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 120
-        while True:  # up once the proxy routes the service (the hub's login is behind it)
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("make hub did not start:\n" + self.log()[-4000:])
-            try:
-                urllib.request.urlopen(self.base + SERVICE + "rummy/api/tables", timeout=2)
-            except urllib.error.HTTPError as e:
-                if e.code == 401:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.25)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-        # what the hub started in sessions of their own (the service, the proxy, users'
-        # servers) and did not stop, e.g. after a failed start: found by this test's folder
-        # the users' servers' runtime folder (jupyterhub_config.py's RUNTIME)
-        digest = hashlib.sha256(str((self.data / "hub").resolve()).encode()).hexdigest()[:10]
-        shutil.rmtree(Path(tempfile.gettempdir()) / f"rummy-hub-{digest}", ignore_errors=True)
-        mine = str(self.data).encode()
-        for proc in Path("/proc").iterdir():
-            with contextlib.suppress(OSError, ValueError):
-                if proc.name.isdigit() and (mine in (proc / "environ").read_bytes()
-                                            or mine in (proc / "cmdline").read_bytes()):
-                    os.kill(int(proc.name), signal.SIGKILL)
 
 
 @pytest.fixture(scope="module")

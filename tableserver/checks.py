@@ -1,0 +1,145 @@
+"""What a request to the table service may ask: a new table's variant,
+seats, options and settings, a learner's name, a flag.  Each check answers
+the clean value or raises :class:`tableserver.errors.BadRequest` saying
+what would have been valid; :class:`Quota` caps how many tables one client
+makes in an hour (:class:`tableserver.errors.TooMany`).
+
+>>> new_table("three_thirteen", ["human", " Greedy"], None, timeout=None, speed=0,
+...           pause_between_hands=True, stand_in="greedy", hints=False)[1:]
+(['human', 'greedy'], {}, {'timeout': None, 'speed': 0.0, 'pause_between_hands': True, 'stand_in': 'greedy', 'hints': False})
+>>> learner_name("  Ana   Lee ")
+'Ana Lee'
+>>> seconds(3, "speed", high=2.0)
+Traceback (most recent call last):
+...
+tableserver.errors.BadRequest: speed must be a number of seconds from 0 to 2
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from typing import Any
+
+import rummy
+from rummy.bots import bot_names
+from rummy.game import GameError
+from rummy.variants import Variant, VariantError, find_variant
+from tableserver.errors import BadRequest, TooMany
+from tableserver.tables import MAX_NAME
+
+__all__ = ["new_table", "learner_name", "seconds", "flag", "bot_name", "Quota"]
+
+
+def new_table(variant: Any, seats: Any, options: Any, *, timeout: Any, speed: Any,
+              pause_between_hands: Any, stand_in: Any, hints: Any
+              ) -> tuple[Variant, list[str], dict[str, Any], dict[str, Any]]:
+    """A new table's variant, seat kinds (``"human"`` or a bot's name per
+    seat), options and settings (see :meth:`TableService.create
+    <tableserver.service.TableService.create>`)."""
+    try:
+        v = find_variant(variant) if isinstance(variant, str) else None
+    except VariantError as e:
+        raise BadRequest(str(e)) from None
+    if v is None:
+        raise BadRequest("variant must be a variant's name, one of: "
+                         + ", ".join(rummy.variant_names()))
+    if not isinstance(seats, list) or not seats:
+        raise BadRequest('seats must be a list with "human" or a bot name per seat, e.g. '
+                         '["human", "human", "greedy"]')
+    kinds = []
+    for s in seats:
+        k = s.strip().lower() if isinstance(s, str) else None
+        if k != "human" and k not in bot_names():
+            raise BadRequest(f"seat {s!r} is not allowed: each seat is \"human\" or a bot, "
+                             "one of: " + ", ".join(bot_names()))
+        kinds.append(k)
+    try:
+        v.check_players(len(kinds))
+    except (GameError, VariantError, ValueError) as e:
+        raise BadRequest(str(e)) from None
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise BadRequest("options must be an object of the variant's options, e.g. "
+                         '{"jokers": 2}')
+    try:
+        v.resolve(**options)
+    except (VariantError, TypeError, ValueError) as e:
+        raise BadRequest(str(e)) from None
+    settings = {
+        "timeout": seconds(timeout, "timeout", allow_none=True, low=5.0),
+        "speed": seconds(speed, "speed", low=0.0, high=10.0),
+        "pause_between_hands": flag(pause_between_hands, "pause_between_hands"),
+        "stand_in": bot_name(stand_in),
+        "hints": flag(hints, "hints"),  # learners' pages offer Hint and "Do it for me"
+    }
+    return v, kinds, dict(options), settings
+
+
+def learner_name(name: Any) -> str:
+    """The name a learner joins with, its spaces made single."""
+    if not isinstance(name, str) or not name.strip():
+        raise BadRequest(f"name must be a non-empty text of at most {MAX_NAME} characters")
+    clean = " ".join(name.split())
+    if len(clean) > MAX_NAME or not clean.isprintable():
+        raise BadRequest(f"name must be a non-empty text of at most {MAX_NAME} printable "
+                         "characters")
+    return clean
+
+
+def seconds(value: Any, name: str, *, allow_none: bool = False, low: float = 0.0,
+            high: float = 86400.0) -> float | None:
+    """A number of seconds from ``low`` to ``high`` (or None, with ``allow_none``)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not math.isfinite(value) or not low <= value <= high:
+        extra = " or null (never)" if allow_none else ""
+        raise BadRequest(f"{name} must be a number of seconds from {low:g} to {high:g}{extra}")
+    return float(value)
+
+
+def flag(value: Any, name: str) -> bool:
+    """True or false, nothing else."""
+    if not isinstance(value, bool):
+        raise BadRequest(f"{name} must be true or false")
+    return value
+
+
+def bot_name(value: Any) -> str:
+    """A bot's name (any case) as the registry spells it."""
+    k = value.strip().lower() if isinstance(value, str) else None
+    if k not in bot_names():
+        raise BadRequest(f"stand_in must be a bot, one of: {', '.join(bot_names())}")
+    return k
+
+
+class Quota:
+    """At most ``per_hour`` new tables for each client in any hour.
+
+    >>> q = Quota(1)
+    >>> q.check("10.0.0.7", 0.0); q.count("10.0.0.7", 0.0)
+    >>> q.check("10.0.0.7", 3599.0)
+    Traceback (most recent call last):
+    ...
+    tableserver.errors.TooMany: you made 1 tables in the last hour, the limit: close or reuse a table, or wait
+    >>> q.check("10.0.0.7", 3600.0)
+    """
+
+    def __init__(self, per_hour: int) -> None:
+        self.per_hour = int(per_hour)
+        self._made: dict[str, deque[float]] = {}  # client -> when it made its last tables
+
+    def check(self, client: str, now: float) -> None:
+        """:class:`TooMany` if ``client`` made ``per_hour`` tables in the hour before ``now``."""
+        made = self._made.setdefault(client, deque())
+        while made and made[0] <= now - 3600:
+            made.popleft()
+        if len(made) >= self.per_hour:
+            raise TooMany(f"you made {len(made)} tables in the last hour, the limit: "
+                          "close or reuse a table, or wait")
+
+    def count(self, client: str, now: float) -> None:
+        """``client`` made a table at ``now``."""
+        self._made.setdefault(client, deque()).append(now)

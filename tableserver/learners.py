@@ -1,0 +1,159 @@
+"""What a learner does at a shared table: join, read, wait for news, act.
+
+Each is a method of the table service (:class:`tableserver.service.TableService`),
+built on :class:`tableserver.core.ServiceCore`.  A seat is its token: a
+view is built from that seat's own observation, a move is the engine's to
+judge, and a page that showed an old version gets :class:`Conflict` with the
+fresh state instead of a move it did not mean.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from rummy.game import Action, GameError
+from tableserver.checks import learner_name
+from tableserver.core import ServiceCore
+from tableserver.errors import BadRequest, Conflict, Forbidden
+from tableserver.presence import mark_seen, mark_watching
+from tableserver.tables import token_digest
+
+__all__ = ["LearnerActions"]
+
+log = logging.getLogger("tableserver")
+
+
+class LearnerActions(ServiceCore):
+    """The learners' side of the table service's API."""
+
+    def join(self, code: Any, name: Any, *, token: str | None = None) -> dict[str, Any]:
+        """Take the next free human seat under ``name``: answers the seat
+        number and its secret token (keep it: it is the seat).  A page that
+        kept a seat's token returns to it instead of joining again.  An
+        identity layer (:mod:`tableserver.hub`) gives the seat's ``token``
+        itself (a secret of at least 32 characters it derives from who joins)."""
+        if token is not None and (not isinstance(token, str) or len(token) < 32):
+            raise ValueError("a given seat token must be a secret of at least 32 characters")
+        clean = learner_name(name)
+        with self.changing(code) as table:
+            if table.status == "over":
+                raise Conflict(f"table {table.code} has finished its game: nobody can join")
+            if table.locked:
+                raise Forbidden(f"the teacher locked table {table.code}: nobody else can join")
+            if clean.casefold() in table.turned_away:
+                raise Forbidden(f"the teacher turned the name {clean!r} away from table "
+                                f"{table.code}")
+            free = [i for i, s in enumerate(table.seats) if s.human and s.token is None]
+            if not free:
+                humans = sum(1 for s in table.seats if s.human)
+                raise Conflict(f"table {table.code} is full: all {humans} learners' seats are "
+                               "taken")
+            seat = free[0]
+            s = table.seats[seat]
+            if token is None:
+                token = secrets.token_urlsafe(24)
+            s.token = token_digest(token)
+            s.away = s.polled = s.left = s.dropped = False
+            s.last_seen = self.clock()
+            taken = {t.name.lower() for i, t in enumerate(table.seats) if i != seat}
+            final, k = clean, 2
+            while final.lower() in taken:
+                final, k = f"{clean} {k}", k + 1
+            s.name = final
+            if table.game is not None:  # a late joiner: the game calls them by their name
+                table.rename(seat, final)
+            table.version += 1
+            if table.status == "waiting" and all(t.token is not None for t in table.seats
+                                                 if t.human):
+                self.start_game(table)
+            self.save(table)
+            log.info("table %s: seat %d joined", table.code, seat)
+            out = {"code": table.code, "seat": seat, "name": s.name, "token": token}
+        return out
+
+    def state(self, code: Any, token: Any) -> dict[str, Any]:
+        """What the token's holder may see: a seat's observation (its own
+        hand, the public table), or for the spectator token what every
+        seat sees alike."""
+        with self.tables_lock:
+            table = self.table(code)
+            who = self.who(table, token, allow_teacher=True)
+            changed = mark_seen(table, who, self.clock())
+            out = table.view(who)
+        self.settle(table)
+        if changed:
+            self.notify(table.code)
+        return out
+
+    def version(self, code: Any, token: Any) -> int:
+        """The table's version (it grows with every change), for a token of
+        this table."""
+        with self.tables_lock:
+            table = self.table(code, allow_closed=True)
+            self.who(table, token, allow_teacher=True)
+            return table.version
+
+    def watch(self, code: Any, token: Any, delta: int, *, dropped: bool = False) -> None:
+        """A long poll for ``token``'s seat opens (``delta`` 1) or ends (-1;
+        ``dropped``: the page cut it off before it was answered, as when the
+        page is closed): a learner waiting for news is present."""
+        with self.tables_lock:
+            table = self.table(code, allow_closed=True)
+            who = self.who(table, token, allow_teacher=True)
+            back = mark_watching(table, who, delta, dropped, self.clock())
+        if back:
+            self.notify(table.code)
+
+    def act(self, code: Any, token: Any, action: Any, version: Any = None) -> dict[str, Any]:
+        """Make ``action`` (text such as ``"discard 9c"``) for the token's seat.
+
+        ``version`` is the table version the page showed: a move that is no
+        longer legal because the table moved on gets :class:`Conflict` with
+        the fresh state; an illegal move on a fresh page gets
+        :class:`BadRequest` with the engine's reason.  Answers the seat's
+        new state once the move is saved.  The advisor at a Gin table gives
+        advice with ``"advise draw stock"``."""
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise BadRequest("version must be the whole number the table's state showed")
+        if not isinstance(action, str) or not action.strip() or len(action) > 200:
+            raise BadRequest("action must be a move as text, e.g. \"draw stock\" or "
+                             "\"discard 9c\"")
+        with self.changing(code) as table:
+            who = self.who(table, token)
+            if not isinstance(who, int):
+                raise Forbidden("this token may watch the table but not move: use a seat's "
+                                "token")
+            seat = who
+            mark_seen(table, seat, self.clock())
+            stale = version is not None and version < table.version
+            if table.status != "playing":
+                reason = {
+                    "waiting": "the game has not started yet: the teacher starts it",
+                    "paused": "the hand is over: the teacher starts the next hand",
+                    "over": "the game is over: no more moves",
+                }.get(table.status, f"the table is {table.status}")
+                if stale:
+                    raise Conflict(reason, table.view(seat))
+                raise BadRequest(reason)
+            game = table.game
+            try:
+                parsed = Action.parse(action)
+                if table.variant.family == "gin" and parsed.verb.startswith("advise"):
+                    advice = Action.parse(action.strip()[len("advise"):].strip())
+                    game.advise(advice, player=seat)
+                    table.version += 1
+                    out = table.view(seat)
+                else:
+                    game.apply(parsed, player=seat)
+                    out = None
+            except GameError as e:
+                if stale:
+                    raise Conflict(f"the table moved on since your page was drawn: {e}",
+                                   table.view(seat)) from None
+                raise BadRequest(str(e)) from None
+            if out is None:
+                self.commit_move(table, seat, parsed)
+                out = table.view(seat)
+        return out
