@@ -34,8 +34,8 @@ talks to the API over HTTP and holds no widget (the views that use it are in
 :mod:`widgets`).  It imports :mod:`rummy`, :mod:`tableserver.wire` and the
 standard library, never a server module.
 
-This ``__init__`` exports the server's Python API and imports nothing that
-serves HTTP.
+This ``__init__`` exports the server's Python API and imports none of it
+until a name is asked for: importing the client loads no server module.
 
 >>> from tableserver import normal_code
 >>> normal_code("abcd efgh jkmn")
@@ -44,31 +44,32 @@ serves HTTP.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from tableserver.errors import (
-    BadRequest,
-    Conflict,
-    Forbidden,
-    Gone,
-    NotFound,
-    NotSaved,
-    ServiceError,
-    TooMany,
-)
-from tableserver.service import TableService, service_options
-from tableserver.store import Saved, Store, StoreLost, tables_path
-from tableserver.tables import CODE_ALPHABET, STATUSES, new_code, normal_code
-from tableserver.wire import decode, decode_observation, encode
+#: Where each exported name lives.  They load on first use, so that a learner's
+#: kernel, which imports only the client (``tableserver.client``), loads no
+#: server module.
+_HOMES = {
+    **dict.fromkeys(("ServiceError", "BadRequest", "Forbidden", "NotFound", "Conflict", "Gone",
+                     "NotSaved", "TooMany"), "tableserver.errors"),
+    **dict.fromkeys(("TableService", "service_options"), "tableserver.service"),
+    **dict.fromkeys(("Store", "StoreLost", "Saved", "tables_path"), "tableserver.store"),
+    **dict.fromkeys(("new_code", "normal_code", "CODE_ALPHABET", "STATUSES"), "tableserver.tables"),
+    **dict.fromkeys(("encode", "decode", "decode_observation"), "tableserver.wire"),
+}
 
-__all__ = [
-    "TableService", "ServiceError", "BadRequest", "Forbidden", "NotFound", "Conflict", "Gone",
-    "NotSaved", "TooMany", "service_options",
-    "new_code", "normal_code", "CODE_ALPHABET", "STATUSES",
-    "Store", "StoreLost", "Saved", "tables_path",
-    "encode", "decode", "decode_observation",
-    "_jupyter_server_extension_points",
-]
+__all__ = [*_HOMES, "_jupyter_server_extension_points"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'tableserver' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
 
 
 def _jupyter_server_extension_points() -> list[dict[str, Any]]:
