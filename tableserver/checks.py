@@ -24,9 +24,9 @@ from typing import Any
 import rummy
 from rummy.bots import bot_names
 from rummy.game import GameError
+from rummy.progress import MAX_NAME, ProgressError, normal_name
 from rummy.variants import Variant, VariantError, find_variant
 from tableserver.errors import BadRequest, TooMany
-from tableserver.tables import MAX_NAME
 
 __all__ = ["new_table", "learner_name", "seconds", "flag", "bot_name", "Quota"]
 
@@ -78,14 +78,14 @@ def new_table(variant: Any, seats: Any, options: Any, *, timeout: Any, speed: An
 
 
 def learner_name(name: Any) -> str:
-    """The name a learner joins with, its spaces made single."""
-    if not isinstance(name, str) or not name.strip():
-        raise BadRequest(f"name must be a non-empty text of at most {MAX_NAME} characters")
-    clean = " ".join(name.split())
-    if len(clean) > MAX_NAME or not clean.isprintable():
+    """The name a learner joins with, as the record of learning keeps it
+    (:func:`rummy.progress.normal_name`: spaces made single, 1 to
+    :data:`~rummy.progress.MAX_NAME` printable characters)."""
+    try:
+        return normal_name(name)
+    except ProgressError:
         raise BadRequest(f"name must be a non-empty text of at most {MAX_NAME} printable "
-                         "characters")
-    return clean
+                         "characters") from None
 
 
 def seconds(value: Any, name: str, *, allow_none: bool = False, low: float = 0.0,

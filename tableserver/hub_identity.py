@@ -27,10 +27,10 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from rummy.progress import data_dir
+from rummy.progress import MAX_NAME, data_dir
 from tableserver.errors import Forbidden, ServiceError
 from tableserver.service import TableService
-from tableserver.tables import MAX_NAME, normal_code
+from tableserver.tables import normal_code
 
 __all__ = ["SERVICE_NAME", "TEACHER_SCOPE", "SECRET_FILE", "Identity", "seat_token", "hub_secret",
            "display_name"]

@@ -30,7 +30,7 @@ from rummy.variants import Variant, find_variant
 from tableserver.errors import Forbidden, NotFound
 from tableserver.wire import encode
 
-__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "STATUSES", "OPEN_STATUSES", "MAX_NAME", "SEED_BITS",
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "STATUSES", "OPEN_STATUSES", "SEED_BITS",
            "META_FORMAT", "new_code", "normal_code", "token_digest", "token_matches", "Seat",
            "Table", "hand_number", "public_view"]
 
@@ -43,8 +43,6 @@ CODE_LENGTH = 12
 STATUSES = ("waiting", "playing", "paused", "over", "closed")
 #: Statuses of a table that holds a place under the service's limit.
 OPEN_STATUSES = ("waiting", "playing", "paused")
-#: The longest name a learner may give.
-MAX_NAME = 24
 #: Bits of a shared table's seed (from :mod:`secrets`): nobody can search the
 #: seeds for the one that fits what they saw of a deal.
 SEED_BITS = 128

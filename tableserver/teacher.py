@@ -14,10 +14,11 @@ import logging
 import secrets
 from typing import Any
 
+from rummy.progress import MAX_NAME
 from tableserver.checks import flag, new_table
 from tableserver.core import ServiceCore
 from tableserver.errors import BadRequest, Conflict
-from tableserver.tables import MAX_NAME, OPEN_STATUSES, Seat, Table, new_code, token_digest
+from tableserver.tables import OPEN_STATUSES, Seat, Table, new_code, token_digest
 
 __all__ = ["TeacherActions"]
 

@@ -22,12 +22,11 @@ from urllib.parse import quote
 import ipywidgets as w
 from IPython.display import HTML, display
 
+from rummy.progress import MAX_NAME
 from tableserver.client import RemoteError, RemoteGame
 
-__all__ = ["JoinBox", "check_name", "GO_JS", "MAX_NAME", "APP_OF_FAMILY", "learner_words"]
+__all__ = ["JoinBox", "check_name", "GO_JS", "APP_OF_FAMILY", "learner_words"]
 
-#: The longest name a table takes (``tableserver.core.MAX_NAME``).
-MAX_NAME = 24
 
 #: The table app a learner's page opens for each family (a page of ``notebooks/apps``).
 APP_OF_FAMILY = {"three_thirteen": "three_thirteen.ipynb", "big_table": "big_table.ipynb",
