@@ -42,7 +42,7 @@ True
 >>> Engine.draw_seed("7")
 Traceback (most recent call last):
 ...
-rummy.game.GameError: seed must be a whole number or None, not '7'
+rummy.errors.GameError: seed must be a whole number or None, not '7'
 >>> from rummy import new_game
 >>> g = new_game("three_thirteen", players=["Ana", "Ben"], seed=7)
 >>> g.apply("draw stock", player="Ana")
@@ -354,7 +354,7 @@ class Engine:
         """Make a move for ``player`` (a seat or a name; default: the one seat
         to act).
 
-        An illegal move raises :class:`rummy.game.GameError` saying why and
+        An illegal move raises :class:`rummy.errors.GameError` saying why and
         what is allowed, and changes nothing.
         """
         if self.is_over:

@@ -29,8 +29,3 @@ class GameError(ValueError):
 
 class ActionError(GameError):
     """Text that is not an action."""
-
-
-# The public home of both is rummy.game (tracebacks and doctests name it).
-GameError.__module__ = "rummy.game"
-ActionError.__module__ = "rummy.game"

@@ -29,8 +29,6 @@ from rummy.variants import Variant, find_variant
 
 __all__ = [
     "Action",
-    "ActionError",
-    "GameError",
     "Game",
     "DEFAULT_NAMES",
     "new_game",
@@ -74,7 +72,7 @@ class Action:
         >>> Action.parse("")
         Traceback (most recent call last):
         ...
-        rummy.game.ActionError: '' is not an action: write a verb such as 'draw stock', then a card if the move needs one, e.g. 'discard 9c'
+        rummy.errors.ActionError: '' is not an action: write a verb such as 'draw stock', then a card if the move needs one, e.g. 'discard 9c'
         """
         if isinstance(text, Action):
             return text
@@ -190,7 +188,7 @@ def undo_point(history: Sequence[tuple[int, Any]], seat: int | None, name: str =
     >>> undo_point([(0, "draw stock")], 1, "Ben")
     Traceback (most recent call last):
     ...
-    rummy.game.GameError: nothing to undo: Ben has not moved yet
+    rummy.errors.GameError: nothing to undo: Ben has not moved yet
     """
     if not history:
         raise GameError("nothing to undo: no move has been made yet")
@@ -234,7 +232,7 @@ def load_game(data: str | dict[str, Any]) -> Any:
     >>> load_game('{"variant": "gin_three", "players": 3, "seed": 3, "actions": [[0, 1]]}')
     Traceback (most recent call last):
     ...
-    rummy.game.GameError: a saved game lists its moves under 'actions' as [seat, "move"] pairs, e.g. [[0, "draw stock"]]; entry 1 is [0, 1]
+    rummy.errors.GameError: a saved game lists its moves under 'actions' as [seat, "move"] pairs, e.g. [[0, "draw stock"]]; entry 1 is [0, 1]
     """
     if isinstance(data, str | bytes):
         try:

@@ -61,7 +61,8 @@ from typing import Any, ClassVar
 
 from rummy.cards import Card, as_cards, deck, format_cards
 from rummy.engine import Engine, Observation, frozen_of
-from rummy.game import Action, GameError, player_names
+from rummy.errors import GameError
+from rummy.game import Action, player_names
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.search import best_arrangement
 from rummy.search.onepack import (

@@ -62,7 +62,8 @@ from typing import Any
 import rummy
 from rummy.bots import make_bot
 from rummy.cards import Card, cards, rank_name
-from rummy.game import Action, ActionError, GameError
+from rummy.errors import ActionError, GameError
+from rummy.game import Action
 from rummy.melds import Arrangement, MeldRules
 from rummy.rulebook import rules_in, three_hints
 from rummy.search import best_arrangement, penalty
@@ -190,7 +191,7 @@ _HOW = ("write a move as a verb, then a card if the move needs one: 'draw stock'
 def read_move(text: Action | str) -> Action:
     """The move ``text`` names, with its cards in any notation the quizzes
     accept (:func:`rummy.teach.as_card`: ``K♣``, ``Kc``, ``king of clubs``);
-    raises :class:`rummy.game.ActionError` saying how moves are written
+    raises :class:`rummy.errors.ActionError` saying how moves are written
     (a spelling matter: it cites no rule of the game).
 
     >>> str(read_move("discard king of clubs")), str(read_move("Draw  Stock"))
@@ -200,7 +201,7 @@ def read_move(text: Action | str) -> Action:
     >>> read_move("discard 9x")
     Traceback (most recent call last):
     ...
-    rummy.game.ActionError: 'discard 9x': '9x' is not a card; write a move as a verb, then a card if the move needs one: 'draw stock', 'discard 9♣', 'discard 9c' or 'discard nine of clubs'; 'lay off 5♥ onto 6♥ 7♥ 8♥'; 'knock 9c with 3c 3d 3h, 4c 4d 4h'
+    rummy.errors.ActionError: 'discard 9x': '9x' is not a card; write a move as a verb, then a card if the move needs one: 'draw stock', 'discard 9♣', 'discard 9c' or 'discard nine of clubs'; 'lay off 5♥ onto 6♥ 7♥ 8♥'; 'knock 9c with 3c 3d 3h, 4c 4d 4h'
     """
     if isinstance(text, Action):
         return text

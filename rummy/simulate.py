@@ -34,7 +34,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rummy.bots import Bot, make_bot
-from rummy.game import GameError, new_game
+from rummy.errors import GameError
+from rummy.game import new_game
 from rummy.variants import Variant, find_variant
 
 __all__ = [

@@ -18,7 +18,7 @@ the discard-return option): this module never looks at a variant's name.
 >>> g.apply("discard 2c")
 Traceback (most recent call last):
 ...
-rummy.game.GameError: discard 2c: 2c is not in Ana's hand; Ana holds 5c Tc Jd 3s
+rummy.errors.GameError: discard 2c: 2c is not in Ana's hand; Ana holds 5c Tc Jd 3s
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from typing import Any
 
 from rummy.cards import JOKER, Card, as_cards, deck, format_cards, rank_name
 from rummy.engine import Engine, Observation, frozen_of
-from rummy.game import Action, GameError, player_names
+from rummy.errors import GameError
+from rummy.game import Action, player_names
 from rummy.melds import Arrangement, Discard, Meld, MeldRules
 from rummy.search import best_arrangement, best_discard, go_out_discards, may_go_out, penalty
 from rummy.table import Stock, deal, make_shoe, reshuffle

@@ -23,7 +23,7 @@ from typing import Any
 
 import rummy
 from rummy.bots import bot_names
-from rummy.game import GameError
+from rummy.errors import GameError
 from rummy.progress import MAX_NAME, ProgressError, normal_name
 from rummy.variants import Variant, VariantError, find_variant
 from tableserver.errors import BadRequest, TooMany

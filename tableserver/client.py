@@ -36,7 +36,8 @@ from typing import Any
 from urllib.parse import quote
 
 from rummy.engine import engine_class
-from rummy.game import Action, GameError
+from rummy.errors import GameError
+from rummy.game import Action
 from rummy.gin import Advice
 from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation

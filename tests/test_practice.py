@@ -16,7 +16,7 @@ from brute import brute_min_penalty, group_is_meld
 import rummy
 from rummy import practice, rulebook
 from rummy.cards import Card, deck
-from rummy.game import GameError
+from rummy.errors import GameError
 from rummy.teach import AnyOf
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"

@@ -23,7 +23,8 @@ import ipywidgets as w
 import rummy
 from rummy.bots import Bot, make_bot
 from rummy.cards import Card
-from rummy.game import DEFAULT_NAMES, Action, GameError
+from rummy.errors import GameError
+from rummy.game import DEFAULT_NAMES, Action
 from rummy.variants import Variant, find_variant
 from widgets._common import (
     View,

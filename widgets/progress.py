@@ -216,7 +216,7 @@ def judged_move(view: Any, action: Any, move: Any) -> Any:
     """``move()`` (the learner's move at a table); a move the engine refuses
     with a rule id is kept as a wrong answer about that rule (what is asked:
     the learner's own hand, nothing of anyone else's).  The refusal goes on."""
-    from rummy.game import GameError
+    from rummy.errors import GameError
 
     try:
         return move()

@@ -27,7 +27,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from rummy.game import GameError
+from rummy.errors import GameError
 from tableserver.client import RemoteError, RemoteGame, on_hub
 from widgets.join_box import GO_JS, JoinBox, check_name, learner_words
 from widgets.tables import TABLES

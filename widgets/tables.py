@@ -31,7 +31,8 @@ import ipywidgets as w
 
 from rummy import render
 from rummy.cards import Card, rank_name
-from rummy.game import Action, GameError
+from rummy.errors import GameError
+from rummy.game import Action
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
 from widgets._common import (

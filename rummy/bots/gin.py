@@ -27,7 +27,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rummy.cards import Card
-from rummy.game import Action, GameError
+from rummy.errors import GameError
+from rummy.game import Action
 from rummy.search import best_arrangement
 from rummy.search.onepack import (
     CARDS,

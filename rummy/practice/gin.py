@@ -7,7 +7,8 @@ from random import Random
 from typing import Any
 
 from rummy.cards import Card
-from rummy.game import Action, GameError, new_game
+from rummy.errors import GameError
+from rummy.game import Action, new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     SUITS,

@@ -8,7 +8,8 @@ from random import Random
 from typing import Any
 
 from rummy.cards import JOKER, Card, deck, rank_name
-from rummy.game import GameError, new_game
+from rummy.errors import GameError
+from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     NAMES,
