@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rummy.action import Action
 from rummy.cards import JOKER, Card, CardError, cards, deck, format_cards, shuffled
 from rummy.engine import Engine, Observation, engine_class
 from rummy.errors import ActionError, GameError
-from rummy.game import Action, load_game, new_game
+from rummy.game import load_game, new_game
 from rummy.melds import Arrangement, Discard, Meld, MeldError, MeldRules, is_meld, why_not
 from rummy.search import all_melded, best_arrangement, best_discard, best_discard_choice, penalty
 from rummy.variants import VARIANTS, Variant, VariantError, find_variant, variant_names

@@ -72,10 +72,10 @@ from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any, ClassVar
 
+from rummy.action import Action
 from rummy.cards import Card, as_cards, deck, format_cards, rank_name
-from rummy.engine import Engine, Observation, frozen_of
+from rummy.engine import Engine, Observation, frozen_of, player_names
 from rummy.errors import GameError
-from rummy.game import Action, player_names
 from rummy.melds import Arrangement, MeldRules
 from rummy.search import best_arrangement, is_complete
 from rummy.table import Stock, deal, make_shoe, reshuffle

@@ -63,20 +63,72 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from rummy.action import Action
 from rummy.cards import Card, deck
 from rummy.errors import ActionError, GameError
-from rummy.game import Action
-from rummy.variants import Variant, find_variant
+from rummy.variants import FAMILIES, Variant, find_variant
 
 if TYPE_CHECKING:
     from typing import Self
 
-__all__ = ["ENGINES", "Engine", "Observation", "engine_class"]
+__all__ = ["ENGINES", "Engine", "Observation", "engine_class", "DEFAULT_NAMES", "player_names",
+           "undo_point"]
 
 #: The registry: a game family's name -> its engine class.  A class joins it by
 #: naming its family, ``class GinGame(Engine, family="gin")``; the family's
 #: module is ``rummy.<family>`` and is imported on first use.
 ENGINES: dict[str, type[Engine]] = {}
+
+
+#: Names given to seats when only a number of players is asked for.
+DEFAULT_NAMES = (
+    "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea",
+    "Max", "Nia", "Oto", "Pia", "Quin", "Rey", "Sol", "Tess", "Uma", "Vic", "Wes", "Xia",
+)
+
+
+def player_names(players: int | Sequence[str] | None, variant: Variant) -> tuple[str, ...]:
+    """Seat names from a count or a list of names, checked against the variant."""
+    if players is None:
+        players = variant.default_players
+    if isinstance(players, int) and not isinstance(players, bool):
+        variant.check_players(players)  # before any name is made (players=10**30 must not hang)
+        names = tuple(DEFAULT_NAMES[i % len(DEFAULT_NAMES)] + ("" if i < len(DEFAULT_NAMES) else
+                      str(i // len(DEFAULT_NAMES) + 1)) for i in range(max(players, 0)))
+        count = players
+    elif isinstance(players, Sequence) and not isinstance(players, str):
+        names = tuple(str(p) for p in players)
+        count = len(names)
+        if len(set(names)) != len(names):
+            raise GameError(f"player names must differ: {list(names)}")
+    else:
+        raise GameError(f"players must be a number or a list of names, not {players!r}")
+    variant.check_players(count)
+    return names
+
+
+def undo_point(history: Sequence[tuple[int, Any]], seat: int | None, name: str = "") -> int:
+    """Where an undo cuts ``history``: the last move, or with ``seat`` that
+    seat's last move (``name`` names the seat in the error).
+
+    >>> undo_point([(0, "draw stock"), (1, "draw stock")], None)
+    1
+    >>> undo_point([(0, "draw stock"), (1, "draw stock")], 0)
+    0
+    >>> undo_point([(0, "draw stock")], 1, "Ben")
+    Traceback (most recent call last):
+    ...
+    rummy.errors.GameError: nothing to undo: Ben has not moved yet
+    """
+    if not history:
+        raise GameError("nothing to undo: no move has been made yet")
+    cut = len(history) - 1
+    if seat is not None:
+        while cut >= 0 and history[cut][0] != seat:
+            cut -= 1
+        if cut < 0:
+            raise GameError(f"nothing to undo: {name or f'seat {seat}'} has not moved yet")
+    return cut
 
 
 def engine_class(variant: str | Variant) -> type[Engine]:
@@ -87,8 +139,6 @@ def engine_class(variant: str | Variant) -> type[Engine]:
     >>> engine_class("big_table").observation.__name__
     'BigTableObservation'
     """
-    from rummy.variants import FAMILIES
-
     family = variant if isinstance(variant, str) and variant in FAMILIES else \
         find_variant(variant).family
     if family not in ENGINES:
@@ -480,8 +530,6 @@ class Engine:
         The game is replayed from its seed without them, so the stock keeps
         its order: a card drawn again after an undo is the same card.
         """
-        from rummy.game import undo_point
-
         seat = None if player is None else self._seat(player)
         cut = undo_point(self.history, seat, "" if seat is None else self.players[seat])
         undone = self.history[cut:]

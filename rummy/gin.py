@@ -59,10 +59,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rummy.action import Action
 from rummy.cards import Card, as_cards, deck, format_cards
-from rummy.engine import Engine, Observation, frozen_of
+from rummy.engine import Engine, Observation, frozen_of, player_names
 from rummy.errors import GameError
-from rummy.game import Action, player_names
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.search import best_arrangement
 from rummy.search.onepack import (

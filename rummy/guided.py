@@ -60,10 +60,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import rummy
+from rummy.action import Action
 from rummy.bots import make_bot
 from rummy.cards import Card, cards, rank_name
 from rummy.errors import ActionError, GameError
-from rummy.game import Action
 from rummy.melds import Arrangement, MeldRules
 from rummy.rulebook import rules_in, three_hints
 from rummy.search import best_arrangement, penalty

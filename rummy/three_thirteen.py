@@ -31,10 +31,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rummy.action import Action
 from rummy.cards import JOKER, Card, as_cards, deck, format_cards, rank_name
-from rummy.engine import Engine, Observation, frozen_of
+from rummy.engine import Engine, Observation, frozen_of, player_names
 from rummy.errors import GameError
-from rummy.game import Action, player_names
 from rummy.melds import Arrangement, Discard, Meld, MeldRules
 from rummy.search import best_arrangement, best_discard, go_out_discards, may_go_out, penalty
 from rummy.table import Stock, deal, make_shoe, reshuffle

@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rummy.action import Action
 from rummy.bots import make_bot
-from rummy.game import Action
 from tableserver.presence import Presence
 from tableserver.tables import Table
 

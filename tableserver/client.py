@@ -35,9 +35,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
+from rummy.action import Action
 from rummy.engine import engine_class
 from rummy.errors import GameError
-from rummy.game import Action
 from rummy.gin import Advice
 from rummy.variants import find_variant
 from tableserver.wire import decode, decode_observation

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import rummy
-from rummy.game import Action
+from rummy.action import Action
 from tableserver.bots import BOT_MOVES_PER_STEP, BOT_PACE, BotTurns, BotWorker, make_bots
 from tableserver.checks import Quota
 from tableserver.errors import Forbidden, Gone, NotFound, NotSaved

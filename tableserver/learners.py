@@ -13,8 +13,8 @@ import logging
 import secrets
 from typing import Any
 
+from rummy.action import Action
 from rummy.errors import GameError
-from rummy.game import Action
 from tableserver.checks import learner_name
 from tableserver.core import ServiceCore
 from tableserver.errors import BadRequest, Conflict, Forbidden

@@ -27,7 +27,7 @@ from concurrent.futures import Future
 from typing import Any
 
 import rummy
-from rummy.game import Action
+from rummy.action import Action
 from tableserver.bots import make_bots
 from tableserver.presence import Presence
 from tableserver.store import Store

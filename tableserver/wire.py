@@ -25,9 +25,9 @@ import types
 import typing
 from typing import Any
 
+from rummy.action import Action
 from rummy.cards import Card
 from rummy.engine import engine_class
-from rummy.game import Action
 from rummy.variants import Variant, find_variant
 
 __all__ = ["encode", "decode", "decode_observation", "observation_class", "WireError"]

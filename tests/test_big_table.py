@@ -14,9 +14,9 @@ from collections import Counter
 import pytest
 
 from rummy import GameError, load_game, new_game
+from rummy.action import Action
 from rummy.big_table import STALL_CYCLES, BigTableGame, cards_needed
 from rummy.cards import Card, deck
-from rummy.game import Action
 from rummy.variants import VariantError
 
 C = Card.parse

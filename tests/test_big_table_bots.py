@@ -14,10 +14,10 @@ from dataclasses import replace
 import pytest
 
 from rummy import new_game
+from rummy.action import Action
 from rummy.bots import ExpertBot, GreedyBot, RandomBot, make_bot
 from rummy.bots import big_table as strategy
 from rummy.cards import cards
-from rummy.game import Action
 
 
 def _position(hands, piles, pool_top="", hand=None, players=("Ana", "Ben", "Cleo")):

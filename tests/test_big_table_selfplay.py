@@ -13,9 +13,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rummy import best_arrangement, new_game
+from rummy.action import Action
 from rummy.big_table import STALL_CYCLES, BigTableGame, hand_is_complete
 from rummy.cards import Card, deck
-from rummy.game import Action
 
 HANDS = 1000
 CALL = Action("call match")

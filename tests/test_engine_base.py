@@ -13,8 +13,9 @@ import pytest
 
 import rummy
 from rummy import GameError, new_game
+from rummy.action import Action
 from rummy.engine import Engine, Observation
-from rummy.game import Action, Game
+from rummy.game import Game
 
 VARIANTS = rummy.variant_names()
 

@@ -13,8 +13,8 @@ import pytest
 from test_gin_helpers import position, texts, where
 
 from rummy import GameError, VariantError, cards, load_game, new_game
+from rummy.action import Action
 from rummy.cards import Card, deck
-from rummy.game import Action
 from rummy.gin import STALL_TURNS, deadwood, draw_roles
 
 C = Card.parse

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from rummy import best_discard, deck, find_variant, load_game, new_game, penalty
-from rummy.game import Action
+from rummy.action import Action
 from rummy.three_thirteen import may_go_out
 
 VARIANTS = [

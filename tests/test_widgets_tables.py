@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from ipywidgets.widgets.widget import _instances
 
+from rummy.action import Action
 from rummy.cards import Card
-from rummy.game import Action
 from widgets import BigTableTable, GinTable, ThreeThirteenTable, play
 from widgets._common import face, move_words, walk
 

@@ -341,7 +341,7 @@ def move_words(text: str, *, card: bool = True) -> str:
     >>> move_words("discard 9c", card=False), move_words("knock <card>")
     ('discard a card', 'knock')
     """
-    from rummy.game import Action
+    from rummy.action import Action
 
     text = text.strip().strip("'")
     if text in _MOVE_WORDS:

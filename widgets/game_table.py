@@ -21,10 +21,11 @@ from typing import Any, TypeVar
 import ipywidgets as w
 
 import rummy
+from rummy.action import Action
 from rummy.bots import Bot, make_bot
 from rummy.cards import Card
+from rummy.engine import DEFAULT_NAMES
 from rummy.errors import GameError
-from rummy.game import DEFAULT_NAMES, Action
 from rummy.variants import Variant, find_variant
 from widgets._common import (
     View,

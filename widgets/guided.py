@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from rummy.game import Action
+from rummy.action import Action
 from rummy.guided import Guide
 from rummy.render import hand_svg
 from widgets._common import View, button, esc, html_box, safe, second_person

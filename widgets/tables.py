@@ -30,9 +30,9 @@ from typing import Any
 import ipywidgets as w
 
 from rummy import render
+from rummy.action import Action
 from rummy.cards import Card, rank_name
 from rummy.errors import GameError
-from rummy.game import Action
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
 from widgets._common import (

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rummy.action import Action
 from rummy.bots.base import (
     BOT_NAMES,
     Bot,
@@ -27,7 +28,6 @@ from rummy.bots.base import (
     RandomBot,
     strategy_module,
 )
-from rummy.game import Action
 
 __all__ = [
     "Bot",

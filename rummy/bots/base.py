@@ -26,7 +26,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from rummy.game import Action
+from rummy.action import Action
 from rummy.variants import FAMILIES
 
 __all__ = [

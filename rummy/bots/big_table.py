@@ -33,9 +33,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from rummy.action import Action
 from rummy.big_table import BigTableObservation
 from rummy.cards import Card, deck, format_cards
-from rummy.game import Action
 from rummy.melds import MeldRules
 from rummy.search import best_arrangement, best_discard, best_discard_choice, penalty
 

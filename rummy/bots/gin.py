@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from rummy.action import Action
 from rummy.cards import Card
 from rummy.errors import GameError
-from rummy.game import Action
 from rummy.search import best_arrangement
 from rummy.search.onepack import (
     CARDS,

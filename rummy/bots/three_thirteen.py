@@ -28,8 +28,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from rummy.action import Action
 from rummy.cards import Card, deck, format_cards
-from rummy.game import Action
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.search import best_arrangement, best_discard_choice, is_lone, penalty, penalty_less
 from rummy.three_thirteen import DRAW_DISCARD, DRAW_STOCK, ThreeThirteenObservation, format_meld

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
+from rummy.action import Action
 from rummy.cards import Card, rank_name
-from rummy.game import Action, new_game
+from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     NAMES,

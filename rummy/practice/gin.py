@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
+from rummy.action import Action
 from rummy.cards import Card
 from rummy.errors import GameError
-from rummy.game import Action, new_game
+from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     SUITS,
