@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rummy.probability import _complete as C  # noqa: E402
+from rummy.probability import complete_hands as C  # noqa: E402
 from rummy.probability import dealt_gin, going_out, outs  # noqa: E402
 from rummy.probability.dealt import exact_complete, shoe_for, simulate_complete  # noqa: E402
 

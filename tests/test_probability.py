@@ -29,7 +29,7 @@ from rummy.probability import (
     plot_dealt_table,
     wilson,
 )
-from rummy.probability import _complete as C
+from rummy.probability import complete_hands as C
 from rummy.probability.dealt import exact_complete, shoe_for, simulate_complete
 from rummy.search import best_arrangement, covers_counts, min_wilds_counts
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from rummy.cards import deck
-from rummy.probability import _complete as C
+from rummy.probability import complete_hands as C
 from rummy.variants import Variant, VariantError, find_variant
 
 __all__ = [
@@ -223,7 +223,7 @@ EXACT_LIMIT = 50_000_000
 
 def exact_complete(shoe: C.Shoe, limit: int | None = None, progress: bool = False) -> Odds:
     """The exact chance that a hand dealt from ``shoe`` is complete; raises
-    :class:`rummy.probability._complete.TooBig` when counting is too big.
+    :class:`rummy.probability.complete_hands.TooBig` when counting is too big.
     The progress bar counts the wild counts ``w`` done."""
     steps = min(shoe.cards, shoe.wild_pool) + 1
     with progress_bar(steps, progress, f"counting {shoe.cards}-card hands") as bar:
