@@ -144,11 +144,11 @@ class Coach(View):
     def update(self, obs: Any) -> None:
         """Follow the table: buttons on when the learner must act."""
         mine = (bool(obs.legal_actions) and not obs.is_over
-                and not getattr(self.table, "_paused", False))
+                and not getattr(self.table, "paused", False))
         self.hint_button.disabled = not mine
         self.do_it.disabled = not mine
         # no taking back across the end of a round: its review is on the table
-        self.undo_button.disabled = bool(obs.is_over or getattr(self.table, "_paused", False))
+        self.undo_button.disabled = bool(obs.is_over or getattr(self.table, "paused", False))
         if self._hinted_for is not None and self._hinted_for != _obs_key(obs):
             self.text.value = ""
             self._hinted_for = None

@@ -177,7 +177,7 @@ class GameTable(View):
         self.review = html_box("rummy-review")
         self.review.add_class("rummy-review-on-felt")
         self.next_round = button("Next round", "rummy-next-round", style="primary")
-        self.next_round.on_click(lambda _b: self._resume())
+        self.next_round.on_click(lambda _b: self.resume())
         self.review_box = w.VBox([self.review, self.next_round],
                                  layout=w.Layout(display="none"))
         self.review_box.add_class("rummy-review-box")
@@ -222,10 +222,17 @@ class GameTable(View):
     #: them are drawn as faces and named for screen readers)
     status_text = ""
 
-    def _after_move(self) -> None:
+    @property
+    def paused(self) -> bool:
+        """True while the review of a round or hand just ended waits for the
+        learner to go on (:meth:`resume`)."""
+        return self._paused
+
+    def after_move(self) -> None:
         """Called after every move (learner's or bot's): when a round or hand
         has ended (``number`` went up, or the game is over) show its review
-        and pause until the learner goes on; then the family's :meth:`_moved`."""
+        and pause until the learner goes on; then the family's :meth:`_moved`.
+        A shared table's page calls it when the service's news arrives."""
         obs = self.observation()
         seen = self._number_seen
         if seen is not None and (obs.number > seen or obs.is_over):
@@ -406,7 +413,7 @@ class GameTable(View):
         self._send(lambda: judged_move(self, action, lambda: self.state.apply(  # kept (rummy.progress)
             action, player=self.learner)))
         self.clear_message()
-        self._after_move()
+        self.after_move()
         self.advance()  # redraws
 
     def _send(self, move: Callable[[], _R]) -> _R:
@@ -419,7 +426,7 @@ class GameTable(View):
             return move()
         except GameError:
             if getattr(self.state, "version", None) != seen:
-                self._after_move()
+                self.after_move()
                 self.refresh()
             raise
 
@@ -458,7 +465,7 @@ class GameTable(View):
         assert bot is not None
         bot_obs = self.state.observe(p)
         self.state.apply(bot.choose(bot_obs), player=p)
-        self._after_move()
+        self.after_move()
         return True
 
     def run_bots(self) -> int:
@@ -510,7 +517,7 @@ class GameTable(View):
                 self.refresh()
 
     @safe
-    def _resume(self) -> None:
+    def resume(self) -> None:
         """After a review: hide it and let the game go on."""
         self._paused = False
         self.review_box.layout.display = "none"

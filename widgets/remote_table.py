@@ -288,12 +288,12 @@ class SharedTable:
             return
         self._build_table()
         if self.table is not None:
-            self.table._after_move()
+            self.table.after_move()
             settings = self.game.view.get("table", {}).get("settings") or {}
-            if (self.table._paused and self.game.status == "playing"
+            if (self.table.paused and self.game.status == "playing"
                     and settings.get("pause_between_hands", True)):
                 # the teacher started the next hand: the review gives way to it
-                self.table._resume()
+                self.table.resume()
             self.table.refresh()
             self._shared_controls()  # a review shows its Next round: not here
             if self.game.status == "paused":

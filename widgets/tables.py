@@ -714,9 +714,9 @@ class GinTable(GameTable):
         return action.verb in ("take upcard", "pass", "draw stock", "draw discard", "discard",
                                "knock", "gin", "lay off", "lay out")
 
-    def _resume(self) -> None:
+    def resume(self) -> None:
         self._hold = False
-        super()._resume()
+        super().resume()
         self._hold = self._wants_hold()
 
     def undo(self) -> None:
