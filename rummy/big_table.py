@@ -77,7 +77,7 @@ from rummy.cards import Card, as_cards, deck, format_cards, rank_name
 from rummy.engine import Engine, Observation, frozen_of, player_names
 from rummy.errors import GameError
 from rummy.melds import Arrangement, MeldRules
-from rummy.search import best_arrangement, is_complete
+from rummy.search import all_melded, best_arrangement
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, VariantError, find_variant
 
@@ -86,7 +86,6 @@ __all__ = [
     "BigTableObservation",
     "PHASES",
     "STALL_CYCLES",
-    "hand_is_complete",
     "cards_needed",
 ]
 
@@ -120,27 +119,6 @@ _MATCH_PHASES = ("match call after deal", "match calls")
 _CALL = Action("call match")
 _PLAY_ON = Action("play on")
 _POOL = Action("draw pool")
-
-
-# ---------------------------------------------------------------------------
-# Is a hand complete?  The one meld search's question (rummy.search.is_complete).
-
-
-def hand_is_complete(hand: Sequence[Card], rules: MeldRules) -> bool:
-    """True when every card of ``hand`` can be put in a meld (BT-4):
-    :func:`rummy.search.is_complete`, an exact yes/no search that stops at
-    the first complete arrangement.
-
-    >>> from rummy.cards import cards
-    >>> rules = MeldRules(wild_rank=5)
-    >>> hand_is_complete(cards("7h 8h 5c Kd Kd Ks"), rules)
-    True
-    >>> hand_is_complete(cards("7h 8h 5c Kd Kd Qs"), rules)
-    False
-    """
-    if not rules.jokers_wild and any(c.index == 52 for c in hand):
-        return False  # a joker that is not wild is never in a meld
-    return is_complete(hand, rules)
 
 
 # ---------------------------------------------------------------------------
@@ -352,7 +330,7 @@ class BigTableGame(Engine, family="big_table"):
         self._open_match_window("match call after deal")
 
     def _complete(self, seat: int) -> bool:
-        return hand_is_complete(self.hands[seat], self.rules)
+        return all_melded(self.hands[seat], self.rules)
 
     def _open_match_window(self, phase: str) -> None:
         """BT-4: only players whose whole hand is melded may call match."""

@@ -35,8 +35,8 @@ from rummy.action import Action
 from rummy.cards import JOKER, Card, as_cards, deck, format_cards, rank_name
 from rummy.engine import Engine, Observation, frozen_of, player_names
 from rummy.errors import GameError
-from rummy.melds import Arrangement, Discard, Meld, MeldRules
-from rummy.search import best_arrangement, best_discard, go_out_discards, may_go_out, penalty
+from rummy.melds import Arrangement, Meld, MeldRules
+from rummy.search import best_arrangement, go_out_discards, may_go_out, penalty
 from rummy.table import Stock, deal, make_shoe, reshuffle
 from rummy.variants import Variant, find_variant
 
@@ -46,8 +46,6 @@ __all__ = [
     "Event",
     "STALL_TURNS",
     "replay",
-    "cached_penalty",
-    "cached_best_discard",
     "format_meld",
     "may_go_out",
 ]
@@ -67,27 +65,6 @@ DRAW_DISCARD = Action("draw discard")
 
 def _key(hand: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(hand, key=_INDEX))  # index order is Card.sort_key order
-
-
-def cached_penalty(hand: Iterable[Card], rules: MeldRules) -> int:
-    """``rummy.penalty(hand, rules)`` (the search remembers its answers; the
-    order of cards does not matter).
-
-    >>> from rummy import cards
-    >>> cached_penalty(cards("Kc 7h 8h 9h"), MeldRules())
-    10
-    """
-    return penalty(tuple(hand), rules)
-
-
-def cached_best_discard(hand: Iterable[Card], rules: MeldRules) -> Discard:
-    """``rummy.best_discard(hand, rules)`` (remembered by the search).
-
-    >>> from rummy import cards
-    >>> cached_best_discard(cards("Kc 7h 8h 9h"), MeldRules()).card
-    Card.parse('Kc')
-    """
-    return best_discard(tuple(hand), rules)
 
 
 @functools.lru_cache(maxsize=16)
@@ -665,7 +642,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
                     return
                 rest = list(hand)
                 rest.remove(c)
-                if cached_penalty(rest, self._rules) == 0:
+                if penalty(rest, self._rules) == 0:
                     return
                 arr = best_arrangement(rest, self._rules)
                 melds = " ".join(format_meld(m) for m in arr.melds) or "no melds"

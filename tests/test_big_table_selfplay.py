@@ -12,9 +12,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rummy import best_arrangement, new_game
+from rummy import all_melded, best_arrangement, new_game
 from rummy.action import Action
-from rummy.big_table import STALL_CYCLES, BigTableGame, hand_is_complete
+from rummy.big_table import STALL_CYCLES, BigTableGame
 from rummy.cards import Card, deck
 
 HANDS = 1000
@@ -214,19 +214,19 @@ _SHOE = deck(4)
 
 @settings(max_examples=400, deadline=None)
 @given(data=st.data(), size=st.integers(3, 13), wild=st.integers(1, 13))
-def test_hand_is_complete_agrees_with_the_solver(data, size, wild):
+def test_BT_4_all_melded_agrees_with_the_solver(data, size, wild):
     from rummy.melds import MeldRules
 
     rules = MeldRules(wild_rank=wild)
     idx = data.draw(st.lists(st.integers(0, len(_SHOE) - 1), min_size=size, max_size=size,
                              unique=True))
     hand = [_SHOE[i] for i in idx]
-    assert hand_is_complete(hand, rules) == best_arrangement(hand, rules).is_complete
+    assert all_melded(hand, rules) == best_arrangement(hand, rules).is_complete
 
 
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), size=st.integers(3, 13))
-def test_hand_is_complete_on_near_complete_hands(data, size):
+def test_BT_4_all_melded_on_near_complete_hands(data, size):
     """Hands built from melds plus a few random cards, where the answer is
     often yes (random hands are almost always no)."""
     from rummy.melds import MeldRules
@@ -248,12 +248,12 @@ def test_hand_is_complete_on_near_complete_hands(data, size):
             hand.append(Card(rank, suit))
     hand = hand[:size]
     assume(max(Counter(hand).values()) <= 4)  # four packs
-    assert hand_is_complete(hand, rules) == best_arrangement(hand, rules).is_complete
+    assert all_melded(hand, rules) == best_arrangement(hand, rules).is_complete
 
 
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), size=st.integers(3, 7), wild=st.integers(1, 13))
-def test_hand_is_complete_agrees_with_the_brute_force(data, size, wild):
+def test_BT_4_all_melded_agrees_with_the_brute_force(data, size, wild):
     """Against tests/brute.py, which tries every way to cut a hand into groups
     (independent of both the solver and the fast test)."""
     from brute import brute_min_penalty
@@ -273,7 +273,7 @@ def test_hand_is_complete_agrees_with_the_brute_force(data, size, wild):
         search, n = lowest
         lowest = search((1 << n) - 1)
     # every card costs at least 1 point, so complete means a penalty of 0
-    assert hand_is_complete(hand, MeldRules(wild_rank=wild)) == (lowest == 0)
+    assert all_melded(hand, MeldRules(wild_rank=wild)) == (lowest == 0)
 
 
 # ---------------------------------------------------------------------------

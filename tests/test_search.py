@@ -36,7 +36,6 @@ from rummy.search import (
     clear_memo,
     covers_counts,
     go_out_discards,
-    is_complete,
     mask_penalty,
     min_wilds,
     min_wilds_counts,
@@ -138,10 +137,7 @@ def test_G_8_best_layoffs_by_hand() -> None:
                               (_mask(list(cards("6h 7h 8h"))),))[0] == 10
 
 
-def test_BT_4_is_complete_agrees_with_the_general_search_and_brute_force() -> None:
-    # big_table.hand_is_complete is a thin wrapper of is_complete now
-    from rummy.big_table import hand_is_complete
-
+def test_BT_4_all_melded_agrees_with_the_general_search_and_brute_force() -> None:
     rng = random.Random(14)
     shoe = deck(4)
     complete = 0
@@ -156,9 +152,8 @@ def test_BT_4_is_complete_agrees_with_the_general_search_and_brute_force() -> No
             hand += [Card(rng.randint(1, 13), t) for t in rng.sample("cdhs", 3)]
             hand += [Card(h + 2, "c")] * rng.randint(0, 2) + rng.sample(shoe, rng.randint(0, 4))
             hand = hand[:13]
-        ours = is_complete(hand, rules)
-        assert ours == hand_is_complete(hand, rules), (hand, rules)
-        assert ours == (_general_penalty(hand, rules) == 0 and all_melded(hand, rules))
+        ours = all_melded(hand, rules)
+        assert ours == (_general_penalty(hand, rules) == 0), (hand, rules)
         if i % 20 == 0 and len(hand) <= 9:
             assert ours == (brute_min_penalty(hand, wild_rank=rules.wild_rank) == 0), hand
         complete += ours
@@ -328,10 +323,10 @@ def test_a_tuple_asked_again_under_other_rules_gets_those_rules_answers() -> Non
     assert differ > 100  # the rules do change the answers of most hands
 
 
-def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:
-    # rummy/three_thirteen.py keeps its own caches around the solver
-    # (cached_penalty, cached_best_discard); the core's kept answers replace them
-    from rummy.three_thirteen import cached_best_discard, cached_penalty
+def test_TT_8_kept_answers_agree_with_a_fresh_search() -> None:
+    # the search keeps its answers between calls: an answer it kept is the one a
+    # fresh search (every memo emptied) gives, whatever order the cards come in
+    from rummy import best_discard
 
     rng = random.Random(17)
     shoe = deck(2, 2)
@@ -340,10 +335,10 @@ def test_TT_8_kept_answers_agree_with_three_thirteens_own_caches() -> None:
         hand = rng.sample(shoe, rng.randint(3, 14))
         if i % 3 == 0:
             clear_memo()
-        assert penalty(hand, rules) == cached_penalty(hand, rules)
-        from rummy import best_discard
-
-        assert best_discard(hand, rules) == cached_best_discard(hand, rules)
+        kept = penalty(hand, rules), best_discard(hand, rules)
+        again = penalty(hand[::-1], rules), best_discard(hand[::-1], rules)
+        clear_memo()
+        assert kept == again == (penalty(hand[::-1], rules), best_discard(hand, rules))
 
 
 def test_TT_6_a_wild_is_thrown_only_when_that_is_best() -> None:

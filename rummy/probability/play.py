@@ -173,7 +173,7 @@ def _bots(n: int, seat: int, learner: str, opponents: str, rng: random.Random) -
 def _play_out(g: Any, seat: int, bots: list[Any], turns: int | None) -> tuple[bool, int]:
     """Play until ``seat`` goes out, has had ``turns`` turns, or the round ends.
     Returns (went out, points the seat would score now)."""
-    from rummy.three_thirteen import cached_penalty
+    from rummy.search import penalty
 
     r = g.round
     done = 0
@@ -188,7 +188,7 @@ def _play_out(g: Any, seat: int, bots: list[Any], turns: int | None) -> tuple[bo
         done += 1
         if turns is not None and done >= turns:
             if g.round == r and not g.is_over:
-                return False, cached_penalty(g.hands[seat], g.rules)
+                return False, penalty(g.hands[seat], g.rules)
             break
     return False, g.round_scores[-1][seat]
 

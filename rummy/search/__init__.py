@@ -12,7 +12,6 @@ function                       question                                         
 ``best_discard_choice``        that discard's card and penalty alone            ``answers``
 ``all_melded``                 is every card melded (with ``discard=True``:     ``answers``
                                every card but one)?
-``is_complete``                ``all_melded`` under Big Table's name (BT-4)     ``answers``
 ``may_go_out``                 a quick "certainly not" before ``all_melded``    ``answers``
 ``go_out_discards``            which discards go out (TT-6)                     ``answers``
 ``lone_cards``, ``is_lone``    natural cards no other card could meld with      ``answers``
@@ -81,7 +80,6 @@ from rummy.search.answers import (
     best_discard_choice,
     clear_memo,
     go_out_discards,
-    is_complete,
     is_lone,
     lone_cards,
     may_go_out,
@@ -97,7 +95,6 @@ __all__ = [
     "best_discard",
     "best_discard_choice",
     "all_melded",
-    "is_complete",
     "may_go_out",
     "go_out_discards",
     "penalty_less",

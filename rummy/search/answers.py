@@ -756,19 +756,6 @@ def _keep_discard(rules: MeldRules, key: tuple[int, ...], card: Card, penalty: i
 
 # -- is the hand complete? ---------------------------------------------------
 
-def is_complete(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> bool:
-    """True when every card of ``hand`` is in a meld (BT-4): the same
-    question as ``all_melded(hand, rules)``, under the name the Big Table
-    engine asks it.
-
-    >>> from rummy.cards import cards
-    >>> rules = MeldRules(wild_rank=5)
-    >>> is_complete(cards("7h 8h 5c Kd Kd Ks"), rules), is_complete(cards("7h 8h 5c Kd Kd Qs"), rules)
-    (True, False)
-    """
-    return all_melded(hand, rules)
-
-
 def may_go_out(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) -> bool:
     """A quick necessary condition for ``all_melded(hand, rules, discard=True)``
     (TT-6): with fewer than two wilds, at most one natural card may lack a
