@@ -558,7 +558,7 @@ class BigTableGame(Engine, family="big_table"):
         if seat in self.open_melds:
             return f"{name} has matched and sits out the rest of this hand"
         if self.phase in _MATCH_PHASES:
-            # whose hand is complete stays hidden: the refusal names nobody (issue 14)
+            # whose hand is complete stays hidden: the refusal names nobody
             return (f"{name} has no complete hand to call match with (BT-4); only a player "
                     "whose whole hand is melded may call now")
         return f"{name} has nothing to do now ({self.phase}); waiting for {waiting}"

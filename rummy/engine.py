@@ -1,4 +1,4 @@
-"""What every game family shares, written once (issue 14).
+"""What every game family shares, written once.
 
 :class:`Engine` is the base class of the three engines
 (:class:`~rummy.three_thirteen.ThreeThirteenGame`,

@@ -135,7 +135,7 @@ def _entries(path: str, part: str) -> list[dict[str, Any]]:
     from pathlib import Path
 
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if isinstance(data, list):  # the quiz files before issue 33: quizzes only
+    if isinstance(data, list):  # an older quiz file: a list of quizzes, no exercises
         data = {"quizzes": data, "exercises": []}
     return list(data.get(part, []))
 
