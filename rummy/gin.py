@@ -612,6 +612,10 @@ class GinGame(Engine, family="gin"):
             f"{n[self.box]} deals {self.hand_cards} cards each to {n[self.box]} and "
             f"{n[self.captain]} and turns up {self.discards[-1]}; {len(self.stock)} cards "
             "form the stock (G-3).")
+        self._first_turn()
+
+    def _first_turn(self) -> None:
+        """The hand just dealt starts: the captain is offered the upcard (G-4)."""
         self.phase = "upcard"
         self.turn = self.captain
         self.turns = 0
@@ -699,14 +703,7 @@ class GinGame(Engine, family="gin"):
             f"{n[self.box]} deals a chosen hand: {self.hand_cards} cards each to {n[self.box]} "
             f"and {n[self.captain]}, and turns up {self.discards[-1]}; {len(self.stock)} cards "
             "form the stock (G-3).")
-        self.phase = "upcard"
-        self.turn = self.captain
-        self.turns = 0
-        self.just_taken = None
-        self._upcard_offers = 0
-        self._stock_only = False
-        self._knock = None
-        self._advice = None
+        self._first_turn()
         self.advisor_memory = {}
         self._version += 1
         self._legal_cache = None

@@ -278,6 +278,14 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         return cls(variant, players, seed, **options)
 
     # -- small helpers -----------------------------------------------------
+    def _wilds_words(self) -> str:
+        """What is wild this round, in words ("fives are wild, and so are jokers")."""
+        wild = self._rules.wild_rank
+        wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
+        if self._rules.jokers_wild and self.jokers:
+            wilds += ", and so are jokers"
+        return wilds
+
     def _name(self, seat: int) -> str:
         return self._names[seat]
 
@@ -340,10 +348,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self._out_cache = None
         self._moves_cache = None
         self._round_view = None
-        wild = self._rules.wild_rank
-        wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
-        if self._rules.jokers_wild and self.jokers:
-            wilds += ", and so are jokers"
+        wilds = self._wilds_words()
         self.log.append(
             f"Round {r} of {v.rounds}: {self._name(self.dealer)} deals {h} cards each; "
             f"{wilds}. The first discard is {self.pile[-1]}."
@@ -441,10 +446,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self._moves_cache = None
         self._round_view = None
         del self.log[self._log_start:]  # the seed's own deal of this round is not told
-        wild = self._rules.wild_rank
-        wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
-        if self._rules.jokers_wild and self.jokers:
-            wilds += ", and so are jokers"
+        wilds = self._wilds_words()
         self.log.append(
             f"Round {r} of {v.rounds} (a chosen deal): {self._name(dealer)} deals {size} cards "
             f"each; {wilds}. The first discard is {self.pile[-1]}."

@@ -182,16 +182,23 @@ class Coach(View):
                            f"<small>(from the stock; discards you saw are counted out)</small>"
                            f"<ul>{items}</ul>")
 
-    @safe
-    def hint(self) -> None:
-        """Show the expert's move for the learner and why."""
+    def _expert(self) -> tuple[Any, Any, str] | None:
+        """(observation, the expert's move, why) for the learner now; None, with a
+        notice, when it is not the learner's move."""
         self.clear_message()
         obs = self.table.observation()
         if not obs.legal_actions:
             self.show_notice("Nothing to do now: it is not your move.")
+            return None
+        return obs, self.bot.choose(obs), self.bot.explain(obs)
+
+    @safe
+    def hint(self) -> None:
+        """Show the expert's move for the learner and why."""
+        found = self._expert()
+        if found is None:
             return
-        move = self.bot.choose(obs)
-        why = self.bot.explain(obs)
+        obs, move, why = found
         said = move_words(str(move))
         # many reasons begin with the move ("discard Jc: 10 points, ..."): say it once,
         # in words ("discard the jack of clubs: 10 points, ...")
@@ -210,13 +217,10 @@ class Coach(View):
     @safe
     def do_it_for_me(self) -> None:
         """Make the expert's move for the learner."""
-        self.clear_message()
-        obs = self.table.observation()
-        if not obs.legal_actions:
-            self.show_notice("Nothing to do now: it is not your move.")
+        found = self._expert()
+        if found is None:
             return
-        move = self.bot.choose(obs)
-        why = self.bot.explain(obs)
+        _obs, move, why = found
         self.text.value = (f"<b>The coach played for you:</b> {esc(move_words(str(move)))}. "
                            f"<span>{cards_html(to_learner(why))}</span>")
         self.table.act(move)

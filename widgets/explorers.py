@@ -36,6 +36,16 @@ def _rounds(variant: str) -> int:
     return find_variant(variant).rounds or 1
 
 
+def _variant_and_round(v: Any, round: int, css: str) -> tuple[w.Dropdown, w.IntSlider]:
+    """The variant chooser and the round slider of an explorer (CSS classes
+    ``rummy-<css>-variant`` and ``rummy-<css>-round``)."""
+    variant = w.Dropdown(options=list(variant_names()), value=v.name, description="Variant")
+    variant.add_class(f"rummy-{css}-variant")
+    slider = w.IntSlider(value=round, min=1, max=max(_rounds(v.name), 1), description="Round")
+    slider.add_class(f"rummy-{css}-round")
+    return variant, slider
+
+
 class MeldChecker(View):
     """Pick cards (or type them) and ask whether they form a meld.
 
@@ -48,12 +58,7 @@ class MeldChecker(View):
         self.options = dict(options)
         v = find_variant(variant)
         v.resolve(**options)
-        self.variant = w.Dropdown(options=list(variant_names()), value=v.name,
-                                  description="Variant")
-        self.variant.add_class("rummy-meld-variant")
-        self.round = w.IntSlider(value=round, min=1, max=max(_rounds(v.name), 1),
-                                 description="Round")
-        self.round.add_class("rummy-meld-round")
+        self.variant, self.round = _variant_and_round(v, round, "meld")
         self.rules_text = w.HTML()
         self.input = w.Text(placeholder="cards, e.g. 7h 8h 9h or Qs Qd Jk",
                             description="Cards")
@@ -324,12 +329,7 @@ class OddsExplorer(View):
         super().__init__()
         v = find_variant(variant)
         self.players = players
-        self.variant = w.Dropdown(options=list(variant_names()), value=v.name,
-                                  description="Variant")
-        self.variant.add_class("rummy-odds-variant")
-        self.round = w.IntSlider(value=round, min=1, max=max(_rounds(v.name), 1),
-                                 description="Round")
-        self.round.add_class("rummy-odds-round")
+        self.variant, self.round = _variant_and_round(v, round, "odds")
         default_packs = v.packs_for(players or v.default_players)
         self.packs = w.IntSlider(value=packs or default_packs, min=1, max=8,
                                  description="Packs")

@@ -90,15 +90,39 @@ _POSITIONS = {1: ("top",), 2: ("left", "right"), 3: ("left", "top", "right")}
 # Three-Thirteen family
 
 
-class _Opponent:
+def _set(box: w.HTML, value: str) -> None:
+    """Change a widget's HTML only when it differs (each change is a message to the page)."""
+    if box.value != value:
+        box.value = value
+
+
+class _SeatView:
+    """What every other player's seat shows: a line with the name and how many
+    cards they hold, and those cards face down."""
+
+    widget: w.VBox
+
+    def __init__(self) -> None:
+        self.name = w.HTML(style=shared("html"))
+        self.cards = w.HTML(style=shared("html"))
+
+    def _draw(self, name_line: str, count: int, current: bool) -> None:
+        _set(self.name, name_line)
+        _set(self.cards, f"<div aria-hidden='true'>{render.back_svg(count, size='small')}</div>")
+        if current:
+            self.widget.add_class("rummy-current")
+        else:
+            self.widget.remove_class("rummy-current")
+
+
+class _Opponent(_SeatView):
     """One other player's seat: name, face-down cards (a count), last action,
     any melds laid down."""
 
     def __init__(self, seat: int | None, position: str | None) -> None:
+        super().__init__()
         self.seat = seat
         self.position = position
-        self.name = w.HTML(style=shared("html"))
-        self.cards = w.HTML(style=shared("html"))
         self.last = html_box("rummy-last-action")
         self.melds = w.HTML(style=shared("html"))
         self.widget = w.VBox([self.name, self.cards, self.last, self.melds])
@@ -111,22 +135,10 @@ class _Opponent:
     def update(self, *, name: str, count: int, last: str, current: bool, note: str = "",
                melds_svg: str = "") -> None:
         where = f" ({self.position})" if self.position else ""
-        name_line = (f"<b>{esc(name)}</b>{esc(where)} {esc(note)} <span class='rummy-count'>"
-                     f"{count} card{'s' if count != 1 else ''}</span>")
-        if self.name.value != name_line:
-            self.name.value = name_line
-        svg = f"<div aria-hidden='true'>{render.back_svg(count, size='small')}</div>"
-        if self.cards.value != svg:
-            self.cards.value = svg
-        last_line = f"<small>{cards_html(last)}</small>"
-        if self.last.value != last_line:
-            self.last.value = last_line
-        if self.melds.value != melds_svg:
-            self.melds.value = melds_svg
-        if current:
-            self.widget.add_class("rummy-current")
-        else:
-            self.widget.remove_class("rummy-current")
+        self._draw(f"<b>{esc(name)}</b>{esc(where)} {esc(note)} <span class='rummy-count'>"
+                   f"{count} card{'s' if count != 1 else ''}</span>", count, current)
+        _set(self.last, f"<small>{cards_html(last)}</small>")
+        _set(self.melds, melds_svg)
 
 
 class ThreeThirteenTable(GameTable):
@@ -311,14 +323,13 @@ class ThreeThirteenTable(GameTable):
 # Big Table
 
 
-class _BigTableSeat:
+class _BigTableSeat(_SeatView):
     """A seat at the Big Table: name, cards held (a count), the top of the
     seat's own pile, whether it has chosen, whether it matched."""
 
     def __init__(self, seat: int) -> None:
+        super().__init__()
         self.seat = seat
-        self.name = w.HTML(style=shared("html"))
-        self.cards = w.HTML(style=shared("html"))
         self.pile = w.HTML(style=shared("html"))
         self.widget = w.VBox([self.name, w.HBox([self.cards, self.pile])])
         self.widget.add_class("rummy-opponent")
@@ -326,22 +337,13 @@ class _BigTableSeat:
 
     def update(self, *, name: str, count: int, top: Card | None, note: str, four: bool,
                current: bool) -> None:
-        name_line = (f"<b>{esc(name)}</b> <span class='rummy-count'>{count} card"
-                     f"{'s' if count != 1 else ''}</span> <small>{esc(note)}</small>")
-        if self.name.value != name_line:
-            self.name.value = name_line
-        svg = f"<div aria-hidden='true'>{render.back_svg(count, size='small')}</div>"
-        if self.cards.value != svg:
-            self.cards.value = svg
+        self._draw(f"<b>{esc(name)}</b> <span class='rummy-count'>{count} card"
+                   f"{'s' if count != 1 else ''}</span> <small>{esc(note)}</small>", count, current)
         # the pile's top card, named for screen readers; its caption drawn in white
-        pile = (f"<div class='rummy-seat-pile'>{render.card_svg(top, size='small', four_colour=four)}"
-                f"<small>pile</small></div>" if top is not None else "<small>empty pile</small>")
-        if self.pile.value != pile:
-            self.pile.value = pile
-        if current:
-            self.widget.add_class("rummy-current")
-        else:
-            self.widget.remove_class("rummy-current")
+        _set(self.pile, f"<div class='rummy-seat-pile'>"
+                        f"{render.card_svg(top, size='small', four_colour=four)}"
+                        f"<small>pile</small></div>" if top is not None
+             else "<small>empty pile</small>")
 
 
 #: What the caller is saying in each of the engine's phases (words only).
