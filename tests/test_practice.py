@@ -159,6 +159,17 @@ def test_round_scores_agree_with_the_brute_force(rule: str) -> None:
         assert d.expected() == brute_min_penalty(d.rows[0].cards, **brute_rules(variant, r)), seed
 
 
+def test_BT_6_every_seed_makes_a_drill_in_which_only_you_matched() -> None:
+    # seeds 55 and 127 once dealt Ana a loose card that extended her meld: she could
+    # match too, so her scripted draw was refused and the drill failed to build
+    for seed in (55, 127, *range(40)):
+        d = practice.drill("BT-6", seed)
+        scored = next(line for line in reversed(d.game.log) if " scores: " in line)
+        assert scored.count("(match)") == 1 and "You 0 (match)" in scored, (seed, scored)
+        assert d.expected() == brute_min_penalty(d.rows[0].cards, **brute_rules("big_table",
+                                                 int(d.facts[0].split()[1].rstrip(":")))), seed
+
+
 @pytest.mark.parametrize("rule", ["TT-6", "TT-7", "TJ-7"])
 def test_going_out_cards_agree_with_the_brute_force(rule: str) -> None:
     for seed in range(6):

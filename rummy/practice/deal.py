@@ -64,6 +64,10 @@ class Pool:
         self.cards.subtract(need)
         return True
 
+    def put_back(self, cs: Sequence[Card]) -> None:
+        """Return cards taken from the pool (a hand dealt again)."""
+        self.cards.update(cs)
+
     def meld(self, size: int, *, avoid: frozenset[int] = frozenset(),
              kind: str = "") -> list[Card] | None:
         """A set or a run of ``size`` natural cards, of no rank in ``avoid``."""
