@@ -80,6 +80,80 @@ class Client:
         return r.status, json.loads(r.read())
 
 
+class Load:
+    """The client threads of a load, one per table, and what they count: per
+    table the latency of each ``act``, the moves acknowledged (200) and the
+    stale ones refused (409, another seat got there first); the client errors."""
+
+    def __init__(self, port: int, prefix: str, tables: list[tuple[str, list[Any]]],
+                 auth: Any) -> None:
+        #: (code, seats) per table; ``auth(seat)`` gives the keyword arguments of a
+        #: GET and of a POST for that seat, and the keys it adds to a POST's body
+        self.port, self.prefix, self.tables, self.auth = port, prefix, tables, auth
+        self.latencies: list[list[float]] = [[] for _ in tables]
+        self.acked = [0] * len(tables)
+        self.refused = [0] * len(tables)
+        self.errors: list[str] = []
+        self.stop = threading.Event()
+        self.killed = threading.Event()  # after this, a failed connection is the point
+        self.threads: list[threading.Thread] = []
+
+    def play(self, k: int) -> None:
+        """Seat after seat of table ``k``: its state, then a random legal move."""
+        code, seats = self.tables[k]
+        rng = random.Random(k)
+        client = Client(self.port, self.prefix)
+        seat = 0
+        try:
+            while not self.stop.is_set():
+                get, post, body = self.auth(seats[seat])
+                seat = (seat + 1) % len(seats)
+                status, view = client.call("GET", f"/tables/{code}/state", **get)
+                if status != 200 or not view.get("legal_actions"):
+                    continue
+                action = rng.choice(view["legal_actions"])
+                t0 = time.perf_counter()
+                status, _ = client.call("POST", f"/tables/{code}/act",
+                                        {**body, "action": action, "version": view["version"]},
+                                        **post)
+                self.latencies[k].append(time.perf_counter() - t0)
+                if status == 200:
+                    self.acked[k] += 1
+                elif status == 409:
+                    self.refused[k] += 1
+                elif status != 400:
+                    self.errors.append(f"{status}")
+        except (OSError, http.client.HTTPException, ValueError) as e:
+            if not self.killed.is_set():
+                self.errors.append(f"table {k}: {e!r}")
+
+    def run(self, seconds: float, pid: int) -> None:
+        """Play every table for ``seconds`` and print the figures (the threads go
+        on until :meth:`end`)."""
+        self.threads = [threading.Thread(target=self.play, args=(k,), daemon=True)
+                        for k in range(len(self.tables))]
+        t_start = time.perf_counter()
+        for t in self.threads:
+            t.start()
+        time.sleep(seconds)
+        elapsed = time.perf_counter() - t_start
+        moves = sum(self.acked)
+        lat = sorted(x for per in self.latencies for x in per)
+        rss, peak = rss_kib(pid)
+        print(f"moves applied: {moves} in {elapsed:.1f} s = {moves / elapsed:.0f} moves/s, "
+              f"each a GET state and a POST act ({sum(self.refused)} stale moves refused "
+              "with 409)")
+        print(f"act latency: median {statistics.median(lat) * 1000:.1f} ms, "
+              f"p99 {lat[int(0.99 * (len(lat) - 1))] * 1000:.1f} ms over {len(lat)} requests")
+        print(f"server memory: {rss / 1024:.0f} MiB resident, peak {peak / 1024:.0f} MiB")
+
+    def end(self) -> None:
+        """Stop the threads and wait for them."""
+        self.stop.set()
+        for t in self.threads:
+            t.join(10)
+
+
 def find_service(hub: DemoHub) -> int:
     """The pid of the hub's table service (it keeps its tables in the hub's data)."""
     want = f"RUMMY_DATA={hub.hub_data / 'tables'}".encode()
@@ -121,66 +195,13 @@ def hub_load(args: argparse.Namespace) -> None:
         print(f"on the hub: {args.tables} Big Tables x {args.seats} seats ({users} hub users, "
               f"each with a hub API token), {args.seconds:g} s at full speed through the "
               f"hub's proxy, service pid {service}", flush=True)
-        stop = threading.Event()
-        latencies: list[list[float]] = [[] for _ in tables]
-        acked = [0] * len(tables)
-        refused = [0] * len(tables)
-        errors: list[str] = []
-
-        def play(k: int) -> None:
-            code, seats = tables[k]
-            rng = random.Random(k)
-            client = Client(port, HUB_API)
-            seat = 0
-            try:
-                while not stop.is_set():
-                    who = seats[seat]
-                    seat = (seat + 1) % len(seats)
-                    status, view = client.call("GET", f"/tables/{code}/state", headers=who)
-                    if status != 200 or not view.get("legal_actions"):
-                        continue
-                    action = rng.choice(view["legal_actions"])
-                    t0 = time.perf_counter()
-                    status, _ = client.call("POST", f"/tables/{code}/act",
-                                            {"action": action, "version": view["version"]},
-                                            headers=who)
-                    latencies[k].append(time.perf_counter() - t0)
-                    if status == 200:
-                        acked[k] += 1
-                    elif status == 409:
-                        refused[k] += 1
-                    elif status != 400:
-                        errors.append(f"{status}")
-            except (OSError, http.client.HTTPException, ValueError) as e:
-                errors.append(f"table {k}: {e!r}")
-
-        report(play, len(tables), args.seconds, service, latencies, acked, refused, stop)
-        if errors:
-            print(f"client errors: {len(errors)} (first: {errors[0]})")
+        load = Load(port, HUB_API, tables, lambda who: ({"headers": who}, {"headers": who}, {}))
+        load.run(args.seconds, service)
+        load.end()
+        if load.errors:
+            print(f"client errors: {len(load.errors)} (first: {load.errors[0]})")
     finally:
         hub.stop()
-
-
-def report(play: Any, n: int, seconds: float, pid: int, latencies: list[list[float]],
-           acked: list[int], refused: list[int], stop: threading.Event) -> None:
-    """Run ``play`` for each of ``n`` tables for ``seconds``; print the figures."""
-    threads = [threading.Thread(target=play, args=(k,), daemon=True) for k in range(n)]
-    t_start = time.perf_counter()
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    elapsed = time.perf_counter() - t_start
-    moves = sum(acked)
-    lat = sorted(x for per in latencies for x in per)
-    rss, peak = rss_kib(pid)
-    stop.set()
-    for t in threads:
-        t.join(10)
-    print(f"moves applied: {moves} in {elapsed:.1f} s = {moves / elapsed:.0f} moves/s, "
-          f"each a GET state and a POST act ({sum(refused)} stale moves refused with 409)")
-    print(f"act latency: median {statistics.median(lat) * 1000:.1f} ms, "
-          f"p99 {lat[int(0.99 * (len(lat) - 1))] * 1000:.1f} ms over {len(lat)} requests")
-    print(f"server memory: {rss / 1024:.0f} MiB resident, peak {peak / 1024:.0f} MiB")
 
 
 def rss_kib(pid: int) -> tuple[int, int]:
@@ -222,63 +243,15 @@ def main() -> None:
     print(f"{args.tables} Big Tables x {args.seats} seats, {args.seconds:g} s at full speed, "
           f"server pid {server.proc.pid}, database in {data}", flush=True)
 
-    stop = threading.Event()
-    killed = threading.Event()  # after this, a failed connection is the point of the test
-    latencies: list[list[float]] = [[] for _ in tables]
-    acked = [0] * len(tables)  # moves the server acknowledged (200), per table
-    refused = [0] * len(tables)  # 409s: another seat got there first
-    errors: list[str] = []
-
-    def play(k: int) -> None:
-        code, tokens = tables[k]
-        rng = random.Random(k)
-        client = Client(port)
-        seat = 0
-        try:
-            while not stop.is_set():
-                token = tokens[seat]
-                seat = (seat + 1) % len(tokens)
-                status, view = client.call("GET", f"/tables/{code}/state", token=token)
-                if status != 200 or not view.get("legal_actions"):
-                    continue
-                action = rng.choice(view["legal_actions"])
-                t0 = time.perf_counter()
-                status, _ = client.call("POST", f"/tables/{code}/act",
-                                        {"token": token, "action": action,
-                                         "version": view["version"]})
-                latencies[k].append(time.perf_counter() - t0)
-                if status == 200:
-                    acked[k] += 1
-                elif status == 409:
-                    refused[k] += 1
-                elif status != 400:
-                    errors.append(f"{status}")
-        except (OSError, http.client.HTTPException, ValueError) as e:
-            if not killed.is_set():
-                errors.append(f"table {k}: {e!r}")
-
-    threads = [threading.Thread(target=play, args=(k,), daemon=True) for k in range(len(tables))]
-    t_start = time.perf_counter()
-    for t in threads:
-        t.start()
-    time.sleep(args.seconds)
-    elapsed = time.perf_counter() - t_start
-    moves = sum(acked)
-    lat = sorted(x for per in latencies for x in per)
-    rss, peak = rss_kib(server.proc.pid)
-    print(f"moves applied: {moves} in {elapsed:.1f} s = {moves / elapsed:.0f} moves/s, "
-          f"each a GET state and a POST act ({sum(refused)} stale moves refused with 409)")
-    print(f"act latency: median {statistics.median(lat) * 1000:.1f} ms, "
-          f"p99 {lat[int(0.99 * (len(lat) - 1))] * 1000:.1f} ms over {len(lat)} requests")
-    print(f"server memory: {rss / 1024:.0f} MiB resident, peak {peak / 1024:.0f} MiB")
+    load = Load(port, API, tables, lambda token: ({"token": token}, {}, {"token": token}))
+    load.run(args.seconds, server.proc.pid)
 
     # SIGKILL while the clients are still playing, then count what was kept
+    acked = load.acked
     before = list(acked)
-    killed.set()
+    load.killed.set()
     server.kill()
-    stop.set()
-    for t in threads:
-        t.join(10)
+    load.end()
     after_kill = [a - b for a, b in zip(acked, before)]
     server = TableServer(Path(data), quiet=True)
     try:
@@ -295,8 +268,8 @@ def main() -> None:
         print(f"after SIGKILL mid-play ({sum(after_kill)} moves acknowledged in the last "
               f"instant) and a restart: {back}/{len(tables)} tables back, "
               f"{sum(kept.values())} moves kept, {sum(acked)} acknowledged, moves lost: {lost}")
-        if errors:
-            print(f"client errors: {len(errors)} (first: {errors[0]})")
+        if load.errors:
+            print(f"client errors: {len(load.errors)} (first: {load.errors[0]})")
     finally:
         server.stop()
     if lost:
