@@ -22,9 +22,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "browser"))
-
-import harness  # noqa: E402
+from tests.browser import harness
 
 ROOT = harness.ROOT
 BINDER = ROOT / "binder"

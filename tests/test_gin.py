@@ -10,12 +10,12 @@ import json
 import random
 
 import pytest
-from test_gin_helpers import position, texts, where
 
 from rummy import GameError, VariantError, cards, load_game, new_game
 from rummy.cards import Card, deck
 from rummy.game import Action
 from rummy.gin import STALL_TURNS, deadwood, draw_roles
+from tests.positions import position, texts, where
 
 C = Card.parse
 

@@ -11,13 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from brute import brute_min_penalty, group_is_meld
 
 import rummy
 from rummy import practice, rulebook
 from rummy.cards import Card, deck
 from rummy.game import GameError
 from rummy.teach import AnyOf
+from tests.brute import brute_min_penalty, group_is_meld
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
 RULE_IDS = re.findall(r"^- ([A-Z]{1,2}-\d+[a-z]?) ", RULES_MD.read_text(encoding="utf-8"), re.M)

@@ -9,9 +9,9 @@ import sys
 from fractions import Fraction
 
 import pytest
-from test_probability import gin_hands_by_meld_combinations
 
 from rummy.__main__ import main
+from tests.brute import gin_hands_by_meld_combinations
 
 
 def run(capsys, *argv):

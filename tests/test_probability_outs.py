@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_probability import brute_complete
 
 from rummy.cards import deck
 from rummy.probability import (
@@ -21,6 +20,7 @@ from rummy.probability import (
     p_at_least_one,
 )
 from rummy.probability.dealt import shoe_for
+from tests.brute import brute_complete
 
 
 def test_outs_of_the_issue_example_by_hand():

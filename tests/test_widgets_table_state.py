@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_widgets_tables import click_big_table, click_gin, click_three_thirteen, play_out
 
 import rummy
 from rummy.cards import Card
 from rummy.game import Action
+from tests.table_play import click_big_table, click_gin, click_three_thirteen, play_out
 from widgets import BigTableTable, GinTable, MeldChecker, OddsExplorer, ThreeThirteenTable, apps
 from widgets._common import learner_error, second_person, to_learner
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-import harness
 import pytest
+
+from tests.browser import harness
 
 pytestmark = pytest.mark.browser
 

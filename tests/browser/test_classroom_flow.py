@@ -14,13 +14,13 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-import harness
 import pytest
-from test_classroom import KEY, table_cards, wait_token
 
 from rummy.bots import make_bot
 from rummy.cards import Card
 from tableserver.wire import decode_observation
+from tests.browser import harness
+from tests.browser.classroom import KEY, table_cards, wait_token
 
 pytestmark = pytest.mark.browser
 

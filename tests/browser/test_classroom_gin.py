@@ -12,14 +12,14 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
-from test_browser_apps import EVERYTHING_JS, LOG_CARD, click_action, mentions
-from test_classroom import DEAL, KEY, Learner
 
 from rummy import Action, Card
 from rummy.bots import make_bot
 from tableserver.wire import decode_observation
+from tests.browser import harness
+from tests.browser.classroom import DEAL, KEY, Learner
+from tests.browser.pages import EVERYTHING_JS, LOG_CARD, click_action, mentions
 
 pytestmark = pytest.mark.browser
 

@@ -23,9 +23,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
-from test_classroom import KEY, NAMES, wait_token
+
+from tests.browser import harness
+from tests.browser.classroom import KEY, NAMES, wait_token
 
 pytestmark = pytest.mark.browser
 

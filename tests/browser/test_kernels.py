@@ -11,9 +11,10 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-import harness
 import pytest
-from test_browser_axe import violations
+
+from tests.browser import harness
+from tests.browser.axe import violations
 
 pytestmark = pytest.mark.browser
 

@@ -11,10 +11,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_offline import outside
+
+from tests.browser import harness
+from tests.browser.harness import outside
 
 pytestmark = pytest.mark.browser
 

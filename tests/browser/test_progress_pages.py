@@ -18,13 +18,13 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
-from harness import Watch
-from test_browser_axe import assert_accessible
 
 import rummy
 from rummy.progress import Record
+from tests.browser import harness
+from tests.browser.axe import assert_accessible
+from tests.browser.harness import Watch
 
 pytestmark = pytest.mark.browser
 

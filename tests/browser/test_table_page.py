@@ -9,10 +9,11 @@ import io
 import re
 from typing import Any
 
-import harness
 import pytest
-from harness import Watch
-from test_browser_axe import assert_accessible
+
+from tests.browser import harness
+from tests.browser.axe import assert_accessible
+from tests.browser.harness import Watch
 
 pytestmark = pytest.mark.browser
 
