@@ -323,8 +323,8 @@ def test_a_guided_hands_scripted_deal_is_arranged_and_reloads(variant: str) -> N
 
 
 def _other_forms(answer: object) -> list[str]:
-    """The right answer written the other ways the checker reads (issue 33: every
-    drill answered right in two forms): as the kit shows it (J♦ for Jd) and, for a
+    """The right answer written the other ways the checker reads (so that every
+    drill is answered right in two forms): as the kit shows it (J♦ for Jd) and, for a
     number, in words or with a unit."""
     from rummy.teach import show_answer
 

@@ -545,7 +545,7 @@ def test_every_legal_move_is_reachable_through_the_controls(make: Callable[[], A
 
 
 def test_G_8a_a_learner_who_knocks_chooses_the_arrangement() -> None:
-    # issue 14's position, with the learner (seat 0) as the knocker in the box:
+    # the G-8a position of test_gin.py, with the learner (seat 0) as the knocker in the box:
     # laid out as three sets nothing lays off and the learner wins 20 - 10 = 10;
     # as three runs the defender lays off nine cards and undercuts for 10 + 10 - 1 = 19
     from tests.positions import position
@@ -574,7 +574,7 @@ def test_G_8a_a_learner_who_knocks_chooses_the_arrangement() -> None:
     assert t.layouts.layout.display == "none"
 
 
-# -- issue 39: words, announcements, the log, waiting for the page --------------------
+# -- words, announcements, the log, waiting for the page -----------------------------
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs]|Jk)(?![A-Za-z0-9])")
 
@@ -599,7 +599,7 @@ def _spoken(html: str) -> str:
 ])
 def test_learners_read_cards_as_faces_never_engine_shorthand(make: Callable[[], Any]) -> None:
     """Banner, log and review show cards as the banners do (J♦, 10♥), never
-    ``Th`` or ``7c`` (issue 39, item 3)."""
+    ``Th`` or ``7c``."""
     t = make()
     for _ in range(40):
         obs = t.observation()
@@ -620,7 +620,7 @@ def test_learners_read_cards_as_faces_never_engine_shorthand(make: Callable[[], 
 def test_the_banner_announces_each_opponents_move_in_words() -> None:
     """After the learner's move, the live region says what each AI player did,
     each card in words ("Ben discards the king of spades"); the cards named are
-    the engine's own, read from its history (issue 39, item 8)."""
+    the engine's own, read from its history."""
     t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
     me = t.learner
     for _ in range(3):
@@ -658,8 +658,7 @@ def test_the_log_appends_oldest_first() -> None:
 
 def test_bots_wait_until_the_page_has_drawn_the_table() -> None:
     """With ``wait_for_page`` no bot moves until the page says the table is
-    drawn (issue 39, item 6: "five bot moves had happened before the page was
-    ready")."""
+    drawn: a learner whose page is slow to draw misses no bot move."""
     t = ThreeThirteenTable("three_thirteen", players=3, learner=2, seed=21, speed=0,
                            wait_for_page=True)
     assert t.state.current_player != 2  # a bot plays first
@@ -679,7 +678,7 @@ def test_the_score_strip_shows_every_running_total() -> None:
 
 
 def test_the_shared_layouts_and_styles_stay_as_they_were_made() -> None:
-    """Every card's picture and button share one layout and style (issue 39: fewer
+    """Every card's picture and button share one layout and style (fewer
     front-end models, a table ready sooner); a whole round played must leave
     them as they were made, or one card's change would show on every card."""
     from widgets._common import _SHARED_MAKERS, shared
@@ -699,7 +698,7 @@ def test_the_shared_layouts_and_styles_stay_as_they_were_made() -> None:
 
 
 def test_G_10_G_13_gins_score_strip_shows_totals_roles_and_the_target() -> None:
-    """Gin's strip (issue 39): each player's total with their role this hand
+    """Gin's strip: each player's total with their role this hand
     (G-2, G-11), and the points that win the game (G-13: 100)."""
     t = GinTable(seed=4, speed=0)
     obs = t.observation()

@@ -228,7 +228,7 @@ def test_gin_three_knock(page, voila):
     shown = page.locator(".rummy-log").evaluate(
         "el => { const c = el.cloneNode(true); "
         "c.querySelectorAll('.rummy-sr').forEach(x => x.remove()); return c.textContent; }")
-    assert cards_as_faces(last) in shown  # cards as the learner reads them (issue 39)
+    assert cards_as_faces(last) in shown  # cards as the learner reads them
     assert checked > 0
 
 

@@ -1,4 +1,4 @@
-"""``make classroom`` over HTTPS, as a teacher runs it (issue 34): a
+"""``make classroom`` over HTTPS, as a teacher runs it: a
 self-signed certificate made here with ``openssl``, the server started with
 ``make classroom IP=127.0.0.1 PORT=...`` (RUMMY_TLS_CERT / RUMMY_TLS_KEY),
 the teacher signs in with the key on the classroom page, three learners open

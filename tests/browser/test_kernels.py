@@ -1,7 +1,7 @@
 """Kernels end with their page: the page (frontend/, as Voilà's own did) asks the
 server to shut its kernel down when it is closed or left (a beacon to
-``voila/api/shutdown/<id>``), and the kit's server must not refuse that request
-(issue 39, item 15).  A page whose kernel died says so."""
+``voila/api/shutdown/<id>``), and the kit's server must not refuse that request.
+A page whose kernel died says so."""
 
 from __future__ import annotations
 

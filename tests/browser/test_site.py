@@ -327,7 +327,7 @@ def uncompiled(archive: Path) -> list[str]:
 
 
 def test_app_pages_load_only_what_the_apps_import(site: str) -> None:
-    """Issue 37, fast enough: an app's page loads no package for the lessons only, names
+    """An app's page starts fast: it loads no package for the lessons only, names
     the kernel's own as its worker looks for them, and has jedi as an empty stand-in."""
     for app in APP_PAGES:
         packages, start = app_start(SITE, app)
@@ -339,7 +339,7 @@ def test_app_pages_load_only_what_the_apps_import(site: str) -> None:
 
 
 def test_app_pages_python_is_byte_compiled(site: str) -> None:
-    """Issue 37: the page's Python writes no bytecode (sys.dont_write_bytecode), so every
+    """The page starts fast: its Python writes no bytecode (sys.dont_write_bytecode), so every
     module an app's page imports as it starts ships compiled, the standard library too."""
     _, start = app_start(SITE, "three_thirteen")
     static = SITE / "static" / "pyodide"

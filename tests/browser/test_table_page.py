@@ -1,4 +1,4 @@
-"""The table as a learner meets it on a page (issue 39): the hand and the piles
+"""The table as a learner meets it on a page: the hand and the piles
 in the first screen on your turn, the review drawn on the table, the opponents'
 moves said in the live region, a focus ring that can be seen, focus back on the
 stock when your turn comes, and the lessons through Voilà checked by axe-core."""
