@@ -32,7 +32,8 @@ from tests.browser.harness import Watch
 from tests.browser.pages import LOG_CARD
 from tests.servers import DemoHub
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+# a whole hub, its users' servers and a class at a table: 30 to 45 s on a loaded 2-core machine
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "/services/rummy-tables/"

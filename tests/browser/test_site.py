@@ -33,7 +33,9 @@ from tests.browser import harness
 from tests.browser.axe import violations
 from tests.browser.pages import HAND, Replica, wait_hand
 
-pytestmark = pytest.mark.browser
+# The first test that asks for the site builds it when it is out of date (``make site``,
+# about 25 s from nothing), and a lesson in JupyterLite takes about 25 s: 90 s each.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
 
 SITE = harness.ROOT / "build" / "site"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -169,7 +171,6 @@ def _click(page: Any, action: Action) -> None:
         raise AssertionError(f"the test has no click for {action}")
 
 
-@pytest.mark.timeout(900)
 def test_three_thirteen_round_by_clicks_with_address_settings(offline: Offline, site: str) -> None:
     """``?variant=tre_tretton&seed=7&players=2&speed=0`` deals what the engine deals for
     them (so the address settings reached Python), and round 1 is played to its score."""
@@ -213,7 +214,6 @@ def _run_all(page: Any) -> None:
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).first.click()
 
 
-@pytest.mark.timeout(900)
 def test_lesson_guided_hand_and_quiz_in_jupyterlite(offline: Offline, site: str) -> None:
     """Lesson 02 in JupyterLite's notebook: run all cells (those that need pandas are
     marked and skipped over), then a wrong and a right guided move (rummy.guided's
