@@ -6,7 +6,7 @@ of each of the five variants: ``three_thirteen``, ``tre_tretton`` and
 ``gin_three`` with 3, every seat the same bot (``greedy`` or ``expert``).
 Prints the median over repeats of games per CPU second (CPU time of this
 process, so other load on the machine counts less), actions per game, and
-for ``three_thirteen`` the ratio to issue 15's targets (20 greedy games/s,
+for ``three_thirteen`` the ratio to the targets (20 greedy games/s,
 5 expert games/s).  Then a profile (cProfile, top entries by own time) of
 one game per variant and bot, so that it shows where the time goes, with the
 share of that game spent in the meld search (the modules of ``rummy/search/``,
@@ -20,18 +20,18 @@ what is left once the search is subtracted is engine and bot overhead.
 ``--others`` also runs ``benchmarks/games_big_table.py`` and
 ``benchmarks/games_gin.py`` (engine-only and OpenSpiel figures).
 
-Issue 15's targets are games per CPU second on one machine, where the code
-it measured (``b0a9e78``) played 5.1 greedy and 2.2 expert games a second.
+The targets are games per CPU second on one machine, the reference machine,
+where the code of ``b0a9e78`` played 5.1 greedy and 2.2 expert games a second.
 To read them on another, ``--against REV`` plays ``three_thirteen`` with the
 engine and bots of a past commit (``git archive REV rummy``, in a worker
 process) and with this code (in another), game by game in turn (the same
 seeds, the order changing from game to game), so that a machine whose speed
 drifts within seconds slows both alike.  It prints each code's games per
 CPU second, the ratio of the two and of each pair of games, and the target
-scaled by how much faster ``REV`` runs here than the issue quoted for it.
+scaled by how much faster ``REV`` runs here than on the reference machine.
 Both workers run on one CPU (see ``_pastcode.workers``; ``PIN_WORKERS=0``
 leaves them to the scheduler).  ``--block N`` lets each code play N games
-in a row before the other: closer to the issue's figures, each of which was
+in a row before the other: closer to the reference figures, each of which was
 one code playing alone, as a game that follows the other code's starts with
 the caches that code filled (this code keeps more between games)::
 
@@ -65,9 +65,9 @@ VARIANTS = {
     "big_table": 12,
     "gin_three": 3,
 }
-#: issue 15's targets, three_thirteen with 4 bots: games per CPU second
+#: the targets, three_thirteen with 4 bots: games per CPU second
 TARGETS = {"greedy": 20.0, "expert": 5.0}
-#: what issue 15 measured for the code of b0a9e78 (games per CPU second)
+#: what the code of b0a9e78 played on the reference machine (games per CPU second)
 ISSUE_15_THEN = {"greedy": 5.1, "expert": 2.2}
 
 
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="also run games_big_table.py and games_gin.py")
     p.add_argument("--against", metavar="REV",
                    help="time three_thirteen games with the code of this git commit and with "
-                        "this code, in turn game by game, and scale issue 15's targets")
+                        "this code, in turn game by game, and scale the targets")
     p.add_argument("--block", type=int, default=1, metavar="N",
                    help="with --against: each code plays N games in a row before the other "
                         "(default 1: game by game)")

@@ -34,18 +34,18 @@ often OpenSpiel's 11-card answer is not the true minimum).
 Run: ``.venv/bin/python benchmarks/solver.py`` (``--hands N`` for a quick look,
 ``--clock cpu`` to time by CPU time on a busy machine).
 
-Issue 15's targets are microseconds measured on one machine.  To read them
-on another, ``--against REV`` times the same cold sets with the solver of
-a past commit (``git archive REV rummy``, run in a subprocess), then with
-this one, in turn ``--rounds`` times (default 3, so that a machine whose
-speed drifts slows both alike), and prints the medians, the speed-up of
-each round, and each target scaled by how much slower the past code runs
-here than the issue quoted for it (``--against b0a9e78``: the code the
-issue measured, A 3.2 us, C 294 us, D 120 us), with the speed-up over the
-past code's cold median that it needs.  The issue's benchmark kept the
-memo from hand to hand, so the past code is also timed warm, and that is
-what the scale compares with the issue's figures; the targets apply to
-this code's cold medians.
+The targets are microseconds measured on one machine, the reference
+machine, where the code of ``b0a9e78`` took A 3.2 us, C 294 us, D 120 us.
+To read them on another, ``--against REV`` times the same cold sets with
+the solver of a past commit (``git archive REV rummy``, run in a
+subprocess), then with this one, in turn ``--rounds`` times (default 3, so
+that a machine whose speed drifts slows both alike), and prints the
+medians, the speed-up of each round, and each target scaled by how much
+slower the past code runs here than on the reference machine (``--against
+b0a9e78``), with the speed-up over the past code's cold median that it
+needs.  The reference figures were timed with the memo kept from hand to
+hand, so the past code is also timed warm, and that is what the scale
+compares with them; the targets apply to this code's cold medians.
 
 On a machine whose speed drifts within seconds (a shared VM), whole rounds
 may still meet different speeds.  ``--chunk K`` times the two codes hand
@@ -74,11 +74,11 @@ from _pastcode import ROOT, ask, past_rummy, pin_note, workers
 from rummy import MeldRules, best_arrangement, best_discard, deck, penalty
 from rummy.cards import Card
 
-#: OpenSpiel's C++ ``min_deadwood`` on set A, quoted in issue 15 (used when
+#: OpenSpiel's C++ ``min_deadwood`` on set A on the reference machine (used when
 #: OpenSpiel is not installed here)
 OPENSPIEL_US = 0.8
-#: issue 15's cold medians of the code it measured (commit b0a9e78), its
-#: targets, on the issue's machine: set -> (then, target) in microseconds
+#: the reference machine's medians of the code of b0a9e78 and the targets there:
+#: set -> (then, target) in microseconds
 ISSUE_15 = {"A": (3.2, None), "C": (294.0, 80.0), "C p99": (1025.0, 300.0), "D": (120.0, 45.0)}
 
 
@@ -196,7 +196,7 @@ def rlcard_melding() -> tuple[Any, Any] | None:
 
 def target_sets(n: int) -> dict[str, tuple[Callable[[Any], Any], list[tuple[Card, ...]]]]:
     """Sets A (penalty), C and D of ``n`` hands each, with what is asked of
-    them: issue 15's targets."""
+    them: the sets the targets are for."""
     plain, kings = MeldRules(), MeldRules(wild_rank=13)
     return {"A": (lambda h: penalty(h, plain), hands(1, n, 1, 0, 10)),
             "C": (lambda h: best_discard(h, kings), hands(3, n, 2, 4, 14)),
@@ -206,7 +206,7 @@ def target_sets(n: int) -> dict[str, tuple[Callable[[Any], Any], list[tuple[Card
 def cold_sets(n: int, cold: bool = True) -> dict[str, float]:
     """Cold medians (and set C's p99) of sets A (penalty), C and D, in
     microseconds: what ``--against`` compares (``cold=False``: warm, the
-    memo kept from hand to hand, as issue 15 timed the code it measured)."""
+    memo kept from hand to hand, as the reference figures were timed)."""
     out = {}
     for name, (fn, items) in target_sets(n).items():
         med, p99, _ = stats(timed(fn, items, cold=cold)[0])
@@ -220,10 +220,10 @@ def against(rev: str, n: int, clock: str, rounds: int = 3) -> int:
     """Time the cold sets with the solver of commit ``rev``, then with this
     one, ``rounds`` times in turn (a machine whose speed drifts slows both
     alike within a round); print the median of each, the speed-up of each
-    round, and issue 15's targets scaled to this machine (by how much
-    slower ``rev`` runs here than the issue quoted, when ``rev`` is the
-    code the issue measured: timed warm, as the issue's benchmark timed
-    it, which kept the memo from hand to hand)."""
+    round, and the targets scaled to this machine (by how much slower
+    ``rev`` runs here than on the reference machine, when ``rev`` is the
+    code timed there: timed warm, as the reference figures were, with the
+    memo kept from hand to hand)."""
     olds: list[dict[str, float]] = []
     old_warm: list[dict[str, float]] = []
     news: list[dict[str, float]] = []
@@ -250,7 +250,7 @@ def against(rev: str, n: int, clock: str, rounds: int = 3) -> int:
         if target is not None:
             here = target * factor
             line_ += (f"   target {target:g} us x {factor:.2f} (this machine against the "
-                      f"issue's: {rev} warm here / {then:g} us) = {here:.0f} us: "
+                      f"reference machine: {rev} warm here / {then:g} us) = {here:.0f} us: "
                       f"{'met' if new < here else 'MISSED'}; needs {old / here:.2f}x over "
                       f"{rev} cold")
         print(line_)
@@ -336,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="time calls by the wall clock (default) or by this thread's CPU time")
     p.add_argument("--against", metavar="REV",
                    help="also time the cold sets with the solver of this git commit, and scale "
-                        "issue 15's targets to this machine (b0a9e78: the code the issue measured)")
+                        "the targets to this machine (b0a9e78: the code the targets were set against)")
     p.add_argument("--rounds", type=int, default=3,
                    help="with --against: how many times to time the two in turn (default 3)")
     p.add_argument("--chunk", type=int, default=0,
@@ -391,7 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"penalty median {med_o:.1f} us, OpenSpiel {med_p:.1f} us, ratio {med_o / med_p:.2f}x")
     else:
         print("  (OpenSpiel not installed: pip install -e '.[bench]'); against the 0.8 us "
-              f"quoted in issue 15: penalty {med_a / OPENSPIEL_US:.2f}x (target: within 2x)")
+              f"on the reference machine: penalty {med_a / OPENSPIEL_US:.2f}x (target: within 2x)")
 
     rl = rlcard_melding()
     if rl is not None:

@@ -28,8 +28,8 @@ For each table app, served by Voilà as ``make app`` does:
   selecting a card (a round trip to the kernel and back) and drawing from the
   stock (the engine moves, the hand is redrawn).
 
-Targets: ready under 1 s on an idle machine (issue 39; a loaded one is slower),
-click-to-update median under 150 ms (issue 9).  Each load waits until the
+Targets: ready under 1 s on an idle machine (a loaded one is slower),
+click-to-update median under 150 ms.  Each load waits until the
 server's pools of kernels are full again, as a learner opening the app on an
 idle server would find them.
 
@@ -38,8 +38,8 @@ file server on loopback, no other host resolved): for Three Thirteen, from openi
 page to a playable table, **cold** (a fresh browser profile: nothing cached) and **warm**
 (the same profile again: the browser's cache holds the site's files), the megabytes the
 server sent for each, where the time goes (the page's scripts, Python starting in the
-kernel's worker, the app's cells and widgets), and the **site's size**.  Targets
-(issue 37): 15 s cold, 5 s warm on an idle machine of this kind, a site under 60 MB.
+kernel's worker, the app's cells and widgets), and the **site's size**.  Targets:
+15 s cold, 5 s warm on an idle machine of this kind, a site under 60 MB.
 
     .venv/bin/python benchmarks/ui.py [--loads 5] [--clicks 30]
     .venv/bin/python benchmarks/ui.py --site [--loads 3]     # after make site

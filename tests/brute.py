@@ -1,15 +1,32 @@
 """An independent, obviously-right brute force for meld questions.
 
-Nothing here imports the solver: a group is tested for being a set or a run
-by trying every reading, and a hand is arranged by trying every way to cut
-it into groups.  Slow, and simple enough to check by eye.
+A helper module of the tests (not a test module).  Nothing here imports the
+solver: a group is tested for being a set or a run by trying every reading,
+and a hand is arranged by trying every way to cut it into groups.  Slow, and
+simple enough to check by eye.
+
+- :func:`group_is_meld`, :func:`brute_min_penalty`,
+  :func:`brute_min_after_discard`, :func:`brute_best_layoffs`: the rules
+  given as keywords (wild rank, aces, ...);
+- :func:`brute_complete`: can a whole hand be melded, under a variant's
+  :class:`rummy.melds.MeldRules` (only its rule values are read);
+- :func:`gin_hands_by_meld_combinations`: the gin hands of one pack, counted
+  from the melds up rather than from the hands.
+
+>>> from rummy import cards
+>>> brute_min_penalty(cards("7h 8h 9h Kc"), aces="low")
+10
+>>> gin_hands_by_meld_combinations()
+136694
 """
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
-from rummy.cards import Card
+from rummy.cards import JOKER, SUITS, Card
+from rummy.melds import MeldRules
 
 
 def card_points(card: Card, wild_rank, aces, wild_penalty, joker_penalty, ace_penalty) -> int:
@@ -132,3 +149,89 @@ def brute_best_layoffs(hand, melds) -> tuple[int, int]:
         return best
 
     return go(frozenset(hand), tuple(frozenset(m) for m in melds))
+
+
+# -- a whole hand in melds, by the rules of a variant (rummy.melds.MeldRules) -------
+
+
+def _meld_brute(group, rules: MeldRules) -> bool:
+    """Try every reading: one rank for a set, or every placement of a run."""
+    if len(group) < 3:
+        return False
+    naturals = [c for c in group if not rules.is_wild(c)]
+    if len(naturals) < rules.min_naturals:
+        return False
+    if len({c.rank for c in naturals}) <= 1:
+        return rules.max_set_size is None or len(group) <= rules.max_set_size
+    if len({c.suit for c in naturals}) != 1 or len(group) > 13:
+        return False
+    for ace in {"low": (1,), "high": (14,), "low_or_high": (1, 14)}[rules.aces]:
+        values = sorted(ace if c.rank == 1 else c.rank for c in naturals)
+        if len(set(values)) < len(values):
+            continue
+        lowest, highest = (2, 14) if ace == 14 else (1, 13)
+        for start in range(lowest, highest - len(group) + 2):
+            if all(start <= v < start + len(group) for v in values):
+                return True
+    return False
+
+
+def brute_complete(hand, rules: MeldRules) -> bool:
+    """Can every card be put in a meld?  The first natural card's meld is
+    every subset of the other naturals with it, plus any number of the
+    wilds (which are interchangeable); recurse on what is left.  Wilds left
+    at the end need a meld of their own (3 or more, where allowed)."""
+    naturals = tuple(c for c in hand if not rules.is_wild(c))
+    wilds = len(hand) - len(naturals)
+    return _brute(naturals, wilds, rules)
+
+
+def _brute(naturals, wilds, rules: MeldRules) -> bool:
+    if not naturals:
+        return wilds == 0 or (wilds >= 3 and rules.min_naturals == 0)
+    first, rest = naturals[0], naturals[1:]
+    for size in range(0, len(rest) + 1):
+        for idx in itertools.combinations(range(len(rest)), size):
+            group = (first,) + tuple(rest[i] for i in idx)
+            left = tuple(c for i, c in enumerate(rest) if i not in idx)
+            for t in range(0, wilds + 1):
+                if _meld_brute(group + (JOKER,) * t, rules) and _brute(left, wilds - t, rules):
+                    return True
+    return False
+
+
+# -- gin hands, counted from the melds up ---------------------------------------------
+
+
+def gin_hands_by_meld_combinations() -> int:
+    """10-card gin hands of one pack: unions of disjoint melds (sets of 3-4,
+    runs of 3+, aces low) whose sizes add up to 10, collected as card sets."""
+    melds: list[frozenset] = []
+    for r in range(1, 14):
+        for k in (3, 4):
+            for suits in itertools.combinations(SUITS, k):
+                melds.append(frozenset((r, s) for s in suits))
+    for s in SUITS:
+        for length in range(3, 11):
+            for start in range(1, 15 - length):
+                melds.append(frozenset((r, s) for r in range(start, start + length)))
+    by_size: dict[int, list[frozenset]] = {}
+    for m in melds:
+        by_size.setdefault(len(m), []).append(m)
+    hands: set[frozenset] = set(by_size[10])
+    for a in range(3, 8):
+        b = 10 - a
+        if a > b:
+            continue
+        for x in by_size[a]:
+            for y in by_size[b]:
+                if not x & y:
+                    hands.add(x | y)
+    for x, y in itertools.combinations(by_size[3], 2):
+        if x & y:
+            continue
+        xy = x | y
+        for z in by_size[4]:
+            if not xy & z:
+                hands.add(xy | z)
+    return len(hands)

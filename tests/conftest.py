@@ -1,16 +1,38 @@
-"""Shared test setup: make tests/brute.py importable as ``brute``; a data
-folder of the session's own, so that no test reads or writes the user's
-(``$RUMMY_DATA``, which the servers the tests start inherit unless given
-theirs), and one of each test's own (:func:`own_data`); one Chromium per
-session for every test that drives a browser (Playwright's sync API allows
-only one instance per thread, so the browser tests and the Binder test
-share it).
+"""What every test shares: the session's setup and the fixtures.
 
-Fixtures of the table service's tests: :func:`server` (the table API alone)
-and :func:`api` (its address).  What tests share beyond fixtures is in
-helper modules, never in a test module: ``tests/servers.py`` (every test
-server), ``tests/widget_state.py``, ``tests/brute.py``,
-``tests/browser/harness.py``."""
+Set up here, for the whole session: a data folder of the session's own
+(``$RUMMY_DATA``, which the servers the tests start inherit unless given
+theirs), so that no test reads or writes the user's; the Hypothesis
+profiles (``HYPOTHESIS_PROFILE``: "ci" or "explore").
+
+Fixtures here (the browser tests add theirs in ``tests/browser/conftest.py``):
+
+- :func:`browser`: one Chromium per session for every test that drives a
+  browser (Playwright's sync API allows only one instance per thread, so the
+  browser tests and the Binder test share it);
+- :func:`own_data`: a test's own data folder and a fresh record of learning;
+- :func:`server` (the table API alone) and :func:`api` (its address);
+- :func:`run_async`: a coroutine run in an event loop and thread of its own.
+
+Code the tests share that is not a fixture lives in helper modules, never in
+a test module (``tests/test_suite_shape.py`` checks it), each imported
+through the ``tests`` package (``from tests.browser import harness``):
+
+- ``tests/servers.py``: every test server (table API, hub service, demo hub);
+- ``tests/brute.py``: brute-force answers to meld questions;
+- ``tests/positions.py``: game positions set up by hand;
+- ``tests/table_play.py``: the game tables driven by their own buttons, and
+  the check that no hidden card reaches the front end;
+- ``tests/widget_state.py``: the state a view sends to the page;
+- ``tests/nbval_kernels.py``: the plugin of the notebook run;
+- ``tests/browser/harness.py``: Voilà, JupyterLab and Chromium for the
+  browser tests (also used by ``benchmarks/ui.py`` and ``scripts/screenshots.py``);
+- ``tests/browser/pages.py``: the apps' pages, a replica of their tables, clicks;
+- ``tests/browser/axe.py``: the accessibility check (axe-core);
+- ``tests/browser/classroom.py``: learners' pages at a shared table;
+- ``tests/browser/seeded_voila.py``: the kit's Voilà server dealing the tests'
+  seeds (a script ``harness.start_voila`` runs).
+"""
 
 from __future__ import annotations
 
@@ -27,7 +49,6 @@ from hypothesis import HealthCheck, settings
 from rummy import progress
 from tests.servers import TableServer
 
-sys.path.insert(0, str(Path(__file__).parent))
 os.environ["RUMMY_DATA"] = tempfile.mkdtemp(prefix="rummy-tests-")
 
 # Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (default "ci").
@@ -73,8 +94,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright, started once per session."""
-    sys.path.insert(0, str(Path(__file__).parent / "browser"))
-    import harness
+    from tests.browser import harness
 
     with harness.chromium() as b:
         yield b
@@ -87,7 +107,7 @@ def run_async() -> Any:
     A live kernel runs an event loop; tests of the widgets' timed play need one too.
     ``asyncio.run`` in the test's own thread fails once a Playwright browser test ran
     in this process (its sync API leaves a running loop in the main thread), so the
-    loop gets a fresh thread: the result no longer depends on which tests ran before.
+    loop gets a fresh thread, so that the result does not depend on which tests ran before.
     """
     import asyncio
     import threading

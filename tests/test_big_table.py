@@ -59,7 +59,7 @@ def test_BT_1_options_more_packs_and_players_with_a_clear_error():
     assert cards_needed(16) == 240
     with pytest.raises(GameError, match="max_players"):
         new_game("big_table", players=16, seed=1)
-    # a bad player count is a VariantError in every family (issue 14), too few packs too
+    # a bad player count is a VariantError in every family, too few packs too
     with pytest.raises(VariantError, match=r"need 240 cards .* 4 packs hold 208; use packs=5"):
         new_game("big_table", players=16, seed=1, max_players=16)
     g = new_game("big_table", players=16, seed=1, max_players=16, packs=5)

@@ -256,7 +256,7 @@ def test_BT_4_all_melded_on_near_complete_hands(data, size):
 def test_BT_4_all_melded_agrees_with_the_brute_force(data, size, wild):
     """Against tests/brute.py, which tries every way to cut a hand into groups
     (independent of both the solver and the fast test)."""
-    from brute import brute_min_penalty
+    from tests.brute import brute_min_penalty
 
     rank = data.draw(st.integers(1, 13))
     suit = data.draw(st.sampled_from("cdhs"))

@@ -27,9 +27,7 @@ from rummy.bots.three_thirteen import expert, greedy, unseen_cards
 from rummy.cards import Card
 from rummy.table import Stock
 from rummy.three_thirteen import Event
-
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_three_thirteen_props import hidden_swap  # noqa: E402
+from tests.positions import hidden_swap
 
 
 def rig(variant="three_thirteen", players=2, hands=(), stock="", pile="", current=0, **options):
@@ -142,7 +140,7 @@ def test_greedy_states_the_penalty_now_and_after_taking_the_brute_forces_figures
     # at every draw of two whole games, the points the greedy bot says it
     # holds now (read off its search of the hand plus the top card when it
     # would throw that card back) and would keep are the brute force's
-    from brute import brute_min_after_discard, brute_min_penalty
+    from tests.brute import brute_min_after_discard, brute_min_penalty
 
     told = 0
     for seed in (3, 4):

@@ -296,7 +296,7 @@ def test_a_top_card_that_cannot_help_lowers_no_penalty(aces):
     # fewer than two wilds: then every discard after taking it must leave at
     # least the penalty now (the brute force's hand left), and a lone card
     # must be deadwood in every arrangement (its points on top of the rest)
-    from brute import brute_min_penalty
+    from tests.brute import brute_min_penalty
 
     rng = random.Random(f"top {aces}")
     shoe = list(deck(2, 2))

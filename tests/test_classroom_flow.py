@@ -1,4 +1,4 @@
-"""A classroom flow without dead ends (issue 39, items 10-14), through a real
+"""A classroom flow without dead ends, through a real
 table service on loopback: the "join a table" box (a bad code, a long name,
 a good join), a table page opened without a name, the controls a shared
 table shows, the end of a shared hand, a closed table, the teacher's form

@@ -1,4 +1,4 @@
-"""One engine contract, checked for every variant (issue 14).
+"""One engine contract, checked for every variant.
 
 In the spirit of OpenSpiel's random simulation test: every variant of
 ``rummy.variant_names()`` plays random games to the end, with and without a
@@ -16,10 +16,10 @@ games the suite checks what every engine promises:
 
 How much fuzzing: ``RUMMY_FUZZ`` action strings and ``RUMMY_CORRUPT``
 corrupted saves per variant (defaults 1,000 and 400 keep the whole file under a minute
-on a shared two-core machine).  The issue's full counts run with
+on a shared two-core machine).  The thorough counts run with
 ``RUMMY_FUZZ=100000 RUMMY_CORRUPT=10000 pytest --timeout 0 tests/test_conformance.py -k "fuzz or corrupt"``
-(``--timeout 0``: one variant's 100,000 strings take 5 to 12 minutes here, and the
-suite's per-test limit is 15).
+(``--timeout 0``: one variant's 100,000 strings take 5 to 12 minutes here, far over the
+suite's per-test limit of a minute).
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ def test_random_games_end_with_a_seed(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_end_without_a_seed(variant: str) -> None:
-    """Bug 1 of issue 14: gin without a seed kept ``seed = None``, so loading
-    and undo dealt another game."""
+    """A game started without a seed chooses one and saves it (``seed = None``
+    kept would make loading and undo deal another game)."""
     g = game(variant, seed=None)
     assert isinstance(g.seed, int) and not isinstance(g.seed, bool)
     assert json.loads(g.to_json())["seed"] == g.seed
@@ -308,7 +308,7 @@ def test_observe_and_errors_never_depend_on_hidden_cards(variant: str) -> None:
 
 
 def test_a_refused_match_call_does_not_tell_who_is_complete() -> None:
-    """Bug 4 of issue 14: the refusal named the seat whose hand is complete."""
+    """A refused match call does not name the seat whose hand is complete."""
     told = []
     for complete in (0, 2):
         g = new_game("big_table", players=["Ana", "Ben", "Cleo"], seed=1)
@@ -458,8 +458,8 @@ def test_errors_of_cards_and_variants_are_game_errors() -> None:
 
 
 def test_rummy_simulate_stays_the_function_after_importing_the_submodule() -> None:
-    """Bug 2 of issue 14, in a fresh interpreter: the lazy ``rummy.simulate``
-    was replaced by the submodule once ``import rummy.simulate`` ran."""
+    """In a fresh interpreter, ``rummy.simulate`` stays the (lazily imported)
+    function after ``import rummy.simulate``, not the submodule of that name."""
     import subprocess
     import sys
     from pathlib import Path
@@ -475,7 +475,7 @@ def test_rummy_simulate_stays_the_function_after_importing_the_submodule() -> No
 
 
 def test_three_thirteen_seats_up_to_twelve_with_the_packs_of_TT_11() -> None:
-    """Bug 6 of issue 14: 9 or more players were refused.  12 players need
+    """9 to 12 players are seated, with the packs they need.  12 players need
     12 x 13 + 1 + 12 = 169 cards in round 11: 4 packs (208)."""
     g = new_game("three_thirteen", players=12, seed=4)
     assert g.packs == 4 and len(g.players) == 12
@@ -506,7 +506,7 @@ def test_a_named_knock_saves_and_loads_exactly() -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_engine_speaks_the_same_names(variant: str) -> None:
-    """The shared vocabulary (issue 14): ``number``, ``winners()`` and
+    """The shared vocabulary: ``number``, ``winners()`` and
     ``winner``, ``undo(player=...)`` by seat or name, ``legal_actions`` as a
     tuple in observations, ``phase == "over"`` and ``is_over`` at the end."""
     g = game(variant, 21)

@@ -1,4 +1,4 @@
-"""The shared engine base (issue 14): what every family now gets from
+"""The shared engine base: what every family gets from
 :class:`rummy.engine.Engine` and :class:`rummy.engine.Observation`, once.
 
 Expected values are worked by hand in the comments, never read back from

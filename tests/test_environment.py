@@ -144,7 +144,6 @@ def _wheel(folder: Path, name: str, ver: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
 @pytest.mark.parametrize("installer", ["pip", "uv"])
 def test_install_takes_the_locked_version_when_a_newer_one_is_out(tmp_path, installer):
     uv = Path(sys.prefix) / "bin" / "uv"
@@ -163,7 +162,7 @@ def test_install_takes_the_locked_version_when_a_newer_one_is_out(tmp_path, inst
         ["make", "--no-print-directory", "-C", str(ROOT), "install-lock",
          f"INSTALLER={installer}", f"VENV={venv}", f"LOCK={lock}", f"UV={uv}",
          f"INDEX_ARGS=--no-index --find-links {wheels}"],
-        capture_output=True, text=True, env=env, timeout=240)
+        capture_output=True, text=True, env=env, timeout=50)
     assert done.returncode == 0, done.stdout + done.stderr
     probe = subprocess.run([str(venv / "bin" / "python"), "-c",
                             "import kitprobe; print(kitprobe.VERSION)"],

@@ -10,12 +10,12 @@ import json
 import random
 
 import pytest
-from test_gin_helpers import position, texts, where
 
 from rummy import GameError, VariantError, cards, load_game, new_game
 from rummy.action import Action
 from rummy.cards import Card, deck
 from rummy.gin import STALL_TURNS, deadwood, draw_roles
+from tests.positions import position, texts, where
 
 C = Card.parse
 
@@ -263,7 +263,7 @@ def test_G_8_lay_off_errors_say_why():
 
 
 # -- G-8a --------------------------------------------------------------------
-# Issue 14's position: box 2c 6c 7c 8c 2d 6d 7d 2h 6h As, captain 3c 4c 5c 3d 4d 5d
+# A knock where the arrangement decides the score: box 2c 6c 7c 8c 2d 6d 7d 2h 6h As, captain 3c 4c 5c 3d 4d 5d
 # 3h 4h 5h Ks draws Tc and knocks it, keeping Ks = 10 points of deadwood.
 # * As three sets (3c 3d 3h, 4c 4d 4h, 5c 5d 5h) nothing of the box fits (only 3s 4s 5s
 #   would); the box's best is 2c 2d 2h + 6c 7c 8c, deadwood 6d 7d 6h As = 6+7+6+1 = 20,

@@ -9,12 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_gin_helpers import position
-
 from rummy import cards, new_game
 from rummy.action import Action
 from rummy.bots import ExpertBot, GreedyBot, RandomBot, make_bot
 from rummy.bots.gin import expert, greedy
+from tests.positions import position
 
 ROOT = Path(__file__).resolve().parents[1]
 

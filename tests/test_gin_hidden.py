@@ -11,11 +11,10 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from test_gin_helpers import position
-
 from rummy import GameError, new_game
 from rummy.bots import make_bot
 from rummy.cards import Card
+from tests.positions import position
 
 CARD_TOKEN = re.compile(r"\b([A2-9TJQK][cdhs])\b")
 

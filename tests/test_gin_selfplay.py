@@ -4,11 +4,10 @@ G-13)."""
 
 from __future__ import annotations
 
-from test_gin_helpers import where
-
 from rummy import new_game
 from rummy.bots import make_bot
 from rummy.gin import deadwood
+from tests.positions import where
 
 LINEUPS = [
     ("random", "random", "random"),   # random players rarely knock: many drawn hands

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import random
 
-from brute import brute_min_penalty, group_is_meld
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ from rummy import cards, penalty
 from rummy.cards import deck
 from rummy.gin import best_layoffs, deadwood, deadwood_after_discard, layoff_targets
 from rummy.variants import find_variant
+from tests.brute import brute_min_penalty, group_is_meld
 
 PACK = list(deck())
 RULES = find_variant("gin_three").meld_rules()

@@ -463,7 +463,7 @@ def test_TJ_7_a_discard_that_melds_everything_goes_out_and_is_accepted() -> None
     assert twin.game.scores == g.game.scores
 
 
-# --- issue 35: every move rule comes up as a decision; refusals fixed; hints that teach ---------
+# --- every move rule comes up as a decision; refusals that say why; hints that teach -----------
 
 def play_through(variant: str) -> tuple[Guide, set[str], list[str]]:
     """Play the guided hand with good moves (in its last hand preferring a knock

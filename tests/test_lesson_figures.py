@@ -1,4 +1,4 @@
-"""Every exact figure the lessons print, recomputed from first principles (issue 33).
+"""Every exact figure the lessons print, recomputed from first principles.
 
 Nothing here calls the kit's solver or odds code: the figures come from
 ``math.comb``, fractions, and brute force (``tests/brute.py``, which arranges a
@@ -54,7 +54,7 @@ def test_02_wilds_only_dealt() -> None:
 
 
 def test_02_no_round_7_hand_is_wilds_only() -> None:
-    # finding 8: round 7 deals 9 cards, two packs hold 8 nines
+    # round 7 deals 9 cards, two packs hold 8 nines
     assert 7 + 2 > 2 * 4
     assert "(9, 8)" in printed("02_tre_tretton")
 
@@ -246,7 +246,7 @@ def test_06_outs_figures() -> None:
 
 
 def test_06_outs_of_the_round_2_hand_and_the_seen_first_discard() -> None:
-    # finding 5: round 2 (fours wild), 7h 8h Kc 2d: the outs by brute force, with
+    # round 2 (fours wild), 7h 8h Kc 2d: the outs by brute force, with
     # the face-up first discard (Kd) unseen (48) or seen (47)
     hand = list(cards("7h 8h Kc 2d"))
     for seen, unseen in (([], 48), (list(cards("Kd")), 47)):
@@ -327,7 +327,7 @@ def test_06_going_out_within_one_and_two_draws() -> None:
 
 @pytest.mark.slow
 def test_06_going_out_within_three_draws_depends_on_the_tie_break() -> None:
-    # finding 6: 2561/7896 holds with the lower card thrown among equal discards
+    # 2561/7896 holds with the lower card thrown among equal discards
     hand = list(cards("7h 8h Kc"))
     lower, higher = going_out(hand, 3, True), going_out(hand, 3, False)
     assert lower == Fraction(2561, 7896) and "2561/7896 = 0.324341 (exact)" in printed("06_meld_odds")
@@ -343,7 +343,7 @@ def gin_deadwood(hand: tuple[Card, ...]) -> int:
 
 
 def test_05_a_stock_card_on_average() -> None:
-    # finding 3: the captain of seed 5 holds these 10 cards and sees the upcard A♣
+    # the captain of seed 5 holds these 10 cards and sees the upcard A♣
     # (read from the lesson's own printed line); all 41 unseen cards, each drawn once
     hand = list(cards("2c 4c 7c 8c 3d Td Qd 5h 3s 6s"))
     upcard = Card.parse("Ac")
@@ -356,7 +356,7 @@ def test_05_a_stock_card_on_average() -> None:
 
 
 def test_05_the_g8a_example_has_two_allowed_layouts() -> None:
-    # finding 1: with 6♥ the nine of hearts may sit in the run or the set (0 deadwood
+    # with 6♥ the nine of hearts may sit in the run or the set (0 deadwood
     # either way); without it, the set layout leaves 7♥ 8♥ = 15 > 10, the knock limit
     def left(hand: str, melds: list[str]) -> int:
         rest = list(cards(hand))

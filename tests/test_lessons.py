@@ -1,6 +1,4 @@
-"""The lessons' errors of issue 16 stay fixed.
-
-Each test checks one corrected statement, with the figure worked out here
+"""What the lessons say is right: each test checks one statement of a lesson, with the figure worked out here
 independently (by hand in a comment, or by brute force), and, where the
 lesson prints it, the committed notebook's output (nbval compares those
 outputs again under ``make test``: the cells are marked ``NBVAL_CHECK_OUTPUT``).
@@ -52,7 +50,7 @@ def checked(stem: str, needle: str) -> bool:
 # --- lesson 06: the outs formula's symbols --------------------------------------------------
 
 def test_06_symbols_are_made_by_name_not_looked_up() -> None:
-    # issue 33: no symbol look-ups a beginner must decode; the same name and
+    # no symbol look-ups a beginner must decode; the same name and
     # assumptions make the same sympy symbol
     import sympy as sp
 
@@ -226,7 +224,7 @@ def output_source(stem: str, needle: str) -> str:
 
 
 def test_the_checked_cells_include_seeded_narration_and_simulation() -> None:
-    # a few of the cells issue 16 named, by what they print
+    # seeded narration and simulations, found by their code
     assert checked("01_three_thirteen", 'g = rummy.new_game("three_thirteen", players=["Ana", "Ben", "Cleo"], seed=1)')
     assert checked("03_three_thirteen_jokers", "table = rummy.simulate(")
     assert checked("05_gin_three", "games[0].log[-1]")
@@ -234,28 +232,28 @@ def test_the_checked_cells_include_seeded_narration_and_simulation() -> None:
     assert checked("04_big_table", "print(big.rules_text())")
 
 
-# --- issue 33: findings 1-14 and a beginner's reading ------------------------------------------
+# --- each figure and sentence a beginner reads, as the lesson says it --------------------------
 
-def test_33_01_g8a_example_has_two_allowed_layouts() -> None:
+def test_05_g8a_example_has_two_allowed_layouts() -> None:
     # the figures are recomputed in test_lesson_figures; here: the text and the checked cell
     text = source("05_gin_three")
     assert "With 6♥ 7♥ 8♥ 9♥ 9♣ 9♦ 9♠, say" in text and "over the knock limit of 10 (G-6)" in text
     assert checked("05_gin_three", "def layout_deadwood(")
 
 
-def test_33_02_g12_gives_the_real_reason() -> None:
+def test_05_g12_gives_the_real_reason() -> None:
     text = source("05_gin_three")
     assert "can't serve another pair of turns" not in text
     assert "Two cards would still be one more draw for each player" in text
 
 
-def test_33_03_the_bots_estimate_and_the_true_average() -> None:
+def test_05_the_bots_estimate_and_the_true_average() -> None:
     text = source("05_gin_three")
     assert "random\nsample of 16" in text and "2158/41 ≈ 52.63" in text
     assert checked("05_gin_three", "average = Fraction(sum(left_after), len(unseen))")
 
 
-def test_33_04_the_late_rounds_interval_is_said_as_it_is() -> None:
+def test_06_the_late_rounds_interval_is_said_as_it_is() -> None:
     text = source("06_meld_odds")
     assert "within a third of" not in text and "from about 0.7 to 1.4" in text
     out = output_of("06_meld_odds", 'simulated = table[table["method"] != "exact"]')
@@ -264,7 +262,7 @@ def test_33_04_the_late_rounds_interval_is_said_as_it_is() -> None:
     assert round(min(lows), 1) == 0.7 and round(max(highs), 1) == 1.4
 
 
-def test_33_05_the_face_up_first_discard_is_counted_as_seen() -> None:
+def test_06_the_face_up_first_discard_is_counted_as_seen() -> None:
     text = source("06_meld_odds")
     assert "first discard, turned face up after the deal (TT-4)" in text
     out = output_of("06_meld_odds", 'odds.outs(hand, "three_thirteen", round=2, players=2, seen="Kd")')
@@ -273,17 +271,17 @@ def test_33_05_the_face_up_first_discard_is_counted_as_seen() -> None:
     assert "1/8 = 0.125 (exact)" in out
 
 
-def test_33_06_the_exact_figure_names_its_tie_break() -> None:
+def test_06_the_exact_figure_names_its_tie_break() -> None:
     text = source("06_meld_odds")
     assert "2561/7896 assumes the kit's tie-break" in text and "17819/55272" in text
 
 
-def test_33_07_no_wild_is_a_natural_card() -> None:
+def test_06_no_wild_is_a_natural_card() -> None:
     text = source("06_meld_odds")
     assert "4♣ is also the natural card" not in text and "never as a natural card (M-4a)" in text
 
 
-def test_33_08_round_7_cannot_be_wilds_only() -> None:
+def test_02_round_7_cannot_be_wilds_only() -> None:
     assert "two packs hold only 8\nnines" in source("02_tre_tretton")
     assert output_of("02_tre_tretton", "swedish.hand_size(7), sum(").strip() == "(9, 8)"
 
@@ -307,7 +305,7 @@ def t_cdf(t: float, df: int, steps: int = 20_000) -> float:
     return 0.5 + total * h / 3
 
 
-def test_33_09_intervals_use_students_t_and_stay_possible() -> None:
+def test_07_intervals_use_students_t_and_stay_possible() -> None:
     for df, t in T_975.items():
         assert abs(t_cdf(t, df) - 0.975) < 2e-4, df
     text = source("07_bots_and_strategy")
@@ -321,42 +319,42 @@ def test_33_09_intervals_use_students_t_and_stay_possible() -> None:
     assert "-" not in "".join(line.split()[-3] for line in both.splitlines()[1:])
 
 
-def test_33_10_the_larger_run_is_counted_right() -> None:
+def test_07_the_larger_run_is_counted_right() -> None:
     text = source("07_bots_and_strategy")
     assert "1,200 paired hands per bot" not in text and "a few minutes" not in text
     assert "300 paired hands per table\nsize, 1,200 for each hand number, about 30 seconds" in text
 
 
-def test_33_11_gin_sentence_reads() -> None:
+def test_00_gin_sentence_reads() -> None:
     text = source("00_start_here")
     assert "does not end by going out after every draw" not in text
     assert "nobody needs every card but one melded to end a hand" in text
 
 
-def test_33_12_a_complete_hand_still_draws_first() -> None:
+def test_01_a_complete_hand_still_draws_first() -> None:
     assert "**already complete at the start of\nyour turn** still draws first" in source("01_three_thirteen")
     out = output_of("01_three_thirteen", "lucky = rummy.new_game(")
     assert out.strip() == "Ben holds 8♣ 3♦ 3♥ | penalty 0 | may: ['draw stock', 'draw discard']"
 
 
 @pytest.mark.parametrize("stem", [p.stem for p in sorted(SOURCES.glob("0*.txt"))])
-def test_33_each_lesson_opens_with_goals_and_time_and_ends_with_a_recap(stem: str) -> None:
+def test_each_lesson_opens_with_goals_and_time_and_ends_with_a_recap(stem: str) -> None:
     first = "".join(cells(stem)[0]["source"])
     assert "**Goals.**" in first and re.search(r"\*\*Time:\*\* about \d+ minutes", first)
     recap = [c for c in cells(stem) if "".join(c["source"]).startswith("## Recap")]
     assert len(recap) == 1 and "worked-answer" not in recap[0].get("metadata", {}).get("tags", [])
-    # then, at most the appendix (00), and the last cell: the learner's map (issue 35)
+    # then, at most the appendix (00), and the last cell: the learner's map
     assert recap[0] in cells(stem)[-3:-1]
 
 
-def test_33_the_translation_slips_are_an_appendix() -> None:
+def test_00_the_translation_slips_are_an_appendix() -> None:
     text = source("00_start_here")
     assert text.index("## Appendix: the words of the source texts") > text.index("## Exercises")
     assert "## The words of the source texts" not in text
 
 
 @pytest.mark.parametrize("stem", [p.stem for p in sorted(SOURCES.glob("0*.txt"))])
-def test_33_cards_are_drawn_or_spelled_not_object_reprs(stem: str) -> None:
+def test_cards_are_drawn_or_spelled_not_object_reprs(stem: str) -> None:
     for cell in cells(stem):
         for out in cell.get("outputs", []):
             data = out.get("data", {})
@@ -366,19 +364,19 @@ def test_33_cards_are_drawn_or_spelled_not_object_reprs(stem: str) -> None:
 
 
 @pytest.mark.parametrize("stem", [p.stem for p in sorted(SOURCES.glob("0*.txt"))])
-def test_33_no_nested_one_liners(stem: str) -> None:
+def test_no_nested_one_liners(stem: str) -> None:
     text = source(stem)
     assert "lambda rng" not in text and "P(lambda" not in text
     assert not re.search(r"return \S.* if .* else .* if .* else ", text)
 
 
-# --- issue 35: drills beside the quizzes, the map at the end, guided hands as they are -----------
+# --- drills beside the quizzes, the map at the end, guided hands as they are ---------------------
 
 RULE_ID = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
 
 
 @pytest.mark.parametrize("stem", [p.stem for p in sorted(SOURCES.glob("0[1-5]*.txt"))])
-def test_35_every_rule_section_has_a_drill(stem: str) -> None:
+def test_every_rule_section_has_a_drill(stem: str) -> None:
     """Each section whose heading names a rule ends with "Practise it on a new hand:"
     and a cell ``widgets.Drill("<a rule of the heading>")``; every drill is of a rule
     its section names."""
@@ -406,7 +404,7 @@ def test_35_every_rule_section_has_a_drill(stem: str) -> None:
 
 
 @pytest.mark.parametrize("stem", [p.stem for p in sorted(SOURCES.glob("0*.txt"))])
-def test_35_each_lesson_ends_with_the_progress_map_and_links_the_practice_app(stem: str) -> None:
+def test_each_lesson_ends_with_the_progress_map_and_links_the_practice_app(stem: str) -> None:
     last = cells(stem)[-1]
     assert last["cell_type"] == "code"
     assert "".join(last["source"]).strip().splitlines()[-1] == "widgets.Progress()"
@@ -414,7 +412,7 @@ def test_35_each_lesson_ends_with_the_progress_map_and_links_the_practice_app(st
     assert "](apps/practice.ipynb)" in "".join(recap["source"])
 
 
-def test_35_the_guided_hands_are_described_as_they_are_played() -> None:
+def test_the_guided_hands_are_described_as_they_are_played() -> None:
     from rummy.guided import LATER_HANDS
 
     for stem in ("01_three_thirteen", "02_tre_tretton", "03_three_thirteen_jokers", "05_gin_three"):

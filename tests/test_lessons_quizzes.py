@@ -1,4 +1,4 @@
-"""The lessons' quizzes and exercises (issues 16 and 33), and the student copies.
+"""The lessons' quizzes and exercises, and the student copies.
 
 Every quiz and exercise of every lesson is answered right in its answer's own
 spelling and in at least two more (its ``right:`` line), and wrong with each of
@@ -86,7 +86,7 @@ def test_every_question_takes_right_answers_and_refuses_wrong_ones(kind: str, st
 
 
 def test_every_lesson_has_quizzes_and_exercises() -> None:
-    assert {s for s, _n, _q in QUIZZES} == set(STEMS)  # 00, 06 and 07 too (issue 33)
+    assert {s for s, _n, _q in QUIZZES} == set(STEMS)  # 00, 06 and 07 too
     assert {s for s, _n, _q in EXERCISES} == set(STEMS)
 
 
@@ -107,15 +107,15 @@ def test_06_asks_chances_as_fraction_decimal_or_percentage() -> None:
     assert not five.answer("0.24")  # two significant digits, where the question asks for three
 
 
-#: the answers issue 33 names, per question: (lesson, quiz number, right answers, wrong answers)
-ISSUE_33 = [
+#: answers as learners write them, per question: (lesson, quiz number, right answers in
+#: other words, wrong answers that look like right ones)
+AS_WRITTEN = [
     ("01_three_thirteen", 1, ["10 points"], []),
     ("01_three_thirteen", 2, ["5 and 6 of spades", "five and six of spades"], ["5 and 6 of hearts"]),
     ("01_three_thirteen", 3, ["9 cards"], []),
     ("01_three_thirteen", 5, ["2 packs"], []),
     ("01_three_thirteen", 7, ["9 clubs"], []),
     ("01_three_thirteen", 8, ["K clubs"], []),
-    # (01's quiz 10 of the issue is quiz 11 now: a quiz on TT-6's second half came before it)
     ("01_three_thirteen", 11, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
     ("02_tre_tretton", 6, ["bjorn"], []),
     ("03_three_thirteen_jokers", 1, ["the player on my left"], []),
@@ -126,16 +126,16 @@ ISSUE_33 = [
     ("05_gin_three", 4, ["the box player"], []),
     ("05_gin_three", 5, ["Q hearts"], []),
 ]
-#: (lesson, exercise number, right answers)
-ISSUE_33_EXERCISES = [
+#: exercises' right answers as learners write them: (lesson, exercise number, right answers)
+EXERCISES_AS_WRITTEN = [
     ("00_start_here", 1, ["nineteen", "19"]), ("00_start_here", 2, ["8♥", "eight of hearts"]),
     ("01_three_thirteen", 2, ["8♥", "eight of hearts"]), ("02_tre_tretton", 2, ["four"]),
     ("06_meld_odds", 1, ["52/22100", "0.00235"]), ("06_meld_odds", 3, ["34/90"]),
 ]
 
 
-@pytest.mark.parametrize("stem,number,rights,wrongs", ISSUE_33, ids=[f"{s}-{n}" for s, n, _r, _w in ISSUE_33])
-def test_issue_33_answers_of_the_lessons(stem: str, number: int, rights: list[str], wrongs: list[str]) -> None:
+@pytest.mark.parametrize("stem,number,rights,wrongs", AS_WRITTEN, ids=[f"{s}-{n}" for s, n, _r, _w in AS_WRITTEN])
+def test_quizzes_take_answers_as_learners_write_them(stem: str, number: int, rights: list[str], wrongs: list[str]) -> None:
     entry = next(q for s, n, q in QUIZZES if s == stem and n == number)
     for q in (question_from(entry), question_from(student_copy.sealed_entry(entry))):
         for right in rights:
@@ -144,10 +144,10 @@ def test_issue_33_answers_of_the_lessons(stem: str, number: int, rights: list[st
             assert not q.check(wrong)[0], wrong
 
 
-@pytest.mark.parametrize("stem,number,rights", ISSUE_33_EXERCISES,
-                         ids=[f"{s}-{n}" for s, n, _r in ISSUE_33_EXERCISES])
-def test_issue_33_exercise_answers(stem: str, number: int, rights: list[str],
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("stem,number,rights", EXERCISES_AS_WRITTEN,
+                         ids=[f"{s}-{n}" for s, n, _r in EXERCISES_AS_WRITTEN])
+def test_exercises_take_answers_as_learners_write_them(stem: str, number: int, rights: list[str],
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     check = exercise_book(str(NOTEBOOKS / "quizzes" / f"{stem}.json"))
     for right in rights:
         assert check(number, right), right
@@ -212,7 +212,7 @@ def test_lesson_opens_with_a_guided_hand(stem: str) -> None:
 
 @pytest.mark.parametrize("stem", STEMS)
 def test_answer_boxes_show_the_answer_not_the_checkers_alternatives(stem: str) -> None:
-    """Finding 13: the folded answer under quiz N starts with its answer, shown once."""
+    """The folded answer under quiz N starts with its answer, shown once."""
     all_cells = cells(stem)
     quizzes = [q for s, _n, q in QUIZZES if s == stem]
     boxes = [c for i, c in enumerate(all_cells) if i and re.fullmatch(
@@ -227,7 +227,7 @@ def test_answer_boxes_show_the_answer_not_the_checkers_alternatives(stem: str) -
 
 @pytest.mark.parametrize("stem", STEMS)
 def test_worked_answers_fold_away_with_their_outputs_and_student_copy_drops_them(stem: str) -> None:
-    """Finding 14: a worked answer's code cell folds its output too ("right!")."""
+    """A worked answer's code cell folds its output too ("right!")."""
     import nbformat
 
     nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)

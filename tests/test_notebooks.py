@@ -141,7 +141,7 @@ def test_lesson_has_self_checking_exercises(path: Path) -> None:
     assert "check = exercise_book(" in text and "check(1," in text and "def check(" not in text
 
 
-def test_35_notebook_kernels_keep_their_data_out_of_the_users_folder(tmp_path: Path) -> None:
+def test_notebook_kernels_keep_their_data_out_of_the_users_folder(tmp_path: Path) -> None:
     """The nbval plugin gives the kernels a fresh ``$RUMMY_DATA`` (a lesson's last cell
     opens the learner's progress), unless the run names one."""
     import os

@@ -11,13 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from brute import brute_min_penalty, group_is_meld
 
 import rummy
 from rummy import practice, rulebook
 from rummy.cards import Card, deck
 from rummy.errors import GameError
 from rummy.teach import AnyOf
+from tests.brute import brute_min_penalty, group_is_meld
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
 RULE_IDS = re.findall(r"^- ([A-Z]{1,2}-\d+[a-z]?) ", RULES_MD.read_text(encoding="utf-8"), re.M)
@@ -334,8 +334,8 @@ def test_a_guided_hands_scripted_deal_is_arranged_and_reloads(variant: str) -> N
 
 
 def _other_forms(answer: object) -> list[str]:
-    """The right answer written the other ways the checker reads (issue 33: every
-    drill answered right in two forms): as the kit shows it (J♦ for Jd) and, for a
+    """The right answer written the other ways the checker reads (so that every
+    drill is answered right in two forms): as the kit shows it (J♦ for Jd) and, for a
     number, in words or with a unit."""
     from rummy.teach import show_answer
 

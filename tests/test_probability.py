@@ -32,52 +32,7 @@ from rummy.probability import (
 from rummy.probability import complete_hands as C
 from rummy.probability.dealt import exact_complete, shoe_for, simulate_complete
 from rummy.search import best_arrangement, covers_counts, min_wilds_counts
-
-
-def _meld_brute(group, rules: MeldRules) -> bool:
-    """Try every reading: one rank for a set, or every placement of a run."""
-    if len(group) < 3:
-        return False
-    naturals = [c for c in group if not rules.is_wild(c)]
-    if len(naturals) < rules.min_naturals:
-        return False
-    if len({c.rank for c in naturals}) <= 1:
-        return rules.max_set_size is None or len(group) <= rules.max_set_size
-    if len({c.suit for c in naturals}) != 1 or len(group) > 13:
-        return False
-    for ace in {"low": (1,), "high": (14,), "low_or_high": (1, 14)}[rules.aces]:
-        values = sorted(ace if c.rank == 1 else c.rank for c in naturals)
-        if len(set(values)) < len(values):
-            continue
-        lowest, highest = (2, 14) if ace == 14 else (1, 13)
-        for start in range(lowest, highest - len(group) + 2):
-            if all(start <= v < start + len(group) for v in values):
-                return True
-    return False
-
-
-def brute_complete(hand, rules: MeldRules) -> bool:
-    """Can every card be put in a meld?  The first natural card's meld is
-    every subset of the other naturals with it, plus any number of the
-    wilds (which are interchangeable); recurse on what is left.  Wilds left
-    at the end need a meld of their own (3 or more, where allowed)."""
-    naturals = tuple(c for c in hand if not rules.is_wild(c))
-    wilds = len(hand) - len(naturals)
-    return _brute(naturals, wilds, rules)
-
-
-def _brute(naturals, wilds, rules: MeldRules) -> bool:
-    if not naturals:
-        return wilds == 0 or (wilds >= 3 and rules.min_naturals == 0)
-    first, rest = naturals[0], naturals[1:]
-    for size in range(0, len(rest) + 1):
-        for idx in itertools.combinations(range(len(rest)), size):
-            group = (first,) + tuple(rest[i] for i in idx)
-            left = tuple(c for i, c in enumerate(rest) if i not in idx)
-            for t in range(0, wilds + 1):
-                if _meld_brute(group + (JOKER,) * t, rules) and _brute(left, wilds - t, rules):
-                    return True
-    return False
+from tests.brute import brute_complete, gin_hands_by_meld_combinations
 
 
 def labelled_count(shoe: C.Shoe) -> Fraction:
@@ -206,40 +161,6 @@ def test_suit_orbits_cover_every_multiset_once():
     assert n == math.comb(48 + 1, 2)
     one_pack = sum(orbit for _, orbit in C.canonical_multisets(ranks, 3, 1))
     assert one_pack == math.comb(48, 3)
-
-
-def gin_hands_by_meld_combinations() -> int:
-    """10-card gin hands of one pack: unions of disjoint melds (sets of 3-4,
-    runs of 3+, aces low) whose sizes add up to 10, collected as card sets."""
-    melds: list[frozenset] = []
-    for r in range(1, 14):
-        for k in (3, 4):
-            for suits in itertools.combinations(SUITS, k):
-                melds.append(frozenset((r, s) for s in suits))
-    for s in SUITS:
-        for length in range(3, 11):
-            for start in range(1, 15 - length):
-                melds.append(frozenset((r, s) for r in range(start, start + length)))
-    by_size: dict[int, list[frozenset]] = {}
-    for m in melds:
-        by_size.setdefault(len(m), []).append(m)
-    hands: set[frozenset] = set(by_size[10])
-    for a in range(3, 8):
-        b = 10 - a
-        if a > b:
-            continue
-        for x in by_size[a]:
-            for y in by_size[b]:
-                if not x & y:
-                    hands.add(x | y)
-    for x, y in itertools.combinations(by_size[3], 2):
-        if x & y:
-            continue
-        xy = x | y
-        for z in by_size[4]:
-            if not xy & z:
-                hands.add(xy | z)
-    return len(hands)
 
 
 def test_G_1_G_7_dealt_gin_matches_an_independent_meld_count():

@@ -9,9 +9,9 @@ import sys
 from fractions import Fraction
 
 import pytest
-from test_probability import gin_hands_by_meld_combinations
 
 from rummy.__main__ import main
+from tests.brute import gin_hands_by_meld_combinations
 
 
 def run(capsys, *argv):
@@ -20,7 +20,7 @@ def run(capsys, *argv):
     return code, out.out, out.err
 
 
-def test_dealt_json_of_the_issue_example(capsys):
+def test_dealt_json_gives_the_exact_round_one_chance(capsys):
     code, out, _ = run(capsys, "dealt", "three_thirteen", "--players", "2", "--round", "1",
                        "--json")
     assert code == 0
@@ -62,7 +62,7 @@ def test_dealt_options_jokers_and_aces(capsys):
     assert code == 0 and json.loads(out)["method"] == "exact"
 
 
-def test_outs_of_the_issue_example(capsys):
+def test_outs_json_and_text_of_a_round_two_hand(capsys):
     code, out, _ = run(capsys, "outs", "7h 8h Kc 2d", "--variant", "three_thirteen",
                        "--round", "2", "--draws", "3", "--players", "2", "--json")
     got = json.loads(out)

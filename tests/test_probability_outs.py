@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_probability import brute_complete
 
 from rummy.cards import deck
 from rummy.probability import (
@@ -21,9 +20,10 @@ from rummy.probability import (
     p_at_least_one,
 )
 from rummy.probability.dealt import shoe_for
+from tests.brute import brute_complete
 
 
-def test_outs_of_the_issue_example_by_hand():
+def test_outs_of_a_round_two_hand_worked_by_hand():
     # Round 2, one pack (2 players), fours wild.  7h 8h Kc 2d = 27 points.
     # 6h or 9h makes a run; any of the four 4s is a wild for 7h 8h _.
     # Nothing completes: Kc and 2d would still be left over.  An ace would

@@ -14,7 +14,6 @@ import random
 from collections import Counter
 
 import pytest
-from brute import brute_min_after_discard, brute_min_penalty, group_is_meld
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +44,7 @@ from rummy.search.general import Solver
 from rummy.search.onepack import fast_best, fast_ready, fast_total, meld_objects
 from rummy.search.roomy import Roomy, meldless
 from rummy.search.tables import encode, flip, split_hand, tables_of
+from tests.brute import brute_min_after_discard, brute_min_penalty, group_is_meld
 
 
 def _mask(cards_: list[Card]) -> int:
@@ -103,7 +103,7 @@ def test_mask_penalty_refuses_wild_or_high_ace_rules() -> None:
 
 def test_G_8_best_layoffs_agree_with_brute_force() -> None:
     # tests/brute.py lays every card onto every meld in every order
-    from brute import brute_best_layoffs
+    from tests.brute import brute_best_layoffs
 
     rng = random.Random(13)
     pack = deck(1)
@@ -357,9 +357,8 @@ def test_TT_6_a_wild_is_thrown_only_when_that_is_best() -> None:
 def test_best_discard_with_long_runs_and_many_wilds_agrees_with_brute_force() -> None:
     # one suit crowded with wilds: long runs with little room for leftover
     # wilds, where throwing a wild may be the best discard
-    from brute import brute_min_after_discard
-
     from rummy import best_discard
+    from tests.brute import brute_min_after_discard
 
     rng = random.Random(18)
     for _ in range(150):
@@ -584,7 +583,7 @@ def test_M_7_roomy_search_falls_back_when_leftover_wilds_lack_room() -> None:
     # and counts on the joker joining a meld, but a run of 13 has no room;
     # the answer is searched again with room: Ah 2h Jk=3h and 3h..Kh, 0
     # (the brute force agrees)
-    from brute import brute_min_after_discard
+    from tests.brute import brute_min_after_discard
 
     hand = [Card(r, "h") for r in range(1, 14)] + [Card.parse("Jk")]
     for min_naturals in (0, 1):

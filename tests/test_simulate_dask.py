@@ -13,8 +13,6 @@ distributed = pytest.importorskip("distributed")
 from rummy import GameError  # noqa: E402
 from rummy.simulate import cli_main, dask_executor, simulate  # noqa: E402
 
-pytestmark = pytest.mark.timeout(600)
-
 
 @pytest.fixture(scope="module")
 def cluster():

@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from brute import brute_min_after_discard, brute_min_penalty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +43,7 @@ from rummy.search import (
 from rummy.search.answers import SOLVERS, lone_discard, solver_for, solver_kind
 from rummy.search.general import Solver
 from rummy.search.tables import encode, split_hand
+from tests.brute import brute_min_after_discard, brute_min_penalty
 
 ACES = ("low", "high", "low_or_high")
 

@@ -391,7 +391,7 @@ def test_an_absent_learner_is_played_by_a_stand_in_and_gets_the_seat_back(tmp_pa
 
 def test_a_closed_page_leaves_within_seconds_and_does_not_stall_the_table(tmp_path: Path
                                                                           ) -> None:
-    """Issue 39, item 13: a learner whose page closes (its long poll is cut off and
+    """A learner whose page closes (its long poll is cut off and
     no other begins) is listed as left a few seconds later, everybody is told (the
     version grows), and at a table with the default 120 s timeout a stand-in plays
     the seat's turns at the bots' pace instead of stalling the table for 120 s.

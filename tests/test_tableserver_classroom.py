@@ -1,6 +1,6 @@
-"""The table service on a real school network (issue 34): each finding of
-the mischievous student and the outsider, tried on loopback and bounded in
-count and time.
+"""The table service on a real school network: each thing a mischievous
+student or an outsider could try, tried on loopback and bounded in count and
+time.
 
 1. secret deals; 2. no flood stops new tables; 3. bots never freeze the
 server; 4. no cross-site request is obeyed; 5. (tests/test_tableserver_remote.py:

@@ -213,7 +213,7 @@ def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None
     screen = Classroom(api=api, query=query)
     screen.handoff({"watch": watch})
     assert screen.message.value == "", screen.message.value
-    # the projector draws the table (issue 39): its code large, the felt with every seat
+    # the projector draws the table: its code large, the felt with every seat
     assert room.code in screen.public.value and "rummy-projector-felt" in screen.public.value
     assert screen.public.value.count("rummy-projector-seat'") + screen.public.value.count(
         "rummy-projector-seat rummy-projector-current'") == 2
@@ -230,7 +230,7 @@ def test_the_projector_link_shows_the_public_table_and_no_hand(api: str) -> None
     assert wrong.message.value and "rummy-projector" not in wrong.public.value
 
 
-# -- the page's long poll dies with its kernel (issue 39, item 13) -----------------------
+# -- the page's long poll dies with its kernel ---------------------------------------------
 LONG_POLL_KERNEL = """
 import asyncio, sys, threading, time
 from tableserver.client import in_daemon_thread

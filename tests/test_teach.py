@@ -45,7 +45,7 @@ def test_different_cards_are_different_answers(a: Card, b: Card) -> None:
         assert not any(same_answer(a, s) for s in spellings(b))
 
 
-def test_the_issue_examples() -> None:
+def test_cards_fractions_decimals_and_words_are_compared_by_meaning() -> None:
     for text in ("8h", "8♥", "eight of hearts", "8 of hearts", "8♥\ufe0f", "EIGHT OF HEARTS"):
         assert same_answer("8h", text), text
     assert same_answer("1/425", "52/22100")
@@ -157,7 +157,7 @@ def test_quiz_choice_buttons() -> None:
     assert q.solved
 
 
-# --- issue 33: every right answer the issue lists is taken, every wrong one refused -------------
+# --- right answers as learners write them are taken, wrong ones and near misses refused ---------
 
 from rummy.teach import Sealed, Verdict, check, seal  # noqa: E402
 
@@ -167,8 +167,9 @@ MATCH = AnyOf("match", "call match")
 LEFT = AnyOf("left", "player on my left", "left neighbour")
 BOX = AnyOf("box", "box player")
 
-#: (expected, a right answer the kit refused before issue 33)
-ISSUE_RIGHT = [
+#: (expected, a right answer written as learners write it: with a unit, without accents,
+#: in other words, cards and numbers spelled out, fractions unreduced)
+RIGHT_AS_WRITTEN = [
     (10, "10 points"), (9, "9 cards"), (2, "2 packs"), ("Björn", "bjorn"), ("Björn", "BJORN"),
     (RIGHT_NEIGHBOUR, "right neighbor"), (RIGHT_NEIGHBOUR, "my right neighbour"),
     (MATCH, "call match"), (MATCH, "Match!"), (NOBODY, "no-one"), (NOBODY, "no winner"),
@@ -181,8 +182,9 @@ ISSUE_RIGHT = [
     (0, "nothing"), (0, "zero"), ("1/4", "25%"), ("1/4", "0.25"), ("1/4", "1 in 4"),
 ]
 
-#: (expected, a wrong answer the kit accepted before issue 33, or a near miss)
-ISSUE_WRONG = [
+#: (expected, a wrong answer that looks like a right one: a yes for a name, a number
+#: for "nobody", a near miss)
+WRONG_OR_NEAR_MISS = [
     (RIGHT_NEIGHBOUR, "yes"), (RIGHT_NEIGHBOUR, "y"), (RIGHT_NEIGHBOUR, "true"),
     (NOBODY, "0"), (NOBODY, "zero"), (NOBODY, "nothing"), (AnyOf("Ben"), "0"),
     ("9c", "9 spades"), ("Qh Kh Ah", "A-2-3"), ("Qh Kh Ah", "Q-K"), ("5s 6s", "5 and 6 of hearts"),
@@ -192,16 +194,16 @@ ISSUE_WRONG = [
 ]
 
 
-@pytest.mark.parametrize("expected,given", ISSUE_RIGHT, ids=[g for _e, g in ISSUE_RIGHT])
-def test_issue_33_right_answers_are_taken(expected: object, given: str) -> None:
+@pytest.mark.parametrize("expected,given", RIGHT_AS_WRITTEN, ids=[g for _e, g in RIGHT_AS_WRITTEN])
+def test_right_answers_as_learners_write_them_are_taken(expected: object, given: str) -> None:
     assert same_answer(expected, given)
     assert check(expected, given).right
     # and a sealed copy of the answer takes them too
     assert same_answer(Sealed.of(seal(expected)), given)
 
 
-@pytest.mark.parametrize("expected,given", ISSUE_WRONG, ids=[g for _e, g in ISSUE_WRONG])
-def test_issue_33_wrong_answers_are_refused(expected: object, given: str) -> None:
+@pytest.mark.parametrize("expected,given", WRONG_OR_NEAR_MISS, ids=[g for _e, g in WRONG_OR_NEAR_MISS])
+def test_wrong_answers_and_near_misses_are_refused(expected: object, given: str) -> None:
     assert not same_answer(expected, given)
     assert not check(expected, given).right
     assert not same_answer(Sealed.of(seal(expected)), given)

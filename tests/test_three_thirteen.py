@@ -371,7 +371,7 @@ def test_TT_11_packs_for_players(players, packs):
     # 5 players: 5 x 13 + 1 + 5 = 71 cards needed -> 2 packs (104)
     # 7 players: 7 x 13 + 1 + 7 = 99 -> 2 packs; 8 players: 8 x 13 + 1 + 8 = 113 -> 3 packs (156)
     # 9 players: 9 x 13 + 1 + 9 = 127 -> 3 packs; 11: 11 x 13 + 1 + 11 = 155 -> 3 packs (156);
-    # 12: 12 x 13 + 1 + 12 = 169 -> 4 packs (208) (issue 14, bug 6: up to 12 players)
+    # 12: 12 x 13 + 1 + 12 = 169 -> 4 packs (208): up to 12 players
     g = new_game("three_thirteen", players=players, seed=1)
     assert g.packs == packs
     assert len(g.stock) + len(g.pile) + sum(map(len, g.hands)) == 52 * packs
@@ -573,7 +573,7 @@ def test_TJ_6_meld_of_wilds_only_allowed():
 
 def test_TJ_7_a_discard_that_leaves_every_card_melded_goes_out():
     # round 1 (threes wild): "you" hold 7h 8h 9h and draw Kc; discarding Kc leaves the run
-    # 7h-8h-9h, so in three_thirteen_jokers that discard goes out (issue 14, bug 5)
+    # 7h-8h-9h, so in three_thirteen_jokers that discard goes out
     hands = ["7h 8h 9h", "Ac 6d Ts", "5c 7d Js", "4c 6s Qd"]
     g = rig("three_thirteen_jokers", players=4, hands=hands, stock="2c 2d 2h Kc", pile="Qh")
     g.apply("draw stock")  # Kc

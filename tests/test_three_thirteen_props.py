@@ -6,7 +6,6 @@ filter never rejects a hand that can go out."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 from rummy import best_discard, deck, find_variant, load_game, new_game, penalty
 from rummy.action import Action
 from rummy.three_thirteen import may_go_out
+from tests.positions import hidden_swap
 
 VARIANTS = [
     ("three_thirteen", {}, (2, 3, 4, 5, 8)),
@@ -33,30 +33,6 @@ def move(g, rnd):
     if acts[0].verb == "go out" and rnd.random() < 0.9:
         return acts[0]
     return rnd.choice(acts)
-
-
-def hidden_swap(g, p, rnd):
-    """A copy of ``g`` in which every card that ``p`` can't know (the stock and
-    the other players' cards not seen taken from the pile) is dealt afresh."""
-    h = g.copy()
-    pool = list(h.stock.cards)
-    slots = []
-    for q, hand in enumerate(h.hands):
-        if q == p:
-            continue
-        known = Counter(h.known[q])
-        for i, c in enumerate(hand):
-            if known[c]:
-                known[c] -= 1
-            else:
-                slots.append((q, i))
-                pool.append(c)
-    rnd.shuffle(pool)
-    h.stock.cards = pool[: len(h.stock.cards)]
-    for (q, i), c in zip(slots, pool[len(h.stock.cards):]):
-        h.hands[q][i] = c
-    h._out_cache = None
-    return h
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

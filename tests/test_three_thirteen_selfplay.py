@@ -1,8 +1,8 @@
 """Self-play of whole games with invariants checked after every action.
 
 The test plays a few full games per variant with RandomBots and GreedyBots;
-the same code run as a script plays as many as asked (the issue asks for
-2,000 per variant and bot) over a process pool:
+the same code run as a script plays as many as asked (2,000 per variant and
+bot for a thorough run) over a process pool:
 
     .venv/bin/python tests/test_three_thirteen_selfplay.py --games 2000 --jobs 2
 

@@ -31,7 +31,7 @@ def test_the_command_line_can_still_choose_tcp() -> None:
 
 
 def test_make_app_stays_on_loopback_and_make_classroom_serves_the_room() -> None:
-    """Finding 10: `make app` listens on 127.0.0.1 only; `make classroom` on the
+    """`make app` listens on 127.0.0.1 only; `make classroom` on the
     machine's network address (or IP=...), with the teacher key and TLS."""
     import subprocess
     from pathlib import Path

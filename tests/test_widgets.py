@@ -244,16 +244,3 @@ def test_seen_cards_and_chances_from_an_observation() -> None:
     ref = probability.outs(obs.hand, "three_thirteen", round=1, players=2,
                            seen=(obs.discard_top,))
     assert len(rows) == len(ref.by_meld)
-
-
-@pytest.mark.parametrize("module", [
-    "widgets.cards", "widgets.coach", "widgets.scores", "widgets.explorers", "widgets.tables",
-])
-def test_widget_doctests(module: str) -> None:
-    # pytest collects doctests under rummy/ only; the widgets' examples run here
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module),
-                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0 and result.failed == 0

@@ -1,5 +1,5 @@
-"""Issue 18, "wrong or confusing state": what the tables, explorers and apps
-show must be one situation at a time, for the learner, in words.
+"""No wrong or confusing state: what the tables, explorers and apps show must
+be one situation at a time, for the learner, in words.
 
 Headless: every check drives the views through their own buttons (speed 0),
 the expected values come from the engine state or are worked out by hand in
@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_widgets_tables import click_big_table, click_gin, click_three_thirteen, play_out
 
 import rummy
 from rummy.action import Action
 from rummy.cards import Card
+from tests.table_play import click_big_table, click_gin, click_three_thirteen, play_out
 from widgets import BigTableTable, GinTable, MeldChecker, OddsExplorer, ThreeThirteenTable, apps
 from widgets._common import learner_error, second_person, to_learner
 
@@ -314,7 +314,7 @@ def test_three_thirteen_app_reports_clamped_settings() -> None:
         assert c.players.value == 2 and len(c.table.state.players) == 2
         assert f"players={players}" in c.message.value
     c = apps.VariantChooser(make_table, variant="three_thirteen_jokers", players=4, jokers=7)
-    assert c.jokers.value == 2 and "jokers=7" in c.message.value  # the usual 2 (issue 39)
+    assert c.jokers.value == 2 and "jokers=7" in c.message.value  # the usual 2
     assert c.table.state.options.get("jokers", c.table.options.get("jokers")) == 2
 
 
@@ -388,7 +388,7 @@ def test_every_bad_setting_in_an_app_address_gives_words_and_a_working_table(
     assert "default" in notes and "Error" not in notes, notes
 
 
-# -- issue 39: addresses ----------------------------------------------------------------
+# -- addresses ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("query, says", [

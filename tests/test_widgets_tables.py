@@ -7,24 +7,27 @@ an opponent's hidden hand is anywhere in the front-end state.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ipywidgets.widgets.widget import _instances
 
 from rummy.action import Action
 from rummy.cards import Card
+from tests.table_play import (
+    choose,
+    click_big_table,
+    click_gin,
+    click_three_thirteen,
+    hidden_hands,
+    leaks,
+    no_traceback,
+    play_out,
+    tracked,
+)
 from widgets import BigTableTable, GinTable, ThreeThirteenTable, play
-from widgets._common import face, move_words, walk
-
-CARD_TEXT = re.compile(r"Card\.parse\('([^']+)'\)")
-STANDS_FOR = re.compile(r"=[^\s<,'\"]+| as [a-z]+ of [a-z]+")
-MODEL_REF = re.compile(r"IPY_MODEL_[0-9a-f]+")
-LOG_CARD = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][cdhs])|Jk)(?![A-Za-z])")
-
+from widgets._common import face, move_words
 
 # -- helpers -----------------------------------------------------------------
 
@@ -42,117 +45,6 @@ def shown_in(parent: Any, widget: Any) -> bool:
 
     found = path(parent)
     return found is not None and all(b.layout.display != "none" for b in found)
-
-
-def tracked(factory: Callable[[], Any]) -> Any:
-    """Build a table, remembering which widget models existed before it, so
-    that every model it creates (shown or not) can be checked."""
-    before = set(_instances)
-    table = factory()
-    table.models_before = before
-    return table
-
-
-def front_end_state(table: Any) -> str:
-    """Everything the browser receives: every widget model's state, as JSON
-    (the models in the table's tree, and for a tracked table every model it
-    ever created, displayed or not)."""
-    states = []
-    models = list(walk(table.widget))
-    if hasattr(table, "models_before"):
-        models += [m for k, m in list(_instances.items()) if k not in table.models_before]
-    for wdg in models:
-        st = wdg.get_state()
-        states.append(json.dumps(st, default=str, ensure_ascii=False))
-    # references to child models are random hex ids, not content; what a wild
-    # card stands for ("=Q♠", "joker as queen of spades") is not a held card
-    text = MODEL_REF.sub("IPY_MODEL", "\n".join(states))
-    return STANDS_FOR.sub("", text)
-
-
-def visible_cards(obs: Any) -> set[Card]:
-    """Cards the learner's observation mentions anywhere (own hand, piles,
-    melds laid down, the public log ...)."""
-    text = repr(obs)
-    out = {Card.parse(t) for t in CARD_TEXT.findall(text)}
-    for line in obs.log:
-        out |= {Card.parse(t) for t in LOG_CARD.findall(line)}
-    return out
-
-
-def hidden_hands(table: Any) -> set[Card]:
-    """Cards in other players' real hands (read from the engine) that the
-    learner's observation does not show."""
-    hands = table.state.hands
-    items = hands.items() if isinstance(hands, dict) else enumerate(hands)
-    others = {c for seat, hand in items if seat != table.learner for c in hand}
-    return others - visible_cards(table.observation())
-
-
-def leaks(table: Any) -> list[str]:
-    dump = front_end_state(table)
-    found = []
-    for c in hidden_hands(table):
-        marks = [c.name, c.symbol, f"rummy-card-{c}"]
-        if str(c) not in ("As", "Jk"):  # 'As' is also an English word
-            marks.append(str(c))
-        for m in marks:
-            pattern = re.escape(m) if m != str(c) else rf"(?<![A-Za-z0-9]){re.escape(m)}(?![A-Za-z])"
-            if re.search(pattern, dump):
-                found.append(f"{c} as {m!r}")
-    return found
-
-
-def no_traceback(table: Any) -> None:
-    msg = table.message.value
-    assert "Traceback" not in msg and "rummy-error" not in msg, msg
-    assert table.last_traceback is None
-
-
-def _choose(table: Any, verb: str) -> list[Action]:
-    return [a for a in table.observation().legal_actions if a.verb == verb]
-
-
-def click_three_thirteen(t: ThreeThirteenTable) -> None:
-    """One learner decision, made with the table's own controls."""
-    obs = t.observation()
-    if t._paused:
-        assert t.next_round.layout.display != "none"
-        t.next_round.click()
-    elif obs.phase == "draw":
-        # alternate: stock, then discard pile (when there is one)
-        if len(obs.log) % 2 and obs.discard_top is not None:
-            t.pile.button.click()
-        else:
-            t.stock.button.click()
-    else:
-        outs = _choose(t, "go out")
-        if outs:
-            t.hand.select(outs[0].card)
-            assert not t.go_out.disabled
-            t.go_out.click()
-            assert t.confirm_box.layout.display != "none"
-            t.confirm_yes.click()
-        else:
-            a = _choose(t, "discard")[-1]
-            t.hand.select(a.card)
-            # a second click on the selected card discards it
-            view = next(v for v in t.hand.views if getattr(v, "position", None) ==
-                        t.hand.cards.index(a.card))
-            view.button.click()
-
-
-def play_out(table: Any, click: Callable[[Any], None], until: Callable[[Any], bool],
-             check_every: int = 0, limit: int = 3000) -> int:
-    n = 0
-    while not until(table):
-        click(table)
-        no_traceback(table)
-        n += 1
-        if check_every and n % check_every == 0:
-            assert leaks(table) == []
-        assert n < limit, "the table did not finish"
-    return n
 
 
 # -- Three-Thirteen ------------------------------------------------------------
@@ -268,12 +160,12 @@ def test_go_out_asks_for_confirmation_and_cancel_changes_nothing() -> None:
     # play until the learner can go out, then cancel once and confirm
     t = ThreeThirteenTable("three_thirteen", players=2, seed=3, speed=0)
     for _ in range(2000):
-        if _choose(t, "go out"):
+        if choose(t, "go out"):
             break
         click_three_thirteen(t)
     else:
         pytest.fail("the learner never could go out")
-    a = _choose(t, "go out")[0]
+    a = choose(t, "go out")[0]
     t.hand.select(a.card)
     history = len(t.state.history)
     t.go_out.click()
@@ -340,28 +232,6 @@ def test_play_dispatches_on_family() -> None:
 
 
 # -- Big Table ------------------------------------------------------------------
-
-
-def click_big_table(t: BigTableTable, match: bool = True) -> None:
-    obs = t.observation()
-    verbs = {a.verb for a in obs.legal_actions}
-    if t._paused:
-        t.next_round.click()
-    elif "call match" in verbs:
-        assert not t.match.disabled
-        if match:
-            t.match.click()
-        else:
-            t.miss_match()
-    elif "draw pool" in verbs:
-        if "draw pile" in verbs and len(obs.log) % 3 == 0:
-            t.neighbour_pile.button.click()
-        else:
-            t.pool.button.click()
-    elif "discard" in verbs:
-        t.coach.do_it.click()
-    else:
-        pytest.fail(f"the learner has nothing to do in phase {obs.phase}")
 
 
 def test_big_table_hand_by_clicks() -> None:
@@ -439,34 +309,6 @@ def test_big_table_full_game_hidden_cards() -> None:
 # -- Gin ---------------------------------------------------------------------------
 
 
-def click_gin(t: GinTable) -> None:
-    obs = t.observation()
-    verbs = {a.verb for a in obs.legal_actions}
-    if t._paused:
-        t.next_round.click()
-    elif t._hold:
-        t.continue_button.click()
-    elif "gin" in verbs or "knock" in verbs:
-        verb = "gin" if "gin" in verbs else "knock"
-        a = _choose(t, verb)[0]
-        t.hand.select(a.card)
-        (t.gin if verb == "gin" else t.knock).click()
-        assert t.confirm_box.layout.display != "none"
-        t.confirm_yes.click()
-    elif "lay off" in verbs:
-        t._layoff_buttons[0].click()
-    elif "lay out" in verbs:
-        t.lay_out.click()
-    elif "take upcard" in verbs:
-        t.decline_upcard.click()
-    elif "draw stock" in verbs:
-        t.stock.button.click()
-    elif "discard" in verbs:
-        t.coach.do_it.click()
-    else:
-        pytest.fail(f"nothing to click: {obs.phase}, role {obs.role}")
-
-
 def test_gin_full_game_roles_and_hidden_cards() -> None:
     t = tracked(lambda: GinTable(seed=7, speed=0, target=50))
     roles_seen = set()
@@ -527,7 +369,7 @@ def test_gin_illegal_knock_message() -> None:
     t = GinTable(seed=3, speed=0)
     for _ in range(500):
         obs = t.observation()
-        if obs.phase == "discard" and obs.legal_actions and not _choose(t, "knock"):
+        if obs.phase == "discard" and obs.legal_actions and not choose(t, "knock"):
             break
         click_gin(t)
     t.hand.select(t.observation().hand[0])
@@ -596,7 +438,7 @@ def test_live_speed_steps_bots_in_an_asyncio_task(run_async) -> None:
                 break
             await asyncio.sleep(0.01)
         t.stock.button.click()
-        a = _choose(t, "discard")[0]
+        a = choose(t, "discard")[0]
         t.hand.select(a.card)
         t.discard_button.click()
         assert t.state.history[-1] == (t.learner, a)  # no bot moved inside the click
@@ -703,10 +545,10 @@ def test_every_legal_move_is_reachable_through_the_controls(make: Callable[[], A
 
 
 def test_G_8a_a_learner_who_knocks_chooses_the_arrangement() -> None:
-    # issue 14's position, with the learner (seat 0) as the knocker in the box:
+    # the G-8a position of test_gin.py, with the learner (seat 0) as the knocker in the box:
     # laid out as three sets nothing lays off and the learner wins 20 - 10 = 10;
     # as three runs the defender lays off nine cards and undercuts for 10 + 10 - 1 = 19
-    from test_gin_helpers import position
+    from tests.positions import position
 
     t = GinTable(seed=3, speed=0)
     assert t.learner == 0
@@ -732,7 +574,7 @@ def test_G_8a_a_learner_who_knocks_chooses_the_arrangement() -> None:
     assert t.layouts.layout.display == "none"
 
 
-# -- issue 39: words, announcements, the log, waiting for the page --------------------
+# -- words, announcements, the log, waiting for the page -----------------------------
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs]|Jk)(?![A-Za-z0-9])")
 
@@ -757,7 +599,7 @@ def _spoken(html: str) -> str:
 ])
 def test_learners_read_cards_as_faces_never_engine_shorthand(make: Callable[[], Any]) -> None:
     """Banner, log and review show cards as the banners do (J♦, 10♥), never
-    ``Th`` or ``7c`` (issue 39, item 3)."""
+    ``Th`` or ``7c``."""
     t = make()
     for _ in range(40):
         obs = t.observation()
@@ -778,7 +620,7 @@ def test_learners_read_cards_as_faces_never_engine_shorthand(make: Callable[[], 
 def test_the_banner_announces_each_opponents_move_in_words() -> None:
     """After the learner's move, the live region says what each AI player did,
     each card in words ("Ben discards the king of spades"); the cards named are
-    the engine's own, read from its history (issue 39, item 8)."""
+    the engine's own, read from its history."""
     t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
     me = t.learner
     for _ in range(3):
@@ -816,8 +658,7 @@ def test_the_log_appends_oldest_first() -> None:
 
 def test_bots_wait_until_the_page_has_drawn_the_table() -> None:
     """With ``wait_for_page`` no bot moves until the page says the table is
-    drawn (issue 39, item 6: "five bot moves had happened before the page was
-    ready")."""
+    drawn: a learner whose page is slow to draw misses no bot move."""
     t = ThreeThirteenTable("three_thirteen", players=3, learner=2, seed=21, speed=0,
                            wait_for_page=True)
     assert t.state.current_player != 2  # a bot plays first
@@ -837,7 +678,7 @@ def test_the_score_strip_shows_every_running_total() -> None:
 
 
 def test_the_shared_layouts_and_styles_stay_as_they_were_made() -> None:
-    """Every card's picture and button share one layout and style (issue 39: fewer
+    """Every card's picture and button share one layout and style (fewer
     front-end models, a table ready sooner); a whole round played must leave
     them as they were made, or one card's change would show on every card."""
     from widgets._common import _SHARED_MAKERS, shared
@@ -857,7 +698,7 @@ def test_the_shared_layouts_and_styles_stay_as_they_were_made() -> None:
 
 
 def test_G_10_G_13_gins_score_strip_shows_totals_roles_and_the_target() -> None:
-    """Gin's strip (issue 39): each player's total with their role this hand
+    """Gin's strip: each player's total with their role this hand
     (G-2, G-11), and the points that win the game (G-13: 100)."""
     t = GinTable(seed=4, speed=0)
     obs = t.observation()

@@ -1,19 +1,19 @@
 """Fixtures of the browser tests: one Voilà server per session (the session's
-Chromium, ``browser``, comes from tests/conftest.py), a fresh page per test that fails the test if Python shows a traceback."""
+Chromium, ``browser``, comes from tests/conftest.py), a fresh page per test
+that fails the test if Python shows a traceback, and a failed test's report
+with what the servers printed.  The code the browser tests share is in the
+helper modules beside this file (``harness``, ``pages``, ``axe``,
+``classroom``)."""
 
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import harness  # noqa: E402
+from tests.browser import harness
 
 
 @pytest.fixture(scope="session")

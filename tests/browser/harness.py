@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run from benchmarks/ or scripts/: tests.servers is found
@@ -40,7 +40,7 @@ from tests.servers import STARTED, free_port  # noqa: E402
 __all__ = ["STARTED", "Server", "free_port", "app_url", "start_voila", "start_jupyter_server",
            "start_lab", "serve_static", "chromium", "patient", "open_with_new_kernel",
            "page_text", "page_tracebacks", "wait_rendered", "clean_copy", "frame_text", "Watch",
-           "find_tracebacks", "jupyter_path"]
+           "find_tracebacks", "jupyter_path", "outside"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -89,6 +89,22 @@ def app_url(base: str, app: str, **query: Any) -> str:
     """The address of an app notebook on a Voilà server at ``base``."""
     url = base.rstrip("/") + f"/voila/render/notebooks/apps/{app}.ipynb"
     return url + ("?" + urlencode(query) if query else "")
+
+
+#: Schemes that never leave the page.
+LOCAL_SCHEMES = {"data", "blob", "about"}
+
+
+def outside(url: str) -> bool:
+    """Whether a request leaves this machine (anything but loopback or a local scheme).
+
+    >>> outside("https://cdn.jsdelivr.net/npm/pyodide/pyodide.js"), outside("data:,x")
+    (True, False)
+    """
+    parts = urlsplit(url)
+    if parts.scheme in LOCAL_SCHEMES:
+        return False
+    return parts.hostname not in {"127.0.0.1", "localhost", "::1"}
 
 
 class Server(servers.Server):

@@ -1,12 +1,10 @@
 """Every app checked with axe-core, before and during play, at desktop and
 phone size, and played from the keyboard.
 
-axe-core comes from the npm registry, pinned in ``package.json`` /
-``package-lock.json`` and installed by ``make npm`` (``npm ci``) into
-``node_modules/``; it is injected into each page from that file, so nothing is
-fetched while the tests run.  A serious or critical violation fails the test,
-and so do the moderate ones issue 18 named (headings, landmarks, empty table
-headers).
+axe-core is injected into each page from ``node_modules/`` (``tests/browser/axe.py``);
+a serious or critical violation fails the test, and so do the moderate ones
+that matter to a learner with a screen reader (headings, landmarks, empty
+table headers).
 """
 
 from __future__ import annotations
@@ -15,45 +13,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import harness
 import pytest
-from harness import Watch
 
 from rummy import Card
+from tests.browser import harness
+from tests.browser.axe import assert_accessible
+from tests.browser.harness import Watch
+from tests.browser.pages import HAND
 
 pytestmark = pytest.mark.browser
-
-AXE = harness.ROOT / "node_modules" / "axe-core" / "axe.min.js"
-#: Impacts that always fail, and moderate rules that fail too.
-FAILING_IMPACTS = ("serious", "critical")
-FAILING_RULES = ("heading-order", "region", "empty-table-header", "landmark-one-main",
-                 "page-has-heading-one", "landmark-no-duplicate-main")
-HAND = ".rummy-hand button.rummy-card"
-
-AXE_RUN_JS = """async (selectors) => {
-  const r = await axe.run(selectors ? {include: selectors.map(s => [s])} : document,
-                          {resultTypes: ['violations']});
-  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ': ' +
-                                          (n.failureSummary || '').slice(0, 160))}));
-}"""
-
-
-def violations(page: Any, include: list[str] | None = None) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now (only in the elements that
-    the CSS selectors ``include`` match, when given)."""
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `make npm` (npm ci installs the pinned axe-core)")
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    return list(page.evaluate(AXE_RUN_JS, include))
-
-
-def assert_accessible(page: Any, where: str) -> None:
-    bad = [v for v in violations(page)
-           if v["impact"] in FAILING_IMPACTS or v["id"] in FAILING_RULES]
-    assert not bad, f"axe-core on {where}:\n" + "\n".join(
-        f"  {v['impact']} {v['id']} ({v['help']}): {v['nodes']}" for v in bad)
 
 
 def open_page(page: Any, voila: harness.Server, app: str, ready: str, **query: Any) -> Watch:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-import harness
 import pytest
+
+from tests.browser import harness
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +40,7 @@ def test_every_linked_notebook_exists():
     index = json.loads((harness.ROOT / "notebooks/apps/index.ipynb").read_text())
     text = "".join("".join(c["source"]) for c in index["cells"])
     targets = re.findall(r"\]\(([^)]+\.ipynb)\)", text)
-    # every app and lesson, the teacher's classroom page (shared tables, issue 17), the
+    # every app and lesson, the teacher's classroom page (shared tables), the
     # practice app (drills) and the learner's map of the rules (progress)
     assert len(targets) == len(APPS) + len(LESSONS) + 3
     assert {"classroom.ipynb", "practice.ipynb", "progress.ipynb"} <= set(targets)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import harness
 import pytest
-from harness import Watch
 from playwright.sync_api import expect
-from test_browser_axe import AXE
+
+from tests.browser import harness
+from tests.browser.axe import violations
+from tests.browser.harness import Watch
 
 pytestmark = pytest.mark.browser
 
@@ -28,11 +29,6 @@ GUIDED = ".rummy-guided"
 FEEDBACK = f"{GUIDED} .rummy-guided-feedback"
 QUIZ = ".rummy-quiz >> nth=0"
 
-AXE_WIDGETS_JS = """async (selectors) => {
-  const r = await axe.run({include: selectors.map(s => [s])}, {resultTypes: ['violations']});
-  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))}));
-}"""
 
 
 def move(name: str) -> str:
@@ -108,10 +104,7 @@ def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server)
         assert said.startswith(expected), (answer, said)
 
     # axe-core on the two widgets as they are now
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `make npm` (npm ci installs the pinned axe-core)")
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate(AXE_WIDGETS_JS, [GUIDED, ".rummy-quiz"])
+    found = violations(page, [GUIDED, ".rummy-quiz"])
     bad = [v for v in found if v["impact"] in ("serious", "critical")]
     assert not bad, bad
 

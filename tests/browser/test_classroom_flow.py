@@ -1,4 +1,4 @@
-"""The classroom without dead ends, in Chromium (issue 39): the landing
+"""The classroom without dead ends, in Chromium: the landing
 page's "join a table" box (a bad code, then a good one), the end of a shared
 hand (waiting for the teacher, piles off), a closed table (it says so and
 stops), the projector's drawn table (and no hand in it), and a closed page that
@@ -14,13 +14,13 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-import harness
 import pytest
-from test_classroom import KEY, table_cards, wait_token
 
 from rummy.bots import make_bot
 from rummy.cards import Card
 from tableserver.wire import decode_observation
+from tests.browser import harness
+from tests.browser.classroom import KEY, table_cards, wait_token
 
 pytestmark = pytest.mark.browser
 
@@ -175,7 +175,7 @@ def test_the_projector_draws_the_table_and_no_hand(browser: Any,
 def test_the_teacher_sees_a_closed_page_leave_and_the_table_goes_on(browser: Any,
                                                                     server: harness.Server
                                                                     ) -> None:
-    """Issue 39, item 13: the teacher's page lists a learner whose page closed as
+    """The teacher's page lists a learner whose page closed as
     left within seconds, and a stand-in plays their seat at once instead of the
     Big Table waiting out the 120 s timeout."""
     teacher = new_page(browser)

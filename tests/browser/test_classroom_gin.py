@@ -12,14 +12,14 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
-from test_browser_apps import EVERYTHING_JS, LOG_CARD, click_action, mentions
-from test_classroom import DEAL, KEY, Learner
 
 from rummy import Action, Card
 from rummy.bots import make_bot
 from tableserver.wire import decode_observation
+from tests.browser import harness
+from tests.browser.classroom import DEAL, KEY, Learner
+from tests.browser.pages import EVERYTHING_JS, LOG_CARD, click_action, mentions
 
 pytestmark = pytest.mark.browser
 
@@ -27,6 +27,7 @@ pytestmark = pytest.mark.browser
 EXAMPLE = "your advice, e.g. draw discard or discard 9c"
 
 
+@pytest.mark.timeout(90)  # a server of its own and three pages: 20 to 26 s under load
 def test_box_captain_and_advisor_on_three_pages(browser: Any, tmp_path: Path) -> None:
     server = harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY},
                                  extra_args=["--show_tracebacks=True"], seeds=[DEAL])

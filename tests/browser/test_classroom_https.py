@@ -1,4 +1,4 @@
-"""``make classroom`` over HTTPS, as a teacher runs it (issue 34): a
+"""``make classroom`` over HTTPS, as a teacher runs it: a
 self-signed certificate made here with ``openssl``, the server started with
 ``make classroom IP=127.0.0.1 PORT=...`` (RUMMY_TLS_CERT / RUMMY_TLS_KEY),
 the teacher signs in with the key on the classroom page, three learners open
@@ -23,9 +23,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
-from test_classroom import KEY, NAMES, wait_token
+
+from tests.browser import harness
+from tests.browser.classroom import KEY, NAMES, wait_token
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +51,7 @@ def api(base: str, path: str, ca: ssl.SSLContext, key: str = KEY) -> dict[str, A
         return dict(json.loads(r.read()))
 
 
+@pytest.mark.timeout(90)  # make classroom, a teacher and three learners: 15 to 27 s under load
 @pytest.mark.skipif(shutil.which("openssl") is None or shutil.which("make") is None,
                     reason="needs the openssl and make commands")
 def test_make_classroom_over_https(browser: Any, tmp_path: Path) -> None:

@@ -24,13 +24,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
-from test_classroom import Learner, play_one_move
 
+from tests.browser import harness
+from tests.browser.classroom import Learner, play_one_move, table_cards
+from tests.browser.harness import Watch
+from tests.browser.pages import LOG_CARD
 from tests.servers import DemoHub
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+# a whole hub, its users' servers and a class at a table: 30 to 45 s on a loaded 2-core machine
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "/services/rummy-tables/"
@@ -97,8 +100,6 @@ class HubLearner(Learner):
     OAuth cookie: what the learner's browser may read, nothing more)."""
 
     def __init__(self, browser: Any, hub: DemoHub, name: str, join: str) -> None:
-        from harness import Watch
-
         self.service = sign_in(browser, hub, name)
         self.context = self.service.context
         self.page = harness.patient(self.context.new_page(), 60_000)
@@ -124,8 +125,6 @@ class HubLearner(Learner):
     def view(self) -> dict[str, Any]:
         status, view = call(self.service, "GET", f"/tables/{self.code}/state")
         assert status == 200, view
-        from test_classroom import LOG_CARD, table_cards
-
         table = table_cards(view)
         self.seen |= set(view.get("hand", [])) | table | set(
             LOG_CARD.findall("\n".join(view.get("log", []))))

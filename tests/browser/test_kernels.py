@@ -1,7 +1,7 @@
 """Kernels end with their page: the page (frontend/, as Voilà's own did) asks the
 server to shut its kernel down when it is closed or left (a beacon to
-``voila/api/shutdown/<id>``), and the kit's server must not refuse that request
-(issue 39, item 15).  A page whose kernel died says so."""
+``voila/api/shutdown/<id>``), and the kit's server must not refuse that request.
+A page whose kernel died says so."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-import harness
 import pytest
-from test_browser_axe import violations
+
+from tests.browser import harness
+from tests.browser.axe import violations
 
 pytestmark = pytest.mark.browser
 
@@ -32,6 +33,7 @@ def _alive(base: str, kernel_id: str) -> bool:
         raise
 
 
+@pytest.mark.timeout(90)  # ten pages, each with a kernel of its own: 16 to 28 s under load
 def test_closing_ten_pages_shuts_their_ten_kernels_down(browser: Any, voila: harness.Server
                                                         ) -> None:
     """Open 10 app pages one after the other (each gets a kernel of its own),

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import harness
 import pytest
-from harness import Watch
-from test_browser_apps import HAND, Replica, open_app, wait_hand
 
 from rummy import Action, Card
 from rummy.bots import make_bot
+from tests.browser import harness
+from tests.browser.harness import Watch
+from tests.browser.pages import HAND, Replica, open_app, wait_hand
 
 pytestmark = pytest.mark.browser
 

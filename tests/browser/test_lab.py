@@ -11,10 +11,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import harness
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_offline import outside
+
+from tests.browser import harness
+from tests.browser.harness import outside
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +74,6 @@ def test_the_lab_test_uses_folders_of_its_own(lab: harness.Server, lab_home: Any
         assert (lab_home / folder).parent == lab_home
 
 
-@pytest.mark.timeout(600)
 def test_lab_opens_start_here_and_runs_a_cell(browser: Any, lab: harness.Server) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = harness.patient(context.new_page())

@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-import harness
 import pytest
 
-pytestmark = pytest.mark.browser
+from tests.browser import harness
+from tests.browser.harness import outside
 
-#: Schemes that never leave the page.
-LOCAL_SCHEMES = {"data", "blob", "about"}
+pytestmark = pytest.mark.browser
 
 #: JavaScript: wait for the page's fonts, then describe every Font Awesome icon.
 ICONS_JS = """async () => {
@@ -33,14 +32,6 @@ ICONS_JS = """async () => {
             loaded: document.fonts.check('16px "Font Awesome 5 Free"')};
   });
 }"""
-
-
-def outside(url: str) -> bool:
-    """Whether a request leaves this machine (anything but loopback or a local scheme)."""
-    parts = urlsplit(url)
-    if parts.scheme in LOCAL_SCHEMES:
-        return False
-    return parts.hostname not in {"127.0.0.1", "localhost", "::1"}
 
 
 def test_outside_tells_loopback_from_the_internet() -> None:

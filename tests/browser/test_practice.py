@@ -5,12 +5,12 @@ clicking a card is accepted, and axe-core finds nothing serious."""
 
 from __future__ import annotations
 
-import harness
 import pytest
-from harness import Watch
-from test_browser_axe import assert_accessible
 
 from rummy import practice
+from tests.browser import harness
+from tests.browser.axe import assert_accessible
+from tests.browser.harness import Watch
 
 pytestmark = pytest.mark.browser
 

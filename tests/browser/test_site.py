@@ -24,27 +24,23 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import harness
 import pytest
 from playwright.sync_api import expect
-from test_browser_apps import HAND, Replica, page_hand
-from test_browser_axe import AXE
 
 from rummy import Action
 from rummy.bots import make_bot
+from tests.browser import harness
+from tests.browser.axe import violations
+from tests.browser.pages import HAND, Replica, wait_hand
 
-pytestmark = pytest.mark.browser
+# The first test that asks for the site builds it when it is out of date (``make site``,
+# about 25 s from nothing), and a lesson in JupyterLite takes about 25 s: 90 s each.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
 
 SITE = harness.ROOT / "build" / "site"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 #: How long Python may take to start in the page (a loaded 2-core machine, cold cache).
 START_MS = 240_000
-AXE_JS = """async (selectors) => {
-  const r = await axe.run(selectors ? {include: selectors.map(s => [s])} : document,
-                          {resultTypes: ['violations']});
-  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))}));
-}"""
 
 
 @pytest.fixture(scope="session")
@@ -100,11 +96,9 @@ class Offline:
         assert not shown, f"the page shows a Python traceback: {shown}"
 
     def axe(self, selectors: list[str] | None = None) -> list[dict[str, Any]]:
-        if not AXE.exists():
-            pytest.fail(f"{AXE} is missing: run `make npm` (npm ci installs the pinned axe-core)")
-        self.page.add_script_tag(path=str(AXE))
-        found = self.page.evaluate(AXE_JS, selectors)
-        return [v for v in found if v["impact"] in ("serious", "critical")]
+        """axe-core's serious and critical violations on the page (in ``selectors``)."""
+        return [v for v in violations(self.page, selectors)
+                if v["impact"] in ("serious", "critical")]
 
 
 @pytest.fixture()
@@ -177,20 +171,6 @@ def _click(page: Any, action: Action) -> None:
         raise AssertionError(f"the test has no click for {action}")
 
 
-def _wait_hand(page: Any, replica: Replica) -> None:
-    want = sorted(str(c) for c in replica.hand())
-    try:
-        page.wait_for_function(
-            """([sel, want]) => {
-                 const got = Array.from(document.querySelectorAll(sel)).map(e =>
-                   (Array.from(e.classList).find(c => /^rummy-card-\\w\\w$/.test(c)) || '').slice(11));
-                 return JSON.stringify(got.sort()) === JSON.stringify(want);
-               }""", arg=[HAND, want], timeout=30_000)
-    except Exception:  # noqa: BLE001 - say what differs
-        pytest.fail(f"the page's hand {page_hand(page)} is not the engine's {want}")
-
-
-@pytest.mark.timeout(900)
 def test_three_thirteen_round_by_clicks_with_address_settings(offline: Offline, site: str) -> None:
     """``?variant=tre_tretton&seed=7&players=2&speed=0`` deals what the engine deals for
     them (so the address settings reached Python), and round 1 is played to its score."""
@@ -205,7 +185,7 @@ def test_three_thirteen_round_by_clicks_with_address_settings(offline: Offline, 
     assert any(c.startswith("Tre-tretton") for c in chosen), chosen
     replica = Replica(lambda: ThreeThirteenTable("tre_tretton", players=2, seed=7, speed=0,
                                                  bots="expert"))
-    _wait_hand(page, replica)
+    wait_hand(page, replica, 30_000)
     me = make_bot("greedy", seed=0)
     verbs = []
     for _ in range(200):
@@ -217,7 +197,7 @@ def test_three_thirteen_round_by_clicks_with_address_settings(offline: Offline, 
         verbs.append(action.verb)
         if replica.state.round_scores:
             break
-        _wait_hand(page, replica)
+        wait_hand(page, replica, 30_000)
     assert replica.state.round_scores, "round 1 did not end in 200 moves"
     assert {"draw stock", "draw discard"} & set(verbs) and {"discard", "go out"} & set(verbs)
     review = page.locator(".rummy-review")
@@ -234,7 +214,6 @@ def _run_all(page: Any) -> None:
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).first.click()
 
 
-@pytest.mark.timeout(900)
 def test_lesson_guided_hand_and_quiz_in_jupyterlite(offline: Offline, site: str) -> None:
     """Lesson 02 in JupyterLite's notebook: run all cells (those that need pandas are
     marked and skipped over), then a wrong and a right guided move (rummy.guided's
@@ -348,7 +327,7 @@ def uncompiled(archive: Path) -> list[str]:
 
 
 def test_app_pages_load_only_what_the_apps_import(site: str) -> None:
-    """Issue 37, fast enough: an app's page loads no package for the lessons only, names
+    """An app's page starts fast: it loads no package for the lessons only, names
     the kernel's own as its worker looks for them, and has jedi as an empty stand-in."""
     for app in APP_PAGES:
         packages, start = app_start(SITE, app)
@@ -360,7 +339,7 @@ def test_app_pages_load_only_what_the_apps_import(site: str) -> None:
 
 
 def test_app_pages_python_is_byte_compiled(site: str) -> None:
-    """Issue 37: the page's Python writes no bytecode (sys.dont_write_bytecode), so every
+    """The page starts fast: its Python writes no bytecode (sys.dont_write_bytecode), so every
     module an app's page imports as it starts ships compiled, the standard library too."""
     _, start = app_start(SITE, "three_thirteen")
     static = SITE / "static" / "pyodide"

@@ -1,4 +1,4 @@
-"""The table as a learner meets it on a page (issue 39): the hand and the piles
+"""The table as a learner meets it on a page: the hand and the piles
 in the first screen on your turn, the review drawn on the table, the opponents'
 moves said in the live region, a focus ring that can be seen, focus back on the
 stock when your turn comes, and the lessons through Voilà checked by axe-core."""
@@ -9,10 +9,11 @@ import io
 import re
 from typing import Any
 
-import harness
 import pytest
-from harness import Watch
-from test_browser_axe import assert_accessible
+
+from tests.browser import harness
+from tests.browser.axe import assert_accessible
+from tests.browser.harness import Watch
 
 pytestmark = pytest.mark.browser
 
@@ -264,7 +265,8 @@ def test_how_to_play_and_the_form_are_in_the_drawer_under_the_table(page: Any,
 # -- the lessons through Voilà ------------------------------------------------------------
 
 
-@pytest.mark.timeout(900)
+# Voilà runs every cell of the lesson before the page shows: 5 to 10 s, 95 s once under load
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("lesson", ["00_start_here", "02_tre_tretton"])
 def test_lessons_through_voila_pass_axe_at_both_sizes(browser: Any, voila: harness.Server,
                                                       lesson: str) -> None:

@@ -1,11 +1,21 @@
-"""Shared helpers for the gin tests: set up a position by hand.
+"""Game positions for the tests, set up by hand or dealt afresh.
 
-``position`` puts chosen cards in the box's and the captain's hands, on the
-discard pile and on top of the stock; every other card goes into the stock
-below them, so that every card of the pack is still in exactly one place.
+A helper module of the tests (not a test module; ``tests/test_positions.py``
+tests it):
+
+- :func:`position` (Gin) puts chosen cards in the box's and the captain's
+  hands, on the discard pile and on top of the stock; every other card goes
+  into the stock below them, so that every card of the pack is still in
+  exactly one place (:func:`where` checks it);
+- :func:`hidden_swap` (Three-Thirteen) deals afresh every card a player
+  cannot know, for the checks that a bot reads only its observation.
 """
 
 from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
 
 from rummy import cards, new_game
 from rummy.cards import Card, deck
@@ -60,11 +70,31 @@ def where(g) -> dict[Card, str]:
 
 
 def texts(actions) -> list[str]:
+    """The actions as the engine writes them (``"discard 5s"`` ...)."""
     return [str(a) for a in actions]
 
 
-def test_position_keeps_every_card_in_one_place():
-    g = position("Ah 2h 3h", "Kc Kd", discard="5s", stock_top="9c 9d")
-    places = where(g)
-    assert places[Card.parse("Ah")] == "hand0" and places[Card.parse("Kd")] == "hand1"
-    assert g.stock.draw() == Card.parse("9c") and g.discards[-1] == Card.parse("5s")
+def hidden_swap(g: Any, p: int, rnd: random.Random) -> Any:
+    """A copy of the Three-Thirteen game ``g`` in which every card that ``p``
+    can't know (the stock and the other players' cards not seen taken from
+    the pile) is dealt afresh."""
+    h = g.copy()
+    pool = list(h.stock.cards)
+    slots = []
+    for q, hand in enumerate(h.hands):
+        if q == p:
+            continue
+        known = Counter(h.known[q])
+        for i, c in enumerate(hand):
+            if known[c]:
+                known[c] -= 1
+            else:
+                slots.append((q, i))
+                pool.append(c)
+    rnd.shuffle(pool)
+    h.stock.cards = pool[: len(h.stock.cards)]
+    for (q, i), c in zip(slots, pool[len(h.stock.cards):]):
+        h.hands[q][i] = c
+    h._out_cache = None
+    return h
+
