@@ -25,7 +25,7 @@ from ipywidgets.widgets.widget import _instances
 from rummy.action import Action
 from rummy.cards import Card
 from widgets import BigTableTable, GinTable, ThreeThirteenTable
-from widgets._common import walk
+from widgets.view import walk
 
 #: A card in an observation's repr.
 CARD_TEXT = re.compile(r"Card\.parse\('([^']+)'\)")
@@ -112,7 +112,7 @@ def choose(table: Any, verb: str) -> list[Action]:
 def click_three_thirteen(t: ThreeThirteenTable) -> None:
     """One learner decision, made with the table's own controls."""
     obs = t.observation()
-    if t._paused:
+    if t.paused:
         assert t.next_round.layout.display != "none"
         t.next_round.click()
     elif obs.phase == "draw":
@@ -160,7 +160,7 @@ def click_big_table(t: BigTableTable, match: bool = True) -> None:
     """One learner decision at the Big Table (``match``: call a match in time, or miss it)."""
     obs = t.observation()
     verbs = {a.verb for a in obs.legal_actions}
-    if t._paused:
+    if t.paused:
         t.next_round.click()
     elif "call match" in verbs:
         assert not t.match.disabled
@@ -185,7 +185,7 @@ def click_gin(t: GinTable) -> None:
     """One learner decision at the Gin table."""
     obs = t.observation()
     verbs = {a.verb for a in obs.legal_actions}
-    if t._paused:
+    if t.paused:
         t.next_round.click()
     elif t._hold:
         t.continue_button.click()

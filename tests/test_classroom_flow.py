@@ -137,7 +137,7 @@ def test_the_end_of_a_shared_hand_waits_for_the_teacher(api: str) -> None:
     post(api, f"/tables/{made['code']}/next", {"teacher_key": KEY})
     ana.game.refresh()
     ana.update()
-    assert not t._paused and t.review_box.layout.display == "none"
+    assert not t.paused and t.review_box.layout.display == "none"
     assert "waiting for the teacher" not in ana.note.value
 
 

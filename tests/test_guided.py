@@ -243,7 +243,7 @@ def test_widget_never_shows_another_players_hidden_cards() -> None:
 
 
 def widget_strings(widget) -> str:
-    from widgets._common import walk
+    from widgets.view import walk
 
     out = []
     for node in walk(widget):

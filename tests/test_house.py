@@ -209,6 +209,7 @@ def test_no_module_imports_another_modules_private_name(name: str) -> None:
         if module.split(".")[0] not in PACKAGES and module.split(".")[0] not in ("tests",):
             continue
         private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+        private += [p for p in module.split(".") if p.startswith("_") and not p.startswith("__")]
         assert not private, f"{name}:{line} imports {', '.join(private)} from {module}"
 
 

@@ -20,9 +20,9 @@ from widgets import (
     ScoreSheet,
     ThreeThirteenTable,
 )
-from widgets._common import walk
 from widgets.cards import PileView
 from widgets.coach import meld_chances, seen_cards
+from widgets.view import walk
 
 
 def test_public_names_resolve() -> None:

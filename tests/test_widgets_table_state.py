@@ -21,7 +21,7 @@ from rummy.action import Action
 from rummy.cards import Card
 from tests.table_play import click_big_table, click_gin, click_three_thirteen, play_out
 from widgets import BigTableTable, GinTable, MeldChecker, OddsExplorer, ThreeThirteenTable, apps
-from widgets._common import learner_error, second_person, to_learner
+from widgets.view import learner_error, second_person, to_learner
 
 APPS = Path(__file__).resolve().parents[1] / "notebooks" / "apps"
 TITLE = re.compile(r"<title>([^<]*)</title>")
@@ -37,7 +37,7 @@ def shown(widget: Any) -> bool:
 def test_TT_8_review_is_shown_alone_then_the_next_deal() -> None:
     t = ThreeThirteenTable("three_thirteen", players=2, seed=11, speed=0)
     assert shown(t.play_area) and not shown(t.review_box)
-    play_out(t, click_three_thirteen, lambda t: t._paused)
+    play_out(t, click_three_thirteen, lambda t: t.paused)
     # round 1 is over: the review, and nothing of round 2 (its wild rank, its hand)
     assert shown(t.review_box) and "Round 1 is over" in t.review.value
     assert not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
@@ -59,12 +59,12 @@ def test_TT_8_live_bots_wait_while_the_review_is_read(run_async: Any) -> None:
         for _ in range(600):
             while t._task is not None and not t._task.done():
                 await asyncio.sleep(0.002)
-            if t._paused:
+            if t.paused:
                 break
             if t.observation().legal_actions:
                 t.coach.do_it.click()
             await asyncio.sleep(0.002)
-        assert t._paused and not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
+        assert t.paused and not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
         moves = len(t.state.history)
         await asyncio.sleep(0.1)  # fifty bot moves' worth of time
         assert len(t.state.history) == moves, "a bot played round 2 under the review"
@@ -78,7 +78,7 @@ def test_TT_8_live_bots_wait_while_the_review_is_read(run_async: Any) -> None:
 def test_BT_1_review_marks_the_wild_rank_of_the_hand_that_ended() -> None:
     # hand 1 deals 3 cards: threes are wild (TT-2); hand 2's fours are not wild in hand 1
     t = BigTableTable(players=3, seed=4, speed=0)
-    play_out(t, click_big_table, lambda t: t._paused)
+    play_out(t, click_big_table, lambda t: t.paused)
     assert "Hand 1 is over" in t.review.value
     assert "Threes are wild in hand 1" in t.review.value
     titles = TITLE.findall(t.review.value)
@@ -95,7 +95,7 @@ def test_G_2_advisor_at_speed_0_sees_the_hand_before_the_captain_plays() -> None
     t = GinTable(seed=3, speed=0)  # seed 3: the learner (seat 0) draws the advisor's role
     obs = t.observation()
     assert obs.role == "advisor" and obs.hand_number == 1
-    assert t.state.history == [] and not t._paused  # nothing played before the page shows
+    assert t.state.history == [] and not t.paused  # nothing played before the page shows
     assert sorted(t.hand.shown_cards()) == sorted(obs.partner_hand)
     assert "waits for your advice" in t.status.value
     t.continue_button.click()  # the captain decides; the table stops at the next decision
@@ -106,7 +106,7 @@ def _learner_captain_to_act(seed: int) -> GinTable:
     t = GinTable(seed=seed, speed=0)
     for _ in range(400):
         obs = t.observation()
-        if (obs.role == "captain" and obs.legal_actions and not t._paused
+        if (obs.role == "captain" and obs.legal_actions and not t.paused
                 and obs.phase in ("draw", "upcard")):
             return t
         click_gin(t)
@@ -123,7 +123,7 @@ def test_G_2_advisor_suggestion_is_for_one_decision_only() -> None:
     hand = t.observation().hand_number
     t.coach.do_it.click()  # the learner moves: the advice was for that move
     assert t.advice.value == ""
-    while t.observation().hand_number == hand or t._paused:
+    while t.observation().hand_number == hand or t.paused:
         click_gin(t)
     assert "advisor suggests" not in t.advice.value
 
@@ -257,7 +257,7 @@ def test_coach_speaks_to_the_learner() -> None:
         assert not re.search(r"\b(my|I|me)\b", text), text
         assert "'" not in text
         t.coach.do_it.click()
-        if t._paused:
+        if t.paused:
             break
 
 

@@ -27,7 +27,7 @@ from tests.table_play import (
     tracked,
 )
 from widgets import BigTableTable, GinTable, ThreeThirteenTable, play
-from widgets._common import face, move_words
+from widgets.view import face, move_words
 
 # -- helpers -----------------------------------------------------------------
 
@@ -62,7 +62,7 @@ def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
     assert len(t.opponents) == 2
     for o in t.opponents:
         assert f"{obs.hand_sizes[o.seat]} face-down cards" in o.cards.value
-    play_out(t, click_three_thirteen, lambda t: t._paused, check_every=1)
+    play_out(t, click_three_thirteen, lambda t: t.paused, check_every=1)
     obs = t.observation()
     assert obs.round == 2 and len(obs.round_scores) == 1
     # the review shows every player's points for round 1, from the engine
@@ -104,7 +104,7 @@ def test_three_thirteen_jokers_full_game_seats_and_hidden_cards() -> None:
     phases = set()
 
     def click(t: Any) -> None:
-        phases.add("review" if t._paused else t.observation().phase)
+        phases.add("review" if t.paused else t.observation().phase)
         click_three_thirteen(t)
 
     play_out(t, click, lambda t: t.state.is_over, check_every=3)
@@ -241,7 +241,7 @@ def test_big_table_hand_by_clicks() -> None:
     assert "Caller" in t.caller.value
     right = obs.right
     assert f"{obs.players[right]}" in t.neighbour_pile.caption.value
-    play_out(t, click_big_table, lambda t: t._paused, check_every=1)
+    play_out(t, click_big_table, lambda t: t.paused, check_every=1)
     obs = t.observation()
     assert obs.hand_number == 2
     matched = {seat for seat, a in t.state.history if Action.parse(str(a)).verb == "call match"}
@@ -274,7 +274,7 @@ def test_big_table_match_in_time_and_missed() -> None:
         if t.state.is_over or (missed and called):
             break
         verbs = {a.verb for a in t.observation().legal_actions}
-        if "call match" in verbs and not t._paused:
+        if "call match" in verbs and not t.paused:
             history = len(t.state.history)
             if not missed:
                 t.miss_match()
@@ -296,7 +296,7 @@ def test_big_table_full_game_hidden_cards() -> None:
     phases = set()
 
     def click(t: Any) -> None:
-        phases.add("review" if t._paused else t.observation().phase)
+        phases.add("review" if t.paused else t.observation().phase)
         click_big_table(t)
 
     play_out(t, click, lambda t: t.state.is_over, check_every=4)
@@ -317,7 +317,7 @@ def test_gin_full_game_roles_and_hidden_cards() -> None:
     def click(t: Any) -> None:
         obs = t.observation()
         roles_seen.add(obs.role)
-        phases.add("review" if t._paused else obs.phase)
+        phases.add("review" if t.paused else obs.phase)
         assert f"You are the <b>{obs.role}</b>" in t.roles.value
         click_gin(t)
 
@@ -334,7 +334,7 @@ def test_gin_advisor_asks_and_advises() -> None:
     # play until the learner is captain and must act, then ask the advisor
     for _ in range(500):
         obs = t.observation()
-        if obs.role == "captain" and obs.legal_actions and not t._paused:
+        if obs.role == "captain" and obs.legal_actions and not t.paused:
             break
         click_gin(t)
     else:
@@ -397,7 +397,7 @@ def test_undo_takes_back_the_learners_move(make: Callable[[], Any]) -> None:
     t.coach.undo_button.click()  # nothing to undo yet
     assert "nothing to undo" in t.message.value.lower()
     for _ in range(500):
-        if t.observation().legal_actions and not t._paused and not getattr(t, "_hold", False):
+        if t.observation().legal_actions and not t.paused and not getattr(t, "_hold", False):
             break
         (click_gin if isinstance(t, GinTable) else click_big_table)(t)
     before = t.observation()
@@ -460,7 +460,7 @@ def test_live_match_window_closes(run_async) -> None:
         t = BigTableTable(players=3, seed=11, speed=0, match_window=0.05)
         for _ in range(3000):
             if "call match" in {a.verb for a in t.observation().legal_actions} \
-                    and not t._paused:
+                    and not t.paused:
                 break
             click_big_table(t)
         else:
@@ -482,7 +482,7 @@ def test_big_table_twelve_seats() -> None:
     assert obs.right == 11 and obs.left == 1  # the right neighbour is the seat before
     assert "right: you take from this pile" in t.seat_views[-1].name.value
     assert "left: takes from your pile" in t.seat_views[0].name.value
-    play_out(t, click_big_table, lambda t: t._paused, check_every=5)
+    play_out(t, click_big_table, lambda t: t.paused, check_every=5)
     assert len(obs.players) == 12 and t.observation().hand_number == 2
 
 
@@ -532,7 +532,7 @@ def test_every_legal_move_is_reachable_through_the_controls(make: Callable[[], A
     for _ in range(120):
         if t.state.is_over:
             break
-        if t._paused:
+        if t.paused:
             t.next_round.click()
             continue
         obs = t.observation()
@@ -603,7 +603,7 @@ def test_learners_read_cards_as_faces_never_engine_shorthand(make: Callable[[], 
     t = make()
     for _ in range(40):
         obs = t.observation()
-        if t._paused or obs.is_over:
+        if t.paused or obs.is_over:
             break
         texts = [t.status.value, t.log_html, t.review.value]
         if hasattr(t, "opponents"):
@@ -625,11 +625,11 @@ def test_the_banner_announces_each_opponents_move_in_words() -> None:
     me = t.learner
     for _ in range(3):
         obs = t.observation()
-        if not obs.legal_actions or t._paused:
+        if not obs.legal_actions or t.paused:
             break
         mark = len(t.state.history)
         t.coach.do_it.click()
-        if t._paused:
+        if t.paused:
             break
         spoken = _spoken(t.status.value)
         theirs = [(seat, Action.parse(str(a))) for seat, a in t.state.history[mark:]
@@ -670,7 +670,7 @@ def test_bots_wait_until_the_page_has_drawn_the_table() -> None:
 
 def test_the_score_strip_shows_every_running_total() -> None:
     t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
-    play_out(t, click_three_thirteen, lambda t: t._paused)
+    play_out(t, click_three_thirteen, lambda t: t.paused)
     obs = t.observation()
     strip = _visible(t.score_strip.value)
     for name, total in zip(obs.players, obs.scores):
@@ -681,15 +681,15 @@ def test_the_shared_layouts_and_styles_stay_as_they_were_made() -> None:
     """Every card's picture and button share one layout and style (fewer
     front-end models, a table ready sooner); a whole round played must leave
     them as they were made, or one card's change would show on every card."""
-    from widgets._common import _SHARED_MAKERS, shared
+    from widgets.view import SHARED_MAKERS, shared
 
     t = ThreeThirteenTable("three_thirteen", players=3, seed=21, speed=0)
     views = t.hand.views
     assert len(views) >= 3
     assert len({id(v.button.layout) for v in views}) == 1
     assert len({id(v.picture.style) for v in views}) == 1
-    play_out(t, click_three_thirteen, lambda t: t._paused)
-    for kind, make in _SHARED_MAKERS.items():
+    play_out(t, click_three_thirteen, lambda t: t.paused)
+    for kind, make in SHARED_MAKERS.items():
         fresh = make()
         try:
             assert shared(kind).get_state() == fresh.get_state(), kind

@@ -83,7 +83,7 @@ def test_tables_play_without_pandas(no_pandas: None) -> None:
 
 
 def test_a_missing_package_shows_a_message_that_names_it() -> None:
-    from widgets._common import View, friendly_error, safe
+    from widgets.view import View, friendly_error, safe
 
     class Pane(View):
         @safe

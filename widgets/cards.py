@@ -26,7 +26,7 @@ from rummy import render
 from rummy.cards import Card
 from rummy.melds import Arrangement, MeldRules
 from rummy.search import best_arrangement
-from widgets._common import View, esc, face, shared
+from widgets.view import View, esc, face, shared
 
 __all__ = ["CardView", "HandView", "SORTS", "PileView"]
 

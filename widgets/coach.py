@@ -14,7 +14,7 @@ import ipywidgets as w
 
 from rummy.bots import ExpertBot
 from rummy.cards import Card
-from widgets._common import View, button, cards_html, esc, html_box, move_words, safe, to_learner
+from widgets.view import View, button, cards_html, esc, html_box, move_words, safe, to_learner
 
 __all__ = ["Coach", "going_out_chances", "meld_chances", "seen_cards"]
 

@@ -27,7 +27,7 @@ from rummy.cards import JOKER, SUITS, Card, cards, format_cards
 from rummy.melds import Meld, why_not
 from rummy.search import best_arrangement
 from rummy.variants import find_variant, variant_names
-from widgets._common import View, button, esc, html_box, safe
+from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["MeldChecker", "OddsExplorer", "RulesStepper"]
 

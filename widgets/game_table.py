@@ -27,7 +27,11 @@ from rummy.cards import Card
 from rummy.engine import DEFAULT_NAMES
 from rummy.errors import GameError
 from rummy.variants import Variant, find_variant
-from widgets._common import (
+from widgets.cards import HandView
+from widgets.coach import Coach
+from widgets.progress import judged_move
+from widgets.scores import ScoreSheet
+from widgets.view import (
     View,
     as_you,
     button,
@@ -40,10 +44,6 @@ from widgets._common import (
     second_person,
     shared,
 )
-from widgets.cards import HandView
-from widgets.coach import Coach
-from widgets.progress import judged_move
-from widgets.scores import ScoreSheet
 
 _R = TypeVar("_R")
 

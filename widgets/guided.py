@@ -16,8 +16,8 @@ import ipywidgets as w
 from rummy.action import Action
 from rummy.guided import Guide
 from rummy.render import hand_svg
-from widgets._common import View, button, esc, html_box, safe, second_person
 from widgets.progress import remember
+from widgets.view import View, button, esc, html_box, safe, second_person
 
 __all__ = ["GuidedHand"]
 

@@ -22,9 +22,9 @@ import ipywidgets as w
 from rummy import practice, rulebook
 from rummy.cards import Card
 from rummy.teach import as_cards
-from widgets._common import View, button, esc, html_box, safe
 from widgets.cards import CardView
 from widgets.progress import remember
+from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Drill", "Practice"]
 

@@ -28,7 +28,7 @@ import ipywidgets as w
 
 from rummy import progress as _p
 from rummy import rulebook
-from widgets._common import View, button, esc, html_box, safe
+from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
            "practice_url", "LEARNER_JS"]

@@ -14,8 +14,8 @@ import ipywidgets as w
 
 from rummy.rulebook import rules_in
 from rummy.teach import Hints, Question
-from widgets._common import View, button, esc, html_box
 from widgets.progress import remember
+from widgets.view import View, button, esc, html_box
 
 __all__ = ["Quiz", "exercise_book", "quiz_book"]
 

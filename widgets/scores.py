@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from widgets._common import View, esc, html_box
+from widgets.view import View, esc, html_box
 
 __all__ = ["ScoreSheet", "score_table_html"]
 

@@ -35,7 +35,9 @@ from rummy.cards import Card, rank_name
 from rummy.errors import GameError
 from rummy.melds import Arrangement, Meld, MeldRules
 from rummy.variants import Variant, find_variant
-from widgets._common import (
+from widgets.cards import PileView
+from widgets.game_table import GameTable, display_name
+from widgets.view import (
     button,
     cards_html,
     esc,
@@ -46,8 +48,6 @@ from widgets._common import (
     shared,
     to_learner,
 )
-from widgets.cards import PileView
-from widgets.game_table import GameTable, display_name
 
 __all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "GameTable", "play", "TABLES"]
 

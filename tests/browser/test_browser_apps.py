@@ -30,7 +30,7 @@ from tests.browser.pages import (
     open_app,
     wait_hand,
 )
-from widgets._common import cards_as_faces
+from widgets.view import cards_as_faces
 
 pytestmark = pytest.mark.browser
 

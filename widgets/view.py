@@ -473,7 +473,7 @@ def button(description: str, css: str, *, tooltip: str = "", style: str = "",
 #: (a table's page draws faster with fewer models: every card would otherwise
 #: bring a layout and a style for its picture and its button).  Never change
 #: one of these in place: give the widget a layout of its own instead.
-_SHARED_MAKERS: dict[str, Callable[[], Any]] = {
+SHARED_MAKERS: dict[str, Callable[[], Any]] = {
     "html": lambda: HTMLStyle(),
     "clear-button": lambda: w.ButtonStyle(button_color="transparent"),
     "card-picture": lambda: w.Layout(grid_area="card"),
@@ -495,7 +495,7 @@ def shared(kind: str) -> Any:
     """
     obj = _SHARED.get(kind)
     if obj is None or obj.comm is None:
-        obj = _SHARED[kind] = _SHARED_MAKERS[kind]()
+        obj = _SHARED[kind] = SHARED_MAKERS[kind]()
     return obj
 
 
