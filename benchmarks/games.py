@@ -68,7 +68,7 @@ VARIANTS = {
 #: the targets, three_thirteen with 4 bots: games per CPU second
 TARGETS = {"greedy": 20.0, "expert": 5.0}
 #: what the code of b0a9e78 played on the reference machine (games per CPU second)
-ISSUE_15_THEN = {"greedy": 5.1, "expert": 2.2}
+REFERENCE_THEN = {"greedy": 5.1, "expert": 2.2}
 
 
 def play(variant: str, bot: str, seed: int) -> tuple[float, int]:
@@ -174,12 +174,12 @@ def against(rev: str, games: int, bots: list[str], block: int = 1) -> None:
     for bot, (old, new) in times.items():
         then, now = games / sum(old), games / sum(new)
         pairs = sorted(o / n for o, n in zip(old, new))
-        factor = then / ISSUE_15_THEN[bot]
+        factor = then / REFERENCE_THEN[bot]
         target = TARGETS[bot] * factor
         print(f"  4 x {bot:<6} {rev}: {then:6.2f} games/CPU s   now: {now:6.2f}   speed-up "
               f"{now / then:.2f}x (pairs: median {statistics.median(pairs):.2f}x, middle half "
               f"{pairs[len(pairs) // 4]:.2f}-{pairs[(3 * len(pairs)) // 4]:.2f}x)   target "
-              f"{TARGETS[bot]:g} x {factor:.2f} ({rev} here / {ISSUE_15_THEN[bot]:g}) = "
+              f"{TARGETS[bot]:g} x {factor:.2f} ({rev} here / {REFERENCE_THEN[bot]:g}) = "
               f"{target:.1f}/s: {'met' if now >= target else 'MISSED'}; needs "
               f"{target / then:.2f}x", flush=True)
 

@@ -79,7 +79,7 @@ from rummy.cards import Card
 OPENSPIEL_US = 0.8
 #: the reference machine's medians of the code of b0a9e78 and the targets there:
 #: set -> (then, target) in microseconds
-ISSUE_15 = {"A": (3.2, None), "C": (294.0, 80.0), "C p99": (1025.0, 300.0), "D": (120.0, 45.0)}
+REFERENCE = {"A": (3.2, None), "C": (294.0, 80.0), "C p99": (1025.0, 300.0), "D": (120.0, 45.0)}
 
 
 #: the clock calls are timed with: wall time (default) or this thread's CPU
@@ -238,7 +238,7 @@ def against(rev: str, n: int, clock: str, rounds: int = 3) -> int:
     print(f"Cold medians, {n} hands per set, {clock} clock, {rounds} rounds of {rev} then this "
           f"one, load {os.getloadavg()[0]:.2f}")
     for key in ("A", "C", "C p99", "D"):
-        then, target = ISSUE_15[key]
+        then, target = REFERENCE[key]
         old = statistics.median(o[key] for o in olds)
         warm = statistics.median(o[key] for o in old_warm)
         new = statistics.median(m[key] for m in news)
@@ -312,7 +312,7 @@ def against_chunked(rev: str, n: int, clock: str, chunk: int) -> int:
           f"{os.getloadavg()[0]:.2f}")
     for key in ("A", "C", "C p99", "D"):
         name = key[0]
-        then, target = ISSUE_15[key]
+        then, target = REFERENCE[key]
         pick = (lambda t: stats(t)[1]) if key.endswith("p99") else statistics.median
         old, warm, new = (pick(times[name, label]) for label in ("old cold", "old warm", "now"))
         spread = sorted(ups[name])

@@ -60,9 +60,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import harness  # noqa: E402
+from tests.browser import harness  # noqa: E402
 
 READY_TARGET_S = 1.0
 CLICK_TARGET_MS = 150.0

@@ -26,9 +26,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import harness  # noqa: E402
+from tests.browser import harness  # noqa: E402
 
 OUT = harness.ROOT / "docs" / "screenshots"
 WIDTH = 1000  # CSS pixels of the page; pictures are scaled down to MAX_WIDTH
