@@ -30,7 +30,7 @@ INDEX_ARGS ?=
 
 classroom_ip_arg = $(if $(IP),--Voila.ip=$(IP))
 
-.PHONY: app classroom lab test venv install-lock install-kit lock chromium npm lint typecheck unit notebooks browser \
+.PHONY: app classroom lab test venv install-lock install-kit lock chromium npm lint typecheck unit notebooks browser site-test \
 	bench screenshots binder-links clean student test-explore site site-tools frontend
 
 $(STAMP): $(LOCK) pyproject.toml
@@ -183,10 +183,14 @@ typecheck: $(STAMP)
 # commit gives the same examples, and the same result, on every machine and every run.
 export HYPOTHESIS_PROFILE ?= ci
 
-# Unit, property and doctest runs spread over the machine's cores (a file per worker);
-# Node.js and package-lock.json's packages for tests/test_frontend.py.
+# Every pytest run of `make test` names its 15 slowest tests at the end.
+SLOWEST := --durations=15
+
+# Unit, property and doctest runs (pytest's testpaths: tests/ and the doctests of rummy,
+# widgets and tableserver) spread over the machine's cores (a file per worker); Node.js and
+# package-lock.json's packages for tests/test_frontend.py.
 unit: $(STAMP) $(NPM_STAMP)
-	$(PY) -m pytest -q -n auto --dist loadfile -m "not browser" tests rummy widgets
+	$(PY) -m pytest -q -n auto --dist loadfile -m "not browser" $(SLOWEST)
 
 # The property tests with a random seed and 20 times their usual examples (the "explore"
 # profile; RUMMY_EXPLORE_FACTOR=N for another factor): how new failing cases are found.
@@ -202,27 +206,31 @@ test-explore: $(STAMP)
 
 # Every lesson and app notebook run under nbval, a notebook per worker (its cells in order).
 notebooks: $(STAMP)
-	$(PY) -m pytest -q -n auto --dist loadscope -p tests.nbval_kernels --nbval-lax --nbval-current-env notebooks
+	$(PY) -m pytest -q -n auto --dist loadscope -p tests.nbval_kernels --nbval-lax --nbval-current-env \
+		$(SLOWEST) notebooks
 
-# The static site's offline test (tests/browser/test_site.py: Pyodide in Chromium, no
-# server of the kit) runs beside the other browser tests (Voilà, JupyterLab and hub servers,
-# one at a time: on two workers the classroom and progress pages timed out on this 2-core
-# machine), its output kept in build/site-test.log and shown after them; either failing fails.
-browser: $(STAMP) chromium $(NPM_STAMP) site
-	@mkdir -p build; \
-	$(PY) -m pytest -q -m browser tests/browser/test_site.py > build/site-test.log 2>&1 & site=$$!; \
-	$(PY) -m pytest -q -m browser tests --ignore=tests/browser/test_site.py; rest=$$?; \
-	wait $$site; site_rc=$$?; \
-	echo "== the static site, offline (tests/browser/test_site.py)"; cat build/site-test.log; \
-	test $$rest = 0 && test $$site_rc = 0
+# The static site's offline test: Pyodide in Chromium, no server of the kit.
+site-test: $(STAMP) chromium $(NPM_STAMP) site
+	$(PY) -m pytest -q -m browser $(SLOWEST) tests/browser/test_site.py
+
+# The browser tests against the kit's own servers (Voilà, JupyterLab, the hub, the table
+# service), two test files at a time: each worker starts its own servers and Chromium.
+browser: $(STAMP) chromium $(NPM_STAMP)
+	$(PY) -m pytest -q -n 2 --dist loadfile -m browser $(SLOWEST) tests \
+		--ignore=tests/browser/test_site.py
 
 # Small PNGs of every app for the README (docs/screenshots), taken with the browser tests' Chromium.
 screenshots: $(STAMP) chromium
 	$(PY) scripts/screenshots.py
 
-# Each step is a pytest run that fails on a failed test and on "no tests collected"
+# Everything, in two steps.  First, two at a time, the checks that need only .venv (ruff,
+# mypy, the unit and notebook tests) beside what the browser tests need (Chromium, the npm
+# packages, the static site and its offline test: downloads and disk as much as CPU); then
+# the browser tests.  Each pytest run fails on a failed test and on "no tests collected"
 # (pytest's exit code 5 is not 0, so make stops there too).
-test: $(STAMP) chromium $(NPM_STAMP) site lint typecheck unit notebooks browser
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j 2 --output-sync=target lint typecheck unit notebooks site-test
+	$(MAKE) --no-print-directory browser
 
 bench: $(STAMP)
 	$(MAKE) --no-print-directory install-lock LOCK=$(BENCH_LOCK)

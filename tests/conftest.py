@@ -71,8 +71,16 @@ if PROFILE not in ("ci", "explore"):
 settings.load_profile(PROFILE)
 
 
+#: How long a browser test may take.  It waits for servers, kernels and pages,
+#: on a machine that runs the browser tests two at a time (``make browser``):
+#: the slowest take 20 to 60 s there, and their own waits (for a page, a kernel,
+#: a server) are bounded and say what they waited for.
+BROWSER_TIMEOUT = 240
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every property test: the health check that times example generation
+    """Every browser test may take :data:`BROWSER_TIMEOUT` seconds (the default
+    of 60 is for the rest).  Every property test: the health check that times example generation
     (``too_slow``) is off, since on a loaded machine it fails by the clock, not by
     the test (the checks of what is drawn stay on).  Under the "explore" profile
     each also runs RUMMY_EXPLORE_FACTOR times its own ``max_examples`` (a test's
@@ -81,6 +89,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     factor = int(os.environ.get("RUMMY_EXPLORE_FACTOR", "20")) if PROFILE == "explore" else 1
     done: set[int] = set()  # a parametrized test's items share one function
     for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT))
         test = getattr(item, "obj", None)
         if not getattr(test, "is_hypothesis_test", False) or id(test) in done:
             continue

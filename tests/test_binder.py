@@ -62,7 +62,6 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float) -> Non
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.timeout(90)  # a virtual environment from binder/ and every app: about 28 s
 def test_binder_environment_serves_every_app(tmp_path, browser, monkeypatch):
     start = time.monotonic()
     # the table service's data and teacher key are the test's own (never ~/.local)

@@ -87,7 +87,6 @@ def holders(learners: list[Learner], views: dict[str, dict[str, Any]], card: Car
     return f"held by {held}; {logs}"
 
 
-@pytest.mark.timeout(150)  # a whole hand on four pages and a restart: 35 to 50 s under load
 def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -> None:
     port = harness.free_port()
     env = {"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}

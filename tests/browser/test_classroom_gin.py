@@ -27,7 +27,6 @@ pytestmark = pytest.mark.browser
 EXAMPLE = "your advice, e.g. draw discard or discard 9c"
 
 
-@pytest.mark.timeout(90)  # a server of its own and three pages: 20 to 26 s under load
 def test_box_captain_and_advisor_on_three_pages(browser: Any, tmp_path: Path) -> None:
     server = harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY},
                                  extra_args=["--show_tracebacks=True"], seeds=[DEAL])

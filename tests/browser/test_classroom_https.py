@@ -51,7 +51,6 @@ def api(base: str, path: str, ca: ssl.SSLContext, key: str = KEY) -> dict[str, A
         return dict(json.loads(r.read()))
 
 
-@pytest.mark.timeout(90)  # make classroom, a teacher and three learners: 15 to 27 s under load
 @pytest.mark.skipif(shutil.which("openssl") is None or shutil.which("make") is None,
                     reason="needs the openssl and make commands")
 def test_make_classroom_over_https(browser: Any, tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from tests.browser.pages import LOG_CARD
 from tests.servers import DemoHub
 
 # a whole hub, its users' servers and a class at a table: 30 to 45 s on a loaded 2-core machine
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "/services/rummy-tables/"

@@ -33,7 +33,6 @@ def _alive(base: str, kernel_id: str) -> bool:
         raise
 
 
-@pytest.mark.timeout(90)  # ten pages, each with a kernel of its own: 16 to 28 s under load
 def test_closing_ten_pages_shuts_their_ten_kernels_down(browser: Any, voila: harness.Server
                                                         ) -> None:
     """Open 10 app pages one after the other (each gets a kernel of its own),

@@ -65,7 +65,6 @@ def named(page: Any, name: str) -> None:
     page.wait_for_selector(f".rummy-learner-name[data-learner='{name}']", timeout=60_000)
 
 
-@pytest.mark.timeout(90)  # a server of its own, started twice: 18 to 28 s under load
 def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         browser: Any, tmp_path: Path) -> None:
     root = harness.clean_copy(tmp_path / "kit")
@@ -163,7 +162,6 @@ def api(base: str, path: str, body: Any = None, token: str = "") -> dict[str, An
         return dict(json.loads(r.read()))
 
 
-@pytest.mark.timeout(90)  # a server of its own and four pages: 17 to 22 s under load
 def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
                                                                  tmp_path: Path) -> None:
     data = tmp_path / "data"

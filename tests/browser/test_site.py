@@ -35,7 +35,7 @@ from tests.browser.pages import HAND, Replica, wait_hand
 
 # The first test that asks for the site builds it when it is out of date (``make site``,
 # about 25 s from nothing), and a lesson in JupyterLite takes about 25 s: 90 s each.
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
+pytestmark = pytest.mark.browser
 
 SITE = harness.ROOT / "build" / "site"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
