@@ -208,6 +208,8 @@ def warm_up(make: Callable[[], Any]) -> None:
     """
     if not _preheated():
         return
+    # ipywidgets' registry of live widgets: its one public accessor (Widget.widgets)
+    # is deprecated in ipywidgets 8, and the throw-away widgets must be closed
     before = set(_instances)
     real = comm.create_comm
     comm.create_comm = comm.DummyComm
