@@ -223,12 +223,12 @@ browser: $(STAMP) chromium $(NPM_STAMP)
 screenshots: $(STAMP) chromium
 	$(PY) scripts/screenshots.py
 
-# Everything, in two steps.  First, two at a time, the checks that need only .venv (ruff,
-# mypy, the unit and notebook tests) beside what the browser tests need (Chromium, the npm
-# packages, the static site and its offline test: downloads and disk as much as CPU); then
-# the browser tests.  Each pytest run fails on a failed test and on "no tests collected"
+# Everything, in two steps.  First, two at a time: .venv, Chromium and the npm packages
+# are installed side by side, then the checks that need only .venv (ruff, mypy, the unit
+# and notebook tests) run beside the static site's build and its offline test; then the
+# browser tests.  Each pytest run fails on a failed test and on "no tests collected"
 # (pytest's exit code 5 is not 0, so make stops there too).
-test: $(STAMP)
+test:
 	$(MAKE) --no-print-directory -j 2 --output-sync=target lint typecheck unit notebooks site-test
 	$(MAKE) --no-print-directory browser
 
