@@ -86,6 +86,7 @@ def check_partition(hand: list[Card], arrangement, rules: MeldRules) -> None:
     assert arrangement.penalty == sum(rules.penalty_of(c) for c in arrangement.deadwood)
 
 
+@pytest.mark.timeout(180)  # 20,000 brute forces: 12 to 15 s alone, 60 s beside other groups
 def test_solver_agrees_with_brute_force_on_20000_random_hands() -> None:
     rng = random.Random(20_000)
     wrong = []
