@@ -209,14 +209,6 @@ MOVE_RULES: dict[str, tuple[str, ...]] = {
     "gin_three": ("G-4", "G-5", "G-6", "G-8", "G-8a"),
 }
 
-#: The groups of rules that apply to each variant.
-_GROUPS_OF: dict[str, tuple[str, ...]] = {
-    "three_thirteen": (_ALL, _FAMILY, _TS),
-    "tre_tretton": (_ALL, _FAMILY, _TR),
-    "three_thirteen_jokers": (_ALL, _FAMILY, _TJ),
-    "big_table": (_ALL, _BT),
-    "gin_three": (_ALL, _G),
-}
 _BY_ID = {r.id: r for r in RULES}
 _RULE_RE = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
 
@@ -257,17 +249,21 @@ def rules_in(text: str) -> list[str]:
 
 def rules_of(variant: str | None = None) -> list[str]:
     """The rule ids that apply to ``variant`` (all of them when None), in
-    RULES.md order: the shared ones (C-, M-) then the variant's own.
+    RULES.md order: the shared ones (C-, M-), then the variant's own and those
+    it borrows (the variant's data, :attr:`rummy.variants.Variant.rule_ids`:
+    the Big Table takes its wild rank from TT-2 and its stall from TT-12).
 
     >>> rules_of("gin_three")[:3]
     ['C-1', 'C-2', 'C-3']
     >>> rules_of("tre_tretton")[-4:]
     ['TT-12', 'TR-1', 'TR-2', 'TR-3']
+    >>> rules_of("big_table")[12:]
+    ['TT-2', 'TT-12', 'BT-1', 'BT-2', 'BT-3', 'BT-4', 'BT-5', 'BT-6', 'BT-7', 'BT-8']
     """
     if variant is None:
         return list(RULE_IDS)
-    groups = _GROUPS_OF[find_variant(variant).name]
-    return [r.id for r in RULES if r.group in groups]
+    followed = set(find_variant(variant).rule_ids)
+    return [r for r in RULE_IDS if r in followed]
 
 
 def three_hints(rule_id: str, look: str, why: str, answer: str) -> tuple[str, str, str]:

@@ -78,6 +78,8 @@ class Variant:
     max_players: int
     default_players: int
     options: tuple[Option, ...]
+    #: the rules of RULES.md this variant follows, in RULES.md's order (what
+    #: ``python -m rummy rules`` lists and a learner practises for it)
     rule_ids: tuple[str, ...]
     summary: str
     rounds: int | None = 11
@@ -322,7 +324,7 @@ VARIANTS: dict[str, Variant] = {
                 Option("max_players", 12, (12, 16, 20, 24),
                        "raise the player limit (with enough packs)"),
             ),
-            rule_ids=_CORE + tuple(f"BT-{i}" for i in range(1, 9)) + ("TT-2", "TT-12"),
+            rule_ids=_CORE + ("TT-2", "TT-12") + tuple(f"BT-{i}" for i in range(1, 9)),
             summary=(
                 "Everyone plays at once, paced by a caller. Each hand h deals h+2 cards and "
                 "one face up to each player's own discard pile. On 'draw!' everyone takes "
@@ -347,7 +349,8 @@ VARIANTS: dict[str, Variant] = {
                 Option("undercut_bonus", 10, (10, 25), "bonus for an undercut (G-9)"),
                 Option("target", 100, (50, 100, 150, 200), "points that win the game (G-13)"),
             ),
-            rule_ids=_CORE + tuple(f"G-{i}" for i in range(1, 14)),
+            rule_ids=_CORE + tuple(f"G-{i}" for i in range(1, 9)) + ("G-8a",)
+            + tuple(f"G-{i}" for i in range(9, 14)),
             seats=("box", "captain", "advisor"),
             summary=(
                 "One player in the box against a captain, advised by a third player who "

@@ -70,6 +70,9 @@ def test_rules_of_a_variant_are_the_shared_ones_then_its_own(variant):
     for alias in find_variant(variant).aliases:
         assert rulebook.rules_of(alias) == ids
     assert rulebook.rules_of() == list(rulebook.RULE_IDS)
+    # what `python -m rummy rules` lists is the same list, every id a rule of RULES.md
+    assert list(find_variant(variant).rule_ids) == ids
+    assert all(rulebook.is_rule(r) for r in ids)
 
 
 def test_three_hints_name_the_rule_and_its_sentence():
