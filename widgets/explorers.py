@@ -13,16 +13,13 @@ True
 
 from __future__ import annotations
 
-import functools
-import re
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from rummy import render
+from rummy import render, rulebook
 from rummy.cards import JOKER, SUITS, Card, cards, format_cards
 from rummy.melds import Meld, why_not
 from rummy.search import best_arrangement
@@ -456,37 +453,6 @@ _STEP_RULES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-_RULE_LINE = re.compile(r"^- (?P<id>[A-Z]{1,2}-\d+[a-z]?) (?P<text>.*)$")
-
-
-@functools.lru_cache(maxsize=1)
-def rule_texts() -> dict[str, str]:
-    """Rule id -> its text, read from ``docs/RULES.md`` beside the package
-    (empty when the file is not there, e.g. in an installed copy).
-
-    >>> rule_texts()["TT-1"]
-    'A game is 11 rounds. In round r (1..11) each player is dealt r+2 cards.'
-
-    """
-    path = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return {}
-    out: dict[str, str] = {}
-    current: str | None = None
-    for line in lines:
-        m = _RULE_LINE.match(line)
-        if m:
-            current = m.group("id")
-            out[current] = m.group("text").strip()
-        elif current and line.startswith("  ") and line.strip():
-            out[current] += " " + line.strip()
-        else:
-            current = None
-    return out
-
-
 class RulesStepper(View):
     """Walks one scripted round (two or three expert bots, cards face up for
     teaching) move by move; each step shows what happened, in the engine's
@@ -582,9 +548,8 @@ class RulesStepper(View):
         step = self.steps[self.index]
         self.counter.value = f"step {self.index + 1} of {len(self.steps)}"
         ids = ", ".join(step["rules"]) or "—"
-        texts = rule_texts()
-        said = "".join(f"<li><b>{esc(r)}</b> {esc(texts[r])}</li>" for r in step["rules"]
-                       if r in texts)
+        said = "".join(f"<li><b>{esc(r)}</b> {esc(rulebook.rule(r).text)}.</li>"
+                       for r in step["rules"])
         self.rule.value = (f"<b>Rule {esc(ids)}</b> <small>(RULES.md)</small>"
                            + (f"<ul>{said}</ul>" if said else ""))
         self.text.value = (f"<b>{esc(step['what'])}</b><br>"
