@@ -197,6 +197,14 @@ def test_the_client_imports_no_server_module_and_no_view(name: str) -> None:
         assert module.split(".")[0] not in JUPYTER, f"{name}:{line} imports {module}"
 
 
+@pytest.mark.parametrize("name", [n for n in MODULES if n.startswith("widgets")])
+def test_the_views_reach_the_table_service_only_through_its_client(name: str) -> None:
+    for module, names, line in imports(name):
+        for target in kit_target(module, names):
+            assert not target.startswith("tableserver") or target in CLIENT, \
+                f"{name}:{line} imports {target}"
+
+
 @pytest.mark.parametrize("name", [n for n in MODULES if n.startswith("rummy")])
 def test_the_engine_imports_no_jupyter_package(name: str) -> None:
     for module, _names, line in imports(name):
