@@ -160,8 +160,9 @@ def test_round_scores_agree_with_the_brute_force(rule: str) -> None:
 
 
 def test_BT_6_every_seed_makes_a_drill_in_which_only_you_matched() -> None:
-    # seeds 55 and 127 once dealt Ana a loose card that extended her meld: she could
-    # match too, so her scripted draw was refused and the drill failed to build
+    # Ana's hand is a meld and loose cards, never complete: were it complete she could
+    # match too, and her scripted draw would be refused (seeds 55 and 127 deal such a
+    # loose card first)
     for seed in (55, 127, *range(40)):
         d = practice.drill("BT-6", seed)
         scored = next(line for line in reversed(d.game.log) if " scores: " in line)

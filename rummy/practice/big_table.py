@@ -22,7 +22,6 @@ from rummy.practice.deal import (
     who_wins,
 )
 from rummy.practice.registry import Drill, Row, generator
-from rummy.search import all_melded
 
 
 def _game(players: int, seed: int, hands: Sequence[Sequence[Card]],
@@ -173,13 +172,10 @@ def _(rng: Random, seed: int) -> Drill:
 def _(rng: Random, seed: int) -> Drill:
     h, size, rules, pool = _hand(rng, 2, 6)
     you = pool.complete(size)
-    ben = pool.one_meld(size)
-    while all_melded(ben, rules):  # a loose card extends the meld: Ana could match too (BT-4)
-        pool.put_back(ben)
-        ben = pool.one_meld(size)
+    ana = pool.one_meld(size)  # not complete: only you may call match (BT-4)
     piles = [pool.loose(1, avoid=frozenset({size})) for _ in range(2)]
     top = pool.loose(1, avoid=frozenset({size}))
-    g = _game(2, seed, [you, ben], piles, hand=h, pool_top=top)
+    g = _game(2, seed, [you, ana], piles, hand=h, pool_top=top)
     g.apply("call match", player=0)
     g.apply("draw pool", player=1)
     hand = g.hands[1]

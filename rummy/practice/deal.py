@@ -24,7 +24,7 @@ from typing import Any
 from rummy.cards import Card, deck, rank_name
 from rummy.melds import MeldRules, is_meld
 from rummy.practice.registry import Drill, Row
-from rummy.search import best_arrangement, penalty
+from rummy.search import all_melded, best_arrangement, penalty
 from rummy.teach import AnyOf
 from rummy.variants import find_variant
 
@@ -149,10 +149,15 @@ class Pool:
 
     def one_meld(self, size: int, *, spread: bool = True) -> list[Card]:
         """A hand of ``size`` natural cards, none of rank ``size`` (the round's wild
-        rank): a meld of 3 and loose cards."""
-        meld = self.meld(3, avoid=frozenset({size}))
-        assert meld is not None
-        return meld + self.loose(size - 3, avoid=frozenset({size}), spread=spread)
+        rank): a meld of 3 and loose cards, never all melded (a loose card that
+        extends the meld, or joins a set with it, is dealt again)."""
+        while True:
+            meld = self.meld(3, avoid=frozenset({size}))
+            assert meld is not None
+            hand = meld + self.loose(size - 3, avoid=frozenset({size}), spread=spread)
+            if not all_melded(hand, self.rules):
+                return hand
+            self.put_back(hand)
 
     def one_short(self, size: int, *, avoid: frozenset[int] = frozenset()
                   ) -> tuple[list[Card], Card]:
