@@ -73,7 +73,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from rummy.action import Action
-from rummy.cards import Card, as_cards, deck, format_cards, rank_name
+from rummy.cards import Card, as_cards, deck, format_cards
 from rummy.engine import Engine, Observation, frozen_of, player_names
 from rummy.errors import GameError
 from rummy.melds import Arrangement, MeldRules
@@ -319,8 +319,7 @@ class BigTableGame(Engine, family="big_table"):
         self.final = False
         self._hand_start = len(self.history)
         self._log_start = len(self.log)
-        wild = self.rules.wild_rank
-        wild_text = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
+        wild_text = self.rules.wild_words()
         self._say(
             f"Hand {h} of {v.rounds}: everyone draws {self.size} cards from the pool; "
             f"{wild_text}."
@@ -699,8 +698,7 @@ class BigTableGame(Engine, family="big_table"):
         self.final = False
         self._hand_start = len(self.history)
         del self.log[self._log_start:]  # the seed's own deal of this hand is not told
-        wild = self.rules.wild_rank
-        wild_text = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
+        wild_text = self.rules.wild_words()
         self._say(f"Hand {h} of {v.rounds}, a chosen deal: everyone holds {size} cards; "
                   f"{wild_text}.")
         self._say(f"The table is set for hand {h}: piles show " + ", ".join(

@@ -148,6 +148,20 @@ class MeldRules:
             return 1 if self.aces == "low" else 15
         return card.face_value
 
+    def wild_words(self, jokers: bool = False) -> str:
+        """What is wild, in words, for a game with jokers in it or not.
+
+        >>> MeldRules(wild_rank=5).wild_words(jokers=True)
+        'fives are wild, and so are jokers'
+        >>> MeldRules(jokers_wild=False).wild_words(jokers=True)
+        'nothing is wild'
+        """
+        jokers = jokers and self.jokers_wild
+        if not self.wild_rank:
+            return "jokers are wild" if jokers else "nothing is wild"
+        text = f"{rank_name(self.wild_rank, plural=True)} are wild"
+        return text + ", and so are jokers" if jokers else text
+
     def describe(self) -> str:
         """One line saying what is wild and how aces play."""
         parts = []

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy.action import Action
-from rummy.cards import JOKER, Card, as_cards, deck, format_cards, rank_name
+from rummy.cards import JOKER, Card, as_cards, deck, format_cards
 from rummy.engine import Engine, Observation, frozen_of, player_names
 from rummy.errors import GameError
 from rummy.melds import Arrangement, Meld, MeldRules
@@ -278,14 +278,6 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         return cls(variant, players, seed, **options)
 
     # -- small helpers -----------------------------------------------------
-    def _wilds_words(self) -> str:
-        """What is wild this round, in words ("fives are wild, and so are jokers")."""
-        wild = self._rules.wild_rank
-        wilds = f"{rank_name(wild, plural=True)} are wild" if wild else "nothing is wild"
-        if self._rules.jokers_wild and self.jokers:
-            wilds += ", and so are jokers"
-        return wilds
-
     def _name(self, seat: int) -> str:
         return self._names[seat]
 
@@ -348,7 +340,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self._out_cache = None
         self._moves_cache = None
         self._round_view = None
-        wilds = self._wilds_words()
+        wilds = self._rules.wild_words(bool(self.jokers))
         self.log.append(
             f"Round {r} of {v.rounds}: {self._name(self.dealer)} deals {h} cards each; "
             f"{wilds}. The first discard is {self.pile[-1]}."
@@ -446,7 +438,7 @@ class ThreeThirteenGame(Engine, family="three_thirteen"):
         self._moves_cache = None
         self._round_view = None
         del self.log[self._log_start:]  # the seed's own deal of this round is not told
-        wilds = self._wilds_words()
+        wilds = self._rules.wild_words(bool(self.jokers))
         self.log.append(
             f"Round {r} of {v.rounds} (a chosen deal): {self._name(dealer)} deals {size} cards "
             f"each; {wilds}. The first discard is {self.pile[-1]}."

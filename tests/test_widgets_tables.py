@@ -100,7 +100,7 @@ def test_three_thirteen_jokers_full_game_seats_and_hidden_cards() -> None:
     positions = [o.position for o in t.opponents]
     assert positions == ["left", "top", "right"]  # TJ-1
     assert t.opponents[0].seat == 1 and t.opponents[2].seat == 3  # play goes to the left
-    assert "jokers are wild" in t.wild.value
+    assert "and so are jokers" in t.wild.value
     phases = set()
 
     def click(t: Any) -> None:

@@ -31,9 +31,9 @@ import ipywidgets as w
 
 from rummy import render
 from rummy.action import Action
-from rummy.cards import Card, rank_name
+from rummy.cards import Card
 from rummy.errors import GameError
-from rummy.melds import Arrangement, Meld, MeldRules
+from rummy.melds import Arrangement, Meld
 from rummy.variants import Variant, find_variant
 from widgets.cards import PileView
 from widgets.game_table import GameTable, display_name
@@ -50,17 +50,6 @@ from widgets.view import (
 )
 
 __all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "GameTable", "play", "TABLES"]
-
-
-def _wild_text(rules: MeldRules | None, jokers: int) -> str:
-    if rules is None:
-        return ""
-    parts = []
-    if rules.wild_rank:
-        parts.append(f"{rank_name(rules.wild_rank, plural=True)} are wild")
-    if jokers and rules.jokers_wild:
-        parts.append("jokers are wild")
-    return " and ".join(parts) if parts else "no wild cards"
 
 
 def _ended(obs: Any, header: str) -> list[str]:
@@ -243,7 +232,7 @@ class ThreeThirteenTable(GameTable):
         four = self.four_colour.value
         names = [display_name(n) for n in obs.players]
         self.wild.value = (f"<b>Round {obs.round} of {obs.rounds}</b>: "
-                           f"{esc(_wild_text(obs.rules, obs.jokers))}. "
+                           f"{esc(obs.rules.wild_words(bool(obs.jokers)))}. "
                            f"<small>{esc(names[obs.dealer])} dealt "
                            f"{obs.hand_size} cards each.</small>")
         legal = {str(a) for a in obs.legal_actions}
@@ -423,7 +412,7 @@ class BigTableTable(GameTable):
         # the wild rank of the hand that ended, not of the one just dealt (BT-1, TT-2)
         rules = self.variant.meld_rules(number, **self.options)
         parts = [f"<h{self._sub}>Hand {number} is over</h{self._sub}>",
-                 f"<p>{esc(_wild_text(rules, 0)).capitalize()} in hand {number}.</p>"]
+                 f"<p>{esc(rules.wild_words()).capitalize()} in hand {number}.</p>"]
         ended = _ended(obs, f"Hand {number} of")
         for seat, arr, pts in obs.last_hand:
             who = f"{names[seat]} (what you kept)" if seat == self.learner else names[seat]
@@ -505,7 +494,7 @@ class BigTableTable(GameTable):
                              f"<small>({esc(phase)}; cycle {obs.cycle})</small>")
         self.wild.value = (f"<b>Hand {obs.hand_number} of {self.variant.rounds}</b>: "
                            f"{obs.hand_size} cards each; "
-                           f"{esc(_wild_text(obs.rules, 0))}.")
+                           f"{esc(obs.rules.wild_words())}.")
         legal = obs.legal_actions
         verbs = {a.verb for a in legal}
         live = not self._paused

@@ -244,7 +244,7 @@ def test_the_jokers_variant_deals_its_usual_jokers(page: Any, voila: harness.Ser
     page.goto(harness.app_url(voila.base, "three_thirteen", variant="three_thirteen_jokers",
                               speed=0, seed=2))
     page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
-    assert "jokers are wild" in page.locator(".rummy-wild").inner_text()
+    assert "and so are jokers" in page.locator(".rummy-wild").inner_text()
     assert page.locator(".rummy-jokers select").input_value() == "2"
 
 
