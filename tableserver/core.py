@@ -34,7 +34,6 @@ from tableserver.store import Store
 from tableserver.tables import (
     SEED_BITS,
     Table,
-    hand_number,
     normal_code,
     token_digest,
     token_matches,
@@ -170,7 +169,7 @@ class ServiceCore:
         table.names = names
         table.status = "playing"
         table.version += 1
-        table.hand = hand_number(table.game.observe(0))
+        table.hand = table.game.number
         make_bots(table)
         self._presence.set_deadlines(table, self.clock())
         log.info("table %s: the game starts", table.code)

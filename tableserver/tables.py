@@ -32,7 +32,7 @@ from tableserver.wire import encode
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "STATUSES", "OPEN_STATUSES", "SEED_BITS",
            "META_FORMAT", "new_code", "normal_code", "token_digest", "token_matches", "Seat",
-           "Table", "hand_number", "public_view"]
+           "Table", "public_view"]
 
 #: Letters and digits of a table code: no 0/O, 1/I/L or U, so a code read
 #: aloud or copied from a projector is not misheard.
@@ -224,7 +224,7 @@ class Table:
         if game.is_over:
             self.status = "over"
         else:
-            hand = hand_number(game.observe(seat))
+            hand = game.number
             if hand != self.hand:
                 ended = True
                 self.hand = hand
@@ -269,11 +269,6 @@ class Table:
         # the points of each round or hand played (public: the log says them too)
         out["score_rows"] = [[label, row] for label, row in game.score_rows()[:-1]]
         return out
-
-
-def hand_number(obs: Any) -> int | None:
-    """The round or hand on the table (every observation's ``number``)."""
-    return int(obs.number)
 
 
 def public_view(game: Any, seats: int) -> dict[str, Any]:
