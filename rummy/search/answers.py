@@ -38,9 +38,9 @@ from rummy.melds import (
     make_arrangement,
     make_discard,
 )
+from rummy.search import onepack, roomy, wilds
 from rummy.search.general import Solver
 from rummy.search.onepack import (
-    MASK_MEMOS,
     bits_of,
     fast_arrangement,
     fast_best,
@@ -54,7 +54,7 @@ from rummy.search.onepack import (
     quick_mask,
     quick_tables,
 )
-from rummy.search.roomy import MELD_LISTS, Roomy, last_meld_lists
+from rummy.search.roomy import Roomy
 from rummy.search.tables import (
     CARD_OF,
     DEFAULT_RULES,
@@ -72,7 +72,6 @@ from rummy.search.tables import (
     split_hand,
     wild_costs,
 )
-from rummy.search.wilds import COVER_SOLVERS
 
 # ---------------------------------------------------------------------------
 # The solvers kept, and which search answers
@@ -323,10 +322,9 @@ def clear_memo() -> None:
     ANSWERS.clear()
     _last_answers[0] = _last_answers[1] = None
     _last_split = (None, None, None)
-    COVER_SOLVERS.clear()
-    MASK_MEMOS.clear()
-    MELD_LISTS.clear()
-    last_meld_lists[0] = last_meld_lists[2] = None
+    onepack.forget()
+    roomy.forget()
+    wilds.forget()
     last_prepared[0] = last_prepared[1] = last_prepared[2] = None
     _last_key[0] = _last_key[1] = None
 

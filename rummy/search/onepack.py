@@ -602,8 +602,13 @@ def fast_total(m: int, val13: list[int]) -> int:
 #: gin's rules (G-1): one pack, no wilds, aces low, sets of 3 or 4
 GIN_RULES = MeldRules(jokers_wild=False, max_set_size=4)
 #: :func:`mask_penalty`'s answers per rules, by mask
-MASK_MEMOS: dict[MeldRules, dict[int, int]] = {}
+_MASK_MEMOS: dict[MeldRules, dict[int, int]] = {}
 _MASK_MEMO_MAX = 400_000
+
+
+def forget() -> None:
+    """Forget the answers :func:`mask_penalty` kept (``clear_memo`` calls this)."""
+    _MASK_MEMOS.clear()
 
 
 def mask_penalty(mask: int, rules: MeldRules = GIN_RULES) -> int:
@@ -615,12 +620,12 @@ def mask_penalty(mask: int, rules: MeldRules = GIN_RULES) -> int:
     >>> mask_penalty(sum(1 << c.index for c in cards("7h 8h 9h 9c 9d Kc 2s")))
     27
     """
-    memo = MASK_MEMOS.get(rules)
+    memo = _MASK_MEMOS.get(rules)
     if memo is None:
         if rules.wild_rank is not None or rules.aces != "low":
             raise MeldError("mask_penalty needs rules without a wild rank and with aces low; "
                             f"these have {rules.describe()}")
-        memo = MASK_MEMOS[rules] = {}
+        memo = _MASK_MEMOS[rules] = {}
     got = memo.get(mask)
     if got is not None:
         return got

@@ -111,6 +111,12 @@ _MELD_LISTS_KEYS = 16  # (rules, number of wilds) kept, the ones asked longest a
 last_meld_lists: list[Any] = [None, -1, None]  # the rules and number of wilds asked last, their lists
 
 
+def forget() -> None:
+    """Forget the meld lists kept between hands (``clear_memo`` calls this)."""
+    MELD_LISTS.clear()
+    last_meld_lists[0] = last_meld_lists[2] = None
+
+
 def meld_lists(rules: MeldRules, big: int) -> tuple[dict[int, Any], dict[int, Any]]:
     """The roomy search's meld lists for these rules and ``big`` wilds in
     hand (see :data:`MELD_LISTS`), shared by every solver of the two; the

@@ -29,14 +29,19 @@ from rummy.search.general import Solver
 from rummy.search.tables import DEFAULT_RULES, prepare, rule_tables
 
 #: the kept solver of each rule set (its memo: which naturals a budget covers)
-COVER_SOLVERS: dict[MeldRules, Solver] = {}
+_COVER_SOLVERS: dict[MeldRules, Solver] = {}
+
+
+def forget() -> None:
+    """Forget the kept cover solvers and their memos (``clear_memo`` calls this)."""
+    _COVER_SOLVERS.clear()
 _COVER_MEMO_MAX = 2_000_000
 
 
 def _cover_solver(rules: MeldRules) -> Solver:
-    s = COVER_SOLVERS.get(rules)
+    s = _COVER_SOLVERS.get(rules)
     if s is None:
-        s = COVER_SOLVERS[rules] = Solver(rules, [])
+        s = _COVER_SOLVERS[rules] = Solver(rules, [])
     elif len(s.ready_memo) > _COVER_MEMO_MAX:
         s.ready_memo.clear()
     return s
