@@ -1,5 +1,10 @@
 """rummy.search: the meld search, the one place that arranges hands into melds.
 
+Every enumeration of melds is in this package: the general search's moves,
+the one-pack melds as bit masks, and the odds' meld parts
+(:func:`rummy.search.wilds.meld_parts`, an enumeration kept independent of
+the search on purpose, so that the odds' exact counts check it).
+
 Which question each public function answers, and which module answers it:
 
 =============================  ===============================================  ==============

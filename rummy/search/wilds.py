@@ -5,11 +5,17 @@ complete when its natural cards can all be melded with the wilds it holds.
 :func:`min_wilds_counts` is the fewest wilds that meld every natural card,
 :func:`covers_counts` whether a budget of wilds does (faster: the budget
 bounds the search), both of naturals packed as counts, 4 bits per card at
-``Card.index``; :func:`min_wilds` asks it of a hand.  :func:`meld_parts`
-lists the ways a meld can hold natural cards, with the wilds each needs:
-the odds count complete hands by putting such parts together.  They walk the moves
-of the general search (:meth:`rummy.search.general.Solver.moves`) that
-meld the lowest card, one kept solver per rule set.
+``Card.index``; :func:`min_wilds` asks it of a hand.  These walk the moves
+of the general search (:meth:`rummy.search.general.Solver.moves`) that meld
+the lowest card, one kept solver per rule set.
+
+:func:`meld_parts` is the other way to the same answers, kept apart on
+purpose: it lists every meld's natural part directly (each set of a rank,
+each run of a suit, with the wilds it needs), and the odds count complete
+hands by putting such parts together.  It shares no code with the search,
+so the odds have two exact counts that agree only if both are right
+(``tests/test_probability.py`` compares the count built from these parts
+with one that asks the search of every hand).
 
 This module imports :mod:`rummy.cards`, :mod:`rummy.melds`,
 :mod:`rummy.search.tables` and :mod:`rummy.search.general`.
