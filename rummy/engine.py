@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from typing import Self
 
 __all__ = ["ENGINES", "Engine", "Observation", "engine_class", "DEFAULT_NAMES", "player_names",
-           "undo_point"]
+           "undo_point", "standings"]
 
 #: The registry: a game family's name -> its engine class.  A class joins it by
 #: naming its family, ``class GinGame(Engine, family="gin")``; the family's
@@ -129,6 +129,25 @@ def undo_point(history: Sequence[tuple[int, Any]], seat: int | None, name: str =
         if cut < 0:
             raise GameError(f"nothing to undo: {name or f'seat {seat}'} has not moved yet")
     return cut
+
+
+def standings(scores: Sequence[int], low_wins: bool, over: bool) -> tuple[list[int], list[int]]:
+    """The rank of each seat (1 = best, ties share) and the winner, as a list:
+    ``[seat]`` once the game is over, ``[]`` while it goes on or when two or
+    more tie for the best total (TT-9, BT-7).  The lowest total is best, or the
+    highest where ``low_wins`` is False (gin, G-13).
+
+    >>> standings([12, 7, 7], low_wins=True, over=True)
+    ([3, 1, 1], [])
+    >>> standings([12, 7, 30], low_wins=False, over=True)
+    ([2, 3, 1], [2])
+    """
+    sign = 1 if low_wins else -1
+    ranks = [1 + sum(1 for t in scores if sign * t < sign * s) for s in scores]
+    if not over or not scores:
+        return ranks, []
+    top = [i for i, r in enumerate(ranks) if r == 1]
+    return ranks, top if len(top) == 1 else []
 
 
 def engine_class(variant: str | Variant) -> type[Engine]:
@@ -547,11 +566,7 @@ class Engine:
     def winners(self) -> list[int]:
         """``[seat]`` of the winner once the game is over; ``[]`` while it
         goes on or when two or more tie for the best total (TT-9, BT-7)."""
-        if not self.is_over:
-            return []
-        best = min(self.scores) if self.low_wins else max(self.scores)
-        top = [i for i, s in enumerate(self.scores) if s == best]
-        return top if len(top) == 1 else []
+        return standings(self.scores, self.low_wins, self.is_over)[1]
 
     @property
     def winner(self) -> int | None:
@@ -563,14 +578,13 @@ class Engine:
         """Per seat: ``seat``, ``player``, ``score`` (total), ``rank`` (1 =
         best, ties share), ``won`` (bool; False for everyone on a tie) and
         ``went_out`` (rounds gone out first, hands matched or hands won)."""
-        won = set(self.winners())
+        ranks, won = standings(self.scores, self.low_wins, self.is_over)
         went = self._went_out()
-        sign = 1 if self.low_wins else -1
         return [{
             "seat": seat,
             "player": self.players[seat],
             "score": total,
-            "rank": 1 + sum(1 for t in self.scores if sign * t < sign * total),
+            "rank": ranks[seat],
             "won": seat in won,
             "went_out": went[seat],
         } for seat, total in enumerate(self.scores)]

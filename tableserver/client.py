@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import quote
 
 from rummy.action import Action
-from rummy.engine import engine_class
+from rummy.engine import engine_class, standings
 from rummy.errors import GameError
 from rummy.gin import Advice
 from rummy.variants import find_variant
@@ -354,20 +354,12 @@ class RemoteGame:
         raise GameError("at a shared table the advisor is a player: ask them")
 
     def summary(self) -> list[dict[str, Any]]:
-        """Per seat: ``seat``, ``player``, ``score``, ``rank``, ``won`` (from
-        the public scores; a tie for the lowest total wins nobody)."""
+        """Per seat: ``seat``, ``player``, ``score``, ``rank``, ``won``, from the
+        public scores, ranked as the engine ranks them (:func:`rummy.engine.standings`)."""
         scores = list(self.obs.scores) if self.obs is not None else []
-        best = min(scores) if scores else 0
-        winners = [i for i, s in enumerate(scores) if s == best]
-        if not engine_class(self.variant).low_wins:  # gin: the first to the target wins (G-13)
-            best = max(scores) if scores else 0
-            winners = [i for i, s in enumerate(scores) if s == best]
-            ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
-        else:
-            ranks = [1 + sum(1 for t in scores if t < s) for s in scores]
+        ranks, won = standings(scores, engine_class(self.variant).low_wins, self.is_over)
         return [{"seat": i, "player": self.players[i], "score": s, "rank": ranks[i],
-                 "won": self.is_over and len(winners) == 1 and winners[0] == i}
-                for i, s in enumerate(scores)]
+                 "won": i in won} for i, s in enumerate(scores)]
 
     def score_sheet(self) -> Any:
         """Scores per round or hand (every family, from the service's
