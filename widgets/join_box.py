@@ -22,7 +22,7 @@ from urllib.parse import quote
 import ipywidgets as w
 from IPython.display import HTML, display
 
-from rummy.progress import MAX_NAME
+from rummy.progress import MAX_NAME, ProgressError, normal_name
 from tableserver.client import RemoteError, RemoteGame
 
 __all__ = ["JoinBox", "check_name", "GO_JS", "APP_OF_FAMILY", "learner_words"]
@@ -52,7 +52,8 @@ GO_JS = """
 
 
 def check_name(name: str) -> str:
-    """``name`` trimmed, or ValueError saying what to fix, in a learner's words.
+    """``name`` as the kit keeps it (:func:`rummy.progress.normal_name`), or a
+    ValueError saying what to fix, in a learner's words.
 
     >>> check_name("  Ana ")
     'Ana'
@@ -65,15 +66,16 @@ def check_name(name: str) -> str:
     ...
     ValueError: Your name is 30 characters long: use at most 24 (a first name or a nickname is enough).
     """
-    clean = " ".join(str(name).split())
+    try:
+        return normal_name(str(name))  # the one rule for a name (the record of learning's)
+    except ProgressError:
+        clean = " ".join(str(name).split())
     if not clean:
         raise ValueError(f"Type your name first (1 to {MAX_NAME} characters).")
     if len(clean) > MAX_NAME:
         raise ValueError(f"Your name is {len(clean)} characters long: use at most {MAX_NAME} "
                          "(a first name or a nickname is enough).")
-    if not clean.isprintable():
-        raise ValueError("Your name may hold letters, digits, spaces and punctuation only.")
-    return clean
+    raise ValueError("Your name may hold letters, digits, spaces and punctuation only.")
 
 
 def learner_words(exc: RemoteError, code: str) -> str:
