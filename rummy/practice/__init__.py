@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from rummy.practice import big_table, cards_melds, gin, three_thirteen
+# importing the modules of generators, one per family, registers their generators
+from rummy.practice import big_table, cards_melds, gin, three_thirteen  # noqa: F401
 from rummy.practice.registry import Drill, Feedback, Row, drill, generators
 from rummy.rulebook import rules_of, three_hints
 
@@ -54,10 +55,6 @@ __all__ = [
     "rules_of",
     "three_hints",
 ]
-
-# the modules of generators, one per family: importing one registers its generators
-_FAMILIES = (cards_melds, three_thirteen, big_table, gin)
-
 
 def drills(rules: Sequence[str] | str | None = None, seed: int = 0) -> Iterator[Drill]:
     """Drills one after another: ``rules`` a list of rule ids, a variant's name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from random import Random
 from typing import Any
@@ -13,7 +14,6 @@ from rummy.melds import MeldRules
 from rummy.practice.deal import (
     NAMES,
     Pool,
-    copy_game,
     logged_count,
     lowers_cost,
     play_out,
@@ -146,7 +146,7 @@ def _(rng: Random, seed: int) -> Drill:
     others = ", ".join(g.players[1:])
 
     def solve() -> str:
-        k = copy_game(g)
+        k = copy.deepcopy(g)
         for seat in list(k.to_act()):
             if Action("call match") in k.legal_actions(seat):
                 k.apply("call match", player=seat)
@@ -220,7 +220,7 @@ def _(rng: Random, seed: int) -> Drill:
     sizes = [len(p) for p in g.piles]
 
     def solve() -> int:
-        k = copy_game(g)
+        k = copy.deepcopy(g)
         for seat in range(players):
             k.apply("draw pool", player=seat)
         return logged_count(k, r"shuffles (\d+) cards")

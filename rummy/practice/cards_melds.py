@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from random import Random
 
-from rummy.cards import JOKER, Card, deck, rank_name
+from rummy.cards import JOKER, SUITS, Card, deck, rank_name
 from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     NAMES,
-    SUITS,
     Pool,
     meld_question,
     pick_round,

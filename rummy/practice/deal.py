@@ -14,14 +14,14 @@ The families' modules lay the hands out with the engine's ``arrange()``.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
-from rummy.cards import Card, deck, rank_name
+from rummy.bots import make_bot
+from rummy.cards import SUITS, Card, deck, rank_name
 from rummy.melds import MeldRules, is_meld
 from rummy.practice.registry import Drill, Row
 from rummy.search import all_melded, best_arrangement, penalty
@@ -29,15 +29,14 @@ from rummy.teach import AnyOf
 from rummy.variants import find_variant
 
 __all__ = [
-    "NAMES", "SUITS", "Pool", "cards_text", "run_and_set", "round_rules", "pick_round",
-    "copy_game", "play_out", "logged_count", "lowers_cost", "cards_answer", "meld_question",
+    "NAMES", "Pool", "cards_text", "run_and_set", "round_rules", "pick_round",
+    "play_out", "logged_count", "lowers_cost", "cards_answer", "meld_question",
     "what_it_scores", "who_wins",
 ]
 
 #: The players' names, the learner first.
 NAMES = ("You", "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
 #: The suits, in the kit's order.
-SUITS = "cdhs"
 
 
 def cards_text(cs: Sequence[Card]) -> str:
@@ -206,16 +205,9 @@ def pick_round(rng: Random, variant: str, low: int, high: int, **options: Any
     return r, round_rules(variant, r, **options)
 
 
-def copy_game(g: Any) -> Any:
-    """A copy of the game to play a move on without touching the drill's position."""
-    return copy.deepcopy(g)
-
-
 def play_out(g: Any, turns: int = 500) -> None:
     """Let greedy bots play every seat of ``g`` until the round (hand) ends,
     for at most ``turns`` moves."""
-    from rummy.bots import make_bot
-
     start = g.number
     bot = make_bot("greedy", seed=1)
     for _ in range(turns):

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from rummy.action import Action
-from rummy.cards import Card
+from rummy.cards import SUITS, Card
 from rummy.errors import GameError
 from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
-    SUITS,
     Pool,
     cards_answer,
     cards_text,
-    copy_game,
     lowers_cost,
     meld_question,
     run_and_set,
@@ -96,7 +95,7 @@ def _gin_knock_game(rng: Random, seed: int, *, undercut: bool | None = None,
             continue
         g.apply(min(acts, key=lambda a: penalty([c for c in g.hands[0] if c != a.card], _GIN)))
         if undercut is not None:
-            probe = copy_game(g)
+            probe = copy.deepcopy(g)
             _finish_layoffs(probe)
             if (probe.results[-1].kind == "undercut") != undercut:
                 continue
@@ -392,7 +391,7 @@ def _(rng: Random, seed: int) -> Drill:
     dead = tuple(c for c in hand if c != card and not any(c in m for m in named_melds))
 
     def solve() -> bool:
-        k = copy_game(g)
+        k = copy.deepcopy(g)
         try:
             k.apply(named)
         except GameError:
@@ -512,7 +511,7 @@ def _plain_discard(g: Any) -> Action:
 
 def _after_draw(g: Any) -> str:
     """Who is in the box once the next player draws and discards."""
-    k = copy_game(g)
+    k = copy.deepcopy(g)
     k.apply("draw stock")
     k.apply(_plain_discard(k))
     return k.players[k.box]

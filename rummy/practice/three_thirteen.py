@@ -7,13 +7,12 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
-from rummy.cards import JOKER, Card, deck, rank_name
+from rummy.cards import JOKER, SUITS, Card, deck, rank_name
 from rummy.errors import GameError
 from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     NAMES,
-    SUITS,
     Pool,
     cards_answer,
     logged_count,
