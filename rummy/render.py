@@ -262,13 +262,6 @@ def hand_svg(
     return _svg(width, height, "".join(body), title or f"hand: {names}", "rummy-hand-svg")
 
 
-def _meld_label(meld: Any) -> str:
-    if meld.kind == "run":
-        first, last = meld.represents[0], meld.represents[-1]
-        return f"run {first.symbol}–{last.symbol}"
-    return f"set of {meld.represents[0].symbol[:-1] if meld.represents else '?'}s"
-
-
 def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> tuple[str, float]:
     """A meld outlined, wilds badged and tagged ``=9♥``; returns (svg, width)."""
     n = len(meld.cards)

@@ -202,11 +202,6 @@ class ThreeThirteenObservation(Observation):
             pile.insert(0, top)  # the first discard, turned up at the deal
         return pile
 
-    @property
-    def next_player(self) -> int:
-        """The seat to this player's left (who plays after them)."""
-        return (self.player + 1) % len(self.players)
-
 
 # ---------------------------------------------------------------------------
 # The game

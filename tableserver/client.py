@@ -38,9 +38,8 @@ from urllib.parse import quote
 from rummy.action import Action
 from rummy.engine import engine_class, standings
 from rummy.errors import GameError
-from rummy.gin import Advice
 from rummy.variants import find_variant
-from tableserver.wire import decode, decode_observation
+from tableserver.wire import decode_observation
 
 __all__ = ["RemoteGame", "RemoteError", "request", "build_request", "refusal", "api_base",
            "table_url", "hub_headers", "on_hub", "in_daemon_thread"]
@@ -386,8 +385,3 @@ class RemoteGame:
         view = request(self._url(f"wait?version={self.version}&timeout={timeout:g}"),
                        token=self.token, timeout=timeout + 15)
         return self._take(view)
-
-    def advice_now(self) -> Any:
-        """The advice in this seat's view (Gin), decoded."""
-        raw = self.view.get("advice")
-        return None if raw is None else decode(Advice | None, raw)

@@ -283,10 +283,6 @@ class Store:
         """Keep a new table."""
         self._write(self.create_statements(code, meta))
 
-    def save_meta(self, code: str, meta: dict[str, Any]) -> None:
-        """Keep a table's new bookkeeping (a join, a status change ...)."""
-        self._write(self.meta_statements(code, meta))
-
     def save_move(self, code: str, n: int, seat: int, action: str, meta: dict[str, Any]) -> None:
         """Keep move number ``n`` (1 = the first) and the table's bookkeeping
         after it, in one committed transaction."""

@@ -25,7 +25,6 @@ from ipywidgets.widgets.widget import _instances
 from rummy.action import Action
 from rummy.cards import Card
 from widgets import BigTableTable, GinTable, ThreeThirteenTable
-from widgets.view import walk
 
 #: A card in an observation's repr.
 CARD_TEXT = re.compile(r"Card\.parse\('([^']+)'\)")
@@ -36,6 +35,14 @@ MODEL_REF = re.compile(r"IPY_MODEL_[0-9a-f]+")
 #: A card in a log line, in the engine's notation.
 LOG_CARD = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][cdhs])|Jk)(?![A-Za-z])")
 
+
+
+def walk(widget: Any) -> list[Any]:
+    """Every widget in the tree under ``widget`` (itself included)."""
+    out = [widget]
+    for child in getattr(widget, "children", ()) or ():
+        out.extend(walk(child))
+    return out
 
 def tracked(factory: Callable[[], Any]) -> Any:
     """Build a table, remembering which widget models existed before it, so

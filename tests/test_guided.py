@@ -243,7 +243,7 @@ def test_widget_never_shows_another_players_hidden_cards() -> None:
 
 
 def widget_strings(widget) -> str:
-    from widgets.view import walk
+    from tests.table_play import walk
 
     out = []
     for node in walk(widget):

@@ -11,6 +11,7 @@ import widgets
 from rummy import probability
 from rummy.cards import JOKER, Card, cards
 from rummy.melds import MeldRules
+from tests.table_play import walk
 from widgets import (
     CardView,
     HandView,
@@ -22,7 +23,6 @@ from widgets import (
 )
 from widgets.cards import PileView
 from widgets.coach import meld_chances, seen_cards
-from widgets.view import walk
 
 
 def test_public_names_resolve() -> None:

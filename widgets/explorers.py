@@ -274,8 +274,8 @@ def line_plot_svg(draws: list[int], chance: list[float], complete: list[float],
 
 
 def outs_rows_table(melds: list[tuple[str, str, int, bool]]) -> str:
-    """The outs table from :meth:`rummy.probability.Outs.melds` (no pandas), headed
-    as :func:`outs_table` heads it.
+    """The outs table from :meth:`rummy.probability.Outs.melds` (no pandas), every
+    column headed in words, "yes"/"no" instead of True/False.
 
     >>> html = outs_rows_table([("7h 8h", "9h", 1, False)])
     >>> "<th>partial meld</th>" in html, "<td>no</td>" in html, "rummy-outs-table" in html
@@ -287,26 +287,6 @@ def outs_rows_table(melds: list[tuple[str, str, int, bool]]) -> str:
                    f"<td>{'yes' if done else 'no'}</td></tr>" for m, c, n, done in melds)
     return (f'<table class="dataframe rummy-outs-table"><thead><tr>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table>")
-
-
-def outs_table(by_meld: Any) -> str:
-    """The outs table (``Outs.by_meld``) as HTML a learner reads: every column
-    headed in words, "yes"/"no" instead of True/False.
-
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"cards": ["9h"], "copies": [1], "completes": [False]},
-    ...                   index=pd.Index(["7h 8h"], name="meld"))
-    >>> html = outs_table(df)
-    >>> "False" in html, "<th>partial meld</th>" in html, "<td>no</td>" in html
-    (False, True, True)
-    """
-    df = by_meld.reset_index()
-    df = df.rename(columns={df.columns[0]: "partial meld", "cards": "cards it needs",
-                            "copies": "unseen copies", "completes": "completes the hand"})
-    for col in df.columns:
-        if df[col].dtype == bool:
-            df[col] = df[col].map({True: "yes", False: "no"})
-    return str(df.to_html(index=False, border=0, escape=True, classes="rummy-outs-table"))
 
 
 class OddsExplorer(View):

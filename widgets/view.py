@@ -17,7 +17,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 __all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
            "learner_error", "move_words", "to_learner", "second_person", "face",
-           "cards_as_faces", "cards_spoken", "cards_html"]
+           "cards_as_faces", "cards_html"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -252,18 +252,6 @@ def cards_as_faces(text: str) -> str:
 
     return _CARD_TOKEN.sub(sub, text)
 
-
-def cards_spoken(text: str) -> str:
-    """A sentence with every card in words, as a screen reader should say it.
-
-    >>> cards_spoken("Ben discards Th; deadwood 9c A♦")
-    'Ben discards the ten of hearts; deadwood the nine of clubs the ace of diamonds'
-    """
-    def sub(m: re.Match[str]) -> str:
-        card = _token_card(m)
-        return m.group(0) if card is None else f"the {card.name}"
-
-    return _CARD_TOKEN.sub(sub, text)
 
 
 def cards_html(text: str) -> str:
@@ -554,14 +542,6 @@ def _close_tree(widget: Any) -> None:
     for child in getattr(widget, "children", ()) or ():
         _close_tree(child)
     widget.close()
-
-
-def walk(widget: Any) -> list[Any]:
-    """Every widget in the tree under ``widget`` (itself included)."""
-    out = [widget]
-    for child in getattr(widget, "children", ()) or ():
-        out.extend(walk(child))
-    return out
 
 
 _VERB_FIXES = {"has": "have", "is": "are", "was": "were", "goes": "go", "does": "do"}
