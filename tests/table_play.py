@@ -36,7 +36,6 @@ MODEL_REF = re.compile(r"IPY_MODEL_[0-9a-f]+")
 LOG_CARD = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][cdhs])|Jk)(?![A-Za-z])")
 
 
-
 def walk(widget: Any) -> list[Any]:
     """Every widget in the tree under ``widget`` (itself included)."""
     out = [widget]
