@@ -21,9 +21,8 @@ through the ``tests`` package (``from tests.browser import harness``):
 - ``tests/servers.py``: every test server (table API, hub service, demo hub);
 - ``tests/brute.py``: brute-force answers to meld questions;
 - ``tests/positions.py``: game positions set up by hand;
-- ``tests/table_play.py``: the game tables driven by their own buttons, and
-  the check that no hidden card reaches the front end;
-- ``tests/widget_state.py``: the state a view sends to the page;
+- ``tests/table_play.py``: the game tables driven by their own buttons, the
+  state a view sends to the page, and the check that no hidden card reaches it;
 - ``tests/nbval_kernels.py``: the plugin of the notebook run;
 - ``tests/browser/harness.py``: Voilà, JupyterLab and Chromium for the
   browser tests (also used by ``benchmarks/ui.py`` and ``scripts/screenshots.py``);

@@ -7,9 +7,12 @@ A helper module of the tests (not a test module), shared by
 - one learner decision made with a table's own controls:
   :func:`click_three_thirteen`, :func:`click_big_table`, :func:`click_gin`;
   :func:`play_out` repeats one until a condition holds;
-- what the browser receives (:func:`front_end_state`, every model of a
+- what the browser receives (:func:`widget_state`, every model a view's
+  widget reaches; :func:`front_end_state`, and every model of a
   :func:`tracked` table) and the hidden cards it must not name
-  (:func:`hidden_hands`, :func:`leaks`).
+  (:func:`hidden_hands`, :func:`leaks`); a test that must show a secret
+  never reaches a page (a teacher key, another seat's cards) looks for it in
+  :func:`widget_state`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ipywidgets.widgets.widget import _instances
+from ipywidgets.widgets.widget import Widget, _instances
 
 from rummy.action import Action
 from rummy.cards import Card
@@ -52,15 +55,39 @@ def tracked(factory: Callable[[], Any]) -> Any:
     return table
 
 
+def models(widget: Any) -> list[Any]:
+    """Every widget model the page gets with ``widget``: itself and every model
+    its state refers to (children, layouts, styles), each once."""
+    out: list[Any] = []
+    seen: set[int] = set()
+
+    def visit(w: Any) -> None:
+        if id(w) in seen or not isinstance(w, Widget):
+            return
+        seen.add(id(w))
+        out.append(w)
+        for v in w.get_state().values():
+            for x in (v if isinstance(v, (list, tuple)) else [v]):
+                if isinstance(x, str) and x.startswith("IPY_MODEL_"):
+                    visit(_instances.get(x[len("IPY_MODEL_"):]))
+    visit(widget)
+    return out
+
+
+def widget_state(view: Any) -> str:
+    """Every widget's state under ``view.widget`` (child models followed), as JSON lines."""
+    return "\n".join(json.dumps(m.get_state(), default=str) for m in models(view.widget))
+
+
 def front_end_state(table: Any) -> str:
     """Everything the browser receives: every widget model's state, as JSON
-    (the models in the table's tree, and for a tracked table every model it
+    (the models of the table's widget, and for a tracked table every model it
     ever created, displayed or not)."""
     states = []
-    models = list(walk(table.widget))
+    found = models(table.widget)
     if hasattr(table, "models_before"):
-        models += [m for k, m in list(_instances.items()) if k not in table.models_before]
-    for wdg in models:
+        found += [m for k, m in list(_instances.items()) if k not in table.models_before]
+    for wdg in found:
         st = wdg.get_state()
         states.append(json.dumps(st, default=str, ensure_ascii=False))
     # references to child models are random hex ids, not content; what a wild

@@ -20,7 +20,7 @@ from rummy import progress
 from rummy.progress import Record
 from tableserver.client import request
 from tests.servers import KEY, TableServer, create_table
-from tests.widget_state import widget_state
+from tests.table_play import widget_state
 from widgets import apps
 from widgets.remote_table import find_seat, shared_table
 

@@ -15,7 +15,7 @@ import rummy
 from rummy.cards import Card
 from tableserver.client import RemoteGame, request
 from tests.servers import KEY, create_table
-from tests.widget_state import widget_state
+from tests.table_play import widget_state
 from widgets.remote_table import find_seat, shared_table
 
 pytest.importorskip("ipywidgets")
