@@ -375,6 +375,7 @@ class Guide:
         self.narration.extend(log[len(self.narration):])
 
     def rules(self) -> MeldRules:
+        """The meld rules of the round or hand being played."""
         return self.observation().rules
 
     # -- what the learner reads ------------------------------------------------------------

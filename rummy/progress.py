@@ -294,6 +294,7 @@ class Record:
             self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
+        """Close the database (the record can't be read or written after)."""
         with self._lock:
             self._db.close()
 

@@ -281,6 +281,7 @@ class HandView(View):
         self.render()
 
     def set_options(self, *, four_colour: bool | None = None, size: str | None = None) -> None:
+        """Redraw the hand four-coloured or not, or at another size."""
         if four_colour is not None:
             self.four_colour = four_colour
         if size is not None:

@@ -350,10 +350,12 @@ class Classroom:
         return f"classroom.ipynb?table={quote(self.code or '')}#watch={quote(self.spectator)}"
 
     def next_hand(self) -> None:
+        """Start the table's next hand (the teacher's "Next hand")."""
         self._show(request(self._url("next"), {"teacher_key": self.key}))
         self._show_public(request(self._url("state"), token=self.key))
 
     def remove_seat(self) -> None:
+        """Free the chosen learner's seat: a stand-in bot plays it from now on."""
         if self.seat_choice.value is None:
             raise RemoteError("choose a learner's seat first")
         self._show(request(self._url("remove"), {"teacher_key": self.key,
@@ -375,6 +377,7 @@ class Classroom:
         self.away_name.value = ""
 
     def close_table(self) -> None:
+        """Close the table: the game stops on every learner's page."""
         got = request(self._url("close"), {"teacher_key": self.key})
         self.view["status"] = got["status"]
         self.info.value += "<p><b>The table is closed.</b></p>"

@@ -307,6 +307,8 @@ class GameTable(View):
             self.details.set_title(i, t)
 
     def show_error(self, exc: BaseException | str) -> None:
+        """Show a refusal in the learner's words (never a traceback), and keep it
+        until the table moves on."""
         if isinstance(exc, GameError) and self.learner_name != "You":
             # a shared table's engine names the learner's seat ("Ana has no complete
             # hand"): the learner reads "You have no complete hand"
@@ -315,6 +317,7 @@ class GameTable(View):
         self._message_key = self._situation()
 
     def show_notice(self, text: str) -> None:
+        """Show ``text`` until the table moves on."""
         super().show_notice(text)
         self._message_key = self._situation()
 

@@ -69,6 +69,7 @@ class GuidedHand(View):
 
     @property
     def done(self) -> bool:
+        """True once the guided hand is over."""
         return self.guide.done
 
     def _render(self) -> None:

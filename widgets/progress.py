@@ -409,6 +409,7 @@ class ProgressLine(View):
 
     @safe
     def refresh(self) -> None:
+        """Say the learner's progress again, from the record."""
         text = _p.summary_line()
         self.line.value = (f"<p>Your progress: <b>{esc(text)}</b>. "
                            f"<a href='{esc(self.map_url)}'>See your map of the rules</a>.</p>")

@@ -353,6 +353,7 @@ class SharedTable:
             self.note.value = f"{type(exc).__name__}: {exc}"
 
     def close(self) -> None:
+        """Stop listening to the table's news (the page is going away)."""
         self._stop = True
 
 

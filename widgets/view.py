@@ -1,4 +1,10 @@
-"""Plumbing shared by the views: the root box, messages, safe handlers, CSS.
+"""What every view shares: the :class:`View` base (a root box and a message),
+handlers that show errors as messages (:func:`safe`), the stylesheet
+(:data:`STYLE`), buttons and HTML boxes, the layouts and styles many widgets
+share (:func:`shared`), and the words a learner reads: cards as faces and
+spoken names (:func:`face`, :func:`cards_html`), moves in words
+(:func:`move_words`), refusals and log lines said to "you"
+(:func:`learner_error`, :func:`to_learner`, :func:`second_person`).
 
 Nothing here knows a game rule.
 """
@@ -528,6 +534,7 @@ class View:
             if text else ""
 
     def clear_message(self) -> None:
+        """Take away the message under the view."""
         self.message.value = ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
