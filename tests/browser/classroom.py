@@ -195,6 +195,10 @@ def play_one_move(learners: list[Learner]) -> bool:
         try:
             x.page.wait_for_selector(f"{control}:not([disabled])", timeout=30_000)
         except Exception:  # noqa: BLE001 - say what the page shows instead
+            if action.verb == "call match" and "call match" not in x.view().get("legal_actions", []):
+                # the page's Match! window (a few seconds of the kernel's own clock)
+                # closed before a loaded machine drew the button: play went on
+                continue
             said = x.page.locator(".rummy-caller, .rummy-status, .rummy-message, "
                                   ".rummy-shared-note").all_inner_texts()
             pytest.fail(f"{x.name} may {action} (version {view['version']}, phase "
