@@ -527,6 +527,8 @@ def unit_of(question: str) -> str | None:
                 phrase = " ".join(words[i:i + n])
                 if len(words[i:i + n]) == n and phrase in _UNIT_OF_WORD and phrase != "s":
                     return _UNIT_OF_WORD[phrase]
+    if not re.search(r"\b(how many|how much|what do|what does|what is|what are)\b", t):
+        return None
     if re.search(r"\b(score|scores|scored|cost|costs|penalty)\b", t):
         return "points"
     found = {_UNIT_OF_WORD[w] for w in re.findall(r"[a-z/]+", t)

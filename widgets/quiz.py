@@ -80,12 +80,17 @@ class Quiz(View):
         self.answer(choice)
 
     def answer(self, text: Any) -> bool:
-        """Check ``text``; show and keep the feedback; True when right."""
+        """Check ``text``; show and keep the feedback; True when right.  An answer
+        that can't be read says how to answer and is not counted as a try; once
+        right, the right feedback stays shown."""
+        if self.solved and (not str(text).strip() or self.question.is_right(text)):
+            return True  # the right answer's feedback stays
         right, feedback = self.question.check(text)
-        if self.rule and not self.solved and str(text).strip():
+        counted = self.question.readable(text)
+        if self.rule and not self.solved and counted:
             remember(self, self.rule, self.question.text, text, right, source="quiz",
                      first=self.tries == 0)
-        self.tries += 1
+        self.tries += counted
         self.solved = self.solved or right
         self.feedback = feedback
         css = "rummy-quiz-right" if right else "rummy-quiz-wrong"
@@ -134,7 +139,7 @@ def unit_from(data: dict[str, Any]) -> str:
     for spelling in data.get("right", ()):
         if str(spelling).strip().endswith("%") and as_number(spelling) is not None:
             return "chance"
-        unit = unit_of(f"how many {str(spelling).split(' ', 1)[-1]}") if as_number(spelling) else None
+        unit = unit_of(f"how many {str(spelling).split(' ', 1)[-1]}") if as_number(spelling) is not None else None
         if unit and " " in str(spelling).strip():
             return unit
     return unit_of(data.get("hint", "")) or ""
