@@ -1005,7 +1005,10 @@ class Question:
         text = str(given).strip() if given is not None else ""
         if not text:
             return False
-        return self._unreadable(str(self.resolve(text))) is None
+        text = str(self.resolve(text))
+        if self.choices and "choice" in self._kinds():  # one of the choices offered, or right
+            return self.is_right(text) or any(same_answer(c, text) for c in self.choices)
+        return self._unreadable(text) is None
 
     def _hint_for(self, given: str) -> str | None:
         if callable(self.hints):

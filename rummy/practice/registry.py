@@ -26,7 +26,7 @@ from typing import Any
 from rummy import rulebook
 from rummy.cards import Card
 from rummy.rulebook import three_hints
-from rummy.teach import AnyOf, Question, same_answer, show_answer
+from rummy.teach import AnyOf, Question, as_number, same_answer, show_answer
 
 __all__ = ["Drill", "Feedback", "Row", "Generator", "generator", "generators", "drill"]
 
@@ -98,7 +98,7 @@ class Drill:
     #: how many points a legal choice may cost more than the best and still be right
     margin: float = 0.0
     #: why a wrong answer is wrong, computed from the position (None: not known)
-    explain: Callable[[Any], "str | None"] | None = field(default=None, repr=False)
+    explain: Callable[[Any], str | None] | None = field(default=None, repr=False)
     #: what a number answer counts ("points", "cards", ...), None: read from the question
     unit: str | None = None
 
@@ -156,7 +156,11 @@ class Drill:
         """
         want = self.expected()
         q = self._question(want)
-        if not q.readable(given):
+        if self.answer_kind == "choice" and self.choices:
+            readable = q.is_right(given) or self._choice_of(given, self.choices) is not None
+        else:
+            readable = q.readable(given)
+        if not readable:
             how = {"card": "a card, such as 8♥ or 8h", "cards": "cards, such as 7♥ 8♥ 9♥",
                    "number": "a number, such as 12", "yes/no": "yes or no"}
             choose = f"one of: {', '.join(self.choices)}" if self.choices else "a word"
@@ -166,7 +170,7 @@ class Drill:
             return self._check_play(given)
         if q.is_right(given):
             return Feedback(True, self.rule,
-                            self._cite(f"Right: {show_answer(want)}. {self.why}"))
+                            self._cite(f"Right: {self._shown(want)}. {self.why}"))
         note = ""
         if self.explain is not None:
             note = self.explain(q.resolve(given)) or ""
@@ -174,8 +178,8 @@ class Drill:
             note = self.mistake_why
         if not note:
             note = q.check(given)[1].removeprefix("Not yet.").strip() if q._unit_clash(
-                str(given)) else f"{given} is not right for this position."
-        return Feedback(False, self.rule, self._cite(f"Not quite: {note}"))
+                str(given)) else _off(given, want)
+        return Feedback(False, self.rule, self._cite(f"Not quite. {note}"))
 
     def _check_play(self, given: Any) -> Feedback:
         assert self.values is not None
@@ -190,26 +194,45 @@ class Drill:
         best_key = min(vals, key=lambda k: vals[k][0])
         best = vals[best_key][0]
         gap = vals[choice][0] - best
-        said = ", ".join(w for _v, w in vals.values())
-        legal = "both are legal" if len(vals) == 2 else "all are legal"
+        name = self._label
+        if len(vals) <= 3:
+            said = ", ".join(w for _v, w in vals.values())
+            legal = "both are legal" if len(vals) == 2 else "all are legal"
+        else:  # many choices (a discard): the one given and the best
+            said = ", ".join(dict.fromkeys((vals[choice][1], vals[best_key][1])))
+            legal = "any of these is legal"
         if gap <= 1e-9:
             others = [k for k in vals if k != choice]
             close = min((vals[k][0] - best for k in others), default=0.0)
             return Feedback(True, self.rule, self._cite(
-                f"Right: {said}; {legal}, and {choice} is the best by {_num(close)}. {self.why}"),
+                f"Right: {said}; {legal}, and {name(choice)} is the best"
+                + (f", by {_num(close)}." if close > 1e-9 else ".") + f" {self.why}"),
                 judged="play")
         if gap <= self.margin + 1e-9:
             return Feedback(True, self.rule, self._cite(
-                f"Right: {said}; {legal}. {best_key} is better by {_num(gap)}, within the "
-                f"margin of {_num(self.margin)} this question allows. {self.why}"), judged="play")
+                f"Right: {said}; {legal}. {name(best_key).capitalize()} is better by {_num(gap)}, "
+                f"within the margin of {_num(self.margin)} this question allows. {self.why}"),
+                judged="play")
         return Feedback(False, self.rule, self._cite(
-            f"Legal, but not the best play: {said}; {best_key} is better by {_num(gap)}, more "
-            f"than the margin of {_num(self.margin)}."), judged="play")
+            f"Legal, but not the best play: {said}; {name(best_key)} is better by {_num(gap)}, "
+            f"more than the margin of {_num(self.margin)}."), judged="play")
+
+    def _label(self, key: str) -> str:
+        """A play drill's choice as a sentence names it: "the stock", "the K♦"."""
+        if self.answer_kind in ("card", "cards"):
+            return f"the {show_answer(key)}"
+        return f"the {key}"
 
     def hints(self) -> tuple[str, str, str]:
         """Three hints in order: what to look at (a question), the rule that
         decides and why, then the answer."""
-        return three_hints(self.rule, self.look, self.why, f"The answer: {show_answer(self.expected())}.")
+        return three_hints(self.rule, self.look, self.why, f"The answer: {self._shown(self.expected())}.")
+
+    def _shown(self, want: Any) -> str:
+        """An answer as the learner reads it: a named choice in its own words."""
+        if self.answer_kind == "choice":
+            return " or ".join(map(str, want.answers)) if isinstance(want, AnyOf) else str(want)
+        return show_answer(want)
 
 
 #: What a generator is: ``(rng, seed) -> Drill`` without its rule and seed.
@@ -265,9 +288,10 @@ def drill(rule: str, seed: int = 0) -> Drill:
 #: other words a learner uses for a drill's named choices ("pile" for the discard pile)
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "discard pile": ("pile", "the pile", "take it", "take the card", "take the discard",
-                     "from the discard pile", "the discard", "take from the pile", "discards"),
-    "stock": ("the stock", "draw from the stock", "draw", "from the stock", "stock pile",
-              "draw a card", "the deck", "deck"),
+                     "from the discard pile", "the discard", "take from the pile", "discards",
+                     "draw from the discard pile", "draw from the pile", "take the top discard"),
+    "stock": ("the stock", "draw from the stock", "from the stock", "stock pile",
+              "draw a stock card", "the deck", "deck"),
     "pool": ("the pool", "draw from the pool", "from the pool", "middle", "the middle pool",
              "middle pool"),
     "right pile": ("right", "the right pile", "right neighbour", "right neighbour's pile",
@@ -296,6 +320,14 @@ def _with_synonyms(want: Any) -> Any:
     if isinstance(want, str) and want in SYNONYMS:
         return AnyOf(want, *SYNONYMS[want])
     return want
+
+
+def _off(given: Any, want: Any) -> str:
+    """A wrong answer said back: too high or too low for a number, else not the answer."""
+    n, w = as_number(given), as_number(want) if not isinstance(want, (AnyOf, bool)) else None
+    if n is not None and w is not None and n != w:
+        return f"{given} is too {'high' if n > w else 'low'} for this position."
+    return f"{given} is not the answer for this position."
 
 
 def _num(x: float) -> str:
