@@ -276,7 +276,7 @@ def _card_items(text: Any) -> list[tuple[int, str | None]] | None:
     ranks run together are several ("QKA"). None when some word is not a card."""
     t = _plain(text)
     t = re.sub(r"^(the|an) ", "", t)
-    t = re.sub(r"^a (joker|jk|🃏)", r"\1", t)
+    t = re.sub(r"(^|[\s,;&+/-])an? (joker|jk|🃏)", r"\1\2", t)
     t = re.sub(rf"\bof\s*([{_SYMBOLS}])", r" \1", t)  # "Q of ♥"
     # a suit symbol first ("♣K", "♣ 10"), where no rank stands before it
     t = re.sub(rf"(?<![0-9atjqk])([{_SYMBOLS}])\s*(10|[2-9atjqk])(?![0-9a-z])", r" \2\1 ", t)

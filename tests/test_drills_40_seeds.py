@@ -142,3 +142,64 @@ def test_play_drills_say_what_counts_and_take_every_choice_within_the_margin(rul
         for choice in d.illegal:
             f = d.check(choice)
             assert not f.right and f.judged == "rule", (rule, choice, f)
+
+
+_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+         "eighteen", "nineteen"]
+_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def in_words(n: int) -> str:
+    """A whole number below a thousand in English words, written here by hand."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS[n // 10] + ("-" + _ONES[n % 10] if n % 10 else "")
+    rest = n % 100
+    return _ONES[n // 100] + " hundred" + (" and " + in_words(rest) if rest else "")
+
+
+_RANKS = ["", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "jack", "queen", "king"]
+_SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def three_spellings(d: Any, answer: Any) -> tuple[list[str], str | None]:
+    """Three ways a learner writes ``answer``, and the answer wrong by a unit
+    (a number only)."""
+    from rummy.cards import Card
+    from rummy.teach import unit_of
+
+    if isinstance(answer, bool):
+        return (["yes", "Yes.", "yup"] if answer else ["no", "No, it is not", "nope"]), None
+    if isinstance(answer, int) or (isinstance(answer, str) and answer.isdigit()):
+        n = int(answer)
+        unit = unit_of(d.question) or "points"
+        other = "packs" if unit in ("points", "cards", "players") else "points"
+        word = {"chance": "percent"}.get(unit, unit)
+        return [str(n), in_words(n), f"{n} {word}"], f"{n} {other}"
+    if d.answer_kind == "card":
+        c = Card.parse(str(answer))
+        return [str(c), c.symbol, f"{_RANKS[c.rank]} of {_SUITS[c.suit]}"], None
+    if d.answer_kind == "cards":
+        cs = [Card.parse(x) for x in str(answer).split()]
+        return ([" ".join(map(str, cs)), " ".join(x.symbol for x in reversed(cs)),
+                 ", ".join("a joker" if x == JOKER else f"{_RANKS[x.rank]} of {_SUITS[x.suit]}"
+                           for x in cs)], None)
+    text = str(answer)
+    return [text, text.upper(), f"the {text}."], None
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_every_drill_in_three_spellings_and_once_wrong_by_a_unit(rule: str) -> None:
+    for d in drills_of(rule)[:4]:
+        want = d.expected()
+        first = want.answers[0] if isinstance(want, AnyOf) else want
+        rights, wrong = three_spellings(d, first)
+        for r in rights:
+            f = d.check(r)
+            assert f.right, (rule, d.seed, r, f.text)
+        if wrong is not None:
+            f = d.check(wrong)
+            assert not f.right and f.counted, (rule, d.seed, wrong, f.text)
