@@ -131,3 +131,46 @@ def test_every_drill_says_what_it_judges() -> None:
     plays = {r for r in practice.generators() for s in range(3)
              if practice.drill(r, s).judges == "play"}
     assert plays == {"TT-5", "BT-3", "G-5"}
+
+
+def _brute_values(d: practice.Drill) -> dict[str, float]:
+    """A play drill's figures recomputed by the independent brute force of tests/brute.py."""
+    from collections import Counter
+
+    from rummy.cards import deck
+    from tests.brute import brute_min_after_discard, brute_min_penalty
+    from tests.test_practice import brute_rules
+
+    m = re.search(r"(?:Round|Hand) (\d+)", " ".join(d.facts))
+    rules = brute_rules(d.variant, int(m.group(1)) if m else 1)
+    hand = list(d.rows[0].cards)
+    if d.rule == "G-5":
+        return {str(c): float(brute_min_penalty([x for x in hand if x != c], **rules))
+                for c in hand if str(c) not in d.illegal}
+    top = d.rows[1].cards[0]
+    seen = hand + [top] + (list(d.rows[2].cards) if len(d.rows) > 2 else [])
+    unseen = Counter(deck(getattr(d.game, "packs", 4) if d.rule == "TT-5" else 4))
+    unseen.subtract(seen)
+    cards = list(unseen.elements())
+    stock = sum(brute_min_after_discard(hand + [c], **rules) for c in cards) / len(cards)
+    with_top = hand + [top]
+    keep = range(len(with_top)) if d.rule == "BT-3" else range(len(hand))  # BT-3 may throw it back
+    taken = min(brute_min_penalty(with_top[:i] + with_top[i + 1:], **rules) for i in keep)
+    first, second = ("stock", "discard pile") if d.rule == "TT-5" else ("pool", "right pile")
+    return {first: stock, second: float(taken)}
+
+
+@pytest.mark.parametrize("rule", ["TT-5", "BT-3", "G-5"])
+def test_the_figures_play_feedback_gives_agree_with_the_brute_force(rule: str) -> None:
+    checked = 0
+    for seed in range(8):
+        d = practice.drill(rule, seed)
+        if d.judges != "play":
+            continue
+        want = _brute_values(d)
+        got = {k: v for k, (v, _w) in d.values().items()}
+        assert got.keys() == want.keys()
+        for k in want:
+            assert abs(got[k] - want[k]) < 1e-9, (rule, seed, k, got[k], want[k])
+        checked += 1
+    assert checked >= 3

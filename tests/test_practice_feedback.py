@@ -54,3 +54,18 @@ def test_quiz_nonsense_is_not_counted_and_right_stays() -> None:
     assert progress.default_record().events("Finn") == []
     assert q.answer("nine cards") and q.tries == 1
     assert q.answer("") and q.feedback.startswith("Right")
+
+
+def test_an_exercise_answer_that_cant_be_read_is_not_recorded(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from widgets.quiz import exercise_book
+
+    progress.use_learner("Gus")
+    book = Path(__file__).resolve().parent.parent / "notebooks" / "quizzes" / "00_start_here.json"
+    check = exercise_book(str(book))
+    assert not check(1, "zz") and "can't read 'zz'" in capsys.readouterr().out
+    assert progress.default_record().events("Gus") == []
+    assert not check(1, "19 cards")  # a number of points asked: another unit is wrong
+    assert "asks for a number of points" in capsys.readouterr().out
+    assert [e.right for e in progress.default_record().events("Gus")] == [False]

@@ -217,7 +217,8 @@ def exercise_book(path: str) -> Any:
             print(f"Exercise {number}: right!")
         else:
             print(f"Exercise {number}: " + feedback[0].lower() + feedback[1:])
-        if not worked:  # a worked answer's cell (worked=True) is not the learner's
+        if not worked and q.readable(answer):  # a worked answer's cell (worked=True) is not
+            # the learner's, and an answer that can't be read is not a try
             _record_exercise(number, q, answer, right, first=number not in tried)
             tried.add(number)
         return right
