@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from rummy.action import Action
-from rummy.cards import SUITS, Card
+from rummy.cards import SUITS, Card, deck
 from rummy.errors import GameError
 from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     Pool,
     cards_text,
+    draw_values,
     meld_question,
     run_and_set,
 )
@@ -247,8 +249,45 @@ _UPCARD_STEPS = (
 )
 
 
+#: how many points a weaker legal first-turn choice may cost on average and still be right
+UPCARD_MARGIN = 1.0
+
+
+def _upcard_play(rng: Random, seed: int) -> Drill:
+    """G-4 as play: take the upcard or pass, weighed by the deadwood each leaves
+    (passing: the stock card you then draw, on average over the unseen cards)."""
+    g = _upcard_position(rng, seed, helps=rng.random() < 0.5)
+    hand = tuple(g.hands[g.captain])
+    up = g.discards[-1]
+    unseen = Counter(deck(1))
+    unseen.subtract([*hand, up])
+
+    def values() -> dict[str, tuple[float, str]]:
+        stock, taken = draw_values(hand, up, unseen, _GIN)
+        return {"take upcard": (float(taken), f"the {up.symbol} leaves {taken}"),
+                "pass": (stock, f"passing and drawing from the stock leaves {stock:.1f} on "
+                                "average")}
+    return Drill(
+        kind="move", variant="gin_three",
+        question=f"You are the captain and speak first. Do you take the upcard {up.symbol} or "
+                 "pass? Both are legal; right is the choice that leaves your deadwood lowest "
+                 "after your discard (passing: the stock card you then draw, on average over the "
+                 f"cards you can't see), or one within {UPCARD_MARGIN:g} point of it.",
+        facts=("If you pass, the box may take it; if the box passes too, you draw from the "
+               "stock.",),
+        rows=(Row("Your hand", hand), Row("Upcard", (up,))), solve=lambda: None,
+        look=f"What does your deadwood come to now, and what would the {up.symbol} change after "
+             "your discard?",
+        why="The captain may take the upcard first (then discards, not that card); passing "
+            "leaves it to the box, and then the captain draws from the stock.",
+        answer_kind="choice", choices=("take upcard", "pass"), game=g, judges="play",
+        values=values, margin=UPCARD_MARGIN)
+
+
 @generator("G-4")
 def _(rng: Random, seed: int) -> Drill:
+    if seed % 5 == 4:
+        return _upcard_play(rng, seed)
     roles = [0, 1, 2]
     rng.shuffle(roles)
     pool = Pool(rng, _GIN)

@@ -221,7 +221,7 @@ class Drill:
         """A play drill's choice as a sentence names it: "the stock", "the K♦"."""
         if self.answer_kind in ("card", "cards"):
             return f"the {show_answer(key)}"
-        return f"the {key}"
+        return {"take upcard": "taking the upcard", "pass": "passing"}.get(key, f"the {key}")
 
     def hints(self) -> tuple[str, str, str]:
         """Three hints in order: what to look at (a question), the rule that
