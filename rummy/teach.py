@@ -8,32 +8,47 @@ likely wrong answer, else the question's general hint (naming the rule id).
 The rules, by the kind of the expected answer:
 
 * **number** (``26``, ``"1/425"``, a :class:`~fractions.Fraction`): the given
-  answer may carry a unit (``"10 points"``, ``"9 cards"``, ``"2 packs"``), be
-  written in words (``"nineteen"``, ``"one hundred and eight"``, ``"nothing"``
-  for 0), as a fraction (``"52/22100"`` is ``1/425``), ``"1 in 425"``, a
-  decimal or a percentage.  A decimal or percentage with at least ``digits``
-  significant digits (2 unless the question states more) is right when the
-  exact value rounds to it (``"0.00235"``, ``"0.235%"``); a cruder one only
-  when it is exact.
+  answer may carry a unit (``"10 points"``, ``"9 cards"``, ``"2 packs"``,
+  ``"one more draw and discard"``): a number with another unit than the
+  question's (:func:`unit_of`: points, cards, packs, players, rounds, cycles,
+  or a chance) is wrong, a bare number is read in the question's unit.  It
+  may be written in words to a thousand (``"nineteen"``, ``"a hundred and
+  eight"``, ``"nothing"`` for 0), as a fraction (``"52/22100"`` is
+  ``1/425``, ``"one eighth"``), ``"1 in 425"``, a decimal (``".125"``, a
+  decimal comma ``"0,125"``) or a percentage (``"12,5%"``).  A decimal or
+  percentage with at least ``digits`` significant digits (2 unless the
+  question states more) is right when the exact value rounds to it
+  (``"0.00235"``, ``"0.235%"``); a cruder one only when it is exact.
 * **card** (``"8h"``): ``8h``, ``8♥``, ``8 of hearts``, ``eight of hearts``,
-  ``8 hearts``, ``K clubs``.
+  ``8 hearts``, ``K clubs``, ``Q of ♥``, suit first (``♣K``, ``hearts 8``).
 * **cards** (``"5s 6s"``, a run or a set; order does not matter): cards in any
   of those notations, separated by spaces, commas, ``and`` or dashes
   (``"Q♥-K♥-A♥"``); a suit written once after several ranks belongs to them
   all (``"5 and 6 of spades"``, ``"five and six of spades"``); ranks without
-  any suit (``"Q-K-A"``) are right when the expected cards all share a suit.
-* **yes/no** (``True``, ``"yes"``, ``"no"``): ``yes``, ``y``, ``true``,
-  ``correct``...  Only such a question takes a yes or no: an answer that is a
-  word (``"right neighbour"``) never matches ``"yes"``.
+  any suit (``"Q-K-A"``, ``"QKA"``) are right when the expected cards all
+  share a suit.
+* **yes/no** (``True``, ``"yes"``, ``"no"``): ``yes``, ``y``, ``yup``,
+  ``true``, ``correct``..., also in a short sentence (``"No, it is not"``,
+  ``"it can't"``).  Only such a question takes a yes or no: an answer that
+  is a word (``"right neighbour"``) never matches ``"yes"``.
+* **parts** (a word and a number, ``"defender 10"``, ``"11 jacks"``): the
+  parts in any order with words between (``"the defender gets 10"``,
+  ``"jacks, 11"``).
 * **choice** (any other text: a name, a pile, a call): equal without case,
   accents (``"bjorn"`` is Björn), hyphens (``"no-one"``), a leading ``the``,
   ``a``, ``my``, ``your`` or ``it's``, or British/American spelling
-  (``"neighbor"``).  Synonyms are per question: :class:`AnyOf` lists them
-  (``AnyOf("nobody", "no one", "no winner", "tie")``).  A number never
-  answers such a question (``"0"`` is not "nobody").
+  (``"neighbor"``); a longer answer that starts with the choice and only
+  explains it (``"draw from the discard pile"`` says ``"draw"``) unless it
+  says "not" or "or"; a rank in plural (``"7s"``, ``"7's"``, ``"sevens"``).
+  Synonyms are per question: :class:`AnyOf` lists them (``AnyOf("nobody",
+  "no one", "no winner", "tie")``).  A number never answers such a question
+  (``"0"`` is not "nobody").  An ordinal (``"the first one"``) picks from the
+  question's choices or the options its text offers (:class:`Question`).
 
 A :func:`seal` keeps an answer as salted hashes of these same canonical
-forms, so a student copy can check answers it does not contain.
+forms, so a student copy can check answers it does not contain; the plain
+answer is judged by the very same forms (one code path), so both copies
+always agree.
 
 >>> same_answer("8h", "eight of hearts"), same_answer("1/425", "52/22100"), same_answer(10, "10 points")
 (True, True, True)
