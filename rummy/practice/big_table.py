@@ -150,18 +150,19 @@ def _(rng: Random, seed: int) -> Drill:
     g = _game(2, seed, [you, other], [pool.loose(1), pool.loose(1)], hand=h)
     hand = tuple(g.hands[0])
 
-    def solve() -> str:
-        return "call match" if Action("call match") in g.legal_actions(0) else "play on"
+    def solve() -> bool:
+        return Action("call match") in g.legal_actions(0)
     return Drill(
         kind="move", variant="big_table",
-        question="The cards are dealt. Do you call match now, or play on?",
+        question="The cards are dealt. May you call match now, before the first draw?",
         facts=(f"Hand {h}: {rank_name(size, plural=True)} are wild.",),
         rows=(Row("Your hand", hand),), solve=solve,
         look="Is every one of your cards in a meld?",
         why="Only a hand melded whole may call match, and a hand complete after the deal "
-            "may call at once.", answer_kind="choice", choices=("call match", "play on"),
-        mistake="play on" if solve() == "call match" else "call match",
-        mistake_why="Check every card: is each in a meld?", game=g)
+            "may call at once.", answer_kind="yes/no", choices=("yes", "no"),
+        mistake=not solve(),
+        mistake_why=("Every card of this hand is in a meld, so it may call match at once."
+                     if solve() else "Some card of this hand is in no meld."), game=g)
 
 
 @generator("BT-5")

@@ -291,7 +291,8 @@ def _(rng: Random, seed: int) -> Drill:
     g.apply("draw stock", player=0)
     return _throw_to_go_out(
         g, variant, r, shown=(Row("Ana's melds", tuple(ana)),),
-        question="Ana went out. On your last turn you drew a card: which card do you throw?",
+        question="Ana went out. On your last turn you drew a card: which card do you throw to "
+                 "complete your hand too?",
         look="Someone went out: is the round over for you, or can you still complete your hand?",
         why="Your last turn still counts: complete your hand and you score 0 too.",
         mistake_why="Throwing the {card} leaves cards out of your melds.")
@@ -623,9 +624,25 @@ def _(rng: Random, seed: int) -> Drill:
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
     r = rng.randint(1, 8)
-    return _throw_to_go_out(
-        _out_position(rng, seed, variant, r), variant, r,
-        question="You drew a card. Which card do you discard?",
-        look="Is there a discard that leaves every other card melded?",
-        why="A discard that leaves the whole hand melded goes out: here that is not optional.",
-        mistake_why="Keeping your hand open is not allowed when a discard goes out.")
+    g = _out_position(rng, seed, variant, r)
+    hand = tuple(g.hands[0])
+    outs = set(_go_outs(g))
+    # half the positions ask about a discard that goes out, half about one that doesn't
+    pick = sorted(outs if seed % 2 == 0 else set(hand) - outs, key=lambda c: c.index)
+    card = rng.choice(pick or sorted(hand, key=lambda c: c.index))
+
+    def goes_out() -> bool:
+        return any(a.card == card and a.verb == "go out" for a in g.legal_actions(0))
+    return Drill(
+        kind="move", variant=variant,
+        question=f"You drew a card and discard the {card.symbol}. Does the round end with "
+                 "your discard (you go out)?",
+        facts=(f"Round {r}: {rank_name(r + 2, plural=True)} are wild. You drew {g.drawn.symbol}.",),
+        rows=(Row("Your hand", hand),), solve=goes_out,
+        look=f"Without the {card.symbol}, can every other card of yours be melded?",
+        why="A discard that leaves the whole hand melded goes out: here that is not optional, "
+            "and the round ends.",
+        answer_kind="yes/no", choices=("yes", "no"), mistake=not goes_out(),
+        mistake_why=("Going out is not a choice here: this discard leaves every card melded."
+                     if goes_out() else "Without that card your hand is not all melded."),
+        game=g)
