@@ -417,7 +417,8 @@ def _(rng: Random, seed: int) -> Drill:
             str(plan[0].card) if plan else "none")
     return Drill(
         kind="move", variant="gin_three",
-        question="Ana knocked. Which of your cards do you lay off onto her melds?",
+        question="Ana knocked. Which cards of your deadwood (left after your own melds) can go "
+                 "onto her melds? Name them all.",
         facts=("You are the captain (Ben).",),
         rows=(Row("Ana's melds", melds), Row("Your hand", hand, pick=True)), solve=solve,
         look="Which of your cards would make one of Ana's melds longer?",
