@@ -640,8 +640,10 @@ def _(rng: Random, seed: int) -> Drill:
         facts=(f"Round {r}: {rank_name(r + 2, plural=True)} are wild. You drew {g.drawn.symbol}.",),
         rows=(Row("Your hand", hand),), solve=goes_out,
         look=f"Without the {card.symbol}, can every other card of yours be melded?",
-        why="A discard that leaves the whole hand melded goes out: here that is not optional, "
-            "and the round ends.",
+        why=("A discard that leaves the whole hand melded goes out: here that is not optional, "
+             "and the round ends." if goes_out() else
+             f"Without the {card.symbol} your other cards are not all melded, so the round goes "
+             "on; a discard that left them all melded would go out, and that is not optional."),
         answer_kind="yes/no", choices=("yes", "no"), mistake=not goes_out(),
         mistake_why=("Going out is not a choice here: this discard leaves every card melded."
                      if goes_out() else "Without that card your hand is not all melded."),
