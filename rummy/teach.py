@@ -1012,7 +1012,18 @@ class Question:
         return given
 
     def is_right(self, given: Any) -> bool:
-        return same_answer(self.answer, self.resolve(given), digits=self.digits, unit=self._unit())
+        given = self.resolve(given)
+        if self._names_two_choices(given):
+            return False  # "go out, or wait": not one answer
+        return same_answer(self.answer, given, digits=self.digits, unit=self._unit())
+
+    def _names_two_choices(self, given: Any) -> bool:
+        """``given`` names two or more of the choices offered ("left or right")."""
+        if not self.choices or not isinstance(given, str):
+            return False
+        words = f" {_words(given)} "
+        named = {_words(c) for c in self.choices if f" {_words(c)} " in words}
+        return len(named) > 1
 
     def readable(self, given: Any) -> bool:
         """False for an answer that is not even of the question's kind (it does

@@ -69,6 +69,8 @@ EXAMPLES = [
     ("03_three_thirteen_jokers-q6", "the second", True),
     ("03_three_thirteen_jokers-q6", "the first one", False),
     ("03_three_thirteen_jokers-q7", "the first", True),
+    ("03_three_thirteen_jokers-q7", "go out or wait", False),
+    ("03_three_thirteen_jokers-q1", "left, not right", False),
     # every spelling of a card
     ("03_three_thirteen_jokers-q6", "QKA", True), ("03_three_thirteen_jokers-q6", "A23", False),
     ("05_gin_three-q5", "Q of ♥", True), ("05_gin_three-q5", "♥Q", True),
