@@ -1067,7 +1067,7 @@ class Question:
         if readable is not None:
             return False, f"Not yet. {readable}" + (
                 f" Hint: {self.hint}" if self.hint and "Hint:" not in readable else "")
-        clash = self._unit_clash(text)
+        clash = self.unit_clash(text)
         if clash:
             return False, f"Not yet. {clash}" + (f" Hint: {self.hint}" if self.hint else "")
         if self._one_off(given):
@@ -1075,8 +1075,13 @@ class Question:
                 f" Hint: {self.hint}" if self.hint else "")
         return False, "Not yet." + (f" Hint: {self.hint}" if self.hint else " Try again.")
 
-    def _unit_clash(self, text: str) -> str:
-        """Why a number with another unit is wrong ("9 points" for a count of cards)."""
+    def unit_clash(self, text: str) -> str:
+        """Why a number with another unit is wrong ("9 points" for a count of
+        cards), or "" when its unit fits the question's.
+
+        >>> Question("How many cards in round 7?", 9).unit_clash("9 points")
+        'The question asks for a number of cards, and 9 points counts points.'
+        """
         unit = self._unit()
         kinds = self._kinds()
         if unit is None or not ({"number", "parts"} & set(kinds)):

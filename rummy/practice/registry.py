@@ -177,7 +177,7 @@ class Drill:
         if not note and self.mistake is not None and same_answer(self.mistake, q.resolve(given)):
             note = self.mistake_why
         if not note:
-            note = q.check(given)[1].removeprefix("Not yet.").strip() if q._unit_clash(
+            note = q.check(given)[1].removeprefix("Not yet.").strip() if q.unit_clash(
                 str(given)) else _off(given, want)
         return Feedback(False, self.rule, self._cite(f"Not quite. {note}"))
 
