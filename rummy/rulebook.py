@@ -62,7 +62,7 @@ _G = "Gin for three"
 #: The 58 rules of RULES.md, in its order, grouped as it groups them.
 RULES: tuple[Rule, ...] = tuple(Rule(*r) for r in (
     ("C-1", _ALL, "Ranks, suits, several decks",
-     "ranks run A, 2..10, J, Q, K in four suits, and several packs may be mixed, so a hand can "
+     "ranks run ace, 2 to 10, jack, queen, king in four suits, and several packs may be mixed, so a hand can "
      "hold identical cards"),
     ("C-2", _ALL, "Penalty points of a card",
      "an unmelded card costs its face value: ace 1, 2 to 10 as marked, J, Q and K 10"),

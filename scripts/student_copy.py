@@ -51,10 +51,11 @@ def sealed_entry(entry: dict[str, Any]) -> dict[str, Any]:
     """A quiz or exercise of a quiz file with its answer kept as salted hashes."""
     sys.path.insert(0, str(ROOT))
     from rummy.teach import seal
-    from widgets.quiz import answer_of
+    from widgets.quiz import answer_of, unit_from
 
     out = {k: v for k, v in entry.items() if k not in ("answer", "right", "why")}
-    out["sealed"] = seal(answer_of(entry["answer"]), digits=int(entry.get("digits", 2)))
+    out["sealed"] = seal(answer_of(entry["answer"]), digits=int(entry.get("digits", 2)),
+                         unit=unit_from(entry) or None)
     return out
 
 

@@ -110,6 +110,7 @@ class Practice(View):
         self.picked = []
         self.hints_given = 0
         self.tries = 0  # answers given to this drill (the first counts for mastery)
+        self.solved = ""  # the feedback of the right answer, once given (it stays shown)
         self.feedback = ""
         self.feedback_view.value = ""
         self._set_typed("")
@@ -143,9 +144,14 @@ class Practice(View):
         buttons = []
         for choice in d.choices:
             b = button(choice, "rummy-practice-choice")
-            b.on_click(lambda _b, c=choice: self.answer(c))
+            b.on_click(lambda _b, c=choice: self._choose(c))
             buttons.append(b)
         self.choices.children = tuple(buttons)
+
+    def _choose(self, choice: str) -> None:
+        """A choice button: its words go in the box (so *Check* judges the same answer)."""
+        self._set_typed(choice)
+        self.answer(choice)
 
     def _typed_changed(self, change: Any) -> None:
         if not self._quiet and str(change["new"]).strip():
@@ -179,17 +185,24 @@ class Practice(View):
     @safe
     def _answer(self, given: Any) -> bool:
         self.clear_message()
+        if self.solved and (not str(given).strip() or self.drill.check(given).right):
+            self._say(self.solved, True)  # a right answer stays shown (Check again, a tap)
+            return True
         if isinstance(given, str) and self.drill.answer_kind in ("card", "cards"):
             cards = as_cards(given)
             if cards is not None:
                 given = " ".join(map(str, cards))
         f = self.drill.check(given)
         self._say(f.text, f.right)
+        if not f.counted:  # an answer that can't be read is not a try: it says how to answer
+            return False
         # kept in the learner's record (rummy.progress): right at the first try moves
         # the rule up a box; an answer after a hint is not a first try
         remember(self, self.drill.rule, self.drill.question, given, f.right, source="drill",
                  first=self.tries == 0 and self.hints_given == 0)
         self.tries += 1
+        if f.right:
+            self.solved = f.text
         return f.right
 
     def hint(self) -> str:

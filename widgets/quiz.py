@@ -17,7 +17,7 @@ from rummy.teach import Hints, Question
 from widgets.progress import remember
 from widgets.view import View, button, esc, html_box
 
-__all__ = ["Quiz", "exercise_book", "quiz_book"]
+__all__ = ["Quiz", "exercise_book", "quiz_book", "unit_from"]
 
 
 class Quiz(View):
@@ -40,12 +40,12 @@ class Quiz(View):
 
     def __init__(self, question: str, answer: Any, *, hints: Hints = (), hint: str = "",
                  why: str = "", choices: tuple[str, ...] | list[str] = (), digits: int = 2,
-                 rule: str = "") -> None:
+                 rule: str = "", unit: str | None = None) -> None:
         super().__init__()
         named = rules_in(question) or rules_in(why)
         self.rule = rule or (named[0] if named else "")
         self.question = Question(question, answer, hints=hints, hint=hint, why=why,
-                                 choices=tuple(choices), digits=digits)
+                                 choices=tuple(choices), digits=digits, unit=unit)
         self.solved = False
         self.tries = 0
         self.feedback = ""
@@ -80,12 +80,17 @@ class Quiz(View):
         self.answer(choice)
 
     def answer(self, text: Any) -> bool:
-        """Check ``text``; show and keep the feedback; True when right."""
+        """Check ``text``; show and keep the feedback; True when right.  An answer
+        that can't be read says how to answer and is not counted as a try; once
+        right, the right feedback stays shown."""
+        if self.solved and (not str(text).strip() or self.question.is_right(text)):
+            return True  # the right answer's feedback stays
         right, feedback = self.question.check(text)
-        if self.rule and not self.solved and str(text).strip():
+        counted = self.question.readable(text)
+        if self.rule and not self.solved and counted:
             remember(self, self.rule, self.question.text, text, right, source="quiz",
                      first=self.tries == 0)
-        self.tries += 1
+        self.tries += counted
         self.solved = self.solved or right
         self.feedback = feedback
         css = "rummy-quiz-right" if right else "rummy-quiz-wrong"
@@ -114,12 +119,39 @@ def _answer(data: dict[str, Any]) -> Any:
     return answer_of(data["sealed"]) if "sealed" in data else answer_of(data["answer"])
 
 
+def unit_from(data: dict[str, Any]) -> str:
+    """What a number answering this quiz-file entry counts ("points", "cards",
+    ...; "" when nothing says): the sealed answer's unit, else read from the
+    question (:func:`rummy.teach.unit_of`), else from the units its right
+    spellings carry ("19 points"), else from its hint.  A student copy keeps
+    the unit with the sealed answer, so both copies read a number alike.
+
+    >>> unit_from({"question": "", "answer": "19", "right": ["19 points"]})
+    'points'
+    """
+    from rummy.teach import as_number, unit_of
+
+    if "sealed" in data:
+        return str(data["sealed"].get("unit") or unit_of(data.get("question", "")) or "")
+    found = unit_of(data.get("question", ""))
+    if found:
+        return found
+    for spelling in data.get("right", ()):
+        if str(spelling).strip().endswith("%") and as_number(spelling) is not None:
+            return "chance"
+        unit = unit_of(f"how many {str(spelling).split(' ', 1)[-1]}") if as_number(spelling) is not None else None
+        if unit and " " in str(spelling).strip():
+            return unit
+    return unit_of(data.get("hint", "")) or ""
+
+
 def question_from(data: dict[str, Any]) -> Question:
     """The :class:`rummy.teach.Question` of one entry of a lesson's quiz file."""
     return Question(data.get("question", ""), _answer(data),
                     hints=[(answer_of(w), h) for w, h in data.get("hints", ())],
                     hint=data.get("hint", ""), why=data.get("why", ""),
-                    choices=tuple(data.get("choices", ())), digits=int(data.get("digits", 2)))
+                    choices=tuple(data.get("choices", ())), digits=int(data.get("digits", 2)),
+                    unit=unit_from(data))
 
 
 def quiz_from(data: dict[str, Any]) -> Quiz:
@@ -127,7 +159,7 @@ def quiz_from(data: dict[str, Any]) -> Quiz:
     (``notebooks/quizzes/<lesson>.json``, written by ``scripts/build_lessons.py``)."""
     q = question_from(data)
     return Quiz(q.text, q.answer, hints=q.hints, hint=q.hint, why=q.why, choices=q.choices,
-                digits=q.digits, rule=data.get("rule", ""))
+                digits=q.digits, rule=data.get("rule", ""), unit=q.unit)
 
 
 def _entries(path: str, part: str) -> list[dict[str, Any]]:
@@ -185,7 +217,8 @@ def exercise_book(path: str) -> Any:
             print(f"Exercise {number}: right!")
         else:
             print(f"Exercise {number}: " + feedback[0].lower() + feedback[1:])
-        if not worked:  # a worked answer's cell (worked=True) is not the learner's
+        if not worked and q.readable(answer):  # a worked answer's cell (worked=True) is not
+            # the learner's, and an answer that can't be read is not a try
             _record_exercise(number, q, answer, right, first=number not in tried)
             tried.add(number)
         return right

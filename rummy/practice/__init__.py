@@ -9,6 +9,15 @@ the drill: :meth:`Drill.expected` asks the engine (legal moves, the best
 arrangement, the score sheet, what happens after a move) each time.  Answers
 are checked by meaning with the kit's one checker, :func:`rummy.teach.same_answer`.
 
+Each drill says what it judges (:attr:`Drill.judges`): ``"rule"``, an answer
+legal and right by the rules, or ``"play"``, the best of several legal choices
+(which pile to draw from, which card to throw): the question states the
+margin, every legal choice within it of the best expected points is right,
+and the feedback gives the figures ("the stock leaves 51.4 on average, the
+9♠ leaves 54").  The :class:`Feedback` says what judged each answer
+(``judged``: a legal weaker choice is ``"play"``, never a rule broken) and
+whether it counted (an answer that can't be read is not a try).
+
 Questions fit the rule: a *move* (which card to throw, which pile to take,
 knock or not, which cards to lay off), a *judgement* (is this a meld? can
 you go out? is this allowed?), a *count* (what does Ben score? how many

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from rummy.action import Action
-from rummy.cards import Card, rank_name
+from rummy.cards import Card, deck, rank_name
+from rummy.errors import GameError
 from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     NAMES,
     Pool,
+    draw_values,
     logged_count,
-    lowers_cost,
     play_out,
     round_rules,
     what_it_scores,
@@ -42,18 +44,36 @@ def _hand(rng: Random, low: int, high: int) -> tuple[int, int, MeldRules, Pool]:
     return h, h + 2, rules, Pool(rng, rules, 4)
 
 
+def _whose(name: str) -> str:
+    """A player's name as an owner: "your", "Ana's"."""
+    return "your" if name == NAMES[0] else f"{name}'s"
+
+
+def _names(names: Sequence[str]) -> str:
+    """Names in a sentence: "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 @generator("BT-1")
 def _(rng: Random, seed: int) -> Drill:
-    players = 2 + seed % 11
+    players = (1, 2, 5, 12, 13, 3, 8, 15, 4, 11)[seed % 10] if seed < 30 else rng.randint(1, 16)
+
+    def solve() -> bool:
+        try:
+            new_game("big_table", players=players, seed=seed)
+        except (GameError, ValueError):
+            return False
+        return True
     return Drill(
-        kind="count", variant="big_table",
-        question=f"How many packs go into the middle pool for {players} players?",
+        kind="judgement", variant="big_table",
+        question=f"Can {players} player{'s' if players != 1 else ''} sit at the Big Table "
+                 "(4 packs in the middle pool)?",
         facts=("The Big Table, with a caller.",), rows=(),
-        solve=lambda: new_game("big_table", players=players, seed=seed).packs,
-        look="Does the number of packs depend on the players at the Big Table?",
-        why="2 to 12 players always use 4 packs shuffled together.", answer_kind="number",
-        mistake=2 if players <= 4 else 3,
-        mistake_why="The Big Table always shuffles 4 packs together.")
+        solve=solve,
+        look="What are the fewest and the most players the Big Table seats?",
+        why="2 to 12 players, always with 4 packs shuffled into one middle pool.",
+        answer_kind="yes/no", choices=("yes", "no"), mistake=not solve(),
+        mistake_why="The Big Table seats 2 to 12 players.")
 
 
 @generator("BT-2")
@@ -77,6 +97,10 @@ def _(rng: Random, seed: int) -> Drill:
         mistake_why="Each player also lays one card face up on their own pile.", game=g)
 
 
+#: how many points a weaker legal draw may cost on average and still be right
+DRAW_MARGIN = 1.0
+
+
 @generator("BT-3")
 def _(rng: Random, seed: int) -> Drill:
     h, size, rules, pool = _hand(rng, 1, 6)
@@ -93,20 +117,28 @@ def _(rng: Random, seed: int) -> Drill:
     third = pool.loose(size, spread=False)
     g = _game(3, seed, [you, other, third], [own, pool.loose(1), [right_top]], hand=h)
     hand = tuple(g.hands[0])
+    unseen = Counter(deck(4))
+    unseen.subtract([*hand, right_top, *own])
 
-    def solve() -> str:
-        return "right pile" if lowers_cost(hand, right_top, g.rules, throw_back=True) else "pool"
+    def values() -> dict[str, tuple[float, str]]:
+        stock, taken = draw_values(hand, right_top, unseen, g.rules, throw_back=True)
+        return {"pool": (stock, f"the pool leaves {stock:.1f} on average"),
+                "right pile": (float(taken), f"the {right_top.symbol} leaves {taken}")}
     return Drill(
         kind="move", variant="big_table",
         question="Caller: draw! Do you take from the pool, from the pile on your right "
-                 f"({right_top.symbol}) or from your own pile ({own[0].symbol})?",
+                 f"({right_top.symbol}) or from your own pile ({own[0].symbol})? Right is a legal "
+                 "choice that leaves your hand costing least after your discard (the pool on "
+                 f"average over the cards you can't see), or one within {DRAW_MARGIN:g} point of it.",
         facts=(f"Hand {h}: {rank_name(size, plural=True)} are wild.",),
         rows=(Row("Your hand", hand), Row("Pile on your right", (right_top,)),
-              Row("Your own pile", tuple(own))), solve=solve,
-        look=f"Does the {right_top.symbol} help your hand, and whose pile may you take from?",
-        why="Take the right-hand pile's card only when it helps; your own pile is never yours "
-            "to take.", answer_kind="choice", choices=("pool", "right pile", "own pile"),
-        mistake="own pile", mistake_why="You can never take from your own pile.", game=g)
+              Row("Your own pile", tuple(own))), solve=lambda: None,
+        look=f"Whose piles may you take from, and what would the {right_top.symbol} change "
+             "after your discard?",
+        why="You take the pool's top card or your right neighbour's pile; your own pile is never "
+            "yours to take.", answer_kind="choice", choices=("pool", "right pile", "own pile"),
+        game=g, judges="play", values=values, margin=DRAW_MARGIN,
+        illegal={"own pile": "you can never take from your own pile."})
 
 
 @generator("BT-4")
@@ -118,18 +150,19 @@ def _(rng: Random, seed: int) -> Drill:
     g = _game(2, seed, [you, other], [pool.loose(1), pool.loose(1)], hand=h)
     hand = tuple(g.hands[0])
 
-    def solve() -> str:
-        return "call match" if Action("call match") in g.legal_actions(0) else "play on"
+    def solve() -> bool:
+        return Action("call match") in g.legal_actions(0)
     return Drill(
         kind="move", variant="big_table",
-        question="The cards are dealt. Do you call match now, or play on?",
+        question="The cards are dealt. May you call match now, before the first draw?",
         facts=(f"Hand {h}: {rank_name(size, plural=True)} are wild.",),
         rows=(Row("Your hand", hand),), solve=solve,
         look="Is every one of your cards in a meld?",
         why="Only a hand melded whole may call match, and a hand complete after the deal "
-            "may call at once.", answer_kind="choice", choices=("call match", "play on"),
-        mistake="play on" if solve() == "call match" else "call match",
-        mistake_why="Check every card: is each in a meld?", game=g)
+            "may call at once.", answer_kind="yes/no", choices=("yes", "no"),
+        mistake=not solve(),
+        mistake_why=("Every card of this hand is in a meld, so it may call match at once."
+                     if solve() else "Some card of this hand is in no meld."), game=g)
 
 
 @generator("BT-5")
@@ -143,7 +176,7 @@ def _(rng: Random, seed: int) -> Drill:
     piles = [pool.loose(1) for _ in range(players)]
     g = _game(players, seed, hands, piles, hand=h)
     g.apply("call match", player=0)
-    others = ", ".join(g.players[1:])
+    others = _names(g.players[1:])
 
     def solve() -> str:
         k = copy.deepcopy(g)
@@ -155,10 +188,11 @@ def _(rng: Random, seed: int) -> Drill:
         return "one more cycle"
     return Drill(
         kind="procedure", variant="big_table",
-        question=f"You called match after the deal. {others}: "
-                 + ("every hand is melded whole too, and they all call match. " if all_match else "")
-                 + "What happens next: one more draw and discard for the others, or is the hand "
-                   "scored now?",
+        question=(f"You called match after the deal, and so did {others}: every hand was melded "
+                  "whole. " if all_match else
+                  f"You called match after the deal; {others} did not. ")
+                 + "What happens next: one more draw and discard for the players who have not "
+                   "matched, or is the hand scored now?",
         facts=(f"Hand {h}, {players} players.",), rows=(Row("Your melds", tuple(hands[0])),),
         solve=solve, look="Has everybody matched, or are there players still to play?",
         why="After the first match the others get one more cycle; if everybody has matched "
@@ -226,11 +260,14 @@ def _(rng: Random, seed: int) -> Drill:
         return logged_count(k, r"shuffles (\d+) cards")
     return Drill(
         kind="count", variant="big_table",
-        question=f"The pool holds {left} card{'s' if left != 1 else ''} and all {players} players "
-                 "draw from it. How many cards does the caller shuffle into the new pool?",
-        facts=("The piles hold " + ", ".join(f"{g.players[i]} {n}" for i, n in enumerate(sizes))
-               + " cards.",),
-        rows=tuple(Row(f"{g.players[i]}'s pile, top", (g.piles[i][-1],)) for i in range(players)),
+        question=f"The pool holds {left} card{'s' if left != 1 else ''} and "
+                 f"{'both players draw' if players == 2 else f'each of the {players} players draws'}"
+                 " from it. How many cards does the caller shuffle into the new pool?",
+        facts=(f"{_whose(g.players[0]).capitalize()} pile holds {sizes[0]} cards"
+               + "".join(f", {_whose(g.players[i])} {n}" for i, n in enumerate(sizes) if i)
+               + ".",),
+        rows=tuple(Row(f"{_whose(g.players[i]).capitalize()} pile, top", (g.piles[i][-1],))
+                   for i in range(players)),
         solve=solve, look="Which card of each pile stays where it is?",
         why="Every pile but its top card goes into the new pool.", answer_kind="number",
         mistake=sum(sizes), mistake_why="The top card of each pile stays.", game=g)

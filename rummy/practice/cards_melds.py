@@ -18,31 +18,35 @@ from rummy.practice.deal import (
 )
 from rummy.practice.registry import Drill, Row, generator
 from rummy.search import best_arrangement, penalty
+from rummy.teach import as_number
 
 
 @generator("C-1")
 def _(rng: Random, seed: int) -> Drill:
-    players = rng.choice((3, 4)) if seed % 2 else rng.randint(5, 8)
+    packs_wanted = (1, 2, 3, 4)[seed % 4]
+    players = {1: 2, 2: rng.randint(3, 7), 3: rng.randint(8, 11), 4: 12}[packs_wanted]
     variant = "three_thirteen"
     g = new_game(variant, players=list(NAMES[:players]), seed=seed)
     card = Card(rng.randint(1, 13), rng.choice(SUITS))
     r, rules = pick_round(rng, variant, 2, 11)
     pool = Pool(rng, rules, g.packs)
-    pool.take([card, card])
-    hand = [card, card] + pool.loose(r, avoid=frozenset({card.rank}))
+    twice = min(g.packs, 2)
+    pool.take([card] * twice)
+    hand = [card] * twice + pool.loose(r + 2 - twice, avoid=frozenset({card.rank}))
     rng.shuffle(hand)
     packs = g.packs
     return Drill(
         kind="count", variant=variant,
         question=f"{players} players share this shoe. How many {card.symbol} does it hold?",
         facts=(f"Three Thirteen for {players} players, round {r}.",
-               f"Your hand holds {card.symbol} twice."),
+               f"Your hand holds {card.symbol} {'twice' if twice == 2 else 'once'}."),
         rows=(Row("Your hand", tuple(hand)),),
         solve=lambda: Counter(deck(g.packs, g.jokers))[card],
         look=f"How many packs are mixed for {players} players, and how often is each card in a pack?",
-        why=f"{players} players play with {packs} packs, and each pack holds every card once.",
-        answer_kind="number", mistake=1,
-        mistake_why="One pack holds each card once, but this game mixes several packs.")
+        why=f"{players} players play with {packs} pack{'s' if packs > 1 else ''}, and each pack "
+            "holds every card once.",
+        answer_kind="number", mistake=twice if twice != packs else packs + 1,
+        mistake_why="The cards in your hand are only some of the shoe: count the packs mixed.")
 
 
 @generator("C-2")
@@ -81,18 +85,32 @@ def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
     r, rules = pick_round(rng, variant, 1, 11, jokers=2)
     avoid = frozenset({r + 2})
-    rank = rng.choice([x for x in range(1, 14) if x not in avoid])
-    if rng.random() < 0.5:
-        cs = [Card(rank, s) for s in rng.sample(SUITS, 2)] + [JOKER]
-    else:
-        start = rng.randint(1, 11)
-        s = rng.choice(SUITS)
-        cs = [Card(start, s), JOKER, Card(start + 2, s)]
-        if any(c.rank in avoid for c in cs if c != JOKER):
-            cs = [Card(rank, s) for s in rng.sample(SUITS, 2)] + [JOKER]
+    ranks = [x for x in range(1, 14) if x not in avoid]
+    shape = ("set", "run", "far", "mixed")[seed % 4] if seed < 20 else rng.choice(
+        ("set", "run", "far", "mixed"))
+    s = rng.choice(SUITS)
+    cs: list[Card] = []
+    for _ in range(200):
+        rank = rng.choice(ranks)
+        if shape == "set":
+            cs = [Card(rank, t) for t in rng.sample(SUITS, 2)] + [JOKER]
+        elif shape == "run":
+            start = rng.randint(1, 11)
+            cs = [Card(start, s), JOKER, Card(start + 2, s)]
+        elif shape == "far":  # one suit, but too far apart for one joker to bridge
+            start = rng.randint(1, 9)
+            cs = [Card(start, s), JOKER, Card(start + rng.randint(3, 4), s)]
+        else:  # two ranks of two suits: no set and no run
+            other = rng.choice([x for x in ranks if abs(x - rank) > 2])
+            t = rng.choice([x for x in SUITS if x != s])
+            cs = [Card(rank, s), JOKER, Card(other, t)]
+        if not any(c.rank in avoid for c in cs if c != JOKER):
+            break
+    rng.shuffle(cs)
     return meld_question(variant, r, cs, rules,
-                         look="What can the joker stand for?",
-                         why="The joker fills the place the other two cards leave.")
+                         look="What card could the joker stand for here, if any?",
+                         why="A joker is wild in every round: it stands for any one card, but "
+                             "only one.")
 
 
 @generator("M-1")
@@ -132,8 +150,9 @@ def _(rng: Random, seed: int) -> Drill:
     elif shape == "suits":
         t = rng.choice([x for x in SUITS if x != s])
         cs = [Card(start, s), Card(start + 1, t), Card(start + 2, s)]
-    else:
-        cs = [Card(start, s), Card(start + 1, s), Card(start + 1, s), Card(start + 2, s)]
+    else:  # a rank twice (of another suit: one pack holds each card once)
+        t = rng.choice([x for x in SUITS if x != s])
+        cs = [Card(start, s), Card(start + 1, s), Card(start + 1, t), Card(start + 2, s)]
     return meld_question("gin_three", 1, cs, rules,
                          look="One suit? Ranks one after the other, none twice?",
                          why="A run needs one suit, consecutive ranks and no rank twice.")
@@ -164,9 +183,12 @@ def _(rng: Random, seed: int) -> Drill:
     w = r + 2
     suits = list(SUITS)
     rng.shuffle(suits)
-    shape = rng.choice(("one", "two", "none"))
+    shape = rng.choice(("one", "two", "none", "apart"))
     nat_rank = rng.choice([x for x in range(1, 14) if x != w])
-    if shape == "one":
+    if shape == "apart":  # two naturals too far apart for one wild to join
+        far = rng.choice([x for x in range(1, 14) if x != w and abs(x - nat_rank) > 2])
+        cs = [Card(nat_rank, suits[0]), Card(far, suits[1]), Card(w, suits[2])]
+    elif shape == "one":
         cs = [Card(nat_rank, suits[0]), Card(nat_rank, suits[1]), Card(w, suits[2])]
     elif shape == "two":
         cs = [Card(nat_rank, suits[0]), Card(w, suits[1]), Card(w, suits[2])]
@@ -192,7 +214,8 @@ def _(rng: Random, seed: int) -> Drill:
     else:
         cs = [Card(w, s) for s in rng.sample(SUITS, k)]
     return meld_question(variant, r, cs, rules,
-                         look=f"The cards are {rank_name(w, plural=True)}: are any of them natural?",
+                         look="Which of these cards are of this round's wild rank, and which "
+                              "are natural?",
                          why="A card of the wild rank is wild even in a set of its own rank.")
 
 
@@ -223,10 +246,19 @@ def _(rng: Random, seed: int) -> Drill:
     size = r + 2
     pool = Pool(rng, rules)
     ana = pool.complete(size)
-    you = pool.loose(size)
-    ben = pool.loose(size)
-    up = pool.loose(1)
-    top = pool.loose(1)
+    # some of your cards would fit Ana's melds, if lay-offs were allowed
+    fits = [c for c in pool.cards.elements() if not rules.is_wild(c) and any(
+        all(x.rank == c.rank for x in m.cards) or all(x.suit == c.suit for x in m.cards)
+        and c.rank in (min(x.rank for x in m.cards) - 1, max(x.rank for x in m.cards) + 1)
+        for m in best_arrangement(ana, rules).melds)]
+    k = rng.randint(1, min(2, len(set(fits)))) if fits else 0
+    chosen = rng.sample(sorted(set(fits), key=lambda c: c.index), k)
+    pool.take(chosen)
+    you = chosen + pool.loose(size - k, avoid=frozenset({c.rank for c in chosen}))
+    rng.shuffle(you)
+    ben = pool.loose(size, spread=False)
+    up = pool.loose(1, spread=False)
+    top = pool.loose(1, spread=False)
     g = new_game(variant, players=list(NAMES[:3]), seed=seed)
     g.arrange([you, ana, ben], up, top, round=r, dealer=0)
     g.apply("draw stock")  # Ana
@@ -236,16 +268,34 @@ def _(rng: Random, seed: int) -> Drill:
     g.apply("draw stock")  # you, last turn
     shown = dict(g.observe(0).shown).get(1, ())
     melds = [c for m in shown for c in m.cards]
+    hand = tuple(g.observe(0).hand)
+    throw = max(hand, key=lambda c: (rules.penalty_of(c), c.index))
+
+    def solve() -> int:
+        h = g.copy()
+        h.apply(f"discard {throw}")
+        return int(h.round_scores[-1][0])
     return Drill(
-        kind="judgement", variant=variant,
-        question="Ana went out and her melds lie open. May you add one of your cards to them?",
-        facts=(f"Round {r}: your last turn.",),
-        rows=(Row("Ana's melds", tuple(melds)), Row("Your hand", tuple(g.observe(0).hand))),
-        solve=lambda: any(a.verb == "lay off" for a in g.legal_actions(0)),
-        look="In this family, whose melds can your cards go into?",
-        why="Lay-offs belong to Gin (G-8); here only your own melds count.",
-        answer_kind="yes/no", choices=("yes", "no"), mistake=True,
-        mistake_why="Only Gin has lay-offs.", game=g)
+        kind="count", variant=variant,
+        question=f"Ana went out and her melds lie open. On your last turn you throw the "
+                 f"{throw.symbol}. How many points do your other cards cost?",
+        facts=(f"Round {r}: {rank_name(size, plural=True)} are wild.",),
+        rows=(Row("Ana's melds", tuple(melds)), Row("Your hand", hand)),
+        solve=solve,
+        look="Your cards that would fit Ana's melds: where may they go in this family?",
+        why="Nobody adds cards to another player's melds here; only your own melds "
+            "count, so every card outside them costs its points. Lay-offs belong to Gin.",
+        answer_kind="number", mistake=None, game=g,
+        explain=lambda given: _m6_why(given, solve()))
+
+
+def _m6_why(given: object, right: int) -> str | None:
+    """Why an M-6 count is wrong: too low, as if cards went onto Ana's melds."""
+    n = as_number(given)
+    if n is not None and n < right:
+        return (f"{given} is too low: every card outside your own melds counts, even one that "
+                "would fit Ana's melds, since you can't add cards to them.")
+    return None
 
 
 @generator("M-7")

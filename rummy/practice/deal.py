@@ -31,7 +31,7 @@ from rummy.variants import find_variant
 __all__ = [
     "NAMES", "Pool", "cards_text", "run_and_set", "round_rules", "pick_round",
     "play_out", "logged_count", "lowers_cost", "cards_answer", "meld_question",
-    "what_it_scores", "who_wins",
+    "what_it_scores", "who_wins", "draw_values",
 ]
 
 #: The players' names, the learner first.
@@ -236,6 +236,30 @@ def lowers_cost(hand: Sequence[Card], top: Card, rules: MeldRules, *,
     after = min(penalty([c for j, c in enumerate(with_top) if j != i], rules)
                 for i in range(len(with_top) if throw_back else len(hand)))
     return after < now
+
+
+def draw_values(hand: Sequence[Card], top: Card, unseen: Counter[Card], rules: MeldRules, *,
+                throw_back: bool = False) -> tuple[float, int]:
+    """What a draw leaves: (the hand's cost after a stock card and the best
+    discard, averaged over the ``unseen`` cards the stock may give; the cost
+    after taking ``top`` and the best discard, ``top`` itself only with
+    ``throw_back``).
+
+    >>> from rummy.cards import Card
+    >>> hand = [Card.parse(x) for x in "7h 8h Kc".split()]
+    >>> unseen = Counter({Card.parse("9h"): 1, Card.parse("2s"): 1})
+    >>> draw_values(hand, Card.parse("6h"), unseen, MeldRules())
+    (8.5, 0)
+    """
+    def best_after(cs: list[Card], keep: int | None) -> int:
+        return min(penalty(cs[:i] + cs[i + 1:], rules) for i in range(len(cs)) if i != keep)
+    total = count = 0
+    for c, k in unseen.items():
+        if k > 0:
+            total += best_after([*hand, c], None) * k
+            count += k
+    taken = best_after([*hand, top], None if throw_back else len(hand))
+    return total / count, taken
 
 
 def cards_answer(cs: Sequence[Card]) -> Any:

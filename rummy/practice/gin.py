@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from rummy.action import Action
-from rummy.cards import SUITS, Card
+from rummy.cards import SUITS, Card, deck
 from rummy.errors import GameError
 from rummy.game import new_game
 from rummy.melds import MeldRules
 from rummy.practice.deal import (
     Pool,
-    cards_answer,
     cards_text,
-    lowers_cost,
+    draw_values,
     meld_question,
     run_and_set,
 )
 from rummy.practice.registry import Drill, Row, generator
 from rummy.search import best_arrangement, penalty
+from rummy.teach import same_answer
 
 _GIN = MeldRules(max_set_size=4)
 
@@ -237,25 +238,94 @@ def _(rng: Random, seed: int) -> Drill:
         answer_kind="number", mistake=32, mistake_why="The upcard is not in the stock.", game=g)
 
 
-@generator("G-4")
-def _(rng: Random, seed: int) -> Drill:
+#: the moments of the first turn G-4 asks about: (what happened, what is asked)
+_UPCARD_STEPS = (
+    ((), "The upcard is turned. Who may take it first?"),
+    (("pass",), "The captain declines the upcard. Who may take it now?"),
+    (("pass", "pass"), "The captain and the box both decline the upcard. Who plays first, "
+                       "drawing from the stock?"),
+    (("take upcard", "discard"), "The captain takes the upcard and discards. Who takes the "
+                                 "next turn?"),
+)
+
+
+#: how many points a weaker legal first-turn choice may cost on average and still be right
+UPCARD_MARGIN = 1.0
+
+
+def _upcard_play(rng: Random, seed: int) -> Drill:
+    """G-4 as play: take the upcard or pass, weighed by the deadwood each leaves
+    (passing: the stock card you then draw, on average over the unseen cards)."""
     g = _upcard_position(rng, seed, helps=rng.random() < 0.5)
     hand = tuple(g.hands[g.captain])
     up = g.discards[-1]
-    right = "take upcard" if lowers_cost(hand, up, _GIN) else "pass"
+    unseen = Counter(deck(1))
+    unseen.subtract([*hand, up])
+
+    def values() -> dict[str, tuple[float, str]]:
+        stock, taken = draw_values(hand, up, unseen, _GIN)
+        return {"take upcard": (float(taken), f"the {up.symbol} leaves {taken}"),
+                "pass": (stock, f"passing and drawing from the stock leaves {stock:.1f} on "
+                                "average")}
     return Drill(
         kind="move", variant="gin_three",
-        question=f"You are the captain and speak first. Do you take the upcard {up.symbol} or pass?",
-        facts=("The box may take it if you pass.",),
-        rows=(Row("Your hand", hand), Row("Upcard", (up,))),
-        solve=lambda: "take upcard" if lowers_cost(tuple(g.hands[g.captain]), g.discards[-1], _GIN)
-        else "pass",
-        look=f"Does the {up.symbol} make a meld with your cards?",
-        why="Take the upcard only when it lowers your deadwood; otherwise pass, and the box "
-            "decides next.", answer_kind="choice", choices=("take upcard", "pass"),
-        mistake="pass" if right == "take upcard" else "take upcard",
-        mistake_why=(f"The {up.symbol} completes a meld." if right == "take upcard"
-                     else f"The {up.symbol} helps nothing."), game=g)
+        question=f"You are the captain and speak first. Do you take the upcard {up.symbol} or "
+                 "pass? Both are legal; right is the choice that leaves your deadwood lowest "
+                 "after your discard (passing: the stock card you then draw, on average over the "
+                 f"cards you can't see), or one within {UPCARD_MARGIN:g} point of it.",
+        facts=("If you pass, the box may take it; if the box passes too, you draw from the "
+               "stock.",),
+        rows=(Row("Your hand", hand), Row("Upcard", (up,))), solve=lambda: None,
+        look=f"What does your deadwood come to now, and what would the {up.symbol} change after "
+             "your discard?",
+        why="The captain may take the upcard first (then discards, not that card); passing "
+            "leaves it to the box, and then the captain draws from the stock.",
+        answer_kind="choice", choices=("take upcard", "pass"), game=g, judges="play",
+        values=values, margin=UPCARD_MARGIN)
+
+
+@generator("G-4")
+def _(rng: Random, seed: int) -> Drill:
+    if seed % 5 == 4:
+        return _upcard_play(rng, seed)
+    roles = [0, 1, 2]
+    rng.shuffle(roles)
+    pool = Pool(rng, _GIN)
+    box, cap = pool.loose(10, spread=False), pool.loose(10, spread=False)
+    g = _gin(seed, box, cap, pool.loose(1)[0], roles=roles)
+    steps, question = _UPCARD_STEPS[seed % 4] if seed < 20 else rng.choice(_UPCARD_STEPS)
+    h = copy.deepcopy(g)
+    for step in steps:
+        h.apply(step if step != "discard" else str(next(
+            a for a in h.legal_actions() if a.verb == "discard")))
+    up = g.discards[-1]
+    names = g.players
+    facts = (f"{names[g.box]} is in the box (dealt), {names[g.captain]} is captain, "
+             f"{names[g.advisor]} advises. The upcard is the {up.symbol}.",)
+    return Drill(
+        kind="move", variant="gin_three", question=question, facts=facts,
+        rows=(Row("Upcard", (up,)),), solve=lambda: names[h.to_act()[0]],
+        look="Which of the two playing roles speaks first about the upcard, and what does the "
+             "other one do then?",
+        why="The captain (the non-dealer) may take the upcard first; if the captain declines, "
+            "the box may; whoever takes it discards and the other takes a normal turn; if both "
+            "decline, the captain starts by drawing from the stock. The advisor never plays.",
+        answer_kind="choice", choices=tuple(names), mistake=names[g.advisor],
+        mistake_why="The advisor only advises: the captain and the box play the hand.", game=h,
+        explain=lambda given: _role_of(given, names, g))
+
+
+def _role_of(given: object, names: Sequence[str], g: Any) -> str | None:
+    """Why a name is the wrong answer to G-4: the role that player has."""
+    role = {names[g.box]: "the box", names[g.captain]: "the captain"}
+    for name, what in role.items():
+        if same_answer(name, given):
+            return f"{name} is {what} here: follow the order captain, then box, once more."
+    return None
+
+
+#: how many points of deadwood a weaker legal discard may leave and still be right
+DISCARD_MARGIN = 2
 
 
 @generator("G-5")
@@ -264,24 +334,24 @@ def _(rng: Random, seed: int) -> Drill:
     g.apply("take upcard")
     hand = tuple(g.hands[g.captain])
     taken = g.just_taken
+
+    def values() -> dict[str, tuple[float, str]]:
+        legal = [a.card for a in g.legal_actions() if a.verb == "discard"]
+        return {str(c): (float(p := penalty([x for x in hand if x != c], _GIN)),
+                         f"the {c.symbol} leaves {p}") for c in legal}
     return Drill(
         kind="move", variant="gin_three",
-        question=f"You took the {taken.symbol}. Which card do you discard?",
+        question=f"You took the {taken.symbol}. Which card do you discard? Any card but the one "
+                 "you took is legal; right is a discard that leaves your deadwood lowest, or "
+                 f"within {DISCARD_MARGIN} points of it.",
         facts=("You are the captain.",), rows=(Row("Your hand", hand, pick=True),),
-        solve=lambda: cards_answer(_best_gin_discards(g)),
+        solve=lambda: None,
         look="Which card can't you throw this turn, and which of the rest is left out of melds?",
-        why="Throw the card that leaves the least deadwood; the card you took can't go "
-            "straight back.", answer_kind="card", mistake=str(taken),
-        mistake_why=f"The {taken.symbol} can't go straight back.", game=g)
-
-
-def _best_gin_discards(g: Any) -> list[Card]:
-    """The discards that leave the least deadwood."""
-    hand = g.hands[g.turn]
-    legal = [a for a in g.legal_actions() if a.verb == "discard"]
-    pts = {a.card: penalty([c for c in hand if c != a.card], _GIN) for a in legal}
-    low = min(pts.values())
-    return [c for c, p in pts.items() if p == low]
+        why="A turn is draw (or take the discard), then discard; the card taken can't go "
+            "straight back, and the best discard leaves the least deadwood.",
+        answer_kind="card", game=g, judges="play", values=values, margin=DISCARD_MARGIN,
+        illegal={str(taken): f"the {taken.symbol} was just taken from the discard pile and "
+                             "can't go straight back."})
 
 
 @generator("G-6")
@@ -304,14 +374,13 @@ def _(rng: Random, seed: int) -> Drill:
     hand = tuple(g.hands[g.captain])
     return Drill(
         kind="move", variant="gin_three",
-        question=f"You drew the {drawn[0].symbol}. Knock or not?",
+        question=f"You drew the {drawn[0].symbol}. May you knock now (is it allowed)?",
         facts=("You are the captain; the knock limit is 10.",), rows=(Row("Your hand", hand),),
-        solve=lambda: "knock" if any(a.verb in ("knock", "gin") for a in g.legal_actions())
-        else "discard",
+        solve=lambda: any(a.verb in ("knock", "gin") for a in g.legal_actions()),
         look="Meld what you can and throw your worst card: how much deadwood is left?",
-        why="Knock only when, less one discard, at most 10 points of deadwood are left.",
-        answer_kind="choice", choices=("knock", "discard"),
-        mistake="discard" if can else "knock",
+        why="A player may knock when, less one discard, the hand melds leaving at most 10 points "
+            "of deadwood; knocking is never required.",
+        answer_kind="yes/no", choices=("yes", "no"), mistake=not can,
         mistake_why="Count the deadwood left after your best discard.", game=g)
 
 
@@ -348,7 +417,8 @@ def _(rng: Random, seed: int) -> Drill:
             str(plan[0].card) if plan else "none")
     return Drill(
         kind="move", variant="gin_three",
-        question="Ana knocked. Which of your cards do you lay off onto her melds?",
+        question="Ana knocked. Which cards of your deadwood (left after your own melds) can go "
+                 "onto her melds? Name them all.",
         facts=("You are the captain (Ben).",),
         rows=(Row("Ana's melds", melds), Row("Your hand", hand, pick=True)), solve=solve,
         look="Which of your cards would make one of Ana's melds longer?",
@@ -451,15 +521,23 @@ def _(rng: Random, seed: int) -> Drill:
     g = _after_a_hand(rng, seed)
     res = g.results[-1]
     adv = res.advisor
+    loser = next(s for s in range(3) if s not in (adv, res.winner))
+    who = (adv, res.winner, res.winner, loser, adv, res.winner)[seed % 6]
+    name = g.players[who]
     return Drill(
         kind="count", variant="gin_three",
-        question=f"{g.players[adv]} advised this hand. {g.players[res.winner]} won it with "
-                 f"{res.points}. How many points does {g.players[adv]} score?",
+        question=f"{g.players[adv]} advised this hand and {g.players[res.winner]} won it. How "
+                 f"many points does {name} score for this hand?",
         facts=tuple(res.sentences), rows=(),
-        solve=lambda: g.hand_scores[-1][adv],
-        look="Does the advisor play for points?", why="The advisor never scores.",
-        answer_kind="number", mistake=res.points,
-        mistake_why="The advisor helps the captain but shares nothing.", game=g)
+        solve=lambda: g.hand_scores[-1][who],
+        look=f"Which role did {name} have this hand, and which roles can score?",
+        why="The advisor never scores; the winner of the hand scores its points, kept in their "
+            "own total, and the loser scores nothing.",
+        answer_kind="number", mistake=res.points if who != res.winner else 0,
+        mistake_why=("The advisor helps the captain but shares nothing." if who == adv else
+                     "Only the winner of the hand scores; the other player's total stays."
+                     if who != res.winner else "The winner's points go to the winner's own "
+                     "total."), game=g)
 
 
 @generator("G-11")

@@ -26,7 +26,7 @@ from typing import Any
 from rummy import rulebook
 from rummy.cards import Card
 from rummy.rulebook import three_hints
-from rummy.teach import AnyOf, as_card, as_cards, same_answer, show_answer
+from rummy.teach import AnyOf, Question, as_number, same_answer, show_answer
 
 __all__ = ["Drill", "Feedback", "Row", "Generator", "generator", "generators", "drill"]
 
@@ -48,6 +48,11 @@ class Feedback:
     right: bool
     rule: str
     text: str
+    #: what judged the answer: "rule" (legal and right by the rules) or "play"
+    #: (a legal choice weighed against the best play)
+    judged: str = "rule"
+    #: False for an answer that could not be read (it is not a try)
+    counted: bool = True
 
 
 @dataclass(eq=False, kw_only=True)
@@ -82,10 +87,34 @@ class Drill:
     mistake_why: str = ""
     #: the engine the position lives in (arranged; a copy for each question)
     game: Any = field(default=None, repr=False)
+    #: what the drill judges: "rule" (an answer legal and right by the rules) or
+    #: "play" (the best play among legal choices, within ``margin``)
+    judges: str = "rule"
+    #: a play drill's choices, each with its expected points (lower is better)
+    #: and the words that say so ("the stock leaves 51.4 on average")
+    values: Callable[[], Mapping[str, tuple[float, str]]] | None = field(default=None, repr=False)
+    #: a play drill's choices the rules forbid, each with the reason (judged "rule")
+    illegal: Mapping[str, str] = field(default_factory=dict)
+    #: how many points a legal choice may cost more than the best and still be right
+    margin: float = 0.0
+    #: why a wrong answer is wrong, computed from the position (None: not known)
+    explain: Callable[[Any], str | None] | None = field(default=None, repr=False)
+    #: what a number answer counts ("points", "cards", ...), None: read from the question
+    unit: str | None = None
 
     def expected(self) -> Any:
-        """The answers the engine judges right for this position (computed now)."""
-        return self.solve()
+        """The answers the engine judges right for this position (computed now);
+        for a play drill every legal choice within ``margin`` of the best."""
+        if self.values is None:
+            return self.solve()
+        vals = self.values()
+        best = min(v for v, _w in vals.values())
+        ok = [k for k, (v, _w) in vals.items() if v - best <= self.margin + 1e-9]
+        return ok[0] if len(ok) == 1 else AnyOf(*ok)
+
+    def _question(self, want: Any) -> Question:
+        return Question(self.question, _with_synonyms(want), choices=self.choices,
+                        unit=self.unit)
 
     def an_answer(self) -> Any:
         """One right answer, as a learner would give it (the first of several)."""
@@ -100,38 +129,110 @@ class Drill:
         return (self.rule, self.question, self.facts,
                 tuple((r.label, tuple(map(str, r.cards))) for r in self.rows))
 
-    def _readable(self, given: Any) -> bool:
-        kind = self.answer_kind
-        if kind == "card":
-            return as_card(given) is not None
-        if kind == "cards":
-            return as_cards(given) is not None
-        return True
+    def _cite(self, text: str) -> str:
+        """``text`` naming the drill's own rule."""
+        text = text.strip()
+        return text if f"({self.rule})" in text else f"{text} ({self.rule})".strip()
+
+    def _choice_of(self, given: Any, options: Any) -> str | None:
+        """Which of ``options`` (choices or cards) ``given`` names, or None."""
+        q = self._question(AnyOf(*options))
+        given = q.resolve(given)
+        for k in options:
+            if same_answer(_with_synonyms(k), given, unit=q.unit or None):
+                return str(k)
+        return None
 
     def check(self, given: Any) -> Feedback:
-        """Judge ``given``; wrong answers get feedback that names the rule.
+        """Judge ``given``: right, or why it is wrong (computed from the position),
+        naming the rule; an answer that can't be read is not counted.  A play
+        drill (``judges == "play"``) takes every legal choice within ``margin``
+        of the best and says so with the numbers; a legal weaker choice is
+        judged as play (``judged == "play"``), never as a rule broken.
 
         >>> d = drill("M-1", seed=1)
-        >>> d.check("maybe").rule
-        'M-1'
+        >>> d.check("maybe").rule, d.check("maybe").counted
+        ('M-1', False)
         """
         want = self.expected()
-        if same_answer(want, given):
-            return Feedback(True, self.rule, f"Right: {show_answer(want)}. {self.why}".strip())
-        if not self._readable(given) or str(given).strip() == "":
-            how = {"card": "a card, such as 8♥ or 8h", "cards": "cards, such as 7♥ 8♥ 9♥"}
-            return Feedback(False, self.rule, f"Answer with {how.get(self.answer_kind, 'a word')} "
-                            f"({self.rule}).")
+        q = self._question(want)
+        if self.answer_kind == "choice" and self.choices:
+            readable = q.is_right(given) or self._choice_of(given, self.choices) is not None
+        else:
+            readable = q.readable(given)
+        if not readable:
+            how = {"card": "a card, such as 8♥ or 8h", "cards": "cards, such as 7♥ 8♥ 9♥",
+                   "number": "a number, such as 12", "yes/no": "yes or no"}
+            choose = f"one of: {', '.join(self.choices)}" if self.choices else "a word"
+            return Feedback(False, self.rule, f"Answer with {how.get(self.answer_kind, choose)} "
+                            f"({self.rule}).", counted=False)
+        if self.values is not None:
+            return self._check_play(given)
+        if q.is_right(given):
+            return Feedback(True, self.rule,
+                            self._cite(f"Right: {self._shown(want)}. {self.why}"))
         note = ""
-        if self.mistake is not None and same_answer(self.mistake, given):
-            note = " " + self.mistake_why
-        return Feedback(False, self.rule, f"Not quite ({self.rule}).{note} Look again: "
-                        f"{rulebook.rule(self.rule).text}.".replace("..", "."))
+        if self.explain is not None:
+            note = self.explain(q.resolve(given)) or ""
+        if not note and self.mistake is not None and same_answer(self.mistake, q.resolve(given)):
+            note = self.mistake_why
+        if not note:
+            note = q.check(given)[1].removeprefix("Not yet.").strip() if q.unit_clash(
+                str(given)) else _off(given, want)
+        return Feedback(False, self.rule, self._cite(f"Not quite. {note}"))
+
+    def _check_play(self, given: Any) -> Feedback:
+        assert self.values is not None
+        vals = self.values()
+        options = [*vals, *self.illegal]
+        choice = self._choice_of(given, options)
+        if choice is None:
+            return Feedback(False, self.rule, f"Answer with one of: {', '.join(options)} "
+                            f"({self.rule}).", counted=False)
+        if choice in self.illegal:
+            return Feedback(False, self.rule, self._cite(f"Not allowed: {self.illegal[choice]}"))
+        best_key = min(vals, key=lambda k: vals[k][0])
+        best = vals[best_key][0]
+        gap = vals[choice][0] - best
+        name = self._label
+        if len(vals) <= 3:
+            said = ", ".join(w for _v, w in vals.values())
+            legal = "both are legal" if len(vals) == 2 else "all are legal"
+        else:  # many choices (a discard): the one given and the best
+            said = ", ".join(dict.fromkeys((vals[choice][1], vals[best_key][1])))
+            legal = "any of these is legal"
+        if gap <= 1e-9:
+            others = [k for k in vals if k != choice]
+            close = min((vals[k][0] - best for k in others), default=0.0)
+            return Feedback(True, self.rule, self._cite(
+                f"Right: {said}; {legal}, and {name(choice)} is the best"
+                + (f", by {_num(close)}." if close > 1e-9 else ".") + f" {self.why}"),
+                judged="play")
+        if gap <= self.margin + 1e-9:
+            return Feedback(True, self.rule, self._cite(
+                f"Right: {said}; {legal}. {name(best_key).capitalize()} is better by {_num(gap)}, "
+                f"within the margin of {_num(self.margin)} this question allows. {self.why}"),
+                judged="play")
+        return Feedback(False, self.rule, self._cite(
+            f"Legal, but not the best play: {said}; {name(best_key)} is better by {_num(gap)}, "
+            f"more than the margin of {_num(self.margin)}."), judged="play")
+
+    def _label(self, key: str) -> str:
+        """A play drill's choice as a sentence names it: "the stock", "the K♦"."""
+        if self.answer_kind in ("card", "cards"):
+            return f"the {show_answer(key)}"
+        return {"take upcard": "taking the upcard", "pass": "passing"}.get(key, f"the {key}")
 
     def hints(self) -> tuple[str, str, str]:
         """Three hints in order: what to look at (a question), the rule that
         decides and why, then the answer."""
-        return three_hints(self.rule, self.look, self.why, f"The answer: {show_answer(self.expected())}.")
+        return three_hints(self.rule, self.look, self.why, f"The answer: {self._shown(self.expected())}.")
+
+    def _shown(self, want: Any) -> str:
+        """An answer as the learner reads it: a named choice in its own words."""
+        if self.answer_kind == "choice":
+            return " or ".join(map(str, want.answers)) if isinstance(want, AnyOf) else str(want)
+        return show_answer(want)
 
 
 #: What a generator is: ``(rng, seed) -> Drill`` without its rule and seed.
@@ -182,3 +283,53 @@ def drill(rule: str, seed: int = 0) -> Drill:
     if gen is None:
         raise ValueError(f"no drill for {rule!r}; rule ids are: {', '.join(sorted(_GENERATORS))}")
     return gen(seed)
+
+
+#: other words a learner uses for a drill's named choices ("pile" for the discard pile)
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "discard pile": ("pile", "the pile", "take it", "take the card", "take the discard",
+                     "from the discard pile", "the discard", "take from the pile", "discards",
+                     "draw from the discard pile", "draw from the pile", "take the top discard"),
+    "stock": ("the stock", "draw from the stock", "from the stock", "stock pile",
+              "draw a stock card", "the deck", "deck"),
+    "pool": ("the pool", "draw from the pool", "from the pool", "middle", "the middle pool",
+             "middle pool"),
+    "right pile": ("right", "the right pile", "right neighbour", "right neighbour's pile",
+                   "pile on my right", "the pile on my right", "from the right", "take it",
+                   "my right neighbour's pile"),
+    "own pile": ("own", "my own pile", "my pile", "mine", "my own"),
+    "take upcard": ("take it", "take", "upcard", "take the upcard", "the upcard", "yes"),
+    "pass": ("decline", "no", "don't take it", "leave it", "pass it"),
+    "call match": ("match", "match!", "call", "call it"),
+    "play on": ("play", "go on", "keep playing", "continue", "wait"),
+    "one more cycle": ("one more draw and discard", "one more draw/discard", "another cycle",
+                       "one more round of draw and discard", "play one more cycle",
+                       "one more", "another draw and discard", "more cycle"),
+    "scored now": ("scored", "score now", "scored at once", "it is scored now", "score it",
+                   "the hand is scored now", "the hand is scored"),
+    "knock": ("knock now", "i knock", "yes knock"),
+    "discard": ("don't knock", "do not knock", "no knock", "play on", "not knock"),
+    "nobody": ("no one", "no-one", "none", "no winner", "tie", "a tie", "nobody wins"),
+}
+
+
+def _with_synonyms(want: Any) -> Any:
+    """``want`` with the other words for each named choice it holds."""
+    if isinstance(want, AnyOf):
+        return AnyOf(*(_with_synonyms(a) for a in want.answers))
+    if isinstance(want, str) and want in SYNONYMS:
+        return AnyOf(want, *SYNONYMS[want])
+    return want
+
+
+def _off(given: Any, want: Any) -> str:
+    """A wrong answer said back: too high or too low for a number, else not the answer."""
+    n, w = as_number(given), as_number(want) if not isinstance(want, (AnyOf, bool)) else None
+    if n is not None and w is not None and n != w:
+        return f"{given} is too {'high' if n > w else 'low'} for this position."
+    return f"{given} is not the answer for this position."
+
+
+def _num(x: float) -> str:
+    """A number of points as feedback writes it: 2.6, 3 (no ".0")."""
+    return f"{x:.1f}".removesuffix(".0")

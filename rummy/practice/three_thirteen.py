@@ -3,6 +3,7 @@ Thirteen's own (TS-), Tre-tretton's (TR-) and the jokers variant's (TJ-)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from random import Random
 from typing import Any
@@ -15,8 +16,8 @@ from rummy.practice.deal import (
     NAMES,
     Pool,
     cards_answer,
+    draw_values,
     logged_count,
-    lowers_cost,
     meld_question,
     pick_round,
     play_out,
@@ -59,7 +60,7 @@ def _(rng: Random, seed: int) -> Drill:
         question=f"How many cards is each player dealt in round {r}?",
         facts=(f"{find_variant(variant).title}, round {r} of 11.",), rows=(),
         solve=lambda: len(g.hands[0]),
-        look="How does the number of cards grow from round 1, where each player gets 3?",
+        look="How many cards does round 1 deal, and by how many does that grow each round?",
         why=f"Round {r}: {r} + 2.", answer_kind="number", mistake=r,
         mistake_why="That is the round's number; each player gets two more.", game=g)
 
@@ -111,7 +112,7 @@ def _(rng: Random, seed: int) -> Drill:
     return Drill(
         kind="procedure", variant=variant, question=question,
         facts=(order + ".",), rows=(), solve=solve,
-        look=f"Who sits on {names[dealer]}'s left?",
+        look="Which way does the deal pass, and which way does play go from the dealer?",
         why="The deal passes to the left, and the player left of the dealer starts.",
         answer_kind="choice", choices=tuple(names), mistake=names[dealer],
         mistake_why="The dealer does not play first, and does not deal twice.", game=g)
@@ -158,6 +159,10 @@ def _draw_position(rng: Random, seed: int, variant: str, r: int, *,
     return g
 
 
+#: how many points a weaker legal draw may cost on average and still be right
+DRAW_MARGIN = 1.0
+
+
 @generator("TT-5")
 def _(rng: Random, seed: int) -> Drill:
     variant = rng.choice(("three_thirteen", "tre_tretton"))
@@ -165,24 +170,52 @@ def _(rng: Random, seed: int) -> Drill:
     g = _draw_position(rng, seed, variant, r, helps=rng.random() < 0.5)
     top = g.pile[-1]
     hand = tuple(g.hands[0])
+    wild = f"Round {r}: {rank_name(r + 2, plural=True)} are wild."
+    if seed % 3 == 0:  # the rule itself: a turn is draw, then discard, never throw-back
+        from_pile = (seed // 3) % 2 == 0 if seed < 30 else rng.random() < 0.5
+        h = g.copy()
+        h.apply("draw discard" if from_pile else "draw stock", player=0)
+        card = top if from_pile else h.drawn
+        shown = tuple(h.hands[0])
 
-    def solve() -> str:  # the card taken can't go back (TT-5)
-        return "discard pile" if lowers_cost(hand, top, g.rules) else "stock"
-    right = solve()
+        def may_throw() -> bool:
+            return any(a.card == card and a.verb in ("discard", "go out")
+                       for a in h.legal_actions(0))
+        where = "the discard pile" if from_pile else "the stock"
+        return Drill(
+            kind="move", variant=variant,
+            question=f"Your turn: you took the {card.symbol} from {where}. May you discard the "
+                     f"{card.symbol} now, to end your turn?",
+            facts=(wild,), rows=(Row("Your hand", shown),), solve=may_throw,
+            look="Where did the card come from, and what would throwing it straight back amount to?",
+            why="A turn is: draw from the stock or the discard pile, then discard; a card taken "
+                "from the discard pile can't go back the same turn (it would be a pass), but a "
+                "card drawn from the stock may be thrown.",
+            answer_kind="yes/no", choices=("yes", "no"), mistake=not may_throw(),
+            mistake_why=("A card taken from the discard pile can't be thrown back at once."
+                         if from_pile else "A card drawn from the stock may be thrown at once."),
+            game=h)
+    shoe = Counter(deck(g.packs, g.jokers))
+    shoe.subtract([*hand, top])
+
+    def values() -> dict[str, tuple[float, str]]:
+        stock, taken = draw_values(hand, top, shoe, g.rules)
+        return {"stock": (stock, f"the stock leaves {stock:.1f} on average"),
+                "discard pile": (float(taken), f"the {top.symbol} leaves {taken}")}
     return Drill(
         kind="move", variant=variant,
         question=f"Your turn. Do you draw from the stock or take the {top.symbol} from the "
-                 "discard pile?",
-        facts=(f"Round {r}: {rank_name(r + 2, plural=True)} are wild.",),
-        rows=(Row("Your hand", hand), Row("Discard pile", (top,))), solve=solve,
-        look=f"Does the {top.symbol} make a meld with your cards, and could you throw it back?",
-        why="Take the open card only when it lowers what your hand costs; a card taken "
-            "from the pile can't be thrown back this turn.",
-        answer_kind="choice", choices=("stock", "discard pile"),
-        mistake="stock" if right == "discard pile" else "discard pile",
-        mistake_why=(f"The {top.symbol} completes a meld." if right == "discard pile" else
-                     f"The {top.symbol} helps nothing, and you could not throw it back."),
-        game=g)
+                 "discard pile? Right is the choice that leaves your hand costing least after "
+                 f"your discard (the stock on average over the cards you can't see), or one "
+                 f"within {DRAW_MARGIN:g} point of it.",
+        facts=(wild,),
+        rows=(Row("Your hand", hand), Row("Discard pile", (top,))), solve=lambda: None,
+        look=f"What does your hand cost now, and what would the {top.symbol} change after "
+             "your discard?",
+        why=f"The {top.symbol} can't be thrown back this turn, so it is worth taking only when it "
+            "fits your melds; a stock card might.",
+        answer_kind="choice", choices=("stock", "discard pile"), game=g,
+        judges="play", values=values, margin=DRAW_MARGIN)
 
 
 def _out_position(rng: Random, seed: int, variant: str, r: int, **options: Any) -> Any:
@@ -258,7 +291,8 @@ def _(rng: Random, seed: int) -> Drill:
     g.apply("draw stock", player=0)
     return _throw_to_go_out(
         g, variant, r, shown=(Row("Ana's melds", tuple(ana)),),
-        question="Ana went out. On your last turn you drew a card: which card do you throw?",
+        question="Ana went out. On your last turn you drew a card: which card do you throw to "
+                 "complete your hand too?",
         look="Someone went out: is the round over for you, or can you still complete your hand?",
         why="Your last turn still counts: complete your hand and you score 0 too.",
         mistake_why="Throwing the {card} leaves cards out of your melds.")
@@ -481,19 +515,22 @@ def _(rng: Random, seed: int) -> Drill:
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
     g = new_game(variant, seed=seed)
-    r = rng.randint(1, 11)
-    dealer = rng.randrange(4)
-    _deal_loose(rng, g, r, round_rules(variant, r), dealer=dealer)
-    seats = ", ".join(g.players)
+    r = 1 + seed % 11
+    _deal_loose(rng, g, r, round_rules(variant, r), dealer=rng.randrange(4))
+    where = (("on your left", 1), ("across the table from you", 2), ("on your right", 3))
+    phrase, seat = where[seed % 3] if seed < 30 else rng.choice(where)
     return Drill(
         kind="procedure", variant=variant,
-        question=f"Round {r}: {g.players[dealer]} deals. Who plays first?",
-        facts=(f"The seats, clockwise: {seats}.",), rows=(),
-        solve=lambda: g.players[g.current_player],
-        look=f"Who sits on {g.players[dealer]}'s left?",
-        why="You face three computer players; play starts left of the dealer (TT-3).",
-        answer_kind="choice", choices=tuple(g.players), mistake=g.players[dealer],
-        mistake_why="The dealer plays last, not first.", game=g)
+        question=f"Round {r}: you play against three AI players. Which of them sits {phrase}?",
+        facts=("The AI players are named after their seats as seen from yours, at the bottom of "
+               "the table.",), rows=(),
+        solve=lambda: g.players[seat],
+        look="Picture the table from your chair: which seat is nearest each side of you, and "
+             "which one faces you?",
+        why="Three AI players sit around you: left, top (across) and right.",
+        answer_kind="choice", choices=tuple(g.players[1:]),
+        mistake=g.players[4 - seat] if seat != 2 else None,
+        mistake_why="Left and right are seen from your chair at the bottom of the table.", game=g)
 
 
 @generator("TJ-2")
@@ -569,21 +606,45 @@ def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
     r, rules = pick_round(rng, variant, 1, 11, jokers=4)
     w = r + 2
-    j = rng.randint(0, 3)
-    cs = [JOKER] * j + [Card(w, rng.choice(SUITS)) for _ in range(3 - j + rng.randint(0, 1))]
+    pool = Pool(rng, rules, 2, 4)
+    size = (2, 3, 3, 4)[seed % 4]
+    j = rng.randint(0, min(size, 4))
+    wilds = [c for c in pool.cards.elements() if c.rank == w and c != JOKER]
+    cs = [JOKER] * j + rng.sample(wilds, size - j)  # dealt from the shoe: no card too often
+    pool.take(cs)
+    rng.shuffle(cs)
     return meld_question(variant, r, cs, rules,
                          facts=("4 jokers in the game.",),
-                         look="Does this variant ask for a natural card in a meld?",
-                         why="Here wilds alone make a meld.")
+                         look="How many cards does any meld need, and does this variant ask for "
+                              "a natural card in one?",
+                         why="Here wilds alone make a meld, as long as there are at least three.")
 
 
 @generator("TJ-7")
 def _(rng: Random, seed: int) -> Drill:
     variant = "three_thirteen_jokers"
     r = rng.randint(1, 8)
-    return _throw_to_go_out(
-        _out_position(rng, seed, variant, r), variant, r,
-        question="You drew a card. Which card do you discard?",
-        look="Is there a discard that leaves every other card melded?",
-        why="A discard that leaves the whole hand melded goes out: here that is not optional.",
-        mistake_why="Keeping your hand open is not allowed when a discard goes out.")
+    g = _out_position(rng, seed, variant, r)
+    hand = tuple(g.hands[0])
+    outs = set(_go_outs(g))
+    # half the positions ask about a discard that goes out, half about one that doesn't
+    pick = sorted(outs if seed % 2 == 0 else set(hand) - outs, key=lambda c: c.index)
+    card = rng.choice(pick or sorted(hand, key=lambda c: c.index))
+
+    def goes_out() -> bool:
+        return any(a.card == card and a.verb == "go out" for a in g.legal_actions(0))
+    return Drill(
+        kind="move", variant=variant,
+        question=f"You drew a card and discard the {card.symbol}. Does the round end with "
+                 "your discard (you go out)?",
+        facts=(f"Round {r}: {rank_name(r + 2, plural=True)} are wild. You drew {g.drawn.symbol}.",),
+        rows=(Row("Your hand", hand),), solve=goes_out,
+        look=f"Without the {card.symbol}, can every other card of yours be melded?",
+        why=("A discard that leaves the whole hand melded goes out: here that is not optional, "
+             "and the round ends." if goes_out() else
+             f"Without the {card.symbol} your other cards are not all melded, so the round goes "
+             "on; a discard that left them all melded would go out, and that is not optional."),
+        answer_kind="yes/no", choices=("yes", "no"), mistake=not goes_out(),
+        mistake_why=("Going out is not a choice here: this discard leaves every card melded."
+                     if goes_out() else "Without that card your hand is not all melded."),
+        game=g)

@@ -40,7 +40,7 @@ def test_practice_app_by_keyboard_and_mouse(page, voila):
     page.keyboard.type(wrong)
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => /TT-6/.test(document.querySelector('{FEEDBACK}').innerText)")
-    assert "Not quite (TT-6)" in feedback(page)
+    assert "Not quite." in feedback(page) and "(TT-6)" in feedback(page)
 
     # three hints in order, by keyboard on the Hint button
     hint = page.locator("button.rummy-hint")
