@@ -557,8 +557,10 @@ _YOU_VERB = re.compile(r"\bYou( \([^)]*\))? ([a-z]+)\b")
 _AND_VERB = re.compile(r"(\bYou\b[^.;:!?]*? and )([a-z]+)\b")
 #: verbs the engines narrate with, in their third-person form
 _NARRATED = frozenset({"calls", "discards", "draws", "goes", "has", "holds", "is", "knocks",
-                       "lays", "matches", "passes", "plays", "scores", "takes", "throws",
-                       "wins"})
+                       "lays", "matches", "passes", "plays", "scores", "sits", "takes",
+                       "throws", "wins"})
+#: "You's" before the thing owned reads "your"; at the end of a clause, "yours"
+_YOURS = re.compile(r"\bYou's(?!\s+[a-z0-9])")
 
 
 def _verb(verb: str) -> str:
@@ -601,6 +603,10 @@ def second_person(line: str) -> str:
     'You have 3 cards and go out.'
     >>> second_person("You and Ben hold the same cards and Ben wins.")
     'You and Ben hold the same cards and Ben wins.'
+    >>> second_person("discard Js: it is Ana's turn, not You's")
+    "discard Js: it is Ana's turn, not yours"
+    >>> second_person("You has matched and sits out the rest of this hand")
+    'You have matched and sit out the rest of this hand'
     """
 
     def fix(m: re.Match[str]) -> str:
@@ -610,5 +616,5 @@ def second_person(line: str) -> str:
         verb = m.group(2)
         return m.group(1) + (_verb(verb) if verb in _NARRATED else verb)
 
-    out = _YOU_VERB.sub(fix, line.replace("You's", "your"))
+    out = _YOU_VERB.sub(fix, _YOURS.sub("yours", line).replace("You's", "your"))
     return _AND_VERB.sub(fix_and, out)
