@@ -35,24 +35,28 @@ table service) once the event is kept.  See ``docs/PROGRESS.md``.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 from rummy import rulebook
 
 __all__ = [
-    "BOX_DAYS", "TOP_BOX", "SOURCES", "DAY", "MAX_NAME",
+    "BOX_DAYS", "TOP_BOX", "SOURCES", "DAY", "MAX_NAME", "MAX_ID", "KEY_HEADER",
+    "new_key", "normal_key", "show_key", "fold", "use_key", "enrol", "current_key",
     "Event", "Mastery", "Summary", "Record", "ProgressError",
     "step", "mastery", "summary", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
-    "use_learner", "learner", "record", "pending", "on_learner", "on_event", "clock",
+    "use_learner", "learner", "label", "record", "pending", "on_learner", "on_event", "clock",
     "set_clock",
 ]
 
@@ -66,7 +70,13 @@ DAY = 86_400.0
 SOURCES = ("quiz", "exercise", "drill", "guided", "table")
 #: The longest learner name (as a seat's name at a shared table).
 MAX_NAME = 24
+#: The longest learner id (a hub user's whole name; a learner's own label is shorter).
+MAX_ID = 255
+#: The header a page or program sends a learner's key in (never in an address).
+KEY_HEADER = "X-Rummy-Learner-Key"
 _TEXT_MAX = 500
+#: Base32 characters of a learner key: 32 characters, 160 bits from :mod:`secrets`.
+_KEY_CHARS = 32
 
 
 class ProgressError(ValueError):
@@ -89,6 +99,65 @@ def normal_name(name: Any) -> str:
         raise ProgressError(f"a learner's name must be at most {MAX_NAME} printable characters, "
                             f"not {clean[:40]!r}")
     return clean
+
+
+def fold(name: Any) -> str:
+    """A name as names are compared: normalised, without case ("Ana" is "ana").
+
+    >>> fold(" ANA ") == fold("ana")
+    True
+    """
+    return normal_name(name).casefold()
+
+
+def _normal_id(learner: Any) -> str:
+    """A learner id: a learner's label, or a hub user's whole name (1 to
+    :data:`MAX_ID` printable characters)."""
+    if not isinstance(learner, str) or not learner.strip():
+        raise ProgressError(f"a learner must be a non-empty text, not {learner!r}")
+    clean = " ".join(learner.split())
+    if len(clean) > MAX_ID or not clean.isprintable():
+        raise ProgressError(f"a learner id must be at most {MAX_ID} printable characters")
+    return clean
+
+
+def new_key() -> str:
+    """A fresh learner key: 160 bits from :mod:`secrets`, 32 base32 characters
+    (no 0, 1, 8 or 9: it is read aloud and typed).
+
+    >>> k = new_key(); len(k), normal_key(k) == k, normal_key(show_key(k).lower()) == k
+    (32, True, True)
+    """
+    return base64.b32encode(secrets.token_bytes(_KEY_CHARS * 5 // 8)).decode()
+
+
+def normal_key(text: Any) -> str | None:
+    """A learner key as typed (any case, spaces and dashes anywhere) made
+    plain; None when it can't be a key.
+
+    >>> normal_key("abcd-efgh"), normal_key(None)
+    (None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    clean = "".join(text.split()).replace("-", "").upper()
+    if len(clean) != _KEY_CHARS or any(c not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+                                       for c in clean):
+        return None
+    return clean
+
+
+def show_key(key: str) -> str:
+    """The key as the recovery code a learner copies: groups of four.
+
+    >>> show_key("A" * 32)
+    'AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA'
+    """
+    return "-".join(key[i:i + 4] for i in range(0, len(key), 4))
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(b"rummy-learner\0" + key.encode()).hexdigest()
 
 
 def _text(value: Any) -> str:
@@ -120,7 +189,7 @@ class Event:
                                 "TT-7, M-4a or G-9")
         if self.source not in SOURCES:
             raise ProgressError(f"unknown source {self.source!r}: one of {', '.join(SOURCES)}")
-        return Event(normal_name(self.learner), self.rule, _text(self.asked),
+        return Event(_normal_id(self.learner), self.rule, _text(self.asked),
                      _text(self.answered), bool(self.right), bool(self.first), self.source,
                      float(self.when), self.id)
 
@@ -245,6 +314,13 @@ CREATE TABLE IF NOT EXISTS events (
     t REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_learner ON events (learner, t);
+CREATE TABLE IF NOT EXISTS learners (
+    learner TEXT PRIMARY KEY,
+    label TEXT NOT NULL,
+    fold TEXT NOT NULL UNIQUE,
+    key_digest TEXT UNIQUE,
+    made REAL NOT NULL
+);
 """
 _COLUMNS = "id, learner, rule, asked, answered, right, first, source, t"
 
@@ -285,6 +361,11 @@ class Record:
         self._lock = threading.Lock()
         import sqlite3  # here, not at import: the static site's Python has no sqlite3
 
+        # only its owner reads the record (a file made by an older kit was 0644)
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        for side in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            if side.exists():
+                os.chmod(side, 0o600)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                    timeout=60.0)
         self._db.execute("PRAGMA busy_timeout=60000")
@@ -292,6 +373,9 @@ class Record:
         self._db.execute("PRAGMA synchronous=FULL")
         with self._lock:
             self._db.executescript(_SCHEMA)
+        for side in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            if side.exists():
+                os.chmod(side, 0o600)
 
     def close(self) -> None:
         """Close the database (the record can't be read or written after)."""
@@ -365,12 +449,152 @@ class Record:
         return [Event(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
                       e.when, i) for e, i in zip(checked, ids, strict=True)]
 
-    def events(self, learner: str) -> list[Event]:
-        """Every event kept about ``learner``, oldest first."""
-        name = normal_name(learner)
+    # -- who the learners are ------------------------------------------------------------
+    def _owner(self, db: Any, name: str) -> str | None:
+        """The learner id a name stands for, compared without case: a
+        learner's label or id, else a name with events (kept before keys)."""
+        key = " ".join(name.split()).casefold()
+        row = db.execute("SELECT learner FROM learners WHERE fold = ? OR learner = ?",
+                         (key, " ".join(name.split()))).fetchone()
+        if row is not None:
+            return str(row[0])
+        for (who,) in db.execute("SELECT DISTINCT learner FROM events").fetchall():
+            if who.casefold() == key:
+                return str(who)
+        return None
+
+    def resolve(self, name: str) -> str | None:
+        """The learner id ``name`` stands for (a label in any case, or an id);
+        None: nobody of that name.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> _ = r.enrol("Ana")
+        >>> r.resolve("ANA"), r.resolve("Ben")
+        ('Ana', None)
+        """
         with self._lock:
+            return self._owner(self._db, name)
+
+    def enrol(self, label: str) -> tuple[str, str]:
+        """A new learner called ``label``: (their id, their key).  The key is
+        returned once, never kept (only its digest is): whoever holds it is
+        this learner.  A label already used here, in any case, is refused.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> who, key = r.enrol("Ana")
+        >>> who, r.learner_of(key), r.learner_of(new_key())
+        ('Ana', 'Ana', None)
+        >>> r.enrol("ana")
+        Traceback (most recent call last):
+        ...
+        rummy.progress.ProgressError: somebody already learns as 'ana' here: choose another name, or type your recovery code to continue as them
+        """
+        name = normal_name(label)
+        key = new_key()
+
+        def make(db: Any) -> str:
+            if self._owner(db, name) is not None:
+                raise ProgressError(f"somebody already learns as {name!r} here: choose another "
+                                    "name, or type your recovery code to continue as them")
+            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
+                       "VALUES (?,?,?,?,?)", (name, name, name.casefold(), _digest(key),
+                                              self.clock()))
+            return name
+
+        with self._lock:
+            return self._write(make), key
+
+    def learner_of(self, key: Any) -> str | None:
+        """The learner whose key this is (None: no learner here holds it)."""
+        plain = normal_key(key)
+        if plain is None:
+            return None
+        digest = _digest(plain)
+        with self._lock:
+            row = self._db.execute("SELECT learner, key_digest FROM learners WHERE "
+                                   "key_digest = ?", (digest,)).fetchone()
+        if row is None or not hmac.compare_digest(str(row[1]), digest):
+            return None
+        return str(row[0])
+
+    def reset_key(self, name: str) -> tuple[str, str]:
+        """A new key for the learner ``name`` (the teacher's act: the old key
+        no longer opens the record): (their id, the new key).  A name with
+        events from before keys were given gets its first key here.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> _, old = r.enrol("Ana")
+        >>> who, new = r.reset_key("ana")
+        >>> who, r.learner_of(old), r.learner_of(new)
+        ('Ana', None, 'Ana')
+        """
+        key = new_key()
+
+        def reset(db: Any) -> str:
+            who = self._owner(db, name)
+            if who is None:
+                raise ProgressError(f"nobody learns as {' '.join(str(name).split())[:40]!r} "
+                                    "here: the learners are the names in the class grid")
+            got = db.execute("UPDATE learners SET key_digest = ? WHERE learner = ?",
+                             (_digest(key), who))
+            if got.rowcount == 0:
+                label = normal_name(who[:MAX_NAME])
+                db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
+                           "VALUES (?,?,?,?,?)", (who, label, label.casefold(), _digest(key),
+                                                  self.clock()))
+            return who
+
+        with self._lock:
+            return self._write(reset), key
+
+    def hub_user(self, user: str) -> str:
+        """The learner id of a hub user: their whole hub name (a learner of a
+        hub is who the hub says, with no key of the kit); their label is the
+        name cut to :data:`MAX_NAME` characters, made unique here.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> a, b = "alexandra.konstantinopoulou@x.org", "alexandra.konstantinopoulos@x.org"
+        >>> r.hub_user(a) == a, r.hub_user(b) == b, r.label(a), r.label(b)
+        (True, True, 'alexandra.konstantinopou', 'alexandra.konstantinop 2')
+        """
+        who = _normal_id(user)
+
+        def make(db: Any) -> str:
+            if db.execute("SELECT 1 FROM learners WHERE learner = ?", (who,)).fetchone():
+                return who
+            base = normal_name(who[:MAX_NAME])
+            label, n = base, 1
+            while db.execute("SELECT 1 FROM learners WHERE fold = ?",
+                             (label.casefold(),)).fetchone():
+                n += 1
+                label = normal_name(f"{base[:MAX_NAME - 1 - len(str(n))]} {n}")
+            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
+                       "VALUES (?,?,?,NULL,?)", (who, label, label.casefold(), self.clock()))
+            return who
+
+        with self._lock:
+            return str(self._write(make))
+
+    def label(self, learner: str) -> str:
+        """The name people see for the learner id ``learner``."""
+        with self._lock:
+            row = self._db.execute("SELECT label FROM learners WHERE learner = ?",
+                                   (learner,)).fetchone()
+        return str(row[0]) if row is not None else learner[:MAX_NAME]
+
+    # -- their events -----------------------------------------------------------------
+    def events(self, learner: str) -> list[Event]:
+        """Every event kept about ``learner`` (a label in any case, or an id),
+        oldest first."""
+        name = _normal_id(learner)
+        with self._lock:
+            who = self._owner(self._db, name) or name
             rows = self._db.execute(f"SELECT {_COLUMNS} FROM events WHERE learner = ? "
-                                    "ORDER BY t, id", (name,)).fetchall()
+                                    "ORDER BY t, id", (who,)).fetchall()
         return [_event(r) for r in rows]
 
     def count(self) -> int:
@@ -379,17 +603,23 @@ class Record:
             return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
     def learners(self) -> list[str]:
-        """The names with events, sorted."""
+        """The learners with events (their ids), sorted."""
         with self._lock:
             rows = self._db.execute("SELECT DISTINCT learner FROM events ORDER BY learner")
             return [r[0] for r in rows.fetchall()]
 
     def erase(self, learner: str) -> int:
-        """Remove every event of ``learner`` (and nothing else); how many were removed."""
-        name = normal_name(learner)
+        """Remove every event of ``learner`` (a label in any case, or an id)
+        and their key (and nothing else); how many events were removed."""
+        name = _normal_id(learner)
+
+        def drop(db: Any) -> Any:
+            who = self._owner(db, name) or name
+            db.execute("DELETE FROM learners WHERE learner = ?", (who,))
+            return db.execute("DELETE FROM events WHERE learner = ?", (who,))
+
         with self._lock:
-            cur = self._write(lambda db: db.execute("DELETE FROM events WHERE learner = ?",
-                                                    (name,)))
+            cur = self._write(drop)
         return int(cur.rowcount)
 
     def mastery(self, learner: str) -> dict[str, Mastery]:
@@ -401,13 +631,15 @@ class Record:
         return summary(self.events(learner), self.clock())
 
     def grid(self, learners: Iterable[str]) -> list[dict[str, Any]]:
-        """One row per learner and rule seen: learner, rule, attempts,
-        right_first, box (for a teacher's class grid)."""
+        """One row per learner and rule seen: learner (the label people
+        see), rule, attempts, right_first, box (for a teacher's class grid)."""
         rows = []
         for name in learners:
-            for m in self.mastery(name).values():
+            who = self.resolve(name) or name
+            label = self.label(who)
+            for m in self.mastery(who).values():
                 if m.attempts:
-                    rows.append({"learner": normal_name(name), "rule": m.rule,
+                    rows.append({"learner": label, "rule": m.rule,
                                  "attempts": m.attempts, "right_first": m.right_first,
                                  "box": m.box})
         return rows
@@ -447,6 +679,7 @@ def default_record() -> Record:
 
 # -- who is learning in this kernel ------------------------------------------------------------
 _learner: str | None = None
+_key: str | None = None
 _pending: list[Event] = []
 _listeners: list[Callable[[str | None], None]] = []
 _event_listeners: list[Callable[[Event], None]] = []
@@ -472,10 +705,13 @@ def _kept(event: Event) -> Event:
 
 
 def use_learner(name: str | None) -> str | None:
-    """Make ``name`` the learner of this process (None: nobody yet); events
-    recorded while nobody was named are kept for them now.  Returns the name."""
-    global _learner
-    _learner = None if name is None else normal_name(name)
+    """Make the learner id ``name`` the learner of this process (None: nobody
+    yet); events recorded while nobody was named are kept for them now.
+    Returns the id.  Pages never call this with a typed name: they prove who
+    the learner is with a key (:func:`use_key`, :func:`enrol`)."""
+    global _learner, _key
+    _learner = None if name is None else _normal_id(name)
+    _key = None
     if _learner is not None and _pending:
         waiting = list(_pending)
         _pending.clear()
@@ -488,30 +724,65 @@ def use_learner(name: str | None) -> str | None:
     return _learner
 
 
+def use_key(key: Any) -> str | None:
+    """Learn as the learner whose key (or recovery code) ``key`` is; None,
+    and nothing changes, when no learner here holds it."""
+    global _key
+    who = default_record().learner_of(key)
+    if who is None:
+        return None
+    use_learner(who)
+    _key = normal_key(key)
+    return who
+
+
+def enrol(label: str) -> str:
+    """A new learner called ``label`` (:meth:`Record.enrol`), who learns in
+    this process from now on; returns their key, for the browser to keep."""
+    global _key
+    who, key = default_record().enrol(label)
+    use_learner(who)
+    _key = key
+    return key
+
+
+def current_key() -> str | None:
+    """The key of this process's learner, when a key named them (for the
+    learner's own page to show as a recovery code)."""
+    return _key if _learner is not None else None
+
+
 def on_learner(fn: Callable[[str | None], None]) -> None:
     """Call ``fn(name)`` whenever the learner of this process changes."""
     _listeners.append(fn)
 
 
 def learner() -> str | None:
-    """The learner of this process: the one named with :func:`use_learner`,
-    else the page's ``?learner=NAME`` (Voilà's ``QUERY_STRING``), else
-    ``$RUMMY_LEARNER``, else on a JupyterHub the server's hub user
-    (``$JUPYTERHUB_USER``), else None (nobody named yet).
+    """The learner of this process: the one a key named (:func:`use_key`,
+    :func:`enrol`, :func:`use_learner`), else on a JupyterHub the server's
+    hub user (``$JUPYTERHUB_USER``, their whole name), else None.  A name in
+    the page's address (``?learner=``) names nobody.
 
     >>> isinstance(learner(), (str, type(None)))
     True
     """
     if _learner is not None:
         return _learner
-    given = parse_qs(os.environ.get("QUERY_STRING", "").lstrip("?")).get("learner")
-    for raw in ([given[-1]] if given else []) + [os.environ.get("RUMMY_LEARNER", ""),
-                                                 os.environ.get("JUPYTERHUB_USER", "")]:
+    user = os.environ.get("JUPYTERHUB_USER", "").strip()
+    if user:
         try:
-            return normal_name(raw)
+            return _normal_id(user)
         except ProgressError:
-            continue
+            return None
     return None
+
+
+def label(name: str | None = None) -> str | None:
+    """The name people see for ``name`` (default: this process's learner)."""
+    who = name or learner()
+    if who is None:
+        return None
+    return default_record().label(who)
 
 
 def pending() -> list[Event]:
