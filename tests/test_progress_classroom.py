@@ -30,7 +30,7 @@ pytest.importorskip("ipywidgets")
 pytestmark = pytest.mark.usefixtures("own_data")
 
 
-def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
+def test_joining_a_shared_table_under_a_name_opens_nobodys_record(
         server: TableServer, monkeypatch: pytest.MonkeyPatch) -> None:
     api = server.api
     made = create_table(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
@@ -43,14 +43,12 @@ def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
     assert progress.pending()
     page.box.value = json.dumps({"token": "", "name": ""})  # the page kept no seat
     assert page.seat is not None
-    assert progress.learner() == "Ana"  # the seat's name, as the teacher's grid has it
-    assert [e.rule for e in progress.default_record().events("Ana")] == ["M-1"]
-    # the same browser opens the link again without a name: it returns to the seat,
-    # and learns as Ana
-    progress.use_learner(None)
+    # the seat's name is a label at the table, not a key to Ana's record
+    assert progress.learner() is None and progress.default_record().events("Ana") == []
+    # the same browser opens the link again without a name: it returns to the seat
     again = apps._shared({"table": code, "name": ""})
     again.box.value = json.dumps({"token": page.seat.game.token, "name": "Ana"})
-    assert again.seat.game.seat == page.seat.game.seat and progress.learner() == "Ana"
+    assert again.seat.game.seat == page.seat.game.seat and progress.learner() is None
     # a hook registered once the seat was found runs at once
     heard: list[str] = []
     again.on_seated(lambda seat: heard.append(seat.game.players[seat.game.seat]))

@@ -63,6 +63,11 @@ def test_nobody_named_the_name_box_appears_once_and_the_answers_wait():
     assert [(e.rule, e.right) for e in kept()] == [("C-2", False), ("C-2", True)]
     assert "rummy-who-asking" not in who.widget._dom_classes
     assert "data-learner='Ana'" in who.text.value
+    # the new key goes to the page, which keeps it in the browser
+    key = progress.current_key()
+    assert key and f"data-key='{key}'" in who.key_out.value
+    who.key_kept.click()
+    assert who.key_out.value == ""
     who.change.click()
     assert "rummy-who-changing" in who.widget._dom_classes
     who.name.value = ""
@@ -70,17 +75,73 @@ def test_nobody_named_the_name_box_appears_once_and_the_answers_wait():
     assert progress.learner() == "Learner"
 
 
-def test_the_page_keeps_and_fills_in_the_name():
+def test_the_page_keeps_the_key_and_gives_it_back_never_a_name():
     js = wp.LEARNER_JS
-    assert "localStorage" in js and "rummy-learner" in js and "data-learner" in js
+    assert "localStorage" in js and "rummy-learner-key" in js and "data-key" in js
     assert ".rummy-who-asking" in js and "rummy-who-changing" in js
+    assert "data-learner" not in js  # a name is never what the page gives back
 
 
-def test_learner_named_in_the_address(monkeypatch):
+def test_a_name_in_the_address_opens_nobodys_record(monkeypatch):
+    progress.default_record().add("Ben", "M-1", "q", "holding 9c 4s 6s", False)
     monkeypatch.setenv("QUERY_STRING", "learner=Ben")
     p = widgets.Progress()
-    assert p.learner == "Ben"
-    assert "data-learner='Ben'" in wp.who_is_learning().text.value
+    assert p.learner is None and "holding" not in p.map.value
+    assert p.erase_button.disabled and p.events_button.disabled
+    p.erase(confirmed=True)
+    assert len(kept("Ben")) == 1
+
+
+def test_typing_anothers_name_in_any_case_is_refused():
+    _, ana_key = progress.default_record().enrol("Ana")
+    progress.default_record().add("Ana", "M-1", "q", "a", True)
+    who = wp.who_is_learning()
+    for typed in ("Ana", "ana", " ANA "):
+        who.name.value = typed
+        who.ok.click()
+        assert progress.learner() is None and "already learns as" in who.message.value
+    assert len(kept("Ana")) == 1
+
+
+def test_the_browsers_key_brings_the_learner_back_and_a_wrong_one_is_forgotten():
+    _, key = progress.default_record().enrol("Ana")
+    who = wp.who_is_learning()
+    who.key_in.value = progress.new_key()  # what another browser or a stale page holds
+    who.key_go.click()
+    assert progress.learner() is None and "data-forget" in who.key_out.value
+    who.key_in.value = key
+    who.key_go.click()
+    assert progress.learner() == "Ana" and who.key_in.value == ""
+
+
+def test_the_recovery_code_and_its_qr_continue_on_another_device():
+    who = wp.who_is_learning()
+    who.name.value = "Ana"
+    who.ok.click()
+    p = widgets.Progress()
+    code = p.show_code()
+    assert code == progress.show_key(progress.current_key())
+    assert code in p.recovery.value and "<svg" in p.recovery.value
+    progress.use_learner(None)  # another device: nobody yet
+    who.code.value = "AAAA-" + code[5:]  # a wrong code
+    who.resume.click()
+    assert progress.learner() is None and "not known here" in who.message.value
+    who.code.value = code.lower()
+    who.resume.click()
+    assert progress.learner() == "Ana"
+
+
+def test_erasing_my_record_drops_the_browsers_key():
+    who = wp.who_is_learning()
+    who.name.value = "Ana"
+    who.ok.click()
+    key = progress.current_key()
+    progress.record("M-1", "q", "a", True, source="quiz")
+    p = widgets.Progress()
+    p.erase(confirmed=True)
+    assert kept("Ana") == [] and progress.learner() is None
+    assert "data-forget" in who.key_out.value
+    assert progress.default_record().learner_of(key) is None
 
 
 def test_guided_moves_are_kept_with_their_rules():
@@ -164,7 +225,8 @@ def test_the_map_follows_the_learner_named_later():
     p = widgets.Progress()
     assert p.learner is None and p.erase_button.disabled
     progress.default_record().add("Cleo", "M-1", "q", "a", True, source="drill")
-    wp.who_is_learning().confirm("Cleo")
+    _, key = progress.default_record().reset_key("Cleo")  # the teacher gives Cleo a key
+    wp.who_is_learning().recover(key)
     assert "Cleo: 0 of 58 rules mastered, 0 due" in p.map.value
     assert "practising: 1 try" in p.map.value
 
