@@ -26,9 +26,11 @@ from tests.servers import KEY, TableServer, new_table
 TEACHER = {"X-Rummy-Teacher-Key": KEY}
 
 
-def fill(data: Path) -> None:
-    """What the learners' kernels keep in this server's data folder."""
+def fill(data: Path) -> dict[str, str]:
+    """What the learners' kernels keep in this server's data folder; the
+    learners' keys (their browsers keep them)."""
     r = Record(data / "progress.sqlite3", clock=lambda: 1000.0)
+    keys = {name: r.enrol(name)[1] for name in ("Ana", "Ben", "Cleo")}
     r.add("Ana", "BT-3", "your move", "draw own pile", False, source="table")
     r.add("Ana", "BT-3", "q", "draw pool", True, first=False, source="drill")
     r.add("Ana", "M-1", "q", "a", True, source="quiz")
@@ -36,6 +38,11 @@ def fill(data: Path) -> None:
     r.add("Cleo", "TT-7", "q", "a", True, source="quiz")  # not at the first table
     r.add("Eve", "C-2", "q", "a", True, source="quiz")  # at no table of this server
     r.close()
+    return keys
+
+
+def mine(name: str, keys: dict[str, str]) -> dict[str, str]:
+    return {"X-Rummy-Learner-Key": keys[name]}
 
 
 def raw_get(s: TableServer, path: str, headers: dict[str, str] | None = None
@@ -170,37 +177,50 @@ def test_class_grid_as_csv_and_across_a_restart(server):
                                   {"Sec-Fetch-Site": "cross-site"},
                                   {"Origin": "null"}])
 def test_a_cross_site_page_can_neither_read_nor_borrow(server, site):
-    fill(server.data)
+    keys = fill(server.data)
     made, joined, _, _ = two_tables(server)
     code, token = made["code"], joined[1]["token"]
+    ben = mine("Ben", keys)
     # another site's page, even with the right key or token (or a cookie): refused
     for path, headers in ((f"/tables/{code}/progress", {**TEACHER, "Cookie": f"key={KEY}"}),
                           ("/progress?format=csv", TEACHER),
-                          (f"/tables/{code}/progress/me", {"X-Rummy-Token": token})):
+                          (f"/tables/{code}/progress/me", {"X-Rummy-Token": token, **ben}),
+                          ("/progress/me", ben)):
         status, answer, text = raw_get(server, path, {**headers, **site})
         assert status == 403 and "refused" in text, (path, text)
         assert not any(k.lower().startswith("access-control-allow") for k in answer)
         assert "Ben" not in text and "G-9" not in text
+    for method, path, body in (("DELETE", "/progress/me", None),
+                               ("POST", "/progress/key", {"learner": "Ben"})):
+        status, out = server.call(method, path, body, headers={
+            **ben, **TEACHER, **site, "Content-Type": "application/json"})
+        assert status == 403 and "refused" in out["error"], (path, out)
+    assert len(Record(server.data / "progress.sqlite3").events("Ben")) == 1
     # the same requests from the server's own page are answered
     own = {"Origin": f"http://127.0.0.1:{server.port}", "Sec-Fetch-Site": "same-origin"}
     assert get(server, f"/tables/{code}/progress", {**TEACHER, **own})[0] == 200
-    assert get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": token, **own})[0] == 200
+    assert get(server, f"/tables/{code}/progress/me",
+               {"X-Rummy-Token": token, **ben, **own})[0] == 200
+    assert get(server, "/progress/me", {**ben, **own})[0] == 200
 
 
 def test_a_learner_sees_only_their_own_rows(server):
-    fill(server.data)
+    keys = fill(server.data)
     made, joined, made2, joined2 = two_tables(server)
     code = made["code"]
-    status, mine = get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": joined[1]["token"]})
-    assert status == 200 and mine["learner"] == "Ben" and mine["learners"] == ["Ben"]
-    assert mine["rows"] == [GRID[2]]
+    status, got = get(server, f"/tables/{code}/progress/me",
+                      {"X-Rummy-Token": joined[1]["token"], **mine("Ben", keys)})
+    assert status == 200 and got["learner"] == "Ben" and got["learners"] == ["Ben"]
+    assert got["rows"] == [GRID[2]]
     # the teacher key and the spectator token are not a seat's token
     for token in (KEY, made["spectator_token"]):
-        status, body = get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": token})
+        status, body = get(server, f"/tables/{code}/progress/me",
+                           {"X-Rummy-Token": token, **mine("Ben", keys)})
         assert status == 400 and "seat's token" in body["error"]
     # another table's seat, a wrong token, none
     for headers in ({"X-Rummy-Token": joined2[0]["token"]}, {"X-Rummy-Token": "wrong" * 6}, {}):
-        status, body = get(server, f"/tables/{code}/progress/me", headers)
+        status, body = get(server, f"/tables/{code}/progress/me", {**headers,
+                                                                    **mine("Ben", keys)})
         assert status == 403 and "token" in body["error"]
     # a token in the address is refused, even a right one, and not echoed
     status, body = get(server, f"/tables/{code}/progress/me?token={joined[1]['token']}")
@@ -213,9 +233,9 @@ def test_a_learner_sees_only_their_own_rows(server):
                {"X-Rummy-Token": joined[1]["token"]})[0] == 404
     again = server.restart()
     try:
-        status, mine = get(again, f"/tables/{code}/progress/me",
-                           {"X-Rummy-Token": joined[0]["token"]})
-        assert status == 200 and mine["rows"] == GRID[:2]
+        status, got = get(again, f"/tables/{code}/progress/me",
+                          {"X-Rummy-Token": joined[0]["token"], **mine("Ana", keys)})
+        assert status == 200 and got["rows"] == GRID[:2]
     finally:
         again.stop()
 
@@ -256,7 +276,7 @@ def test_teacher_may_see_checks_the_key_as_the_service_does(tmp_path: Path, monk
 
 
 def test_class_grid_and_own_rows_in_process(tmp_path: Path) -> None:
-    fill(tmp_path)
+    keys = fill(tmp_path)
     rec = Record(tmp_path / "progress.sqlite3")
     svc = TableService(Store(tmp_path / "t.sqlite3"), teacher_key=KEY)
     made = svc.create("big_table", ["human", "human", "greedy"], speed=10, teacher_key=KEY)
@@ -265,7 +285,10 @@ def test_class_grid_and_own_rows_in_process(tmp_path: Path) -> None:
     assert class_grid(svc, KEY, record=rec)["learners"] == ["Ana", "Ben"]
     with pytest.raises(Forbidden):
         class_grid(svc, ana["token"], made["code"], record=rec)
-    assert own_rows(svc, made["code"], ben["token"], record=rec)["rows"] == [GRID[2]]
+    assert own_rows(svc, made["code"], ben["token"], keys["Ben"], record=rec)["rows"] == \
+        [GRID[2]]
+    with pytest.raises(Forbidden, match="key"):  # a seat's name is no key to a record
+        own_rows(svc, made["code"], ben["token"], record=rec)
     rec.close()
     svc.store.close()
 

@@ -32,6 +32,11 @@ USERS: dict[str, dict[str, Any]] = {
     "tok-dora-0123456789": {"name": "dora", "scopes": [HUB_ACCESS]},
     "tok-gus-0123456789": {"name": "gus", "scopes": [HUB_ACCESS]},  # his kernels send events
     "tok-hana-0123456789": {"name": "hana", "scopes": [HUB_ACCESS]},
+    # two users whose names begin alike for more than a seat's 24 characters
+    "tok-alex1-0123456789": {"name": "alexandra.konstantinopoulou@school.example.org",
+                             "scopes": [HUB_ACCESS]},
+    "tok-alex2-0123456789": {"name": "alexandra.konstantinopoulos@school.example.org",
+                             "scopes": [HUB_ACCESS]},
     # signed in to the hub, but the hub does not let her use this service
     "tok-eve-0123456789": {"name": "eve", "scopes": ["access:servers!user=eve"]},
 }
@@ -355,6 +360,20 @@ def test_a_learners_events_reach_the_teachers_grid_under_their_hub_name(svc: Hub
     status, out = svc.call("GET", f"/tables/{code}/progress", user="ben")
     assert status == 403 and "only a teacher" in out["error"]
     assert [e.rule for e in service_events(svc, "ana")] == ["M-1", "BT-3", "BT-3"]
+
+
+def test_hub_users_whose_names_begin_alike_are_two_learners(svc: HubService) -> None:
+    a = "alexandra.konstantinopoulou@school.example.org"
+    b = "alexandra.konstantinopoulos@school.example.org"
+    assert svc.call("POST", "/progress/events", {"events": [one_event("M-1", True)]},
+                    user=a)[0] == 200
+    assert svc.call("POST", "/progress/events", {"events": [one_event("G-9", False)]},
+                    user=b)[0] == 200
+    assert [e.rule for e in service_events(svc, a)] == ["M-1"]
+    assert [e.rule for e in service_events(svc, b)] == ["G-9"]
+    status, got = svc.call("GET", "/progress/me", user=b)
+    assert status == 200 and [r["rule"] for r in got["rows"]] == ["G-9"]
+    assert len(got["learner"]) <= 24 and "M-1" not in str(got)
 
 
 def test_events_are_never_kept_for_a_name_in_the_body(svc: HubService) -> None:
