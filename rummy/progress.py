@@ -64,7 +64,7 @@ __all__ = [
     "MASTERED_POSITIONS", "MASTERED_STABILITY", "MAX_NAME", "MAX_ID", "KEY_HEADER",
     "new_key", "normal_key", "show_key", "fold", "use_key", "enrol", "current_key",
     "Event", "Mastery", "Summary", "Record", "ProgressError",
-    "step", "mastery", "summary", "due_first", "summary_line", "normal_name",
+    "step", "mastery", "summary", "due_first", "grid_rows", "most_missed", "GRID_COLUMNS", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
     "use_learner", "learner", "label", "record", "pending", "on_learner", "on_event", "clock",
     "set_clock",
@@ -794,19 +794,73 @@ class Record:
         """``learner``'s :class:`Summary` now (by this record's clock)."""
         return summary(self.events(learner), self.clock())
 
-    def grid(self, learners: Iterable[str]) -> list[dict[str, Any]]:
-        """One row per learner and rule seen: learner (the label people
-        see), rule, attempts, right_first, box (for a teacher's class grid)."""
+    def grid(self, learners: Iterable[str], now: float | None = None) -> list[dict[str, Any]]:
+        """One row per learner and rule met (for a teacher's class grid and
+        its CSV): :data:`GRID_COLUMNS`, rules and play apart, predicted
+        recall at ``now`` (default: this record's clock)."""
+        at = self.clock() if now is None else now
         rows = []
         for name in learners:
             who = self.resolve(name) or name
-            label = self.label(who)
-            for m in self.mastery(who).values():
-                if m.attempts:
-                    rows.append({"learner": label, "rule": m.rule,
-                                 "attempts": m.attempts, "right_first": m.right_first,
-                                 "box": m.box})
+            rows += grid_rows(self.label(who), self.events(who), at)
         return rows
+
+
+#: The columns of a class grid row (:meth:`Record.grid`, the CSV).
+GRID_COLUMNS = ("learner", "rule", "attempts", "right_first", "days", "recall", "status",
+                "due", "last_wrong", "play_attempts", "play_right_first")
+
+
+def grid_rows(label: str, events: Iterable[Event], now: float) -> list[dict[str, Any]]:
+    """The class grid's rows of one learner (``label``) from their events:
+    per rule met, attempts and right at the first try judged by the rules,
+    the days practised, FSRS's predicted recall at ``now`` (0-1, 2 decimals),
+    the status, when it is due (seconds since the epoch), the last wrong
+    answers (`` | ``-separated), and the events judged as play apart.
+
+    >>> [r["rule"] for r in grid_rows("Ana", [Event("Ana", "M-1", "q", "a", False)], 0.0)]
+    ['M-1']
+    """
+    rows = []
+    for m in mastery(events).values():
+        if not (m.attempts or m.play_attempts):
+            continue
+        recall = m.recall(now)
+        rows.append({"learner": label, "rule": m.rule, "attempts": m.attempts,
+                     "right_first": m.right_first, "days": len(m.days),
+                     "recall": None if recall is None else round(recall, 2),
+                     "status": m.status, "due": m.due_at,
+                     "last_wrong": " | ".join(m.wrong), "play_attempts": m.play_attempts,
+                     "play_right_first": m.play_right_first})
+    return rows
+
+
+def most_missed(events: Iterable[Event], top: int = 5) -> list[dict[str, Any]]:
+    """The rules a class missed most (wrong answers judged by the rules), each
+    with the commonest wrong answer: ``[{"rule", "wrong", "learners",
+    "commonest", "times"}]``, most missed first.
+
+    >>> ev = [Event(w, "TT-5", "q", a, False) for w, a in
+    ...       (("Ana", "draw stock"), ("Ben", "draw stock"), ("Ben", "pass"))]
+    >>> most_missed(ev)
+    [{'rule': 'TT-5', 'wrong': 3, 'learners': 2, 'commonest': 'draw stock', 'times': 2}]
+    """
+    from collections import Counter
+
+    wrong: dict[str, Counter[str]] = {}
+    who: dict[str, set[str]] = {}
+    for e in events:
+        if e.right or e.judged != "rule":
+            continue
+        wrong.setdefault(e.rule, Counter())[e.answered] += 1
+        who.setdefault(e.rule, set()).add(e.learner)
+    out = []
+    for rule, answers in wrong.items():
+        answer, times = answers.most_common(1)[0]
+        out.append({"rule": rule, "wrong": sum(answers.values()), "learners": len(who[rule]),
+                    "commonest": answer, "times": times})
+    out.sort(key=lambda r: (-r["wrong"], -r["learners"], r["rule"]))
+    return out[:top]
 
 
 def _wall_clock() -> float:

@@ -8,8 +8,11 @@ names they joined a table with.  Endpoints::
     GET /rummy/api/progress[?format=csv]                (X-Rummy-Teacher-Key)
         the class grid of every learner seated at this server's tables (each
         name once; finished and closed tables count until they expire): one
-        row per learner and rule seen (learner, rule, attempts, right_first,
-        box); CSV (pandas) with format=csv
+        row per learner and rule met (learner, rule, attempts, right_first,
+        days, recall, status, due, last_wrong, play_attempts,
+        play_right_first: rules and play apart), and "missed": the rules the
+        class missed most with the commonest wrong answer; CSV (pandas) with
+        format=csv
     GET /rummy/api/tables/CODE/progress[?format=csv]    (X-Rummy-Teacher-Key)
         the same for the learners seated at table CODE
     GET /rummy/api/progress/me                          (X-Rummy-Learner-Key)
@@ -63,8 +66,8 @@ from tableserver.tables import normal_code
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
            "hub_events", "key_learner", "reset_key", "COLUMNS", "EVENT_KEYS", "MAX_EVENTS"]
 
-#: The columns of the class grid, in order.
-COLUMNS = ("learner", "rule", "attempts", "right_first", "box")
+#: The columns of the class grid, in order (:data:`rummy.progress.GRID_COLUMNS`).
+COLUMNS = progress.GRID_COLUMNS
 
 #: Query parameters that would put a secret in an address: always refused.
 _SECRET_PARAMS = ("teacher_key", "key", "admin_token", "admin", "token", "watch",
@@ -103,9 +106,16 @@ def class_grid(service: TableService, key: Any, code: Any = None,
 def _grid(code: str | None, learners: list[str], record: progress.Record | None = None
           ) -> dict[str, Any]:
     rec = record if record is not None else progress.default_record()
-    labels = list(dict.fromkeys(rec.label(rec.resolve(n) or n) for n in learners))
-    return {"code": code, "learners": labels, "columns": list(COLUMNS),
-            "rows": rec.grid(learners)}
+    ids = list(dict.fromkeys(rec.resolve(n) or n for n in learners))
+    now = rec.clock()
+    rows: list[dict[str, Any]] = []
+    everything: list[progress.Event] = []
+    for who in ids:
+        events = rec.events(who)
+        everything += events
+        rows += progress.grid_rows(rec.label(who), events, now)
+    return {"code": code, "learners": [rec.label(who) for who in ids],
+            "columns": list(COLUMNS), "rows": rows, "missed": progress.most_missed(everything)}
 
 
 def key_learner(key: Any, record: progress.Record | None = None) -> str:
@@ -241,7 +251,7 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     """The grid as CSV (pandas), with its header even when empty.
 
     >>> print(to_csv([]).strip())
-    learner,rule,attempts,right_first,box
+    learner,rule,attempts,right_first,days,recall,status,due,last_wrong,play_attempts,play_right_first
     """
     import pandas as pd
 

@@ -203,11 +203,20 @@ def test_record_with_a_bad_rule_raises_and_keeps_nothing():
 def test_grid_rows_per_learner_and_rule(tmp_path):
     r = Record(tmp_path / "p.sqlite3", clock=lambda: 0.0)
     r.add("Ana", "TT-7", "q", "a", True, source="quiz")
-    r.add("Ana", "TT-7", "q", "a", False, source="quiz")
+    r.add("Ana", "TT-7", "q", "wrong one", False, source="quiz")
+    r.add("Ana", "TT-5", "q", "pool", False, source="drill", judged="play")
     r.add("Ben", "G-9", "q", "a", True, source="table")
-    assert r.grid(["Ana", "Ben", "Cleo"]) == [
-        {"learner": "Ana", "rule": "TT-7", "attempts": 2, "right_first": 1, "box": 1},
-        {"learner": "Ben", "rule": "G-9", "attempts": 1, "right_first": 1, "box": 1}]
+    rows = r.grid(["Ana", "Ben", "Cleo"], now=DAY)
+    assert [{k: v for k, v in row.items() if k not in ("recall", "due")} for row in rows] == [
+        {"learner": "Ana", "rule": "TT-5", "attempts": 0, "right_first": 0, "days": 0,
+         "status": "not seen", "last_wrong": "", "play_attempts": 1, "play_right_first": 0},
+        {"learner": "Ana", "rule": "TT-7", "attempts": 2, "right_first": 1, "days": 1,
+         "status": "practising", "last_wrong": "wrong one", "play_attempts": 0,
+         "play_right_first": 0},
+        {"learner": "Ben", "rule": "G-9", "attempts": 1, "right_first": 1, "days": 1,
+         "status": "practising", "last_wrong": "", "play_attempts": 0, "play_right_first": 0}]
+    assert [list(row) for row in rows][0] == list(progress.GRID_COLUMNS)
+    assert rows[0]["recall"] is None and 0 < rows[1]["recall"] < 1
 
 
 def test_the_engine_module_imports_no_jupyter_package():

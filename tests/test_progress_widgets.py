@@ -180,21 +180,30 @@ def test_the_map_by_hand_due_first_with_words_shapes_and_practise_links():
     now = [100 * DAY]
     progress.set_clock(lambda: now[0])
     rec = progress.default_record()
-    for d in (0, 1, 4, 11):  # TT-7 mastered on day 11
-        rec.add("Ana", "TT-7", "q", "a", True, source="quiz", when=d * DAY)
-    rec.add("Ana", "M-2", "q", "a", True, source="drill", when=99 * DAY)  # box 1, due day 100
-    rec.add("Ana", "G-9", "q", "a", False, source="table", when=99.5 * DAY)  # due day 100.5
+    # TT-7: right at the first try on five days over two months, on new positions: mastered
+    for d in (0, 4, 12, 30, 60):
+        rec.add("Ana", "TT-7", f"position {d}", "a", True, source="quiz", when=d * DAY)
+    rec.add("Ana", "M-2", "q", "a", True, source="drill", when=90 * DAY)  # due ~2 days later
+    rec.add("Ana", "G-9", "q", "a", False, source="table", when=99.5 * DAY)  # due a day later
+    rec.add("Ana", "TT-5", "q", "draw stock", False, source="drill", when=99 * DAY,
+            judged="play")  # play, apart from the rule
     rec.add("Ben", "C-1", "q", "a", True, source="quiz", when=0)
     p = widgets.Progress("Ana")
-    assert p.summary == "1 of 58 rules mastered, 2 due"  # TT-7 (box 4 since day 11: due day 32)
+    ms = progress.mastery(rec.events("Ana"))
+    assert ms["TT-7"].status == "mastered" and ms["TT-7"].due_at > now[0]
+    assert p.summary == "1 of 58 rules mastered, 1 due"
     html = p.map.value
     due = html.split("Due again now", 1)[1].split("</ul>", 1)[0]
-    assert re.findall(r"data-rule='([^']+)'", due) == ["TT-7", "M-2"]  # the longest due first
-    assert html.count("<li") == 58 + 2
+    assert re.findall(r"data-rule='([^']+)'", due) == ["M-2"]
+    assert "The rest are due again from" in html
+    assert html.count("<li") == 58 + 1
     row = re.search(r"<li class='rummy-rule rummy-rule-practising' data-rule='G-9'>.*?</li>",
                     html).group(0)
-    assert "◐" in row and "practising: 1 try, 0 right at the first try, box 1 of 4" in row
-    assert "rummy-rule-mastered rummy-rule-due' data-rule='TT-7'" in html and "●" in html
+    assert "◐" in row and "practising: 1 try, 0 right at the first try, on 1 day" in row
+    assert "due again 1970-04-1" in row  # a date (day 100 from the epoch): not due yet
+    assert "rummy-rule-mastered' data-rule='TT-7'" in html and "●" in html
+    tt5 = re.search(r"data-rule='TT-5'>.*?</li>", html).group(0)
+    assert "not seen" in tt5 and "play: the best move 0 of 1 time" in tt5
     assert "data-rule='C-1'>" in html and "○" in html and "not seen" in html
     assert "aria-label='Practise G-9: Scoring when not gin'" in row
     assert "practice.ipynb?rule=G-9" in row

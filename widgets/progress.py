@@ -409,6 +409,10 @@ class Progress(View):
                 f"{esc(self.summary)}.</p>")
         due = sorted((m for m in ms.values() if m.is_due(now)), key=lambda m: m.due_at or 0.0)
         out = [head]
+        if s.next_due is not None:
+            out.append(f"<p class='rummy-progress-next'>{'The rest are' if due else 'Nothing is'}"
+                       f"{'' if due else ' due now; the next rule is'} due again from "
+                       f"{esc(_when(s.next_due))}.</p>")
         if due:
             out.append("<h3 id='rummy-due'>Due again now</h3><ul class='rummy-progress-due' "
                        "aria-labelledby='rummy-due'>")
@@ -453,12 +457,21 @@ class Progress(View):
         rule = rulebook.rule(m.rule)
         status = m.status
         words = status
-        if status != "not seen":
+        if m.attempts:
+            recall = m.recall(now)
             words += (f": {m.attempts} tr{'ies' if m.attempts != 1 else 'y'}, "
-                      f"{m.right_first} right at the first try, box {m.box} of {_p.TOP_BOX}")
+                      f"{m.right_first} right at the first try, on {len(m.days)} "
+                      f"day{'s' if len(m.days) != 1 else ''}")
+            if recall is not None:
+                words += f", you would recall it now with a chance of {round(100 * recall)}%"
+        if m.play_attempts:
+            words += (f"; play: the best move {m.play_right_first} of {m.play_attempts} "
+                      f"time{'s' if m.play_attempts != 1 else ''}")
         due = m.is_due(now)
         if due:
             words += ", due again now"
+        elif m.due_at is not None:
+            words += f", due again {_when(m.due_at)}"
         css = f"rummy-rule rummy-rule-{status.replace(' ', '-')}" + (" rummy-rule-due" if due
                                                                        else "")
         link = (f"<a class='rummy-practise' href='{esc(practice_url(m.rule))}' target='_blank' "
