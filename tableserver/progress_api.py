@@ -182,7 +182,8 @@ def own_rows(service: TableService, code: Any, token: Any, key: Any = None,
     return out
 
 
-#: What an event sent by a learner's server holds (the learner is who the hub says).
+#: What an event sent by a learner's server holds (the learner is who the hub says);
+#: ``judged`` ("rule", the default, or "play") may be added.
 EVENT_KEYS = ("rule", "asked", "answered", "right", "first", "source", "when")
 #: The most events one request may carry.
 MAX_EVENTS = 50
@@ -219,7 +220,7 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
         if "learner" in item:
             raise BadRequest(f"event {n} names a learner: the learner is who the hub says "
                              "sent it, never a name in the request; leave \"learner\" out")
-        keys = set(item)
+        keys = set(item) - {"judged"}  # "rule" (the default) or "play"
         if keys != set(EVENT_KEYS):
             extra = sorted(keys - set(EVENT_KEYS))
             missing = [k for k in EVENT_KEYS if k not in keys]
@@ -241,7 +242,7 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
         try:
             out.append(progress.Event(learner, item["rule"], item["asked"], item["answered"],
                                       item["right"], item["first"], item["source"],
-                                      float(when)).checked())
+                                      float(when), judged=item.get("judged", "rule")).checked())
         except progress.ProgressError as e:
             raise BadRequest(f"event {n}: {e}") from None
     return out

@@ -377,8 +377,11 @@ def test_hub_users_whose_names_begin_alike_are_two_learners(svc: HubService) -> 
                     user=b)[0] == 200
     assert [e.rule for e in service_events(svc, a)] == ["M-1"]
     assert [e.rule for e in service_events(svc, b)] == ["G-9"]
+    assert svc.call("POST", "/progress/events",
+                    {"events": [one_event("TT-5", False, 1001.0, judged="play")]}, user=b)[0] == 200
+    assert [e.judged for e in service_events(svc, b)] == ["rule", "play"]
     status, got = svc.call("GET", "/progress/me", user=b)
-    assert status == 200 and [r["rule"] for r in brief(got["rows"])] == ["G-9"]
+    assert status == 200 and sorted(r["rule"] for r in got["rows"]) == ["G-9", "TT-5"]
     assert len(got["learner"]) <= 24 and "M-1" not in str(got)
 
 
@@ -403,6 +406,7 @@ def test_events_are_never_kept_for_a_name_in_the_body(svc: HubService) -> None:
     ({"events": [{"rule": "M-1"}]}, "an event has exactly rule, asked, answered, right"),
     ({"events": [one_event(colour="red")]}, "unknown keys 'colour'"),
     ({"events": ["M-1"]}, "event 1 must be a JSON object"),
+    ({"events": [one_event(judged="style")]}, "an event judges rule or play, not 'style'"),
 ])
 def test_bad_events_are_refused_with_what_is_allowed(svc: HubService, body: Any,
                                                      says: str) -> None:
