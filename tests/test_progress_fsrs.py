@@ -136,3 +136,38 @@ def test_a_record_of_an_older_kit_opens_with_every_event_judging_a_rule(tmp_path
     assert e.judged == "rule" and e.rule == "M-1"
     assert r.add("Ana", "TT-5", "q", "stock", True, judged="play").judged == "play"
     assert [x.judged for x in r.events("ana")] == ["rule", "play"]
+
+
+def test_practice_serves_the_most_overdue_rule_first_each_on_a_new_position():
+    from widgets.practice import Practice
+
+    now = [200 * DAY]
+    progress.set_clock(lambda: now[0])
+    progress.use_learner("Ana")
+    rec = progress.default_record()
+    rec.add("Ana", "C-2", "q", "a", True, source="drill", when=100 * DAY)  # due long ago
+    rec.add("Ana", "C-3", "q", "a", True, source="drill", when=190 * DAY)  # due later
+    rec.add("Ana", "C-1", "q", "a", True, source="drill", when=199.9 * DAY)  # not due
+    p = Practice("gin_three", seed=1)
+    assert p.drill.rule == "C-2"  # the most overdue
+    p.answer(p.drill.expected())  # right at the first try: C-2 is not due now
+    p.next()
+    assert p.drill.rule == "C-3"  # the next most overdue
+    first = p.drill.question
+    p.answer(p.drill.expected())
+    p.next()
+    # then the rules never seen, in the variant's order (C-1 is not due yet)
+    seen = {"C-1", "C-2", "C-3"}
+    assert p.drill.rule not in seen
+    assert p.drill.question != first
+
+
+def test_a_drill_that_judges_play_is_kept_as_play():
+    from widgets.practice import Practice
+
+    progress.use_learner("Ana")
+    p = Practice("TT-1", seed=3)
+    object.__setattr__(p.drill, "judges", "play")  # as a play drill of the checker says
+    p.answer(p.drill.expected())
+    (e,) = progress.default_record().events("Ana")
+    assert e.judged == "play" and e.rule == "TT-1"

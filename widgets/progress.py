@@ -286,12 +286,13 @@ def _ask_in(view: Any) -> None:
 
 
 def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, source: str,
-             first: bool = True) -> Any:
+             first: bool = True, judged: str = "rule") -> Any:
     """Record a judged act of ``view``'s learner (:func:`rummy.progress.record`);
     with nobody named yet, the name box appears under ``view``.  A failure to
     record never breaks the view: it is logged."""
     try:
-        kept = _p.record(rule, asked, answered, right, source=source, first=first)
+        kept = _p.record(rule, asked, answered, right, source=source, first=first,
+                         judged=judged)
     except Exception:  # noqa: BLE001 - the lesson goes on; the log says why
         log.exception("could not record a %s event for %s", source, rule)
         return None
