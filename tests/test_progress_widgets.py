@@ -169,6 +169,18 @@ def test_a_table_refusal_is_kept_with_its_rule_and_no_hidden_card():
     assert shown <= mine and not shown & hidden
 
 
+def test_a_legal_move_at_a_table_is_a_rule_success():
+    progress.use_learner("Ana")
+    t = widgets.BigTableTable(players=4, seed=3, speed=0)
+    t.play_move("draw pool")
+    assert "rummy-error" not in t.message.value, t.message.value
+    (e,) = kept()
+    assert (e.rule, e.right, e.first, e.source, e.judged) == ("BT-3", True, True, "table", "rule")
+    mine = {c.symbol for c in t.observation().hand}
+    assert e.asked.startswith("your move at ") and ", holding " in e.asked
+    assert set(e.asked.split("holding ", 1)[1].split()) <= mine | {e.answered}
+
+
 def test_a_refusal_without_a_rule_is_not_kept():
     progress.use_learner("Ana")
     t = widgets.play("three_thirteen", seed=3, speed=0)

@@ -31,6 +31,7 @@ from rummy import rulebook
 from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
+           "table_rule",
            "practice_url", "LEARNER_JS"]
 
 log = logging.getLogger("widgets.progress")
@@ -301,26 +302,62 @@ def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, so
     return kept
 
 
+def table_rule(family: str, verb: str, phase: str = "") -> str:
+    """The rule a legal move at a table applies, by the game's family, the
+    move's verb and the phase it was made in.
+
+    >>> table_rule("three_thirteen", "draw stock"), table_rule("big_table", "call match")
+    ('TT-5', 'BT-4')
+    >>> table_rule("gin", "take upcard", "upcard"), table_rule("gin", "knock")
+    ('G-4', 'G-6')
+    """
+    if family == "three_thirteen":
+        return "TT-6" if "go out" in verb else "TT-5"
+    if family == "big_table":
+        return "BT-4" if "match" in verb else "BT-3"
+    if phase == "upcard":
+        return "G-4"
+    if "knock" in verb:
+        return "G-6"
+    if verb.startswith("gin"):
+        return "G-7"
+    if "lay" in verb:
+        return "G-8"
+    return "G-5"
+
+
 def judged_move(view: Any, action: Any, move: Any) -> Any:
-    """``move()`` (the learner's move at a table); a move the engine refuses
-    with a rule id is kept as a wrong answer about that rule (what is asked:
-    the learner's own hand, nothing of anyone else's).  The refusal goes on."""
+    """``move()`` (the learner's move at a table), judged by the rules: a
+    legal move is kept as a right answer about the rule it applies
+    (:func:`table_rule`); a move the engine refuses with a rule id is kept
+    as a wrong answer about that rule.  What is asked: the learner's own
+    hand, nothing of anyone else's.  The refusal goes on."""
     from rummy.errors import GameError
 
     try:
-        return move()
+        obs = view.observation()
+        hand = " ".join(c.symbol for c in obs.hand)
+        phase = str(getattr(obs, "phase", ""))
+    except Exception:  # noqa: BLE001 - the hand is only context
+        hand, phase = "", ""
+    variant = getattr(view, "variant", None)
+    where = getattr(variant, 'title', '') or 'a table'
+    try:
+        done = move()
     except GameError as exc:
         rules = rulebook.rules_in(str(exc))
         if rules:
-            try:
-                hand = " ".join(c.symbol for c in view.observation().hand)
-            except Exception:  # noqa: BLE001 - the hand is only context
-                hand = ""
-            where = getattr(getattr(view, 'variant', None), 'title', '') or 'a table'
             asked = (f"your move at {where}"
                      f"{', holding ' + hand if hand else ''}: {exc}")
             remember(view, rules[0], asked, str(action), False, source="table")
         raise
+    family = str(getattr(variant, "family", ""))
+    if family:
+        verb = str(getattr(action, "verb", action))
+        asked = f"your move at {where}{', holding ' + hand if hand else ''}"
+        remember(view, table_rule(family, verb, phase), asked, str(action), True,
+                 source="table")
+    return done
 
 
 def _when(t: float) -> str:
