@@ -134,3 +134,26 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Ta
     assert request(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
     server.stop()
     assert KEY not in server.log()
+
+
+def test_the_teacher_gives_a_learner_a_new_recovery_code(server: TableServer) -> None:
+    from widgets.classroom import Classroom
+
+    r = Record(server.data / "progress.sqlite3")
+    _, old = r.enrol("Ana")
+    r.close()
+    room = Classroom(api=server.api, query="")
+    grid = room.class_grid
+    grid.reset_name.value = "ana"
+    grid.reset.click()
+    assert "sign in" in grid.reset_said.value  # not before the teacher signed in
+    room.sign_in(KEY)
+    grid.reset_name.value = "Zed"
+    grid.reset.click()
+    assert "nobody learns as" in grid.reset_said.value
+    code = grid.reset_key("ana")
+    assert code and code in grid.reset_said.value
+    r = Record(server.data / "progress.sqlite3")
+    assert r.learner_of(code) == "Ana" and r.learner_of(old) is None
+    r.close()
+    assert KEY not in widget_state(room)

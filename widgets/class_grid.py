@@ -114,10 +114,23 @@ class ClassGrid:
         self.grid.add_class("rummy-class-grid-view")
         self.csv = w.HTML()
         self.csv.add_class("rummy-class-csv")
+        # a learner who lost their key (a new device, a cleared browser) gets a new one
+        self.reset_name = w.Text(value="", description="Learner", placeholder="their name",
+                                 continuous_update=False)
+        self.reset_name.add_class("rummy-class-reset-name")
+        self.reset = w.Button(description="Give a new recovery code", layout=w.Layout(
+            width="auto"), tooltip="The learner's old key then opens nothing")
+        self.reset.add_class("rummy-class-reset")
+        self.reset.on_click(lambda _b: self._reset_guard())
+        self.reset_said = w.HTML()
+        self.reset_said.add_class("rummy-class-reset-said")
         self.widget = w.VBox([w.HTML("<h2>The class's progress</h2>"),
                               w.HBox([self.show, self.only_table],
                                      layout=w.Layout(flex_flow="row wrap")),
-                              self.grid, self.csv], layout=w.Layout(display="none"))
+                              self.grid, self.csv,
+                              w.HBox([self.reset_name, self.reset],
+                                     layout=w.Layout(flex_flow="row wrap")),
+                              self.reset_said], layout=w.Layout(display="none"))
         self.widget.add_class("rummy-class-progress-box")
 
     def signed_in(self, code: str | None) -> None:
@@ -133,6 +146,31 @@ class ClassGrid:
             self.refresh()
         except Exception as exc:  # noqa: BLE001 - a message, never a traceback
             self.grid.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+
+    def _reset_guard(self) -> None:
+        try:
+            self.reset_key()
+        except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+            self.reset_said.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+
+    def reset_key(self, name: str | None = None) -> str | None:
+        """Give the learner ``name`` (default: the box) a new key; shows the new
+        recovery code for the teacher to hand over (None: refused, said why)."""
+        c = self.classroom
+        if not c.key:
+            raise RemoteError("sign in with the teacher key first")
+        who = (self.reset_name.value if name is None else name).strip()
+        try:
+            got = request(f"{c.api}/progress/key", {"learner": who}, teacher=c.key)
+        except RemoteError as exc:
+            self.reset_said.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+            return None
+        code = str(got["code"])
+        self.reset_said.value = (
+            f"<p role='status'>A new recovery code for {html.escape(str(got['learner']))}: "
+            f"<code>{html.escape(code)}</code>. They type it under <i>Recovery code</i> on "
+            "any page of the kit; their old key opens nothing now.</p>")
+        return code
 
     def refresh(self) -> None:
         """Fetch the grid (the service checks the teacher key) and draw it."""
