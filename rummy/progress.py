@@ -854,13 +854,13 @@ def most_missed(events: Iterable[Event], top: int = 5) -> list[dict[str, Any]]:
             continue
         wrong.setdefault(e.rule, Counter())[e.answered] += 1
         who.setdefault(e.rule, set()).add(e.learner)
-    out = []
-    for rule, answers in wrong.items():
-        answer, times = answers.most_common(1)[0]
-        out.append({"rule": rule, "wrong": sum(answers.values()), "learners": len(who[rule]),
-                    "commonest": answer, "times": times})
-    out.sort(key=lambda r: (-r["wrong"], -r["learners"], r["rule"]))
-    return out[:top]
+    ranked = sorted(wrong, key=lambda r: (-sum(wrong[r].values()), -len(who[r]), r))
+    out: list[dict[str, Any]] = []
+    for rule in ranked[:top]:
+        answer, times = wrong[rule].most_common(1)[0]
+        out.append({"rule": rule, "wrong": sum(wrong[rule].values()),
+                    "learners": len(who[rule]), "commonest": answer, "times": times})
+    return out
 
 
 def _wall_clock() -> float:

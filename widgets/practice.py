@@ -52,8 +52,8 @@ def due_first_drills(topic: str | None = None, *, seed: int = 0) -> Iterator[Any
     >>> next(it).rule in rulebook.rules_of("gin_three")
     True
     """
-    ids = ([topic] if topic in practice.generators() else
-           [r for r in practice.rules_of(topic) if r in practice.generators()])
+    ids: list[str] = ([topic] if topic is not None and topic in practice.generators() else
+                      [r for r in practice.rules_of(topic) if r in practice.generators()])
     last, k = None, 0
     while True:
         who = _p.learner()
