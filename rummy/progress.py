@@ -927,9 +927,13 @@ def use_learner(name: str | None) -> str | None:
     yet); events recorded while nobody was named are kept for them now.
     Returns the id.  Pages never call this with a typed name: they prove who
     the learner is with a key (:func:`use_key`, :func:`enrol`)."""
+    return _become(name, None)
+
+
+def _become(name: str | None, key: str | None) -> str | None:
     global _learner, _key
     _learner = None if name is None else _normal_id(name)
-    _key = None
+    _key = key if _learner is not None else None
     if _learner is not None and _pending:
         waiting = list(_pending)
         _pending.clear()
@@ -944,22 +948,17 @@ def use_learner(name: str | None) -> str | None:
 def use_key(key: Any) -> str | None:
     """Learn as the learner whose key (or recovery code) ``key`` is; None,
     and nothing changes, when no learner here holds it."""
-    global _key
     who = default_record().learner_of(key)
     if who is None:
         return None
-    use_learner(who)
-    _key = normal_key(key)
-    return who
+    return _become(who, normal_key(key))
 
 
 def enrol(label: str) -> str:
     """A new learner called ``label`` (:meth:`Record.enrol`), who learns in
     this process from now on; returns their key, for the browser to keep."""
-    global _key
     who, key = default_record().enrol(label)
-    use_learner(who)
-    _key = key
+    _become(who, key)
     return key
 
 

@@ -269,3 +269,13 @@ def test_a_failing_record_never_breaks_the_quiz(monkeypatch):
     monkeypatch.setattr(progress, "record", broken)
     q = widgets.Quiz("A queen costs (C-2)?", "10")
     assert q.answer("10") is True and q.feedback.startswith("Right")
+
+
+def test_the_recovery_code_is_offered_once_the_browsers_key_names_the_learner():
+    _, key = progress.default_record().enrol("Ana")
+    p = widgets.Progress()
+    assert p.code_button.disabled  # nobody yet
+    who = wp.who_is_learning()
+    who.key_in.value = key
+    who.key_go.click()
+    assert not p.code_button.disabled and p.show_code() == progress.show_key(key)
