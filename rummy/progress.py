@@ -1,58 +1,72 @@
 """The record of learning: every judged act is an event with a rule id, and
-mastery per rule is a function of those events (Leitner boxes).
+mastery per rule is a function of those events (FSRS).
 
-An *event* says who (the learner's name), which rule (an id of RULES.md, e.g.
-``TT-7``, as the catalogue :mod:`rummy.rulebook` lists them), what was asked, what was answered, whether it was right and at the
-first try, when, and where it came from (``quiz``, ``exercise``, ``drill``,
-``guided`` or ``table``).  Events hold what the learner saw and did: never
+An *event* says who (the learner), which rule (an id of RULES.md, e.g.
+``TT-7``, as the catalogue :mod:`rummy.rulebook` lists them), what was asked,
+what was answered, whether it was right and at the first try, when, where it
+came from (``quiz``, ``exercise``, ``drill``, ``guided`` or ``table``) and
+what was judged (``rule``: legal and right by the rules; ``play``: the best
+play among legal moves).  Events hold what the learner saw and did: never
 another player's hidden cards.
 
-*Mastery* is computed from the events, never stored: each rule sits in a
-Leitner box 0-4.  Box 0 is "not seen yet".  A right answer at the first try
-moves the rule up one box (at most 4); a wrong answer sends it back to box 1;
-a right answer after a wrong try leaves the box as it is.  A rule in box ``b``
-is *due* again :data:`BOX_DAYS`\\ ``[b]`` days (0, 1, 3, 7, 21) after it was
-last seen.  A rule in the top box is *mastered*; a rule seen but not in the top
-box is *practising*.
+*Who* the learner is is a secret, not a name: :meth:`Record.enrol` makes a
+learner key (160 bits from :mod:`secrets`, only its digest is kept) that the
+learner's browser keeps; whoever holds it is that learner (:func:`use_key`).
+The name is a label for people, compared without case and unique in a data
+folder.  On a JupyterHub the learner is the hub user, by their whole name.
+
+*Mastery* is computed from the events, never stored.  Each answer at the first
+try judged by the rules is a review of an FSRS-6 card (the ``fsrs`` package,
+fuzzing off: the state is a function of the events alone): right is *Good*,
+wrong is *Again*.  FSRS gives when the rule is due again and the predicted
+recall.  A rule is *mastered* when it was right at the first try on three
+different days, the last a week or more after the first, on three different
+positions, the last answer was right and FSRS's stability is three weeks or
+more (:attr:`Mastery.status`); seen but not mastered is *practising*.
 
 >>> day = 86_400.0
 >>> events = [Event("Ana", "TT-7", "q", "a", True, when=0.0),
 ...           Event("Ana", "TT-7", "q", "a", True, when=1 * day),
 ...           Event("Ana", "TT-7", "q", "b", False, when=2 * day)]
 >>> m = mastery(events, now=2.5 * day)["TT-7"]
->>> m.box, m.attempts, m.right_first, m.status, m.due_at / day, m.is_due(2.5 * day)
-(1, 3, 2, 'practising', 3.0, False)
+>>> m.attempts, m.right_first, m.status, m.is_due(2.5 * day), m.wrong
+(3, 2, 'practising', False, ('b',))
 
-The events are kept in SQLite (WAL) in the kit's data folder (``$RUMMY_DATA``,
-else ``~/.local/share/rummy-kit``, as the table service), file
-``progress.sqlite3``, one learner per name: :class:`Record`.  Every judged act
-of the widgets calls :func:`record`, which writes for the learner of this
-kernel (:func:`use_learner`; else ``?learner=NAME`` of the page; else
-``$RUMMY_LEARNER``; else on a JupyterHub the hub user, ``$JUPYTERHUB_USER``), and
-tells whoever listens (:func:`on_event`: on a hub, the sender to the teacher's
+The events are kept in SQLite (WAL, mode 0600) in the kit's data folder
+(``$RUMMY_DATA``, else ``~/.local/share/rummy-kit``, as the table service),
+file ``progress.sqlite3``: :class:`Record`.  Every judged act of the widgets
+calls :func:`record`, which writes for the learner of this kernel (the one a
+key named; on a JupyterHub the hub user, ``$JUPYTERHUB_USER``), and tells
+whoever listens (:func:`on_event`: on a hub, the sender to the teacher's
 table service) once the event is kept.  See ``docs/PROGRESS.md``.
 """
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+import hashlib
+import hmac
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 from rummy import rulebook
 
 __all__ = [
-    "BOX_DAYS", "TOP_BOX", "SOURCES", "DAY", "MAX_NAME",
+    "BOX_DAYS", "TOP_BOX", "SOURCES", "JUDGED", "DAY", "MASTERED_DAYS", "MASTERED_SPAN",
+    "MASTERED_POSITIONS", "MASTERED_STABILITY", "MAX_NAME", "MAX_ID", "KEY_HEADER",
+    "new_key", "normal_key", "show_key", "fold", "use_key", "enrol", "current_key",
     "Event", "Mastery", "Summary", "Record", "ProgressError",
-    "step", "mastery", "summary", "summary_line", "normal_name",
+    "step", "mastery", "summary", "due_first", "grid_rows", "most_missed", "GRID_COLUMNS", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
-    "use_learner", "learner", "record", "pending", "on_learner", "on_event", "clock",
+    "use_learner", "learner", "label", "record", "pending", "on_learner", "on_event", "clock",
     "set_clock",
 ]
 
@@ -66,7 +80,13 @@ DAY = 86_400.0
 SOURCES = ("quiz", "exercise", "drill", "guided", "table")
 #: The longest learner name (as a seat's name at a shared table).
 MAX_NAME = 24
+#: The longest learner id (a hub user's whole name; a learner's own label is shorter).
+MAX_ID = 255
+#: The header a page or program sends a learner's key in (never in an address).
+KEY_HEADER = "X-Rummy-Learner-Key"
 _TEXT_MAX = 500
+#: Base32 characters of a learner key: 32 characters, 160 bits from :mod:`secrets`.
+_KEY_CHARS = 32
 
 
 class ProgressError(ValueError):
@@ -91,6 +111,65 @@ def normal_name(name: Any) -> str:
     return clean
 
 
+def fold(name: Any) -> str:
+    """A name as names are compared: normalised, without case ("Ana" is "ana").
+
+    >>> fold(" ANA ") == fold("ana")
+    True
+    """
+    return normal_name(name).casefold()
+
+
+def _normal_id(learner: Any) -> str:
+    """A learner id: a learner's label, or a hub user's whole name (1 to
+    :data:`MAX_ID` printable characters)."""
+    if not isinstance(learner, str) or not learner.strip():
+        raise ProgressError(f"a learner must be a non-empty text, not {learner!r}")
+    clean = " ".join(learner.split())
+    if len(clean) > MAX_ID or not clean.isprintable():
+        raise ProgressError(f"a learner id must be at most {MAX_ID} printable characters")
+    return clean
+
+
+def new_key() -> str:
+    """A fresh learner key: 160 bits from :mod:`secrets`, 32 base32 characters
+    (no 0, 1, 8 or 9: it is read aloud and typed).
+
+    >>> k = new_key(); len(k), normal_key(k) == k, normal_key(show_key(k).lower()) == k
+    (32, True, True)
+    """
+    return base64.b32encode(secrets.token_bytes(_KEY_CHARS * 5 // 8)).decode()
+
+
+def normal_key(text: Any) -> str | None:
+    """A learner key as typed (any case, spaces and dashes anywhere) made
+    plain; None when it can't be a key.
+
+    >>> normal_key("abcd-efgh"), normal_key(None)
+    (None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    clean = "".join(text.split()).replace("-", "").upper()
+    if len(clean) != _KEY_CHARS or any(c not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+                                       for c in clean):
+        return None
+    return clean
+
+
+def show_key(key: str) -> str:
+    """The key as the recovery code a learner copies: groups of four.
+
+    >>> show_key("A" * 32)
+    'AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA'
+    """
+    return "-".join(key[i:i + 4] for i in range(0, len(key), 4))
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(b"rummy-learner\0" + key.encode()).hexdigest()
+
+
 def _text(value: Any) -> str:
     s = str(value)
     return s if len(s) <= _TEXT_MAX else s[:_TEXT_MAX - 1] + "…"
@@ -112,6 +191,7 @@ class Event:
     source: str = "quiz"
     when: float = 0.0
     id: int = 0
+    judged: str = "rule"
 
     def checked(self) -> Event:
         """This event with its fields checked (a :class:`ProgressError` says what is wrong)."""
@@ -120,9 +200,11 @@ class Event:
                                 "TT-7, M-4a or G-9")
         if self.source not in SOURCES:
             raise ProgressError(f"unknown source {self.source!r}: one of {', '.join(SOURCES)}")
-        return Event(normal_name(self.learner), self.rule, _text(self.asked),
+        if self.judged not in JUDGED:
+            raise ProgressError(f"an event judges {' or '.join(JUDGED)}, not {self.judged!r}")
+        return Event(_normal_id(self.learner), self.rule, _text(self.asked),
                      _text(self.answered), bool(self.right), bool(self.first), self.source,
-                     float(self.when), self.id)
+                     float(self.when), self.id, self.judged)
 
 
 def step(box: int, right: bool, first: bool = True) -> int:
@@ -137,66 +219,184 @@ def step(box: int, right: bool, first: bool = True) -> int:
     return min(box + 1, TOP_BOX) if first else box
 
 
+#: What an event judged: ``rule`` (legal and right by the rules) or ``play``
+#: (the best play among legal moves: a weaker legal move is never a rule failure).
+JUDGED = ("rule", "play")
+#: "Mastered" needs right answers at the first try on this many different days ...
+MASTERED_DAYS = 3
+#: ... the last at least this many days after the first ...
+MASTERED_SPAN = 7.0
+#: ... on this many different positions (what was asked) ...
+MASTERED_POSITIONS = 3
+#: ... and FSRS's stability (days until predicted recall falls to 90%) at least this.
+MASTERED_STABILITY = 21.0
+
+
+def _scheduler() -> Any:
+    """The FSRS-6 scheduler of the record: default parameters, no learning
+    steps (a rule is reviewed at most once a question), fuzzing off (a
+    learner's state is a function of their events alone)."""
+    global _fsrs
+    if _fsrs is None:
+        from fsrs import Scheduler
+
+        _fsrs = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    return _fsrs
+
+
+_fsrs: Any = None
+
+
+def _at(t: float) -> Any:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(t, dt.UTC)
+
+
 @dataclass(slots=True)
 class Mastery:
-    """Where one rule stands for one learner."""
+    """Where one rule stands for one learner: counts of the events judged by
+    the rules, the FSRS card they make, and the events judged as play apart.
+
+    ``box`` is the old Leitner box (0-4), kept for comparison
+    (``benchmarks/scheduling.py``); the schedule and the status come from
+    FSRS and the spacing of the right answers."""
 
     rule: str
     attempts: int = 0
     right_first: int = 0
     box: int = 0
     last_seen: float | None = None
+    #: FSRS: days until predicted recall falls to 90% (None: never reviewed)
+    stability: float | None = None
+    difficulty: float | None = None
+    #: FSRS: when the rule is due again (seconds since the epoch)
+    due: float | None = None
+    #: the days (UTC day numbers) the rule was practised, and those of right first answers
+    days: tuple[int, ...] = ()
+    right_days: tuple[int, ...] = ()
+    #: the first and last right answer at the first try, and on how many positions
+    first_right: float | None = None
+    last_right: float | None = None
+    positions: int = 0
+    #: the last answer at the first try was right
+    last_right_first: bool = False
+    #: the last few wrong answers (newest last)
+    wrong: tuple[str, ...] = ()
+    #: events judged as play: how many, how many the best play at the first try
+    play_attempts: int = 0
+    play_right_first: int = 0
+    card: Any = field(default=None, repr=False)
 
     @property
     def status(self) -> str:
-        """``not seen``, ``practising`` or ``mastered``."""
+        """``not seen``, ``practising`` or ``mastered``: right at the first
+        try on :data:`MASTERED_DAYS` different days, the last
+        :data:`MASTERED_SPAN` days or more after the first, on
+        :data:`MASTERED_POSITIONS` different positions, the last answer right,
+        and an FSRS stability of :data:`MASTERED_STABILITY` days or more."""
         if self.attempts == 0:
             return "not seen"
-        return "mastered" if self.box >= TOP_BOX else "practising"
+        spaced = (len(set(self.right_days)) >= MASTERED_DAYS and self.first_right is not None
+                  and self.last_right is not None
+                  and self.last_right - self.first_right >= MASTERED_SPAN * DAY
+                  and self.positions >= MASTERED_POSITIONS)
+        if spaced and self.last_right_first and (self.stability or 0.0) >= MASTERED_STABILITY:
+            return "mastered"
+        return "practising"
 
     @property
     def due_at(self) -> float | None:
-        """When the rule is due again (None: never seen)."""
-        if self.last_seen is None:
-            return None
-        return self.last_seen + BOX_DAYS[self.box] * DAY
+        """When the rule is due again, by FSRS (None: never seen)."""
+        if self.due is not None:
+            return self.due
+        return self.last_seen
 
     def is_due(self, now: float) -> bool:
         """Seen, and its time to come back has come."""
         due = self.due_at
         return due is not None and now >= due
 
+    def recall(self, now: float) -> float | None:
+        """FSRS's predicted chance of recalling the rule at ``now`` (None: never reviewed)."""
+        if self.card is None:
+            return None
+        return float(_scheduler().get_card_retrievability(self.card, _at(max(now, 0.0))))
+
+    def overdue(self, now: float) -> float:
+        """How long past due at ``now``, in days (negative: not due yet; never
+        seen: 0, after every rule that is due)."""
+        due = self.due_at
+        return 0.0 if due is None else (now - due) / DAY
+
+
+#: How many wrong answers a rule's mastery remembers.
+_WRONG_KEPT = 3
+
 
 def mastery(events: Iterable[Event], now: float | None = None) -> dict[str, Mastery]:
     """Every rule's :class:`Mastery` from ``events`` (of one learner), taken in
-    the order they happened; rules never seen are in box 0.  ``now`` is
+    the order they happened.  Each answer at the first try judged by the
+    rules is an FSRS review (right: Good, wrong: Again); a later try at the
+    same question and a ``play`` event leave the schedule alone.  ``now`` is
     accepted for symmetry with :func:`summary` (mastery itself does not age).
 
     >>> ms = mastery([Event("Ana", "M-1", "q", "a", True, when=5.0)])
-    >>> len(ms), ms["M-1"].box, ms["M-1"].status, ms["M-2"].status
-    (58, 1, 'practising', 'not seen')
+    >>> len(ms), ms["M-1"].status, ms["M-2"].status, round(ms["M-1"].stability, 2)
+    (58, 'practising', 'not seen', 2.31)
     """
+    from fsrs import Card, Rating
+
     out = {r: Mastery(r) for r in rulebook.RULE_IDS}
+    sched = _scheduler()
+    asked: dict[str, set[str]] = {}
     for e in sorted(events, key=lambda e: (e.when, e.id)):
         m = out.get(e.rule)
         if m is None:
+            continue
+        day = int(e.when // DAY)
+        if e.judged == "play":
+            m.play_attempts += 1
+            m.play_right_first += bool(e.right and e.first)
             continue
         m.attempts += 1
         m.right_first += bool(e.right and e.first)
         m.box = step(m.box, e.right, e.first)
         m.last_seen = e.when if m.last_seen is None else max(m.last_seen, e.when)
+        if day not in m.days:
+            m.days = (*m.days, day)
+        if not e.right:
+            m.wrong = (*m.wrong, e.answered)[-_WRONG_KEPT:]
+        if not e.first:
+            continue
+        card = m.card if m.card is not None else Card(card_id=1)
+        m.card, _log = sched.review_card(card, Rating.Good if e.right else Rating.Again,
+                                         review_datetime=_at(e.when))
+        m.stability, m.difficulty = m.card.stability, m.card.difficulty
+        m.due = m.card.due.timestamp()
+        m.last_right_first = e.right
+        if e.right:
+            m.first_right = e.when if m.first_right is None else m.first_right
+            m.last_right = e.when
+            if day not in m.right_days:
+                m.right_days = (*m.right_days, day)
+            seen = asked.setdefault(e.rule, set())
+            seen.add(e.asked)
+            m.positions = len(seen)
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """How many rules are mastered, practising, due, of how many."""
+    """How many rules are mastered, practising, due, of how many; the due
+    rules, most overdue first; when the next rule not yet due is due."""
 
     mastered: int
     practising: int
     due: int
     total: int = len(rulebook.RULE_IDS)
     due_rules: tuple[str, ...] = field(default=())
+    next_due: float | None = None
 
     def line(self) -> str:
         """``12 of 58 rules mastered, 3 due``."""
@@ -204,16 +404,46 @@ class Summary:
 
 
 def summary(events: Iterable[Event], now: float) -> Summary:
-    """Counts over :func:`mastery`, and which rules are due at ``now``.
+    """Counts over :func:`mastery`, and which rules are due at ``now``
+    (most overdue first).
 
-    >>> s = summary([Event("Ana", "M-1", "q", "a", True, when=0.0)], now=DAY)
+    >>> s = summary([Event("Ana", "M-1", "q", "a", True, when=0.0)], now=3 * DAY)
     >>> s.line(), s.due_rules
     ('0 of 58 rules mastered, 1 due', ('M-1',))
+    >>> summary([Event("Ana", "M-1", "q", "a", True, when=0.0)], now=DAY).next_due / DAY
+    2.0
     """
     ms = mastery(events).values()
-    due = tuple(m.rule for m in ms if m.is_due(now))
+    due = tuple(m.rule for m in sorted((m for m in ms if m.is_due(now)),
+                                       key=lambda m: m.due_at or 0.0))
+    later = [m.due_at for m in ms if m.due_at is not None and not m.is_due(now)]
     return Summary(sum(m.status == "mastered" for m in ms),
-                   sum(m.status == "practising" for m in ms), len(due), due_rules=due)
+                   sum(m.status == "practising" for m in ms), len(due), due_rules=due,
+                   next_due=min(later) if later else None)
+
+
+def due_first(events: Iterable[Event], now: float, rules: Iterable[str] | None = None
+              ) -> list[str]:
+    """``rules`` (default: all 58) in the order to practise them at ``now``:
+    the most overdue first, then the ones never seen, then the rest by when
+    they are due.
+
+    >>> day = DAY
+    >>> ev = [Event("A", "M-1", "q", "a", True, when=0.0),
+    ...       Event("A", "M-2", "q", "a", True, when=day)]
+    >>> due_first(ev, 10 * day, ["M-3", "M-2", "M-1"])
+    ['M-1', 'M-2', 'M-3']
+    """
+    ms = mastery(events)
+    order = list(rulebook.RULE_IDS if rules is None else rules)
+
+    def key(rule: str) -> tuple[int, float]:
+        m = ms.get(rule)
+        if m is None or m.due_at is None:
+            return (1, 0.0)
+        return (0, m.due_at) if m.is_due(now) else (2, m.due_at)
+
+    return sorted(order, key=key)
 
 
 # -- where the record is kept ---------------------------------------------------------------
@@ -245,13 +475,20 @@ CREATE TABLE IF NOT EXISTS events (
     t REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_learner ON events (learner, t);
+CREATE TABLE IF NOT EXISTS learners (
+    learner TEXT PRIMARY KEY,
+    label TEXT NOT NULL,
+    fold TEXT NOT NULL UNIQUE,
+    key_digest TEXT UNIQUE,
+    made REAL NOT NULL
+);
 """
-_COLUMNS = "id, learner, rule, asked, answered, right, first, source, t"
+_COLUMNS = "id, learner, rule, asked, answered, right, first, source, t, judged"
 
 
 def _event(row: tuple[Any, ...]) -> Event:
-    i, who, rule, asked, answered, right, first, source, t = row
-    return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i)
+    i, who, rule, asked, answered, right, first, source, t, judged = row
+    return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i, judged)
 
 
 def _now() -> float:
@@ -285,6 +522,11 @@ class Record:
         self._lock = threading.Lock()
         import sqlite3  # here, not at import: the static site's Python has no sqlite3
 
+        # only its owner reads the record (a file made by an older kit was 0644)
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        for side in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            if side.exists():
+                os.chmod(side, 0o600)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                    timeout=60.0)
         self._db.execute("PRAGMA busy_timeout=60000")
@@ -292,6 +534,13 @@ class Record:
         self._db.execute("PRAGMA synchronous=FULL")
         with self._lock:
             self._db.executescript(_SCHEMA)
+            cols = [r[1] for r in self._db.execute("PRAGMA table_info(events)").fetchall()]
+            if "judged" not in cols:  # a record of an older kit: every event judged a rule
+                self._db.execute("ALTER TABLE events ADD COLUMN judged TEXT NOT NULL "
+                                 "DEFAULT 'rule'")
+        for side in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            if side.exists():
+                os.chmod(side, 0o600)
 
     def close(self) -> None:
         """Close the database (the record can't be read or written after)."""
@@ -310,10 +559,11 @@ class Record:
         return out
 
     def add(self, learner: str, rule: str, asked: Any, answered: Any, right: bool, *,
-            first: bool = True, source: str = "quiz", when: float | None = None) -> Event:
+            first: bool = True, source: str = "quiz", when: float | None = None,
+            judged: str = "rule") -> Event:
         """Keep one event (committed when this returns) and return it."""
         e = Event(learner, rule, asked, answered, right, first, source,
-                  self.clock() if when is None else when).checked()
+                  self.clock() if when is None else when, judged=judged).checked()
         return self.add_event(e)
 
     def add_event(self, event: Event) -> Event:
@@ -321,11 +571,10 @@ class Record:
         e = event.checked()
         with self._lock:
             cur = self._write(lambda db: db.execute(
-                f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) VALUES (?,?,?,?,?,?,?,?)",
+                f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) VALUES (?,?,?,?,?,?,?,?,?)",
                 (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first), e.source,
-                 e.when)))
-        return Event(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
-                     e.when, int(cur.lastrowid))
+                 e.when, e.judged)))
+        return dataclasses.replace(e, id=int(cur.lastrowid))
 
     def add_events(self, events: Iterable[Event]) -> list[Event]:
         """Keep several events in one transaction (all checked first: one bad
@@ -347,30 +596,169 @@ class Record:
             ids = []
             for e in checked:
                 row = (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first),
-                       e.source, e.when)
+                       e.source, e.when, e.judged)
                 known = db.execute(
                     "SELECT id FROM events WHERE learner = ? AND rule = ? AND asked = ? AND "
-                    "answered = ? AND right = ? AND first = ? AND source = ? AND t = ? LIMIT 1",
-                    row).fetchone()
+                    "answered = ? AND right = ? AND first = ? AND source = ? AND t = ? "
+                    "AND judged = ? LIMIT 1", row).fetchone()
                 if known is not None:
                     ids.append(int(known[0]))
                     continue
                 cur = db.execute(f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) "
-                                 "VALUES (?,?,?,?,?,?,?,?)", row)
+                                 "VALUES (?,?,?,?,?,?,?,?,?)", row)
                 ids.append(int(cur.lastrowid))
             return ids
 
         with self._lock:
             ids = self._write(keep)
-        return [Event(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
-                      e.when, i) for e, i in zip(checked, ids, strict=True)]
+        return [dataclasses.replace(e, id=i) for e, i in zip(checked, ids, strict=True)]
 
-    def events(self, learner: str) -> list[Event]:
-        """Every event kept about ``learner``, oldest first."""
-        name = normal_name(learner)
+    # -- who the learners are ------------------------------------------------------------
+    def _owner(self, db: Any, name: str) -> str | None:
+        """The learner id a name stands for, compared without case: a
+        learner's label or id, else a name with events (kept before keys)."""
+        key = " ".join(name.split()).casefold()
+        row = db.execute("SELECT learner FROM learners WHERE fold = ? OR learner = ?",
+                         (key, " ".join(name.split()))).fetchone()
+        if row is not None:
+            return str(row[0])
+        for (who,) in db.execute("SELECT DISTINCT learner FROM events").fetchall():
+            if who.casefold() == key:
+                return str(who)
+        return None
+
+    def resolve(self, name: str) -> str | None:
+        """The learner id ``name`` stands for (a label in any case, or an id);
+        None: nobody of that name.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> _ = r.enrol("Ana")
+        >>> r.resolve("ANA"), r.resolve("Ben")
+        ('Ana', None)
+        """
         with self._lock:
+            return self._owner(self._db, name)
+
+    def enrol(self, label: str) -> tuple[str, str]:
+        """A new learner called ``label``: (their id, their key).  The key is
+        returned once, never kept (only its digest is): whoever holds it is
+        this learner.  A label already used here, in any case, is refused.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> who, key = r.enrol("Ana")
+        >>> who, r.learner_of(key), r.learner_of(new_key())
+        ('Ana', 'Ana', None)
+        >>> r.enrol("ana")
+        Traceback (most recent call last):
+        ...
+        rummy.progress.ProgressError: somebody already learns as 'ana' here: choose another name, or type your recovery code to continue as them
+        """
+        name = normal_name(label)
+        key = new_key()
+
+        def make(db: Any) -> str:
+            if self._owner(db, name) is not None:
+                raise ProgressError(f"somebody already learns as {name!r} here: choose another "
+                                    "name, or type your recovery code to continue as them")
+            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
+                       "VALUES (?,?,?,?,?)", (name, name, name.casefold(), _digest(key),
+                                              self.clock()))
+            return name
+
+        with self._lock:
+            return self._write(make), key
+
+    def learner_of(self, key: Any) -> str | None:
+        """The learner whose key this is (None: no learner here holds it)."""
+        plain = normal_key(key)
+        if plain is None:
+            return None
+        digest = _digest(plain)
+        with self._lock:
+            row = self._db.execute("SELECT learner, key_digest FROM learners WHERE "
+                                   "key_digest = ?", (digest,)).fetchone()
+        if row is None or not hmac.compare_digest(str(row[1]), digest):
+            return None
+        return str(row[0])
+
+    def reset_key(self, name: str) -> tuple[str, str]:
+        """A new key for the learner ``name`` (the teacher's act: the old key
+        no longer opens the record): (their id, the new key).  A name with
+        events from before keys were given gets its first key here.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> _, old = r.enrol("Ana")
+        >>> who, new = r.reset_key("ana")
+        >>> who, r.learner_of(old), r.learner_of(new)
+        ('Ana', None, 'Ana')
+        """
+        key = new_key()
+
+        def reset(db: Any) -> str:
+            who = self._owner(db, name)
+            if who is None:
+                raise ProgressError(f"nobody learns as {' '.join(str(name).split())[:40]!r} "
+                                    "here: the learners are the names in the class grid")
+            got = db.execute("UPDATE learners SET key_digest = ? WHERE learner = ?",
+                             (_digest(key), who))
+            if got.rowcount == 0:
+                label = normal_name(who[:MAX_NAME])
+                db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
+                           "VALUES (?,?,?,?,?)", (who, label, label.casefold(), _digest(key),
+                                                  self.clock()))
+            return who
+
+        with self._lock:
+            return self._write(reset), key
+
+    def hub_user(self, user: str) -> str:
+        """The learner id of a hub user: their whole hub name (a learner of a
+        hub is who the hub says, with no key of the kit); their label is the
+        name cut to :data:`MAX_NAME` characters, made unique here.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> a, b = "alexandra.konstantinopoulou@x.org", "alexandra.konstantinopoulos@x.org"
+        >>> r.hub_user(a) == a, r.hub_user(b) == b, r.label(a), r.label(b)
+        (True, True, 'alexandra.konstantinopou', 'alexandra.konstantinop 2')
+        """
+        who = _normal_id(user)
+
+        def make(db: Any) -> str:
+            if db.execute("SELECT 1 FROM learners WHERE learner = ?", (who,)).fetchone():
+                return who
+            base = normal_name(who[:MAX_NAME])
+            label, n = base, 1
+            while db.execute("SELECT 1 FROM learners WHERE fold = ?",
+                             (label.casefold(),)).fetchone():
+                n += 1
+                label = normal_name(f"{base[:MAX_NAME - 1 - len(str(n))]} {n}")
+            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
+                       "VALUES (?,?,?,NULL,?)", (who, label, label.casefold(), self.clock()))
+            return who
+
+        with self._lock:
+            return str(self._write(make))
+
+    def label(self, learner: str) -> str:
+        """The name people see for the learner id ``learner``."""
+        with self._lock:
+            row = self._db.execute("SELECT label FROM learners WHERE learner = ?",
+                                   (learner,)).fetchone()
+        return str(row[0]) if row is not None else learner[:MAX_NAME]
+
+    # -- their events -----------------------------------------------------------------
+    def events(self, learner: str) -> list[Event]:
+        """Every event kept about ``learner`` (a label in any case, or an id),
+        oldest first."""
+        name = _normal_id(learner)
+        with self._lock:
+            who = self._owner(self._db, name) or name
             rows = self._db.execute(f"SELECT {_COLUMNS} FROM events WHERE learner = ? "
-                                    "ORDER BY t, id", (name,)).fetchall()
+                                    "ORDER BY t, id", (who,)).fetchall()
         return [_event(r) for r in rows]
 
     def count(self) -> int:
@@ -379,17 +767,23 @@ class Record:
             return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
     def learners(self) -> list[str]:
-        """The names with events, sorted."""
+        """The learners with events (their ids), sorted."""
         with self._lock:
             rows = self._db.execute("SELECT DISTINCT learner FROM events ORDER BY learner")
             return [r[0] for r in rows.fetchall()]
 
     def erase(self, learner: str) -> int:
-        """Remove every event of ``learner`` (and nothing else); how many were removed."""
-        name = normal_name(learner)
+        """Remove every event of ``learner`` (a label in any case, or an id)
+        and their key (and nothing else); how many events were removed."""
+        name = _normal_id(learner)
+
+        def drop(db: Any) -> Any:
+            who = self._owner(db, name) or name
+            db.execute("DELETE FROM learners WHERE learner = ?", (who,))
+            return db.execute("DELETE FROM events WHERE learner = ?", (who,))
+
         with self._lock:
-            cur = self._write(lambda db: db.execute("DELETE FROM events WHERE learner = ?",
-                                                    (name,)))
+            cur = self._write(drop)
         return int(cur.rowcount)
 
     def mastery(self, learner: str) -> dict[str, Mastery]:
@@ -400,17 +794,73 @@ class Record:
         """``learner``'s :class:`Summary` now (by this record's clock)."""
         return summary(self.events(learner), self.clock())
 
-    def grid(self, learners: Iterable[str]) -> list[dict[str, Any]]:
-        """One row per learner and rule seen: learner, rule, attempts,
-        right_first, box (for a teacher's class grid)."""
+    def grid(self, learners: Iterable[str], now: float | None = None) -> list[dict[str, Any]]:
+        """One row per learner and rule met (for a teacher's class grid and
+        its CSV): :data:`GRID_COLUMNS`, rules and play apart, predicted
+        recall at ``now`` (default: this record's clock)."""
+        at = self.clock() if now is None else now
         rows = []
         for name in learners:
-            for m in self.mastery(name).values():
-                if m.attempts:
-                    rows.append({"learner": normal_name(name), "rule": m.rule,
-                                 "attempts": m.attempts, "right_first": m.right_first,
-                                 "box": m.box})
+            who = self.resolve(name) or name
+            rows += grid_rows(self.label(who), self.events(who), at)
         return rows
+
+
+#: The columns of a class grid row (:meth:`Record.grid`, the CSV).
+GRID_COLUMNS = ("learner", "rule", "attempts", "right_first", "days", "recall", "status",
+                "due", "last_wrong", "play_attempts", "play_right_first")
+
+
+def grid_rows(label: str, events: Iterable[Event], now: float) -> list[dict[str, Any]]:
+    """The class grid's rows of one learner (``label``) from their events:
+    per rule met, attempts and right at the first try judged by the rules,
+    the days practised, FSRS's predicted recall at ``now`` (0-1, 2 decimals),
+    the status, when it is due (seconds since the epoch), the last wrong
+    answers (`` | ``-separated), and the events judged as play apart.
+
+    >>> [r["rule"] for r in grid_rows("Ana", [Event("Ana", "M-1", "q", "a", False)], 0.0)]
+    ['M-1']
+    """
+    rows = []
+    for m in mastery(events).values():
+        if not (m.attempts or m.play_attempts):
+            continue
+        recall = m.recall(now)
+        rows.append({"learner": label, "rule": m.rule, "attempts": m.attempts,
+                     "right_first": m.right_first, "days": len(m.days),
+                     "recall": None if recall is None else round(recall, 2),
+                     "status": m.status, "due": m.due_at,
+                     "last_wrong": " | ".join(m.wrong), "play_attempts": m.play_attempts,
+                     "play_right_first": m.play_right_first})
+    return rows
+
+
+def most_missed(events: Iterable[Event], top: int = 5) -> list[dict[str, Any]]:
+    """The rules a class missed most (wrong answers judged by the rules), each
+    with the commonest wrong answer: ``[{"rule", "wrong", "learners",
+    "commonest", "times"}]``, most missed first.
+
+    >>> ev = [Event(w, "TT-5", "q", a, False) for w, a in
+    ...       (("Ana", "draw stock"), ("Ben", "draw stock"), ("Ben", "pass"))]
+    >>> most_missed(ev)
+    [{'rule': 'TT-5', 'wrong': 3, 'learners': 2, 'commonest': 'draw stock', 'times': 2}]
+    """
+    from collections import Counter
+
+    wrong: dict[str, Counter[str]] = {}
+    who: dict[str, set[str]] = {}
+    for e in events:
+        if e.right or e.judged != "rule":
+            continue
+        wrong.setdefault(e.rule, Counter())[e.answered] += 1
+        who.setdefault(e.rule, set()).add(e.learner)
+    ranked = sorted(wrong, key=lambda r: (-sum(wrong[r].values()), -len(who[r]), r))
+    out: list[dict[str, Any]] = []
+    for rule in ranked[:top]:
+        answer, times = wrong[rule].most_common(1)[0]
+        out.append({"rule": rule, "wrong": sum(wrong[rule].values()),
+                    "learners": len(who[rule]), "commonest": answer, "times": times})
+    return out
 
 
 def _wall_clock() -> float:
@@ -447,6 +897,7 @@ def default_record() -> Record:
 
 # -- who is learning in this kernel ------------------------------------------------------------
 _learner: str | None = None
+_key: str | None = None
 _pending: list[Event] = []
 _listeners: list[Callable[[str | None], None]] = []
 _event_listeners: list[Callable[[Event], None]] = []
@@ -472,20 +923,49 @@ def _kept(event: Event) -> Event:
 
 
 def use_learner(name: str | None) -> str | None:
-    """Make ``name`` the learner of this process (None: nobody yet); events
-    recorded while nobody was named are kept for them now.  Returns the name."""
-    global _learner
-    _learner = None if name is None else normal_name(name)
+    """Make the learner id ``name`` the learner of this process (None: nobody
+    yet); events recorded while nobody was named are kept for them now.
+    Returns the id.  Pages never call this with a typed name: they prove who
+    the learner is with a key (:func:`use_key`, :func:`enrol`)."""
+    return _become(name, None)
+
+
+def _become(name: str | None, key: str | None) -> str | None:
+    global _learner, _key
+    _learner = None if name is None else _normal_id(name)
+    _key = key if _learner is not None else None
     if _learner is not None and _pending:
         waiting = list(_pending)
         _pending.clear()
         rec = default_record()
         for e in waiting:
-            _kept(rec.add_event(Event(_learner, e.rule, e.asked, e.answered, e.right, e.first,
-                                      e.source, e.when)))
+            _kept(rec.add_event(dataclasses.replace(e, learner=_learner, id=0)))
     for fn in list(_listeners):
         fn(_learner)
     return _learner
+
+
+def use_key(key: Any) -> str | None:
+    """Learn as the learner whose key (or recovery code) ``key`` is; None,
+    and nothing changes, when no learner here holds it."""
+    who = default_record().learner_of(key)
+    if who is None:
+        return None
+    return _become(who, normal_key(key))
+
+
+def enrol(label: str) -> str:
+    """A new learner called ``label`` (:meth:`Record.enrol`), who learns in
+    this process from now on; returns their key, for the browser to keep."""
+    who, key = default_record().enrol(label)
+    _become(who, key)
+    return key
+
+
+def current_key() -> str | None:
+    """The key of this process's learner, when a key named them (for the
+    learner's own page to show as a recovery code)."""
+    return _key if _learner is not None else None
 
 
 def on_learner(fn: Callable[[str | None], None]) -> None:
@@ -494,24 +974,31 @@ def on_learner(fn: Callable[[str | None], None]) -> None:
 
 
 def learner() -> str | None:
-    """The learner of this process: the one named with :func:`use_learner`,
-    else the page's ``?learner=NAME`` (Voilà's ``QUERY_STRING``), else
-    ``$RUMMY_LEARNER``, else on a JupyterHub the server's hub user
-    (``$JUPYTERHUB_USER``), else None (nobody named yet).
+    """The learner of this process: the one a key named (:func:`use_key`,
+    :func:`enrol`, :func:`use_learner`), else on a JupyterHub the server's
+    hub user (``$JUPYTERHUB_USER``, their whole name), else None.  A name in
+    the page's address (``?learner=``) names nobody.
 
     >>> isinstance(learner(), (str, type(None)))
     True
     """
     if _learner is not None:
         return _learner
-    given = parse_qs(os.environ.get("QUERY_STRING", "").lstrip("?")).get("learner")
-    for raw in ([given[-1]] if given else []) + [os.environ.get("RUMMY_LEARNER", ""),
-                                                 os.environ.get("JUPYTERHUB_USER", "")]:
+    user = os.environ.get("JUPYTERHUB_USER", "").strip()
+    if user:
         try:
-            return normal_name(raw)
+            return _normal_id(user)
         except ProgressError:
-            continue
+            return None
     return None
+
+
+def label(name: str | None = None) -> str | None:
+    """The name people see for ``name`` (default: this process's learner)."""
+    who = name or learner()
+    if who is None:
+        return None
+    return default_record().label(who)
 
 
 def pending() -> list[Event]:
@@ -520,16 +1007,19 @@ def pending() -> list[Event]:
 
 
 def record(rule: str, asked: Any, answered: Any, right: bool, *, source: str,
-           first: bool = True) -> Event | None:
+           first: bool = True, judged: str = "rule") -> Event | None:
     """Record one judged act of this process's learner: the one call every
-    quiz, exercise, drill, guided move and table judgement makes.
+    quiz, exercise, drill, guided move and table judgement makes.  ``judged``
+    says what was judged: ``rule`` (legal and right by the rules) or ``play``
+    (the best play among legal moves).
 
     With no learner named yet the event waits in memory (:func:`pending`) and
     is kept as soon as one is (:func:`use_learner`).  Returns the event kept
     (None while it waits).  A bad rule id or source raises :class:`ProgressError`.
     """
     who = learner()
-    e = Event(who or "nobody", rule, asked, answered, right, first, source, clock()).checked()
+    e = Event(who or "nobody", rule, asked, answered, right, first, source, clock(),
+              judged=judged).checked()
     if who is None:  # nothing touches the disk before somebody is named
         _pending.append(e)
         return None

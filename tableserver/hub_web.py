@@ -19,7 +19,7 @@ from tornado import web
 from tableserver import web as api
 from tableserver.errors import BadRequest
 from tableserver.handler import ApiHandler, Hub
-from tableserver.hub_identity import SERVICE_NAME, TEACHER_SCOPE, Identity, display_name
+from tableserver.hub_identity import SERVICE_NAME, TEACHER_SCOPE, Identity
 from tableserver.service import TableService
 from tableserver.tables import normal_code
 
@@ -93,9 +93,10 @@ class _HubUser(HubOAuthenticated, ApiHandler):
         return found
 
     def hub_learner(self) -> str | None:
-        """The learner this request is: their hub name as they sit at a table
-        (:func:`tableserver.hub_identity.display_name`), never a name from the request."""
-        return display_name(str(self.user["name"])) if self.user else None
+        """The learner this request is: their whole hub name (two users whose
+        names begin alike are two learners; only the label people see is
+        shortened), never a name from the request."""
+        return str(self.user["name"]) if self.user else None
 
     def teacher_key(self, body: dict[str, Any] | None = None) -> Any:
         """The teacher's rights come from the hub, never from a key in the request."""

@@ -8,12 +8,24 @@ names they joined a table with.  Endpoints::
     GET /rummy/api/progress[?format=csv]                (X-Rummy-Teacher-Key)
         the class grid of every learner seated at this server's tables (each
         name once; finished and closed tables count until they expire): one
-        row per learner and rule seen (learner, rule, attempts, right_first,
-        box); CSV (pandas) with format=csv
+        row per learner and rule met (learner, rule, attempts, right_first,
+        days, recall, status, due, last_wrong, play_attempts,
+        play_right_first: rules and play apart), and "missed": the rules the
+        class missed most with the commonest wrong answer; CSV (pandas) with
+        format=csv
     GET /rummy/api/tables/CODE/progress[?format=csv]    (X-Rummy-Teacher-Key)
         the same for the learners seated at table CODE
-    GET /rummy/api/tables/CODE/progress/me              (X-Rummy-Token)
-        the rows of the learner of that seat only
+    GET /rummy/api/progress/me                          (X-Rummy-Learner-Key)
+        the learner's own rows and events: whoever holds the key (on a hub,
+        the signed-in hub user); a seat's name, a name in the address or
+        the body choose nothing
+    DELETE /rummy/api/progress/me                       (X-Rummy-Learner-Key)
+        erase the learner's events and key ({"erased": n})
+    GET /rummy/api/tables/CODE/progress/me              (X-Rummy-Token and
+        X-Rummy-Learner-Key) the same rows, from a seat's page
+    POST /rummy/api/progress/key {"learner": NAME}      (X-Rummy-Teacher-Key)
+        a new key for a learner of this server (the old one opens nothing):
+        {"learner", "code"}, the recovery code the teacher hands over
     POST /rummy/api/progress/events {"events": [...]}   (on a JupyterHub only)
         a learner's server sends the events its kernels kept (each learner's
         own record is in their own server's data folder): kept here under
@@ -46,19 +58,20 @@ import math
 from typing import Any
 
 from rummy import progress
-from tableserver.errors import BadRequest, ServiceError
+from tableserver.errors import BadRequest, Forbidden, ServiceError
 from tableserver.handler import CODE, MAX_BODY, ApiHandler, PostHandler
 from tableserver.service import TableService
 from tableserver.tables import normal_code
 
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
-           "hub_events", "COLUMNS", "EVENT_KEYS", "MAX_EVENTS"]
+           "hub_events", "key_learner", "reset_key", "COLUMNS", "EVENT_KEYS", "MAX_EVENTS"]
 
-#: The columns of the class grid, in order.
-COLUMNS = ("learner", "rule", "attempts", "right_first", "box")
+#: The columns of the class grid, in order (:data:`rummy.progress.GRID_COLUMNS`).
+COLUMNS = progress.GRID_COLUMNS
 
 #: Query parameters that would put a secret in an address: always refused.
-_SECRET_PARAMS = ("teacher_key", "key", "admin_token", "admin", "token", "watch")
+_SECRET_PARAMS = ("teacher_key", "key", "admin_token", "admin", "token", "watch",
+                  "learner_key")
 
 
 def teacher_may_see(service: TableService, key: Any) -> None:
@@ -93,8 +106,58 @@ def class_grid(service: TableService, key: Any, code: Any = None,
 def _grid(code: str | None, learners: list[str], record: progress.Record | None = None
           ) -> dict[str, Any]:
     rec = record if record is not None else progress.default_record()
-    return {"code": code, "learners": learners, "columns": list(COLUMNS),
-            "rows": rec.grid(learners)}
+    ids = list(dict.fromkeys(rec.resolve(n) or n for n in learners))
+    now = rec.clock()
+    rows: list[dict[str, Any]] = []
+    everything: list[progress.Event] = []
+    for who in ids:
+        events = rec.events(who)
+        everything += events
+        rows += progress.grid_rows(rec.label(who), events, now)
+    return {"code": code, "learners": [rec.label(who) for who in ids],
+            "columns": list(COLUMNS), "rows": rows, "missed": progress.most_missed(everything)}
+
+
+def key_learner(key: Any, record: progress.Record | None = None) -> str:
+    """The learner whose key ``key`` is (the ``X-Rummy-Learner-Key`` header),
+    else :class:`~tableserver.errors.Forbidden`: no key, a wrong key and a
+    name all open nothing."""
+    if not key:
+        raise Forbidden("a learner's record opens with their key only: send it in the "
+                        f"{progress.KEY_HEADER} header (the kit's pages keep it in the browser)")
+    rec = record if record is not None else progress.default_record()
+    who = rec.learner_of(key)
+    if who is None:
+        raise Forbidden("this key opens no learner's record here (a wrong key, or the "
+                        "teacher gave the learner a new one)")
+    return who
+
+
+def _own(learner: str, record: progress.Record | None = None) -> dict[str, Any]:
+    rec = record if record is not None else progress.default_record()
+    out = _grid(None, [learner], rec)
+    out["learner"] = rec.label(learner)
+    out["events"] = [{"rule": e.rule, "asked": e.asked, "answered": e.answered,
+                      "right": e.right, "first": e.first, "source": e.source, "when": e.when}
+                     for e in rec.events(learner)]
+    return out
+
+
+def reset_key(service: TableService, key: Any, body: Any,
+              record: progress.Record | None = None) -> dict[str, Any]:
+    """The teacher (``key``) gives the learner ``body["learner"]`` a new key:
+    ``{"learner", "code"}``, the recovery code to hand over."""
+    teacher_may_see(service, key)
+    if not isinstance(body, dict) or set(body) != {"learner"} or \
+            not isinstance(body["learner"], str):
+        raise BadRequest('the body must be {"learner": NAME}: the name of a learner in the '
+                         "class grid")
+    rec = record if record is not None else progress.default_record()
+    try:
+        who, new = rec.reset_key(body["learner"])
+    except progress.ProgressError as e:
+        raise BadRequest(str(e)) from None
+    return {"learner": rec.label(who), "code": progress.show_key(new)}
 
 
 def seat_learner(service: TableService, code: Any, token: Any) -> tuple[str, str]:
@@ -108,16 +171,19 @@ def seat_learner(service: TableService, code: Any, token: Any) -> tuple[str, str
     return view["code"], view["table"]["seats"][seat]["name"]
 
 
-def own_rows(service: TableService, code: Any, token: Any,
+def own_rows(service: TableService, code: Any, token: Any, key: Any = None,
              record: progress.Record | None = None) -> dict[str, Any]:
-    """A learner's own rows, by their seat's token: nobody else's."""
-    table, name = seat_learner(service, code, token)
-    out = _grid(table, _names([name]), record)
-    out["learner"] = name
+    """A learner's own rows from a seat's page: the seat's ``token`` and the
+    learner's ``key``; the rows are the key's learner's, never the seat
+    name's (anybody may sit down as "Ben")."""
+    table, _name = seat_learner(service, code, token)
+    out = _own(key_learner(key, record), record)
+    out["code"] = table
     return out
 
 
-#: What an event sent by a learner's server holds (the learner is who the hub says).
+#: What an event sent by a learner's server holds (the learner is who the hub says);
+#: ``judged`` ("rule", the default, or "play") may be added.
 EVENT_KEYS = ("rule", "asked", "answered", "right", "first", "source", "when")
 #: The most events one request may carry.
 MAX_EVENTS = 50
@@ -154,7 +220,7 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
         if "learner" in item:
             raise BadRequest(f"event {n} names a learner: the learner is who the hub says "
                              "sent it, never a name in the request; leave \"learner\" out")
-        keys = set(item)
+        keys = set(item) - {"judged"}  # "rule" (the default) or "play"
         if keys != set(EVENT_KEYS):
             extra = sorted(keys - set(EVENT_KEYS))
             missing = [k for k in EVENT_KEYS if k not in keys]
@@ -176,7 +242,7 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
         try:
             out.append(progress.Event(learner, item["rule"], item["asked"], item["answered"],
                                       item["right"], item["first"], item["source"],
-                                      float(when)).checked())
+                                      float(when), judged=item.get("judged", "rule")).checked())
         except progress.ProgressError as e:
             raise BadRequest(f"event {n}: {e}") from None
     return out
@@ -186,7 +252,7 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     """The grid as CSV (pandas), with its header even when empty.
 
     >>> print(to_csv([]).strip())
-    learner,rule,attempts,right_first,box
+    learner,rule,attempts,right_first,days,recall,status,due,last_wrong,play_attempts,play_right_first
     """
     import pandas as pd
 
@@ -202,6 +268,8 @@ def handlers(root: str, kw: dict[str, Any]) -> list[tuple[str, Any, Any]]:
         (root + "/progress/?", GridHandler, kw),
         (root + f"/tables/{CODE}/progress/?", GridHandler, kw),
         (root + f"/tables/{CODE}/progress/me", OwnHandler, kw),
+        (root + "/progress/me", MeHandler, kw),
+        (root + "/progress/key", KeyHandler, kw),
     ]
 
 
@@ -255,6 +323,18 @@ class GridHandler(_ProgressHandler):
 
 
 class OwnHandler(_ProgressHandler):
+    def hub_learner(self) -> str | None:
+        """Who the hub says sent this request (None: not on a hub)."""
+        return None
+
+    def learner(self) -> str:
+        """The learner of this request: on a hub the signed-in user (their
+        whole name), else whoever holds the key of the header."""
+        who = self.hub_learner()
+        if who is not None:
+            return progress.default_record().hub_user(who)
+        return key_learner(self.request.headers.get(progress.KEY_HEADER))
+
     async def get(self, code: str) -> None:
         why = self.bad_query()
         if why is not None:
@@ -262,9 +342,61 @@ class OwnHandler(_ProgressHandler):
             return
         try:
             # the seat's token: the X-Rummy-Token header (on a hub, the hub user's seat)
-            table, name = seat_learner(self.service, code, self.token())
-            out = await asyncio.to_thread(_grid, table, _names([name]))
-            out["learner"] = name
+            table, _name = seat_learner(self.service, code, self.token())
+            who = await asyncio.to_thread(self.learner)
+            out = await asyncio.to_thread(_own, who)
+            out["code"] = table
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        self.send_json(out)
+
+
+class MeHandler(OwnHandler):
+    """``GET``/``DELETE .../progress/me``: the learner's own record, by their key."""
+
+    async def get(self) -> None:  # type: ignore[override]
+        why = self.bad_query()
+        if why is not None:
+            self.send_error_json(400, why)
+            return
+        try:
+            who = await asyncio.to_thread(self.learner)
+            out = await asyncio.to_thread(_own, who)
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        self.send_json(out)
+
+    async def delete(self) -> None:
+        why = self.bad_query()
+        if why is not None:
+            self.send_error_json(400, why)
+            return
+        try:
+            who = await asyncio.to_thread(self.learner)
+            erased = await asyncio.to_thread(progress.default_record().erase, who)
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        self.send_json({"erased": erased})
+
+
+class KeyHandler(_ProgressHandler, PostHandler):
+    """``POST .../progress/key``: the teacher resets a learner's key."""
+
+    async def post(self) -> None:
+        if self.refused:
+            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
+            return
+        why = self.bad_query()
+        if why is not None:
+            self.send_error_json(400, why)
+            return
+        try:
+            teacher_may_see(self.service, self.teacher_key())
+            out = await asyncio.to_thread(reset_key, self.service, self.teacher_key(),
+                                          self.json_body())
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
             return
@@ -295,15 +427,16 @@ class EventsHandler(_ProgressHandler, PostHandler):
                                       "here (signed by the hub); elsewhere the kernels keep "
                                       "the record in the server's own data folder")
             return
+        rec = progress.default_record()
         try:
-            name = progress.normal_name(who)
+            name = await asyncio.to_thread(rec.hub_user, who)  # the whole hub name
         except progress.ProgressError as e:
             self.send_error_json(403, f"the hub name can't be a learner's name here: {e}")
             return
         try:
             events = hub_events(name, self.json_body(), progress.clock())
-            kept = await asyncio.to_thread(progress.default_record().add_events, events)
+            kept = await asyncio.to_thread(rec.add_events, events)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
             return
-        self.send_json({"learner": name, "kept": len(kept)})
+        self.send_json({"learner": rec.label(name), "kept": len(kept)})

@@ -56,7 +56,7 @@ _BACKOFF = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0)
 def _wire(e: progress.Event) -> dict[str, Any]:
     """What the service takes of an event (never the learner's name: the hub says who)."""
     return {"rule": e.rule, "asked": e.asked, "answered": e.answered, "right": e.right,
-            "first": e.first, "source": e.source, "when": e.when}
+            "first": e.first, "source": e.source, "when": e.when, "judged": e.judged}
 
 
 class Sender:

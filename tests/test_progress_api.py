@@ -18,17 +18,26 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from rummy import progress
 from rummy.progress import Record
 from tableserver import Forbidden, Store, TableService
 from tableserver.progress_api import class_grid, own_rows, teacher_may_see
 from tests.servers import KEY, TableServer, new_table
 
+
+def brief(rows):
+    """The grid's rows cut to who, which rule, attempts and right at the first try."""
+    return [{k: r[k] for k in ("learner", "rule", "attempts", "right_first")} for r in rows]
+
+
 TEACHER = {"X-Rummy-Teacher-Key": KEY}
 
 
-def fill(data: Path) -> None:
-    """What the learners' kernels keep in this server's data folder."""
+def fill(data: Path) -> dict[str, str]:
+    """What the learners' kernels keep in this server's data folder; the
+    learners' keys (their browsers keep them)."""
     r = Record(data / "progress.sqlite3", clock=lambda: 1000.0)
+    keys = {name: r.enrol(name)[1] for name in ("Ana", "Ben", "Cleo")}
     r.add("Ana", "BT-3", "your move", "draw own pile", False, source="table")
     r.add("Ana", "BT-3", "q", "draw pool", True, first=False, source="drill")
     r.add("Ana", "M-1", "q", "a", True, source="quiz")
@@ -36,6 +45,11 @@ def fill(data: Path) -> None:
     r.add("Cleo", "TT-7", "q", "a", True, source="quiz")  # not at the first table
     r.add("Eve", "C-2", "q", "a", True, source="quiz")  # at no table of this server
     r.close()
+    return keys
+
+
+def mine(name: str, keys: dict[str, str]) -> dict[str, str]:
+    return {"X-Rummy-Learner-Key": keys[name]}
 
 
 def raw_get(s: TableServer, path: str, headers: dict[str, str] | None = None
@@ -54,10 +68,10 @@ def get(s: TableServer, path: str, headers: dict[str, str] | None = None) -> tup
 
 # worked by hand from fill(): Ana's BT-3 is wrong at the first try (box 1), then right
 # after a wrong try (stays in box 1); M-1 and G-9 right at the first try (box 1)
-GRID = [{"learner": "Ana", "rule": "M-1", "attempts": 1, "right_first": 1, "box": 1},
-        {"learner": "Ana", "rule": "BT-3", "attempts": 2, "right_first": 0, "box": 1},
-        {"learner": "Ben", "rule": "G-9", "attempts": 1, "right_first": 1, "box": 1}]
-CLEO = {"learner": "Cleo", "rule": "TT-7", "attempts": 1, "right_first": 1, "box": 1}
+GRID = [{"learner": "Ana", "rule": "M-1", "attempts": 1, "right_first": 1},
+        {"learner": "Ana", "rule": "BT-3", "attempts": 2, "right_first": 0},
+        {"learner": "Ben", "rule": "G-9", "attempts": 1, "right_first": 1}]
+CLEO = {"learner": "Cleo", "rule": "TT-7", "attempts": 1, "right_first": 1}
 
 
 def two_tables(s: TableServer) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any],
@@ -77,8 +91,8 @@ def test_class_grid_needs_the_teacher_key_and_shows_the_tables_learners(server):
     status, grid = get(server, f"/tables/{code}/progress", TEACHER)
     assert status == 200, grid
     assert grid["code"] == code and grid["learners"] == ["Ana", "Ben"]
-    assert grid["columns"] == ["learner", "rule", "attempts", "right_first", "box"]
-    assert grid["rows"] == GRID  # Cleo, Dan and Eve, not seated here, are not in it
+    assert grid["columns"] == list(progress.GRID_COLUMNS)
+    assert brief(grid["rows"]) == GRID  # Cleo, Dan and Eve, not seated here, are not in it
     # wrong keys: a seat's token, the spectator's, none, an empty one, a wrong one, the key
     # in another case: each 403, and the answer names the teacher key
     for key in (joined[0]["token"], made["spectator_token"], None, "", "x" * 32, KEY.upper()):
@@ -120,7 +134,7 @@ def test_the_class_grid_of_every_table_of_the_server(server):
     # every learner seated at this server's tables, in table and seat order; Eve, who
     # practised under a name that joined no table here, is not in it
     assert grid["code"] is None and grid["learners"] == ["Ana", "Ben", "Cleo", "Dan"]
-    assert grid["rows"] == [*GRID, CLEO]
+    assert brief(grid["rows"]) == [*GRID, CLEO]
     # a closed table's learners stay in the grid (until the table expires)
     assert server.call("POST", f"/tables/{made2['code']}/close", {"teacher_key": KEY})[0] == 200
     assert get(server, "/progress", TEACHER)[1]["learners"] == ["Ana", "Ben", "Cleo", "Dan"]
@@ -131,7 +145,7 @@ def test_the_class_grid_of_every_table_of_the_server(server):
     assert server.call("POST", f"/tables/{made['code']}/remove",
                        {"teacher_key": KEY, "seat": joined[1]["seat"]})[0] == 200
     status, grid = get(server, "/progress", TEACHER)
-    assert grid["learners"] == ["Ana", "Cleo", "Dan"] and grid["rows"] == [*GRID[:2], CLEO]
+    assert grid["learners"] == ["Ana", "Cleo", "Dan"] and brief(grid["rows"]) == [*GRID[:2], CLEO]
     for key in (joined[0]["token"], made["spectator_token"], None, "x" * 32):
         status, body = get(server, "/progress", {} if key is None else
                            {"X-Rummy-Teacher-Key": key})
@@ -149,19 +163,19 @@ def test_class_grid_as_csv_and_across_a_restart(server):
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert f"progress-{code}.csv" in headers["Content-Disposition"]
     assert headers["Cache-Control"] == "no-store"
-    assert pd.read_csv(io.StringIO(text)).to_dict("records") == GRID
+    assert brief(pd.read_csv(io.StringIO(text)).to_dict("records")) == GRID
     status, headers, text = raw_get(server, "/progress?format=csv", TEACHER)
     assert status == 200 and "progress-class.csv" in headers["Content-Disposition"]
-    assert pd.read_csv(io.StringIO(text)).to_dict("records") == [*GRID, CLEO]
+    assert brief(pd.read_csv(io.StringIO(text)).to_dict("records")) == [*GRID, CLEO]
     # a wrong key gets no CSV
     status, _, text = raw_get(server, "/progress?format=csv", {"X-Rummy-Teacher-Key": "x" * 20})
     assert status == 403 and "learner" not in text
     again = server.restart()
     try:
         status, grid = get(again, f"/tables/{code}/progress", TEACHER)
-        assert status == 200 and grid["rows"] == GRID
+        assert status == 200 and brief(grid["rows"]) == GRID
         status, grid = get(again, "/progress", TEACHER)
-        assert status == 200 and grid["rows"] == [*GRID, CLEO]
+        assert status == 200 and brief(grid["rows"]) == [*GRID, CLEO]
     finally:
         again.stop()
 
@@ -170,37 +184,50 @@ def test_class_grid_as_csv_and_across_a_restart(server):
                                   {"Sec-Fetch-Site": "cross-site"},
                                   {"Origin": "null"}])
 def test_a_cross_site_page_can_neither_read_nor_borrow(server, site):
-    fill(server.data)
+    keys = fill(server.data)
     made, joined, _, _ = two_tables(server)
     code, token = made["code"], joined[1]["token"]
+    ben = mine("Ben", keys)
     # another site's page, even with the right key or token (or a cookie): refused
     for path, headers in ((f"/tables/{code}/progress", {**TEACHER, "Cookie": f"key={KEY}"}),
                           ("/progress?format=csv", TEACHER),
-                          (f"/tables/{code}/progress/me", {"X-Rummy-Token": token})):
+                          (f"/tables/{code}/progress/me", {"X-Rummy-Token": token, **ben}),
+                          ("/progress/me", ben)):
         status, answer, text = raw_get(server, path, {**headers, **site})
         assert status == 403 and "refused" in text, (path, text)
         assert not any(k.lower().startswith("access-control-allow") for k in answer)
         assert "Ben" not in text and "G-9" not in text
+    for method, path, body in (("DELETE", "/progress/me", None),
+                               ("POST", "/progress/key", {"learner": "Ben"})):
+        status, out = server.call(method, path, body, headers={
+            **ben, **TEACHER, **site, "Content-Type": "application/json"})
+        assert status == 403 and "refused" in out["error"], (path, out)
+    assert len(Record(server.data / "progress.sqlite3").events("Ben")) == 1
     # the same requests from the server's own page are answered
     own = {"Origin": f"http://127.0.0.1:{server.port}", "Sec-Fetch-Site": "same-origin"}
     assert get(server, f"/tables/{code}/progress", {**TEACHER, **own})[0] == 200
-    assert get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": token, **own})[0] == 200
+    assert get(server, f"/tables/{code}/progress/me",
+               {"X-Rummy-Token": token, **ben, **own})[0] == 200
+    assert get(server, "/progress/me", {**ben, **own})[0] == 200
 
 
 def test_a_learner_sees_only_their_own_rows(server):
-    fill(server.data)
+    keys = fill(server.data)
     made, joined, made2, joined2 = two_tables(server)
     code = made["code"]
-    status, mine = get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": joined[1]["token"]})
-    assert status == 200 and mine["learner"] == "Ben" and mine["learners"] == ["Ben"]
-    assert mine["rows"] == [GRID[2]]
+    status, got = get(server, f"/tables/{code}/progress/me",
+                      {"X-Rummy-Token": joined[1]["token"], **mine("Ben", keys)})
+    assert status == 200 and got["learner"] == "Ben" and got["learners"] == ["Ben"]
+    assert brief(got["rows"]) == [GRID[2]]
     # the teacher key and the spectator token are not a seat's token
     for token in (KEY, made["spectator_token"]):
-        status, body = get(server, f"/tables/{code}/progress/me", {"X-Rummy-Token": token})
+        status, body = get(server, f"/tables/{code}/progress/me",
+                           {"X-Rummy-Token": token, **mine("Ben", keys)})
         assert status == 400 and "seat's token" in body["error"]
     # another table's seat, a wrong token, none
     for headers in ({"X-Rummy-Token": joined2[0]["token"]}, {"X-Rummy-Token": "wrong" * 6}, {}):
-        status, body = get(server, f"/tables/{code}/progress/me", headers)
+        status, body = get(server, f"/tables/{code}/progress/me", {**headers,
+                                                                    **mine("Ben", keys)})
         assert status == 403 and "token" in body["error"]
     # a token in the address is refused, even a right one, and not echoed
     status, body = get(server, f"/tables/{code}/progress/me?token={joined[1]['token']}")
@@ -213,9 +240,9 @@ def test_a_learner_sees_only_their_own_rows(server):
                {"X-Rummy-Token": joined[1]["token"]})[0] == 404
     again = server.restart()
     try:
-        status, mine = get(again, f"/tables/{code}/progress/me",
-                           {"X-Rummy-Token": joined[0]["token"]})
-        assert status == 200 and mine["rows"] == GRID[:2]
+        status, got = get(again, f"/tables/{code}/progress/me",
+                          {"X-Rummy-Token": joined[0]["token"], **mine("Ana", keys)})
+        assert status == 200 and brief(got["rows"]) == GRID[:2]
     finally:
         again.stop()
 
@@ -256,16 +283,19 @@ def test_teacher_may_see_checks_the_key_as_the_service_does(tmp_path: Path, monk
 
 
 def test_class_grid_and_own_rows_in_process(tmp_path: Path) -> None:
-    fill(tmp_path)
+    keys = fill(tmp_path)
     rec = Record(tmp_path / "progress.sqlite3")
     svc = TableService(Store(tmp_path / "t.sqlite3"), teacher_key=KEY)
     made = svc.create("big_table", ["human", "human", "greedy"], speed=10, teacher_key=KEY)
     ana, ben = (svc.join(made["code"], n) for n in ("Ana", "Ben"))
-    assert class_grid(svc, KEY, made["code"], record=rec)["rows"] == GRID
+    assert brief(class_grid(svc, KEY, made["code"], record=rec)["rows"]) == GRID
     assert class_grid(svc, KEY, record=rec)["learners"] == ["Ana", "Ben"]
     with pytest.raises(Forbidden):
         class_grid(svc, ana["token"], made["code"], record=rec)
-    assert own_rows(svc, made["code"], ben["token"], record=rec)["rows"] == [GRID[2]]
+    assert brief(own_rows(svc, made["code"], ben["token"], keys["Ben"], record=rec)["rows"]) == \
+        [GRID[2]]
+    with pytest.raises(Forbidden, match="key"):  # a seat's name is no key to a record
+        own_rows(svc, made["code"], ben["token"], record=rec)
     rec.close()
     svc.store.close()
 

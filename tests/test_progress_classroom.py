@@ -24,13 +24,19 @@ from tests.table_play import widget_state
 from widgets import apps
 from widgets.remote_table import find_seat, shared_table
 
+
+def brief(rows):
+    """The grid's rows cut to who, which rule, attempts and right at the first try."""
+    return [{k: r[k] for k in ("learner", "rule", "attempts", "right_first")} for r in rows]
+
+
 pytest.importorskip("ipywidgets")
 
 
 pytestmark = pytest.mark.usefixtures("own_data")
 
 
-def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
+def test_joining_a_shared_table_under_a_name_opens_nobodys_record(
         server: TableServer, monkeypatch: pytest.MonkeyPatch) -> None:
     api = server.api
     made = create_table(api, {"variant": "big_table", "seats": ["human", "human", "greedy"],
@@ -43,14 +49,12 @@ def test_a_learner_at_a_shared_table_learns_under_the_name_they_joined_with(
     assert progress.pending()
     page.box.value = json.dumps({"token": "", "name": ""})  # the page kept no seat
     assert page.seat is not None
-    assert progress.learner() == "Ana"  # the seat's name, as the teacher's grid has it
-    assert [e.rule for e in progress.default_record().events("Ana")] == ["M-1"]
-    # the same browser opens the link again without a name: it returns to the seat,
-    # and learns as Ana
-    progress.use_learner(None)
+    # the seat's name is a label at the table, not a key to Ana's record
+    assert progress.learner() is None and progress.default_record().events("Ana") == []
+    # the same browser opens the link again without a name: it returns to the seat
     again = apps._shared({"table": code, "name": ""})
     again.box.value = json.dumps({"token": page.seat.game.token, "name": "Ana"})
-    assert again.seat.game.seat == page.seat.game.seat and progress.learner() == "Ana"
+    assert again.seat.game.seat == page.seat.game.seat and progress.learner() is None
     # a hook registered once the seat was found runs at once
     heard: list[str] = []
     again.on_seated(lambda seat: heard.append(seat.game.players[seat.game.seat]))
@@ -87,12 +91,12 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Ta
     grid = room.class_grid
     assert grid.widget.layout.display == "none"  # not before the teacher signed in
     grid.show.click()
-    assert "sign in" in grid.grid.value and grid.rows == []
+    assert "sign in" in grid.grid.value and brief(grid.rows) == []
     room.sign_in(KEY)
     assert grid.widget.layout.display == "" and grid.only_table.layout.display == "none"
     # signed in, no table of the page yet: the whole class (Cleo joined another table)
     grid.show.click()
-    assert [r["learner"] for r in grid.rows] == ["Cleo"]
+    assert [r["learner"] for r in brief(grid.rows)] == ["Cleo"]
     assert "data-learner='Cleo'" in grid.grid.value
     assert "progress-class.csv" in grid.csv.value
     # the page's table, Ana and Ben at it
@@ -105,16 +109,20 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Ta
     assert grid.only_table.layout.display == ""
     grid.show.click()
     # worked by hand: Ana wrong at the first try (box 1); Ben wrong, then right after it
-    ana = {"learner": "Ana", "rule": "BT-3", "attempts": 1, "right_first": 0, "box": 1}
-    ben = {"learner": "Ben", "rule": "BT-3", "attempts": 2, "right_first": 0, "box": 1}
-    cleo = {"learner": "Cleo", "rule": "G-9", "attempts": 1, "right_first": 1, "box": 1}
-    assert grid.rows == [cleo, ana, ben]
-    assert csv_rows(grid.csv.value) == [cleo, ana, ben]
+    ana = {"learner": "Ana", "rule": "BT-3", "attempts": 1, "right_first": 0}
+    ben = {"learner": "Ben", "rule": "BT-3", "attempts": 2, "right_first": 0}
+    cleo = {"learner": "Cleo", "rule": "G-9", "attempts": 1, "right_first": 1}
+    assert brief(grid.rows) == [cleo, ana, ben]
+    assert brief(csv_rows(grid.csv.value)) == [cleo, ana, ben]
     grid.only_table.value = True
     grid.show.click()
-    assert grid.rows == [ana, ben] and "data-learner='Cleo'" not in grid.grid.value
+    assert brief(grid.rows) == [ana, ben] and "data-learner='Cleo'" not in grid.grid.value
     assert f"progress-{room.code}.csv" in grid.csv.value
-    assert "1 / 0 / box 1" in grid.grid.value and "2 / 0 / box 1" in grid.grid.value
+    assert "rule: 0 of 1 right first, 1 day" in grid.grid.value
+    assert "rule: 0 of 2 right first, 1 day" in grid.grid.value
+    # the class missed BT-3 most, both times with the same answer (worked by hand)
+    assert "<b>BT-3</b>: 2 wrong answers by 2 learners; the commonest: " \
+           "\u201cdraw own pile\u201d (2 times)" in grid.grid.value
     assert "Eve" not in grid.grid.value + grid.csv.value  # at no table of this server
     # the key is in no widget and in no address the page holds
     assert KEY not in widget_state(room)
@@ -126,3 +134,26 @@ def test_the_classroom_page_shows_the_class_grid_with_the_teacher_key(server: Ta
     assert request(f"{api}/progress", teacher=KEY)["learners"] == ["Cleo", "Ana", "Ben"]
     server.stop()
     assert KEY not in server.log()
+
+
+def test_the_teacher_gives_a_learner_a_new_recovery_code(server: TableServer) -> None:
+    from widgets.classroom import Classroom
+
+    r = Record(server.data / "progress.sqlite3")
+    _, old = r.enrol("Ana")
+    r.close()
+    room = Classroom(api=server.api, query="")
+    grid = room.class_grid
+    grid.reset_name.value = "ana"
+    grid.reset.click()
+    assert "sign in" in grid.reset_said.value  # not before the teacher signed in
+    room.sign_in(KEY)
+    grid.reset_name.value = "Zed"
+    grid.reset.click()
+    assert "nobody learns as" in grid.reset_said.value
+    code = grid.reset_key("ana")
+    assert code and code in grid.reset_said.value
+    r = Record(server.data / "progress.sqlite3")
+    assert r.learner_of(code) == "Ana" and r.learner_of(old) is None
+    r.close()
+    assert KEY not in widget_state(room)

@@ -63,6 +63,11 @@ def test_nobody_named_the_name_box_appears_once_and_the_answers_wait():
     assert [(e.rule, e.right) for e in kept()] == [("C-2", False), ("C-2", True)]
     assert "rummy-who-asking" not in who.widget._dom_classes
     assert "data-learner='Ana'" in who.text.value
+    # the new key goes to the page, which keeps it in the browser
+    key = progress.current_key()
+    assert key and f"data-key='{key}'" in who.key_out.value
+    who.key_kept.click()
+    assert who.key_out.value == ""
     who.change.click()
     assert "rummy-who-changing" in who.widget._dom_classes
     who.name.value = ""
@@ -70,17 +75,73 @@ def test_nobody_named_the_name_box_appears_once_and_the_answers_wait():
     assert progress.learner() == "Learner"
 
 
-def test_the_page_keeps_and_fills_in_the_name():
+def test_the_page_keeps_the_key_and_gives_it_back_never_a_name():
     js = wp.LEARNER_JS
-    assert "localStorage" in js and "rummy-learner" in js and "data-learner" in js
+    assert "localStorage" in js and "rummy-learner-key" in js and "data-key" in js
     assert ".rummy-who-asking" in js and "rummy-who-changing" in js
+    assert "data-learner" not in js  # a name is never what the page gives back
 
 
-def test_learner_named_in_the_address(monkeypatch):
+def test_a_name_in_the_address_opens_nobodys_record(monkeypatch):
+    progress.default_record().add("Ben", "M-1", "q", "holding 9c 4s 6s", False)
     monkeypatch.setenv("QUERY_STRING", "learner=Ben")
     p = widgets.Progress()
-    assert p.learner == "Ben"
-    assert "data-learner='Ben'" in wp.who_is_learning().text.value
+    assert p.learner is None and "holding" not in p.map.value
+    assert p.erase_button.disabled and p.events_button.disabled
+    p.erase(confirmed=True)
+    assert len(kept("Ben")) == 1
+
+
+def test_typing_anothers_name_in_any_case_is_refused():
+    _, ana_key = progress.default_record().enrol("Ana")
+    progress.default_record().add("Ana", "M-1", "q", "a", True)
+    who = wp.who_is_learning()
+    for typed in ("Ana", "ana", " ANA "):
+        who.name.value = typed
+        who.ok.click()
+        assert progress.learner() is None and "already learns as" in who.message.value
+    assert len(kept("Ana")) == 1
+
+
+def test_the_browsers_key_brings_the_learner_back_and_a_wrong_one_is_forgotten():
+    _, key = progress.default_record().enrol("Ana")
+    who = wp.who_is_learning()
+    who.key_in.value = progress.new_key()  # what another browser or a stale page holds
+    who.key_go.click()
+    assert progress.learner() is None and "data-forget" in who.key_out.value
+    who.key_in.value = key
+    who.key_go.click()
+    assert progress.learner() == "Ana" and who.key_in.value == ""
+
+
+def test_the_recovery_code_and_its_qr_continue_on_another_device():
+    who = wp.who_is_learning()
+    who.name.value = "Ana"
+    who.ok.click()
+    p = widgets.Progress()
+    code = p.show_code()
+    assert code == progress.show_key(progress.current_key())
+    assert code in p.recovery.value and "<svg" in p.recovery.value
+    progress.use_learner(None)  # another device: nobody yet
+    who.code.value = "AAAA-" + code[5:]  # a wrong code
+    who.resume.click()
+    assert progress.learner() is None and "not known here" in who.message.value
+    who.code.value = code.lower()
+    who.resume.click()
+    assert progress.learner() == "Ana"
+
+
+def test_erasing_my_record_drops_the_browsers_key():
+    who = wp.who_is_learning()
+    who.name.value = "Ana"
+    who.ok.click()
+    key = progress.current_key()
+    progress.record("M-1", "q", "a", True, source="quiz")
+    p = widgets.Progress()
+    p.erase(confirmed=True)
+    assert kept("Ana") == [] and progress.learner() is None
+    assert "data-forget" in who.key_out.value
+    assert progress.default_record().learner_of(key) is None
 
 
 def test_guided_moves_are_kept_with_their_rules():
@@ -108,6 +169,18 @@ def test_a_table_refusal_is_kept_with_its_rule_and_no_hidden_card():
     assert shown <= mine and not shown & hidden
 
 
+def test_a_legal_move_at_a_table_is_a_rule_success():
+    progress.use_learner("Ana")
+    t = widgets.BigTableTable(players=4, seed=3, speed=0)
+    t.play_move("draw pool")
+    assert "rummy-error" not in t.message.value, t.message.value
+    (e,) = kept()
+    assert (e.rule, e.right, e.first, e.source, e.judged) == ("BT-3", True, True, "table", "rule")
+    mine = {c.symbol for c in t.observation().hand}
+    assert e.asked.startswith("your move at ") and ", holding " in e.asked
+    assert set(e.asked.split("holding ", 1)[1].split()) <= mine | {e.answered}
+
+
 def test_a_refusal_without_a_rule_is_not_kept():
     progress.use_learner("Ana")
     t = widgets.play("three_thirteen", seed=3, speed=0)
@@ -119,21 +192,30 @@ def test_the_map_by_hand_due_first_with_words_shapes_and_practise_links():
     now = [100 * DAY]
     progress.set_clock(lambda: now[0])
     rec = progress.default_record()
-    for d in (0, 1, 4, 11):  # TT-7 mastered on day 11
-        rec.add("Ana", "TT-7", "q", "a", True, source="quiz", when=d * DAY)
-    rec.add("Ana", "M-2", "q", "a", True, source="drill", when=99 * DAY)  # box 1, due day 100
-    rec.add("Ana", "G-9", "q", "a", False, source="table", when=99.5 * DAY)  # due day 100.5
+    # TT-7: right at the first try on five days over two months, on new positions: mastered
+    for d in (0, 4, 12, 30, 60):
+        rec.add("Ana", "TT-7", f"position {d}", "a", True, source="quiz", when=d * DAY)
+    rec.add("Ana", "M-2", "q", "a", True, source="drill", when=90 * DAY)  # due ~2 days later
+    rec.add("Ana", "G-9", "q", "a", False, source="table", when=99.5 * DAY)  # due a day later
+    rec.add("Ana", "TT-5", "q", "draw stock", False, source="drill", when=99 * DAY,
+            judged="play")  # play, apart from the rule
     rec.add("Ben", "C-1", "q", "a", True, source="quiz", when=0)
     p = widgets.Progress("Ana")
-    assert p.summary == "1 of 58 rules mastered, 2 due"  # TT-7 (box 4 since day 11: due day 32)
+    ms = progress.mastery(rec.events("Ana"))
+    assert ms["TT-7"].status == "mastered" and ms["TT-7"].due_at > now[0]
+    assert p.summary == "1 of 58 rules mastered, 1 due"
     html = p.map.value
     due = html.split("Due again now", 1)[1].split("</ul>", 1)[0]
-    assert re.findall(r"data-rule='([^']+)'", due) == ["TT-7", "M-2"]  # the longest due first
-    assert html.count("<li") == 58 + 2
+    assert re.findall(r"data-rule='([^']+)'", due) == ["M-2"]
+    assert "The rest are due again from" in html
+    assert html.count("<li") == 58 + 1
     row = re.search(r"<li class='rummy-rule rummy-rule-practising' data-rule='G-9'>.*?</li>",
                     html).group(0)
-    assert "◐" in row and "practising: 1 try, 0 right at the first try, box 1 of 4" in row
-    assert "rummy-rule-mastered rummy-rule-due' data-rule='TT-7'" in html and "●" in html
+    assert "◐" in row and "practising: 1 try, 0 right at the first try, on 1 day" in row
+    assert "due again 1970-04-1" in row  # a date (day 100 from the epoch): not due yet
+    assert "rummy-rule-mastered' data-rule='TT-7'" in html and "●" in html
+    tt5 = re.search(r"data-rule='TT-5'>.*?</li>", html).group(0)
+    assert "not seen" in tt5 and "play: the best move 0 of 1 time" in tt5
     assert "data-rule='C-1'>" in html and "○" in html and "not seen" in html
     assert "aria-label='Practise G-9: Scoring when not gin'" in row
     assert "practice.ipynb?rule=G-9" in row
@@ -164,7 +246,8 @@ def test_the_map_follows_the_learner_named_later():
     p = widgets.Progress()
     assert p.learner is None and p.erase_button.disabled
     progress.default_record().add("Cleo", "M-1", "q", "a", True, source="drill")
-    wp.who_is_learning().confirm("Cleo")
+    _, key = progress.default_record().reset_key("Cleo")  # the teacher gives Cleo a key
+    wp.who_is_learning().recover(key)
     assert "Cleo: 0 of 58 rules mastered, 0 due" in p.map.value
     assert "practising: 1 try" in p.map.value
 
@@ -186,3 +269,13 @@ def test_a_failing_record_never_breaks_the_quiz(monkeypatch):
     monkeypatch.setattr(progress, "record", broken)
     q = widgets.Quiz("A queen costs (C-2)?", "10")
     assert q.answer("10") is True and q.feedback.startswith("Right")
+
+
+def test_the_recovery_code_is_offered_once_the_browsers_key_names_the_learner():
+    _, key = progress.default_record().enrol("Ana")
+    p = widgets.Progress()
+    assert p.code_button.disabled  # nobody yet
+    who = wp.who_is_learning()
+    who.key_in.value = key
+    who.key_go.click()
+    assert not p.code_button.disabled and p.show_code() == progress.show_key(key)

@@ -23,6 +23,12 @@ import pytest
 
 from tests.servers import HUB_ACCESS, HUB_API, HUB_PREFIX, ROOT, HubService, fake_hub_api, free_port
 
+
+def brief(rows):
+    """The grid's rows cut to who, which rule, attempts and right at the first try."""
+    return [{k: r[k] for k in ("learner", "rule", "attempts", "right_first")} for r in rows]
+
+
 #: token -> the user model the hub answers for it
 USERS: dict[str, dict[str, Any]] = {
     "tok-teacher-0123456789": {"name": "teacher", "scopes": [HUB_ACCESS, "custom:rummy-teacher"]},
@@ -32,6 +38,11 @@ USERS: dict[str, dict[str, Any]] = {
     "tok-dora-0123456789": {"name": "dora", "scopes": [HUB_ACCESS]},
     "tok-gus-0123456789": {"name": "gus", "scopes": [HUB_ACCESS]},  # his kernels send events
     "tok-hana-0123456789": {"name": "hana", "scopes": [HUB_ACCESS]},
+    # two users whose names begin alike for more than a seat's 24 characters
+    "tok-alex1-0123456789": {"name": "alexandra.konstantinopoulou@school.example.org",
+                             "scopes": [HUB_ACCESS]},
+    "tok-alex2-0123456789": {"name": "alexandra.konstantinopoulos@school.example.org",
+                             "scopes": [HUB_ACCESS]},
     # signed in to the hub, but the hub does not let her use this service
     "tok-eve-0123456789": {"name": "eve", "scopes": ["access:servers!user=eve"]},
 }
@@ -198,8 +209,8 @@ def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> No
         assert (svc.data / "hub-secret").stat().st_mode & 0o077 == 0
         # the events acknowledged before the kill are in the teacher's grid
         status, grid = again.call("GET", f"/tables/{code}/progress", user="teacher")
-        assert status == 200 and grid["rows"] == [
-            {"learner": "ben", "rule": "G-9", "attempts": 1, "right_first": 0, "box": 1}]
+        assert status == 200 and brief(grid["rows"]) == [
+            {"learner": "ben", "rule": "G-9", "attempts": 1, "right_first": 0}]
     finally:
         again.stop()
 
@@ -342,19 +353,36 @@ def test_a_learners_events_reach_the_teachers_grid_under_their_hub_name(svc: Hub
     assert status == 200 and out["kept"] == 1
     # worked by hand: M-1 right at the first try (box 1); BT-3 wrong (box 1), then right
     # after a wrong try (stays in box 1); ben has sent nothing
-    want = [{"learner": "ana", "rule": "M-1", "attempts": 1, "right_first": 1, "box": 1},
-            {"learner": "ana", "rule": "BT-3", "attempts": 2, "right_first": 0, "box": 1}]
+    want = [{"learner": "ana", "rule": "M-1", "attempts": 1, "right_first": 1},
+            {"learner": "ana", "rule": "BT-3", "attempts": 2, "right_first": 0}]
     status, grid = svc.call("GET", f"/tables/{code}/progress", user="teacher")
     assert status == 200, grid
-    assert grid["learners"] == ["ana", "ben"] and grid["rows"] == want
+    assert grid["learners"] == ["ana", "ben"] and brief(grid["rows"]) == want
     status, grid = svc.call("GET", "/progress", user="teacher")
-    assert status == 200 and [r for r in grid["rows"] if r["learner"] == "ana"] == want
+    assert status == 200 and [r for r in brief(grid["rows"]) if r["learner"] == "ana"] == want
     # ana reads her own rows, by her hub login; a learner never reads the class grid
     status, mine = svc.call("GET", f"/tables/{code}/progress/me", user="ana")
-    assert status == 200 and mine["learner"] == "ana" and mine["rows"] == want
+    assert status == 200 and mine["learner"] == "ana" and brief(mine["rows"]) == want
     status, out = svc.call("GET", f"/tables/{code}/progress", user="ben")
     assert status == 403 and "only a teacher" in out["error"]
     assert [e.rule for e in service_events(svc, "ana")] == ["M-1", "BT-3", "BT-3"]
+
+
+def test_hub_users_whose_names_begin_alike_are_two_learners(svc: HubService) -> None:
+    a = "alexandra.konstantinopoulou@school.example.org"
+    b = "alexandra.konstantinopoulos@school.example.org"
+    assert svc.call("POST", "/progress/events", {"events": [one_event("M-1", True)]},
+                    user=a)[0] == 200
+    assert svc.call("POST", "/progress/events", {"events": [one_event("G-9", False)]},
+                    user=b)[0] == 200
+    assert [e.rule for e in service_events(svc, a)] == ["M-1"]
+    assert [e.rule for e in service_events(svc, b)] == ["G-9"]
+    assert svc.call("POST", "/progress/events",
+                    {"events": [one_event("TT-5", False, 1001.0, judged="play")]}, user=b)[0] == 200
+    assert [e.judged for e in service_events(svc, b)] == ["rule", "play"]
+    status, got = svc.call("GET", "/progress/me", user=b)
+    assert status == 200 and sorted(r["rule"] for r in got["rows"]) == ["G-9", "TT-5"]
+    assert len(got["learner"]) <= 24 and "M-1" not in str(got)
 
 
 def test_events_are_never_kept_for_a_name_in_the_body(svc: HubService) -> None:
@@ -378,6 +406,7 @@ def test_events_are_never_kept_for_a_name_in_the_body(svc: HubService) -> None:
     ({"events": [{"rule": "M-1"}]}, "an event has exactly rule, asked, answered, right"),
     ({"events": [one_event(colour="red")]}, "unknown keys 'colour'"),
     ({"events": ["M-1"]}, "event 1 must be a JSON object"),
+    ({"events": [one_event(judged="style")]}, "an event judges rule or play, not 'style'"),
 ])
 def test_bad_events_are_refused_with_what_is_allowed(svc: HubService, body: Any,
                                                      says: str) -> None:
@@ -431,8 +460,8 @@ def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
     assert progress_client.sender().sent == 1
     status, grid = svc.call("GET", f"/tables/{code}/progress", user="teacher")
     assert status == 200
-    assert [r for r in grid["rows"] if r["learner"] == "gus"] == [
-        {"learner": "gus", "rule": "TT-7", "attempts": 1, "right_first": 1, "box": 1}]
+    assert [r for r in brief(grid["rows"]) if r["learner"] == "gus"] == [
+        {"learner": "gus", "rule": "TT-7", "attempts": 1, "right_first": 1}]
 
 
 def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(

@@ -188,9 +188,13 @@ one ``li.rummy-rule`` per rule with ``data-rule``, ``rummy-rule-not-seen``,
 ``rummy-rule-practising`` or ``rummy-rule-mastered``, ``rummy-rule-due``; inside
 ``rummy-rule-shape``, ``rummy-rule-status`` and the link ``rummy-practise``),
 ``rummy-progress-refresh``, ``rummy-progress-show``, ``rummy-progress-events``,
-``rummy-progress-erase`` (then ``rummy-progress-erase-yes`` / ``-no``); the name box
-``rummy-who`` (``rummy-who-asking`` while it asks) with ``rummy-learner-input``,
-``rummy-learner-ok``, ``rummy-learner-change`` and ``rummy-learner-name[data-learner]``;
+``rummy-progress-erase`` (then ``rummy-progress-erase-yes`` / ``-no``),
+``rummy-progress-code`` (then ``rummy-recovery-code`` and ``rummy-recovery-qr``); the name
+box ``rummy-who`` (``rummy-who-asking`` while it asks) with ``rummy-learner-input``,
+``rummy-learner-ok``, ``rummy-learner-code`` and ``rummy-learner-code-ok`` (a recovery
+code), ``rummy-learner-change`` and ``rummy-learner-name[data-learner]``; hidden, the
+browser's key goes in through ``rummy-learner-key-in`` and ``rummy-learner-resume``, and a
+new key comes out in ``rummy-learner-key-out[data-key]``;
 ``rummy-progress-line`` (the landing page).
 """
 

@@ -63,7 +63,6 @@ from IPython.display import HTML, display
 from ipywidgets.widgets.widget import _instances
 
 from rummy import find_variant
-from rummy.progress import use_learner
 
 __all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser",
            "panel_html", "add_panels"]
@@ -403,16 +402,9 @@ def _shared(where: dict[str, str]) -> Any:
     a token is never read from the address."""
     from widgets.remote_table import find_seat  # needs the client: see the module's docstring
 
-    finder = find_seat(where["table"], where["name"])
-    finder.on_seated(lambda seat: _learn_as(seat.game.players[seat.game.seat]))
-    return finder
-
-
-def _learn_as(name: str) -> None:
-    """At a shared table the learner learns under the name they joined with
-    (the teacher's class grid finds their record by it: docs/PROGRESS.md)."""
-    with contextlib.suppress(Exception):
-        use_learner(name)
+    # the name a seat is taken under is not who is learning: the browser's learner
+    # key says that (docs/PROGRESS.md), else the name box asks at the first judged move
+    return find_seat(where["table"], where["name"])
 
 
 def _keep_seat() -> None:

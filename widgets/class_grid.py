@@ -1,6 +1,7 @@
 """The class grid on the teacher's page: learners x rules, what each learner
 seated at this server's tables (or at the page's table only) has met
-(attempts, right at the first try, Leitner box), from the table service's
+(answers right at the first try, days practised, predicted recall, play
+apart) and the rules the class missed most, from the table service's
 ``progress`` endpoints with the teacher key the page holds (in a header, never
 in an address), and a CSV export (pandas).  See ``docs/PROGRESS.md``.
 
@@ -14,26 +15,46 @@ from typing import Any
 
 import ipywidgets as w
 
+from rummy.progress import GRID_COLUMNS
 from rummy.rulebook import RULE_IDS
 from tableserver.client import RemoteError, request, table_url
 
-__all__ = ["ClassGrid", "grid_frame", "grid_html"]
+__all__ = ["ClassGrid", "grid_frame", "grid_html", "missed_html", "COLUMNS"]
+
+
+#: The grid's columns (the service's, :data:`rummy.progress.GRID_COLUMNS`).
+COLUMNS = list(GRID_COLUMNS)
 
 
 def grid_frame(rows: list[dict[str, Any]]) -> Any:
-    """The grid's rows as a pandas table (learner, rule, attempts, right_first, box)."""
+    """The grid's rows as a pandas table (:data:`COLUMNS`)."""
     import pandas as pd  # heavy: loaded when a teacher asks for the grid, not with the page
 
-    return pd.DataFrame(rows, columns=["learner", "rule", "attempts", "right_first", "box"])
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _cell(c: dict[str, Any]) -> str:
+    parts = []
+    if c["attempts"]:
+        recall = c.get("recall")
+        parts.append(f"rule: {c['right_first']} of {c['attempts']} right first, "
+                     f"{c['days']} day{'s' if c['days'] != 1 else ''}"
+                     + (f", recall {round(100 * recall)}%" if recall is not None else "")
+                     + (", mastered" if c.get("status") == "mastered" else ""))
+    if c.get("play_attempts"):
+        parts.append(f"play: {c['play_right_first']} of {c['play_attempts']} best")
+    return "; ".join(parts)
 
 
 def grid_html(learners: list[str], rows: list[dict[str, Any]]) -> str:
-    """Learners down, the rules met across; a cell says "attempts / right at the
-    first try / box"; an empty cell: not met yet.
+    """Learners down, the rules met across; a cell says, for the rule, how
+    many answers were right at the first try of how many, on how many days,
+    the predicted recall now, and the play apart; an empty cell: not met.
 
     >>> print(grid_html(["Ana"], [{"learner": "Ana", "rule": "M-1", "attempts": 2,
-    ...                            "right_first": 1, "box": 1}]))  # doctest: +ELLIPSIS
-    <table class='rummy-class-grid'>...<th scope='row'>Ana</th><td data-rule='M-1'>2 / 1 / box 1</td>...
+    ...     "right_first": 1, "days": 1, "recall": 0.9, "status": "practising",
+    ...     "play_attempts": 0, "play_right_first": 0}]))  # doctest: +ELLIPSIS
+    <table class='rummy-class-grid'>...<th scope='row'>Ana</th><td data-rule='M-1'>rule: 1 of 2 right first, 1 day, recall 90%</td>...
     """
     seen = {r["rule"] for r in rows}
     rules = [r for r in RULE_IDS if r in seen]
@@ -44,13 +65,33 @@ def grid_html(learners: list[str], rows: list[dict[str, Any]]) -> str:
         tds = []
         for rule in rules:
             c = cell.get((who, rule))
-            text = f"{c['attempts']} / {c['right_first']} / box {c['box']}" if c else ""
-            tds.append(f"<td data-rule='{html.escape(rule)}'>{text}</td>")
+            tds.append(f"<td data-rule='{html.escape(rule)}'>"
+                       f"{html.escape(_cell(c)) if c else ''}</td>")
         body.append(f"<tr data-learner='{html.escape(who)}'><th scope='row'>{html.escape(who)}"
                     f"</th>{''.join(tds)}</tr>")
-    return (f"<table class='rummy-class-grid'><caption>Each cell: attempts / right at the first "
-            f"try / Leitner box (0-4)</caption><thead><tr><th scope='col'>Learner</th>{head}"
-            f"</tr></thead><tbody>{''.join(body)}</tbody></table>")
+    return (f"<table class='rummy-class-grid'><caption>Each cell: the rule's answers right at "
+            f"the first try, of all answers, on how many days, and the predicted chance of "
+            f"recalling it now (FSRS); play (the best move among legal ones) apart</caption>"
+            f"<thead><tr><th scope='col'>Learner</th>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>")
+
+
+def missed_html(missed: list[dict[str, Any]]) -> str:
+    """The rules the class missed most, each with its commonest wrong answer.
+
+    >>> missed_html([{"rule": "TT-5", "wrong": 3, "learners": 2, "commonest": "pass",
+    ...               "times": 2}])  # doctest: +ELLIPSIS
+    "<h3>The rules missed most</h3><ul ...><li><b>TT-5</b>: 3 wrong answers by 2 learners; the commonest: \u201cpass\u201d (2 times)</li></ul>"
+    """
+    if not missed:
+        return ""
+    items = "".join(
+        f"<li><b>{html.escape(m['rule'])}</b>: {m['wrong']} wrong answer"
+        f"{'s' if m['wrong'] != 1 else ''} by {m['learners']} learner"
+        f"{'s' if m['learners'] != 1 else ''}; the commonest: "
+        f"\u201c{html.escape(str(m['commonest']))}\u201d ({m['times']} time"
+        f"{'s' if m['times'] != 1 else ''})</li>" for m in missed)
+    return f"<h3>The rules missed most</h3><ul class='rummy-class-missed'>{items}</ul>"
 
 
 class ClassGrid:
@@ -73,10 +114,23 @@ class ClassGrid:
         self.grid.add_class("rummy-class-grid-view")
         self.csv = w.HTML()
         self.csv.add_class("rummy-class-csv")
+        # a learner who lost their key (a new device, a cleared browser) gets a new one
+        self.reset_name = w.Text(value="", description="Learner", placeholder="their name",
+                                 continuous_update=False)
+        self.reset_name.add_class("rummy-class-reset-name")
+        self.reset = w.Button(description="Give a new recovery code", layout=w.Layout(
+            width="auto"), tooltip="The learner's old key then opens nothing")
+        self.reset.add_class("rummy-class-reset")
+        self.reset.on_click(lambda _b: self._reset_guard())
+        self.reset_said = w.HTML()
+        self.reset_said.add_class("rummy-class-reset-said")
         self.widget = w.VBox([w.HTML("<h2>The class's progress</h2>"),
                               w.HBox([self.show, self.only_table],
                                      layout=w.Layout(flex_flow="row wrap")),
-                              self.grid, self.csv], layout=w.Layout(display="none"))
+                              self.grid, self.csv,
+                              w.HBox([self.reset_name, self.reset],
+                                     layout=w.Layout(flex_flow="row wrap")),
+                              self.reset_said], layout=w.Layout(display="none"))
         self.widget.add_class("rummy-class-progress-box")
 
     def signed_in(self, code: str | None) -> None:
@@ -92,6 +146,31 @@ class ClassGrid:
             self.refresh()
         except Exception as exc:  # noqa: BLE001 - a message, never a traceback
             self.grid.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+
+    def _reset_guard(self) -> None:
+        try:
+            self.reset_key()
+        except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+            self.reset_said.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+
+    def reset_key(self, name: str | None = None) -> str | None:
+        """Give the learner ``name`` (default: the box) a new key; shows the new
+        recovery code for the teacher to hand over (None: refused, said why)."""
+        c = self.classroom
+        if not c.key:
+            raise RemoteError("sign in with the teacher key first")
+        who = (self.reset_name.value if name is None else name).strip()
+        try:
+            got = request(f"{c.api}/progress/key", {"learner": who}, teacher=c.key)
+        except RemoteError as exc:
+            self.reset_said.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+            return None
+        code = str(got["code"])
+        self.reset_said.value = (
+            f"<p role='status'>A new recovery code for {html.escape(str(got['learner']))}: "
+            f"<code>{html.escape(code)}</code>. They type it under <i>Recovery code</i> on "
+            "any page of the kit; their old key opens nothing now.</p>")
+        return code
 
     def refresh(self) -> None:
         """Fetch the grid (the service checks the teacher key) and draw it."""
@@ -113,7 +192,8 @@ class ClassGrid:
         elif not self.rows:
             self.grid.value = f"<p>No learner who joined {where} has practised a rule yet.</p>"
         else:
-            self.grid.value = grid_html(got["learners"], self.rows)
+            self.grid.value = (grid_html(got["learners"], self.rows)
+                               + missed_html(got.get("missed") or []))
         data = base64.b64encode(grid_frame(self.rows).to_csv(index=False).encode()).decode()
         name = f"progress-{html.escape(str(got['code'] or 'class'))}.csv"
         self.csv.value = (f"<a class='rummy-class-csv-link' download='{name}' "

@@ -15,11 +15,13 @@ and the practice app is ``widgets.Practice()`` (choose a variant or a rule).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as w
 
 from rummy import practice, rulebook
+from rummy import progress as _p
 from rummy.cards import Card
 from rummy.teach import as_cards
 from widgets.cards import CardView
@@ -37,6 +39,29 @@ TOPICS: tuple[tuple[str, str], ...] = (
     *((f"All rules of {t}", v) for v, t in _TITLES.items()),
     *((f"Rule {r}", r) for r in rulebook.RULE_IDS),
 )
+
+
+def due_first_drills(topic: str | None = None, *, seed: int = 0) -> Iterator[Any]:
+    """Drills one after another for ``topic`` (None: every rule; a variant's
+    name; a rule id), each on a new position: each time the rule the
+    learner's record says is most overdue (FSRS, :func:`rummy.progress.due_first`),
+    then the rules never seen, then the others by when they are due; never
+    the same rule twice in a row when there is another.
+
+    >>> it = due_first_drills("gin_three", seed=5)
+    >>> next(it).rule in rulebook.rules_of("gin_three")
+    True
+    """
+    ids: list[str] = ([topic] if topic is not None and topic in practice.generators() else
+                      [r for r in practice.rules_of(topic) if r in practice.generators()])
+    last, k = None, 0
+    while True:
+        who = _p.learner()
+        events = _p.default_record().events(who) if who else _p.pending()
+        order = _p.due_first(events, _p.clock(), ids)
+        pick = next((r for r in order if r != last), order[0])
+        yield practice.drill(pick, seed + k)
+        last, k = pick, k + 1
 
 
 class Practice(View):
@@ -99,7 +124,7 @@ class Practice(View):
     # -- dealing ------------------------------------------------------------------
     def _restart(self) -> None:
         value = self.topic.value
-        self._stream = practice.drills(None if value == "all" else value, seed=self.seed)
+        self._stream = due_first_drills(None if value == "all" else value, seed=self.seed)
         self.next()
 
     @safe
@@ -198,8 +223,10 @@ class Practice(View):
             return False
         # kept in the learner's record (rummy.progress): right at the first try moves
         # the rule up a box; an answer after a hint is not a first try
+        # what the drill judged: the rules ("rule", the default) or the best play ("play")
         remember(self, self.drill.rule, self.drill.question, given, f.right, source="drill",
-                 first=self.tries == 0 and self.hints_given == 0)
+                 first=self.tries == 0 and self.hints_given == 0,
+                 judged=getattr(self.drill, "judges", "rule"))
         self.tries += 1
         if f.right:
             self.solved = f.text

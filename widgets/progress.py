@@ -31,6 +31,7 @@ from rummy import rulebook
 from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
+           "table_rule",
            "practice_url", "LEARNER_JS"]
 
 log = logging.getLogger("widgets.progress")
@@ -45,37 +46,51 @@ else:
 #: The name offered when nobody has given one.
 DEFAULT_NAME = "Learner"
 
-#: The page's side of remembering the learner: the kernel shows the name in an
-#: element ``.rummy-learner-name[data-learner]``; this script keeps it in the
-#: browser's local storage, and fills it into a name box that asks
-#: (``.rummy-who-asking``, unless the learner asked to change it) and confirms it.
+#: The page's side of remembering the learner: a learner is a key, not a name.
+#: The kernel hands a new key over in ``.rummy-learner-key-out[data-key]``; this
+#: script keeps it in the browser's local storage (this site's pages only read
+#: it; it never goes in an address) and tells the kernel it is kept.  On a page
+#: that asks who is learning (``.rummy-who-asking``, unless the learner asked to
+#: change), it gives the kept key to the kernel through a hidden password box:
+#: the kernel learns as whoever holds it.  ``data-forget`` makes it drop the key
+#: (erased, or not known here).
 LEARNER_JS = """
 <script>
 (function () {
   if (window.rummyLearnerKeeper) { return; }
   window.rummyLearnerKeeper = true;
-  var KEY = 'rummy-learner';
+  var KEY = 'rummy-learner-key';
+  window.localStorage.removeItem('rummy-learner');  // an older kit kept a typed name
   // a page being left has given its kernel up (Voila disposes the connection): a
   // widget changed then raises "Cannot send"
   window.addEventListener('beforeunload', function () { window.rummyLeaving = true; });
+  function press(box, css) {
+    var b = box && box.querySelector('button.' + css);
+    if (b) { window.setTimeout(function () { if (!window.rummyLeaving) { b.click(); } }, 50); }
+  }
   window.setInterval(function () {
     if (window.rummyLeaving) { return; }
-    document.querySelectorAll('.rummy-learner-name[data-learner]').forEach(function (el) {
-      var name = el.getAttribute('data-learner');
-      if (name && window.localStorage.getItem(KEY) !== name) { window.localStorage.setItem(KEY, name); }
+    document.querySelectorAll('.rummy-learner-key-out[data-key]').forEach(function (el) {
+      var key = el.getAttribute('data-key');
+      el.removeAttribute('data-key');
+      if (el.getAttribute('data-forget')) {
+        window.localStorage.removeItem(KEY);
+      } else if (key) {
+        window.localStorage.setItem(KEY, key);
+      }
+      press(el.closest('.rummy-who'), 'rummy-learner-key-kept');
     });
     var kept = window.localStorage.getItem(KEY);
     if (!kept) { return; }
     document.querySelectorAll('.rummy-who-asking').forEach(function (box) {
       if (box.classList.contains('rummy-who-changing') || box.getAttribute('data-filled')) { return; }
-      var input = box.querySelector('input');
-      var ok = box.querySelector('button.rummy-learner-ok');
-      if (!input || !ok) { return; }
+      var input = box.querySelector('.rummy-learner-key-in input');
+      if (!input || !box.querySelector('button.rummy-learner-resume')) { return; }
       box.setAttribute('data-filled', '1');
       input.value = kept;
       input.dispatchEvent(new Event('input', {bubbles: true}));
       input.dispatchEvent(new Event('change', {bubbles: true}));
-      window.setTimeout(function () { if (!window.rummyLeaving) { ok.click(); } }, 50);
+      press(box, 'rummy-learner-resume');
     });
   }, 250);
 })();
@@ -115,8 +130,15 @@ def practice_url(rule: str) -> str:
 
 
 class WhoIsLearning(View):
-    """The name box: asks for the learner's name once (a plain default is
-    offered), then says who is learning, with a button to change it.  One per
+    """Who is learning: a learner is a key kept by this browser, not a name.
+
+    On a learner's first page it asks for a name (a label for people, a
+    plain default filled in); *That's me* makes a new learner with a fresh
+    key (:func:`rummy.progress.enrol`) that the page keeps in the browser.
+    Every later page gives that key to its kernel by itself, and the kernel
+    learns as whoever holds it.  On another device the learner types the
+    recovery code their progress page shows.  A name taken here (in any
+    case) is refused: typing "Ana" never opens Ana's record.  One per
     kernel: :func:`who_is_learning`."""
 
     def __init__(self) -> None:
@@ -125,11 +147,27 @@ class WhoIsLearning(View):
                            placeholder="your first name", continuous_update=False)
         self.name.add_class("rummy-learner-input")
         self.ok = button("That's me", "rummy-learner-ok", style="primary",
-                         tooltip="Keep my progress under this name")
+                         tooltip="Start keeping my progress under this name")
         self.ok.on_click(lambda _b: self.confirm())
-        self.change = button("Change the name", "rummy-learner-change",
-                             tooltip="Learn under another name")
+        self.code = w.Text(value="", description="Recovery code",
+                           placeholder="XXXX-XXXX-...", continuous_update=False)
+        self.code.add_class("rummy-learner-code")
+        self.resume = button("Continue with my code", "rummy-learner-code-ok",
+                             tooltip="Continue the record of the recovery code")
+        self.resume.on_click(lambda _b: self.recover())
+        self.change = button("Somebody else is learning", "rummy-learner-change",
+                             tooltip="Learn under another name on this browser")
         self.change.on_click(lambda _b: self.ask(changing=True))
+        # the browser's kept key comes in here (filled by the page's script)
+        self.key_in = w.Password(value="", description="Learner key", continuous_update=False)
+        self.key_in.add_class("rummy-learner-key-in")
+        self.key_go = button("Continue", "rummy-learner-resume")
+        self.key_go.on_click(lambda _b: self.resume_key())
+        self.key_out = html_box("rummy-learner-key-out")
+        self.key_kept = button("Kept", "rummy-learner-key-kept")
+        self.key_kept.on_click(lambda _b: self._handed_over())
+        self.hidden = w.HBox([self.key_in, self.key_go, self.key_out, self.key_kept])
+        self.hidden.layout.display = "none"
         self.text = html_box("rummy-learner")
         # the page's script rides in an Output widget's state (as trusted HTML),
         # so it reaches the page wherever the name box is shown, whenever it is built
@@ -137,7 +175,7 @@ class WhoIsLearning(View):
                                      "data": {"text/html": LEARNER_JS}},))
         keeper.layout.display = "none"
         self.keeper = keeper
-        self.widget = w.VBox([self._style, self.text, self.message, keeper])
+        self.widget = w.VBox([self._style, self.text, self.message, self.hidden, keeper])
         self.widget.add_class("rummy-who")
         self.widget.add_class("rummy-root")
         _p.on_learner(lambda _name: self._render())
@@ -147,28 +185,79 @@ class WhoIsLearning(View):
         who = _p.learner()
         asking = who is None or changing
         head = self.widget.children[:2]
-        tail = self.widget.children[-2:]
+        tail = self.widget.children[-3:]
         if asking:
             waiting = len(_p.pending())
             why = (f" ({waiting} answer{'s' if waiting != 1 else ''} wait to be kept)"
                    if waiting else "")
-            self.text.value = ("<span role='status'>Who is learning? Your progress is kept "
-                               f"under your name on this computer{esc(why)}.</span>")
-            self.widget.children = (*head, w.HBox([self.name, self.ok]), *tail)
+            self.text.value = (
+                "<span role='status'>Who is learning? Give a name to start your record of "
+                f"learning on this browser{esc(why)}. Learned here before on another device? "
+                "Type the recovery code your progress page showed you.</span>")
+            self.widget.children = (*head, w.HBox([self.name, self.ok]),
+                                    w.HBox([self.code, self.resume]), *tail)
             self.widget.add_class("rummy-who-asking")
         else:
-            self.text.value = (f"<span class='rummy-learner-name' data-learner='{esc(who)}'>"
-                               f"You are learning as <b>{esc(who)}</b>.</span>")
-            self.widget.children = (*head, self.change, *tail)
+            shown = _p.label(who) or who
+            self.text.value = (f"<span class='rummy-learner-name' data-learner='{esc(shown)}'>"
+                               f"You are learning as <b>{esc(shown)}</b>.</span>")
+            self.widget.children = (*head, *(() if os.environ.get("JUPYTERHUB_USER")
+                                              else (self.change,)), *tail)
             self.widget.remove_class("rummy-who-asking")
             self.widget.remove_class("rummy-who-changing")
 
+    def _hand_over(self, key: str | None) -> None:
+        """Give the page ``key`` to keep in this browser (None: forget the kept one)."""
+        if key is None:
+            self.key_out.value = ("<span class='rummy-learner-key-out' data-key='' "
+                                  "data-forget='1'></span>")
+        else:
+            self.key_out.value = (f"<span class='rummy-learner-key-out' "
+                                  f"data-key='{esc(key)}'></span>")
+
+    def _handed_over(self) -> None:
+        self.key_out.value = ""
+
     @safe
     def confirm(self, name: str | None = None) -> str | None:
-        """Learn as ``name`` (default: what the box holds)."""
+        """Start a new learner called ``name`` (default: what the box holds);
+        their key goes to the browser.  A name taken here is refused."""
         self.clear_message()
         given = self.name.value if name is None else name
-        return _p.use_learner(given.strip() or DEFAULT_NAME)
+        key = _p.enrol(given.strip() or DEFAULT_NAME)
+        self._hand_over(key)
+        return _p.learner()
+
+    @safe
+    def recover(self, code: str | None = None) -> str | None:
+        """Continue as the learner of the recovery ``code`` (default: the box)."""
+        self.clear_message()
+        given = self.code.value if code is None else code
+        self.code.value = ""
+        who = _p.use_key(given)
+        if who is None:
+            self.show_error("That recovery code is not known here: check it, or ask your "
+                            "teacher for a new one.")
+            return None
+        self._hand_over(_p.normal_key(given))
+        return who
+
+    def resume_key(self) -> str | None:
+        """Continue as the learner whose key the browser keeps (the page fills it in)."""
+        given = self.key_in.value
+        self.key_in.value = ""
+        who = _p.use_key(given)
+        if who is None and given:
+            self._hand_over(None)
+            self.show_notice("This browser's key opens no record here (it was erased, or "
+                             "the teacher gave you a new one): start with your name, or type "
+                             "your recovery code.")
+        return who
+
+    def forget(self) -> None:
+        """This browser forgets its key and nobody learns in this kernel."""
+        self._hand_over(None)
+        _p.use_learner(None)
 
     def ask(self, changing: bool = False) -> None:
         """Show the name box (``changing``: the learner asked; not filled in
@@ -198,12 +287,13 @@ def _ask_in(view: Any) -> None:
 
 
 def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, source: str,
-             first: bool = True) -> Any:
+             first: bool = True, judged: str = "rule") -> Any:
     """Record a judged act of ``view``'s learner (:func:`rummy.progress.record`);
     with nobody named yet, the name box appears under ``view``.  A failure to
     record never breaks the view: it is logged."""
     try:
-        kept = _p.record(rule, asked, answered, right, source=source, first=first)
+        kept = _p.record(rule, asked, answered, right, source=source, first=first,
+                         judged=judged)
     except Exception:  # noqa: BLE001 - the lesson goes on; the log says why
         log.exception("could not record a %s event for %s", source, rule)
         return None
@@ -212,26 +302,62 @@ def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, so
     return kept
 
 
+def table_rule(family: str, verb: str, phase: str = "") -> str:
+    """The rule a legal move at a table applies, by the game's family, the
+    move's verb and the phase it was made in.
+
+    >>> table_rule("three_thirteen", "draw stock"), table_rule("big_table", "call match")
+    ('TT-5', 'BT-4')
+    >>> table_rule("gin", "take upcard", "upcard"), table_rule("gin", "knock")
+    ('G-4', 'G-6')
+    """
+    if family == "three_thirteen":
+        return "TT-6" if "go out" in verb else "TT-5"
+    if family == "big_table":
+        return "BT-4" if "match" in verb else "BT-3"
+    if phase == "upcard":
+        return "G-4"
+    if "knock" in verb:
+        return "G-6"
+    if verb.startswith("gin"):
+        return "G-7"
+    if "lay" in verb:
+        return "G-8"
+    return "G-5"
+
+
 def judged_move(view: Any, action: Any, move: Any) -> Any:
-    """``move()`` (the learner's move at a table); a move the engine refuses
-    with a rule id is kept as a wrong answer about that rule (what is asked:
-    the learner's own hand, nothing of anyone else's).  The refusal goes on."""
+    """``move()`` (the learner's move at a table), judged by the rules: a
+    legal move is kept as a right answer about the rule it applies
+    (:func:`table_rule`); a move the engine refuses with a rule id is kept
+    as a wrong answer about that rule.  What is asked: the learner's own
+    hand, nothing of anyone else's.  The refusal goes on."""
     from rummy.errors import GameError
 
     try:
-        return move()
+        obs = view.observation()
+        hand = " ".join(c.symbol for c in obs.hand)
+        phase = str(getattr(obs, "phase", ""))
+    except Exception:  # noqa: BLE001 - the hand is only context
+        hand, phase = "", ""
+    variant = getattr(view, "variant", None)
+    where = getattr(variant, 'title', '') or 'a table'
+    try:
+        done = move()
     except GameError as exc:
         rules = rulebook.rules_in(str(exc))
         if rules:
-            try:
-                hand = " ".join(c.symbol for c in view.observation().hand)
-            except Exception:  # noqa: BLE001 - the hand is only context
-                hand = ""
-            where = getattr(getattr(view, 'variant', None), 'title', '') or 'a table'
             asked = (f"your move at {where}"
                      f"{', holding ' + hand if hand else ''}: {exc}")
             remember(view, rules[0], asked, str(action), False, source="table")
         raise
+    family = str(getattr(variant, "family", ""))
+    if family:
+        verb = str(getattr(action, "verb", action))
+        asked = f"your move at {where}{', holding ' + hand if hand else ''}"
+        remember(view, table_rule(family, verb, phase), asked, str(action), True,
+                 source="table")
+    return done
 
 
 def _when(t: float) -> str:
@@ -258,7 +384,7 @@ class Progress(View):
 
     def __init__(self, learner: str | None = None, *, clock: Any = None) -> None:
         super().__init__()
-        self.fixed = None if learner is None else _p.normal_name(learner)
+        self.fixed = None if learner is None else " ".join(str(learner).split())
         self.clock = clock
         self.summary = ""
         self.css = w.HTML(_CSS)
@@ -279,13 +405,17 @@ class Progress(View):
         self.confirm_box = w.HBox([self.confirm_text, self.confirm_erase, self.keep])
         self.confirm_box.layout.display = "none"
         self.events = html_box("rummy-progress-events")
+        self.code_button = button("Show my recovery code", "rummy-progress-code",
+                                  tooltip="Continue your record on another device")
+        self.code_button.on_click(lambda _b: self.show_code())
+        self.recovery = html_box("rummy-progress-recovery")
         parts: list[w.Widget] = [self._style, self.css, self.title]
         if self.fixed is None:
             parts.append(who_is_learning().widget)
             _p.on_learner(lambda _name: self.refresh())
-        parts += [self.map, w.HBox([self.refresh_button, self.events_button, self.erase_button],
-                                   layout=w.Layout(flex_flow="row wrap")),
-                  self.confirm_box, self.message, self.events]
+        parts += [self.map, w.HBox([self.refresh_button, self.events_button, self.code_button,
+                                    self.erase_button], layout=w.Layout(flex_flow="row wrap")),
+                  self.confirm_box, self.message, self.recovery, self.events]
         self.widget = w.VBox(parts)
         self.widget.add_class("rummy-progress")
         self.widget.add_class("rummy-root")
@@ -312,10 +442,15 @@ class Progress(View):
         s = _p.summary(events, now)
         self.summary = s.line()
         who = self.learner
-        head = (f"<p class='rummy-progress-summary' role='status'>{esc(who or 'You')}: "
+        shown = _p.label(who) if who else None
+        head = (f"<p class='rummy-progress-summary' role='status'>{esc(shown or 'You')}: "
                 f"{esc(self.summary)}.</p>")
         due = sorted((m for m in ms.values() if m.is_due(now)), key=lambda m: m.due_at or 0.0)
         out = [head]
+        if s.next_due is not None:
+            out.append(f"<p class='rummy-progress-next'>{'The rest are' if due else 'Nothing is'}"
+                       f"{'' if due else ' due now; the next rule is'} due again from "
+                       f"{esc(_when(s.next_due))}.</p>")
         if due:
             out.append("<h3 id='rummy-due'>Due again now</h3><ul class='rummy-progress-due' "
                        "aria-labelledby='rummy-due'>")
@@ -329,18 +464,52 @@ class Progress(View):
             out.append("</ul>")
         self.map.value = "".join(out)
         self.erase_button.disabled = self.events_button.disabled = who is None
+        self.code_button.disabled = self.fixed is not None or _p.current_key() is None
+        if self.code_button.disabled:
+            self.recovery.value = ""
+
+    @safe
+    def show_code(self) -> str | None:
+        """Show the learner's recovery code, as text and as a QR code, to
+        continue their record on another device (None: no key here)."""
+        key = None if self.fixed is not None else _p.current_key()
+        if key is None:
+            self.show_notice("There is no recovery code here: on a hub you sign in, "
+                             "and your record follows you.")
+            return None
+        import segno  # loaded when the code is asked for, not with the page
+
+        code = _p.show_key(key)
+        qr = str(segno.make(code, error="m").svg_inline(scale=3, dark="#000", light="#fff"))
+        self.recovery.value = (
+            "<div role='region' aria-label='Your recovery code'><p>Your recovery code: "
+            f"<code class='rummy-recovery-code'>{esc(code)}</code></p>"
+            f"<div class='rummy-recovery-qr' role='img' aria-label='The recovery code as a QR "
+            f"code'>{qr}</div><p>On another device, open any page of the kit and type this "
+            "code under <i>Recovery code</i>. Whoever has it can read and erase your record: "
+            "keep it to yourself.</p></div>")
+        return code
 
     @staticmethod
     def _row(m: _p.Mastery, now: float) -> str:
         rule = rulebook.rule(m.rule)
         status = m.status
         words = status
-        if status != "not seen":
+        if m.attempts:
+            recall = m.recall(now)
             words += (f": {m.attempts} tr{'ies' if m.attempts != 1 else 'y'}, "
-                      f"{m.right_first} right at the first try, box {m.box} of {_p.TOP_BOX}")
+                      f"{m.right_first} right at the first try, on {len(m.days)} "
+                      f"day{'s' if len(m.days) != 1 else ''}")
+            if recall is not None:
+                words += f", you would recall it now with a chance of {round(100 * recall)}%"
+        if m.play_attempts:
+            words += (f"; play: the best move {m.play_right_first} of {m.play_attempts} "
+                      f"time{'s' if m.play_attempts != 1 else ''}")
         due = m.is_due(now)
         if due:
             words += ", due again now"
+        elif m.due_at is not None:
+            words += f", due again {_when(m.due_at)}"
         css = f"rummy-rule rummy-rule-{status.replace(' ', '-')}" + (" rummy-rule-due" if due
                                                                        else "")
         link = (f"<a class='rummy-practise' href='{esc(practice_url(m.rule))}' target='_blank' "
@@ -386,10 +555,14 @@ class Progress(View):
                                        f"{esc(who)}? This can't be undone.")
             self.confirm_box.layout.display = "flex"
             return 0
+        shown = _p.label(who)
         removed = _p.default_record().erase(who)
+        if self.fixed is None and not os.environ.get("JUPYTERHUB_USER"):
+            who_is_learning().forget()  # the key opens nothing now: the browser drops it
         self._hide_confirm()
         self.events.value = ""
-        self.show_notice(f"Erased: {removed} event{'s' if removed != 1 else ''} about {who}.")
+        self.show_notice(f"Erased: {removed} event{'s' if removed != 1 else ''} about "
+                         f"{shown}.")
         self.refresh()
         return removed
 

@@ -98,11 +98,17 @@ def play_meld_odds(watch: Watch) -> None:
 
 
 def play_progress(watch: Watch) -> None:
-    """The map of a learner with nothing kept yet: every event, then the name box."""
+    """A new learner names themselves (the browser keeps their key), then the map with
+    nothing kept yet: every event, the recovery code and its QR, then the name box."""
+    watch.page.locator(".rummy-who-asking .rummy-learner-input input").fill("Ana")
+    watch.click("button.rummy-learner-ok")
+    watch.page.wait_for_selector(".rummy-learner-name[data-learner='Ana']")
     watch.click("button.rummy-progress-show")
     watch.page.wait_for_selector(".rummy-progress-events p")
+    watch.click("button.rummy-progress-code")
+    watch.page.wait_for_selector(".rummy-recovery-qr svg")
     watch.click("button.rummy-learner-change")
-    watch.page.wait_for_selector(".rummy-who-asking input")
+    watch.page.wait_for_selector(".rummy-who-asking .rummy-learner-input input")
 
 
 APPS: list[tuple[str, dict[str, Any], str, Callable[[Watch], None] | None]] = [
@@ -113,7 +119,7 @@ APPS: list[tuple[str, dict[str, Any], str, Callable[[Watch], None] | None]] = [
     ("big_table", {"players": 6}, harness.READY, play_big_table),
     ("gin_three", {}, harness.READY, play_gin),
     ("meld_odds", {}, ".rummy-odds-explorer", play_meld_odds),
-    ("progress", {"learner": "Ana"}, ".rummy-progress-map", play_progress),
+    ("progress", {}, ".rummy-progress-map", play_progress),
 ]
 
 

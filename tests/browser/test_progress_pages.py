@@ -1,14 +1,16 @@
 """Learning that is remembered, in Chromium through the Voilà app as ``make app``
 serves it (tests/browser/harness.py).
 
-(a) A learner names themselves once on the progress page (the browser keeps the
-    name), answers a quiz, makes a guided move and plays at a table on another
-    page (which finds the name by itself), closes the browser; the server and
-    its kernels are restarted; the browser opened again shows the same map.
-(b) Three learners practise at a classroom table under the names they joined
-    with; the teacher, signed in with the teacher key, sees each learner's rules
-    in the class grid; a learner's progress page holds no other learner's
-    record, not even in the widget state.
+(a) A learner names themselves once on the progress page (the browser keeps
+    the learner key the kernel made, never the name), answers a quiz, makes a
+    guided move and plays at a table on another page (which gives the key to its
+    kernel by itself), closes the browser; the server and its kernels are
+    restarted; the browser opened again shows the same map.
+(b) Three learners practise at a classroom table (each names themselves once, at
+    the first judged move; the browser keeps the key); the teacher, signed in with
+    the teacher key, sees each learner's rules in the class grid; Ben's browser
+    asking for Ana's record by address, or typing "ana" in the name box, gets
+    nothing of hers; his progress page shows his recovery code and its QR.
 """
 
 from __future__ import annotations
@@ -78,14 +80,19 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         page, watch, errors = new_page(context)
         # the progress page asks once, with a plain default
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
-        page.wait_for_selector(".rummy-who-asking input", timeout=120_000)
-        assert page.locator(".rummy-who-asking input").input_value() == "Learner"
-        page.locator(".rummy-who-asking input").fill("Ana")
-        page.locator(".rummy-who-asking input").press("Enter")
+        page.wait_for_selector(".rummy-who-asking .rummy-learner-input input", timeout=120_000)
+        assert page.locator(".rummy-who-asking .rummy-learner-input input").input_value() == "Learner"
+        page.locator(".rummy-who-asking .rummy-learner-input input").fill("Ana")
+        page.locator(".rummy-who-asking .rummy-learner-input input").press("Enter")
         watch.settle()
         watch.click("button.rummy-learner-ok")
         named(page, "Ana")
-        page.wait_for_function("() => localStorage.getItem('rummy-learner') === 'Ana'")
+        # the browser keeps Ana's key (never her name), and the address holds neither
+        page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
+                               ".length === 32")
+        key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
+        assert Record(data / "progress.sqlite3").learner_of(key) == "Ana"
+        assert key not in page.url and "Ana" not in page.url
         assert "Ana: 0 of 58 rules mastered, 0 due" in harness.page_text(page)
 
         # another page, another kernel: it finds the name in the browser by itself
@@ -124,13 +131,13 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
                                       storage_state=storage)
         page, watch, errors = new_page(context)
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
-        named(page, "Ana")  # no question: the browser remembered the name
+        named(page, "Ana")  # no question: the browser kept the key
         page.wait_for_selector(".rummy-progress-summary:has-text('Ana')")
         text = harness.page_text(page)
         assert "Ana: 0 of 58 rules mastered, 0 due" in text
-        assert "practising: 2 tries, 0 right at the first try, box 1 of 4" in row(page, "C-2")
-        assert "practising: 1 try, 1 right at the first try, box 1 of 4" in row(page, "TT-5")
-        assert "practising: 1 try, 0 right at the first try, box 1 of 4" in row(page, "BT-3")
+        assert "practising: 2 tries, 0 right at the first try, on 1 day" in row(page, "C-2")
+        assert "practising: 1 try, 1 right at the first try, on 1 day" in row(page, "TT-5")
+        assert "practising: 1 try, 0 right at the first try, on 1 day" in row(page, "BT-3")
         assert "not seen" in row(page, "G-9")
         assert page.locator(".rummy-rule-practising .rummy-rule-shape").first.inner_text() == "◐"
         link = page.locator("li[data-rule='BT-3'] a.rummy-practise")
@@ -193,6 +200,15 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
             watch.settle()
             for n in range(times):
                 watch.click("button.rummy-own-pile")
+                if n == 0:  # the first judged move asks who is learning: a name, once
+                    page.wait_for_selector(".rummy-who-asking input.widget-input, "
+                                           ".rummy-who-asking .rummy-learner-input input",
+                                           timeout=60_000)
+                    page.locator(".rummy-learner-input input").fill(name)
+                    page.locator(".rummy-learner-input input").press("Enter")
+                    watch.settle()
+                    watch.click("button.rummy-learner-ok")
+                    named(page, name)
                 try:
                     page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
                 except Exception as exc:  # say what the page and the table were doing
@@ -223,16 +239,18 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
         teacher.wait_for_selector(".rummy-class-grid")
         for name, times in (("Ana", 1), ("Ben", 2), ("Cleo", 3)):
             cell = teacher.locator(f"tr[data-learner='{name}'] td[data-rule='BT-3']")
-            assert cell.inner_text().strip() == f"{times} / 0 / box 1"
+            assert cell.inner_text().strip().startswith(
+                f"rule: 0 of {times} right first, 1 day, recall ")
         assert KEY not in teacher.url and KEY not in harness.page_text(teacher)
         assert not any(KEY in f for f in twatch.frames[signed:])  # the grid shows no key
         href = teacher.locator("a.rummy-class-csv-link").get_attribute("href") or ""
         assert href.startswith("data:text/csv;base64,")
         assert_accessible(teacher, "the teacher's page with the class grid")
-        # a learner's own page: Ben's record only, in the page and in what the kernel sent
+        # Ben's browser asks for Ana's record by address: it shows Ben's, by his key; Ben's
+        # record only, in the page and in what the kernel sent
         page, watch, errors = new_page(contexts[1])
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress",
-                                                           learner="Ben"))
+                                                           learner="Ana"))
         named(page, "Ben")
         page.wait_for_selector(".rummy-progress-summary:has-text('Ben')")
         assert "practising: 2 tries" in row(page, "BT-3")
@@ -240,6 +258,24 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
         for other in ("Ana", "Cleo"):
             assert other not in harness.page_text(page)
             assert other not in watch.text()
+        # ... and typing her name (in another case) in the name box opens nothing of hers
+        watch.click("button.rummy-learner-change")
+        page.locator(".rummy-learner-input input").fill("ana")
+        page.locator(".rummy-learner-input input").press("Enter")
+        watch.settle()
+        watch.click("button.rummy-learner-ok")
+        page.wait_for_selector(".rummy-who .rummy-error:has-text('already learns as')")
+        assert "Ana" not in watch.text().replace("'ana'", "")
+        # the progress page offers Ben his recovery code (and its QR) for another device
+        page, watch, errors = new_page(contexts[1])
+        harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
+        named(page, "Ben")
+        watch.click("button.rummy-progress-code")
+        page.wait_for_selector(".rummy-recovery-code")
+        key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
+        shown = page.locator(".rummy-recovery-code").inner_text().replace("-", "")
+        assert shown == key and page.locator(".rummy-recovery-qr svg").count() == 1
+        assert Record(data / "progress.sqlite3").learner_of(key) == "Ben"
         for _, _, errs in pages.values():
             assert not errs
         assert not terrors and not errors
