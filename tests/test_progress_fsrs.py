@@ -162,12 +162,16 @@ def test_practice_serves_the_most_overdue_rule_first_each_on_a_new_position():
     assert p.drill.question != first
 
 
-def test_a_drill_that_judges_play_is_kept_as_play():
+def test_each_answer_is_kept_as_what_judged_it():
+    """G-5 weighs a legal discard as play; the card just taken breaks the rule."""
     from widgets.practice import Practice
 
     progress.use_learner("Ana")
-    p = Practice("TT-1", seed=3)
-    object.__setattr__(p.drill, "judges", "play")  # as a play drill of the checker says
-    p.answer(p.drill.expected())
-    (e,) = progress.default_record().events("Ana")
-    assert e.judged == "play" and e.rule == "TT-1"
+    p = Practice("G-5", seed=0)
+    assert p.drill.judges == "play"
+    taken = p.drill.question.split("You took the ")[1].split(".")[0]
+    assert not p.answer(taken)
+    p.answer(p.drill.an_answer())
+    first, second = progress.default_record().events("Ana")
+    assert (first.judged, first.right, first.rule) == ("rule", False, "G-5")
+    assert (second.judged, second.right) == ("play", True)

@@ -221,12 +221,11 @@ class Practice(View):
         self._say(f.text, f.right)
         if not f.counted:  # an answer that can't be read is not a try: it says how to answer
             return False
-        # kept in the learner's record (rummy.progress): right at the first try moves
-        # the rule up a box; an answer after a hint is not a first try
-        # what the drill judged: the rules ("rule", the default) or the best play ("play")
+        # kept in the learner's record (rummy.progress), as what this answer was judged
+        # by: the rules, or the play (a legal choice weighed against the best, which
+        # never counts against the rule); an answer after a hint is not a first try
         remember(self, self.drill.rule, self.drill.question, given, f.right, source="drill",
-                 first=self.tries == 0 and self.hints_given == 0,
-                 judged=getattr(self.drill, "judges", "rule"))
+                 first=self.tries == 0 and self.hints_given == 0, judged=f.judged)
         self.tries += 1
         if f.right:
             self.solved = f.text
