@@ -301,8 +301,7 @@ def _hand_key(cards_: Any) -> tuple[int, ...]:
     :func:`_prepared`)."""
     if cards_ is _last_key[0]:
         return _last_key[1]  # type: ignore[no-any-return]
-    key = [c.index for c in cards_]
-    key.sort()
+    key = sorted(map(INDEX, cards_))
     got = tuple(key)
     if type(cards_) is tuple:
         _last_key[0], _last_key[1] = cards_, got
@@ -378,8 +377,7 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     if (type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
         q = last_quick[1] if last_quick[0] is r else quick_tables(r)
         if q is not None and {*map(type, hand)} <= ONLY_CARDS:
-            bits = q[0]
-            m = sum([bits[c.index] for c in hand])
+            m = sum(map(q[0].__getitem__, map(INDEX, hand)))  # (in C: no loop of bytecodes)
             if not m >> 52 and m.bit_count() == len(hand):
                 s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
                 if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times
@@ -820,5 +818,4 @@ def is_lone(card: Card | str, hand: Iterable[Card | str] | str,
             big += 1
         else:
             x += unit[j]
-    partners, shift = partners_by_index(rules.aces, big + 1)
-    return not x & partners[i] and (x >> shift[i]) & 15 == 1  # :func:`encode`'s test
+    return not x & partners_by_index(rules.aces, big + 1)[i]  # :func:`encode`'s test

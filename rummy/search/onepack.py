@@ -439,9 +439,9 @@ def quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
     q = quick_tables(rules)
     if q is None or not {*map(type, hand)} <= ONLY_CARDS:
         return True
-    bits = q[0]
     # a sum of n powers of two has n bits set only when they are distinct
-    m = sum([bits[c.index] for c in hand])
+    # (the sum, the look-ups and the indexes run in C)
+    m = sum(map(q[0].__getitem__, map(INDEX, hand)))
     if m >> 52 or m.bit_count() != len(hand):
         return False  # a wild, a joker or two identical cards
     return m, q

@@ -29,6 +29,7 @@ import functools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from typing import Any
 
 from rummy.cards import SUITS, Card, as_cards
@@ -190,11 +191,11 @@ def check_jokers(cards_: Any, rules: MeldRules) -> None:
 
 def split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
     """(the naturals, the wilds) of a hand, each in hand order."""
-    wild_at = rule_tables(rules)[13]
-    wilds = [c for c in cards_ if wild_at[c.index]]
+    flags = list(map(rule_tables(rules)[13].__getitem__, map(INDEX, cards_)))  # (in C)
+    wilds = list(compress(cards_, flags))
     if not wilds:
         return list(cards_), wilds
-    return [c for c in cards_ if not wild_at[c.index]], wilds
+    return list(compress(cards_, map(operator.not_, flags))), wilds
 
 
 # ---------------------------------------------------------------------------
@@ -229,15 +230,17 @@ def _partners_of(both: bool, reach: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=64)
-def partners_by_index(aces: str, reach: int, top: bool = False) -> tuple[list[int], list[int]]:
-    """:func:`_partners_of` and each card's field shift in a count vector,
-    by ``Card.index`` (0..51): what :func:`encode` reads to find the
-    isolated cards (``top``: in the roomy search's layout, ``TOP``)."""
+def partners_by_index(aces: str, reach: int, top: bool = False) -> list[int]:
+    """By ``Card.index`` (0..51), what :func:`encode` reads to find the
+    isolated cards: the fields of a count vector that keep a card from
+    being isolated: those of :func:`_partners_of`, and the card's own field
+    counting two or more (``top``: in the roomy search's layout, ``TOP``).
+    A card of a count vector x is isolated when ``x & partners[index]`` is 0."""
     index_pos = tables_of(MeldRules(aces=aces))[7]  # type: ignore[arg-type]
     partners = _partners_of(aces == "low_or_high", reach)
     if top:
-        return [flip(partners[p]) for p in index_pos], [TOP - (p << 2) for p in index_pos]
-    return [partners[p] for p in index_pos], [p << 2 for p in index_pos]
+        return [flip(partners[p]) | 14 << (TOP - (p << 2)) for p in index_pos]
+    return [partners[p] | 14 << (p << 2) for p in index_pos]
 
 
 def flip(x: int) -> int:
@@ -267,19 +270,17 @@ def encode(rules: MeldRules, big: int, naturals: Sequence[Card],
     in the roomy search's layout, see ``TOP``.)"""
     tables = rule_tables(rules)
     drank, index_pos, unit = tables[3], tables[7], tables[15 if top else 11]
-    x = sum([unit[c.index] for c in naturals])
-    if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(map(INDEX, naturals)).values()) > 8:
+    idx = list(map(INDEX, naturals))
+    x = sum(map(unit.__getitem__, idx))  # (the loops of this function run in C)
+    if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(idx).values()) > 8:
         raise MeldError("no card can appear more than 8 times (at most 8 packs)")
-    partners, shift = partners_by_index(rules.aces, big + 1, top)
-    iso: list[int] = []
-    for c in naturals:
-        i = c.index
-        if not x & partners[i] and (x >> shift[i]) & 15 == 1:  # most cards have a partner
-            iso.append(index_pos[i])
-    units = UNIT_TOP if top else UNIT
-    for p in iso:
-        x -= units[p]
-    iso.sort(key=drank.__getitem__)
+    partners = partners_by_index(rules.aces, big + 1, top)
+    # the cards held once without a partner (most cards have one)
+    iso = list(map(index_pos.__getitem__, compress(
+        idx, map(operator.not_, map(x.__and__, map(partners.__getitem__, idx))))))
+    if iso:
+        x -= sum(map((UNIT_TOP if top else UNIT).__getitem__, iso))
+        iso.sort(key=drank.__getitem__)
     return x, iso
 
 
