@@ -59,7 +59,6 @@ from rummy.search.tables import (
     CARD_OF,
     DEFAULT_RULES,
     INDEX,
-    ONLY_CARDS,
     PER_CARD,
     PER_POINT,
     UNIT_TOP,
@@ -301,7 +300,8 @@ def _hand_key(cards_: Any) -> tuple[int, ...]:
     :func:`_prepared`)."""
     if cards_ is _last_key[0]:
         return _last_key[1]  # type: ignore[no-any-return]
-    key = sorted(map(INDEX, cards_))
+    key = [c.index for c in cards_]
+    key.sort()
     got = tuple(key)
     if type(cards_) is tuple:
         _last_key[0], _last_key[1] = cards_, got
@@ -376,8 +376,14 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     r = DEFAULT_RULES if rules is None else rules
     if (type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
         q = last_quick[1] if last_quick[0] is r else quick_tables(r)
-        if q is not None and {*map(type, hand)} <= ONLY_CARDS:
-            m = sum(map(q[0].__getitem__, map(INDEX, hand)))  # (in C: no loop of bytecodes)
+        m = -1
+        if q is not None:
+            bits = q[0]
+            try:  # (a string's index is a method: the mask is made of Card values only)
+                m = sum([bits[c.index] for c in hand])
+            except (AttributeError, TypeError):
+                m = -1  # not Card values only: the checked way, below
+        if m >= 0 and q is not None:
             if not m >> 52 and m.bit_count() == len(hand):
                 s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
                 if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times

@@ -56,7 +56,7 @@ from rummy.melds import (
     make_discard,
     make_meld,
 )
-from rummy.search.tables import INDEX, ONLY_CARDS, tables_of
+from rummy.search.tables import INDEX, tables_of
 
 # ---------------------------------------------------------------------------
 # Cards as bits
@@ -437,11 +437,14 @@ def quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
             or type(rules) is not MeldRules:
         return True
     q = quick_tables(rules)
-    if q is None or not {*map(type, hand)} <= ONLY_CARDS:
+    if q is None:
         return True
+    bits = q[0]
     # a sum of n powers of two has n bits set only when they are distinct
-    # (the sum, the look-ups and the indexes run in C)
-    m = sum(map(q[0].__getitem__, map(INDEX, hand)))
+    try:  # (a string's index is a method: the mask is made of Card values only)
+        m = sum([bits[c.index] for c in hand])
+    except (AttributeError, TypeError):
+        return True
     if m >> 52 or m.bit_count() != len(hand):
         return False  # a wild, a joker or two identical cards
     return m, q

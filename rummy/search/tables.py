@@ -29,7 +29,6 @@ import functools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from itertools import compress
 from typing import Any
 
 from rummy.cards import SUITS, Card, as_cards
@@ -191,11 +190,11 @@ def check_jokers(cards_: Any, rules: MeldRules) -> None:
 
 def split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
     """(the naturals, the wilds) of a hand, each in hand order."""
-    flags = list(map(rule_tables(rules)[13].__getitem__, map(INDEX, cards_)))  # (in C)
-    wilds = list(compress(cards_, flags))
+    wild_at = rule_tables(rules)[13]
+    wilds = [c for c in cards_ if wild_at[c.index]]
     if not wilds:
         return list(cards_), wilds
-    return list(compress(cards_, map(operator.not_, flags))), wilds
+    return [c for c in cards_ if not wild_at[c.index]], wilds
 
 
 # ---------------------------------------------------------------------------
@@ -270,16 +269,19 @@ def encode(rules: MeldRules, big: int, naturals: Sequence[Card],
     in the roomy search's layout, see ``TOP``.)"""
     tables = rule_tables(rules)
     drank, index_pos, unit = tables[3], tables[7], tables[15 if top else 11]
-    idx = list(map(INDEX, naturals))
-    x = sum(map(unit.__getitem__, idx))  # (the loops of this function run in C)
-    if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(idx).values()) > 8:
+    x = sum([unit[c.index] for c in naturals])
+    if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(map(INDEX, naturals)).values()) > 8:
         raise MeldError("no card can appear more than 8 times (at most 8 packs)")
     partners = partners_by_index(rules.aces, big + 1, top)
-    # the cards held once without a partner (most cards have one)
-    iso = list(map(index_pos.__getitem__, compress(
-        idx, map(operator.not_, map(x.__and__, map(partners.__getitem__, idx))))))
+    iso: list[int] = []
+    for c in naturals:
+        i = c.index
+        if not x & partners[i]:  # held once, without a partner (most cards have one)
+            iso.append(index_pos[i])
     if iso:
-        x -= sum(map((UNIT_TOP if top else UNIT).__getitem__, iso))
+        units = UNIT_TOP if top else UNIT
+        for p in iso:
+            x -= units[p]
         iso.sort(key=drank.__getitem__)
     return x, iso
 

@@ -1,0 +1,43 @@
+"""The meld search's quick paths read a hand of Card values without first
+checking every item's type: a hand given as text, as Card values, or as a
+mix of both gets the same answer (the brute force's), and anything else is
+refused as before."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummy import MeldRules, best_arrangement, best_discard, penalty
+from rummy.cards import Card, CardError, deck
+from rummy.melds import MeldError
+from tests.brute import brute_min_penalty
+
+PACK = list(deck())
+RULES = [MeldRules(), MeldRules(max_set_size=4, jokers_wild=False), MeldRules(aces="high")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(PACK), min_size=1, max_size=10, unique=True),
+       st.lists(st.booleans(), min_size=10, max_size=10), st.sampled_from(RULES))
+def test_text_cards_and_mixed_hands_agree_with_the_brute_force(hand, as_text, rules):
+    mixed = [str(c) if t else c for c, t in zip(hand, as_text)]
+    want = brute_min_penalty(hand, aces=rules.aces, max_set=rules.max_set_size)
+    for given_ in (hand, tuple(hand), [str(c) for c in hand], mixed, tuple(mixed)):
+        assert penalty(given_, rules) == want
+        assert best_arrangement(given_, rules).penalty == want
+
+
+@pytest.mark.parametrize("bad", [[1, 2, 3], [Card.parse("7h"), 8], [Card.parse("7h"), None],
+                                 (Card.parse("7h"), object())])
+def test_items_that_are_not_cards_are_refused(bad):
+    for ask in (penalty, best_arrangement):
+        with pytest.raises((CardError, MeldError, TypeError)):
+            ask(bad)
+
+
+def test_a_discard_of_text_and_cards_mixed():
+    hand = [Card.parse("7h"), "8h", "9h", Card.parse("Kc")]
+    assert best_discard(hand).card == Card.parse("Kc")
+    assert best_discard(hand).penalty == 0
