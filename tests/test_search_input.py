@@ -41,3 +41,35 @@ def test_a_discard_of_text_and_cards_mixed():
     hand = [Card.parse("7h"), "8h", "9h", Card.parse("Kc")]
     assert best_discard(hand).card == Card.parse("Kc")
     assert best_discard(hand).penalty == 0
+
+
+ONE_PACK_RULES = [MeldRules(), MeldRules(aces="high"), MeldRules(max_set_size=4, jokers_wild=False)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PACK), min_size=0, max_size=16, unique=True),
+       st.sampled_from(ONE_PACK_RULES))
+def test_runs_only_hands_are_arranged_as_the_packing_search_arranges_them(hand, rules):
+    """A hand with no rank three times is arranged without weighing
+    packings: the same melds, in the same order, and deadwood as the search
+    over every packing, whose penalty is the brute force's."""
+    from rummy.search.onepack import (
+        fast_arrangement,
+        fast_best,
+        fast_total,
+        quick_mask,
+        runs_arrangement,
+    )
+
+    got = quick_mask(tuple(hand), rules)
+    assert type(got) is tuple
+    m, q = got
+    ft = q[3]
+    pts, melds, chosen = fast_best(m, ft)
+    want = fast_arrangement(m, melds, chosen, ft, fast_total(m, ft[0]) - pts)
+    assert want.penalty == brute_min_penalty(hand, aces=rules.aces, max_set=rules.max_set_size)
+    quick = runs_arrangement(m, q)
+    if quick is not None:
+        assert (quick.melds, quick.deadwood, quick.penalty) == (want.melds, want.deadwood, want.penalty)
+    assert best_arrangement(hand, rules) == want
+    assert best_arrangement(hand, rules).melds == want.melds

@@ -53,6 +53,7 @@ from rummy.search.onepack import (
     onepack_deadwood,
     quick_mask,
     quick_tables,
+    runs_arrangement,
 )
 from rummy.search.roomy import Roomy
 from rummy.search.tables import (
@@ -345,7 +346,11 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     cards_, rules, fast = _prepared(hand, rules)
     if fast is None:
         return _general_arrangement(cards_, rules)
-    m, ft = fast[0], fast[1][3]
+    m, q = fast
+    got = runs_arrangement(m, q)
+    if got is not None:
+        return got
+    ft = q[3]
     pts, melds, chosen = fast_best(m, ft)
     return fast_arrangement(m, melds, chosen, ft, fast_total(m, ft[0]) - pts)
 

@@ -544,6 +544,46 @@ def fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[in
     return make_arrangement(tuple(out), dead, pen)
 
 
+def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
+    """:func:`fast_arrangement` of :func:`fast_best`'s packing, without
+    weighing packings, when the hand mask ``m`` holds no rank three times
+    and no row of six or more cards of a suit (``q``: :func:`quick_tables`):
+    its melds are then its rows of three to five cards of a suit, each one
+    run (the only packing that melds every card in such a row, and a card
+    in no row has no meld), in the order of their lowest card; else None.
+    (A row of six could also be two runs of three: :func:`fast_best` settles
+    which.)
+
+    >>> from rummy.cards import cards
+    >>> q = quick_tables(MeldRules())
+    >>> print(runs_arrangement(mask_of(cards("4h 5h 6h 9c Tc Jc Qc 2d")), q))
+    [9c Tc Jc Qc] | [4h 5h 6h]; deadwood: 2d; penalty 2
+    """
+    s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
+        return None  # a rank held three times or more: a set to weigh
+    rows = _RUN_ROWS
+    used = rows[s0] | rows[s1] << 13 | rows[s2] << 26 | rows[s3] << 39
+    dw = q[1]
+    pen = dw[s0] + dw[s1] + dw[s2] + dw[s3]
+    ft = q[3]
+    in_sort = ft[7]
+    rest = m & ~used
+    dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
+            + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
+    if not used:
+        return make_arrangement((), dead, pen)
+    objs = meld_objects(ft[1][0] != 0)  # the ace of clubs at position 12: aces high
+    out = []
+    while used:  # each row: the lowest bit and the ones above it in a row
+        row = used & ~(used + (used & -used))
+        if row.bit_count() > 5:
+            return None
+        out.append(objs[row])
+        used ^= row
+    return make_arrangement(tuple(out), dead, pen)
+
+
 def fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, int]], tuple[int, ...]]:
     """(points melded, melds, chosen) of the best packing: most points, then most cards."""
     melds = fast_melds(m, ft)
