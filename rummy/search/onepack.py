@@ -404,11 +404,11 @@ _QUICK: dict[MeldRules, Any] = {}  # per-rule tables (as the lru_caches of the o
 
 
 def quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int, ...]],
-                                             tuple[Any, ...]] | None:
+                                             tuple[Any, ...], dict[int, Meld]] | None:
     """(bit of each card index 0..52 in the fast path's mask, with wilds and
     the joker marked; per-suit run deadwood; set choices; the fast path's
-    tables) for the rules, or None when the fast path never applies (aces
-    both low and high)."""
+    tables; every meld's Meld by mask, :func:`meld_objects`) for the rules,
+    or None when the fast path never applies (aces both low and high)."""
     if last_quick[0] is rules:
         return last_quick[1]  # type: ignore[no-any-return]
     if rules in _QUICK:
@@ -419,7 +419,8 @@ def quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int
             ft = _fast_tables(rules)
             wild, bits = _fast_cards(rules)
             marked = [_MARK if i in wild else bits[i] for i in range(52)] + [_MARK]
-            got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft)
+            got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft,
+                   meld_objects(rules.aces == "high"))
         if len(_QUICK) >= 512:
             _QUICK.clear()
         _QUICK[rules] = got
@@ -573,7 +574,7 @@ def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
             + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
     if not used:
         return make_arrangement((), dead, pen)
-    objs = meld_objects(ft[1][0] != 0)  # the ace of clubs at position 12: aces high
+    objs = q[4]
     out = []
     while used:  # each row: the lowest bit and the ones above it in a row
         row = used & ~(used + (used & -used))
