@@ -30,9 +30,13 @@ drifts slows both alike), and prints both medians and the speed-up of
 each round.  ``--chunk K`` instead times the two hand by hand in K-hand
 chunks in worker processes of their own (the past code cold, the past
 code warm, this code cold), the order turning from chunk to chunk, so
-that all three meet the same moments of a shared machine.  Either way
-the load is printed: on a machine shared with other work compare
-ratios, or the bytecode counts of ``benchmarks/solver_ops.py``.
+that all three meet the same moments of a shared machine.  ``--paired
+K`` (the steadiest on a busy machine) loads both packages into this one
+process and times every hand cold with each in turn, ``K`` rounds, the
+order turning from round to round, and keeps each hand's fastest time
+(what the load did not slow) before taking the medians.  Every way prints
+the load: on a machine shared with other work compare ratios, or the
+bytecode counts of ``benchmarks/solver_ops.py``.
 """
 
 from __future__ import annotations
@@ -79,10 +83,12 @@ def forget() -> None:
     clear_memo()
 
 
-def hands(seed: int, n: int, packs: int, jokers: int, size: int) -> list[tuple[Card, ...]]:
-    """``n`` hands of ``size`` cards dealt from ``packs`` packs and ``jokers`` jokers."""
+def hands(seed: int, n: int, packs: int, jokers: int, size: int,
+          deal: Callable[[int, int], list[Card]] = deck) -> list[tuple[Card, ...]]:
+    """``n`` hands of ``size`` cards dealt from ``packs`` packs and ``jokers``
+    jokers (``deal``: the ``deck`` of the package timed)."""
     rng = random.Random(seed)
-    shoe = deck(packs, jokers)
+    shoe = deal(packs, jokers)
     return [tuple(rng.sample(shoe, size)) for _ in range(n)]
 
 
@@ -234,6 +240,67 @@ def against_chunked(rev: str, n: int, clock: str, chunk: int) -> int:
     return 0
 
 
+def _packages(path: str) -> dict[str, Any]:
+    """The modules of the ``rummy`` package found at ``path``, imported
+    apart from any other copy (their functions keep their own globals)."""
+    for k in [k for k in sys.modules if k == "rummy" or k.startswith("rummy.")]:
+        del sys.modules[k]
+    sys.path.insert(0, path)
+    try:
+        __import__("rummy.search")
+        return {k: v for k, v in sys.modules.items() if k == "rummy" or k.startswith("rummy.")}
+    finally:
+        sys.path.remove(path)
+
+
+def _shapes_of(mods: dict[str, Any], n: int) -> tuple[dict[str, Any], Callable[[], None]]:
+    """:func:`shapes` and ``clear_memo`` of the package ``mods``."""
+    r = mods["rummy"]
+    plain, kings, nines = r.MeldRules(), r.MeldRules(wild_rank=13), r.MeldRules(wild_rank=9)
+    a = hands(1, n, 1, 0, 10, r.deck)
+    return ({"A": (lambda h: r.best_arrangement(h, plain), a),
+             "B": (lambda h: r.best_discard(h, kings), hands(3, n, 2, 4, 14, r.deck)),
+             "C": (lambda h: r.best_arrangement(h, kings), hands(4, n, 2, 0, 13, r.deck)),
+             "D": (lambda h: r.best_arrangement(h, nines), hands(5, n, 4, 0, 9, r.deck)),
+             "gin": (lambda h: r.penalty(h, plain), a)}, mods["rummy.search"].clear_memo)
+
+
+def against_paired(rev: str, n: int, rounds: int) -> int:
+    """``--against REV --paired K``: both packages in this process, each
+    hand timed cold with each in turn ``K`` times, its fastest kept."""
+    clock = CLOCK[0]
+    with past_rummy(rev) as tmp:
+        codes = [_shapes_of(_packages(tmp), n), _shapes_of(_packages(str(ROOT)), n)]
+        print(f"Cold, {n} hands per shape, each hand's fastest of {rounds} rounds, {rev} and this "
+              f"code in turn in one process; {load()}")
+        for name in LABELS:
+            best: list[list[float]] = [[float("inf")] * n, [float("inf")] * n]
+            for sets, _clear in codes:
+                fn, items = sets[name]
+                for item in items:
+                    fn(item)
+            gc.disable()
+            try:
+                for k in range(rounds):
+                    for j in ((0, 1) if k % 2 == 0 else (1, 0)):
+                        (fn, items), clear = codes[j][0][name], codes[j][1]
+                        mins = best[j]
+                        for i, item in enumerate(items):
+                            clear()
+                            t0 = clock()
+                            fn(item)
+                            t = (clock() - t0) / 1000
+                            if t < mins[i]:
+                                mins[i] = t
+            finally:
+                gc.enable()
+            (old, old99, _), (new, new99, _) = stats(best[0]), stats(best[1])
+            print(f"  {name:<4} {rev}: median {old:7.2f} us (p99 {old99:7.1f})   now: median {new:7.2f} us "
+                  f"(p99 {new99:7.1f}, {new99 / new:.1f}x the median)   now/{rev} {new / old:.2f}"
+                  + (f"   target {TARGETS[name]:g} us" if name in TARGETS else ""))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=2000)
@@ -246,6 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--chunk", type=int, default=0,
                    help="with --against: time the past code and this one in turn in chunks of this "
                         "many hands, each in a worker process (see the module's docstring)")
+    p.add_argument("--paired", type=int, default=0, metavar="K",
+                   help="with --against: both codes in this process, every hand timed K times "
+                        "with each in turn, its fastest kept (see the module's docstring)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--cold-json", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -256,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.worker:
         return _worker(n)
+    if args.against and args.paired > 0:
+        return against_paired(args.against, n, args.paired)
     if args.against and args.chunk > 0:
         return against_chunked(args.against, n, args.clock, args.chunk)
     if args.against:
