@@ -43,16 +43,17 @@ def test_a_discard_of_text_and_cards_mixed():
     assert best_discard(hand).penalty == 0
 
 
-ONE_PACK_RULES = [MeldRules(), MeldRules(aces="high"), MeldRules(max_set_size=4, jokers_wild=False)]
+ONE_PACK_RULES = [MeldRules(), MeldRules(aces="high"), MeldRules(max_set_size=4, jokers_wild=False),
+                  MeldRules(max_set_size=3)]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(PACK), min_size=0, max_size=16, unique=True),
        st.sampled_from(ONE_PACK_RULES))
 def test_runs_only_hands_are_arranged_as_the_packing_search_arranges_them(hand, rules):
-    """A hand with no rank three times is arranged without weighing
-    packings: the same melds, in the same order, and deadwood as the search
-    over every packing, whose penalty is the brute force's."""
+    """A hand whose runs and sets share no card is arranged without
+    weighing packings: the same melds, in the same order, and deadwood as
+    the search over every packing, whose penalty is the brute force's."""
     from rummy.search.onepack import (
         fast_arrangement,
         fast_best,

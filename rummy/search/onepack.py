@@ -547,13 +547,15 @@ def fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[in
 
 def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
     """:func:`fast_arrangement` of :func:`fast_best`'s packing, without
-    weighing packings, when the hand mask ``m`` holds no rank three times
-    and no row of six or more cards of a suit (``q``: :func:`quick_tables`):
-    its melds are then its rows of three to five cards of a suit, each one
-    run (the only packing that melds every card in such a row, and a card
-    in no row has no meld), in the order of their lowest card; else None.
-    (A row of six could also be two runs of three: :func:`fast_best` settles
-    which.)
+    weighing packings, when the hand mask ``m`` has no card that could go
+    to a set or a run, no row of six or more cards of a suit, and no rank
+    held four times when sets of four are not allowed (``q``:
+    :func:`quick_tables`): its melds are then its rows of three to five
+    cards of a suit, each one run, and each rank held three times or more,
+    one set (the only packing that melds every card of them, and a card in
+    none of them has no meld), in the order of their lowest card; else
+    None.  (A row of six could also be two runs of three, and a rank held
+    four times three sets of three: :func:`fast_best` settles which.)
 
     >>> from rummy.cards import cards
     >>> q = quick_tables(MeldRules())
@@ -561,18 +563,34 @@ def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
     [9c Tc Jc Qc] | [4h 5h 6h]; deadwood: 2d; penalty 2
     """
     s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
-    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
-        return None  # a rank held three times or more: a set to weigh
     rows = _RUN_ROWS
     used = rows[s0] | rows[s1] << 13 | rows[s2] << 26 | rows[s3] << 39
+    t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)  # ranks held three times or more
+    ft = q[3]
+    sets: list[int] = []
+    if t3:
+        # a rank none of whose cards lies in a row gives its biggest set
+        # (the only best choice: all four when sets of four are allowed,
+        # else any three, a tie the packing search settles); a card in a
+        # row could go to the set or the run: the packing search weighs it
+        allow4 = ft[3]
+        while t3:
+            b = t3 & -t3
+            t3 ^= b
+            held = b * _RANK_COLUMN & m
+            if held & used or (not allow4 and held.bit_count() == 4):
+                return None
+            sets.append(held)
+        for held in sets:
+            m ^= held
+        s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
     dw = q[1]
     pen = dw[s0] + dw[s1] + dw[s2] + dw[s3]
-    ft = q[3]
     in_sort = ft[7]
     rest = m & ~used
     dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
             + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
-    if not used:
+    if not used and not sets:
         return make_arrangement((), dead, pen)
     objs = q[4]
     out = []
@@ -580,9 +598,18 @@ def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
         row = used & ~(used + (used & -used))
         if row.bit_count() > 5:
             return None
-        out.append(objs[row])
+        out.append(row)
         used ^= row
-    return make_arrangement(tuple(out), dead, pen)
+    if sets:  # the melds in the order of their lowest card
+        out += sets
+        out.sort(key=_low_bit)
+    return make_arrangement(tuple([objs[mm] for mm in out]), dead, pen)
+
+
+def _low_bit(mask: int) -> int:
+    """The lowest bit of a mask (a meld's lowest card, in the fast path's
+    positions: the order of an arrangement's melds)."""
+    return mask & -mask
 
 
 def fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, int]], tuple[int, ...]]:
