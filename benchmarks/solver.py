@@ -37,6 +37,23 @@ order turning from round to round, and keeps each hand's fastest time
 (what the load did not slow) before taking the medians.  Every way prints
 the load: on a machine shared with other work compare ratios, or the
 bytecode counts of ``benchmarks/solver_ops.py``.
+
+Where the time goes (targets missed: B, C, D; measured with each stage
+timed apart, the fastest of 7 rounds per hand, a D hand with a wild, load
+about 4 on 2 CPUs, so about twice the idle figures): checking and
+reading the hand about 3.5 us, splitting it and its count vector with the
+isolated cards 5, a new solver with its memos 7 (cold: nothing is kept),
+the search itself 15, reading its choices and building the Meld values
+12.  The search proper is a third; the rest is paid once per hand, which a
+warm call (about 3 us) skips.  Tried and measured: reading the cards with
+``map``/``compress`` in C instead of comprehensions counts a fifth fewer
+bytecodes but runs slower on CPython 3.11 (whose comprehensions over slot
+attributes are specialised); a bit-parallel isolated-card test with
+shifts ran slower than the card-by-card test for hands of 9 to 14 cards;
+both were dropped.  Kept: the one-pack path arranges a hand whose runs and
+sets share no card without weighing packings (A, and D's hands without a
+wild), and the quick paths read a hand's mask without first collecting
+its items' types.
 """
 
 from __future__ import annotations
