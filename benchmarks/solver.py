@@ -54,6 +54,37 @@ both were dropped.  Kept: the one-pack path arranges a hand whose runs and
 sets share no card without weighing packings (A, and D's hands without a
 wild), and the quick paths read a hand's mask without first collecting
 its items' types.
+
+Measured next and dropped (one-process A/B timing, load 9 to 13 on 2
+CPUs, so each figure about twice the idle one; a change under a few
+per cent is lost in that noise):
+
+* a new solver per hand (cold D, one wild): ``Roomy(...)`` costs 2.3 us
+  of 31; a solver kept per rule set and wilds' points and reset for
+  the next hand (memos emptied, the isolated cards set, the meld lists
+  fetched again) costs 1.5 us: 0.8 us saved (2.5%), not worth keeping
+  a solver's state alive across :func:`rummy.search.clear_memo`;
+* splitting and encoding a hand in one function instead of
+  ``split_hand`` then ``encode`` (one table look-up and one call
+  fewer): 3.05 us against 3.07 us, no gain;
+* reading a D hand's answer (``rarrangement``: 8.9 us) splits as its
+  choices, the wilds' order and the room check 4 us, and the Meld
+  values 4 to 7 us (``_indexes`` of each meld's count vector, then
+  ``_natural_meld``/``make_set``: a typical D hand has one meld of two
+  naturals and a wild and three isolated cards); a table of Meld
+  values per rule set would have to be filled per hand (about 1,100
+  pair-and-wild melds per rule set: 5 ms to build, more than a whole
+  game of Three-Thirteen), which a cold hand must not find filled;
+* Three-Thirteen's go-out check answered by the best discard (it
+  leaves no deadwood exactly when the hand can go out, and the greedy
+  bot asks it next) instead of a ready search: greedy 1.00x, expert
+  0.96x (it asks other questions), ``benchmarks/games.py --against``.
+
+Where a greedy Three-Thirteen move goes (40 games, thread CPU time, load
+10): the bots' choice 44 us (the search), the observation 19 us (draw
+phase 5.7 us median, all engine; discard phase 20 us, its go-out search
+included), the move 16.5 us (a draw 5 to 7 us; a discard 8.7 us median,
+the round's scoring at its end included in the mean of 19.7 us).
 """
 
 from __future__ import annotations
