@@ -2,6 +2,16 @@
 
 Run: ``.venv/bin/python benchmarks/gin_peer.py [--hands 5000] [--games 300]``
 
+``--speed`` times instead our lowest deadwood of a 10-card hand
+(``rummy.penalty`` under gin's rules, and ``rummy.best_arrangement``)
+against OpenSpiel's C++ ``min_deadwood`` through its Python binding, on
+the same hands (``--hands``, default 2,000), hand by hand in turn (ours
+with the search's memos emptied first, then OpenSpiel's), each hand timed
+``--rounds`` times (default 7) and its fastest time kept, so that a load
+that comes and goes weighs on both alike; it prints the medians, the
+ratios (targets: ``penalty`` at most 1.0x, ``best_arrangement`` at most
+2x) and the machine's load.
+
 Part 1, random hands (default 5,000 deals of two 10-card hands, an upcard
 and a stock card): our minimum deadwood (the gin engine's fast solver and
 the shared exact solver ``rummy.search.penalty``) against
@@ -361,11 +371,60 @@ def _score(s, out: Counter, utils) -> None:
         out["undercut bonus: scores our default 10 would change"] += 1
 
 
+def speed(n: int, seed: int, rounds: int, utils) -> None:
+    """``--speed``: our penalty and best_arrangement against OpenSpiel's
+    ``min_deadwood`` on the same 10-card hands (see the module's docstring)."""
+    import gc
+    import os
+    import statistics
+
+    from rummy.search import best_arrangement, clear_memo
+
+    rng = random.Random(seed)
+    pack = list(deck())
+    hands = [tuple(rng.sample(pack, 10)) for _ in range(n)]
+    ids = [[to_os(c) for c in h] for h in hands]
+    clock = time.perf_counter_ns
+    ours = {"penalty": lambda h: penalty(h, RULES), "best_arrangement": lambda h: best_arrangement(h, RULES)}
+    best: dict[str, list[float]] = {k: [float("inf")] * n for k in (*ours, "OpenSpiel")}
+    for h, i in zip(hands, ids):  # agreement, and every table built
+        assert penalty(h, RULES) == best_arrangement(h, RULES).penalty == utils.min_deadwood(i), h
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for j, (h, i) in enumerate(zip(hands, ids)):
+                for name, fn in ours.items():
+                    clear_memo()
+                    t0 = clock()
+                    fn(h)
+                    t = clock() - t0
+                    if t < best[name][j]:
+                        best[name][j] = t
+                t0 = clock()
+                utils.min_deadwood(i)
+                t = clock() - t0
+                if t < best["OpenSpiel"][j]:
+                    best["OpenSpiel"][j] = t
+    finally:
+        gc.enable()
+    med = {k: statistics.median(v) / 1000 for k, v in best.items()}
+    print(f"Lowest deadwood of a 10-card hand, {n} hands, each the fastest of {rounds} rounds, "
+          f"hand by hand in turn; load {os.getloadavg()[0]:.2f} (1 min)")
+    print(f"  OpenSpiel C++ min_deadwood (Python binding)  median {med['OpenSpiel']:6.2f} us")
+    for name, target in (("penalty", 1.0), ("best_arrangement", 2.0)):
+        ratio = med[name] / med["OpenSpiel"]
+        print(f"  ours {name:<40} median {med[name]:6.2f} us   {ratio:.2f}x OpenSpiel "
+              f"(target {target:g}x: {'met' if ratio <= target else 'MISSED'})")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=5000)
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--speed", action="store_true",
+                    help="time our penalty and best_arrangement against OpenSpiel's min_deadwood")
+    ap.add_argument("--rounds", type=int, default=7, help="with --speed: rounds per hand")
     args = ap.parse_args(argv)
     try:
         import pyspiel
@@ -373,6 +432,9 @@ def main(argv: list[str] | None = None) -> None:
         print("open_spiel is not installed (pip install open-spiel): nothing to compare")
         return
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    if args.speed:
+        speed(args.hands if args.hands != 5000 else 2000, args.seed, args.rounds, utils)
+        return
     t0 = time.perf_counter()
     part1 = random_hands(args.hands, args.seed, utils)
     t1 = time.perf_counter()

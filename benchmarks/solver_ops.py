@@ -3,8 +3,10 @@
 Timings on a machine shared with other work swing by 2x from run to run;
 the number of bytecodes the interpreter executes does not.  This script
 counts them (``sys.settrace`` with opcode events) for the solver's cold
-calls on sets A, C and D of ``benchmarks/solver.py`` (the kept memo emptied
-before each hand), and for one whole game per bot line-up, so that two
+calls on the four shapes of ``benchmarks/solver.py`` and Gin's ``penalty``
+(the kept memos emptied before each hand; the per-rule tables built
+first, as a program builds them once), median and p99, and for one whole
+game per bot line-up, so that two
 versions of the code can be compared anywhere.  Work done inside C (dict
 look-ups, sorting, ``map``) is not counted: compare like with like, and
 confirm a gain with ``benchmarks/solver.py`` on an idle machine.
@@ -15,7 +17,6 @@ Run: ``.venv/bin/python benchmarks/solver_ops.py`` (``--hands N``, ``--no-games`
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 from collections.abc import Callable, Sequence
@@ -23,9 +24,10 @@ from functools import partial
 from types import FrameType
 from typing import Any
 
-from rummy import MeldRules, best_arrangement, best_discard, deck, new_game, penalty
+from solver import LABELS, shapes
+
+from rummy import new_game
 from rummy.bots import make_bot
-from rummy.cards import Card
 from rummy.search import clear_memo
 
 _COUNT = [0]
@@ -54,21 +56,16 @@ def bytecodes(fn: Callable[[], Any]) -> int:
     return _COUNT[0]
 
 
-def hands(seed: int, n: int, packs: int, jokers: int, size: int) -> list[tuple[Card, ...]]:
-    rng = random.Random(seed)
-    shoe = deck(packs, jokers)
-    return [tuple(rng.sample(shoe, size)) for _ in range(n)]
-
-
-def cold(fn: Callable[[Any], Any], items: Sequence[Any]) -> int:
-    """Median bytecodes of ``fn(item)`` with the memo emptied first."""
-    for item in items[:5]:  # per-rule tables are built once per program
+def cold(fn: Callable[[Any], Any], items: Sequence[Any]) -> tuple[int, int]:
+    """(median, p99) bytecodes of ``fn(item)`` with the memos emptied first."""
+    for item in items:  # per-rule tables are built once per program
         fn(item)
     counts = []
     for item in items:
         clear_memo()
         counts.append(bytecodes(partial(fn, item)))
-    return int(statistics.median(counts))
+    counts.sort()
+    return int(statistics.median(counts)), counts[min(len(counts) - 1, int(len(counts) * 0.99))]
 
 
 def game(variant: str, players: int, bot: str, seed: int = 1) -> int:
@@ -84,15 +81,14 @@ def game(variant: str, players: int, bot: str, seed: int = 1) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--hands", type=int, default=60)
+    p.add_argument("--hands", type=int, default=300)
     p.add_argument("--no-games", action="store_true", help="skip the whole games")
     args = p.parse_args(argv)
-    plain, kings = MeldRules(), MeldRules(wild_rank=13)
     n = args.hands
-    print(f"Median Python bytecodes per cold call, {n} hands per set")
-    print(f"  A penalty, 10 cards, one pack:                 {cold(lambda h: penalty(h, plain), hands(1, n, 1, 0, 10)):>9}")
-    print(f"  C best_discard, 14 cards, 2 packs + 4 jokers:  {cold(lambda h: best_discard(h, kings), hands(3, n, 2, 4, 14)):>9}")
-    print(f"  D best_arrangement, 13 cards, 2 packs:         {cold(lambda h: best_arrangement(h, kings), hands(4, n, 2, 0, 13)):>9}")
+    print(f"Python bytecodes per cold call, {n} hands per shape: median, p99")
+    for name, (fn, items) in shapes(n).items():
+        med, p99 = cold(fn, items)
+        print(f"  {name:<4} {LABELS[name]:<56} {med:>7} {p99:>8}")
     if not args.no_games:
         game("three_thirteen", 4, "greedy", seed=99)  # build the per-rule tables first
         print("Bytecodes of one whole game (seed 1)")

@@ -392,11 +392,19 @@ def make_set(naturals: list[Card], wilds: list[Card], rank: int) -> Meld:
     >>> str(make_set(list(cards("7h 7s")), list(cards("Jk")), 7))
     '7h 7s Jk=7c'
     """
-    present = [c.suit for c in naturals]
-    free = [s for s in SUITS if s not in present] or list(SUITS)
-    reps = [_CARD[rank, free[i % len(free)]] for i in range(len(wilds))]
-    flags = (False,) * len(naturals) + (True,) * len(wilds) if wilds else ()
-    return make_meld(tuple(naturals + wilds), "set", tuple(naturals + reps), flags)
+    if not wilds:
+        cards_ = tuple(naturals)
+        return make_meld(cards_, "set", cards_)
+    free = SUITS  # (loops, not comprehensions: a set has few cards, and a comprehension is a call)
+    for c in naturals:
+        free = free.replace(c.suit, "")
+    free = free or SUITS
+    reps = list(naturals)
+    n = len(free)
+    for i in range(len(wilds)):
+        reps.append(_CARD[rank, free[i % n]])
+    return make_meld(tuple(naturals + wilds), "set", tuple(reps),
+                     (False,) * len(naturals) + (True,) * len(wilds))
 
 
 def make_run(naturals: list[Card], wilds: list[Card], ranks: list[int]) -> Meld:

@@ -53,13 +53,13 @@ from rummy.search.onepack import (
     onepack_deadwood,
     quick_mask,
     quick_tables,
+    runs_arrangement,
 )
 from rummy.search.roomy import Roomy
 from rummy.search.tables import (
     CARD_OF,
     DEFAULT_RULES,
     INDEX,
-    ONLY_CARDS,
     PER_CARD,
     PER_POINT,
     UNIT_TOP,
@@ -343,10 +343,37 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
     [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
     """
+    r = DEFAULT_RULES if rules is None else rules
+    if (hand is not last_prepared[0] or rules is not last_prepared[1]) and (
+            type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
+        # Card values (the checks of quick_mask, inline: one pack without
+        # wilds is gin's hot path)
+        q = last_quick[1] if last_quick[0] is r else quick_tables(r)
+        m = -1
+        if q is not None:
+            bits = q[0]
+            try:  # (a string's index is a method: the mask is made of Card values only)
+                m = sum([bits[c.index] for c in hand])
+            except (AttributeError, TypeError):
+                m = -1  # not Card values only: the checked way, below
+        if m >= 0 and q is not None:
+            if m >> 52 or m.bit_count() != len(hand):  # a wild, a joker or a card twice
+                check_jokers(hand, r)
+                return _general_arrangement(hand, r)
+            got = runs_arrangement(m, q)
+            if got is None:
+                ft = q[3]
+                pts, melds, chosen = fast_best(m, ft)
+                got = fast_arrangement(m, melds, chosen, ft, fast_total(m, ft[0]) - pts)
+            return got
     cards_, rules, fast = _prepared(hand, rules)
     if fast is None:
         return _general_arrangement(cards_, rules)
-    m, ft = fast[0], fast[1][3]
+    m, q = fast
+    got = runs_arrangement(m, q)
+    if got is not None:
+        return got
+    ft = q[3]
     pts, melds, chosen = fast_best(m, ft)
     return fast_arrangement(m, melds, chosen, ft, fast_total(m, ft[0]) - pts)
 
@@ -377,9 +404,14 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     r = DEFAULT_RULES if rules is None else rules
     if (type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
         q = last_quick[1] if last_quick[0] is r else quick_tables(r)
-        if q is not None and {*map(type, hand)} <= ONLY_CARDS:
+        m = -1
+        if q is not None:
             bits = q[0]
-            m = sum([bits[c.index] for c in hand])
+            try:  # (a string's index is a method: the mask is made of Card values only)
+                m = sum([bits[c.index] for c in hand])
+            except (AttributeError, TypeError):
+                m = -1  # not Card values only: the checked way, below
+        if m >= 0 and q is not None:
             if not m >> 52 and m.bit_count() == len(hand):
                 s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
                 if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times
@@ -820,5 +852,4 @@ def is_lone(card: Card | str, hand: Iterable[Card | str] | str,
             big += 1
         else:
             x += unit[j]
-    partners, shift = partners_by_index(rules.aces, big + 1)
-    return not x & partners[i] and (x >> shift[i]) & 15 == 1  # :func:`encode`'s test
+    return not x & partners_by_index(rules.aces, big + 1)[i]  # :func:`encode`'s test

@@ -523,7 +523,7 @@ class Solver:
             else:
                 plan.sort(key=_plan_order)
         idx_at = self.idx_at
-        iso = [idx_at[i] for i in spare] if spare else []
+        iso = list(map(idx_at.__getitem__, spare)) if spare else []
         if how == 1:
             discard = CARD_OF[iso.pop(0)]
         if k:
@@ -542,7 +542,7 @@ class Solver:
         if not wild_list:  # no wilds: the naturals alone
             for nat, _need, _room in plan:
                 made.append(_natural_meld(nat, [], rules))
-            return make_arrangement(tuple(made), tuple([CARD_OF[i] for i in dead]), cost // PER_POINT), discard
+            return make_arrangement(tuple(made), tuple(map(CARD_OF.__getitem__, dead)), cost // PER_POINT), discard
         # hand out wilds: the needed ones first (most expensive), then extras
         n_used = len(wild_list) - w
         used, rest = wild_list[:n_used], wild_list[n_used:]
@@ -572,7 +572,7 @@ class Solver:
         for nat, wl in groups:
             made.append(_natural_meld(nat, wl, rules))
         melds = tuple(made + extra) if extra else tuple(made)
-        deadwood = tuple([CARD_OF[i] for i in dead])
+        deadwood = tuple(map(CARD_OF.__getitem__, dead))
         if rest:
             deadwood += tuple(sorted(rest, key=INDEX))
         return make_arrangement(melds, deadwood, cost // PER_POINT), discard
@@ -603,9 +603,9 @@ def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
     if not wilds and (first or rules.aces == "low" or first == last):
         # a set, or a run in index order (no ace that might play high): its
         # cards stand for themselves
-        cards_ = tuple([CARD_OF[i] for i in nat])
+        cards_ = tuple(map(CARD_OF.__getitem__, nat))
         return make_meld(cards_, "set" if first == last else "run", cards_)
-    naturals = [CARD_OF[i] for i in nat]
+    naturals = list(map(CARD_OF.__getitem__, nat))
     if first == last:
         return make_set(naturals, wilds, naturals[0].rank)
     if rules.aces == "low":

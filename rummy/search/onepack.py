@@ -56,7 +56,7 @@ from rummy.melds import (
     make_discard,
     make_meld,
 )
-from rummy.search.tables import INDEX, ONLY_CARDS, tables_of
+from rummy.search.tables import INDEX, tables_of
 
 # ---------------------------------------------------------------------------
 # Cards as bits
@@ -404,11 +404,11 @@ _QUICK: dict[MeldRules, Any] = {}  # per-rule tables (as the lru_caches of the o
 
 
 def quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int, ...]],
-                                             tuple[Any, ...]] | None:
+                                             tuple[Any, ...], dict[int, Meld]] | None:
     """(bit of each card index 0..52 in the fast path's mask, with wilds and
     the joker marked; per-suit run deadwood; set choices; the fast path's
-    tables) for the rules, or None when the fast path never applies (aces
-    both low and high)."""
+    tables; every meld's Meld by mask, :func:`meld_objects`) for the rules,
+    or None when the fast path never applies (aces both low and high)."""
     if last_quick[0] is rules:
         return last_quick[1]  # type: ignore[no-any-return]
     if rules in _QUICK:
@@ -419,7 +419,8 @@ def quick_tables(rules: MeldRules) -> tuple[list[int], list[int], list[tuple[int
             ft = _fast_tables(rules)
             wild, bits = _fast_cards(rules)
             marked = [_MARK if i in wild else bits[i] for i in range(52)] + [_MARK]
-            got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft)
+            got = (marked, _run_deadwood(tuple(ft[4])), _set_choices(ft[3]), ft,
+                   meld_objects(rules.aces == "high"))
         if len(_QUICK) >= 512:
             _QUICK.clear()
         _QUICK[rules] = got
@@ -437,11 +438,14 @@ def quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
             or type(rules) is not MeldRules:
         return True
     q = quick_tables(rules)
-    if q is None or not {*map(type, hand)} <= ONLY_CARDS:
+    if q is None:
         return True
     bits = q[0]
     # a sum of n powers of two has n bits set only when they are distinct
-    m = sum([bits[c.index] for c in hand])
+    try:  # (a string's index is a method: the mask is made of Card values only)
+        m = sum([bits[c.index] for c in hand])
+    except (AttributeError, TypeError):
+        return True
     if m >> 52 or m.bit_count() != len(hand):
         return False  # a wild, a joker or two identical cards
     return m, q
@@ -539,6 +543,73 @@ def fast_arrangement(m: int, melds: list[tuple[int, int, int]], chosen: tuple[in
     dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
             + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
     return make_arrangement(tuple(out), dead, pen)
+
+
+def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
+    """:func:`fast_arrangement` of :func:`fast_best`'s packing, without
+    weighing packings, when the hand mask ``m`` has no card that could go
+    to a set or a run, no row of six or more cards of a suit, and no rank
+    held four times when sets of four are not allowed (``q``:
+    :func:`quick_tables`): its melds are then its rows of three to five
+    cards of a suit, each one run, and each rank held three times or more,
+    one set (the only packing that melds every card of them, and a card in
+    none of them has no meld), in the order of their lowest card; else
+    None.  (A row of six could also be two runs of three, and a rank held
+    four times three sets of three: :func:`fast_best` settles which.)
+
+    >>> from rummy.cards import cards
+    >>> q = quick_tables(MeldRules())
+    >>> print(runs_arrangement(mask_of(cards("4h 5h 6h 9c Tc Jc Qc 2d")), q))
+    [9c Tc Jc Qc] | [4h 5h 6h]; deadwood: 2d; penalty 2
+    """
+    s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+    rows = _RUN_ROWS
+    used = rows[s0] | rows[s1] << 13 | rows[s2] << 26 | rows[s3] << 39
+    t3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)  # ranks held three times or more
+    ft = q[3]
+    sets: list[int] = []
+    if t3:
+        # a rank none of whose cards lies in a row gives its biggest set
+        # (the only best choice: all four when sets of four are allowed,
+        # else any three, a tie the packing search settles); a card in a
+        # row could go to the set or the run: the packing search weighs it
+        allow4 = ft[3]
+        while t3:
+            b = t3 & -t3
+            t3 ^= b
+            held = b * _RANK_COLUMN & m
+            if held & used or (not allow4 and held.bit_count() == 4):
+                return None
+            sets.append(held)
+        for held in sets:
+            m ^= held
+        s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+    dw = q[1]
+    pen = dw[s0] + dw[s1] + dw[s2] + dw[s3]
+    in_sort = ft[7]
+    rest = m & ~used
+    dead = (in_sort[0][rest & 0x1FFF] + in_sort[1][(rest >> 13) & 0x1FFF]
+            + in_sort[2][(rest >> 26) & 0x1FFF] + in_sort[3][rest >> 39])
+    if not used and not sets:
+        return make_arrangement((), dead, pen)
+    objs = q[4]
+    out = []
+    while used:  # each row: the lowest bit and the ones above it in a row
+        row = used & ~(used + (used & -used))
+        if row.bit_count() > 5:
+            return None
+        out.append(row)
+        used ^= row
+    if sets:  # the melds in the order of their lowest card
+        out += sets
+        out.sort(key=_low_bit)
+    return make_arrangement(tuple([objs[mm] for mm in out]), dead, pen)
+
+
+def _low_bit(mask: int) -> int:
+    """The lowest bit of a mask (a meld's lowest card, in the fast path's
+    positions: the order of an arrangement's melds)."""
+    return mask & -mask
 
 
 def fast_best(m: int, ft: tuple[Any, ...]) -> tuple[int, list[tuple[int, int, int]], tuple[int, ...]]:

@@ -229,15 +229,17 @@ def _partners_of(both: bool, reach: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=64)
-def partners_by_index(aces: str, reach: int, top: bool = False) -> tuple[list[int], list[int]]:
-    """:func:`_partners_of` and each card's field shift in a count vector,
-    by ``Card.index`` (0..51): what :func:`encode` reads to find the
-    isolated cards (``top``: in the roomy search's layout, ``TOP``)."""
+def partners_by_index(aces: str, reach: int, top: bool = False) -> list[int]:
+    """By ``Card.index`` (0..51), what :func:`encode` reads to find the
+    isolated cards: the fields of a count vector that keep a card from
+    being isolated: those of :func:`_partners_of`, and the card's own field
+    counting two or more (``top``: in the roomy search's layout, ``TOP``).
+    A card of a count vector x is isolated when ``x & partners[index]`` is 0."""
     index_pos = tables_of(MeldRules(aces=aces))[7]  # type: ignore[arg-type]
     partners = _partners_of(aces == "low_or_high", reach)
     if top:
-        return [flip(partners[p]) for p in index_pos], [TOP - (p << 2) for p in index_pos]
-    return [partners[p] for p in index_pos], [p << 2 for p in index_pos]
+        return [flip(partners[p]) | 14 << (TOP - (p << 2)) for p in index_pos]
+    return [partners[p] | 14 << (p << 2) for p in index_pos]
 
 
 def flip(x: int) -> int:
@@ -270,16 +272,17 @@ def encode(rules: MeldRules, big: int, naturals: Sequence[Card],
     x = sum([unit[c.index] for c in naturals])
     if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(map(INDEX, naturals)).values()) > 8:
         raise MeldError("no card can appear more than 8 times (at most 8 packs)")
-    partners, shift = partners_by_index(rules.aces, big + 1, top)
+    partners = partners_by_index(rules.aces, big + 1, top)
     iso: list[int] = []
     for c in naturals:
         i = c.index
-        if not x & partners[i] and (x >> shift[i]) & 15 == 1:  # most cards have a partner
+        if not x & partners[i]:  # held once, without a partner (most cards have one)
             iso.append(index_pos[i])
-    units = UNIT_TOP if top else UNIT
-    for p in iso:
-        x -= units[p]
-    iso.sort(key=drank.__getitem__)
+    if iso:
+        units = UNIT_TOP if top else UNIT
+        for p in iso:
+            x -= units[p]
+        iso.sort(key=drank.__getitem__)
     return x, iso
 
 
