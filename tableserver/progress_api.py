@@ -41,7 +41,6 @@ there the kernels and the service share one data folder.
 from __future__ import annotations
 
 import asyncio
-import io
 import math
 from typing import Any
 
@@ -50,12 +49,13 @@ from tableserver.errors import BadRequest, ServiceError
 from tableserver.handler import CODE, MAX_BODY, ApiHandler, PostHandler
 from tableserver.service import TableService
 from tableserver.tables import normal_code
+from tableserver.wire import GRID_COLUMNS, grid_csv
 
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
            "hub_events", "COLUMNS", "EVENT_KEYS", "MAX_EVENTS"]
 
 #: The columns of the class grid, in order.
-COLUMNS = ("learner", "rule", "attempts", "right_first", "box")
+COLUMNS = GRID_COLUMNS
 
 #: Query parameters that would put a secret in an address: always refused.
 _SECRET_PARAMS = ("teacher_key", "key", "admin_token", "admin", "token", "watch")
@@ -183,16 +183,13 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
-    """The grid as CSV (pandas), with its header even when empty.
+    """The grid as CSV, with its header even when empty, no cell a
+    spreadsheet would run as a formula (:func:`tableserver.wire.grid_csv`).
 
     >>> print(to_csv([]).strip())
-    learner,rule,attempts,right_first,box
+    "learner","rule","attempts","right_first","box"
     """
-    import pandas as pd
-
-    buf = io.StringIO()
-    pd.DataFrame(rows, columns=list(COLUMNS)).to_csv(buf, index=False)
-    return buf.getvalue()
+    return grid_csv(rows)
 
 
 def handlers(root: str, kw: dict[str, Any]) -> list[tuple[str, Any, Any]]:

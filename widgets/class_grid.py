@@ -16,6 +16,7 @@ import ipywidgets as w
 
 from rummy.rulebook import RULE_IDS
 from tableserver.client import RemoteError, request, table_url
+from tableserver.wire import grid_csv
 
 __all__ = ["ClassGrid", "grid_frame", "grid_html"]
 
@@ -114,7 +115,8 @@ class ClassGrid:
             self.grid.value = f"<p>No learner who joined {where} has practised a rule yet.</p>"
         else:
             self.grid.value = grid_html(got["learners"], self.rows)
-        data = base64.b64encode(grid_frame(self.rows).to_csv(index=False).encode()).decode()
+        # no cell a spreadsheet would run as a formula (a learner's name is theirs to choose)
+        data = base64.b64encode(grid_csv(self.rows).encode()).decode()
         name = f"progress-{html.escape(str(got['code'] or 'class'))}.csv"
         self.csv.value = (f"<a class='rummy-class-csv-link' download='{name}' "
                           f"href='data:text/csv;base64,{data}'>Download the grid as CSV "
