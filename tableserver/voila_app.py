@@ -27,6 +27,13 @@ from typing import Any
 
 from voila.app import Voila
 
+from tableserver.guard import (
+    PER_ADDRESS,
+    GuardedServer,
+    allowed_hosts,
+    guard_hosts,
+    raise_file_limit,
+)
 from tableserver.handler import Hub
 from tableserver.service import TableService, service_options
 from tableserver.web import api_url, handlers, scrub_logs, start
@@ -75,6 +82,8 @@ class RummyVoila(Voila):  # type: ignore[misc]
     classroom = False
     _hub: Hub | None = None
     _tls: ssl.SSLContext | None = None
+    #: ``RUMMY_PUBLIC_URL`` as the school set it (its host is served too)
+    _public_given: str | None = None
 
     def initialize(self, argv: Any = None) -> None:
         # Kernels talk to the server over Unix sockets where the system has them.
@@ -104,6 +113,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
         # kernels (the preheated ones too) are started from this environment
         os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip,
                                           self.scheme)
+        self._public_given = os.environ.get("RUMMY_PUBLIC_URL") or None
         os.environ["RUMMY_PUBLIC_URL"] = self.public_url()
         if self.ip not in ("", "0.0.0.0", "::", "localhost"):
             os.environ["VOILA_APP_IP"] = self.ip  # where a preheated kernel asks for its page
@@ -127,6 +137,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
         if self.service is not None:
             hub = Hub()
             self.service.listeners.append(hub.changed)
+            self.service.key_listeners.append(hub.key_checked)
             # first, so that Voilà's catch-all routes never shadow them
             out = handlers(self.server_url or self.base_url, self.service, hub) + out
             self._hub = hub
@@ -135,14 +146,21 @@ class RummyVoila(Voila):  # type: ignore[misc]
     def listen(self) -> None:
         if self.service is not None and self._hub is not None:
             start(self.service, self._hub)  # the bots' worker thread, off the loop
-        if self._tls is not None:
-            plain = self.app.listen
-            tls = self._tls
+        raise_file_limit()
+        # a page or a request for another host name (a DNS-rebinding site) is refused
+        guard_hosts(self.app, allowed_hosts(self.ip, env={"RUMMY_PUBLIC_URL":
+                                                          self._public_given or ""}))
+        app, tls = self.app, self._tls
+        per_address = PER_ADDRESS if self.classroom else None
 
-            def listen_tls(port: int, address: str = "", **kw: Any) -> Any:
-                return plain(port, address, ssl_options=tls, **kw)
+        def listen_guarded(port: int, address: str = "", **kw: Any) -> Any:
+            # timeouts for headers, bodies and idle connections; in a classroom a
+            # cap of connections per address; HTTPS with a certificate
+            server = GuardedServer(app, per_address=per_address, ssl_options=tls, **kw)
+            server.listen(port, address)
+            return server
 
-            self.app.listen = listen_tls
+        self.app.listen = listen_guarded
         super().listen()
 
 

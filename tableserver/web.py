@@ -264,7 +264,7 @@ class DocsHandler(ApiHandler):
 
 
 class NotFoundHandler(ApiHandler):
-    def prepare(self) -> None:
+    async def prepare(self) -> None:
         self.send_error_json(404, "no such endpoint: see docs/API.md for the table API")
 
 
@@ -298,6 +298,7 @@ def setup(web_app: web.Application, base_url: str = "/",
     service.wait_for_disk = False  # each request awaits its own writes (a group commit)
     hub = Hub()
     service.listeners.append(hub.changed)
+    service.key_listeners.append(hub.key_checked)
     web_app.add_handlers(".*$", handlers(base_url, service, hub))
     start(service, hub)
     web_app.settings["rummy_tables"] = service

@@ -13,12 +13,30 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tableserver import Store, TableService
+from tableserver.checks import key_bits
+from tableserver.guard import KeyThrottle, allowed_hosts, host_name
 from tableserver.progress_api import to_csv
 from tableserver.wire import csv_cell, grid_csv
+from tests.servers import (
+    JSON,
+    ROOT,
+    TEACHER,
+    TableServer,
+    create_table,
+    free_port,
+    python_env,
+)
 
 # -- CSV cells that a spreadsheet would run (OWASP "CSV injection") ---------------------
 
@@ -59,3 +77,88 @@ def test_the_teachers_page_downloads_a_safe_csv(monkeypatch: pytest.MonkeyPatch)
     data = grid.csv.value.split("base64,", 1)[1].split("'", 1)[0]
     cells = [row[0] for row in _cells(base64.b64decode(data).decode())[1:]]
     assert cells == ["'" + n for n in FORMULAS]
+
+
+# -- the Host header (DNS rebinding) --------------------------------------------------------
+
+def _call(s: TableServer, method: str, path: str, body: Any = None,
+          headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(s.api + path, data=data, method=method,
+                                 headers={**(JSON if data else {}), **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def test_a_foreign_host_is_refused(server: TableServer) -> None:
+    made = create_table(server.api, {"variant": "gin_three", "seats": ["human"] * 3})
+    code = made["code"]
+    for host in ("rebind.evil.example", f"rebind.evil.example:{server.port}", "10.9.9.9"):
+        status, body = _call(server, "POST", f"/tables/{code}/join", {"name": "Ana"},
+                             {"Host": host})
+        assert status == 403 and "token" not in body, (host, body)
+        status, body = _call(server, "GET", "/tables", headers={**TEACHER, "Host": host})
+        assert status == 403 and "tables" not in body
+    seats = _call(server, "GET", f"/tables/{code}", headers=TEACHER)[1]["table"]["seats"]
+    assert not any(s["joined"] for s in seats)  # nobody was seated
+    for host in (f"127.0.0.1:{server.port}", f"localhost:{server.port}", "LOCALHOST"):
+        status, body = _call(server, "POST", f"/tables/{code}/join", {"name": f"A {host[:3]}"},
+                             {"Host": host})
+        assert status == 200, (host, body)
+
+
+def test_allowed_hosts_are_loopback_the_room_and_the_public_url() -> None:
+    env = {"RUMMY_PUBLIC_URL": "https://Rummy.School.Example:8443/kit/"}
+    assert allowed_hosts("10.0.0.5", env=env) == {"127.0.0.1", "::1", "localhost", "10.0.0.5",
+                                                  "rummy.school.example"}
+    assert allowed_hosts("0.0.0.0", env={}) == {"127.0.0.1", "::1", "localhost"}
+    assert host_name("[::1]:8866") == "::1" and host_name("Room.Example.:80") == "room.example"
+
+
+# -- the teacher key ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("weak", ["choose-a-long-secret-here", "correct horse battery",
+                                  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "Summer2026!"])
+def test_a_chosen_key_under_128_bits_is_refused_with_a_fresh_one(tmp_path: Path,
+                                                                weak: str) -> None:
+    with pytest.raises(ValueError, match="too easy to guess") as got:
+        TableService(Store(tmp_path / "t.sqlite3"), teacher_key=weak)
+    offered = str(got.value).rsplit(" ", 1)[1]
+    assert key_bits(offered) >= 128 and offered != weak
+    TableService(Store(tmp_path / "u.sqlite3"), teacher_key=offered).store.close()
+    # the server says so and does not start
+    out = subprocess.run([sys.executable, "-m", "tableserver", "--port", str(free_port()),
+                          "--data", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, env={**python_env(), "RUMMY_TEACHER_KEY": weak})
+    assert out.returncode != 0 and "too easy to guess" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_wrong_keys_wait_longer_and_longer_per_client_and_overall() -> None:
+    now = [0.0]
+    t = KeyThrottle(clock=lambda: now[0], free=2, base=1.0, most=8.0, overall_free=5,
+                    overall_base=0.5, overall_most=2.0)
+    waits = []
+    for _ in range(7):
+        waits.append(t.slot("10.0.0.7"))
+        t.failed("10.0.0.7")
+        now[0] += waits[-1]  # the client waited its turn, then guessed wrong
+    # two free tries, then 1, 2, 4, 8, 8 seconds (doubling, worked by hand)
+    assert waits == [0.0, 0.0, 0.0, 1.0, 2.0, 4.0, 8.0]
+    # another address: its own count, but past 5 wrong keys everybody waits a little
+    assert t.slot("10.0.0.9") > 0
+    t.passed("10.0.0.7")
+    assert t.fails.get("10.0.0.7") is None
+
+
+def test_wrong_keys_are_logged_without_the_key(server: TableServer) -> None:
+    guesses = [f"guess-number-{i}-xxxxxxxxxxxx" for i in range(3)]
+    for g in guesses:
+        assert _call(server, "GET", "/tables", headers={"X-Rummy-Teacher-Key": g})[0] == 403
+    log = server.log()
+    assert "a wrong teacher key from 127.0.0.1 (3 in a row)" in log
+    assert not any(g in log for g in guesses)
+    assert _call(server, "GET", "/tables", headers=TEACHER)[0] == 200

@@ -288,7 +288,7 @@ def test_a_seat_secret_given_by_the_identity_layer_is_the_seat(tmp_path: Path) -
     from tableserver import Forbidden, Store, TableService
     from tableserver.hub_identity import seat_token
 
-    key = "a-teacher-key-for-tests"
+    key = "a-teacher-key-for-the-tests-0123456789"
     svc = TableService(Store(str(tmp_path / "t.sqlite3")), teacher_key=key, bot_pace=0)
     code = svc.create("three_thirteen", ["human", "greedy"], teacher_key=key)["code"]
     with pytest.raises(ValueError, match="at least 32 characters"):
