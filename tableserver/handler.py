@@ -84,17 +84,21 @@ class Hub:
             if not f.done():
                 f.set_result(None)
 
-    def wake_all(self) -> None:
-        """Wake every long poll (each looks again at its own table)."""
-        for code in list(self._waiters):
-            self._wake(code)
-
-    async def wait(self, code: str, timeout: float) -> None:
-        """Until the table ``code`` changes or ``timeout`` seconds pass."""
+    def waiter(self, code: str) -> asyncio.Future[None]:
+        """A future that the next change of table ``code`` completes (its
+        long poll may complete it itself, e.g. when its page went away)."""
         loop = asyncio.get_running_loop()
         self._loop = loop
         f: asyncio.Future[None] = loop.create_future()
         self._waiters.setdefault(code, set()).add(f)
+        return f
+
+    async def wait(self, code: str, timeout: float,
+                   f: asyncio.Future[None] | None = None) -> None:
+        """Until the table ``code`` changes, ``f`` (from :meth:`waiter`) is
+        completed, or ``timeout`` seconds pass."""
+        if f is None:
+            f = self.waiter(code)
         try:
             await asyncio.wait_for(f, timeout)
         except TimeoutError:

@@ -17,11 +17,15 @@ from rummy.action import Action
 from rummy.errors import GameError
 from tableserver.checks import learner_name
 from tableserver.core import ServiceCore
-from tableserver.errors import BadRequest, Conflict, Forbidden
+from tableserver.errors import BadRequest, Conflict, Forbidden, TooMany
 from tableserver.presence import mark_seen, mark_watching
 from tableserver.tables import token_digest
 
-__all__ = ["LearnerActions"]
+__all__ = ["LearnerActions", "MAX_POLLS"]
+
+#: Long polls one seat may hold open at once (a page holds one; a learner
+#: may have the table open in a second tab).
+MAX_POLLS = 4
 
 log = logging.getLogger("tableserver")
 
@@ -99,10 +103,14 @@ class LearnerActions(ServiceCore):
     def watch(self, code: Any, token: Any, delta: int, *, dropped: bool = False) -> None:
         """A long poll for ``token``'s seat opens (``delta`` 1) or ends (-1;
         ``dropped``: the page cut it off before it was answered, as when the
-        page is closed): a learner waiting for news is present."""
+        page is closed): a learner waiting for news is present.  A seat holds
+        at most :data:`MAX_POLLS` open at once (:class:`TooMany`)."""
         with self.tables_lock:
             table = self.table(code, allow_closed=True)
             who = self.who(table, token, allow_teacher=True)
+            if delta > 0 and isinstance(who, int) and table.seats[who].watching >= MAX_POLLS:
+                raise TooMany(f"this seat already waits for news {MAX_POLLS} times at once: "
+                              "close a tab of this table, then try again")
             back = mark_watching(table, who, delta, dropped, self.clock())
         if back:
             self.notify(table.code)

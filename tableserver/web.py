@@ -166,10 +166,14 @@ class StateHandler(ApiHandler):
 
 class WaitHandler(ApiHandler):
     _gone = False
+    _waiting: asyncio.Future[None] | None = None
 
     def on_connection_close(self) -> None:
+        """The page cut its poll off: this poll ends (no other is woken)."""
         self._gone = True
-        self.hub.wake_all()
+        f = self._waiting
+        if f is not None and not f.done():
+            f.set_result(None)
 
     async def get(self, code: str) -> None:
         """Answer the state as soon as the table's version is past ``version``
@@ -197,7 +201,8 @@ class WaitHandler(ApiHandler):
                 left = end - loop.time()
                 if left <= 0 or self._gone:
                     break
-                await self.hub.wait(normal_code(code), left)
+                self._waiting = self.hub.waiter(normal_code(code))
+                await self.hub.wait(normal_code(code), left, self._waiting)
         except ServiceError:
             pass  # answered below with the same refusal
         finally:

@@ -10,14 +10,20 @@ server's files.  Each test fails on the server as it was before.
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
 import csv
 import io
 import json
+import socket
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +32,18 @@ import pytest
 from tableserver import Store, TableService
 from tableserver.checks import key_bits
 from tableserver.guard import KeyThrottle, allowed_hosts, host_name
+from tableserver.handler import Hub
 from tableserver.progress_api import to_csv
 from tableserver.wire import csv_cell, grid_csv
 from tests.servers import (
     JSON,
+    KEY,
     ROOT,
     TEACHER,
     TableServer,
     create_table,
     free_port,
+    local_service,
     python_env,
 )
 
@@ -162,3 +171,98 @@ def test_wrong_keys_are_logged_without_the_key(server: TableServer) -> None:
     assert "a wrong teacher key from 127.0.0.1 (3 in a row)" in log
     assert not any(g in log for g in guesses)
     assert _call(server, "GET", "/tables", headers=TEACHER)[0] == 200
+
+
+# -- long polls -----------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def api_here(svc: TableService) -> Iterator[tuple[int, Hub]]:
+    """The API of ``svc`` on a free loopback port, served by a loop in a
+    thread of this process (so that a test sees the long-poll hub): yields
+    (the port, the hub)."""
+    from tornado.httpserver import HTTPServer
+
+    from tableserver.web import make_app
+
+    box: dict[str, Any] = {}
+    ready = threading.Event()
+    loop = asyncio.new_event_loop()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+
+        async def main() -> None:
+            app = make_app(svc)
+            server = HTTPServer(app)
+            server.listen(0, "127.0.0.1")
+            box["port"] = next(iter(server._sockets.values())).getsockname()[1]
+            box["hub"] = next(f.__self__ for f in svc.listeners
+                              if isinstance(getattr(f, "__self__", None), Hub))
+            box["stop"] = asyncio.Event()
+            ready.set()
+            await box["stop"].wait()
+            server.stop()
+            svc.stop_bots()
+
+        loop.run_until_complete(main())
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert ready.wait(30)
+    try:
+        yield box["port"], box["hub"]
+    finally:
+        loop.call_soon_threadsafe(box["stop"].set)
+        thread.join(30)
+
+
+def _open_poll(port: int, code: str, token: str) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(f"GET /rummy/api/tables/{code}/wait?version=999999&timeout=50 HTTP/1.1\r\n"
+              f"Host: 127.0.0.1:{port}\r\nX-Rummy-Token: {token}\r\n\r\n".encode())
+    return s
+
+
+def _until(check: Any, what: str) -> None:
+    for _ in range(600):
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(what)
+
+
+def test_a_cut_off_poll_wakes_no_other_table(tmp_path: Path) -> None:
+    svc = local_service(tmp_path, wait_for_disk=False)
+    a = svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"]
+    b = svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"]
+    ana, ben = svc.join(a, "Ana"), svc.join(b, "Ben")
+    with api_here(svc) as (port, hub):
+        woken: list[str] = []
+        wake = hub._wake
+        hub._wake = lambda code: (woken.append(code), wake(code))  # type: ignore[method-assign]
+        ben_poll = _open_poll(port, b, ben["token"])
+        _until(lambda: svc.tables[b].seats[0].watching == 1, "Ben's poll did not open")
+        for _ in range(5):
+            cut = _open_poll(port, a, ana["token"])
+            _until(lambda: svc.tables[a].seats[0].watching == 1, "Ana's poll did not open")
+            cut.close()  # the page is gone: its poll ends, nobody else's
+            _until(lambda: svc.tables[a].seats[0].watching == 0, "Ana's poll did not end")
+        assert b not in woken
+        assert svc.tables[b].seats[0].watching == 1  # Ben still waits, undisturbed
+        ben_poll.close()
+
+
+def test_a_seat_holds_at_most_four_open_polls(tmp_path: Path) -> None:
+    svc = local_service(tmp_path, wait_for_disk=False)
+    code = svc.create("gin_three", ["human"] * 3, teacher_key=KEY)["code"]
+    ana, ben = svc.join(code, "Ana"), svc.join(code, "Ben")
+    with api_here(svc) as (port, _hub):
+        polls = [_open_poll(port, code, ana["token"]) for _ in range(4)]
+        _until(lambda: svc.tables[code].seats[0].watching == 4, "four polls did not open")
+        fifth = _open_poll(port, code, ana["token"])
+        answer = fifth.recv(4096).decode()
+        assert answer.startswith("HTTP/1.1 429") and "4 times at once" in answer
+        other = _open_poll(port, code, ben["token"])  # another seat is not held up
+        _until(lambda: svc.tables[code].seats[1].watching == 1, "Ben's poll did not open")
+        for s in (*polls, fifth, other):
+            s.close()
