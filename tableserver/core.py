@@ -81,6 +81,8 @@ class ServiceCore:
         self.teacher_key_made = not teacher_key
         self._teacher = token_digest(self.teacher_key)
         self.tables: dict[str, Table] = {}
+        #: recent joins by (table, request id): (when, answer), kept in memory only
+        self.joins: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
         #: called with whether a teacher key given was right, at each check (the web
         #: layer slows down a client that guesses)
         self.key_listeners: list[Callable[[bool], None]] = []

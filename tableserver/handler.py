@@ -282,11 +282,13 @@ class ApiHandler(web.RequestHandler):
             self.send_error_json(e.status, e.message, e.state)
 
     def _key_in_body(self) -> bool:
-        """Whether the request's JSON body gives a teacher key (and no header did)."""
+        """Whether the request's JSON body gives a teacher key (and no header
+        did) or a table's PIN: either waits its turn."""
         if self.request.method != "POST" or self.request.headers.get("X-Rummy-Teacher-Key"):
             return False
         try:
-            return "teacher_key" in self.json_body()
+            body = self.json_body()
+            return "teacher_key" in body or "pin" in body
         except BadRequest:
             return False
 

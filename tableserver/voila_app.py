@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import secrets
 import socket
 import ssl
 import sys
@@ -36,7 +37,7 @@ from tableserver.guard import (
 )
 from tableserver.handler import Hub
 from tableserver.service import TableService, service_options
-from tableserver.web import api_url, handlers, scrub_logs, start
+from tableserver.web import BROWSER_COOKIE, api_url, handlers, scrub_logs, start
 
 __all__ = ["RummyVoila", "main", "network_address", "tls_context"]
 
@@ -193,10 +194,24 @@ def _cookie_setting(cls: type) -> type:
             if inspect.isawaitable(done):
                 await done
             self.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
+            _give_browser(self)
 
         new = type(cls.__name__, (cls,), {"prepare": prepare, "__module__": __name__})
         _COOKIE_CLASSES[cls] = new
     return _COOKIE_CLASSES[cls]
+
+
+def _give_browser(handler: Any) -> None:
+    """The page's browser keeps an id (cookie ``rummy_browser``, set here if
+    it has none), and the page's kernel learns it (the ``X-Rummy-Browser``
+    header, which voila.json hands kernels as ``HTTP_X_RUMMY_BROWSER``):
+    its joins carry it, and one browser sits once at a table."""
+    browser = handler.get_cookie(BROWSER_COOKIE)
+    if not browser or not 16 <= len(browser) <= 128:
+        browser = secrets.token_urlsafe(24)
+        handler.set_cookie(BROWSER_COOKIE, browser, httponly=True, samesite="Strict",
+                           secure=handler.request.protocol == "https", expires_days=1)
+    handler.request.headers["X-Rummy-Browser"] = browser
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -47,6 +47,7 @@ import logging
 import math
 import os
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,7 @@ def scrub_logs(*loggers: logging.Logger) -> None:
 
 
 #: What a new table's body may set besides its variant, seats and options.
-TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints")
+TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints", "pin")
 
 
 def table_settings(body: dict[str, Any]) -> dict[str, Any]:
@@ -154,9 +155,31 @@ class AdminHandler(ApiHandler):
         await self.run(self.service.admin, code, self.teacher_key())
 
 
+#: The cookie that tells one browser from another at the tables (HttpOnly,
+#: SameSite=Strict): one browser sits once at a table.
+BROWSER_COOKIE = "rummy_browser"
+
+
 class JoinHandler(PostHandler):
     async def post(self, code: str) -> None:
-        await self.run(lambda: self.service.join(code, self.json_body().get("name")))
+        browser = self.browser()
+
+        def join() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.join(code, d.get("name"), pin=d.get("pin"), browser=browser,
+                                     request_id=d.get("request_id"))
+        await self.run(join)
+
+    def browser(self) -> str:
+        """This browser's id: its cookie (set here when it has none), or the
+        ``X-Rummy-Browser`` header a page's kernel sends for its browser."""
+        given = self.request.headers.get("X-Rummy-Browser") or self.get_cookie(BROWSER_COOKIE)
+        if given and 16 <= len(given) <= 128:
+            return given
+        made = secrets.token_urlsafe(24)
+        self.set_cookie(BROWSER_COOKIE, made, httponly=True, samesite="Strict",
+                        secure=self.request.protocol == "https", expires_days=1)
+        return made
 
 
 class StateHandler(ApiHandler):

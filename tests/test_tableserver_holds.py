@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from tableserver import Store, TableService
+from tableserver import BadRequest, Conflict, Forbidden, Store, TableService
 from tableserver.checks import key_bits
 from tableserver.guard import KeyThrottle, allowed_hosts, host_name
 from tableserver.handler import Hub
@@ -113,8 +113,9 @@ def test_a_foreign_host_is_refused(server: TableServer) -> None:
         assert status == 403 and "tables" not in body
     seats = _call(server, "GET", f"/tables/{code}", headers=TEACHER)[1]["table"]["seats"]
     assert not any(s["joined"] for s in seats)  # nobody was seated
-    for host in (f"127.0.0.1:{server.port}", f"localhost:{server.port}", "LOCALHOST"):
-        status, body = _call(server, "POST", f"/tables/{code}/join", {"name": f"A {host[:3]}"},
+    for host, name in ((f"127.0.0.1:{server.port}", "Ana"), (f"localhost:{server.port}", "Ben"),
+                       ("LOCALHOST", "Cleo")):
+        status, body = _call(server, "POST", f"/tables/{code}/join", {"name": name},
                              {"Host": host})
         assert status == 200, (host, body)
 
@@ -266,3 +267,72 @@ def test_a_seat_holds_at_most_four_open_polls(tmp_path: Path) -> None:
         _until(lambda: svc.tables[code].seats[1].watching == 1, "Ben's poll did not open")
         for s in (*polls, fifth, other):
             s.close()
+
+
+# -- seats: one per browser, one per name, a PIN ----------------------------------------------
+
+def test_names_are_one_learners_and_turning_away_covers_numbered_copies(tmp_path: Path) -> None:
+    svc = local_service(tmp_path)
+    code = svc.create("big_table", ["human"] * 6, teacher_key=KEY)["code"]
+    svc.join(code, "Ana")
+    for same in ("ana", "ANA", " Ana "):
+        with pytest.raises(Conflict, match="taken"):
+            svc.join(code, same)
+    copies = [svc.join(code, f"Ana {k}") for k in range(2, 5)]
+    svc.turn_away(code, KEY, "ana")
+    seats = svc.admin(code, KEY)["table"]["seats"]
+    assert not any(s["joined"] for s in seats)  # "Ana" and "Ana 2".."Ana 4" are freed
+    for c in copies:
+        with pytest.raises(Forbidden):
+            svc.state(code, c["token"])
+    for again in ("Ana", "ana 5", "Ana6", "ANA #7", "ana-8"):
+        with pytest.raises(Forbidden, match="turned"):
+            svc.join(code, again)
+    assert svc.join(code, "Anaïs")["seat"] == 0  # another name still joins
+
+
+def test_one_browser_sits_once_and_a_join_sent_twice_gets_one_seat(tmp_path: Path) -> None:
+    svc = local_service(tmp_path)
+    code = svc.create("big_table", ["human"] * 4, teacher_key=KEY)["code"]
+    browser = "b" * 32
+    first = svc.join(code, "Ana", browser=browser, request_id="join-0001")
+    assert svc.join(code, "Ana", browser=browser, request_id="join-0001") == first
+    with pytest.raises(Conflict, match="already sits"):
+        svc.join(code, "Ben", browser=browser, request_id="join-0002")  # a second tab
+    svc.store.close()
+    again = local_service(tmp_path)  # kept across a restart
+    with pytest.raises(Conflict, match="already sits"):
+        again.join(code, "Ben", browser=browser)
+    again.remove_seat(code, KEY, first["seat"])
+    assert again.join(code, "Ben", browser=browser)["seat"] == 0  # a freed seat frees it
+
+
+def test_a_table_with_a_pin_seats_only_who_knows_it(tmp_path: Path) -> None:
+    svc = local_service(tmp_path)
+    with pytest.raises(BadRequest, match="pin must be"):
+        svc.create("gin_three", ["human"] * 3, teacher_key=KEY, pin="12")
+    code = svc.create("gin_three", ["human"] * 3, teacher_key=KEY, pin="4821")["code"]
+    for wrong in (None, "", "4822", 4821):
+        with pytest.raises(Forbidden, match="PIN"):
+            svc.join(code, "Ana", pin=wrong)
+    assert svc.join(code, "Ana", pin="4821")["seat"] == 0
+    assert "4821" not in json.dumps(svc.admin(code, KEY))
+    svc.store.close()
+    with pytest.raises(Forbidden, match="PIN"):
+        local_service(tmp_path).join(code, "Ben", pin="0000")
+
+
+def test_the_server_gives_each_browser_a_cookie_and_seats_it_once(server: TableServer) -> None:
+    made = create_table(server.api, {"variant": "gin_three", "seats": ["human"] * 3,
+                                     "pin": "7319"})
+    url = f"{server.api}/tables/{made['code']}/join"
+    assert _call(server, "POST", f"/tables/{made['code']}/join", {"name": "Eve"})[0] == 403
+    req = urllib.request.Request(url, data=b'{"name": "Ana", "pin": "7319"}', headers=JSON,
+                                 method="POST")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        cookie = r.headers["Set-Cookie"]
+    assert cookie.startswith("rummy_browser=") and "HttpOnly" in cookie
+    assert "samesite=strict" in cookie.lower()
+    status, body = _call(server, "POST", f"/tables/{made['code']}/join",
+                         {"name": "Ben", "pin": "7319"}, {"Cookie": cookie.split(";")[0]})
+    assert status == 409 and "already sits" in body["error"]
