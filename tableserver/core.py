@@ -27,7 +27,7 @@ import rummy
 from rummy.action import Action
 from tableserver.bots import BOT_MOVES_PER_STEP, BOT_PACE, BotTurns, BotWorker, make_bots
 from tableserver.checks import Quota, check_key_strength
-from tableserver.errors import Forbidden, Gone, NotFound, NotSaved
+from tableserver.errors import Forbidden, Gone, NotFound, NotSaved, without_paths
 from tableserver.persistence import Persistence
 from tableserver.presence import LEFT_AFTER, QUIET_AFTER, Presence
 from tableserver.store import Store
@@ -136,7 +136,8 @@ class ServiceCore:
         if table is None:
             raise NotFound(f"there is no table {key}: check the code the teacher gave")
         if table.broken is not None:
-            raise Gone(f"table {key} could not be restored after a restart: {table.broken}")
+            raise Gone(f"table {key} could not be restored after a restart: "
+                       f"{without_paths(table.broken)}")
         if table.status == "closed" and not allow_closed:
             raise Gone(f"the teacher closed table {key}")
         if table.frozen is not None:  # a finished table, restored at its first visitor
@@ -309,7 +310,8 @@ class ServiceCore:
             fut.result()
         except Exception as e:
             self.recover()
-            raise NotSaved(f"the move could not be saved ({e}); the table is as it was "
+            raise NotSaved(f"the move could not be saved ({without_paths(str(e))}); the table "
+                           "is as it was "
                            "before it") from None
 
     def recover(self) -> None:

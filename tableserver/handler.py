@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from tornado import web
 
-from tableserver.errors import BadRequest, ServiceError
+from tableserver.errors import BadRequest, ServiceError, without_paths
 from tableserver.guard import KeyThrottle
 from tableserver.service import TableService
 
@@ -250,7 +250,7 @@ class ApiHandler(web.RequestHandler):
 
     def send_error_json(self, status: int, message: str, state: Any = None) -> None:
         """Answer ``{"error": message}`` (and ``"state"``, for a 409) with ``status``."""
-        body: dict[str, Any] = {"error": message}
+        body: dict[str, Any] = {"error": without_paths(message)}  # no file of the server
         if state is not None:
             body["state"] = state
         self.send_json(body, status)

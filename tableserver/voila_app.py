@@ -19,8 +19,10 @@ page asks for; no kernel inherits it.
 from __future__ import annotations
 
 import inspect
+import logging
 import os
 import secrets
+import signal
 import socket
 import ssl
 import sys
@@ -104,6 +106,11 @@ class RummyVoila(Voila):  # type: ignore[misc]
     def scheme(self) -> str:
         return "https" if self._tls is not None else "http"
 
+    def _url(self, ip: str) -> str:
+        """Voilà's own "running at" address, with the scheme it serves (https
+        with a certificate; Voilà itself always says http)."""
+        return f"{self.scheme}://{ip}:{self.port}{self.base_url}"
+
     def public_url(self) -> str:
         host = "127.0.0.1" if self.ip in ("", "0.0.0.0", "::", "localhost") else self.ip
         base = (self.server_url or self.base_url or "/")
@@ -111,6 +118,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
 
     def start(self) -> None:
         scrub_logs(self.log)
+        quiet_tls_noise()
         # kernels (the preheated ones too) are started from this environment
         os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip,
                                           self.scheme)
@@ -123,10 +131,14 @@ class RummyVoila(Voila):  # type: ignore[misc]
             os.environ["RUMMY_API_CA"] = os.path.abspath(os.environ["RUMMY_TLS_CERT"])
         self.service = TableService(wait_for_disk=False,  # requests await their writes
                                     **service_options())
-        print(f"Rummy teaching kit: learners open {self.public_url()}", flush=True)
         key = (self.service.teacher_key if self.service.teacher_key_made
                else "the one in RUMMY_TEACHER_KEY")
-        print(f"Teacher key (the teacher's page asks for it): {key}", flush=True)
+        if self.classroom or self.ip not in ("127.0.0.1", "::1", "localhost"):
+            print(f"Rummy teaching kit: learners open {self.public_url()}", flush=True)
+            print(f"Teacher key (the teacher's page asks for it): {key}", flush=True)
+        else:  # nobody else can reach it: no learners' address, no key on the screen
+            print(f"Rummy teaching kit on this machine only: open {self.public_url()} "
+                  "(`make classroom` serves a room and prints the teacher key)", flush=True)
         if self.classroom and self._tls is None:
             print("Warning: no certificate (RUMMY_TLS_CERT / RUMMY_TLS_KEY), so seat tokens "
                   "and the teacher key cross the network in clear: see docs/CLASSROOM.md",
@@ -134,7 +146,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
         super().start()
 
     def init_handlers(self) -> list[Any]:
-        out = [_with_xsrf_cookie(h) for h in super().init_handlers()]
+        out = [_safe_templates(_with_xsrf_cookie(h)) for h in super().init_handlers()]
         if self.service is not None:
             hub = Hub()
             self.service.listeners.append(hub.changed)
@@ -165,6 +177,58 @@ class RummyVoila(Voila):  # type: ignore[misc]
         super().listen()
 
 
+class _TlsNoise(logging.Filter):
+    """Drops tornado's report of a browser that refused the certificate
+    (``CERTIFICATE_UNKNOWN``: a self-signed one, before the learner accepted
+    it) or hung up in the handshake: no server fault, and one per page."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a broken record is kept
+            return True
+        noise = ("CERTIFICATE_UNKNOWN", "certificate unknown", "SSLV3_ALERT_CERTIFICATE_UNKNOWN",
+                 "UNEXPECTED_EOF_WHILE_READING", "HTTP_REQUEST")
+        exc = record.exc_info[1] if record.exc_info else None
+        detail = f"{text} {exc or ''}"
+        return not (("SSL Error" in text or isinstance(exc, ssl.SSLError))
+                    and any(n in detail for n in noise))
+
+
+def quiet_tls_noise() -> None:
+    """Keep certificate-unknown handshakes out of the server's log."""
+    for name in ("tornado.general", "tornado.application", "asyncio"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _TlsNoise) for f in logger.filters):
+            logger.addFilter(_TlsNoise())
+
+
+def _safe_templates(route: Any) -> Any:
+    """``route`` with Voilà's template files answering 404, never 500, for
+    an address that names no template file (``/voila/templates/<anything>``)."""
+    from tornado import web
+    from voila.static_file_handler import TemplateStaticFileHandler
+
+    if not isinstance(route, tuple) or len(route) < 2 or route[1] is not TemplateStaticFileHandler:
+        return route
+
+    class SafeTemplateFiles(TemplateStaticFileHandler):  # type: ignore[misc]
+        def parse_url_path(self, path: str) -> str:
+            try:
+                return str(super().parse_url_path(path))
+            except (AssertionError, ValueError, KeyError, IndexError):
+                raise web.HTTPError(404) from None
+
+        @classmethod
+        def get_absolute_path(cls, root: str, path: str) -> str:
+            try:
+                return str(super().get_absolute_path(root, path))
+            except (AssertionError, ValueError, KeyError, IndexError):
+                raise web.HTTPError(404) from None
+
+    return (route[0], SafeTemplateFiles, *route[2:])
+
+
 def _with_xsrf_cookie(route: Any) -> Any:
     """``route`` with its page handler setting the ``_xsrf`` cookie.
 
@@ -193,12 +257,30 @@ def _cookie_setting(cls: type) -> type:
             done = super(new, self).prepare()  # type: ignore[misc,arg-type]
             if inspect.isawaitable(done):
                 await done
+            if _framed_by_another_site(self):
+                return
             self.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
             _give_browser(self)
 
         new = type(cls.__name__, (cls,), {"prepare": prepare, "__module__": __name__})
         _COOKIE_CLASSES[cls] = new
     return _COOKIE_CLASSES[cls]
+
+
+def _framed_by_another_site(handler: Any) -> bool:
+    """A page only this site may frame (``frame-ancestors 'self'``); a
+    request for a page inside another site's frame is refused (403) before a
+    kernel starts.  Answers whether it was refused."""
+    handler.set_header("Content-Security-Policy", "frame-ancestors 'self'")
+    handler.set_header("X-Frame-Options", "SAMEORIGIN")
+    headers = handler.request.headers
+    if headers.get("Sec-Fetch-Site") == "cross-site" and \
+            headers.get("Sec-Fetch-Dest") in ("iframe", "frame", "embed", "object"):
+        handler.set_status(403)
+        handler.set_header("Content-Type", "text/plain; charset=utf-8")
+        handler.finish("The Rummy kit's pages open on their own, not inside another site.")
+        return True
+    return False
 
 
 def _give_browser(handler: Any) -> None:
@@ -217,6 +299,9 @@ def _give_browser(handler: Any) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run Voilà with the table service (same arguments as ``voila``, and
     ``--classroom``)."""
+    # Ctrl-C stops the server even when it was started without a terminal (a
+    # shell's background job starts with SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args = list(sys.argv[1:] if argv is None else argv)
     if "--classroom" in args:
         args.remove("--classroom")

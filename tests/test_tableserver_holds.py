@@ -29,12 +29,13 @@ from typing import Any
 
 import pytest
 
-from tableserver import BadRequest, Conflict, Forbidden, Store, TableService
+from tableserver import BadRequest, Conflict, Forbidden, NotSaved, Store, TableService
 from tableserver.checks import key_bits
 from tableserver.guard import KeyThrottle, allowed_hosts, host_name
 from tableserver.handler import Hub
 from tableserver.progress_api import to_csv
 from tableserver.wire import csv_cell, grid_csv
+from tests.browser import harness
 from tests.servers import (
     JSON,
     KEY,
@@ -336,3 +337,63 @@ def test_the_server_gives_each_browser_a_cookie_and_seats_it_once(server: TableS
     status, body = _call(server, "POST", f"/tables/{made['code']}/join",
                          {"name": "Ben", "pin": "7319"}, {"Cookie": cookie.split(";")[0]})
     assert status == 409 and "already sits" in body["error"]
+
+
+# -- the pages (make app's server) ------------------------------------------------------------
+
+def _page(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            got = {**dict(r.headers), "Set-Cookie": "\n".join(r.headers.get_all("Set-Cookie")
+                                                               or [])}
+            return r.status, got, r.read().decode(errors="replace")
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read().decode(errors="replace")
+
+
+def test_make_apps_pages_refuse_foreign_hosts_framing_and_never_answer_500(tmp_path: Path
+                                                                          ) -> None:
+    env = {"RUMMY_DATA": str(tmp_path)}  # no RUMMY_TEACHER_KEY: a fresh key, not printed
+    with harness.start_voila(env=env) as voila:
+        render = voila.base + "voila/render/notebooks/apps/meld_odds.ipynb"
+        # another host name (a DNS-rebinding site): neither the pages nor the API
+        for url in (voila.base, render, voila.base + "rummy/api/tables"):
+            status, _, body = _page(url, {"Host": "rebind.evil.example"})
+            assert status == 403 and "own address" in body, url
+        # Voilà's template files: an address that names none is a 404, never a 500
+        for path in ("x", "", "rummy/../../etc/passwd", "rummy/static/nothere.css", "a/b"):
+            status, _, body = _page(voila.base + "voila/templates/" + path)
+            assert status == 404, (path, status)
+            assert "/work" not in body and str(ROOT) not in body
+        # another site's frame gets no page (and no kernel)
+        status, _, body = _page(render, {"Sec-Fetch-Site": "cross-site",
+                                         "Sec-Fetch-Dest": "iframe"})
+        assert status == 403 and "not inside another site" in body
+        status, headers, body = _page(render, {"Sec-Fetch-Site": "none",
+                                               "Sec-Fetch-Dest": "document"})
+        assert status == 200
+        assert "frame-ancestors 'self'" in headers["Content-Security-Policy"]
+        assert headers["Set-Cookie"].count("rummy_browser=") == 1
+        log = voila.log()
+        assert "this machine only" in log
+        assert "learners open" not in log and "Teacher key" not in log
+        assert "Traceback" not in log and "500 GET" not in log
+
+
+def test_refusals_name_no_file_of_the_server(tmp_path: Path) -> None:
+    svc = local_service(tmp_path)
+    code = svc.create("three_thirteen", ["human", "human"], teacher_key=KEY)["code"]
+    a, b = svc.join(code, "Ana"), svc.join(code, "Ben")
+    for f in tmp_path.glob("tables.sqlite3*"):
+        f.unlink()
+    for me in (a, b):
+        view = svc.state(code, me["token"])
+        if view["legal_actions"]:
+            with pytest.raises(NotSaved) as got:
+                svc.act(code, me["token"], view["legal_actions"][0], view["version"])
+            assert "deleted" in got.value.message
+            assert str(tmp_path) not in got.value.message and "sqlite3" not in got.value.message
+            break
+    else:
+        raise AssertionError("nobody could move")
