@@ -31,7 +31,15 @@ import pytest
 
 from tableserver import BadRequest, Conflict, Forbidden, NotSaved, Store, TableService
 from tableserver.checks import key_bits
-from tableserver.guard import KeyThrottle, allowed_hosts, host_name
+from tableserver.guard import (
+    PER_ADDRESS,
+    SERVER_LIMITS,
+    GuardedServer,
+    KeyThrottle,
+    allowed_hosts,
+    host_name,
+    raise_file_limit,
+)
 from tableserver.handler import Hub
 from tableserver.progress_api import to_csv
 from tableserver.wire import csv_cell, grid_csv
@@ -397,3 +405,81 @@ def test_refusals_name_no_file_of_the_server(tmp_path: Path) -> None:
             break
     else:
         raise AssertionError("nobody could move")
+
+
+# -- slow clients and many connections ----------------------------------------------------------
+
+@contextlib.contextmanager
+def guarded_here(**kw: Any) -> Iterator[int]:
+    """A :class:`GuardedServer` answering "ok" on a free loopback port, in a
+    thread of this process (``kw``: its settings); yields the port."""
+    from tornado import web
+
+    class Ok(web.RequestHandler):
+        def get(self) -> None:
+            self.finish("ok")
+
+    box: dict[str, Any] = {}
+    ready = threading.Event()
+    loop = asyncio.new_event_loop()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+
+        async def main() -> None:
+            server = GuardedServer(web.Application([(r"/", Ok)]), **kw)
+            server.listen(0, "127.0.0.1")
+            box["port"] = next(iter(server._sockets.values())).getsockname()[1]
+            box["stop"] = asyncio.Event()
+            ready.set()
+            await box["stop"].wait()
+            server.stop()
+
+        loop.run_until_complete(main())
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert ready.wait(30)
+    try:
+        yield box["port"]
+    finally:
+        loop.call_soon_threadsafe(box["stop"].set)
+        thread.join(30)
+
+
+def _closed(s: socket.socket) -> bool:
+    """Whether the server closed ``s`` (waits up to 30 s for it to say anything)."""
+    s.settimeout(30)
+    try:
+        return s.recv(100) == b""
+    except (ConnectionResetError, TimeoutError):
+        return False
+
+
+def test_half_sent_headers_are_cut_off_and_one_address_holds_few_connections() -> None:
+    assert 0 < SERVER_LIMITS["idle_connection_timeout"] <= 30
+    assert SERVER_LIMITS["body_timeout"] <= 60 and PER_ADDRESS >= 8
+    soft, hard = raise_file_limit()
+    assert soft == hard or soft >= 65536
+    with guarded_here(per_address=3, idle_connection_timeout=0.5) as port:
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the rest
+        assert _closed(slow)  # the header timeout cut it off
+        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
+        for s in held:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 200")
+        extra = socket.create_connection(("127.0.0.1", port))
+        assert _closed(extra)  # a fourth from the same address is closed at once
+        for s in held:
+            s.close()
+        _until(lambda: _answers(port), "a closed connection did not free its place")
+
+
+def _answers(port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try:
+            return s.recv(4096).startswith(b"HTTP/1.1 200")
+        except ConnectionResetError:
+            return False
