@@ -18,6 +18,7 @@ page asks for; no kernel inherits it.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 import os
@@ -74,6 +75,65 @@ def tls_context(env: dict[str, str] | None = None) -> ssl.SSLContext | None:
     return ctx
 
 
+#: Memory a page's kernel takes, about (measured: 95 MiB for an app's kernel).
+KERNEL_MEMORY = 120 * 1024 * 1024
+#: Kernels one browser may hold at once (a page each), unless RUMMY_KERNELS_PER_BROWSER says.
+PER_BROWSER = 4
+
+
+def default_max_kernels(meminfo: str = "/proc/meminfo") -> int:
+    """Kernels in use at most: half the memory available at start, a kernel
+    each (:data:`KERNEL_MEMORY`), at least 4 (``RUMMY_MAX_KERNELS`` sets it)."""
+    try:
+        with open(meminfo, encoding="ascii") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        available = int(fields["MemAvailable"].split()[0]) * 1024
+    except (OSError, KeyError, ValueError):
+        return 32
+    return max(4, available // 2 // KERNEL_MEMORY)
+
+
+class KernelCaps:
+    """How many kernels the pages hold, in all and per browser.
+
+    A page's kernel counts once the page was served and while the kernel
+    lives (kernels kept ready in Voilà's pools do not count).  Which browser
+    a new kernel is for is read from what changed while its page was served."""
+
+    def __init__(self, total: int, per_browser: int) -> None:
+        self.total = total
+        self.per_browser = per_browser
+        self.owner: dict[str, str] = {}  # kernel id -> browser
+
+    def in_use(self, km: Any) -> list[str]:
+        """The kernels of pages, not of Voilà's pools."""
+        pooled = set()
+        for pool in getattr(km, "_pools", {}).values():
+            for f in pool:
+                with contextlib.suppress(Exception):
+                    if f.done():
+                        pooled.add(f.result().get("kernel_id"))
+        return [k for k in km.list_kernel_ids() if k not in pooled]
+
+    def refusal(self, km: Any, browser: str) -> str | None:
+        """Why a new page may not have a kernel now, or None."""
+        live = self.in_use(km)
+        self.owner = {k: b for k, b in self.owner.items() if k in live}
+        if len(live) >= self.total:
+            return (f"The server is full: {len(live)} pages are open, its limit. Try again "
+                    "in a minute or two, when other pages have closed.")
+        if sum(1 for b in self.owner.values() if b == browser) >= self.per_browser:
+            return (f"This browser has {self.per_browser} of the kit's pages open: close one, "
+                    "then try again in a minute or two.")
+        return None
+
+    def served(self, km: Any, before: set[str], browser: str) -> None:
+        """A page was served: the kernels that appeared meanwhile are ``browser``'s."""
+        for k in self.in_use(km):
+            if k not in before and k not in self.owner:
+                self.owner[k] = browser
+
+
 class RummyVoila(Voila):  # type: ignore[misc]
     """Voilà serving the table API beside the apps."""
 
@@ -85,6 +145,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
     classroom = False
     _hub: Hub | None = None
     _tls: ssl.SSLContext | None = None
+    caps: KernelCaps | None = None
     #: ``RUMMY_PUBLIC_URL`` as the school set it (its host is served too)
     _public_given: str | None = None
 
@@ -144,6 +205,27 @@ class RummyVoila(Voila):  # type: ignore[misc]
                   "and the teacher key cross the network in clear: see docs/CLASSROOM.md",
                   flush=True)
         super().start()
+
+    def init_settings(self) -> dict[str, Any]:
+        settings = dict(super().init_settings())
+        km = self.kernel_manager
+        self.caps = KernelCaps(int(os.environ.get("RUMMY_MAX_KERNELS") or default_max_kernels()),
+                               int(os.environ.get("RUMMY_KERNELS_PER_BROWSER") or PER_BROWSER))
+        settings["rummy_kernel_caps"] = self.caps
+        plain = km.notify_disconnect
+
+        def notify_disconnect(kernel_id: str) -> None:
+            # a page that lost its kernel's socket has the cull timeout (60 s, checked
+            # every 30 s: voila.json) from now to come back before its kernel ends
+            plain(kernel_id)
+            kernel = getattr(km, "_kernels", {}).get(kernel_id)
+            if kernel is not None:
+                from jupyter_server._tz import utcnow
+
+                kernel.last_activity = utcnow()
+
+        km.notify_disconnect = notify_disconnect
+        return settings
 
     def init_handlers(self) -> list[Any]:
         out = [_safe_templates(_with_xsrf_cookie(h)) for h in super().init_handlers()]
@@ -260,9 +342,31 @@ def _cookie_setting(cls: type) -> type:
             if _framed_by_another_site(self):
                 return
             self.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
-            _give_browser(self)
+            browser = _give_browser(self)
+            caps = self.settings.get("rummy_kernel_caps")
+            if caps is not None and self.request.method == "GET":
+                km = self.kernel_manager
+                why = caps.refusal(km, browser)
+                if why is not None:
+                    self.set_status(503)
+                    self.set_header("Retry-After", "60")
+                    self.set_header("Content-Type", "text/html; charset=utf-8")
+                    self.finish("<!doctype html><html lang='en'><title>The server is full"
+                                f"</title><main><h1>Please wait</h1><p role='alert'>{why}</p>"
+                                "</main></html>")
+                    return
+                self._rummy_before = set(caps.in_use(km))
+                self._rummy_browser = browser
 
-        new = type(cls.__name__, (cls,), {"prepare": prepare, "__module__": __name__})
+        def on_finish(self: Any) -> None:
+            super(new, self).on_finish()  # type: ignore[misc,arg-type]
+            caps = self.settings.get("rummy_kernel_caps")
+            before = getattr(self, "_rummy_before", None)
+            if caps is not None and before is not None:
+                caps.served(self.kernel_manager, before, self._rummy_browser)
+
+        new = type(cls.__name__, (cls,), {"prepare": prepare, "on_finish": on_finish,
+                                          "__module__": __name__})
         _COOKIE_CLASSES[cls] = new
     return _COOKIE_CLASSES[cls]
 
@@ -283,7 +387,7 @@ def _framed_by_another_site(handler: Any) -> bool:
     return False
 
 
-def _give_browser(handler: Any) -> None:
+def _give_browser(handler: Any) -> str:
     """The page's browser keeps an id (cookie ``rummy_browser``, set here if
     it has none), and the page's kernel learns it (the ``X-Rummy-Browser``
     header, which voila.json hands kernels as ``HTTP_X_RUMMY_BROWSER``):
@@ -294,6 +398,7 @@ def _give_browser(handler: Any) -> None:
         handler.set_cookie(BROWSER_COOKIE, browser, httponly=True, samesite="Strict",
                            secure=handler.request.protocol == "https", expires_days=1)
     handler.request.headers["X-Rummy-Browser"] = browser
+    return str(browser)
 
 
 def main(argv: list[str] | None = None) -> None:

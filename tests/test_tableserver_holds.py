@@ -483,3 +483,38 @@ def _answers(port: int) -> bool:
             return s.recv(4096).startswith(b"HTTP/1.1 200")
         except ConnectionResetError:
             return False
+
+
+# -- kernels ----------------------------------------------------------------------------------
+
+def test_kernels_are_capped_in_all_and_per_browser_and_end_soon(tmp_path: Path) -> None:
+    import json as _json
+
+    settings = _json.loads((ROOT / "voila.json").read_text())["MappingKernelManager"]
+    # a page that never connected, or lost its socket, keeps its kernel 60-90 s at most
+    assert settings["cull_idle_timeout"] == 60 and settings["cull_interval"] <= 30
+    assert settings["cull_connected"] is False  # a learner thinking keeps their game
+    env = {"RUMMY_DATA": str(tmp_path), "RUMMY_MAX_KERNELS": "2",
+           "RUMMY_KERNELS_PER_BROWSER": "1"}
+    with harness.start_voila(env=env) as voila:
+        render = voila.base + "voila/render/notebooks/apps/meld_odds.ipynb"
+        status, headers, _ = _page(render)
+        assert status == 200
+        mine = next(c.split(";")[0] for c in headers["Set-Cookie"].split("\n")
+                    if c.startswith("rummy_browser="))
+        status, headers, body = _page(render, {"Cookie": mine})
+        assert status == 503 and "close one" in body and headers["Retry-After"] == "60"
+        assert _page(render)[0] == 200  # another browser
+        status, headers, body = _page(render)  # a third page: over the cap in all
+        assert status == 503 and "server is full" in body and "Try again" in body
+        assert "Traceback" not in voila.log()
+
+
+def test_the_default_cap_follows_the_memory(tmp_path: Path) -> None:
+    from tableserver.voila_app import KERNEL_MEMORY, default_max_kernels
+
+    info = tmp_path / "meminfo"
+    info.write_text("MemTotal: 8000000 kB\nMemAvailable: 6000000 kB\n")
+    assert default_max_kernels(str(info)) == 6000000 * 1024 // 2 // KERNEL_MEMORY == 24
+    info.write_text("MemAvailable: 100 kB\n")
+    assert default_max_kernels(str(info)) == 4
