@@ -16,6 +16,7 @@ import contextlib
 import csv
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -518,3 +519,106 @@ def test_the_default_cap_follows_the_memory(tmp_path: Path) -> None:
     assert default_max_kernels(str(info)) == 6000000 * 1024 // 2 // KERNEL_MEMORY == 24
     info.write_text("MemAvailable: 100 kB\n")
     assert default_max_kernels(str(info)) == 4
+
+
+# -- the hub's service as Zero to JupyterHub starts it ------------------------------------------
+
+def test_the_service_listens_on_every_address_when_its_url_names_another_host(tmp_path: Path
+                                                                              ) -> None:
+    """On Kubernetes the service's URL is ``http://hub:10101``: ``hub`` is the
+    hub Service's name, none of the pod's addresses; the service listens on
+    every address at that port (and the proxy reaches it)."""
+    from tests.servers import (
+        HUB_ACCESS,
+        HUB_API,
+        HUB_PREFIX,
+        HubService,
+        Server,
+        fake_hub_api,
+        http_ready,
+    )
+
+    with fake_hub_api({}) as hub_port:
+        port = free_port()
+        env = python_env(RUMMY_DATA=str(tmp_path), RUMMY_BOT_PACE="0",
+                         JUPYTERHUB_SERVICE_NAME="rummy-tables",
+                         JUPYTERHUB_SERVICE_URL=f"http://hub.rummy-test.invalid:{port}",
+                         JUPYTERHUB_SERVICE_PREFIX=HUB_PREFIX,
+                         JUPYTERHUB_API_URL=f"http://127.0.0.1:{hub_port}/hub/api",
+                         JUPYTERHUB_API_TOKEN=HubService.TOKEN,
+                         JUPYTERHUB_CLIENT_ID="service-rummy-tables",
+                         JUPYTERHUB_OAUTH_ACCESS_SCOPES=json.dumps([HUB_ACCESS]))
+        env.pop("RUMMY_TEACHER_KEY", None)
+        url = f"http://127.0.0.1:{port}{HUB_API}"
+        with Server([sys.executable, "-m", "tableserver.hub"], port, ROOT, env,
+                    f"http://127.0.0.1:{port}{HUB_PREFIX}", timeout=60,
+                    ready=http_ready(url + "/nothing", ok=lambda status: status != 503),
+                    log_path=tmp_path / "service.log") as service:
+            status, _, body = _page(url + "/tables")
+            assert status == 401 and "sign in" in body  # it answers: the hub's login is asked
+            assert "Traceback" not in service.log()
+
+
+def _helm_merge(base: Any, over: Any) -> Any:
+    """Values ``over`` the chart's ``base`` as Helm merges them: maps key by
+    key, anything else (a list too) replaced."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{k: _helm_merge(base.get(k), v) for k, v in over.items()}}
+    return over
+
+
+def test_the_docs_helm_values_pass_the_charts_own_schema() -> None:
+    """docs/JUPYTERHUB.md's Helm values against Zero to JupyterHub 4.3.5's values
+    schema (docs/helm/, kept with its source and version): every key is one the
+    chart knows, the service's port is open both ways, the images pinned, the
+    kit's template selected."""
+    import jsonschema
+    import yaml
+
+    doc = (ROOT / "docs" / "JUPYTERHUB.md").read_text()
+    section = doc.split("## Zero to JupyterHub", 1)[1].split("\n## ", 1)[0]
+    block = section.split("Helm values (`config.yaml`):", 1)[1].split("```yaml\n", 1)[1]
+    values = yaml.safe_load(block.split("```", 1)[0])
+    helm = ROOT / "docs" / "helm"
+    schema = json.loads((helm / "z2jh-4.3.5-values.schema.json").read_text())
+    defaults = yaml.safe_load((helm / "z2jh-4.3.5-values.yaml").read_text())
+    # Helm checks the chart's defaults with the given values over them
+    jsonschema.validate(_helm_merge(defaults, values), schema)
+    with pytest.raises(jsonschema.ValidationError):  # the schema does refuse a wrong key
+        wrong = {**values, "hub": {**values["hub"], "servcies": {}}}
+        jsonschema.validate(_helm_merge(defaults, wrong), schema)
+    port = int(values["hub"]["services"]["rummy-tables"]["url"].rsplit(":", 1)[1])
+    assert {"port": port} in values["hub"]["networkPolicy"]["ingress"][0]["ports"]
+    assert {"port": port} in values["singleuser"]["networkPolicy"]["egress"][0]["ports"]
+    assert {"port": port} in values["proxy"]["chp"]["networkPolicy"]["egress"][0]["ports"]
+    for image in (values["hub"]["image"], values["singleuser"]["image"]):
+        assert image["tag"] not in ("latest", "") and image["tag"][0].isdigit()
+    assert "--VoilaConfiguration.template=rummy" in values["singleuser"]["cmd"]
+    assert "FROM quay.io/jupyterhub/k8s-hub:4.3.5" in section
+    assert "pip install --no-cache-dir -e" not in section  # nothing unpinned
+
+
+def test_the_demo_hub_selects_the_kits_template_and_keeps_its_secrets_private(
+        tmp_path: Path) -> None:
+    from traitlets.config import Config
+
+    c = Config()
+    data = tmp_path / "hub"
+    env = {**os.environ, "RUMMY_HUB_DATA": str(data)}
+    old = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        exec(compile((ROOT / "jupyterhub_config.py").read_text(), "jupyterhub_config.py",
+                     "exec"), {"get_config": lambda: c, "__file__": str(ROOT / "jupyterhub_config.py")})
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    assert "--VoilaConfiguration.template=rummy" in c.Spawner.args
+    private = Path(c.JupyterHub.cookie_secret_file).parent
+    assert private.stat().st_mode & 0o077 == 0  # the hub's folder: its owner's only
+    service_data = Path(c.JupyterHub.services[0]["environment"]["RUMMY_DATA"])
+    assert service_data.parent == private
+    home = Path(c.SimpleLocalProcessSpawner.home_dir_template.replace("{username}", "ana"))
+    assert private not in home.parents and private != home
+    assert not str(private).startswith(str(ROOT) + os.sep)  # outside the users' root folder
