@@ -38,7 +38,7 @@ from tableserver.guard import (
     guard_hosts,
     raise_file_limit,
 )
-from tableserver.handler import Hub
+from tableserver.handler import ApiHandler, Hub
 from tableserver.service import TableService, service_options
 from tableserver.web import BROWSER_COOKIE, api_url, handlers, scrub_logs, start
 
@@ -78,7 +78,7 @@ def tls_context(env: dict[str, str] | None = None) -> ssl.SSLContext | None:
 #: Memory a page's kernel takes, about (measured: 95 MiB for an app's kernel).
 KERNEL_MEMORY = 120 * 1024 * 1024
 #: Kernels one browser may hold at once (a page each), unless RUMMY_KERNELS_PER_BROWSER says.
-PER_BROWSER = 4
+PER_BROWSER = 6
 
 
 def default_max_kernels(meminfo: str = "/proc/meminfo") -> int:
@@ -132,6 +132,26 @@ class KernelCaps:
         for k in self.in_use(km):
             if k not in before and k not in self.owner:
                 self.owner[k] = browser
+
+
+class KernelsHandler(ApiHandler):
+    """``GET /rummy/api/kernels`` (the teacher key in ``X-Rummy-Teacher-Key``):
+    how many of the pages' kernels are in use, and the caps."""
+
+    def initialize(self, service: TableService, hub: Hub,  # type: ignore[override]
+                   app: Any = None) -> None:
+        super().initialize(service, hub)
+        self.app = app
+
+    async def get(self) -> None:
+        def count() -> dict[str, Any]:
+            self.service.check_teacher(self.teacher_key())
+            caps = self.app.caps if self.app is not None else None
+            if caps is None:
+                return {"in_use": None, "limit": None, "per_browser": None}
+            return {"in_use": len(caps.in_use(self.app.kernel_manager)), "limit": caps.total,
+                    "per_browser": caps.per_browser}
+        await self.run(count)
 
 
 class RummyVoila(Voila):  # type: ignore[misc]
@@ -234,7 +254,12 @@ class RummyVoila(Voila):  # type: ignore[misc]
             self.service.listeners.append(hub.changed)
             self.service.key_listeners.append(hub.key_checked)
             # first, so that Voilà's catch-all routes never shadow them
-            out = handlers(self.server_url or self.base_url, self.service, hub) + out
+            root = "/" + "/".join(p for p in ((self.server_url or self.base_url).strip("/"),
+                                              "rummy/api") if p)
+            kernels = (root + "/kernels", KernelsHandler,
+                       {"service": self.service, "hub": hub, "app": self})
+            out = [kernels, *handlers(self.server_url or self.base_url, self.service, hub),
+                   *out]
             self._hub = hub
         return out
 

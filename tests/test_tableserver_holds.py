@@ -496,7 +496,7 @@ def test_kernels_are_capped_in_all_and_per_browser_and_end_soon(tmp_path: Path) 
     assert settings["cull_idle_timeout"] == 60 and settings["cull_interval"] <= 30
     assert settings["cull_connected"] is False  # a learner thinking keeps their game
     env = {"RUMMY_DATA": str(tmp_path), "RUMMY_MAX_KERNELS": "2",
-           "RUMMY_KERNELS_PER_BROWSER": "1"}
+           "RUMMY_KERNELS_PER_BROWSER": "1", "RUMMY_TEACHER_KEY": KEY}
     with harness.start_voila(env=env) as voila:
         render = voila.base + "voila/render/notebooks/apps/meld_odds.ipynb"
         status, headers, _ = _page(render)
@@ -508,6 +508,13 @@ def test_kernels_are_capped_in_all_and_per_browser_and_end_soon(tmp_path: Path) 
         assert _page(render)[0] == 200  # another browser
         status, headers, body = _page(render)  # a third page: over the cap in all
         assert status == 503 and "server is full" in body and "Try again" in body
+        # the teacher sees the kernels in use (with the key only)
+        status, _, body = _page(voila.base + "rummy/api/kernels")
+        assert status == 403
+        status, _, body = _page(voila.base + "rummy/api/kernels",
+                                {"X-Rummy-Teacher-Key": KEY})
+        assert status == 200 and json.loads(body) == {"in_use": 2, "limit": 2,
+                                                      "per_browser": 1}
         assert "Traceback" not in voila.log()
 
 

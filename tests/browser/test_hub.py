@@ -163,11 +163,15 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
     teacher = harness.patient(tctx.new_page(), 60_000)
     terrors: list[str] = []
     teacher.on("pageerror", lambda e: terrors.append(str(e)))
+    # the kit's template on the hub too: no font, script or style from a CDN
+    leaving: list[str] = []
+    teacher.on("request", lambda r: leaving.append(r.url) if harness.outside(r.url) else None)
     sign_in_at(teacher, hub, "teacher",
                hub.base + "/hub/user-redirect/voila/render/notebooks/apps/classroom.ipynb")
     wait_for(teacher, hub, "button.rummy-create-table", 240_000)
     assert "/user/teacher/voila/render/notebooks/apps/classroom.ipynb" in teacher.url
     assert not teacher.locator(".rummy-teacher-key input").is_visible()  # no key asked
+    assert not leaving, leaving[:5]
     assert teacher.locator(".rummy-classroom-learners input").input_value() == "3"
     teacher.locator("button.rummy-create-table").click()
     teacher.wait_for_selector(".rummy-table-code", timeout=60_000)
