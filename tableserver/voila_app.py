@@ -285,17 +285,19 @@ class RummyVoila(Voila):  # type: ignore[misc]
 
 
 class _TlsNoise(logging.Filter):
-    """Drops tornado's report of a browser that refused the certificate
-    (``CERTIFICATE_UNKNOWN``: a self-signed one, before the learner accepted
-    it) or hung up in the handshake: no server fault, and one per page."""
+    """Drops tornado's report of a client that refused the certificate
+    (``CERTIFICATE_UNKNOWN``, ``UNKNOWN_CA``: a self-signed one, before the
+    learner accepted it) or hung up in the handshake: no server fault, and
+    one per page."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             text = record.getMessage()
         except Exception:  # noqa: BLE001 - a broken record is kept
             return True
-        noise = ("CERTIFICATE_UNKNOWN", "certificate unknown", "SSLV3_ALERT_CERTIFICATE_UNKNOWN",
-                 "UNEXPECTED_EOF_WHILE_READING", "HTTP_REQUEST")
+        noise = ("CERTIFICATE_UNKNOWN", "certificate unknown", "UNKNOWN_CA", "unknown ca",
+                 "BAD_CERTIFICATE", "bad certificate", "UNEXPECTED_EOF_WHILE_READING",
+                 "HTTP_REQUEST")
         exc = record.exc_info[1] if record.exc_info else None
         detail = f"{text} {exc or ''}"
         return not (("SSL Error" in text or isinstance(exc, ssl.SSLError))
