@@ -212,6 +212,13 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
         x.ready()
         assert x.code == code and "token" not in x.page.url
         assert x.service.get_attribute("#rummy-hub", "data-teacher") == "false"
+    # a learner who opens the classroom app sees no key box, and is told where to go
+    lost = harness.patient(learners[0].context.new_page(), 60_000)
+    lost.goto(hub.base + "/hub/user-redirect/voila/render/notebooks/apps/classroom.ipynb")
+    wait_for(lost, hub, ".rummy-message:has-text(\"teacher's\")", 240_000)
+    assert not lost.locator(".rummy-teacher-key input").is_visible()
+    assert "Join a table" in lost.locator(".rummy-message").inner_text()
+    lost.close()
     status, view = call(teacher_api, "GET", f"/tables/{code}")
     assert sorted(s["name"] for s in view["table"]["seats"] if s["kind"] == "human") == \
         sorted(LEARNERS)
