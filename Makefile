@@ -114,7 +114,7 @@ lab: $(STAMP)
 # service as the hub service /services/rummy-tables/ (python -m tableserver.hub).  Its
 # data (the hub's, the tables', a home folder per user) is kept in $(HUB_DATA).
 HUB_PORT ?= 8000
-HUB_DATA ?= $(CURDIR)/build/hub
+HUB_DATA ?= $(HOME)/.local/state/rummy-kit-hub
 .PHONY: hub
 hub: $(STAMP) $(NPM_STAMP)
 	@echo "Rummy teaching kit on a demo JupyterHub: open http://127.0.0.1:$(HUB_PORT)/"

@@ -2,9 +2,12 @@
 # demo logins, each user's own notebook server opening the kit's apps (Voilà), and the
 # table service as the hub service "rummy-tables" (python -m tableserver.hub).
 #
-# Everything it keeps is under $RUMMY_HUB_DATA (default build/hub): the hub's database
-# and cookie secret, the tables' database, and a home folder per user whose
-# rummy-data/ holds that user's own records (RUMMY_DATA).  Ports: $RUMMY_HUB_PORT
+# Everything it keeps is under $RUMMY_HUB_DATA (`make hub`: ~/.local/state/rummy-kit-hub,
+# outside the repository, which is every user's server's root folder): in private/
+# (0700) the hub's database and cookie secret and the tables' database with the
+# service's secret; in home/ a home folder per user whose rummy-data/ holds that user's
+# own records (RUMMY_DATA).  The demo's users' servers run as the hub's own user: they
+# are not isolated from each other or from the hub (docs/JUPYTERHUB.md).  Ports: $RUMMY_HUB_PORT
 # (8000, the address people open), $RUMMY_HUB_API_PORT (8081, the hub's own API),
 # $RUMMY_HUB_PROXY_API_PORT (8001), $RUMMY_HUB_SERVICE_PORT (10101).
 import hashlib
@@ -16,7 +19,10 @@ from pathlib import Path
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - JupyterHub's config loader
 
 ROOT = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("RUMMY_HUB_DATA") or ROOT / "build" / "hub").resolve()
+DATA = Path(os.environ.get("RUMMY_HUB_DATA")
+            or Path.home() / ".local" / "state" / "rummy-kit-hub").resolve()
+#: the hub's and the service's secrets and databases: nobody's home, its owner's only
+PRIVATE = DATA / "private"
 PORT = int(os.environ.get("RUMMY_HUB_PORT", "8000"))
 BIN = Path(sys.executable).parent
 #: The demo's logins: one teacher (the hub's "teachers" group) and three learners, all
@@ -30,6 +36,8 @@ SERVICE = "rummy-tables"
 TEACHER_SCOPE = "custom:rummy-teacher"
 
 (DATA / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
+PRIVATE.mkdir(parents=True, exist_ok=True, mode=0o700)
+PRIVATE.chmod(0o700)
 # The kernels of the users' servers talk over Unix sockets (no TCP port to race for when
 # several servers start kernels at once), which live in each server's runtime folder; a
 # socket's path may be at most 107 bytes, and the home folders' (under DATA) is longer
@@ -43,14 +51,14 @@ c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = PORT
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = int(os.environ.get("RUMMY_HUB_API_PORT", "8081"))
-c.JupyterHub.db_url = f"sqlite:///{DATA / 'jupyterhub.sqlite'}"
-c.JupyterHub.cookie_secret_file = str(DATA / "jupyterhub_cookie_secret")
-c.JupyterHub.pid_file = str(DATA / "jupyterhub.pid")
+c.JupyterHub.db_url = f"sqlite:///{PRIVATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(PRIVATE / "jupyterhub_cookie_secret")
+c.JupyterHub.pid_file = str(PRIVATE / "jupyterhub.pid")
 # configurable-http-proxy from the npm registry (package.json, locked), not a global one
 c.ConfigurableHTTPProxy.command = [str(ROOT / "node_modules" / ".bin" / "configurable-http-proxy")]
 c.ConfigurableHTTPProxy.api_url = (
     f"http://127.0.0.1:{int(os.environ.get('RUMMY_HUB_PROXY_API_PORT', '8001'))}")
-c.ConfigurableHTTPProxy.pid_file = str(DATA / "proxy.pid")
+c.ConfigurableHTTPProxy.pid_file = str(PRIVATE / "proxy.pid")
 
 # -- who signs in -------------------------------------------------------------------------
 c.JupyterHub.authenticator_class = "shared-password"
@@ -73,7 +81,7 @@ c.JupyterHub.services = [{
     "name": SERVICE,
     "url": f"http://127.0.0.1:{int(os.environ.get('RUMMY_HUB_SERVICE_PORT', '10101'))}",
     "command": [sys.executable, "-m", "tableserver.hub"],
-    "environment": {"RUMMY_DATA": str(DATA / "tables"), "PYTHONPATH": str(ROOT),
+    "environment": {"RUMMY_DATA": str(PRIVATE / "tables"), "PYTHONPATH": str(ROOT),
                     **{k: os.environ[k] for k in ("RUMMY_BOT_PACE",) if k in os.environ}},
     # the service sees whether a browser's user is a teacher; no consent page for it
     "oauth_client_allowed_scopes": [TEACHER_SCOPE],
@@ -85,7 +93,9 @@ c.JupyterHub.spawner_class = "simple"  # local processes as this user (root here
 c.SimpleLocalProcessSpawner.home_dir_template = str(DATA / "home" / "{username}")
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.args = ["--allow-root", f"--ServerApp.root_dir={ROOT}",
-                  "--KernelManager.transport=ipc"]
+                  "--KernelManager.transport=ipc",
+                  # the kit's Voilà template for every page (no CDN, the kit's front end)
+                  "--VoilaConfiguration.template=rummy"]
 c.Spawner.default_url = "/voila/render/notebooks/apps/index.ipynb"
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120

@@ -156,7 +156,7 @@ class Load:
 
 def find_service(hub: DemoHub) -> int:
     """The pid of the hub's table service (it keeps its tables in the hub's data)."""
-    want = f"RUMMY_DATA={hub.hub_data / 'tables'}".encode()
+    want = f"RUMMY_DATA={hub.hub_data / 'private' / 'tables'}".encode()
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             try:

@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 
+from tableserver.guard import GuardedServer, allowed_hosts, guard_hosts, raise_file_limit
 from tableserver.service import TableService, service_options
 from tableserver.store import Store, tables_path
 from tableserver.web import make_app
@@ -33,9 +34,15 @@ def main(argv: list[str] | None = None) -> None:
                         format="[%(asctime)s %(name)s] %(message)s")
 
     async def serve() -> None:
-        service = TableService(Store(tables_path()), **service_options())
+        try:
+            service = TableService(Store(tables_path()), **service_options())
+        except ValueError as e:  # a teacher key too easy to guess, a bad setting
+            raise SystemExit(str(e)) from None
         app = make_app(service)
-        server = app.listen(args.port, args.ip, max_body_size=1024 * 1024)
+        raise_file_limit()
+        guard_hosts(app, allowed_hosts(args.ip))  # no DNS-rebinding site is served
+        server = GuardedServer(app)
+        server.listen(args.port, args.ip)
         print(f"Rummy table service on http://{args.ip}:{args.port}/rummy/api "
               f"(database {service.store.path})", flush=True)
         print("Teacher key: " + (service.teacher_key if service.teacher_key_made

@@ -18,6 +18,7 @@ tableserver.errors.BadRequest: speed must be a number of seconds from 0 to 2
 from __future__ import annotations
 
 import math
+import secrets
 from collections import deque
 from typing import Any
 
@@ -28,7 +29,11 @@ from rummy.progress import MAX_NAME, ProgressError, normal_name
 from rummy.variants import Variant, VariantError, find_variant
 from tableserver.errors import BadRequest, TooMany
 
-__all__ = ["new_table", "learner_name", "seconds", "flag", "bot_name", "Quota"]
+__all__ = ["new_table", "learner_name", "seconds", "flag", "bot_name", "Quota", "key_bits",
+           "check_key_strength", "MIN_KEY_BITS"]
+
+#: Bits a chosen teacher key must have at least.
+MIN_KEY_BITS = 128
 
 
 def new_table(variant: Any, seats: Any, options: Any, *, timeout: Any, speed: Any,
@@ -143,3 +148,38 @@ class Quota:
     def count(self, client: str, now: float) -> None:
         """``client`` made a table at ``now``."""
         self._made.setdefault(client, deque()).append(now)
+
+
+def key_bits(key: str) -> float:
+    """The most bits a key can hold: its length times the bits of a
+    character drawn from the kinds of character it uses (small letters,
+    capitals, digits, other signs when it uses three or more), and no more
+    than a key of its distinct characters repeated would.  An estimate from
+    above: words are weaker still.
+
+    >>> round(key_bits("choose-a-long-secret-here")), round(key_bits("a" * 40))
+    (119, 0)
+    >>> key_bits("xb-Y2PM-OvnA85i87bmS3NrYYxu7hcru") >= MIN_KEY_BITS
+    True
+    """
+    pool = 0
+    pool += 26 if any(c.islower() for c in key) else 0
+    pool += 26 if any(c.isupper() for c in key) else 0
+    pool += 10 if any(c.isdigit() for c in key) else 0
+    symbols = {c for c in key if not c.isalnum()}
+    pool += 33 if len(symbols) >= 3 else len(symbols)  # a dash between words is no secret
+    distinct = len(set(key))
+    if distinct < 2:
+        return 0.0
+    return len(key) * math.log2(min(pool, distinct * 4) or 1)
+
+
+def check_key_strength(key: str) -> None:
+    """Raise :class:`ValueError` unless a chosen teacher key has
+    :data:`MIN_KEY_BITS` bits at least (by :func:`key_bits`); the message
+    offers a fresh key from :mod:`secrets`."""
+    if key_bits(key) < MIN_KEY_BITS:
+        raise ValueError(
+            f"RUMMY_TEACHER_KEY is too easy to guess (a key needs {MIN_KEY_BITS} bits: about "
+            "22 random letters and digits); use this fresh one, or leave RUMMY_TEACHER_KEY "
+            f"unset and the server makes one: {secrets.token_urlsafe(24)}")

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import ssl
 import threading
 import urllib.error
@@ -131,7 +132,8 @@ def _tls() -> ssl.SSLContext | None:
 
 
 def build_request(url: str, body: Any = None, *, token: str | None = None,
-                  teacher: str | None = None) -> urllib.request.Request:
+                  teacher: str | None = None,
+                  headers: dict[str, str] | None = None) -> urllib.request.Request:
     """The HTTP request :func:`request` sends: a GET, or a POST of ``body`` as
     JSON; a seat's or spectator's ``token`` and the ``teacher`` key go in
     headers, never in the address (a server logs addresses).
@@ -144,13 +146,13 @@ def build_request(url: str, body: Any = None, *, token: str | None = None,
     'GET'
     """
     data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", **hub_headers(url)}
+    sent = {"Content-Type": "application/json", **hub_headers(url), **(headers or {})}
     if token:
-        headers["X-Rummy-Token"] = token
+        sent["X-Rummy-Token"] = token
     if teacher:
-        headers["X-Rummy-Teacher-Key"] = teacher
+        sent["X-Rummy-Teacher-Key"] = teacher
     return urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
-                                  headers=headers)
+                                  headers=sent)
 
 
 def refusal(status: int, raw: bytes) -> RemoteError:
@@ -175,7 +177,8 @@ def refusal(status: int, raw: bytes) -> RemoteError:
 
 
 def request(url: str, body: Any = None, *, token: str | None = None,
-            teacher: str | None = None, timeout: float = 30) -> dict[str, Any]:
+            teacher: str | None = None, timeout: float = 30,
+            headers: dict[str, str] | None = None) -> dict[str, Any]:
     """Call the table API at ``url`` (see :func:`build_request`) and answer its
     JSON.  A refusal raises :class:`RemoteError` with the service's reason and
     status (:func:`refusal`); a service that can't be reached, one with status 0.
@@ -185,7 +188,7 @@ def request(url: str, body: Any = None, *, token: str | None = None,
     ...
     tableserver.client.RemoteError: the table service can't be reached (...): is `make app` running?
     """
-    req = build_request(url, body, token=token, teacher=teacher)
+    req = build_request(url, body, token=token, teacher=teacher, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=timeout, context=_tls()) as r:
             return dict(json.loads(r.read()))
@@ -255,10 +258,25 @@ class RemoteGame:
         self.seed: int | None = None  # the service keeps the seed
 
     @classmethod
-    def join(cls, code: str, name: str, *, api: str | None = None) -> RemoteGame:
-        """Take the next free seat at table ``code`` under ``name``."""
+    def join(cls, code: str, name: str, *, api: str | None = None,
+             pin: str | None = None) -> RemoteGame:
+        """Take the next free seat at table ``code`` under ``name`` (``pin``:
+        the table's, if the teacher set one).  The join carries an id of its
+        own, so that sending it again after a lost answer gets the same seat,
+        and the page's browser (``HTTP_X_RUMMY_BROWSER``, which the server
+        gave the page), so that one browser sits once at a table."""
         base = (api or api_base()).rstrip("/")
-        got = request(table_url(base, code, "join"), {"name": name})
+        body: dict[str, Any] = {"name": name, "request_id": secrets.token_urlsafe(16)}
+        if pin:
+            body["pin"] = pin
+        browser = os.environ.get("HTTP_X_RUMMY_BROWSER")
+        extra = {"X-Rummy-Browser": browser} if browser else None
+        try:
+            got = request(table_url(base, code, "join"), body, headers=extra)
+        except RemoteError as e:
+            if e.status != 0:
+                raise
+            got = request(table_url(base, code, "join"), body, headers=extra)  # once more
         return cls(got["code"], got["token"], api=base)
 
     def _url(self, what: str) -> str:

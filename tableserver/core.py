@@ -26,8 +26,8 @@ from typing import Any
 import rummy
 from rummy.action import Action
 from tableserver.bots import BOT_MOVES_PER_STEP, BOT_PACE, BotTurns, BotWorker, make_bots
-from tableserver.checks import Quota
-from tableserver.errors import Forbidden, Gone, NotFound, NotSaved
+from tableserver.checks import Quota, check_key_strength
+from tableserver.errors import Forbidden, Gone, NotFound, NotSaved, without_paths
 from tableserver.persistence import Persistence
 from tableserver.presence import LEFT_AFTER, QUIET_AFTER, Presence
 from tableserver.store import Store
@@ -70,16 +70,22 @@ class ServiceCore:
         self.expire_after = float(expire_after)
         #: how many tables one client may make in an hour
         self.quota = Quota(create_quota)
-        if teacher_key is not None and (not isinstance(teacher_key, str)
-                                        or len(teacher_key.strip()) < 12):
-            raise ValueError("the teacher key must be at least 12 characters (a fresh one "
-                             "is made when none is given)")
+        if teacher_key is not None:
+            if not isinstance(teacher_key, str):
+                raise ValueError("the teacher key must be a text (a fresh one is made when "
+                                 "none is given)")
+            check_key_strength(teacher_key.strip())
         #: the teacher's key: it makes tables and runs them (shown once, at start)
         self.teacher_key = teacher_key.strip() if teacher_key else secrets.token_urlsafe(16)
         #: whether the key was made here (then the server prints it; a given one it does not)
         self.teacher_key_made = not teacher_key
         self._teacher = token_digest(self.teacher_key)
         self.tables: dict[str, Table] = {}
+        #: recent joins by (table, request id): (when, answer), kept in memory only
+        self.joins: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
+        #: called with whether a teacher key given was right, at each check (the web
+        #: layer slows down a client that guesses)
+        self.key_listeners: list[Callable[[bool], None]] = []
         #: called with a table's code after every change (the web layer wakes long polls)
         self.listeners: list[Callable[[str], None]] = []
         #: held by every read and change of a table (the bots' worker and requests share it)
@@ -130,7 +136,8 @@ class ServiceCore:
         if table is None:
             raise NotFound(f"there is no table {key}: check the code the teacher gave")
         if table.broken is not None:
-            raise Gone(f"table {key} could not be restored after a restart: {table.broken}")
+            raise Gone(f"table {key} could not be restored after a restart: "
+                       f"{without_paths(table.broken)}")
         if table.status == "closed" and not allow_closed:
             raise Gone(f"the teacher closed table {key}")
         if table.frozen is not None:  # a finished table, restored at its first visitor
@@ -145,7 +152,11 @@ class ServiceCore:
     def check_teacher(self, key: Any) -> None:
         """Raise :class:`Forbidden` unless ``key`` is the teacher key: the one
         check of every teacher action (SHA-256 digests compared in constant time)."""
-        if not token_matches(key, self._teacher):
+        right = token_matches(key, self._teacher)
+        if isinstance(key, str) and key:  # no key given is no guess
+            for listener in list(self.key_listeners):
+                listener(right)
+        if not right:
             raise Forbidden("only the teacher may do this: give the teacher key the server "
                             "printed when it started")
 
@@ -299,7 +310,8 @@ class ServiceCore:
             fut.result()
         except Exception as e:
             self.recover()
-            raise NotSaved(f"the move could not be saved ({e}); the table is as it was "
+            raise NotSaved(f"the move could not be saved ({without_paths(str(e))}); the table "
+                           "is as it was "
                            "before it") from None
 
     def recover(self) -> None:

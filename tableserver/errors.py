@@ -11,10 +11,26 @@ raises one of these and leaves every table as it was; the web layer answers
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 __all__ = ["ServiceError", "BadRequest", "Forbidden", "NotFound", "Conflict", "TooMany", "Gone",
-           "NotSaved"]
+           "NotSaved", "without_paths"]
+
+#: An absolute file path of two parts or more (POSIX or Windows), not inside an address.
+_PATH = re.compile(r"(?<![\w:/.~-])(?:[A-Za-z]:\\|/)(?:[\w.@+~-]+[/\\])+[\w.@+~-]*")
+
+
+def without_paths(text: str) -> str:
+    """``text`` with the server's file paths left out: a refusal tells a
+    client what went wrong, not where the server keeps its files.
+
+    >>> without_paths("the database file /home/t/.local/share/rummy-kit/tables.sqlite3 was deleted")
+    'the database file [a file of the server] was deleted'
+    >>> without_paths("see docs/API.md or http://127.0.0.1:8866/rummy/api/tables")
+    'see docs/API.md or http://127.0.0.1:8866/rummy/api/tables'
+    """
+    return _PATH.sub("[a file of the server]", text)
 
 
 class ServiceError(Exception):

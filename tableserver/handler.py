@@ -13,13 +13,15 @@ wakes the long polls of a table when it changes.  The table API
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 from typing import Any
 from urllib.parse import urlsplit
 
 from tornado import web
 
-from tableserver.errors import BadRequest, ServiceError
+from tableserver.errors import BadRequest, ServiceError, without_paths
+from tableserver.guard import KeyThrottle
 from tableserver.service import TableService
 
 __all__ = ["ApiHandler", "PostHandler", "Hub", "CODE", "MAX_BODY", "MAX_DEPTH"]
@@ -32,12 +34,32 @@ MAX_DEPTH = 16
 CODE = r"([A-Za-z0-9 %+-]{1,60})"
 
 
-class Hub:
-    """Wakes the long polls waiting on a table when it changes."""
+#: The address of the client whose request is being answered (set by
+#: :meth:`ApiHandler.prepare`, read when the service checks a teacher key).
+_CLIENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("rummy_client",
+                                                                     default=None)
 
-    def __init__(self) -> None:
+
+class Hub:
+    """What the requests of one server share: it wakes the long polls waiting
+    on a table when it changes, and paces teacher-key attempts (``keys``)."""
+
+    def __init__(self, keys: KeyThrottle | None = None) -> None:
         self._waiters: dict[str, set[asyncio.Future[None]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: the growing wait of a client that gave wrong teacher keys
+        self.keys = keys if keys is not None else KeyThrottle()
+
+    def key_checked(self, right: bool) -> None:
+        """The service checked a teacher key (a listener of the service):
+        count a wrong one against the client asking (none: not a request)."""
+        client = _CLIENT.get()
+        if client is None:
+            return
+        if right:
+            self.keys.passed(client)
+        else:
+            self.keys.failed(client)
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand changes to ``loop``, the server's (a change may be told from any thread)."""
@@ -62,17 +84,21 @@ class Hub:
             if not f.done():
                 f.set_result(None)
 
-    def wake_all(self) -> None:
-        """Wake every long poll (each looks again at its own table)."""
-        for code in list(self._waiters):
-            self._wake(code)
-
-    async def wait(self, code: str, timeout: float) -> None:
-        """Until the table ``code`` changes or ``timeout`` seconds pass."""
+    def waiter(self, code: str) -> asyncio.Future[None]:
+        """A future that the next change of table ``code`` completes (its
+        long poll may complete it itself, e.g. when its page went away)."""
         loop = asyncio.get_running_loop()
         self._loop = loop
         f: asyncio.Future[None] = loop.create_future()
         self._waiters.setdefault(code, set()).add(f)
+        return f
+
+    async def wait(self, code: str, timeout: float,
+                   f: asyncio.Future[None] | None = None) -> None:
+        """Until the table ``code`` changes, ``f`` (from :meth:`waiter`) is
+        completed, or ``timeout`` seconds pass."""
+        if f is None:
+            f = self.waiter(code)
         try:
             await asyncio.wait_for(f, timeout)
         except TimeoutError:
@@ -131,9 +157,22 @@ class ApiHandler(web.RequestHandler):
                 return "a request from another origin is refused: the API serves its own pages"
         return None
 
-    def prepare(self) -> None:
+    def client(self) -> str:
+        """The address of who asks."""
+        return self.request.remote_ip or ""
+
+    async def prepare(self) -> None:
         """Refuse, before anything is read, a request from another site, a POST
-        that is not JSON and a body announced larger than :data:`MAX_BODY`."""
+        that is not JSON and a body announced larger than :data:`MAX_BODY`;
+        a request with a teacher key in its header waits its turn
+        (:class:`tableserver.guard.KeyThrottle`)."""
+        _CLIENT.set(self.client())
+        self.refuse_early()
+        if not self._finished and self.request.headers.get("X-Rummy-Teacher-Key") is not None:
+            await self.hub.keys.wait(self.client())
+
+    def refuse_early(self) -> None:
+        """The checks of :meth:`prepare` that read nothing but the headers."""
         why = self.cross_site()
         if why is not None:
             self.refused = True  # nothing more is read or done
@@ -211,7 +250,7 @@ class ApiHandler(web.RequestHandler):
 
     def send_error_json(self, status: int, message: str, state: Any = None) -> None:
         """Answer ``{"error": message}`` (and ``"state"``, for a 409) with ``status``."""
-        body: dict[str, Any] = {"error": message}
+        body: dict[str, Any] = {"error": without_paths(message)}  # no file of the server
         if state is not None:
             body["state"] = state
         self.send_json(body, status)
@@ -228,6 +267,8 @@ class ApiHandler(web.RequestHandler):
         if self.refused:
             self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
             return
+        if self._key_in_body():
+            await self.hub.keys.wait(self.client())
         try:
             out = fn(*args, **kwargs)
             await self._on_disk(out.get("code"))
@@ -239,6 +280,17 @@ class ApiHandler(web.RequestHandler):
             except ServiceError as again:
                 e = again
             self.send_error_json(e.status, e.message, e.state)
+
+    def _key_in_body(self) -> bool:
+        """Whether the request's JSON body gives a teacher key (and no header
+        did) or a table's PIN: either waits its turn."""
+        if self.request.method != "POST" or self.request.headers.get("X-Rummy-Teacher-Key"):
+            return False
+        try:
+            body = self.json_body()
+            return "teacher_key" in body or "pin" in body
+        except BadRequest:
+            return False
 
     async def _on_disk(self, code: Any) -> None:
         fut = self.service.pending(code) if isinstance(code, str) else None

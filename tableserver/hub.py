@@ -33,8 +33,8 @@ import signal
 from urllib.parse import urlsplit
 
 from tornado import httputil, web
-from tornado.httpserver import HTTPServer
 
+from tableserver.guard import GuardedServer
 from tableserver.hub_identity import SERVICE_NAME, hub_secret
 from tableserver.service import TableService, service_options
 from tableserver.store import Store, tables_path
@@ -81,6 +81,22 @@ class StartingPage(web.RequestHandler):
         self.finish('{"error": "the table service is starting: try again in a moment"}')
 
 
+def service_address(host: str | None) -> str:
+    """Where the service listens for the host its URL names: a loopback
+    address stays on the loopback; any other name (on Kubernetes the hub
+    Service's, ``hub``, which is none of the pod's addresses) means every
+    address of this machine, at the URL's port.
+
+    >>> service_address("127.0.0.1"), service_address("hub"), service_address(None)
+    ('127.0.0.1', '', '127.0.0.1')
+    """
+    if not host or host in ("127.0.0.1", "localhost"):
+        return "127.0.0.1"
+    if host == "::1":
+        return host
+    return ""
+
+
 def main(argv: list[str] | None = None) -> None:
     """Serve the table service where the hub says (``JUPYTERHUB_SERVICE_URL``,
     ``JUPYTERHUB_SERVICE_PREFIX``), until the hub stops it."""
@@ -92,14 +108,15 @@ def main(argv: list[str] | None = None) -> None:
                          "run `python -m tableserver` or `make app`")
     where = urlsplit(url)
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", f"/services/{SERVICE_NAME}/")
-    ip, port = where.hostname or "127.0.0.1", where.port or 80
+    port = where.port or 80
+    ip = service_address(where.hostname)
 
     async def serve() -> None:
         # The hub gives a service it starts about ten seconds to answer: listen at once
         # (503 while starting), then load JupyterHub's client (seconds on a busy machine).
         # Behind the hub's proxy, the scheme and host a browser used are in X-Forwarded-*.
         front = Front(web.Application([(r".*", StartingPage, {"prefix": prefix})]))
-        server = HTTPServer(front, xheaders=True, max_body_size=1024 * 1024)
+        server = GuardedServer(front, xheaders=True)  # header, body and idle timeouts
         server.listen(port, ip)
         store = Store(tables_path())
         secret = hub_secret(store.path.parent)

@@ -58,8 +58,8 @@ class _HubUser(HubOAuthenticated, ApiHandler):
         (checked by the hub's OAuth); a token-authenticated one needs none."""
         self.hub_auth.check_xsrf_cookie(self)
 
-    async def prepare(self) -> None:  # type: ignore[override]
-        super().prepare()
+    async def prepare(self) -> None:
+        await super().prepare()
         if self._finished:
             return
         try:

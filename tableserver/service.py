@@ -20,9 +20,9 @@ after each hand, until the teacher starts the next one -> ``over``; or
 >>> import tempfile, os
 >>> from tableserver.store import Store
 >>> svc = TableService(Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3")),
-...                    teacher_key="a-teacher-key-for-tests")
+...                    teacher_key="a-teacher-key-for-the-tests-0123456789")
 >>> made = svc.create("three_thirteen", ["human", "greedy"], speed=0,
-...                   teacher_key="a-teacher-key-for-tests")
+...                   teacher_key="a-teacher-key-for-the-tests-0123456789")
 >>> me = svc.join(made["code"], "Ana")
 >>> me["seat"], svc.state(made["code"], me["token"])["status"]
 (0, 'playing')

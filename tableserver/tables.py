@@ -112,6 +112,7 @@ class Seat:
     polled: bool = False  # a page long-polled for this seat (so a closed page is noticed)
     dropped: bool = False  # its last long poll was cut off by the page, not answered
     left: bool = False  # that page went away (told to everybody once)
+    browser: str | None = None  # sha-256 of the browser's id (a cookie) that sits here
 
     @property
     def human(self) -> bool:
@@ -121,7 +122,7 @@ class Seat:
     def to_meta(self) -> dict[str, Any]:
         """What is saved of the seat (last-seen times and long polls are not)."""
         return {"kind": self.kind, "name": self.name, "token": self.token, "away": self.away,
-                "since": self.since, "deadline": self.deadline}
+                "since": self.since, "deadline": self.deadline, "browser": self.browser}
 
 
 @dataclass
@@ -144,6 +145,7 @@ class Table:
     touched: float = 0.0  # when the table last changed (it expires when idle)
     locked: bool = False  # the teacher let nobody else join
     turned_away: list[str] = field(default_factory=list)  # names the teacher turned away
+    pin: str | None = None  # sha-256 of the table's PIN, if the teacher set one
     game: Any = None
     bots: list[Bot | None] = field(default_factory=list)
     broken: str | None = None
@@ -159,7 +161,7 @@ class Table:
             "settings": self.settings, "spectator": self.spectator,
             "status": self.status, "version": self.version, "moves": self.moves,
             "hand": self.hand, "names": self.names, "touched": self.touched,
-            "locked": self.locked, "turned_away": list(self.turned_away),
+            "locked": self.locked, "turned_away": list(self.turned_away), "pin": self.pin,
         }
 
     @classmethod
@@ -167,13 +169,14 @@ class Table:
         """The table ``code`` as :meth:`to_meta` saved it, without its game
         (``now``: when it changed, if the bookkeeping does not say)."""
         seats = [Seat(s["kind"], s["name"], s.get("token"), bool(s.get("away")),
-                      s.get("since"), s.get("deadline")) for s in meta["seats"]]
+                      s.get("since"), s.get("deadline"), browser=s.get("browser"))
+                 for s in meta["seats"]]
         return cls(code, find_variant(meta["variant"]), dict(meta["options"]),
                    int(meta["seed"]), seats, dict(meta["settings"]),
                    meta["spectator"], meta["status"], int(meta["version"]),
                    int(meta["moves"]), meta.get("hand"), meta.get("names"),
                    float(meta.get("touched") or now), bool(meta.get("locked")),
-                   list(meta.get("turned_away") or []))
+                   list(meta.get("turned_away") or []), pin=meta.get("pin"))
 
     def holder(self, token: Any, teacher: str | None = None) -> int | str:
         """Who holds ``token`` here: a seat number, ``"spectator"``, or
@@ -195,7 +198,7 @@ class Table:
     def free_seat(self, seat: int) -> None:
         """Take the learner off ``seat``: their token stops working."""
         s = self.seats[seat]
-        s.token = None
+        s.token = s.browser = None
         s.away = s.polled = s.left = s.dropped = False
         if self.game is None:
             s.name = f"Seat {seat + 1}"
@@ -243,6 +246,7 @@ class Table:
             "version": self.version,
             "hand": self.hand,
             "locked": self.locked,
+            "pin": self.pin is not None,
             "settings": dict(self.settings),
             "seats": [
                 {"seat": i, "name": s.name, "kind": "human" if s.human else "bot",

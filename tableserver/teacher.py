@@ -18,6 +18,7 @@ from rummy.progress import MAX_NAME
 from tableserver.checks import flag, new_table
 from tableserver.core import ServiceCore
 from tableserver.errors import BadRequest, Conflict
+from tableserver.learners import base_name
 from tableserver.tables import OPEN_STATUSES, Seat, Table, new_code, token_digest
 
 __all__ = ["TeacherActions"]
@@ -31,7 +32,7 @@ class TeacherActions(ServiceCore):
     def create(self, variant: Any, seats: Any, options: Any = None, *, teacher_key: Any = None,
                timeout: Any = 120, speed: Any = 1.0, pause_between_hands: Any = True,
                stand_in: Any = "greedy", seed: int | None = None, client: str = "",
-               hints: Any = False) -> dict[str, Any]:
+               hints: Any = False, pin: Any = None) -> dict[str, Any]:
         """A new table: ``seats`` lists ``"human"`` or a bot name per seat;
         only the teacher (``teacher_key``) makes tables, ``client`` (who asks:
         the web layer passes the address) at most ``create_quota`` an hour.
@@ -42,8 +43,12 @@ class TeacherActions(ServiceCore):
         before its move.  ``pause_between_hands``: after each hand the table
         waits for the teacher's "next hand".  Answers the code and the
         spectator token (shown once).  The deal's seed is 128 secret bits
-        that no answer, page or log ever shows."""
+        that no answer, page or log ever shows.  ``pin`` (4 to 12 letters or
+        digits): learners need it to join, besides the code."""
         self.check_teacher(teacher_key)
+        if pin is not None and (not isinstance(pin, str) or not pin.isascii()
+                                or not pin.isalnum() or not 4 <= len(pin) <= 12):
+            raise BadRequest("pin must be 4 to 12 letters or digits, e.g. \"4821\", or null")
         v, kinds, options, settings = new_table(
             variant, seats, options, timeout=timeout, speed=speed,
             pause_between_hands=pause_between_hands, stand_in=stand_in, hints=hints)
@@ -67,7 +72,7 @@ class TeacherActions(ServiceCore):
                 for i, k in enumerate(kinds)
             ]
             table = Table(code, v, options, seed, seat_list, settings, token_digest(spectator),
-                          touched=now)
+                          touched=now, pin=None if pin is None else token_digest(pin))
             self.save_new(table)
             self.tables[code] = table
             self.quota.count(client, now)
@@ -166,17 +171,18 @@ class TeacherActions(ServiceCore):
         return out
 
     def turn_away(self, code: Any, teacher_key: Any, name: Any) -> dict[str, Any]:
-        """Turn ``name`` away: a seat it holds is freed (a stand-in plays it)
-        and nobody joins under that name again."""
+        """Turn ``name`` away: a seat it holds, or a numbered copy of it
+        ("Ana 2"), is freed (a stand-in plays it) and nobody joins under that
+        name or a numbered copy of it again."""
         self.check_teacher(teacher_key)
         if not isinstance(name, str) or not name.strip() or len(name) > 2 * MAX_NAME:
             raise BadRequest("name must be the name a learner joined with, e.g. \"Ana\"")
-        clean = " ".join(name.split()).casefold()
+        clean = base_name(name)  # "Ana" covers "ana 2", "Ana3" ...
         with self.changing(code) as table:
             if clean not in table.turned_away:
                 table.turned_away.append(clean)
             for i, s in enumerate(table.seats):
-                if s.human and s.token is not None and s.name.casefold() == clean:
+                if s.human and s.token is not None and base_name(s.name) == clean:
                     table.free_seat(i)
             table.version += 1
             self.save(table)

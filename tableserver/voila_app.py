@@ -18,8 +18,12 @@ page asks for; no kernel inherits it.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import logging
 import os
+import secrets
+import signal
 import socket
 import ssl
 import sys
@@ -27,9 +31,16 @@ from typing import Any
 
 from voila.app import Voila
 
-from tableserver.handler import Hub
+from tableserver.guard import (
+    PER_ADDRESS,
+    GuardedServer,
+    allowed_hosts,
+    guard_hosts,
+    raise_file_limit,
+)
+from tableserver.handler import ApiHandler, Hub
 from tableserver.service import TableService, service_options
-from tableserver.web import api_url, handlers, scrub_logs, start
+from tableserver.web import BROWSER_COOKIE, api_url, handlers, scrub_logs, start
 
 __all__ = ["RummyVoila", "main", "network_address", "tls_context"]
 
@@ -64,6 +75,85 @@ def tls_context(env: dict[str, str] | None = None) -> ssl.SSLContext | None:
     return ctx
 
 
+#: Memory a page's kernel takes, about (measured: 95 MiB for an app's kernel).
+KERNEL_MEMORY = 120 * 1024 * 1024
+#: Kernels one browser may hold at once (a page each), unless RUMMY_KERNELS_PER_BROWSER says.
+PER_BROWSER = 6
+
+
+def default_max_kernels(meminfo: str = "/proc/meminfo") -> int:
+    """Kernels in use at most: half the memory available at start, a kernel
+    each (:data:`KERNEL_MEMORY`), at least 4 (``RUMMY_MAX_KERNELS`` sets it)."""
+    try:
+        with open(meminfo, encoding="ascii") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        available = int(fields["MemAvailable"].split()[0]) * 1024
+    except (OSError, KeyError, ValueError):
+        return 32
+    return max(4, available // 2 // KERNEL_MEMORY)
+
+
+class KernelCaps:
+    """How many kernels the pages hold, in all and per browser.
+
+    A page's kernel counts once the page was served and while the kernel
+    lives (kernels kept ready in Voilà's pools do not count).  Which browser
+    a new kernel is for is read from what changed while its page was served."""
+
+    def __init__(self, total: int, per_browser: int) -> None:
+        self.total = total
+        self.per_browser = per_browser
+        self.owner: dict[str, str] = {}  # kernel id -> browser
+
+    def in_use(self, km: Any) -> list[str]:
+        """The kernels of pages, not of Voilà's pools."""
+        pooled = set()
+        for pool in getattr(km, "_pools", {}).values():
+            for f in pool:
+                with contextlib.suppress(Exception):
+                    if f.done():
+                        pooled.add(f.result().get("kernel_id"))
+        return [k for k in km.list_kernel_ids() if k not in pooled]
+
+    def refusal(self, km: Any, browser: str) -> str | None:
+        """Why a new page may not have a kernel now, or None."""
+        live = self.in_use(km)
+        self.owner = {k: b for k, b in self.owner.items() if k in live}
+        if len(live) >= self.total:
+            return (f"The server is full: {len(live)} pages are open, its limit. Try again "
+                    "in a minute or two, when other pages have closed.")
+        if sum(1 for b in self.owner.values() if b == browser) >= self.per_browser:
+            return (f"This browser has {self.per_browser} of the kit's pages open: close one, "
+                    "then try again in a minute or two.")
+        return None
+
+    def served(self, km: Any, before: set[str], browser: str) -> None:
+        """A page was served: the kernels that appeared meanwhile are ``browser``'s."""
+        for k in self.in_use(km):
+            if k not in before and k not in self.owner:
+                self.owner[k] = browser
+
+
+class KernelsHandler(ApiHandler):
+    """``GET /rummy/api/kernels`` (the teacher key in ``X-Rummy-Teacher-Key``):
+    how many of the pages' kernels are in use, and the caps."""
+
+    def initialize(self, service: TableService, hub: Hub,  # type: ignore[override]
+                   app: Any = None) -> None:
+        super().initialize(service, hub)
+        self.app = app
+
+    async def get(self) -> None:
+        def count() -> dict[str, Any]:
+            self.service.check_teacher(self.teacher_key())
+            caps = self.app.caps if self.app is not None else None
+            if caps is None:
+                return {"in_use": None, "limit": None, "per_browser": None}
+            return {"in_use": len(caps.in_use(self.app.kernel_manager)), "limit": caps.total,
+                    "per_browser": caps.per_browser}
+        await self.run(count)
+
+
 class RummyVoila(Voila):  # type: ignore[misc]
     """Voilà serving the table API beside the apps."""
 
@@ -75,6 +165,9 @@ class RummyVoila(Voila):  # type: ignore[misc]
     classroom = False
     _hub: Hub | None = None
     _tls: ssl.SSLContext | None = None
+    caps: KernelCaps | None = None
+    #: ``RUMMY_PUBLIC_URL`` as the school set it (its host is served too)
+    _public_given: str | None = None
 
     def initialize(self, argv: Any = None) -> None:
         # Kernels talk to the server over Unix sockets where the system has them.
@@ -94,6 +187,11 @@ class RummyVoila(Voila):  # type: ignore[misc]
     def scheme(self) -> str:
         return "https" if self._tls is not None else "http"
 
+    def _url(self, ip: str) -> str:
+        """Voilà's own "running at" address, with the scheme it serves (https
+        with a certificate; Voilà itself always says http)."""
+        return f"{self.scheme}://{ip}:{self.port}{self.base_url}"
+
     def public_url(self) -> str:
         host = "127.0.0.1" if self.ip in ("", "0.0.0.0", "::", "localhost") else self.ip
         base = (self.server_url or self.base_url or "/")
@@ -101,9 +199,11 @@ class RummyVoila(Voila):  # type: ignore[misc]
 
     def start(self) -> None:
         scrub_logs(self.log)
+        quiet_tls_noise()
         # kernels (the preheated ones too) are started from this environment
         os.environ["RUMMY_API"] = api_url(self.port, self.server_url or self.base_url, self.ip,
                                           self.scheme)
+        self._public_given = os.environ.get("RUMMY_PUBLIC_URL") or None
         os.environ["RUMMY_PUBLIC_URL"] = self.public_url()
         if self.ip not in ("", "0.0.0.0", "::", "localhost"):
             os.environ["VOILA_APP_IP"] = self.ip  # where a preheated kernel asks for its page
@@ -112,38 +212,130 @@ class RummyVoila(Voila):  # type: ignore[misc]
             os.environ["RUMMY_API_CA"] = os.path.abspath(os.environ["RUMMY_TLS_CERT"])
         self.service = TableService(wait_for_disk=False,  # requests await their writes
                                     **service_options())
-        print(f"Rummy teaching kit: learners open {self.public_url()}", flush=True)
         key = (self.service.teacher_key if self.service.teacher_key_made
                else "the one in RUMMY_TEACHER_KEY")
-        print(f"Teacher key (the teacher's page asks for it): {key}", flush=True)
+        if self.classroom or self.ip not in ("127.0.0.1", "::1", "localhost"):
+            print(f"Rummy teaching kit: learners open {self.public_url()}", flush=True)
+            print(f"Teacher key (the teacher's page asks for it): {key}", flush=True)
+        else:  # nobody else can reach it: no learners' address, no key on the screen
+            print(f"Rummy teaching kit on this machine only: open {self.public_url()} "
+                  "(`make classroom` serves a room and prints the teacher key)", flush=True)
         if self.classroom and self._tls is None:
             print("Warning: no certificate (RUMMY_TLS_CERT / RUMMY_TLS_KEY), so seat tokens "
                   "and the teacher key cross the network in clear: see docs/CLASSROOM.md",
                   flush=True)
         super().start()
 
+    def init_settings(self) -> dict[str, Any]:
+        settings = dict(super().init_settings())
+        km = self.kernel_manager
+        self.caps = KernelCaps(int(os.environ.get("RUMMY_MAX_KERNELS") or default_max_kernels()),
+                               int(os.environ.get("RUMMY_KERNELS_PER_BROWSER") or PER_BROWSER))
+        settings["rummy_kernel_caps"] = self.caps
+        plain = km.notify_disconnect
+
+        def notify_disconnect(kernel_id: str) -> None:
+            # a page that lost its kernel's socket has the cull timeout (60 s, checked
+            # every 30 s: voila.json) from now to come back before its kernel ends
+            plain(kernel_id)
+            kernel = getattr(km, "_kernels", {}).get(kernel_id)
+            if kernel is not None:
+                from jupyter_server._tz import utcnow
+
+                kernel.last_activity = utcnow()
+
+        km.notify_disconnect = notify_disconnect
+        return settings
+
     def init_handlers(self) -> list[Any]:
-        out = [_with_xsrf_cookie(h) for h in super().init_handlers()]
+        out = [_safe_templates(_with_xsrf_cookie(h)) for h in super().init_handlers()]
         if self.service is not None:
             hub = Hub()
             self.service.listeners.append(hub.changed)
+            self.service.key_listeners.append(hub.key_checked)
             # first, so that Voilà's catch-all routes never shadow them
-            out = handlers(self.server_url or self.base_url, self.service, hub) + out
+            root = "/" + "/".join(p for p in ((self.server_url or self.base_url).strip("/"),
+                                              "rummy/api") if p)
+            kernels = (root + "/kernels", KernelsHandler,
+                       {"service": self.service, "hub": hub, "app": self})
+            out = [kernels, *handlers(self.server_url or self.base_url, self.service, hub),
+                   *out]
             self._hub = hub
         return out
 
     def listen(self) -> None:
         if self.service is not None and self._hub is not None:
             start(self.service, self._hub)  # the bots' worker thread, off the loop
-        if self._tls is not None:
-            plain = self.app.listen
-            tls = self._tls
+        raise_file_limit()
+        # a page or a request for another host name (a DNS-rebinding site) is refused
+        guard_hosts(self.app, allowed_hosts(self.ip, env={"RUMMY_PUBLIC_URL":
+                                                          self._public_given or ""}))
+        app, tls = self.app, self._tls
+        per_address = PER_ADDRESS if self.classroom else None
 
-            def listen_tls(port: int, address: str = "", **kw: Any) -> Any:
-                return plain(port, address, ssl_options=tls, **kw)
+        def listen_guarded(port: int, address: str = "", **kw: Any) -> Any:
+            # timeouts for headers, bodies and idle connections; in a classroom a
+            # cap of connections per address; HTTPS with a certificate
+            server = GuardedServer(app, per_address=per_address, ssl_options=tls, **kw)
+            server.listen(port, address)
+            return server
 
-            self.app.listen = listen_tls
+        self.app.listen = listen_guarded
         super().listen()
+
+
+class _TlsNoise(logging.Filter):
+    """Drops tornado's report of a client that refused the certificate
+    (``CERTIFICATE_UNKNOWN``, ``UNKNOWN_CA``: a self-signed one, before the
+    learner accepted it) or hung up in the handshake: no server fault, and
+    one per page."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a broken record is kept
+            return True
+        noise = ("CERTIFICATE_UNKNOWN", "certificate unknown", "UNKNOWN_CA", "unknown ca",
+                 "BAD_CERTIFICATE", "bad certificate", "UNEXPECTED_EOF_WHILE_READING",
+                 "HTTP_REQUEST")
+        exc = record.exc_info[1] if record.exc_info else None
+        detail = f"{text} {exc or ''}"
+        return not (("SSL Error" in text or isinstance(exc, ssl.SSLError))
+                    and any(n in detail for n in noise))
+
+
+def quiet_tls_noise() -> None:
+    """Keep certificate-unknown handshakes out of the server's log."""
+    for name in ("tornado.general", "tornado.application", "asyncio"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _TlsNoise) for f in logger.filters):
+            logger.addFilter(_TlsNoise())
+
+
+def _safe_templates(route: Any) -> Any:
+    """``route`` with Voilà's template files answering 404, never 500, for
+    an address that names no template file (``/voila/templates/<anything>``)."""
+    from tornado import web
+    from voila.static_file_handler import TemplateStaticFileHandler
+
+    if not isinstance(route, tuple) or len(route) < 2 or route[1] is not TemplateStaticFileHandler:
+        return route
+
+    class SafeTemplateFiles(TemplateStaticFileHandler):  # type: ignore[misc]
+        def parse_url_path(self, path: str) -> str:
+            try:
+                return str(super().parse_url_path(path))
+            except (AssertionError, ValueError, KeyError, IndexError):
+                raise web.HTTPError(404) from None
+
+        @classmethod
+        def get_absolute_path(cls, root: str, path: str) -> str:
+            try:
+                return str(super().get_absolute_path(root, path))
+            except (AssertionError, ValueError, KeyError, IndexError):
+                raise web.HTTPError(404) from None
+
+    return (route[0], SafeTemplateFiles, *route[2:])
 
 
 def _with_xsrf_cookie(route: Any) -> Any:
@@ -174,16 +366,74 @@ def _cookie_setting(cls: type) -> type:
             done = super(new, self).prepare()  # type: ignore[misc,arg-type]
             if inspect.isawaitable(done):
                 await done
+            if _framed_by_another_site(self):
+                return
             self.xsrf_token  # noqa: B018 - reading it sets the cookie (tornado)
+            browser = _give_browser(self)
+            caps = self.settings.get("rummy_kernel_caps")
+            if caps is not None and self.request.method == "GET":
+                km = self.kernel_manager
+                why = caps.refusal(km, browser)
+                if why is not None:
+                    self.set_status(503)
+                    self.set_header("Retry-After", "60")
+                    self.set_header("Content-Type", "text/html; charset=utf-8")
+                    self.finish("<!doctype html><html lang='en'><title>The server is full"
+                                f"</title><main><h1>Please wait</h1><p role='alert'>{why}</p>"
+                                "</main></html>")
+                    return
+                self._rummy_before = set(caps.in_use(km))
+                self._rummy_browser = browser
 
-        new = type(cls.__name__, (cls,), {"prepare": prepare, "__module__": __name__})
+        def on_finish(self: Any) -> None:
+            super(new, self).on_finish()  # type: ignore[misc,arg-type]
+            caps = self.settings.get("rummy_kernel_caps")
+            before = getattr(self, "_rummy_before", None)
+            if caps is not None and before is not None:
+                caps.served(self.kernel_manager, before, self._rummy_browser)
+
+        new = type(cls.__name__, (cls,), {"prepare": prepare, "on_finish": on_finish,
+                                          "__module__": __name__})
         _COOKIE_CLASSES[cls] = new
     return _COOKIE_CLASSES[cls]
+
+
+def _framed_by_another_site(handler: Any) -> bool:
+    """A page only this site may frame (``frame-ancestors 'self'``); a
+    request for a page inside another site's frame is refused (403) before a
+    kernel starts.  Answers whether it was refused."""
+    handler.set_header("Content-Security-Policy", "frame-ancestors 'self'")
+    handler.set_header("X-Frame-Options", "SAMEORIGIN")
+    headers = handler.request.headers
+    if headers.get("Sec-Fetch-Site") == "cross-site" and \
+            headers.get("Sec-Fetch-Dest") in ("iframe", "frame", "embed", "object"):
+        handler.set_status(403)
+        handler.set_header("Content-Type", "text/plain; charset=utf-8")
+        handler.finish("The Rummy kit's pages open on their own, not inside another site.")
+        return True
+    return False
+
+
+def _give_browser(handler: Any) -> str:
+    """The page's browser keeps an id (cookie ``rummy_browser``, set here if
+    it has none), and the page's kernel learns it (the ``X-Rummy-Browser``
+    header, which voila.json hands kernels as ``HTTP_X_RUMMY_BROWSER``):
+    its joins carry it, and one browser sits once at a table."""
+    browser = handler.get_cookie(BROWSER_COOKIE)
+    if not browser or not 16 <= len(browser) <= 128:
+        browser = secrets.token_urlsafe(24)
+        handler.set_cookie(BROWSER_COOKIE, browser, httponly=True, samesite="Strict",
+                           secure=handler.request.protocol == "https", expires_days=1)
+    handler.request.headers["X-Rummy-Browser"] = browser
+    return str(browser)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run Voilà with the table service (same arguments as ``voila``, and
     ``--classroom``)."""
+    # Ctrl-C stops the server even when it was started without a terminal (a
+    # shell's background job starts with SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     args = list(sys.argv[1:] if argv is None else argv)
     if "--classroom" in args:
         args.remove("--classroom")

@@ -47,6 +47,7 @@ import logging
 import math
 import os
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,7 @@ def scrub_logs(*loggers: logging.Logger) -> None:
 
 
 #: What a new table's body may set besides its variant, seats and options.
-TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints")
+TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints", "pin")
 
 
 def table_settings(body: dict[str, Any]) -> dict[str, Any]:
@@ -154,9 +155,31 @@ class AdminHandler(ApiHandler):
         await self.run(self.service.admin, code, self.teacher_key())
 
 
+#: The cookie that tells one browser from another at the tables (HttpOnly,
+#: SameSite=Strict): one browser sits once at a table.
+BROWSER_COOKIE = "rummy_browser"
+
+
 class JoinHandler(PostHandler):
     async def post(self, code: str) -> None:
-        await self.run(lambda: self.service.join(code, self.json_body().get("name")))
+        browser = self.browser()
+
+        def join() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.join(code, d.get("name"), pin=d.get("pin"), browser=browser,
+                                     request_id=d.get("request_id"))
+        await self.run(join)
+
+    def browser(self) -> str:
+        """This browser's id: its cookie (set here when it has none), or the
+        ``X-Rummy-Browser`` header a page's kernel sends for its browser."""
+        given = self.request.headers.get("X-Rummy-Browser") or self.get_cookie(BROWSER_COOKIE)
+        if given and 16 <= len(given) <= 128:
+            return given
+        made = secrets.token_urlsafe(24)
+        self.set_cookie(BROWSER_COOKIE, made, httponly=True, samesite="Strict",
+                        secure=self.request.protocol == "https", expires_days=1)
+        return made
 
 
 class StateHandler(ApiHandler):
@@ -166,10 +189,14 @@ class StateHandler(ApiHandler):
 
 class WaitHandler(ApiHandler):
     _gone = False
+    _waiting: asyncio.Future[None] | None = None
 
     def on_connection_close(self) -> None:
+        """The page cut its poll off: this poll ends (no other is woken)."""
         self._gone = True
-        self.hub.wake_all()
+        f = self._waiting
+        if f is not None and not f.done():
+            f.set_result(None)
 
     async def get(self, code: str) -> None:
         """Answer the state as soon as the table's version is past ``version``
@@ -197,7 +224,8 @@ class WaitHandler(ApiHandler):
                 left = end - loop.time()
                 if left <= 0 or self._gone:
                     break
-                await self.hub.wait(normal_code(code), left)
+                self._waiting = self.hub.waiter(normal_code(code))
+                await self.hub.wait(normal_code(code), left, self._waiting)
         except ServiceError:
             pass  # answered below with the same refusal
         finally:
@@ -264,7 +292,7 @@ class DocsHandler(ApiHandler):
 
 
 class NotFoundHandler(ApiHandler):
-    def prepare(self) -> None:
+    async def prepare(self) -> None:
         self.send_error_json(404, "no such endpoint: see docs/API.md for the table API")
 
 
@@ -298,6 +326,7 @@ def setup(web_app: web.Application, base_url: str = "/",
     service.wait_for_disk = False  # each request awaits its own writes (a group commit)
     hub = Hub()
     service.listeners.append(hub.changed)
+    service.key_listeners.append(hub.key_checked)
     web_app.add_handlers(".*$", handlers(base_url, service, hub))
     start(service, hub)
     web_app.settings["rummy_tables"] = service

@@ -28,9 +28,51 @@ from typing import Any
 from rummy.action import Action
 from rummy.cards import Card
 from rummy.engine import engine_class
+from rummy.progress import GRID_COLUMNS
 from rummy.variants import Variant, find_variant
 
-__all__ = ["encode", "decode", "decode_observation", "observation_class", "WireError"]
+__all__ = ["encode", "decode", "decode_observation", "observation_class", "WireError",
+           "csv_cell", "grid_csv", "GRID_COLUMNS"]
+
+#: A text cell starting with one of these is a formula to a spreadsheet (OWASP).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows as text: a text starting
+    with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a ``'``
+    in front (OWASP's advice against CSV injection); anything else is kept.
+
+    >>> print(csv_cell('=HYPERLINK("//e.vil")'), csv_cell("Ana"), csv_cell(-1))
+    '=HYPERLINK("//e.vil") Ana -1
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def grid_csv(rows: list[dict[str, Any]]) -> str:
+    """The class grid's rows as CSV (a header even when empty), each text
+    cell made safe with :func:`csv_cell` and quoted (a tab, a carriage
+    return or a semicolon stays inside its cell); the teacher's page and the
+    API's ``?format=csv`` both write it.
+
+    >>> header, row = grid_csv([{"learner": "@SUM(1)", "rule": "M-1", "attempts": 2,
+    ...                          "right_first": 1, "last_wrong": "=1+1"}]).splitlines()
+    >>> header.split(",")[:4]
+    ['"learner"', '"rule"', '"attempts"', '"right_first"']
+    >>> print(row)
+    "'@SUM(1)","M-1",2,1,"","","","","'=1+1","",""
+    """
+    import csv
+    import io
+
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+    out.writerow(GRID_COLUMNS)
+    for row in rows:
+        out.writerow([csv_cell(row.get(k, "")) for k in GRID_COLUMNS])
+    return buf.getvalue()
 
 
 

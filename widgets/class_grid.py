@@ -3,7 +3,7 @@ seated at this server's tables (or at the page's table only) has met
 (answers right at the first try, days practised, predicted recall, play
 apart) and the rules the class missed most, from the table service's
 ``progress`` endpoints with the teacher key the page holds (in a header, never
-in an address), and a CSV export (pandas).  See ``docs/PROGRESS.md``.
+in an address), and a CSV export (no cell a spreadsheet runs as a formula).  See ``docs/PROGRESS.md``.
 
 It asks the table service through its client (:mod:`tableserver.client`)."""
 
@@ -18,6 +18,7 @@ import ipywidgets as w
 from rummy.progress import GRID_COLUMNS
 from rummy.rulebook import RULE_IDS
 from tableserver.client import RemoteError, request, table_url
+from tableserver.wire import grid_csv
 
 __all__ = ["ClassGrid", "grid_frame", "grid_html", "missed_html", "COLUMNS"]
 
@@ -194,7 +195,8 @@ class ClassGrid:
         else:
             self.grid.value = (grid_html(got["learners"], self.rows)
                                + missed_html(got.get("missed") or []))
-        data = base64.b64encode(grid_frame(self.rows).to_csv(index=False).encode()).decode()
+        # no cell a spreadsheet would run as a formula (a learner's name is theirs to choose)
+        data = base64.b64encode(grid_csv(self.rows).encode()).decode()
         name = f"progress-{html.escape(str(got['code'] or 'class'))}.csv"
         self.csv.value = (f"<a class='rummy-class-csv-link' download='{name}' "
                           f"href='data:text/csv;base64,{data}'>Download the grid as CSV "

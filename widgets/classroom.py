@@ -275,7 +275,17 @@ class Classroom:
             self._watch()
             return
         if not key and on_hub(self.api):
-            key = HUB_SIGN_IN  # on a hub, the service knows the teacher by the hub login
+            # on a hub the service knows the teacher by the hub login: never a key box
+            self.signin.layout.display = "none"
+            try:
+                self.sign_in(HUB_SIGN_IN, code or None)
+            except RemoteError as exc:
+                if exc.status != 403:
+                    raise
+                self.message.value = (
+                    "This page is the teacher's. To play, open the join address your teacher "
+                    "gives you, or the <b>Join a table</b> box on the kit's first page.")
+            return
         self.signin.layout.display = ""
         if key:
             self.sign_in(key, code or None)

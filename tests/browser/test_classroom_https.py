@@ -19,6 +19,7 @@ import shutil
 import ssl
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,13 @@ def test_make_classroom_over_https(browser: Any, tmp_path: Path) -> None:
         assert "Teacher key (the teacher's page asks for it): the one in RUMMY_TEACHER_KEY" \
             in server.log()
         assert "cross the network in clear" not in server.log()  # it has a certificate
+        # Voilà's own line names the scheme it serves
+        assert re.search(r"running at:\s+https://", server.log()), server.log()[-2000:]
+        assert not re.search(r"running at:\s+http://", server.log())
+        # a device that does not trust the certificate yet leaves no error in the log
+        for _ in range(3):
+            with pytest.raises(urllib.error.URLError):
+                urllib.request.urlopen(address, timeout=30)  # noqa: S310 - our own server
 
         def new_page() -> Any:
             ctx = browser.new_context(viewport={"width": 1280, "height": 900},
@@ -134,6 +142,7 @@ def test_make_classroom_over_https(browser: Any, tmp_path: Path) -> None:
         # no token and no teacher key in the server's log
         log = server.log()
         assert KEY not in log.replace("the one in RUMMY_TEACHER_KEY", "")
+        assert "CERTIFICATE_UNKNOWN" not in log and "SSL Error" not in log, log[-3000:]
         assert not any(t in log for t in tokens)
     finally:
         for ctx in contexts:

@@ -164,11 +164,15 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
     teacher = harness.patient(tctx.new_page(), 60_000)
     terrors: list[str] = []
     teacher.on("pageerror", lambda e: terrors.append(str(e)))
+    # the kit's template on the hub too: no font, script or style from a CDN
+    leaving: list[str] = []
+    teacher.on("request", lambda r: leaving.append(r.url) if harness.outside(r.url) else None)
     sign_in_at(teacher, hub, "teacher",
                hub.base + "/hub/user-redirect/voila/render/notebooks/apps/classroom.ipynb")
     wait_for(teacher, hub, "button.rummy-create-table", 240_000)
     assert "/user/teacher/voila/render/notebooks/apps/classroom.ipynb" in teacher.url
     assert not teacher.locator(".rummy-teacher-key input").is_visible()  # no key asked
+    assert not leaving, leaving[:5]
     assert teacher.locator(".rummy-classroom-learners input").input_value() == "3"
     teacher.locator("button.rummy-create-table").click()
     teacher.wait_for_selector(".rummy-table-code", timeout=60_000)
@@ -209,6 +213,13 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
         x.ready()
         assert x.code == code and "token" not in x.page.url
         assert x.service.get_attribute("#rummy-hub", "data-teacher") == "false"
+    # a learner who opens the classroom app sees no key box, and is told where to go
+    lost = harness.patient(learners[0].context.new_page(), 60_000)
+    lost.goto(hub.base + "/hub/user-redirect/voila/render/notebooks/apps/classroom.ipynb")
+    wait_for(lost, hub, ".rummy-message:has-text(\"teacher's\")", 240_000)
+    assert not lost.locator(".rummy-teacher-key input").is_visible()
+    assert "Join a table" in lost.locator(".rummy-message").inner_text()
+    lost.close()
     status, view = call(teacher_api, "GET", f"/tables/{code}")
     assert sorted(s["name"] for s in view["table"]["seats"] if s["kind"] == "human") == \
         sorted(LEARNERS)
@@ -286,7 +297,7 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
     # kept first in her own server's record (her home's rummy-data), then in the service's
     from rummy.progress import Record
 
-    for where in (hub.data / "hub" / "home" / "ana" / "rummy-data", hub.data / "hub" / "tables"):
+    for where in (hub.data / "hub" / "home" / "ana" / "rummy-data", hub.data / "hub" / "private" / "tables"):
         record = Record(where / "progress.sqlite3")
         try:
             assert "BT-3" in [e.rule for e in record.events("ana")], where
