@@ -69,8 +69,10 @@ def _cells(text: str) -> list[list[str]]:
 
 
 def _rows(names: list[str]) -> list[dict[str, Any]]:
-    return [{"learner": n, "rule": "M-1", "attempts": 1, "right_first": 1, "box": 1}
-            for n in names]
+    # a learner's wrong answer is theirs to type too
+    return [{"learner": n, "rule": "M-1", "attempts": 1, "right_first": 1, "days": 1,
+             "recall": 0.9, "status": "practising", "due": 0.0, "last_wrong": n,
+             "play_attempts": 0, "play_right_first": 0} for n in names]
 
 
 def test_no_csv_cell_starts_a_formula() -> None:
@@ -80,6 +82,8 @@ def test_no_csv_cell_starts_a_formula() -> None:
         for cell, name in zip(cells, FORMULAS, strict=True):
             assert cell[0] not in "=+-@\t\r", cell
             assert cell == "'" + name  # the name is kept, after a quote that makes it text
+        wrong = [row[8] for row in _cells(text)[1:]]
+        assert all(cell.startswith("'") for cell in wrong), wrong
     assert csv_cell("Ana") == "Ana" and csv_cell(3) == 3 and csv_cell("") == ""
 
 
