@@ -10,6 +10,8 @@ simple enough to check by eye.
   given as keywords (wild rank, aces, ...);
 - :func:`brute_complete`: can a whole hand be melded, under a variant's
   :class:`rummy.melds.MeldRules` (only its rule values are read);
+- :func:`brute_rules`: those keywords for a variant's round, read from the
+  kit's variant table (data, not the solver);
 - :func:`gin_hands_by_meld_combinations`: the gin hands of one pack, counted
   from the melds up rather than from the hands.
 
@@ -235,3 +237,16 @@ def gin_hands_by_meld_combinations() -> int:
             if not xy & z:
                 hands.add(xy | z)
     return len(hands)
+
+
+def brute_rules(variant: str, r: int, **options) -> dict:
+    """The keyword arguments of this module's functions for a variant's round
+    (read from the kit's variant table: the rules are data, the counting is ours)."""
+    import rummy
+
+    rules = rummy.find_variant(variant).meld_rules(r, **options) if variant != "gin_three" else \
+        rummy.find_variant(variant).meld_rules()
+    return dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals,
+                wild_penalty=rules.wild_penalty, joker_penalty=rules.joker_penalty,
+                ace_penalty=rules.ace_penalty, max_set=rules.max_set_size,
+                jokers_wild=rules.jokers_wild)

@@ -140,8 +140,7 @@ def _brute_values(d: practice.Drill) -> dict[str, float]:
     from collections import Counter
 
     from rummy.cards import deck
-    from tests.brute import brute_min_after_discard, brute_min_penalty
-    from tests.test_practice import brute_rules
+    from tests.brute import brute_min_after_discard, brute_min_penalty, brute_rules
 
     m = re.search(r"(?:Round|Hand) (\d+)", " ".join(d.facts))
     rules = brute_rules(d.variant, int(m.group(1)) if m else 1)

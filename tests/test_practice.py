@@ -17,7 +17,7 @@ from rummy import practice, rulebook
 from rummy.cards import Card, deck
 from rummy.errors import GameError
 from rummy.teach import AnyOf
-from tests.brute import brute_min_penalty, group_is_meld
+from tests.brute import brute_min_penalty, brute_rules, group_is_meld
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
 RULE_IDS = re.findall(r"^- ([A-Z]{1,2}-\d+[a-z]?) ", RULES_MD.read_text(encoding="utf-8"), re.M)
@@ -96,15 +96,6 @@ def test_an_unreadable_answer_says_how_to_answer_and_names_the_rule() -> None:
 # --- answers against an independent computation -----------------------------------
 
 MELD_RULES = ("C-3", "C-4", "M-1", "M-2", "M-4", "M-4a", "M-5", "TS-1", "TR-2", "TJ-4", "TJ-6", "G-1")
-
-
-def brute_rules(variant: str, r: int, **options) -> dict:
-    rules = rummy.find_variant(variant).meld_rules(r, **options) if variant != "gin_three" else \
-        rummy.find_variant(variant).meld_rules()
-    return dict(wild_rank=rules.wild_rank, aces=rules.aces, min_naturals=rules.min_naturals,
-                wild_penalty=rules.wild_penalty, joker_penalty=rules.joker_penalty,
-                ace_penalty=rules.ace_penalty, max_set=rules.max_set_size,
-                jokers_wild=rules.jokers_wild)
 
 
 def rules_of_facts(d: practice.Drill) -> dict:

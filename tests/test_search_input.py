@@ -74,3 +74,19 @@ def test_runs_only_hands_are_arranged_as_the_packing_search_arranges_them(hand, 
         assert (quick.melds, quick.deadwood, quick.penalty) == (want.melds, want.deadwood, want.penalty)
     assert best_arrangement(hand, rules) == want
     assert best_arrangement(hand, rules).melds == want.melds
+
+
+def test_the_kept_tables_survive_a_thread_that_drops_the_same_key_first() -> None:
+    """Games simulated in threads share the search's kept tables: the oldest
+    key may be gone by the time this thread drops it (a KeyError before)."""
+    from rummy.search.tables import latest
+
+    class Racing(dict):
+        def __iter__(self):  # another thread drops the oldest key as it is read
+            first = next(super().__iter__())
+            super().pop(first)
+            return iter([first])
+
+    kept = Racing(a=1, b=2)
+    assert latest(kept, "c", 2, lambda: 3) == 3
+    assert dict(kept) == {"b": 2, "c": 3}

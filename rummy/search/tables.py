@@ -25,6 +25,7 @@ wilds (:func:`split_hand`) and encoded with its isolated cards set apart
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import operator
 from collections import Counter
@@ -455,6 +456,9 @@ def latest(kept: dict[Any, Any], key: Any, limit: int, make: Callable[[], Any]) 
     if got is None:
         got = make()
         if len(kept) >= limit:
-            del kept[next(iter(kept))]
+            # games searched in threads share the dict: another may drop the same
+            # key first, or change the dict while its first key is read
+            with contextlib.suppress(RuntimeError, StopIteration):
+                kept.pop(next(iter(kept)), None)
     kept[key] = got
     return got
