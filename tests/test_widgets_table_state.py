@@ -154,15 +154,15 @@ def test_stale_error_is_cleared_when_the_situation_changes() -> None:
     t.stock.button.click()
     t.hand.select(None)
     t.discard_button.click()
-    assert "Select a card" in t.message.value
+    assert "Tap a card in your hand" in t.message.value
     t.hand.views[0].button.click()  # selecting a card answers the error
     assert t.message.value == ""
     t.hand.select(None)
     t.discard_button.click()
-    assert "Select a card" in t.message.value
+    assert "Tap a card in your hand" in t.message.value
     card = t.observation().hand[0]
     t.play_move(Action("discard", card))  # a move: the old error is gone
-    assert "Select a card" not in t.message.value
+    assert "Tap a card in your hand" not in t.message.value
 
 
 def test_go_out_confirmation_clears_an_old_error() -> None:

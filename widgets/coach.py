@@ -147,8 +147,8 @@ class Coach(View):
                 and not getattr(self.table, "paused", False))
         self.hint_button.disabled = not mine
         self.do_it.disabled = not mine
-        # no taking back across the end of a round: its review is on the table
-        self.undo_button.disabled = bool(obs.is_over or getattr(self.table, "paused", False))
+        # a discard that ended the round (or the game) can be taken back from its review
+        self.undo_button.disabled = False
         if self._hinted_for is not None and self._hinted_for != _obs_key(obs):
             self.text.value = ""
             self._hinted_for = None

@@ -697,17 +697,24 @@ class GameTable(View):
 
     # -- the learner's hand ------------------------------------------------------
     def _card_act(self, card: Card) -> None:
-        """A second click on the selected card: discard it."""
+        """The hand hands over its chosen card (the discard pile was tapped): discard it."""
         self.play_move(Action("discard", card))
 
     @safe
     def _discard_selected(self) -> None:
         card = self.hand.selected
         if card is None:
-            self.show_error("Select a card in your hand first, then press Discard "
-                            "(or click the card a second time).")
+            self.show_error("Tap a card in your hand to choose it first, then press Discard "
+                            "(or tap the discard pile).")
             return
         self.act(Action("discard", card))
+
+    def _throw(self) -> None:
+        """The discard pile was tapped while the learner has to discard: throw
+        the chosen card there (a tap on a card only chooses it)."""
+        if not self.hand.act():
+            self.show_error("Tap a card in your hand to choose it, then tap the discard pile "
+                            "to throw it there.")
 
     def ask_confirm(self, text: str, action: Action) -> None:
         """Show a confirmation for ``action`` (any older message is gone)."""

@@ -41,6 +41,10 @@ STYLE = """
 .rummy-root { max-width: 100%; box-sizing: border-box; }
 .rummy-root .widget-hbox, .rummy-root .widget-box { max-width: 100%; }
 .rummy-cardbox { position: relative; margin: 0 2px 4px 0; overflow: visible !important; }
+/* the chosen card stands up out of the hand; it moves only for those who want motion */
+.rummy-hand .rummy-cardbox.rummy-lifted { transform: translateY(-12px); }
+@media (prefers-reduced-motion: no-preference) {
+  .rummy-hand .rummy-cardbox { transition: transform 120ms ease-out; } }
 .rummy-sr { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .rummy-cardbox .rummy-card, .rummy-cardbox .rummy-pile-button {
