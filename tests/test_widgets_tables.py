@@ -72,7 +72,7 @@ def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
     for seat, pts in enumerate(obs.round_scores[0]):
         who = "You (what you kept)" if seat == t.learner else obs.players[seat]
         tag = "<span class='rummy-out-tag'>went out</span>" if seat in out else ""
-        assert f"<b>{who}</b> {tag}: {pts} point".replace("</b> :", "</b>:") in t.review.value
+        assert f"<b>{who}</b> {tag}: +{pts}: ".replace("</b> :", "</b>:") in t.review.value
     assert t.review.value.count("went out") == 1
     assert "what you kept" in t.review.value
     # the review is drawn on the felt, and Undo can still take the last discard back
@@ -249,7 +249,7 @@ def test_big_table_hand_by_clicks() -> None:
     for seat, _arr, pts in obs.last_hand:
         who = "You (what you kept)" if seat == t.learner else obs.players[seat]
         tag = "<span class='rummy-out-tag'>matched</span>" if seat in matched else ""
-        assert f"<b>{who}</b> {tag}: {pts} point".replace("</b> :", "</b>:") in t.review.value
+        assert f"<b>{who}</b> {tag}: +{pts}: ".replace("</b> :", "</b>:") in t.review.value
     assert t.review.value.count("rummy-out-tag") == len(matched)
     assert not t.coach.undo_button.disabled  # the last move can be taken back
     t.next_round.click()

@@ -387,9 +387,9 @@ class HandView(View):
         if self.arrangement is not None:
             a = self.arrangement
             m = len(a.melds)
-            text = (f"{m} meld{'s' if m != 1 else ''}; unmelded: "
+            text = (f"{m} meld{'s' if m != 1 else ''}; left over: "
                     + (", ".join(face(c) for c in a.deadwood) or "none")
-                    + f"; penalty {a.penalty}")
+                    + f" ({a.penalty} point{'s' if a.penalty != 1 else ''})")
         else:
             n = len(self.cards)
             text = f"{n} card{'s' if n != 1 else ''}"

@@ -24,7 +24,7 @@ import rummy
 from rummy.action import Action
 from rummy.bots import Bot, make_bot
 from rummy.cards import Card
-from rummy.engine import DEFAULT_NAMES
+from rummy.engine import DEFAULT_NAMES, standings
 from rummy.errors import GameError
 from rummy.variants import Variant, find_variant
 from widgets.cards import HandView
@@ -56,6 +56,17 @@ PAGE_WAIT_S = 15.0
 
 def _bot_seed(seed: int | None, seat: int) -> int | None:
     return None if seed is None else seed * 1000 + 7 * seat + 1
+
+
+def ordinal(n: int) -> str:
+    """A place in words a child reads: 1st, 2nd, 3rd, 4th ... 11th, 12th.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def display_name(name: str) -> str:
@@ -599,12 +610,20 @@ class GameTable(View):
     def _render_scores(self, obs: Any) -> None:
         names = [display_name(n) for n in obs.players]
         roles = list(getattr(obs, "roles", ()) or ())  # Gin: box, captain, advisor (G-2)
-        parts = [f"<span class='rummy-score-item'>{esc(n)} <b>{pt}</b>"
-                 + (f" <span class='rummy-score-role'>({esc(roles[i])})</span>"
-                    if i < len(roles) and roles[i] else "") + "</span>"
-                 for i, (n, pt) in enumerate(zip(names, obs.scores))]
-        label = ("Points" if self.variant.family != "gin"
-                 else f"Score (first to {obs.target} wins)")
+        if self.variant.family == "gin":
+            parts = [f"<span class='rummy-score-item'>{esc(n)} <b>{pt}</b>"
+                     + (f" <span class='rummy-score-role'>({esc(roles[i])})</span>"
+                        if i < len(roles) and roles[i] else "") + "</span>"
+                     for i, (n, pt) in enumerate(zip(names, obs.scores))]
+            label = f"Score (first to {obs.target} wins)"
+        else:
+            # points are bad: the players ranked, the lowest total first (TT-9, BT-7)
+            ranks, _won = standings(list(obs.scores), low_wins=True, over=False)
+            order = sorted(range(len(names)), key=lambda i: (ranks[i], i))
+            parts = [f"<span class='rummy-score-item'><span class='rummy-score-place'>"
+                     f"{ordinal(ranks[i])}</span> {esc(names[i])} <b>{obs.scores[i]}</b></span>"
+                     for i in order]
+            label = "Points. Lowest score wins"
         value = f"<span class='rummy-score-label'>{label}:</span> " + " ".join(parts)
         if self.score_strip.value != value:
             self.score_strip.value = value

@@ -43,6 +43,7 @@ from widgets.view import (
     esc,
     face,
     html_box,
+    left_over,
     move_words,
     safe,
     shared,
@@ -212,13 +213,14 @@ class ThreeThirteenTable(GameTable):
             mine = seat == self.learner
             who = f"{disp} (what you kept)" if mine else disp
             out = _did(ended, name, ("goes out", "go out"))
-            parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if out else ''}'>"
-                         f"<b>{esc(who)}</b>{_tag('went out') if out else ''}: {pts} "
-                         f"point{'s' if pts != 1 else ''}")
             arr = scored.get(seat)
+            why = left_over(pts, len(arr.deadwood) if arr is not None else 0)
+            parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if out else ''}'>"
+                         f"<b>{esc(who)}</b>{_tag('went out') if out else ''}: {esc(why)}")
             if arr is not None and arr.cards:
                 parts.append("<br>" + render.arrangement_svg(arr, size="small", wild=rules,
-                                                             four_colour=four))
+                                                             four_colour=four, plain=True,
+                                                             caption=why))
             parts.append("</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
@@ -426,11 +428,12 @@ class BigTableTable(GameTable):
         for seat, arr, pts in obs.last_hand:
             who = f"{names[seat]} (what you kept)" if seat == self.learner else names[seat]
             matched = _did(ended, obs.players[seat], ("calls match", "call match"))
+            why = left_over(pts, len(arr.deadwood))
             parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if matched else ''}'>"
-                         f"<b>{esc(who)}</b>{_tag('matched') if matched else ''}: {pts} "
-                         f"point{'s' if pts != 1 else ''}<br>"
+                         f"<b>{esc(who)}</b>{_tag('matched') if matched else ''}: {esc(why)}<br>"
                          + render.arrangement_svg(arr, size="small", wild=rules,
-                                                  four_colour=four) + "</div>")
+                                                  four_colour=four, plain=True, caption=why)
+                         + "</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
         self.next_round.layout.display = "none" if obs.is_over else ""

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
-__all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
+__all__ = ["View", "STYLE", "left_over", "esc", "safe", "button", "html_box", "friendly_error",
            "learner_error", "move_words", "to_learner", "second_person", "face",
            "cards_as_faces", "cards_html"]
 
@@ -218,6 +218,20 @@ def esc(text: Any) -> str:
 _CARD_TOKEN = re.compile(
     r"(?<![A-Za-z0-9])(?:(?P<code>[2-9TJQKA][cdhs]|Jk)|(?P<sym>(?:10|[2-9TJQKA])[♠♥♦♣]|🃏))"
     r"(?![A-Za-z0-9♠♥♦♣])")
+
+
+_SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve", "thirteen")
+
+
+def left_over(points: int, cards: int) -> str:
+    """What a round's points are for, as a child reads it.
+
+    >>> left_over(7, 3), left_over(0, 0), left_over(10, 1)
+    ('+7: three cards left over', '+0: no cards left over', '+10: one card left over')
+    """
+    many = _SMALL[cards] if 0 <= cards < len(_SMALL) else str(cards)
+    return f"+{points}: {many} card{'s' if cards != 1 else ''} left over"
 
 
 def face(card: Any) -> str:

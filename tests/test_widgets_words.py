@@ -1,0 +1,80 @@
+"""What a learner reads at the table, in plain words: who is winning ("Lowest
+score wins", the players ranked), what a penalty is for ("+7: three cards left
+over"), one sentence per move in the live region, and no game jargon."""
+
+from __future__ import annotations
+
+import re
+
+from tests.table_play import click_big_table, click_three_thirteen, play_out
+from widgets import BigTableTable, GinTable, ThreeThirteenTable
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def _ranked(strip: str, names: list[str], scores: list[int]) -> None:
+    """The strip names every player once, lowest score first, each with a place."""
+    text = _text(strip)
+    at = [text.index(n + " ") for n in names]
+    order = [n for _, n in sorted(zip(at, names))]
+    # lowest first: (score, name) by hand from the engine's totals
+    want = sorted(range(len(names)), key=lambda i: scores[i])
+    assert [scores[names.index(n)] for n in order] == [scores[i] for i in want], text
+    for n, s in zip(names, scores):
+        assert re.search(rf"{re.escape(n)} {s}\b", text), (n, s, text)
+
+
+def test_three_thirteen_says_lowest_score_wins_and_ranks_the_players() -> None:
+    t = ThreeThirteenTable(players=3, seed=5, speed=0)
+    assert "Lowest score wins" in t.score_strip.value
+    play_out(t, click_three_thirteen, lambda t: t.paused)
+    obs = t.observation()
+    names = ["You" if n == "You" else n for n in obs.players]
+    assert "Lowest score wins" in t.score_strip.value
+    _ranked(t.score_strip.value, names, list(obs.scores))
+    text = _text(t.score_strip.value)
+    assert "1st" in text or "1." in text
+
+
+def test_big_table_says_lowest_score_wins() -> None:
+    t = BigTableTable(players=3, seed=4, speed=0)
+    assert "Lowest score wins" in t.score_strip.value
+    play_out(t, click_big_table, lambda t: t.paused)
+    obs = t.observation()
+    _ranked(t.score_strip.value, list(obs.players), list(obs.scores))
+
+
+def test_gin_still_says_first_to_the_target_wins() -> None:
+    t = GinTable(seed=6, speed=0)
+    assert "first to 100 wins" in t.score_strip.value
+    assert "Lowest" not in t.score_strip.value
+
+
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+          8: "eight", 9: "nine", 10: "ten"}
+
+
+def test_the_review_explains_each_penalty() -> None:
+    t = ThreeThirteenTable(players=2, seed=5, speed=0)
+    play_out(t, click_three_thirteen, lambda t: t.paused)
+    obs = t.observation()
+    review = _text(t.review.value)
+    for seat, arr, pts in obs.last_round:
+        left = len(arr.deadwood)
+        if pts:
+            words = _WORDS.get(left, str(left))
+            want = f"+{pts}: {words} card{'s' if left != 1 else ''} left over"
+            assert want in review, (want, review)
+        else:
+            assert "+0: no cards left over" in review, review
+    assert "penalty" not in review.lower()
+
+
+def test_the_hand_summary_says_what_is_left_over_not_penalty() -> None:
+    t = ThreeThirteenTable(players=2, seed=5, speed=0)
+    t.hand.sort.value = "melds"
+    summary = _text(t.hand.summary.value)
+    assert "penalty" not in summary and "unmelded" not in summary, summary
+    assert "left over" in summary, summary
