@@ -61,7 +61,7 @@ def test_the_review_explains_each_penalty() -> None:
     play_out(t, click_three_thirteen, lambda t: t.paused)
     obs = t.observation()
     review = _text(t.review.value)
-    for seat, arr, pts in obs.last_round:
+    for _seat, arr, pts in obs.last_round:
         left = len(arr.deadwood)
         if pts:
             words = _WORDS.get(left, str(left))
