@@ -78,3 +78,35 @@ def test_the_hand_summary_says_what_is_left_over_not_penalty() -> None:
     summary = _text(t.hand.summary.value)
     assert "penalty" not in summary and "unmelded" not in summary, summary
     assert "left over" in summary, summary
+
+
+def test_the_live_region_says_each_move_once_as_a_sentence() -> None:
+    """One announcement per learner move (its value changes once), only what is
+    new, melds read as cards without brackets or dashes; the banner is no live
+    region of its own (it would be re-read whole on every move)."""
+    t = ThreeThirteenTable(players=2, seed=5, speed=0)
+    assert "rummy-live" in t.announce._dom_classes
+    assert "rummy-live" not in t.status._dom_classes
+    said: list[str] = []
+    t.announce.observe(lambda c: said.append(_text(c["new"])), names="value")
+    clicks = 0
+    went_out = 0
+    while not t.paused:
+        before = len(said)
+        click_three_thirteen(t)
+        clicks += 1
+        assert len(said) - before <= 1, said[before:]
+        assert clicks < 500
+    assert len(said) >= clicks - 1
+    for text in said:
+        assert not re.search(r"[\[\]]", text), text
+        assert not re.search(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])", text), text
+        went_out += text.count("went out: everyone else has one last turn")
+    assert went_out <= 1, said
+    assert any("goes out" in x and "the " in x for x in said), said
+    # a draw says what you drew and what to do now, not the whole banner again
+    t.next_round.click()
+    n = len(said)
+    t.stock.button.click()
+    assert len(said) == n + 1
+    assert said[-1].startswith("Your turn: discard a card") and "You drew the " in said[-1]

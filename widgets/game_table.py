@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -43,6 +44,7 @@ from widgets.view import (
     safe,
     second_person,
     shared,
+    spoken,
 )
 
 _R = TypeVar("_R")
@@ -52,6 +54,15 @@ __all__ = ["GameTable", "PAGE_WAIT_S", "display_name"]
 _LOG_LINES = 40
 #: seconds a table made with ``wait_for_page`` waits at most for its page
 PAGE_WAIT_S = 15.0
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut into sentences (after ". ", "! ", "? ").
+
+    >>> _sentences("Your turn: discard a card. You drew 7h. ")
+    ['Your turn: discard a card.', 'You drew 7h.']
+    """
+    return [x.strip() for x in re.split(r"(?<=[.!?…])\s+", text) if x.strip()]
 
 
 def _bot_seed(seed: int | None, seat: int) -> int | None:
@@ -157,8 +168,14 @@ class GameTable(View):
         self.seen_button.layout.display = "none"
         self.seen_button.on_click(lambda _b: self.page_ready())
         self.wild = html_box("rummy-wild")
-        self.status = html_box("rummy-status")  # the banner: "Your turn ..."; a live region
-        self.status.add_class("rummy-live")
+        self.status = html_box("rummy-status")  # the banner: "Your turn ..."
+        # the live region (read by screen readers, not shown): only what changed, once,
+        # as sentences; the banner itself is not re-read on every move
+        self.announce = html_box("rummy-announce")
+        self.announce.add_class("rummy-live")
+        self.announce.add_class("rummy-sr")
+        self._heard: tuple[int, int] = (-1, 0)  # (generation, log lines announced)
+        self._heard_status = ""
         # the log appends: one HTML box per batch of new lines, oldest first, so a
         # screen reader (role=log) hears only what was added
         self.log_view = w.VBox()
@@ -286,8 +303,8 @@ class GameTable(View):
         details.add_class("rummy-details")
         details.add_class("rummy-drawer")
         self.widget = w.VBox([
-            self._style, head, self.status, self.play_area, self.coach.widget, details,
-            self.seen_button,
+            self._style, head, self.status, self.announce, self.play_area, self.coach.widget,
+            details, self.seen_button,
         ])
 
     @property
@@ -584,18 +601,13 @@ class GameTable(View):
             self.log_view.children = kids
         self._log_shown = (self._generation, len(lines))
 
-    def _news(self, obs: Any) -> str:
-        """What the other players did since the learner's last move, in words
-        (HTML: cards as faces, named for screen readers), for the banner."""
-        lines = obs.log
-        self._said = min(self._said, len(lines))
+    def _news_sentences(self, lines: Sequence[str]) -> list[str]:
+        """The other players' moves among log ``lines``: one sentence per player
+        and turn ("Ben draws from the stock and discards Ks.")."""
         me = self.learner_name
-        news = [line for line in lines[self._said:]
+        news = [line for line in lines
                 if not line.startswith((f"{me} ", f"{me}'s ", "Caller:", "Piles start",
                                         "Role draw", "Round ", "Hand "))]
-        if not news:
-            return ""
-        # one sentence per player and turn: "Ben draws from the stock and discards K♠."
         said: list[list[str]] = []
         for line in news:
             who, _, rest = line.rstrip(".").partition(" ")
@@ -603,9 +615,39 @@ class GameTable(View):
                 said[-1].append(rest)
             else:
                 said.append([who, rest])
-        tail = [f"{who} {' and '.join(rest)}".strip() for who, *rest in said][-3:]
-        text = " ".join(line + "." for line in tail)
-        return f"<span class='rummy-news'>{cards_html(self._you(text))}</span> "
+        return [self._you(f"{who} {' and '.join(rest)}".strip()) + "."
+                for who, *rest in said]
+
+    def _news(self, obs: Any) -> str:
+        """What the other players did since the learner's last move, in words
+        (HTML: cards as faces, named for screen readers), for the banner."""
+        lines = obs.log
+        self._said = min(self._said, len(lines))
+        tail = self._news_sentences(lines[self._said:])[-3:]
+        if not tail:
+            return ""
+        return f"<span class='rummy-news'>{cards_html(' '.join(tail))}</span> "
+
+    def _announce(self, obs: Any, status: str) -> None:
+        """Say in the live region what changed since it last spoke, once: the
+        others' moves since then and the new sentences of the banner (a sentence
+        the banner keeps, "Ana went out: ...", is not said again)."""
+        lines = obs.log
+        gen, upto = self._heard
+        if gen != self._generation or upto > len(lines):  # a new game, an undo
+            upto = min(self._said, len(lines))
+            self._heard_status = ""
+        news = self._news_sentences(lines[upto:])[-4:]
+        self._heard = (self._generation, len(lines))
+        before = set(_sentences(self._heard_status))
+        fresh = [x for x in _sentences(status) if x not in before]
+        self._heard_status = status
+        text = spoken(" ".join(news + fresh))
+        if not text:
+            return
+        if text == self.announce.value:  # the same words again: still news, said again
+            text += "\u00a0"
+        self.announce.value = esc(text)
 
     def _render_scores(self, obs: Any) -> None:
         names = [display_name(n) for n in obs.players]
@@ -676,6 +718,7 @@ class GameTable(View):
         banner = ("" if folded else self._news(obs)) + cards_html(self.status_text)
         if self.status.value != banner:
             self.status.value = banner
+        self._announce(obs, self.status_text)
         self.seat_label.value = (f"<b>{esc(self.learner_name)}</b>"
                                  + (" <span class='rummy-turn-tag'>your turn</span>"
                                     if mine else ""))

@@ -23,7 +23,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 __all__ = ["View", "STYLE", "left_over", "esc", "safe", "button", "html_box", "friendly_error",
            "learner_error", "move_words", "to_learner", "second_person", "face",
-           "cards_as_faces", "cards_html"]
+           "cards_as_faces", "cards_html", "spoken"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -297,6 +297,57 @@ hearts</span>.'
                    f'<span class="rummy-sr">the {esc(card.name)}</span>')
         at = m.end()
     out.append(esc(text[at:]))
+    return "".join(out)
+
+
+_MELD = re.compile(r"\[([^\[\]]*)\]")
+
+
+def spoken(text: str) -> str:
+    """A sentence as a screen reader should say it (plain text): each card in
+    words, a meld as a list of cards, without the brackets and dashes the log
+    writes around it.
+
+    >>> spoken("Ana goes out: [8c 8h 3d], discarding Th.")
+    'Ana goes out: the eight of clubs, the eight of hearts and the three of diamonds, \
+discarding the ten of hearts.'
+    >>> spoken("Ben scores 12: unmelded: 4c 7c Ks.")
+    'Ben scores 12: unmelded: the four of clubs, the seven of clubs and the king of spades.'
+    >>> spoken("Ben lays off 9♥ onto [6♥-7♥-8♥].")
+    'Ben lays off the nine of hearts onto the six of hearts, the seven of hearts and the \
+eight of hearts.'
+    """
+    def named(m: re.Match[str]) -> str:
+        card = _token_card(m)
+        return m.group(0) if card is None else f"the {card.name}"
+
+    def listed(names: list[str]) -> str:
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def meld(m: re.Match[str]) -> str:
+        return listed([_CARD_TOKEN.sub(named, part)
+                       for part in re.split(r"[\s,\-–]+", m.group(1)) if part])
+
+    text = _MELD.sub(meld, text)
+    # cards written one after another ("unmelded: 4c 7c 4s") are read as a list
+    out: list[str] = []
+    run: list[str] = []
+    at = 0
+    for m in _CARD_TOKEN.finditer(text):
+        if _token_card(m) is None:
+            continue
+        gap = text[at:m.start()]
+        if run and re.fullmatch(r"[ \-–]+", gap):
+            run.append(named(m))
+        else:
+            if run:
+                out.append(listed(run))
+            out.append(gap)
+            run = [named(m)]
+        at = m.end()
+    if run:
+        out.append(listed(run))
+    out.append(text[at:])
     return "".join(out)
 
 

@@ -199,6 +199,55 @@ def test_the_live_region_says_the_opponents_move_in_words(browser: Any,
         context.close()
 
 
+#: counts what the page's live regions say: each change of a region's text that
+#: leaves words in it is one announcement
+COUNT_JS = """() => {
+  window.rummySaid = [];
+  const live = () => [...document.querySelectorAll('[aria-live=polite], [aria-live=assertive]')]
+    .filter(e => e.getAttribute('aria-live') !== 'off');
+  const seen = new Map();
+  const look = () => live().forEach(e => {
+    const t = e.textContent.trim();
+    if (t && seen.get(e) !== e.textContent) window.rummySaid.push(t);
+    seen.set(e, e.textContent);
+  });
+  live().forEach(e => seen.set(e, e.textContent));
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true,
+                                                     characterData: true});
+}"""
+
+
+def test_the_live_region_says_each_move_once(browser: Any, voila: harness.Server) -> None:
+    """A draw is one announcement; a discard answered by the bot is one more; the
+    melds and cards are read as words, never with brackets or dashes."""
+    context, page, watch = _open(browser, voila, "three_thirteen", DESKTOP, speed=0, players=2,
+                                 seed=11)
+    try:
+        page.wait_for_selector(".rummy-status.rummy-your-turn")
+        watch.settle()
+        page.evaluate(COUNT_JS)
+        watch.click("button.rummy-stock")
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
+        watch.settle()
+        page.wait_for_timeout(300)
+        said = page.evaluate("() => window.rummySaid")
+        assert len(said) == 1, said
+        assert said[0].startswith("Your turn: discard a card"), said
+        watch.click(f"{HAND} >> nth=0")
+        watch.click("button.rummy-discard-pile")
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 3")
+        page.wait_for_selector(".rummy-status.rummy-your-turn")
+        watch.settle()
+        page.wait_for_timeout(300)
+        said = page.evaluate("() => window.rummySaid")
+        assert len(said) == 2, said
+        assert said[1].startswith("Ana ") and "Your turn: draw" in said[1], said
+        for text in said:
+            assert not re.search(r"[\[\]]|\b[2-9TJQKA][cdhs]\b", text), text
+    finally:
+        context.close()
+
+
 # -- focus ----------------------------------------------------------------------------------
 
 
