@@ -110,3 +110,14 @@ def test_the_live_region_says_each_move_once_as_a_sentence() -> None:
     t.stock.button.click()
     assert len(said) == n + 1
     assert said[-1].startswith("Your turn: discard a card") and "You drew the " in said[-1]
+
+
+def test_the_meld_checker_lists_games_by_name_not_id() -> None:
+    from widgets import MeldChecker
+
+    m = MeldChecker()
+    labels = [label for label, _value in m.variant.options]
+    assert "Three Thirteen" in labels and "Big Table" in labels
+    assert not any("_" in label for label in labels), labels
+    m.variant.value = "tre_tretton"  # the value is still the variant's id
+    assert m.round.max == 11
