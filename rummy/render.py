@@ -262,6 +262,12 @@ def hand_svg(
     return _svg(width, height, "".join(body), title or f"hand: {names}", "rummy-hand-svg")
 
 
+def _shown(card: Any) -> str:
+    """A card as a learner writes it: ``10♥``, not ``T♥``."""
+    sym = str(card.symbol)
+    return "10" + sym[1:] if sym.startswith("T") else sym
+
+
 def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> tuple[str, float]:
     """A meld outlined, wilds badged and tagged ``=9♥``; returns (svg, width)."""
     n = len(meld.cards)
@@ -271,7 +277,7 @@ def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> t
     h = d.height + d.tag + 2 * pad
     kind = "run" if meld.kind == "run" else "set"
     desc = " ".join(
-        f"{c.symbol}" if c == r and not c.is_joker else f"{c.symbol}={r.symbol}"
+        _shown(c) if c == r and not c.is_joker else f"{_shown(c)}={_shown(r)}"
         for c, r in zip(meld.cards, meld.represents)
     )
     parts = [
@@ -282,7 +288,7 @@ def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> t
     ]
     for i, (c, r) in enumerate(zip(meld.cards, meld.represents)):
         is_wild = c != r or c.is_joker
-        lab = f"={r.symbol}" if is_wild else None
+        lab = f"={_shown(r)}" if is_wild else None
         parts.append(_card_group(c, pad + i * (d.width + d.gap), pad, d, four_colour=four_colour,
                                  wild=is_wild, label=lab))
     parts.append("</g>")
@@ -301,7 +307,7 @@ def meld_svg(
     >>> from rummy.melds import Meld
     >>> from rummy.cards import cards
     >>> svg = meld_svg(Meld.of(cards("8h Jk Th")))
-    >>> "=9♥" in svg and "run: 8♥ 🃏=9♥ T♥" in svg
+    >>> "=9♥" in svg and "run: 8♥ 🃏=9♥ 10♥" in svg
     True
     """
     d = _dims(size)

@@ -121,3 +121,27 @@ def test_the_meld_checker_lists_games_by_name_not_id() -> None:
     assert not any("_" in label for label in labels), labels
     m.variant.value = "tre_tretton"  # the value is still the variant's id
     assert m.round.max == 11
+
+
+def test_a_rule_code_is_behind_why_and_the_log_is_in_plain_words() -> None:
+    t = BigTableTable(players=3, seed=4, speed=0)
+    play_out(t, click_big_table,
+             lambda t: "draw pool" in {a.verb for a in t.observation().legal_actions})
+    t.own_pile.button.click()  # you never take from your own pile (BT-3)
+    alert = re.search(r"<span class='rummy-error'[^>]*>(.*?)</span>", t.message.value)
+    assert alert and "BT-3" not in alert.group(1) and "(" not in alert.group(1), t.message.value
+    assert "<summary>Why?</summary>" in t.message.value
+    assert "(rule BT-3)" in t.message.value
+
+
+def test_the_logs_say_left_over_not_deadwood_and_no_rule_codes() -> None:
+    from tests.table_play import click_gin
+
+    t = ThreeThirteenTable(players=2, seed=5, speed=0)
+    play_out(t, click_three_thirteen, lambda t: t.paused)
+    g = GinTable(seed=6, speed=0)
+    play_out(g, click_gin, lambda g: g.paused)
+    for html in (t.log_html, g.log_html, g.review.value, t.review.value):
+        text = _text(html)
+        assert "deadwood" not in text and "unmelded" not in text, text
+        assert not re.search(r"\((?:[A-Z]{1,2}-\d+[a-z]?(?:, )?)+\)", text), text

@@ -325,7 +325,7 @@ class HandView(View):
                     free.remove(pos)
                     g.append(pos)
                     if c != r or c.is_joker:
-                        labels[pos] = f"={r.symbol}"
+                        labels[pos] = f"={face(r)}"
                 groups.append(g)
             dead = []
             for c in arr.deadwood:

@@ -27,6 +27,7 @@ from rummy.bots import Bot, make_bot
 from rummy.cards import Card
 from rummy.engine import DEFAULT_NAMES, standings
 from rummy.errors import GameError
+from rummy.rulebook import is_rule, rule
 from rummy.variants import Variant, find_variant
 from widgets.cards import HandView
 from widgets.coach import Coach
@@ -38,9 +39,12 @@ from widgets.view import (
     button,
     cards_html,
     esc,
+    friendly_error,
     html_box,
     learner_error,
     move_words,
+    plain,
+    rule_codes,
     safe,
     second_person,
     shared,
@@ -341,7 +345,15 @@ class GameTable(View):
             # a shared table's engine names the learner's seat ("Ana has no complete
             # hand"): the learner reads "You have no complete hand"
             exc = learner_error(as_you(str(exc), self.learner_name))
-        super().show_error(exc)
+        text = exc if isinstance(exc, str) else friendly_error(exc)
+        # the rule's code is not for reading aloud: it is behind "Why?", with the rule
+        words, codes = rule_codes(text)
+        why = "".join(
+            f"<p>{esc(r.title)}: {esc(r.text)}. <small>(rule {esc(r.id)})</small></p>"
+            for r in (rule(c) for c in codes if is_rule(c)))
+        self.message.value = (f"<span class='rummy-error' role='alert'>{esc(plain(words))}</span>"
+                              + (f" <details class='rummy-why'><summary>Why?</summary>{why}"
+                                 "</details>" if why else ""))
         self._message_key = self._situation()
 
     def show_notice(self, text: str) -> None:
@@ -358,8 +370,9 @@ class GameTable(View):
 
     def _you(self, text: str) -> str:
         """An engine sentence as the learner reads it: the seat called "You"
-        in the second person ("You lay off", not "You lays off")."""
-        return second_person(text) if self.learner_name == "You" else text
+        in the second person ("You lay off", not "You lays off"), in plain words
+        (:func:`widgets.view.plain`: no rule codes, "left over" for deadwood)."""
+        return plain(second_person(text) if self.learner_name == "You" else text)
 
     def _card_selected(self, _card: Card | None) -> None:
         """A card was selected: an old "select a card first" no longer applies."""

@@ -705,14 +705,16 @@ class GinTable(GameTable):
             if who is None:
                 continue
             label = names[who] + (" (what you kept)" if who == self.learner else "")
-            role = "knocker" if who == res.knocker else "defender"
             arr = Arrangement(tuple(melds), tuple(dead), pts)
             went = (_tag("went gin" if "gin" in str(res.kind).lower() else "knocked")
                     if who == res.knocker else "")
             css = " rummy-went-out" if went else ""
-            parts.append(f"<div class='rummy-review-seat{css}'><b>{esc(label)}</b>{went}, {role}: "
-                         f"{pts} point{'s' if pts != 1 else ''} of deadwood<br>"
-                         + render.arrangement_svg(arr, size="small", four_colour=four)
+            left = f"{pts} point{'s' if pts != 1 else ''} in {len(dead)} card" \
+                   f"{'s' if len(dead) != 1 else ''} left over"
+            parts.append(f"<div class='rummy-review-seat{css}'><b>{esc(label)}</b>{went}: "
+                         f"{esc(left)}<br>"
+                         + render.arrangement_svg(arr, size="small", four_colour=four,
+                                                  plain=True, caption=left)
                          + "</div>")
         if res.layoffs:
             laid = ", ".join(f"{face(c)} onto {' '.join(face(m) for m in meld)}"

@@ -23,7 +23,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 __all__ = ["View", "STYLE", "left_over", "esc", "safe", "button", "html_box", "friendly_error",
            "learner_error", "move_words", "to_learner", "second_person", "face",
-           "cards_as_faces", "cards_html", "spoken"]
+           "cards_as_faces", "cards_html", "spoken", "plain", "rule_codes"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -349,6 +349,51 @@ eight of hearts.'
         out.append(listed(run))
     out.append(text[at:])
     return "".join(out)
+
+
+_RULE_CODES = re.compile(r"\s*\((?:rules?\s+)?[A-Z]{1,2}-\d+[a-z]?(?:(?:,\s*|\s+and\s+)"
+                         r"[A-Z]{1,2}-\d+[a-z]?)*\)")
+#: the engine's terms, as a learner at a game table reads them
+_PLAIN = [
+    (re.compile(r"\bpoints of deadwood\b"), "points left over"),
+    (re.compile(r"\bno deadwood\b"), "no cards left over"),
+    (re.compile(r"\bmore deadwood\b"), "more points left over"),
+    (re.compile(r"\bdeadwood\b"), "left over"),
+    (re.compile(r"\bunmelded\b"), "left over"),
+    (re.compile(r"\bthe shoe\b"), "the cards in play"),
+    (re.compile(r"\bthe knocker's\b"), "the knocking player's"),
+    (re.compile(r"\bthe knocker\b"), "the player who knocked"),
+    (re.compile(r"\bthe defender\b"), "the other player"),
+]
+
+
+def rule_codes(text: str) -> tuple[str, list[str]]:
+    """``text`` without its rule codes in brackets, and those codes (for a "Why?").
+
+    >>> rule_codes("You must draw first (TT-5). You can: draw.")
+    ('You must draw first. You can: draw.', ['TT-5'])
+    >>> rule_codes("a knock keeps at most 10 (G-6, G-7)")
+    ('a knock keeps at most 10', ['G-6', 'G-7'])
+    """
+    codes: list[str] = []
+    for m in _RULE_CODES.finditer(text):
+        codes += [c for c in re.findall(r"[A-Z]{1,2}-\d+[a-z]?", m.group(0)) if c not in codes]
+    return _RULE_CODES.sub("", text), codes
+
+
+def plain(text: str) -> str:
+    """An engine sentence in plain words for a game table: no rule codes, and
+    "left over" for deadwood and unmelded cards.
+
+    >>> plain("Ben knocks, discarding 9c: [4h 5h 6h]; deadwood 2c = 2 (G-6).")
+    'Ben knocks, discarding 9c: [4h 5h 6h]; left over 2c = 2.'
+    >>> plain("Ana scores 15: no melds; unmelded: 4c 7c 4s.")
+    'Ana scores 15: no melds; left over: 4c 7c 4s.'
+    """
+    text = rule_codes(text)[0]
+    for pattern, repl in _PLAIN:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def friendly_error(exc: BaseException) -> str:
