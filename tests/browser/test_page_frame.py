@@ -124,3 +124,17 @@ def test_a_slow_page_says_the_table_is_being_set_up(browser: Any,
         assert page.locator("main").get_attribute("aria-busy") is None
     finally:
         context.close()
+
+
+def test_a_markdown_output_is_drawn_as_text_with_its_style(page: Any,
+                                                          voila: harness.Server) -> None:
+    """IPython's Markdown output shows bold as bold and a link as a link, not as
+    raw ``**text**`` (as Voilà's own front end draws it)."""
+    harness.open_with_new_kernel(page, voila.base + "voila/render/tests/browser/"
+                                 "markdown_probe.ipynb")
+    harness.wait_rendered(page, 120_000)
+    out = page.locator("[data-mime-type='text/markdown']")
+    out.wait_for(timeout=30_000)
+    assert out.locator("strong").inner_text() == "Lowest score wins."
+    assert out.get_by_role("link", name="the rules").count() == 1
+    assert "**" not in out.inner_text() and "](" not in out.inner_text()
