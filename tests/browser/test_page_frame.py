@@ -106,8 +106,9 @@ def test_a_slow_page_says_the_table_is_being_set_up(browser: Any,
     try:
         page.route("**/kit.js*", hold)
         page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, seed=2),
-                  wait_until="domcontentloaded", timeout=120_000)
+                  wait_until="commit", timeout=120_000)
         note = page.locator("#rummy-setting-up")
+        note.wait_for(state="visible", timeout=120_000)
         assert note.is_visible()
         assert note.get_attribute("role") == "status"
         assert "Setting up the table" in note.inner_text()
@@ -116,9 +117,9 @@ def test_a_slow_page_says_the_table_is_being_set_up(browser: Any,
         while not held and time.monotonic() < deadline:
             page.wait_for_timeout(50)
         assert held, "the page never asked for kit.js"
-        page.unroute("**/kit.js*")
         for route in held:
             route.continue_()
+        page.unroute("**/kit.js*")
         page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
         page.wait_for_function("() => !document.getElementById('rummy-setting-up')")
         assert page.locator("main").get_attribute("aria-busy") is None
@@ -138,3 +139,24 @@ def test_a_markdown_output_is_drawn_as_text_with_its_style(page: Any,
     assert out.locator("strong").inner_text() == "Lowest score wins."
     assert out.get_by_role("link", name="the rules").count() == 1
     assert "**" not in out.inner_text() and "](" not in out.inner_text()
+
+
+def test_the_kits_script_and_style_are_named_by_their_content(page: Any,
+                                                             voila: harness.Server) -> None:
+    """kit.js and kit.css are asked for under a name with their content's hash, so
+    the browser keeps them for good (and fetches a new build at once)."""
+    import hashlib
+    import urllib.request
+    from pathlib import Path
+
+    static = Path(__file__).resolve().parents[2] / "share/jupyter/voila/templates/rummy/static"
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, seed=2))
+    page.wait_for_selector(harness.READY, state="visible", timeout=120_000)
+    for name in ("kit.js", "kit.css"):
+        digest = hashlib.sha512((static / name).read_bytes()).hexdigest()  # tornado's version
+        urls = [u for u in asked if u.split("?")[0].endswith("/" + name)]
+        assert urls and all(f"?v={digest}" in u for u in urls), (name, urls)
+        with urllib.request.urlopen(urls[0]) as r:
+            assert "max-age=315360000" in (r.headers.get("Cache-Control") or "")
