@@ -160,3 +160,31 @@ def test_the_kits_script_and_style_are_named_by_their_content(page: Any,
         assert urls and all(f"?v={digest}" in u for u in urls), (name, urls)
         with urllib.request.urlopen(urls[0]) as r:
             assert "max-age=315360000" in (r.headers.get("Cache-Control") or "")
+
+
+
+def test_the_teachers_page_passes_axe(browser: Any, tmp_path: Any) -> None:
+    """The classroom page as the teacher uses it, signed in and a table made:
+    nothing serious for axe (its coloured buttons' white text had too little
+    contrast: white on green, 4.11:1)."""
+    from tests.browser.axe import assert_accessible
+    from tests.browser.classroom import KEY
+
+    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}
+                             ) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        teacher = harness.patient(context.new_page(), 60_000)
+        try:
+            teacher.goto(harness.app_url(server.base, "classroom"))
+            harness.wait_rendered(teacher, timeout=120_000)
+            teacher.wait_for_selector(".rummy-teacher-key input", timeout=60_000)
+            assert_accessible(teacher, "the classroom page, signed out")
+            teacher.locator(".rummy-teacher-key input").fill(KEY)
+            teacher.locator("button.rummy-sign-in").click()
+            teacher.wait_for_selector("button.rummy-create-table", timeout=60_000)
+            teacher.locator("button.rummy-create-table").click()
+            teacher.wait_for_selector(".rummy-table-code", timeout=30_000)
+            teacher.wait_for_timeout(1_000)
+            assert_accessible(teacher, "the classroom page, a table made")
+        finally:
+            context.close()
