@@ -145,3 +145,19 @@ def test_the_logs_say_left_over_not_deadwood_and_no_rule_codes() -> None:
         text = _text(html)
         assert "deadwood" not in text and "unmelded" not in text, text
         assert not re.search(r"\((?:[A-Z]{1,2}-\d+[a-z]?(?:, )?)+\)", text), text
+
+
+def test_the_projector_says_the_round_whose_turn_and_the_last_move() -> None:
+    import rummy
+    from tableserver.tables import public_view
+    from widgets.projector import projector_html
+
+    g = rummy.new_game("three_thirteen", players=3, seed=1)
+    cur = g.current_player
+    g.apply("draw stock", player=cur)
+    view = {**public_view(g, 3), "code": "K7QM", "status": "playing"}
+    page = _text(projector_html(view))
+    name = g.players[cur]
+    assert "Round 1 of 11" in page, page
+    assert f"{name}'s turn to discard" in page.replace("&#x27;", "'"), page
+    assert f"Last move: {name} draws from the stock" in page, page
