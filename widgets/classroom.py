@@ -332,7 +332,9 @@ class Classroom:
             self._listen()
 
     def _watch(self) -> None:
-        """The projector's view: the table's code and what every seat sees alike."""
+        """The projector's view: the table's code and what every seat sees alike
+        (the page's instructions for the teacher are hidden: rummy-projector-mode)."""
+        self.widget.add_class("rummy-projector-mode")
         self.form.layout.display = "none"
         self.board.layout.display = ""
         self.controls.layout.display = "none"
