@@ -161,3 +161,11 @@ def test_the_projector_says_the_round_whose_turn_and_the_last_move() -> None:
     assert "Round 1 of 11" in page, page
     assert f"{name}'s turn to discard" in page.replace("&#x27;", "'"), page
     assert f"Last move: {name} draws from the stock" in page, page
+
+
+def test_the_coachs_chances_show_cards_as_faces() -> None:
+    t = ThreeThirteenTable(players=2, seed=5, speed=0, show_odds=True)
+    t.coach.odds_toggle.value = True
+    shown = _text(re.sub(r"<span class=\"rummy-sr\">[^<]*</span>", "", t.coach.odds.value))
+    assert "♠" in shown
+    assert not re.search(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])", shown), shown

@@ -177,7 +177,7 @@ class Coach(View):
         if not rows:
             self.odds.value = head + "<i>No partial meld to complete right now.</i>"
             return
-        items = "".join(f"<li>{esc(c)}: {esc(t)}</li>" for c, t in rows)
+        items = "".join(f"<li>{cards_html(c)}: {cards_html(t)}</li>" for c, t in rows)
         self.odds.value = (head + "<b>Chance of drawing what each partial meld needs</b> "
                            f"<small>(from the stock; discards you saw are counted out)</small>"
                            f"<ul>{items}</ul>")
