@@ -47,6 +47,9 @@ STYLE = """
   .rummy-hand .rummy-cardbox { transition: transform 120ms ease-out; } }
 .rummy-sr { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+/* a widget read but not shown (the live region): its text box as small as it is */
+.rummy-sr .widget-html-content { width: 1px !important; max-width: 1px; overflow: hidden;
+  white-space: normal; }
 .rummy-cardbox .rummy-card, .rummy-cardbox .rummy-pile-button {
   background: transparent !important; border: none !important; box-shadow: none !important;
   color: transparent !important; padding: 0 !important; margin: 0 !important;
