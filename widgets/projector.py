@@ -174,8 +174,10 @@ def projector_html(view: dict[str, Any]) -> str:
     call = ""
     if view.get("variant") == "big_table" or view.get("pool_size") is not None:
         log = view.get("log") or []
-        if log:  # the caller's last call, for the room to read
-            call = f"<div class='rummy-projector-call' aria-live='polite'>{html.escape(str(log[-1]))}</div>"
+        if log:  # the caller's last call, for the room to read (the last move is said above)
+            calls = [str(line) for line in log if str(line).startswith("Caller:")]
+            said = calls[-1] if calls else str(log[-1])
+            call = f"<div class='rummy-projector-call' aria-live='polite'>{html.escape(said)}</div>"
     state = {"waiting": "Waiting for learners to join", "paused": "The hand is over",
              "over": "The game is over", "closed": "The table is closed"}.get(status, "")
     seats = "".join(_seat(i, view) for i in range(n))
