@@ -262,6 +262,12 @@ def hand_svg(
     return _svg(width, height, "".join(body), title or f"hand: {names}", "rummy-hand-svg")
 
 
+def _shown(card: Any) -> str:
+    """A card as a learner writes it: ``10♥``, not ``T♥``."""
+    sym = str(card.symbol)
+    return "10" + sym[1:] if sym.startswith("T") else sym
+
+
 def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> tuple[str, float]:
     """A meld outlined, wilds badged and tagged ``=9♥``; returns (svg, width)."""
     n = len(meld.cards)
@@ -271,7 +277,7 @@ def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> t
     h = d.height + d.tag + 2 * pad
     kind = "run" if meld.kind == "run" else "set"
     desc = " ".join(
-        f"{c.symbol}" if c == r and not c.is_joker else f"{c.symbol}={r.symbol}"
+        _shown(c) if c == r and not c.is_joker else f"{_shown(c)}={_shown(r)}"
         for c, r in zip(meld.cards, meld.represents)
     )
     parts = [
@@ -282,7 +288,7 @@ def _meld_group(meld: Any, x: float, y: float, d: _Dims, four_colour: bool) -> t
     ]
     for i, (c, r) in enumerate(zip(meld.cards, meld.represents)):
         is_wild = c != r or c.is_joker
-        lab = f"={r.symbol}" if is_wild else None
+        lab = f"={_shown(r)}" if is_wild else None
         parts.append(_card_group(c, pad + i * (d.width + d.gap), pad, d, four_colour=four_colour,
                                  wild=is_wild, label=lab))
     parts.append("</g>")
@@ -301,7 +307,7 @@ def meld_svg(
     >>> from rummy.melds import Meld
     >>> from rummy.cards import cards
     >>> svg = meld_svg(Meld.of(cards("8h Jk Th")))
-    >>> "=9♥" in svg and "run: 8♥ 🃏=9♥ T♥" in svg
+    >>> "=9♥" in svg and "run: 8♥ 🃏=9♥ 10♥" in svg
     True
     """
     d = _dims(size)
@@ -323,17 +329,24 @@ def arrangement_svg(
     wild: Any = None,
     max_width: float | None = None,
     caption: str | None = None,
+    plain: bool = False,
 ) -> str:
     """A hand arranged: melds outlined side by side, the deadwood apart
     (dashed red outline) and the penalty written underneath.  Rows wrap at
     ``max_width`` pixels (default: about five normal cards per row at phone
-    width is left to the page; give a number to wrap).
+    width is left to the page; give a number to wrap).  ``plain``: the words a
+    child reads at a game table ("left over", "points") instead of the
+    lessons' terms ("deadwood", "penalty").
 
     >>> from rummy.search import best_arrangement
     >>> svg = arrangement_svg(best_arrangement("7h 8h 9h Kc 2d"))
     >>> "penalty 12" in svg and "deadwood" in svg
     True
+    >>> svg = arrangement_svg(best_arrangement("7h 8h 9h Kc 2d"), plain=True)
+    >>> "left over: king of clubs, two of diamonds; 12 points" in svg, ">deadwood<" in svg
+    (True, False)
     """
+    spare = "left over" if plain else "deadwood"
     d = _dims(size)
     is_wild = _is_wild_fn(wild)
     block_h = d.height + d.tag + 2 * (d.gap + 2)
@@ -346,7 +359,7 @@ def arrangement_svg(
         inner = len(dead) * (d.width + d.gap) - d.gap
         w = inner + 2 * pad
         parts = [
-            "<g class='rummy-deadwood'><title>deadwood: "
+            f"<g class='rummy-deadwood'><title>{spare}: "
             + _esc(", ".join(c.name for c in dead)) + "</title>",
             f"<rect x='1' y='1' width='{w - 2:g}' height='{block_h - 2:g}' rx='8' "
             f"fill='#fff3f3' stroke='#c62828' stroke-width='2' stroke-dasharray='6 4'/>",
@@ -356,7 +369,7 @@ def arrangement_svg(
                                      four_colour=four_colour, wild=is_wild(c)))
         parts.append(
             f"<text x='{w / 2:g}' y='{block_h - 4:g}' text-anchor='middle' {_FONT} "
-            f"font-size='{d.tag - 4}' fill='#c62828'>deadwood</text></g>"
+            f"font-size='{d.tag - 4}' fill='#c62828'>{spare}</text></g>"
         )
         blocks.append(("".join(parts), w))
     gap = 2 * d.gap + 4
@@ -380,15 +393,21 @@ def arrangement_svg(
         width = max(width, x - gap)
     text_y = len(rows) * (block_h + gap) + d.tag
     pen = int(arrangement.penalty)
-    summary = caption or (f"penalty {pen}" + (" (every card melded)" if not dead else ""))
+    points = f"{pen} point{'s' if pen != 1 else ''}" if plain else f"penalty {pen}"
+    summary = caption or (points + (" (every card melded)" if not dead else ""))
     body.append(
         f"<text x='2' y='{text_y - 4:g}' {_FONT} font-size='{d.tag}' font-weight='bold' "
         f"fill='#222222'>{_esc(summary)}</text>"
     )
     # room for the penalty line (bold text is about 0.62 em per character)
     width = max(width, d.width * 3, len(summary) * d.tag * 0.62 + 4)
-    title = (f"{len(arrangement.melds)} meld(s), deadwood: "
-             + (", ".join(c.name for c in dead) or "none") + f", penalty {pen}")
+    if plain:
+        m = len(arrangement.melds)
+        title = (f"{m} meld{'s' if m != 1 else ''}; left over: "
+                 + (", ".join(c.name for c in dead) or "none") + f"; {points}")
+    else:
+        title = (f"{len(arrangement.melds)} meld(s), deadwood: "
+                 + (", ".join(c.name for c in dead) or "none") + f", penalty {pen}")
     return _svg(width, text_y + 2, "".join(body), title, "rummy-arrangement-svg")
 
 

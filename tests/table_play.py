@@ -164,11 +164,12 @@ def click_three_thirteen(t: ThreeThirteenTable) -> None:
             t.confirm_yes.click()
         else:
             a = choose(t, "discard")[-1]
-            t.hand.select(a.card)
-            # a second click on the selected card discards it
+            # tap the card to choose it, then the discard pile to throw it
             view = next(v for v in t.hand.views if getattr(v, "position", None) ==
                         t.hand.cards.index(a.card))
-            view.button.click()
+            if t.hand.selected != a.card:
+                view.button.click()
+            t.pile.button.click()
 
 
 def play_out(table: Any, click: Callable[[Any], None], until: Callable[[Any], bool],

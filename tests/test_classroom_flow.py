@@ -181,6 +181,9 @@ def test_the_projector_draws_the_table_and_never_a_hand(api: str) -> None:
     assert "font-size: 3.2rem" in page  # read across a room
     assert page.count("class='rummy-projector-name'") == 3 and "Ana" in page
     assert "pool: " in page and "points" in page and "rummy-projector-call" in page
+    # which hand, in words; the page's instructions for the teacher are not on the screen
+    assert "rummy-projector-turn" in page and "Hand 1" in page
+    assert "rummy-projector-mode" in screen.widget._dom_classes
     ana.game.refresh()
     obs = ana.game.observe(ana.game.seat)
     public = {str(c) for pile in obs.piles for c in pile}

@@ -72,11 +72,11 @@ def test_three_thirteen_round_by_clicks_shows_engine_state() -> None:
     for seat, pts in enumerate(obs.round_scores[0]):
         who = "You (what you kept)" if seat == t.learner else obs.players[seat]
         tag = "<span class='rummy-out-tag'>went out</span>" if seat in out else ""
-        assert f"<b>{who}</b> {tag}: {pts} point".replace("</b> :", "</b>:") in t.review.value
+        assert f"<b>{who}</b> {tag}: +{pts}: ".replace("</b> :", "</b>:") in t.review.value
     assert t.review.value.count("went out") == 1
     assert "what you kept" in t.review.value
-    # the review is drawn on the felt, and Undo can't take a move back across it
-    assert shown_in(t.felt, t.review_box) and t.coach.undo_button.disabled
+    # the review is drawn on the felt, and Undo can still take the last discard back
+    assert shown_in(t.felt, t.review_box) and not t.coach.undo_button.disabled
     # every player's scored hand is drawn, melds and deadwood
     assert t.review.value.count("rummy-arrangement-svg") == len(obs.players)
     # the hands drawn are the engine's: their unmelded cards cost exactly the
@@ -153,7 +153,7 @@ def test_discard_needs_a_selection() -> None:
     t = ThreeThirteenTable("three_thirteen", players=2, seed=5, speed=0)
     t.stock.button.click()
     t.discard_button.click()
-    assert "Select a card" in t.message.value
+    assert "Tap a card in your hand to choose it" in t.message.value
 
 
 def test_go_out_asks_for_confirmation_and_cancel_changes_nothing() -> None:
@@ -249,9 +249,9 @@ def test_big_table_hand_by_clicks() -> None:
     for seat, _arr, pts in obs.last_hand:
         who = "You (what you kept)" if seat == t.learner else obs.players[seat]
         tag = "<span class='rummy-out-tag'>matched</span>" if seat in matched else ""
-        assert f"<b>{who}</b> {tag}: {pts} point".replace("</b> :", "</b>:") in t.review.value
+        assert f"<b>{who}</b> {tag}: +{pts}: ".replace("</b> :", "</b>:") in t.review.value
     assert t.review.value.count("rummy-out-tag") == len(matched)
-    assert t.coach.undo_button.disabled
+    assert not t.coach.undo_button.disabled  # the last move can be taken back
     t.next_round.click()
     assert not t.coach.undo_button.disabled
     assert "Hand 2 of 11" in t.wild.value

@@ -112,7 +112,7 @@ first observation is rendered.  Shared by the tables:
   button over it); the button has ``rummy-card`` and ``rummy-card-<text>``
   (e.g. ``rummy-card-Th``, ``rummy-card-Jk``), its tooltip is the card's name
   ("ten of hearts"); the selected card's button also has
-  ``rummy-card-selected``.  In "melds first" order meld groups are
+  ``rummy-card-selected`` (its box ``rummy-lifted``, drawn raised).  In "melds first" order meld groups are
   ``rummy-meld-group`` and the deadwood group ``rummy-deadwood-group``
 - ``rummy-sort`` (sort choice: as dealt / by suit / by rank / melds first),
   ``rummy-four-colour``, ``rummy-large`` (checkboxes), ``rummy-speed`` (bot
@@ -138,10 +138,12 @@ first observation is rendered.  Shared by the tables:
   ``rummy-coach-button``, styled apart from the game's controls)
 - the card-table layout, the part you play first: ``rummy-head`` (the title,
   ``rummy-title``, and ``rummy-score-strip``, every player's running total,
-  always in view), ``rummy-status`` (the banner; also ``rummy-live``, a polite
-  live region saying the other players' moves since yours, in
-  ``rummy-news``, then what to do; ``rummy-your-turn`` while the learner must
-  act), then ``rummy-play-area`` holding ``rummy-felt`` (the green table:
+  always in view; in a game where the lowest total wins, ranked, each place in
+  ``rummy-score-place``), ``rummy-status`` (the banner: the other players' moves
+  since yours, in ``rummy-news``, then what to do; ``rummy-your-turn`` while the
+  learner must act), ``rummy-announce`` (also ``rummy-live``, the polite live
+  region, and ``rummy-sr``, read but not shown: only what changed, once, as
+  sentences), then ``rummy-play-area`` holding ``rummy-felt`` (the green table:
   ``rummy-top-row``, ``rummy-middle`` or ``rummy-ring`` for the other seats,
   ``rummy-centre`` for the piles) and the learner's own seat
   ``rummy-my-seat`` at the bottom centre (``rummy-seat-label``, the hand,

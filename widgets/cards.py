@@ -13,6 +13,9 @@ not drawn, the picture is) and the CSS class ``rummy-card``.
 >>> h.views[0].button.click()
 >>> str(h.selected)
 '7h'
+>>> h.views[0].button.click()        # a second tap lets it go
+>>> h.selected is None
+True
 """
 
 from __future__ import annotations
@@ -135,6 +138,10 @@ class CardView:
             if c not in self._classes:
                 self.button.add_class(c)
         self._classes = want
+        # the chosen card stands up out of the hand (CSS: rummy-lifted)
+        lifted = selected and self.card is not None
+        if lifted != ("rummy-lifted" in self.widget._dom_classes):
+            (self.widget.add_class if lifted else self.widget.remove_class)("rummy-lifted")
 
 
 class PileView:
@@ -195,8 +202,10 @@ class PileView:
 class HandView(View):
     """A hand of clickable cards with a sort choice.
 
-    Click a card to select it; click the selected card again to act on it
-    (``on_act(card)``).  ``sort`` is ``"dealt"``, ``"suit"``, ``"rank"`` or
+    Tap a card to choose it (it is lifted); tap it again to let it go (a
+    second tap never plays it: a double tap throws nothing away).
+    :meth:`act` hands the chosen card to ``on_act(card)`` (a table calls it
+    when the learner taps the discard pile).  ``sort`` is ``"dealt"``, ``"suit"``, ``"rank"`` or
     ``"melds"``: melds first, each outlined, wild cards tagged with what
     they stand for, the deadwood apart (the engine's best arrangement under
     ``rules``).
@@ -316,7 +325,7 @@ class HandView(View):
                     free.remove(pos)
                     g.append(pos)
                     if c != r or c.is_joker:
-                        labels[pos] = f"={r.symbol}"
+                        labels[pos] = f"={face(r)}"
                 groups.append(g)
             dead = []
             for c in arr.deadwood:
@@ -378,9 +387,9 @@ class HandView(View):
         if self.arrangement is not None:
             a = self.arrangement
             m = len(a.melds)
-            text = (f"{m} meld{'s' if m != 1 else ''}; unmelded: "
+            text = (f"{m} meld{'s' if m != 1 else ''}; left over: "
                     + (", ".join(face(c) for c in a.deadwood) or "none")
-                    + f"; penalty {a.penalty}")
+                    + f" ({a.penalty} point{'s' if a.penalty != 1 else ''})")
         else:
             n = len(self.cards)
             text = f"{n} card{'s' if n != 1 else ''}"
@@ -390,13 +399,27 @@ class HandView(View):
         pos = getattr(view, "position", None)
         if pos is None or pos >= len(self.cards):
             return
-        if self._selected == pos:
-            card = self.cards[pos]
-            if self.on_act is not None:
-                self.on_act(card)
-            return
-        self._selected = pos
+        # a second tap on the chosen card lets it go
+        self._selected = None if self._selected == pos else pos
         self.render()
         if self.on_select is not None:
-            self.on_select(self.cards[pos])
+            self.on_select(self.selected)
+
+    def act(self) -> bool:
+        """Hand the chosen card to ``on_act``; False when none is chosen.
+
+        >>> from rummy import cards
+        >>> done = []
+        >>> h = HandView(cards("7h 8h"), on_act=done.append)
+        >>> h.act()
+        False
+        >>> h.select(h.cards[1]); h.act(), [str(c) for c in done]
+        (True, ['8h'])
+        """
+        card = self.selected
+        if card is None:
+            return False
+        if self.on_act is not None:
+            self.on_act(card)
+        return True
 

@@ -342,7 +342,9 @@ class Classroom:
             self._listen()
 
     def _watch(self) -> None:
-        """The projector's view: the table's code and what every seat sees alike."""
+        """The projector's view: the table's code and what every seat sees alike
+        (the page's instructions for the teacher are hidden: rummy-projector-mode)."""
+        self.widget.add_class("rummy-projector-mode")
         self.form.layout.display = "none"
         self.board.layout.display = ""
         self.controls.layout.display = "none"
@@ -433,7 +435,7 @@ class Classroom:
                 state = _presence(s) if s["joined"] else "not joined"
             rows.append(f"<tr class='rummy-classroom-seat'><td>{s['seat'] + 1}</td>"
                         f"<td>{html.escape(who)}</td><td>{html.escape(state)}</td></tr>")
-        self.seats.value = ("<table><tr><th>Seat</th><th>Who</th><th></th></tr>"
+        self.seats.value = ("<table><tr><th>Seat</th><th>Who</th><th>Here?</th></tr>"
                             + "".join(rows) + "</table>")
         options = [(f"{s['seat'] + 1}: {s['name']}", s["seat"]) for s in table["seats"]
                    if s["kind"] == "human" and s["joined"]]

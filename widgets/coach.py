@@ -147,8 +147,8 @@ class Coach(View):
                 and not getattr(self.table, "paused", False))
         self.hint_button.disabled = not mine
         self.do_it.disabled = not mine
-        # no taking back across the end of a round: its review is on the table
-        self.undo_button.disabled = bool(obs.is_over or getattr(self.table, "paused", False))
+        # a discard that ended the round (or the game) can be taken back from its review
+        self.undo_button.disabled = False
         if self._hinted_for is not None and self._hinted_for != _obs_key(obs):
             self.text.value = ""
             self._hinted_for = None
@@ -177,7 +177,7 @@ class Coach(View):
         if not rows:
             self.odds.value = head + "<i>No partial meld to complete right now.</i>"
             return
-        items = "".join(f"<li>{esc(c)}: {esc(t)}</li>" for c, t in rows)
+        items = "".join(f"<li>{cards_html(c)}: {cards_html(t)}</li>" for c, t in rows)
         self.odds.value = (head + "<b>Chance of drawing what each partial meld needs</b> "
                            f"<small>(from the stock; discards you saw are counted out)</small>"
                            f"<ul>{items}</ul>")

@@ -26,17 +26,32 @@ from rummy.search import best_arrangement
 from rummy.variants import find_variant, variant_names
 from widgets.view import View, button, esc, html_box, safe
 
-__all__ = ["MeldChecker", "OddsExplorer", "RulesStepper"]
+__all__ = ["MeldChecker", "OddsExplorer", "RulesStepper", "game_name"]
 
 
 def _rounds(variant: str) -> int:
     return find_variant(variant).rounds or 1
 
 
+#: what the games are called on the kit's pages (the start page's names)
+_GAME_NAMES = {"big_table": "Big Table", "gin_three": "Gin Rummy for three"}
+
+
+def game_name(variant: str) -> str:
+    """A variant's name as a learner knows it (its title's first part).
+
+    >>> [game_name(v) for v in ("three_thirteen", "three_thirteen_jokers", "big_table")]
+    ['Three Thirteen', 'Three Thirteen with jokers', 'Big Table']
+    """
+    return _GAME_NAMES.get(variant) or find_variant(variant).title.split(",")[0]
+
+
 def _variant_and_round(v: Any, round: int, css: str) -> tuple[w.Dropdown, w.IntSlider]:
-    """The variant chooser and the round slider of an explorer (CSS classes
-    ``rummy-<css>-variant`` and ``rummy-<css>-round``)."""
-    variant = w.Dropdown(options=list(variant_names()), value=v.name, description="Variant")
+    """The variant chooser (the games by name; the value is the variant's id) and
+    the round slider of an explorer (CSS classes ``rummy-<css>-variant`` and
+    ``rummy-<css>-round``)."""
+    variant = w.Dropdown(options=[(game_name(n), n) for n in variant_names()], value=v.name,
+                         description="Game")
     variant.add_class(f"rummy-{css}-variant")
     slider = w.IntSlider(value=round, min=1, max=max(_rounds(v.name), 1), description="Round")
     slider.add_class(f"rummy-{css}-round")

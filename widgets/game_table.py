@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -24,8 +25,9 @@ import rummy
 from rummy.action import Action
 from rummy.bots import Bot, make_bot
 from rummy.cards import Card
-from rummy.engine import DEFAULT_NAMES
+from rummy.engine import DEFAULT_NAMES, standings
 from rummy.errors import GameError
+from rummy.rulebook import is_rule, rule
 from rummy.variants import Variant, find_variant
 from widgets.cards import HandView
 from widgets.coach import Coach
@@ -37,12 +39,16 @@ from widgets.view import (
     button,
     cards_html,
     esc,
+    friendly_error,
     html_box,
     learner_error,
     move_words,
+    plain,
+    rule_codes,
     safe,
     second_person,
     shared,
+    spoken,
 )
 
 _R = TypeVar("_R")
@@ -54,8 +60,28 @@ _LOG_LINES = 40
 PAGE_WAIT_S = 15.0
 
 
+def _sentences(text: str) -> list[str]:
+    """``text`` cut into sentences (after ". ", "! ", "? ").
+
+    >>> _sentences("Your turn: discard a card. You drew 7h. ")
+    ['Your turn: discard a card.', 'You drew 7h.']
+    """
+    return [x.strip() for x in re.split(r"(?<=[.!?…])\s+", text) if x.strip()]
+
+
 def _bot_seed(seed: int | None, seat: int) -> int | None:
     return None if seed is None else seed * 1000 + 7 * seat + 1
+
+
+def ordinal(n: int) -> str:
+    """A place in words a child reads: 1st, 2nd, 3rd, 4th ... 11th, 12th.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def display_name(name: str) -> str:
@@ -146,8 +172,14 @@ class GameTable(View):
         self.seen_button.layout.display = "none"
         self.seen_button.on_click(lambda _b: self.page_ready())
         self.wild = html_box("rummy-wild")
-        self.status = html_box("rummy-status")  # the banner: "Your turn ..."; a live region
-        self.status.add_class("rummy-live")
+        self.status = html_box("rummy-status")  # the banner: "Your turn ..."
+        # the live region (read by screen readers, not shown): only what changed, once,
+        # as sentences; the banner itself is not re-read on every move
+        self.announce = html_box("rummy-announce")
+        self.announce.add_class("rummy-live")
+        self.announce.add_class("rummy-sr")
+        self._heard: tuple[int, int] = (-1, 0)  # (generation, log lines announced)
+        self._heard_status = ""
         # the log appends: one HTML box per batch of new lines, oldest first, so a
         # screen reader (role=log) hears only what was added
         self.log_view = w.VBox()
@@ -275,8 +307,8 @@ class GameTable(View):
         details.add_class("rummy-details")
         details.add_class("rummy-drawer")
         self.widget = w.VBox([
-            self._style, head, self.status, self.play_area, self.coach.widget, details,
-            self.seen_button,
+            self._style, head, self.status, self.announce, self.play_area, self.coach.widget,
+            details, self.seen_button,
         ])
 
     @property
@@ -313,7 +345,15 @@ class GameTable(View):
             # a shared table's engine names the learner's seat ("Ana has no complete
             # hand"): the learner reads "You have no complete hand"
             exc = learner_error(as_you(str(exc), self.learner_name))
-        super().show_error(exc)
+        text = exc if isinstance(exc, str) else friendly_error(exc)
+        # the rule's code is not for reading aloud: it is behind "Why?", with the rule
+        words, codes = rule_codes(text)
+        why = "".join(
+            f"<p>{esc(r.title)}: {esc(r.text)}. <small>(rule {esc(r.id)})</small></p>"
+            for r in (rule(c) for c in codes if is_rule(c)))
+        self.message.value = (f"<span class='rummy-error' role='alert'>{esc(plain(words))}</span>"
+                              + (f" <details class='rummy-why'><summary>Why?</summary>{why}"
+                                 "</details>" if why else ""))
         self._message_key = self._situation()
 
     def show_notice(self, text: str) -> None:
@@ -330,8 +370,9 @@ class GameTable(View):
 
     def _you(self, text: str) -> str:
         """An engine sentence as the learner reads it: the seat called "You"
-        in the second person ("You lay off", not "You lays off")."""
-        return second_person(text) if self.learner_name == "You" else text
+        in the second person ("You lay off", not "You lays off"), in plain words
+        (:func:`widgets.view.plain`: no rule codes, "left over" for deadwood)."""
+        return plain(second_person(text) if self.learner_name == "You" else text)
 
     def _card_selected(self, _card: Card | None) -> None:
         """A card was selected: an old "select a card first" no longer applies."""
@@ -573,18 +614,13 @@ class GameTable(View):
             self.log_view.children = kids
         self._log_shown = (self._generation, len(lines))
 
-    def _news(self, obs: Any) -> str:
-        """What the other players did since the learner's last move, in words
-        (HTML: cards as faces, named for screen readers), for the banner."""
-        lines = obs.log
-        self._said = min(self._said, len(lines))
+    def _news_sentences(self, lines: Sequence[str]) -> list[str]:
+        """The other players' moves among log ``lines``: one sentence per player
+        and turn ("Ben draws from the stock and discards Ks.")."""
         me = self.learner_name
-        news = [line for line in lines[self._said:]
+        news = [line for line in lines
                 if not line.startswith((f"{me} ", f"{me}'s ", "Caller:", "Piles start",
                                         "Role draw", "Round ", "Hand "))]
-        if not news:
-            return ""
-        # one sentence per player and turn: "Ben draws from the stock and discards K♠."
         said: list[list[str]] = []
         for line in news:
             who, _, rest = line.rstrip(".").partition(" ")
@@ -592,19 +628,57 @@ class GameTable(View):
                 said[-1].append(rest)
             else:
                 said.append([who, rest])
-        tail = [f"{who} {' and '.join(rest)}".strip() for who, *rest in said][-3:]
-        text = " ".join(line + "." for line in tail)
-        return f"<span class='rummy-news'>{cards_html(self._you(text))}</span> "
+        return [self._you(f"{who} {' and '.join(rest)}".strip()) + "."
+                for who, *rest in said]
+
+    def _news(self, obs: Any) -> str:
+        """What the other players did since the learner's last move, in words
+        (HTML: cards as faces, named for screen readers), for the banner."""
+        lines = obs.log
+        self._said = min(self._said, len(lines))
+        tail = self._news_sentences(lines[self._said:])[-3:]
+        if not tail:
+            return ""
+        return f"<span class='rummy-news'>{cards_html(' '.join(tail))}</span> "
+
+    def _announce(self, obs: Any, status: str) -> None:
+        """Say in the live region what changed since it last spoke, once: the
+        others' moves since then and the new sentences of the banner (a sentence
+        the banner keeps, "Ana went out: ...", is not said again)."""
+        lines = obs.log
+        gen, upto = self._heard
+        if gen != self._generation or upto > len(lines):  # a new game, an undo
+            upto = min(self._said, len(lines))
+            self._heard_status = ""
+        news = self._news_sentences(lines[upto:])[-4:]
+        self._heard = (self._generation, len(lines))
+        before = set(_sentences(self._heard_status))
+        fresh = [x for x in _sentences(status) if x not in before]
+        self._heard_status = status
+        text = spoken(" ".join(news + fresh))
+        if not text:
+            return
+        if text == self.announce.value:  # the same words again: still news, said again
+            text += "\u00a0"
+        self.announce.value = esc(text)
 
     def _render_scores(self, obs: Any) -> None:
         names = [display_name(n) for n in obs.players]
         roles = list(getattr(obs, "roles", ()) or ())  # Gin: box, captain, advisor (G-2)
-        parts = [f"<span class='rummy-score-item'>{esc(n)} <b>{pt}</b>"
-                 + (f" <span class='rummy-score-role'>({esc(roles[i])})</span>"
-                    if i < len(roles) and roles[i] else "") + "</span>"
-                 for i, (n, pt) in enumerate(zip(names, obs.scores))]
-        label = ("Points" if self.variant.family != "gin"
-                 else f"Score (first to {obs.target} wins)")
+        if self.variant.family == "gin":
+            parts = [f"<span class='rummy-score-item'>{esc(n)} <b>{pt}</b>"
+                     + (f" <span class='rummy-score-role'>({esc(roles[i])})</span>"
+                        if i < len(roles) and roles[i] else "") + "</span>"
+                     for i, (n, pt) in enumerate(zip(names, obs.scores))]
+            label = f"Score (first to {obs.target} wins)"
+        else:
+            # points are bad: the players ranked, the lowest total first (TT-9, BT-7)
+            ranks, _won = standings(list(obs.scores), low_wins=True, over=False)
+            order = sorted(range(len(names)), key=lambda i: (ranks[i], i))
+            parts = [f"<span class='rummy-score-item'><span class='rummy-score-place'>"
+                     f"{ordinal(ranks[i])}</span> {esc(names[i])} <b>{obs.scores[i]}</b></span>"
+                     for i in order]
+            label = "Points. Lowest score wins"
         value = f"<span class='rummy-score-label'>{label}:</span> " + " ".join(parts)
         if self.score_strip.value != value:
             self.score_strip.value = value
@@ -657,6 +731,7 @@ class GameTable(View):
         banner = ("" if folded else self._news(obs)) + cards_html(self.status_text)
         if self.status.value != banner:
             self.status.value = banner
+        self._announce(obs, self.status_text)
         self.seat_label.value = (f"<b>{esc(self.learner_name)}</b>"
                                  + (" <span class='rummy-turn-tag'>your turn</span>"
                                     if mine else ""))
@@ -697,17 +772,24 @@ class GameTable(View):
 
     # -- the learner's hand ------------------------------------------------------
     def _card_act(self, card: Card) -> None:
-        """A second click on the selected card: discard it."""
+        """The hand hands over its chosen card (the discard pile was tapped): discard it."""
         self.play_move(Action("discard", card))
 
     @safe
     def _discard_selected(self) -> None:
         card = self.hand.selected
         if card is None:
-            self.show_error("Select a card in your hand first, then press Discard "
-                            "(or click the card a second time).")
+            self.show_error("Tap a card in your hand to choose it first, then press Discard "
+                            "(or tap the discard pile).")
             return
         self.act(Action("discard", card))
+
+    def _throw(self) -> None:
+        """The discard pile was tapped while the learner has to discard: throw
+        the chosen card there (a tap on a card only chooses it)."""
+        if not self.hand.act():
+            self.show_error("Tap a card in your hand to choose it, then tap the discard pile "
+                            "to throw it there.")
 
     def ask_confirm(self, text: str, action: Action) -> None:
         """Show a confirmation for ``action`` (any older message is gone)."""

@@ -18,6 +18,12 @@ True
 True
 >>> "Fours are wild" in projector_html({**view, "wild_rank": 4})
 True
+>>> page = projector_html({"code": "K7QM", "variant": "three_thirteen", "status": "playing",
+...     "players": ["Ana", "Ben"], "scores": [0, 0], "hand_sizes": [3, 4], "round": 2,
+...     "rounds": 11, "current_player": 1, "phase": "discard",
+...     "log": ["Round 2 of 11: Ana deals.", "Ana discards Th.", "Ben draws from the stock."]})
+>>> "Round 2 of 11. Ben&#x27;s turn to discard" in page, "Last move: Ben draws from the stock." in page
+(True, True)
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import Any
 
 from rummy import render
 from rummy.cards import Card, rank_name
+from widgets.view import cards_as_faces, plain
 
 __all__ = ["projector_html", "PROJECTOR_CSS"]
 
@@ -52,6 +59,8 @@ PROJECTOR_CSS = """
 .rummy-projector-small { font-size: 1rem; color: #e8f5e9; }
 .rummy-projector-wild { font-size: 1.6rem; font-weight: 700; color: #fff; }
 .rummy-projector svg { vertical-align: middle; }
+.rummy-projector-turn { font-size: 2.4rem; font-weight: 800; text-align: center; }
+.rummy-projector-last { font-size: 1.8rem; text-align: center; color: #fff; }
 </style>
 """
 
@@ -115,13 +124,45 @@ def _middle(view: dict[str, Any]) -> str:
     if top is None and pile:
         top = pile[-1]
     if top is not None:
-        parts.append(f"<div>{_card(str(top))}<div class='rummy-projector-small'>discard pile"
+        parts.append(f"<div>{_card(str(top), 'large')}<div class='rummy-projector-small'>"
+                     "discard pile"
                      "</div></div>")
     wild = view.get("wild_rank")
     if isinstance(wild, int) and 1 <= wild <= 13:
         parts.append("<div class='rummy-projector-wild'>"
                      f"{html.escape(rank_name(wild, plural=True)).capitalize()} are wild</div>")
     return "<div class='rummy-projector-middle'>" + "".join(parts) + "</div>"
+
+
+_NOT_MOVES = ("Caller:", "Round ", "Hand ", "Piles start", "Role draw", "After round",
+              "After hand")
+_PHASE_WORDS = {"draw": "to draw", "discard": "to discard", "upcard": "to take the upcard or pass",
+                "lay off": "to lay off"}
+
+
+def _where(view: dict[str, Any]) -> str:
+    """Which round or hand, whose turn (in words) and the last move, for the room."""
+    players = [str(p) for p in view.get("players") or []]
+    parts = []
+    if view.get("round"):
+        parts.append(f"Round {view['round']}" + (f" of {view['rounds']}" if view.get("rounds")
+                                                 else ""))
+    elif view.get("hand_number"):
+        parts.append(f"Hand {view['hand_number']}")
+    cur = view.get("current_player")
+    if isinstance(cur, int) and 0 <= cur < len(players) and view.get("status") != "over":
+        doing = _PHASE_WORDS.get(str(view.get("phase", "")), "to play")
+        parts.append(f"{players[cur]}'s turn {doing}")
+    elif view.get("waiting"):
+        names = [players[i] for i in view["waiting"] if isinstance(i, int) and i < len(players)]
+        if names:
+            parts.append("Waiting for " + ", ".join(names))
+    moves = [str(line) for line in view.get("log") or [] if not str(line).startswith(_NOT_MOVES)]
+    last = (f"<div class='rummy-projector-last'>Last move: "
+            f"{html.escape(cards_as_faces(plain(moves[-1])))}</div>") if moves else ""
+    turn = ("<div class='rummy-projector-turn'>" + html.escape(". ".join(parts)) + "</div>"
+            if parts else "")
+    return turn + last
 
 
 def projector_html(view: dict[str, Any]) -> str:
@@ -133,8 +174,10 @@ def projector_html(view: dict[str, Any]) -> str:
     call = ""
     if view.get("variant") == "big_table" or view.get("pool_size") is not None:
         log = view.get("log") or []
-        if log:  # the caller's last call, for the room to read
-            call = f"<div class='rummy-projector-call' aria-live='polite'>{html.escape(str(log[-1]))}</div>"
+        if log:  # the caller's last call, for the room to read (the last move is said above)
+            calls = [str(line) for line in log if str(line).startswith("Caller:")]
+            said = calls[-1] if calls else str(log[-1])
+            call = f"<div class='rummy-projector-call' aria-live='polite'>{html.escape(said)}</div>"
     state = {"waiting": "Waiting for learners to join", "paused": "The hand is over",
              "over": "The game is over", "closed": "The table is closed"}.get(status, "")
     seats = "".join(_seat(i, view) for i in range(n))
@@ -144,6 +187,7 @@ def projector_html(view: dict[str, Any]) -> str:
             f"<span class='rummy-table-code'>{code}</span></div>"
             + (f"<div class='rummy-projector-call'>{html.escape(state)}</div>" if state else "")
             + "<section class='rummy-projector-felt' aria-label='The table'>"
-            f"<div class='rummy-projector-seats'>{seats}</div>"
+            + (_where(view) if n else "")
+            + f"<div class='rummy-projector-seats'>{seats}</div>"
             + (_middle(view) if n else "") + call
             + "</section></div>")

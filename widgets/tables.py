@@ -43,6 +43,7 @@ from widgets.view import (
     esc,
     face,
     html_box,
+    left_over,
     move_words,
     safe,
     shared,
@@ -135,8 +136,9 @@ class ThreeThirteenTable(GameTable):
     and ``three_thirteen_jokers`` (you against AI players seated left, top
     and right).
 
-    Click the stock or the discard pile to draw; click a card to select it
-    and click it again (or press Discard) to discard it; "Go out" asks for a
+    Tap the stock or the discard pile to draw; tap a card to choose it (tap
+    it again to let it go), then tap the discard pile (or press Discard) to
+    throw it; "Go out" asks for a
     confirmation.  At the end of each round a review shows every player's
     best arrangement next to what you kept.
     """
@@ -154,8 +156,7 @@ class ThreeThirteenTable(GameTable):
     def _build(self) -> None:
         self.stock = PileView("rummy-stock", "stock",
                               on_click=lambda: self.play_move(Action("draw stock")))
-        self.pile = PileView("rummy-discard-pile", "discard pile",
-                             on_click=lambda: self.play_move(Action("draw discard")))
+        self.pile = PileView("rummy-discard-pile", "discard pile", on_click=self._pile_clicked)
         self.go_out = button("Go out", "rummy-go-out", style="success",
                              tooltip="Lay down your melds and discard your last card")
         self.go_out.on_click(lambda _b: self._go_out_clicked())
@@ -212,13 +213,14 @@ class ThreeThirteenTable(GameTable):
             mine = seat == self.learner
             who = f"{disp} (what you kept)" if mine else disp
             out = _did(ended, name, ("goes out", "go out"))
-            parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if out else ''}'>"
-                         f"<b>{esc(who)}</b>{_tag('went out') if out else ''}: {pts} "
-                         f"point{'s' if pts != 1 else ''}")
             arr = scored.get(seat)
+            why = left_over(pts, len(arr.deadwood) if arr is not None else 0)
+            parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if out else ''}'>"
+                         f"<b>{esc(who)}</b>{_tag('went out') if out else ''}: {esc(why)}")
             if arr is not None and arr.cards:
                 parts.append("<br>" + render.arrangement_svg(arr, size="small", wild=rules,
-                                                             four_colour=four))
+                                                             four_colour=four, plain=True,
+                                                             caption=why))
             parts.append("</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
@@ -239,8 +241,10 @@ class ThreeThirteenTable(GameTable):
         self.stock.update(count=obs.stock_size, size=size,
                           enabled="draw stock" in legal and not self._paused,
                           caption=f"stock ({obs.stock_size})")
+        throw = any(a.verb == "discard" for a in obs.legal_actions)
         self.pile.update(top=obs.discard_top, count=obs.pile_size, size=size,
-                         four_colour=four, enabled="draw discard" in legal and not self._paused,
+                         four_colour=four,
+                         enabled=("draw discard" in legal or throw) and not self._paused,
                          caption=f"discard pile ({obs.pile_size})")
         mine = bool(obs.legal_actions) and not self._paused
         self.hand.update(obs.hand, rules=obs.rules, enabled=True, highlight=obs.drawn)
@@ -282,6 +286,14 @@ class ThreeThirteenTable(GameTable):
         if obs.went_out is not None and not obs.is_over:
             text += f" {names[obs.went_out]} went out: everyone else has one last turn."
         self.status_text = text
+
+    @safe
+    def _pile_clicked(self) -> None:
+        """Draw from the discard pile, or, once you have drawn, throw the chosen card on it."""
+        if self._legal("discard") and not self._legal("draw discard"):
+            self._throw()
+        else:
+            self.act(Action("draw discard"))
 
     @safe
     def _go_out_clicked(self) -> None:
@@ -377,8 +389,7 @@ class BigTableTable(GameTable):
                              on_click=lambda: self.play_move(Action("draw pool")))
         self.neighbour_pile = PileView("rummy-neighbour-pile", "right neighbour's pile",
                                        on_click=self._take_neighbour)
-        self.own_pile = PileView("rummy-own-pile", "your pile",
-                                 on_click=lambda: self.play_move(Action("draw own pile")))
+        self.own_pile = PileView("rummy-own-pile", "your pile", on_click=self._own_pile_clicked)
         self.match = button("Match!", "rummy-match", style="danger",
                             tooltip="Call match: your whole hand is melded")
         self.play_on = button("Play on", "rummy-play-on",
@@ -417,17 +428,27 @@ class BigTableTable(GameTable):
         for seat, arr, pts in obs.last_hand:
             who = f"{names[seat]} (what you kept)" if seat == self.learner else names[seat]
             matched = _did(ended, obs.players[seat], ("calls match", "call match"))
+            why = left_over(pts, len(arr.deadwood))
             parts.append(f"<div class='rummy-review-seat{' rummy-went-out' if matched else ''}'>"
-                         f"<b>{esc(who)}</b>{_tag('matched') if matched else ''}: {pts} "
-                         f"point{'s' if pts != 1 else ''}<br>"
+                         f"<b>{esc(who)}</b>{_tag('matched') if matched else ''}: {esc(why)}<br>"
                          + render.arrangement_svg(arr, size="small", wild=rules,
-                                                  four_colour=four) + "</div>")
+                                                  four_colour=four, plain=True, caption=why)
+                         + "</div>")
         self.review.value = "".join(parts)
         self.review_box.layout.display = ""
         self.next_round.layout.display = "none" if obs.is_over else ""
 
     def _covered(self, action: Action) -> bool:
         return action.verb in ("draw pool", "draw pile", "discard", "call match", "play on")
+
+    @safe
+    def _own_pile_clicked(self) -> None:
+        """Your discard goes onto your own pile: a tap there throws the chosen
+        card; at the draw the engine says why you can't take from it (BT-3)."""
+        if self._legal("discard"):
+            self._throw()
+        else:
+            self.act(Action("draw own pile"))
 
     @safe
     def _take_neighbour(self) -> None:
@@ -684,14 +705,16 @@ class GinTable(GameTable):
             if who is None:
                 continue
             label = names[who] + (" (what you kept)" if who == self.learner else "")
-            role = "knocker" if who == res.knocker else "defender"
             arr = Arrangement(tuple(melds), tuple(dead), pts)
             went = (_tag("went gin" if "gin" in str(res.kind).lower() else "knocked")
                     if who == res.knocker else "")
             css = " rummy-went-out" if went else ""
-            parts.append(f"<div class='rummy-review-seat{css}'><b>{esc(label)}</b>{went}, {role}: "
-                         f"{pts} point{'s' if pts != 1 else ''} of deadwood<br>"
-                         + render.arrangement_svg(arr, size="small", four_colour=four)
+            left = f"{pts} point{'s' if pts != 1 else ''} in {len(dead)} card" \
+                   f"{'s' if len(dead) != 1 else ''} left over"
+            parts.append(f"<div class='rummy-review-seat{css}'><b>{esc(label)}</b>{went}: "
+                         f"{esc(left)}<br>"
+                         + render.arrangement_svg(arr, size="small", four_colour=four,
+                                                  plain=True, caption=left)
                          + "</div>")
         if res.layoffs:
             laid = ", ".join(f"{face(c)} onto {' '.join(face(m) for m in meld)}"
@@ -723,6 +746,8 @@ class GinTable(GameTable):
         obs = self._obs or self.observation()
         if obs.phase == "upcard":
             self.act(Action("take upcard"))
+        elif self._legal("discard") and not self._legal("draw discard"):
+            self._throw()
         else:
             self.act(Action("draw discard"))
 
@@ -833,7 +858,8 @@ class GinTable(GameTable):
                           caption=f"stock ({obs.stock_size})")
         self.pile.update(top=obs.upcard, count=len(obs.discard_pile), size=size,
                          four_colour=four,
-                         enabled=live and bool(verbs & {"draw discard", "take upcard"}),
+                         enabled=live and bool(verbs & {"draw discard", "take upcard",
+                                                        "discard"}),
                          caption="upcard" if obs.phase == "upcard" else "discard pile")
         self.take_upcard.disabled = not (live and "take upcard" in verbs)
         self.decline_upcard.disabled = not (live and "pass" in verbs)

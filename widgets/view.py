@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
-__all__ = ["View", "STYLE", "esc", "safe", "button", "html_box", "friendly_error",
+__all__ = ["View", "STYLE", "left_over", "esc", "safe", "button", "html_box", "friendly_error",
            "learner_error", "move_words", "to_learner", "second_person", "face",
-           "cards_as_faces", "cards_html"]
+           "cards_as_faces", "cards_html", "spoken", "plain", "rule_codes"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,8 +41,15 @@ STYLE = """
 .rummy-root { max-width: 100%; box-sizing: border-box; }
 .rummy-root .widget-hbox, .rummy-root .widget-box { max-width: 100%; }
 .rummy-cardbox { position: relative; margin: 0 2px 4px 0; overflow: visible !important; }
+/* the chosen card stands up out of the hand; it moves only for those who want motion */
+.rummy-hand .rummy-cardbox.rummy-lifted { transform: translateY(-12px); }
+@media (prefers-reduced-motion: no-preference) {
+  .rummy-hand .rummy-cardbox { transition: transform 120ms ease-out; } }
 .rummy-sr { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+/* a widget read but not shown (the live region): its text box as small as it is */
+.rummy-sr .widget-html-content { width: 1px !important; max-width: 1px; overflow: hidden;
+  white-space: normal; }
 .rummy-cardbox .rummy-card, .rummy-cardbox .rummy-pile-button {
   background: transparent !important; border: none !important; box-shadow: none !important;
   color: transparent !important; padding: 0 !important; margin: 0 !important;
@@ -216,6 +223,20 @@ _CARD_TOKEN = re.compile(
     r"(?![A-Za-z0-9♠♥♦♣])")
 
 
+_SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve", "thirteen")
+
+
+def left_over(points: int, cards: int) -> str:
+    """What a round's points are for, as a child reads it.
+
+    >>> left_over(7, 3), left_over(0, 0), left_over(10, 1)
+    ('+7: three cards left over', '+0: no cards left over', '+10: one card left over')
+    """
+    many = _SMALL[cards] if 0 <= cards < len(_SMALL) else str(cards)
+    return f"+{points}: {many} card{'s' if cards != 1 else ''} left over"
+
+
 def face(card: Any) -> str:
     """A card as the learner reads it on the table: rank and suit symbol,
     the ten written 10 as on the card's face.
@@ -280,6 +301,102 @@ hearts</span>.'
         at = m.end()
     out.append(esc(text[at:]))
     return "".join(out)
+
+
+_MELD = re.compile(r"\[([^\[\]]*)\]")
+
+
+def spoken(text: str) -> str:
+    """A sentence as a screen reader should say it (plain text): each card in
+    words, a meld as a list of cards, without the brackets and dashes the log
+    writes around it.
+
+    >>> spoken("Ana goes out: [8c 8h 3d], discarding Th.")
+    'Ana goes out: the eight of clubs, the eight of hearts and the three of diamonds, \
+discarding the ten of hearts.'
+    >>> spoken("Ben scores 12: unmelded: 4c 7c Ks.")
+    'Ben scores 12: unmelded: the four of clubs, the seven of clubs and the king of spades.'
+    >>> spoken("Ben lays off 9♥ onto [6♥-7♥-8♥].")
+    'Ben lays off the nine of hearts onto the six of hearts, the seven of hearts and the \
+eight of hearts.'
+    """
+    def named(m: re.Match[str]) -> str:
+        card = _token_card(m)
+        return m.group(0) if card is None else f"the {card.name}"
+
+    def listed(names: list[str]) -> str:
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def meld(m: re.Match[str]) -> str:
+        return listed([_CARD_TOKEN.sub(named, part)
+                       for part in re.split(r"[\s,\-–]+", m.group(1)) if part])
+
+    text = _MELD.sub(meld, text)
+    # cards written one after another ("unmelded: 4c 7c 4s") are read as a list
+    out: list[str] = []
+    run: list[str] = []
+    at = 0
+    for m in _CARD_TOKEN.finditer(text):
+        if _token_card(m) is None:
+            continue
+        gap = text[at:m.start()]
+        if run and re.fullmatch(r"[ \-–]+", gap):
+            run.append(named(m))
+        else:
+            if run:
+                out.append(listed(run))
+            out.append(gap)
+            run = [named(m)]
+        at = m.end()
+    if run:
+        out.append(listed(run))
+    out.append(text[at:])
+    return "".join(out)
+
+
+_RULE_CODES = re.compile(r"\s*\((?:rules?\s+)?[A-Z]{1,2}-\d+[a-z]?(?:(?:,\s*|\s+and\s+)"
+                         r"[A-Z]{1,2}-\d+[a-z]?)*\)")
+#: the engine's terms, as a learner at a game table reads them
+_PLAIN = [
+    (re.compile(r"\bpoints of deadwood\b"), "points left over"),
+    (re.compile(r"\bno deadwood\b"), "no cards left over"),
+    (re.compile(r"\bmore deadwood\b"), "more points left over"),
+    (re.compile(r"\bdeadwood\b"), "left over"),
+    (re.compile(r"\bunmelded\b"), "left over"),
+    (re.compile(r"\bthe shoe\b"), "the cards in play"),
+    (re.compile(r"\bthe knocker's\b"), "the knocking player's"),
+    (re.compile(r"\bthe knocker\b"), "the player who knocked"),
+    (re.compile(r"\bthe defender\b"), "the other player"),
+]
+
+
+def rule_codes(text: str) -> tuple[str, list[str]]:
+    """``text`` without its rule codes in brackets, and those codes (for a "Why?").
+
+    >>> rule_codes("You must draw first (TT-5). You can: draw.")
+    ('You must draw first. You can: draw.', ['TT-5'])
+    >>> rule_codes("a knock keeps at most 10 (G-6, G-7)")
+    ('a knock keeps at most 10', ['G-6', 'G-7'])
+    """
+    codes: list[str] = []
+    for m in _RULE_CODES.finditer(text):
+        codes += [c for c in re.findall(r"[A-Z]{1,2}-\d+[a-z]?", m.group(0)) if c not in codes]
+    return _RULE_CODES.sub("", text), codes
+
+
+def plain(text: str) -> str:
+    """An engine sentence in plain words for a game table: no rule codes, and
+    "left over" for deadwood and unmelded cards.
+
+    >>> plain("Ben knocks, discarding 9c: [4h 5h 6h]; deadwood 2c = 2 (G-6).")
+    'Ben knocks, discarding 9c: [4h 5h 6h]; left over 2c = 2.'
+    >>> plain("Ana scores 15: no melds; unmelded: 4c 7c 4s.")
+    'Ana scores 15: no melds; left over: 4c 7c 4s.'
+    """
+    text = rule_codes(text)[0]
+    for pattern, repl in _PLAIN:
+        text = pattern.sub(repl, text)
+    return text
 
 
 def friendly_error(exc: BaseException) -> str:

@@ -56,6 +56,25 @@ function notice(text) {
   el.textContent = text;
 }
 
+/**
+ * While the connection is down the table takes no taps (they would land later, on a
+ * table that may have moved on): the cells are inert and marked busy; once the
+ * kernel is gone for good they stay so, greyed (rummy.css.j2), so that the table no
+ * longer looks alive.  The notice above them (outside the inert part) says why.
+ */
+function freeze(state) {
+  const cells = document.getElementById("rendered_cells");
+  const body = document.body;
+  const off = state !== "connected";
+  if (cells) {
+    cells.inert = off;
+    if (off) cells.setAttribute("aria-busy", "true");
+    else cells.removeAttribute("aria-busy");
+  }
+  body.classList.toggle("rummy-reconnecting", state === "reconnecting");
+  body.classList.toggle("rummy-ended", state === "lost");
+}
+
 function leaveWith(kernel, baseUrl) {
   window.addEventListener("beforeunload", () => {
     // as Voilà's page does: the kernel is shut down with the page (the kit's
@@ -77,8 +96,9 @@ async function start() {
   let loaded = null;
   if (config.kernelId) {
     kernel = new Kernel(baseUrl, config.kernelId, (state) => {
+      freeze(state === "connected" || state === "reconnecting" ? state : "lost");
       if (state === "connected") notice("");
-      else if (state === "reconnecting") notice("Lost touch with the server; trying again…");
+      else if (state === "reconnecting") notice("Reconnecting… The table waits until it is back.");
       else notice("This page lost its connection to the server, and its work there has ended. " +
                   "Reload the page to start again.");
     });

@@ -1,9 +1,11 @@
 // A notebook output drawn into the page as JupyterLab draws it (the same classes,
 // so the kit's style and page script find it): a widget, HTML (its scripts run:
-// the notebooks are the kit's own, trusted as Voilà trusts them), SVG and bitmap
+// the notebooks are the kit's own, trusted as Voilà trusts them), Markdown (marked),
+// SVG and bitmap
 // pictures, text.  And the Output widget, which holds such outputs.
 
 import {DOMWidgetModel, DOMWidgetView} from "@jupyter-widgets/base";
+import {marked} from "marked";
 
 export const WIDGET_MIME = "application/vnd.jupyter.widget-view+json";
 
@@ -76,6 +78,11 @@ export function renderOutput(output, container, showWidget) {
     node.dataset.mimeType = mime;
     node.innerHTML = value;
     runScripts(node);
+  } else if (mime === "text/markdown") {
+    // Markdown drawn as JupyterLab draws it (IPython.display.Markdown: **bold**, links)
+    node.classList.add("jp-RenderedHTMLCommon", "jp-RenderedMarkdown", "jp-MarkdownOutput");
+    node.dataset.mimeType = mime;
+    node.innerHTML = marked.parse(String(value));
   } else if (mime === "image/svg+xml") {
     node.classList.add("jp-RenderedSVG");
     node.dataset.mimeType = mime;
@@ -99,8 +106,7 @@ export function renderOutput(output, container, showWidget) {
   } else if (mime === "application/json") {
     node.appendChild(textNode(JSON.stringify(value, null, 2), mime));
   } else {
-    // text/markdown as its text (the kit's notebooks show none: their Markdown is
-    // in Markdown cells, which Voilà turns into HTML), and text/plain
+    // text/plain
     node.appendChild(textNode(value, mime));
   }
   return Promise.resolve();

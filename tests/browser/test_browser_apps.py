@@ -30,7 +30,7 @@ from tests.browser.pages import (
     open_app,
     wait_hand,
 )
-from widgets.view import cards_as_faces
+from widgets.view import cards_as_faces, plain
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +117,7 @@ def test_three_thirteen_full_round_by_clicking(page, voila):
     review.wait_for(state="visible")
     assert "Round 1 is over" in review.inner_text()
     mine = replica.state.round_scores[0][replica.learner]
-    assert re.search(rf"You \(what you kept\)\s*:\s*{mine} point", review.inner_text())
+    assert re.search(rf"You \(what you kept\)\s*:\s*\+{mine}: ", review.inner_text())
     assert checked > 0, "the leak check never had a hidden card to look for"
     watch.click("button.rummy-next-round")
     page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
@@ -228,7 +228,7 @@ def test_gin_three_knock(page, voila):
     shown = page.locator(".rummy-log").evaluate(
         "el => { const c = el.cloneNode(true); "
         "c.querySelectorAll('.rummy-sr').forEach(x => x.remove()); return c.textContent; }")
-    assert cards_as_faces(last) in shown  # cards as the learner reads them
+    assert cards_as_faces(plain(last)) in shown  # cards and words as the learner reads them
     assert checked > 0
 
 

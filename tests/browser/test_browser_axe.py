@@ -167,9 +167,10 @@ def test_cards_and_piles_have_real_names_and_the_selection_is_pressed(page, voil
     page.wait_for_selector(f"{HAND}[aria-pressed='true']")
     assert page.locator(f"{HAND}[aria-pressed='true']").count() == 1
     assert page.locator(f"{HAND}.rummy-card-selected[aria-pressed='true']").count() == 1
-    live = page.locator(".rummy-status")
+    live = page.locator(".rummy-announce")
     assert live.get_attribute("aria-live") == "polite" and live.get_attribute("role") == "status"
-    assert "Your turn" in live.inner_text()
+    assert "Your turn" in live.text_content()
+    assert page.locator(".rummy-status").get_attribute("aria-live") is None  # not re-read
     log = page.locator(".rummy-log")
     assert log.get_attribute("tabindex") == "0"
 
@@ -185,7 +186,8 @@ def test_keyboard_play_keeps_focus_on_the_table(page, voila) -> None:
     page.locator(f"{HAND} >> nth=0").focus()
     watch.press("Enter")  # select
     page.wait_for_selector(f"{HAND}[aria-pressed='true']")
-    watch.press("Enter")  # discard it; the bot plays; the learner draws next
+    page.locator("button.rummy-discard-pile").focus()
+    watch.press("Enter")  # throw it on the pile; the bot plays; the learner draws next
     page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 3")
     page.wait_for_timeout(300)
     where = focused(page)

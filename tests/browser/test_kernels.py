@@ -124,3 +124,49 @@ def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -
         assert not [v for v in found if v["impact"] in ("serious", "critical")], found
     finally:
         context.close()
+
+
+#: every WebSocket the page opens, kept; while window.rummyBlockSockets is set, a new
+#: one fails at once (the server can't be reached)
+SOCKETS_JS = """
+(() => {
+  const Real = window.WebSocket;
+  window.rummySockets = [];
+  window.WebSocket = function (url, protocols) {
+    const ws = new Real(window.rummyBlockSockets ? "ws://127.0.0.1:9/" : url, protocols);
+    window.rummySockets.push(ws);
+    return ws;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();
+"""
+
+
+def test_a_dropped_connection_says_reconnecting_and_takes_no_taps(browser: Any,
+                                                                   voila: harness.Server) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(SOCKETS_JS)
+    page = harness.patient(context.new_page())
+    hand = ".rummy-hand button.rummy-card"
+    try:
+        page.goto(harness.app_url(voila.base, "three_thirteen", speed=0, players=2, seed=11))
+        page.wait_for_selector(".rummy-status.rummy-your-turn", timeout=90_000)
+        page.wait_for_timeout(500)
+        page.evaluate("() => { window.rummyBlockSockets = true; "
+                      "window.rummySockets.forEach(s => s.close()); }")
+        notice = page.locator("#rummy-kernel-notice")
+        notice.wait_for(state="visible", timeout=30_000)
+        assert "Reconnecting" in notice.inner_text()
+        assert page.evaluate("() => document.getElementById('rendered_cells').inert")
+        page.locator("button.rummy-stock").click(force=True)  # a tap while it is down
+        page.wait_for_timeout(1_500)
+        page.evaluate("() => { window.rummyBlockSockets = false; }")
+        page.wait_for_selector("#rummy-kernel-notice", state="detached", timeout=60_000)
+        assert not page.evaluate("() => document.getElementById('rendered_cells').inert")
+        page.wait_for_timeout(1_000)
+        assert page.locator(hand).count() == 3, "the tap made while offline landed later"
+        page.locator("button.rummy-stock").click()
+        page.wait_for_function(f"() => document.querySelectorAll('{hand}').length === 4")
+    finally:
+        context.close()

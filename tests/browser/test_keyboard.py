@@ -5,8 +5,9 @@ way to a control, as it is for someone who cannot use a mouse.  Each game is
 replayed beside the page (``Replica``, the same table, seed and bots), a
 greedy bot picks the learner's moves from the replica's observation, and
 after every move the page must show the hand the replica holds.  A discard
-is made the way the table offers it: Enter on a card selects it, Enter again
-discards it.
+is made the way the table offers it: Enter on a card chooses it, then Shift+Tab
+back to the discard pile (your own pile at the Big Table) and Enter throws it
+there (Enter on the chosen card again would only let it go).
 """
 
 from __future__ import annotations
@@ -28,19 +29,22 @@ BUTTONS = {"draw stock": "button.rummy-stock", "draw discard": "button.rummy-dis
            "take upcard": "button.rummy-take-upcard", "pass": "button.rummy-decline-upcard",
            "draw pool": "button.rummy-pool"}
 
+#: where a discard is thrown
+PILE = "button.rummy-discard-pile, button.rummy-own-pile"
+
 
 def focused_matches(page: Any, selector: str) -> bool:
     return bool(page.evaluate(
         "(sel) => !!document.activeElement && document.activeElement.matches(sel)", selector))
 
 
-def tab_to(page: Any, selector: str, limit: int = 120) -> None:
-    """Press Tab until the focused control matches ``selector``."""
+def tab_to(page: Any, selector: str, limit: int = 120, key: str = "Tab") -> None:
+    """Press Tab (or ``key``: Shift+Tab) until the focused control matches ``selector``."""
     seen: list[str] = []
     for _ in range(limit):
         if focused_matches(page, selector):
             return
-        page.keyboard.press("Tab")
+        page.keyboard.press(key)
         seen.append(str(page.evaluate(
             "() => { const e = document.activeElement; return e ? e.tagName + ' '"
             " + (e.getAttribute('aria-label') || e.getAttribute('title') || '') : ''; }")))
@@ -64,7 +68,8 @@ def key_action(watch: Watch, action: Action) -> None:
         watch.press("Enter")  # select
         page.wait_for_selector(f"{card_selector(action.card)}[aria-pressed='true']")
         assert focused_matches(page, card_selector(action.card)), "focus left the card"
-        watch.press("Enter")  # the selected card again: discard it
+        tab_to(page, PILE, key="Shift+Tab")
+        watch.press("Enter")  # throw it on the pile
     else:
         raise AssertionError(f"the test has no keys for {action}")
 

@@ -103,12 +103,56 @@ def test_the_review_is_drawn_on_the_table_and_marks_who_went_out(browser: Any,
                              ".closest('.rummy-felt')"), "the review is not on the felt"
         tags = page.locator(".rummy-review .rummy-out-tag").all_inner_texts()
         assert tags == ["went out"], tags
-        assert page.locator("button.rummy-undo").is_disabled()
+        assert not page.locator("button.rummy-undo").is_disabled()  # the last discard
         assert page.locator(".rummy-score-strip").is_visible()
         assert page.locator(".rummy-hand").is_hidden()  # the next deal waits
         watch.click("button.rummy-next-round")
         page.wait_for_selector(HAND, state="visible")
         assert not page.locator("button.rummy-undo").is_disabled()
+    finally:
+        context.close()
+
+
+# -- taps ---------------------------------------------------------------------------------
+
+
+def _hand_size(page: Any) -> int:
+    return int(page.evaluate(f"() => document.querySelectorAll('{HAND}').length"))
+
+
+def test_a_second_tap_lets_the_card_go_and_the_discard_pile_throws_it(
+        browser: Any, voila: harness.Server) -> None:
+    """On a phone: a tap chooses a card (lifted, pressed), a second tap lets it go
+    and throws nothing; with a card chosen, a tap on the discard pile throws it;
+    Undo takes that discard back."""
+    context, page, watch = _open(browser, voila, "three_thirteen", PHONE, speed=0, players=2,
+                                 seed=11)
+    try:
+        page.wait_for_selector(".rummy-status.rummy-your-turn")
+        watch.settle()
+        page.locator("button.rummy-stock").tap()
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
+        watch.settle()
+        card = page.locator(f"{HAND} >> nth=1")
+        name = card.get_attribute("title") or ""
+        before = card.bounding_box()
+        card.tap()
+        page.wait_for_selector(f"{HAND}[aria-pressed='true']")
+        watch.settle()
+        lifted = page.locator(f"{HAND}[aria-pressed='true']").bounding_box()
+        assert before and lifted and lifted["y"] <= before["y"] - 8, (before, lifted)
+        page.locator(f"{HAND}[aria-pressed='true']").tap()  # a second tap: let go
+        watch.settle()
+        page.wait_for_function(f"() => !document.querySelector(\"{HAND}[aria-pressed='true']\")")
+        assert _hand_size(page) == 4, "a second tap threw the card away"
+        page.locator(f"{HAND}[title='{name}']").tap()
+        page.wait_for_selector(f"{HAND}[aria-pressed='true']")
+        watch.settle()
+        page.locator("button.rummy-discard-pile").tap()
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 3")
+        watch.settle()
+        page.locator("button.rummy-undo").tap()
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
     finally:
         context.close()
 
@@ -151,6 +195,55 @@ def test_the_live_region_says_the_opponents_move_in_words(browser: Any,
         # the log keeps every line, oldest first, and grows at its end
         log = page.locator(".rummy-log").inner_text()
         assert log.index("You draw") < log.rindex("Ana ")
+    finally:
+        context.close()
+
+
+#: counts what the page's live regions say: each change of a region's text that
+#: leaves words in it is one announcement
+COUNT_JS = """() => {
+  window.rummySaid = [];
+  const live = () => [...document.querySelectorAll('[aria-live=polite], [aria-live=assertive]')]
+    .filter(e => e.getAttribute('aria-live') !== 'off');
+  const seen = new Map();
+  const look = () => live().forEach(e => {
+    const t = e.textContent.trim();
+    if (t && seen.get(e) !== e.textContent) window.rummySaid.push(t);
+    seen.set(e, e.textContent);
+  });
+  live().forEach(e => seen.set(e, e.textContent));
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true,
+                                                     characterData: true});
+}"""
+
+
+def test_the_live_region_says_each_move_once(browser: Any, voila: harness.Server) -> None:
+    """A draw is one announcement; a discard answered by the bot is one more; the
+    melds and cards are read as words, never with brackets or dashes."""
+    context, page, watch = _open(browser, voila, "three_thirteen", DESKTOP, speed=0, players=2,
+                                 seed=11)
+    try:
+        page.wait_for_selector(".rummy-status.rummy-your-turn")
+        watch.settle()
+        page.evaluate(COUNT_JS)
+        watch.click("button.rummy-stock")
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 4")
+        watch.settle()
+        page.wait_for_timeout(300)
+        said = page.evaluate("() => window.rummySaid")
+        assert len(said) == 1, said
+        assert said[0].startswith("Your turn: discard a card"), said
+        watch.click(f"{HAND} >> nth=0")
+        watch.click("button.rummy-discard-pile")
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 3")
+        page.wait_for_selector(".rummy-status.rummy-your-turn")
+        watch.settle()
+        page.wait_for_timeout(300)
+        said = page.evaluate("() => window.rummySaid")
+        assert len(said) == 2, said
+        assert said[1].startswith("Ana ") and "Your turn: draw" in said[1], said
+        for text in said:
+            assert not re.search(r"[\[\]]|\b[2-9TJQKA][cdhs]\b", text), text
     finally:
         context.close()
 
@@ -227,8 +320,8 @@ def test_focus_comes_back_to_the_stock_when_your_turn_comes(browser: Any,
         page.locator(f"{HAND} >> nth=0").focus()
         watch.press("Enter")  # select
         page.wait_for_selector(f"{HAND}[aria-pressed='true']")
-        page.locator(f"{HAND}[aria-pressed='true']").focus()
-        watch.press("Enter")  # discard; the bot plays; your turn again
+        page.locator("button.rummy-discard-pile").focus()
+        watch.press("Enter")  # throw it on the discard pile; the bot plays; your turn again
         page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === 3")
         page.wait_for_function("() => document.activeElement && "
                                "document.activeElement.classList.contains('rummy-stock')",
