@@ -1,0 +1,115 @@
+"""One lesson source, two faces: the notebook (JupyterLab, code shown) and the
+page (Voilà's "rummy" template: prose, pictures, widgets).  What is written
+for one face only is tagged so, and every exercise has an answer box the page
+can show.  The page itself is opened in tests/browser/test_browser_lessons.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import build_lessons  # noqa: E402
+
+SOURCES = sorted((ROOT / "scripts" / "lessons").glob("*.txt"))
+STEMS = [s.stem for s in SOURCES]
+TEMPLATE = ROOT / "share" / "jupyter" / "voila" / "templates" / "rummy" / "index.html.j2"
+#: instructions for a notebook's reader: to run or edit cells
+LAB_WORDS = re.compile(r"Shift\+Enter|Kernel →|Restart Kernel|Replace `None`|run the cell|Run a cell"
+                       r"|run it again|Change anything", re.IGNORECASE)
+
+
+def cells(stem: str) -> list:
+    return list(build_lessons.parse((ROOT / "scripts" / "lessons" / f"{stem}.txt").read_text()).cells)
+
+
+def tags(cell: dict) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_notebook_instructions_are_for_the_notebook_face_only(stem: str) -> None:
+    for cell in cells(stem):
+        if cell.cell_type == "markdown" and "lab-only" not in tags(cell):
+            assert not LAB_WORDS.search(cell.source), (stem, cell.source[:200])
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_exercise_has_an_answer_box_and_its_code_cell_is_the_notebooks(stem: str) -> None:
+    exercises = json.loads((ROOT / "notebooks" / "quizzes" / f"{stem}.json").read_text())["exercises"]
+    all_cells = cells(stem)
+    boxes = [c.source for c in all_cells if tags(c) == ["exercise"]]
+    assert boxes == [f"exercise({n})" for n in range(1, len(exercises) + 1)], stem
+    for cell in all_cells:
+        if cell.cell_type == "code" and build_lessons.EXERCISE_CALL.search(cell.source):
+            assert "lab-only" in tags(cell), cell.source
+    for number, entry in enumerate(exercises, 1):
+        assert entry["question"], (stem, number)
+        assert entry.get("rule"), (stem, number, "an exercise's answers are kept under its rule")
+
+
+def test_the_page_template_leaves_out_the_notebooks_own_cells_and_bare_output() -> None:
+    text = TEMPLATE.read_text()
+    for needed in ("'lab-only' in tags", "'teacher-only' in tags", "'worked-answer' in tags",
+                   "block stream_stdout", "block data_priority"):
+        assert needed in text, needed
+
+
+def test_page_only_prose_folds_away_in_the_notebook() -> None:
+    nb = build_lessons.parse("%% md page\nType in the box.\n%% md lab\nPress Shift+Enter.\n")
+    page, lab = nb.cells
+    assert tags(page) == ["page-only"] and page.metadata["jupyter"]["source_hidden"]
+    assert tags(lab) == ["lab-only"]
+    assert nb.metadata["rummy"]["lesson"]
+
+
+def test_an_exercise_box_is_judged_by_the_checker_and_recorded() -> None:
+    from widgets.quiz import quiz_book
+
+    exercise = quiz_book(str(ROOT / "notebooks" / "quizzes" / "00_start_here.json"), part="exercises")
+    box = exercise(1)
+    assert box.rule == "M-2"
+    assert not box.answer("20") and "jack costs 10" in box.feedback
+    assert box.answer("nineteen")
+    with pytest.raises(IndexError, match="exercises 1 to"):
+        exercise(99)
+
+
+#: what RULES.md marks **[differs]** (or says of a text's origin), by the lesson that must tell it
+OTHER_TABLES = {
+    "01_three_thirteen": ["The Spruce", "`002`"],
+    "02_tre_tretton": ["gamerules.com", "*Plump*", "Oh Hell", "three 3s", "M-4a"],
+    "03_three_thirteen_jokers": ["tournament-rook.com", "`003`"],
+    "04_big_table": ["Stan Stone", "pagat.com", "house game"],
+    "05_gin_three": ["25", "a tie counts as an undercut", "Big gin", "100", "shutout", "box"],
+}
+
+
+@pytest.mark.parametrize("stem", sorted(OTHER_TABLES))
+def test_each_variant_lesson_says_what_differs_at_other_tables(stem: str) -> None:
+    text = (ROOT / "scripts" / "lessons" / f"{stem}.txt").read_text()
+    assert "## At other tables" in text, stem
+    note = " ".join(text.split("## At other tables", 1)[1].split("\n%% ", 1)[0].split())
+    for words in OTHER_TABLES[stem]:
+        assert words in note, (stem, words)
+    assert "RULES.md" in note or "source text" in note, stem
+
+
+def test_the_lesson_slips_are_fixed() -> None:
+    from rummy.rulebook import rules_in
+
+    def quiz(stem: str, number: int) -> dict:
+        text = (ROOT / "scripts" / "lessons" / f"{stem}.txt").read_text()
+        return build_lessons.questions_of(text)["quizzes"][number - 1]
+
+    assert rules_in(quiz("00_start_here", 1)["why"]) == ["M-1", "M-2"]  # set and run are melds
+    assert "TT-11" in rules_in(quiz("02_tre_tretton", 4)["hint"])       # the number of packs
+    assert "TJ-1" not in quiz("03_three_thirteen_jokers", 8)["hint"]     # seats, not the bots
+    jokers = (ROOT / "scripts" / "lessons" / "03_three_thirteen_jokers.txt").read_text()
+    assert "always worth keeping" not in jokers and "costs 20 points (TJ-5)" in jokers
