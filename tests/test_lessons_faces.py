@@ -113,3 +113,21 @@ def test_the_lesson_slips_are_fixed() -> None:
     assert "TJ-1" not in quiz("03_three_thirteen_jokers", 8)["hint"]     # seats, not the bots
     jokers = (ROOT / "scripts" / "lessons" / "03_three_thirteen_jokers.txt").read_text()
     assert "always worth keeping" not in jokers and "costs 20 points (TJ-5)" in jokers
+
+
+def test_teaching_notes_plan_a_45_minute_first_class_with_the_lessons_own_times() -> None:
+    text = (ROOT / "notebooks" / "TEACHING.md").read_text(encoding="utf-8")
+    # one set of times: each lesson's row says the "Time: about N minutes" of its first cell
+    for source in SOURCES:
+        said = re.search(r"\*\*Time:\*\* about (\d+) minutes", source.read_text()).group(1)
+        row = re.search(rf"^\| {source.stem[:2]} [^\n]*\| (\d+)(?:-\d+)? min[^|\n]*\|$", text, re.M)
+        assert row and row.group(1) == said, (source.stem, said, row and row.group(0))
+    plan = text.split("## A 45-minute first class", 1)[1].split("\n## ", 1)[0]
+    slots = re.findall(r"^\| (\d+)-(\d+) \|", plan, re.M)
+    assert slots[0][0] == "0" and slots[-1][1] == "45"
+    assert all(a[1] == b[0] for a, b in zip(slots, slots[1:], strict=False))  # no gap, no overlap
+    for words in ("Skip", "Project", "Say", "Common mistakes", "Exit ticket", "groups of 12", "caller",
+                  "4 seconds"):
+        assert words.lower() in plan.lower(), words
+    # it describes what pupils get: pages with answer boxes, not notebooks to run
+    assert "Shift+Enter" not in text and "runs top to bottom" not in text
