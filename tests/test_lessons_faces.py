@@ -131,3 +131,20 @@ def test_teaching_notes_plan_a_45_minute_first_class_with_the_lessons_own_times(
         assert words.lower() in plan.lower(), words
     # it describes what pupils get: pages with answer boxes, not notebooks to run
     assert "Shift+Enter" not in text and "runs top to bottom" not in text
+
+
+def test_lesson_01_runs_in_the_order_of_play_with_the_edge_cases_last() -> None:
+    text = (ROOT / "scripts" / "lessons" / "01_three_thirteen.txt").read_text()
+    heads = re.findall(r"^## (.*)$", text.split("## At other tables")[0], re.M)
+    rules = [RULE.search(h).group(0) if RULE.search(h) else "" for h in heads]
+    order = ["TT-1", "TT-3", "TT-5", "M-1", "TT-2", "TT-6", "C-1", "TT-8", "TT-9"]  # deal ... scoring
+    assert [r for r in rules if r in order] == order, heads
+    edge = [h for h in heads if h.startswith("Appendix")]
+    assert [RULE.search(h).group(0) for h in edge] == ["TT-11", "TT-10", "TS-1"]
+    assert heads.index(edge[0]) > heads.index(next(h for h in heads if "TT-9" in h))
+    # the quiz on who plays next needs "clockwise means to the left": the text says it first
+    said = text.index("**clockwise**, which means to the\n**left**")
+    assert said < text.index("sit clockwise in that order")
+
+
+RULE = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")

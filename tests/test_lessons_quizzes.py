@@ -113,13 +113,13 @@ def test_06_asks_chances_as_fraction_decimal_or_percentage() -> None:
 #: answers as learners write them, per question: (lesson, quiz number, right answers in
 #: other words, wrong answers that look like right ones)
 AS_WRITTEN = [
-    ("01_three_thirteen", 1, ["10 points"], []),
-    ("01_three_thirteen", 2, ["5 and 6 of spades", "five and six of spades"], ["5 and 6 of hearts"]),
-    ("01_three_thirteen", 3, ["9 cards"], []),
-    ("01_three_thirteen", 5, ["2 packs"], []),
-    ("01_three_thirteen", 7, ["9 clubs"], []),
-    ("01_three_thirteen", 8, ["K clubs"], []),
-    ("01_three_thirteen", 11, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
+    ("01_three_thirteen", 8, ["10 points"], []),
+    ("01_three_thirteen", 4, ["5 and 6 of spades", "five and six of spades"], ["5 and 6 of hearts"]),
+    ("01_three_thirteen", 1, ["9 cards"], []),
+    ("01_three_thirteen", 11, ["2 packs"], []),
+    ("01_three_thirteen", 3, ["9 clubs"], []),
+    ("01_three_thirteen", 6, ["K clubs"], []),
+    ("01_three_thirteen", 10, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
     ("02_tre_tretton", 6, ["bjorn"], []),
     ("03_three_thirteen_jokers", 1, ["the player on my left"], []),
     ("03_three_thirteen_jokers", 6, ["Q-K-A", "Q♥-K♥-A♥"], ["A-2-3"]),
