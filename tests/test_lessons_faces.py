@@ -148,3 +148,18 @@ def test_lesson_01_runs_in_the_order_of_play_with_the_edge_cases_last() -> None:
 
 
 RULE = re.compile(r"\b[A-Z]{1,2}-\d+[a-z]?\b")
+
+
+def test_lesson_04_teaches_the_match_window_and_its_length() -> None:
+    import inspect
+
+    import widgets
+
+    seconds = inspect.signature(widgets.BigTableTable).parameters["match_window"].default
+    text = (ROOT / "scripts" / "lessons" / "04_big_table.txt").read_text()
+    assert "Match! window" in text
+    quizzes = build_lessons.questions_of(text)["quizzes"]
+    window = [q for q in quizzes if "seconds" in q["question"] and "Match!" in q["question"]]
+    assert window and window[0]["answer"] == f"{seconds:g}"
+    assert f"you have {seconds:g} seconds" in text  # before the table at the end
+    assert text.index("Match! window") < text.index("## Play at the big table")

@@ -125,7 +125,7 @@ AS_WRITTEN = [
     ("03_three_thirteen_jokers", 6, ["Q-K-A", "Q♥-K♥-A♥"], ["A-2-3"]),
     ("04_big_table", 3, ["right neighbor", "my right neighbour"], ["yes", "y", "true"]),
     ("04_big_table", 4, ["call match"], []),
-    ("04_big_table", 9, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
+    ("04_big_table", 10, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
     ("05_gin_three", 4, ["the box player"], []),
     ("05_gin_three", 5, ["Q hearts"], []),
 ]
