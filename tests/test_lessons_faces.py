@@ -163,3 +163,24 @@ def test_lesson_04_teaches_the_match_window_and_its_length() -> None:
     assert window and window[0]["answer"] == f"{seconds:g}"
     assert f"you have {seconds:g} seconds" in text  # before the table at the end
     assert text.index("Match! window") < text.index("## Play at the big table")
+
+
+PLAY_WELL = {
+    "01_three_thirteen": ["pairs", "two-in-a-rows", "high lonely cards early", "pick up"],
+    "02_tre_tretton": ["pairs", "high lonely cards early", "natural card", "pick up"],
+    "03_three_thirteen_jokers": ["pairs", "high lonely cards early", "20 points", "pick up"],
+    "04_big_table": ["pairs", "high lonely cards early", "on your left", "Match!"],
+    "05_gin_three": ["Knock early", "undercut", "high cards", "pick-ups"],
+}
+
+
+@pytest.mark.parametrize("stem", sorted(PLAY_WELL))
+def test_each_variant_lesson_teaches_good_play_with_the_coach(stem: str) -> None:
+    text = (ROOT / "scripts" / "lessons" / f"{stem}.txt").read_text()
+    assert "## How to play well" in text
+    section = " ".join(text.split("## How to play well", 1)[1].split("\n%% md\n## ", 1)[0].split())
+    for words in PLAY_WELL[stem] + ["coach", "**Hint**", "never against the rules"]:
+        assert words in section, (stem, words)
+    # before the table the learner plays at, where the coach is
+    last_table = max(text.rfind("widgets.play("), text.rfind("ThreeThirteenTable("))
+    assert text.index("## How to play well") < last_table
