@@ -184,3 +184,13 @@ def test_each_variant_lesson_teaches_good_play_with_the_coach(stem: str) -> None
     # before the table the learner plays at, where the coach is
     last_table = max(text.rfind("widgets.play("), text.rfind("ThreeThirteenTable("))
     assert text.index("## How to play well") < last_table
+
+
+def test_the_meld_checker_speaks_of_jokers_only_where_the_game_has_them() -> None:
+    import widgets
+
+    plain = widgets.MeldChecker("three_thirteen", round=1)
+    assert "joker" not in plain.rules_text.value and "Jk" not in plain.input.placeholder
+    assert plain.picks[-1].description == "Jk" and plain.picks[-1].layout.display == "none"
+    jokers = widgets.MeldChecker("three_thirteen_jokers", round=1, jokers=2)
+    assert "jokers are wild" in jokers.rules_text.value and jokers.picks[-1].layout.display != "none"
