@@ -11,6 +11,18 @@ hidden`` cell carry the cell tag ``worked-answer``, which
 ``scripts/student_copy.py`` drops.  ``%% md teacher`` is prose about those
 folded answers (tag ``teacher-only``), which the student copy drops too.
 
+One source, two faces.  The notebook is the JupyterLab face (code shown, run
+and changed); Voilà's "rummy" template draws the same notebook as a lesson
+page: prose, pictures and widgets, no code and no bare output (a value's
+``repr`` or printed text), no worked-answer code and no teacher notes.  So
+``%% md lab`` / ``%% code lab`` are cells for the JupyterLab face only (how
+to run and change code; tag ``lab-only``, left out of the page) and ``%% md
+page`` is prose for the page only (tag ``page-only``, folded in JupyterLab).
+A code cell asking for an exercise's answer (``check(2, None)``, or
+``answer_2 = None`` then ``check(2, answer_2)``) becomes lab-only, after a
+cell ``exercise(2)``: the exercise as an answer box, judged by the same
+checker, in both faces.
+
 A quiz is a block ``%% quiz`` of ``key: value`` lines::
 
     %% quiz
@@ -71,6 +83,13 @@ WIDGET_MIMES = ("application/vnd.jupyter.widget-view+json",
 
 WORKED = "worked-answer"
 TEACHER_ONLY = "teacher-only"
+#: cells of one face only: the lesson page (Voilà, the "rummy" template) leaves out
+#: ``lab-only`` cells, JupyterLab folds ``page-only`` ones
+LAB_ONLY = "lab-only"
+PAGE_ONLY = "page-only"
+#: a cell asking for an exercise's answer in code: ``check(2, None)`` or
+#: ``answer_2 = None`` then ``check(2, answer_2)``
+EXERCISE_CALL = re.compile(r"^check\((\d+), (?:None|answer_\1)\)\s*$", re.MULTILINE)
 QUIZ_KEYS = ("Q", "A", "right", "wrong", "hint", "why", "choices", "digits")
 
 
@@ -125,8 +144,20 @@ def quizzes_of(text: str, block: str = "quiz") -> list[dict]:
 
 
 def questions_of(text: str) -> dict:
-    """A lesson's quiz file: ``{"quizzes": [...], "exercises": [...]}``."""
-    return {"quizzes": quizzes_of(text), "exercises": quizzes_of(text, "exercise")}
+    """A lesson's quiz file: ``{"quizzes": [...], "exercises": [...]}``.
+
+    An exercise without a ``Q:`` line is asked in the lesson's prose: its
+    answer box says "Exercise N", and its answers are kept under the first
+    rule its hint names."""
+    from rummy.rulebook import rules_in
+
+    exercises = quizzes_of(text, "exercise")
+    for number, entry in enumerate(exercises, 1):
+        entry["question"] = entry["question"] or f"Exercise {number}."
+        named = rules_in(entry["hint"]) or rules_in(entry["why"])
+        if named:
+            entry["rule"] = named[0]
+    return {"quizzes": quizzes_of(text), "exercises": exercises}
 
 
 def _shown(answer: str) -> str:
@@ -143,6 +174,7 @@ def parse(text: str) -> nbformat.NotebookNode:
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (rummy kit)",
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["rummy"] = {"lesson": True}  # Voilà draws it as a lesson page
     kind, lines = None, []
     count = 0
 
@@ -155,6 +187,15 @@ def parse(text: str) -> nbformat.NotebookNode:
             return
         if kind == "md":
             nb.cells.append(nbformat.v4.new_markdown_cell(body))
+        elif kind in ("md lab", "md page"):
+            # one face only: ``lab`` cells (how to run and change the code) are left
+            # out of the lesson page; ``page`` cells (what the page offers instead)
+            # are folded away in JupyterLab
+            cell = nbformat.v4.new_markdown_cell(body)
+            cell.metadata["tags"] = [LAB_ONLY if kind == "md lab" else PAGE_ONLY]
+            if kind == "md page":
+                cell.metadata["jupyter"] = {"source_hidden": True}
+            nb.cells.append(cell)
         elif kind == "md teacher":
             # prose about the folded answers, which the student copy leaves out
             cell = nbformat.v4.new_markdown_cell(body)
@@ -185,7 +226,20 @@ def parse(text: str) -> nbformat.NotebookNode:
         elif kind == "exercise":
             return  # its answer goes to the quiz file only
         else:
+            asked = EXERCISE_CALL.search(body) if kind == "code" else None
+            if asked:
+                # the page has no code to edit: an answer box (the same checker) comes
+                # first, and the cell that checks an edited answer is the notebook's only
+                box = nbformat.v4.new_code_cell(f"exercise({asked.group(1)})")
+                box.metadata["tags"] = ["exercise"]
+                at = len(nb.cells)  # before the notebook's own words on answering in code
+                while at and LAB_ONLY in nb.cells[at - 1].metadata.get("tags", []) \
+                        and nb.cells[at - 1].cell_type == "markdown":
+                    at -= 1
+                nb.cells.insert(at, box)
             cell = nbformat.v4.new_code_cell(body)
+            if asked or kind == "code lab":
+                cell.metadata["tags"] = [LAB_ONLY]
             if kind == "code hidden":
                 # source and output fold away (an output says "right!" next to the answer)
                 cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
@@ -193,7 +247,8 @@ def parse(text: str) -> nbformat.NotebookNode:
             nb.cells.append(cell)
 
     for line in text.splitlines():
-        m = re.fullmatch(r"%% (md|md answer|md teacher|code|code hidden|quiz|exercise)\s*", line)
+        m = re.fullmatch(r"%% (md|md answer|md teacher|md lab|md page|code|code hidden|code lab|"
+                         r"quiz|exercise)\s*", line)
         if m:
             flush()
             kind, lines = m.group(1), []

@@ -70,7 +70,10 @@ def test_every_question_takes_right_answers_and_refuses_wrong_ones(kind: str, st
     naming a rule id): by the teacher's answer and by the student copy's seal."""
     assert len(entry["right"]) >= 2, "two more spellings of the right answer"
     assert entry["hints"], "at least one wrong answer with its own hint"
-    assert RULE_ID.search(entry["hint"]), f"the general hint names no rule id: {entry['hint']!r}"
+    # a question on play, not on a rule (which AI player remembers the discards), names
+    # no rule: neither its hint nor its worked answer
+    on_play = kind == "quiz" and not RULE_ID.search(entry["why"] + entry["question"])
+    assert on_play or RULE_ID.search(entry["hint"]), f"the general hint names no rule id: {entry['hint']!r}"
     assert kind == "exercise" or entry["why"], "a worked answer"
     rights = entry["right"] + [entry["answer"].split(" | ")[0]]
     sealed = student_copy.sealed_entry(entry)
@@ -110,19 +113,19 @@ def test_06_asks_chances_as_fraction_decimal_or_percentage() -> None:
 #: answers as learners write them, per question: (lesson, quiz number, right answers in
 #: other words, wrong answers that look like right ones)
 AS_WRITTEN = [
-    ("01_three_thirteen", 1, ["10 points"], []),
-    ("01_three_thirteen", 2, ["5 and 6 of spades", "five and six of spades"], ["5 and 6 of hearts"]),
-    ("01_three_thirteen", 3, ["9 cards"], []),
-    ("01_three_thirteen", 5, ["2 packs"], []),
-    ("01_three_thirteen", 7, ["9 clubs"], []),
-    ("01_three_thirteen", 8, ["K clubs"], []),
-    ("01_three_thirteen", 11, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
+    ("01_three_thirteen", 8, ["10 points"], []),
+    ("01_three_thirteen", 4, ["5 and 6 of spades", "five and six of spades"], ["5 and 6 of hearts"]),
+    ("01_three_thirteen", 1, ["9 cards"], []),
+    ("01_three_thirteen", 11, ["2 packs"], []),
+    ("01_three_thirteen", 3, ["9 clubs"], []),
+    ("01_three_thirteen", 6, ["K clubs"], []),
+    ("01_three_thirteen", 10, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
     ("02_tre_tretton", 6, ["bjorn"], []),
     ("03_three_thirteen_jokers", 1, ["the player on my left"], []),
     ("03_three_thirteen_jokers", 6, ["Q-K-A", "Q♥-K♥-A♥"], ["A-2-3"]),
     ("04_big_table", 3, ["right neighbor", "my right neighbour"], ["yes", "y", "true"]),
     ("04_big_table", 4, ["call match"], []),
-    ("04_big_table", 9, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
+    ("04_big_table", 10, ["no-one", "no winner", "it's a tie"], ["0", "zero", "nothing"]),
     ("05_gin_three", 4, ["the box player"], []),
     ("05_gin_three", 5, ["Q hearts"], []),
 ]
@@ -175,7 +178,8 @@ def test_a_quiz_after_every_rule_group(stem: str) -> None:
     body = text.split("## Exercises")[0]
     for part in re.split(r"^## ", body, flags=re.MULTILINE)[1:]:
         head = part.splitlines()[0]
-        if head.startswith(("Play first", "The two variants side by side")):
+        if head.startswith(("Play first", "The two variants side by side", "At other tables",
+                            "How to play well")):
             continue
         assert "%% quiz" in part, f"{stem}: no quiz after the section {head!r}"
     # most ask for a card, a number or a choice, not yes/no

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -161,8 +162,21 @@ class MeldChecker(View):
                         f"{packs} time{'s' if packs != 1 else ''}, not {n}")
         return None
 
+    def _jokers_in_play(self) -> int:
+        """How many jokers the chosen variant's shoe holds (0: no joker to offer)."""
+        v = find_variant(self.variant.value)
+        opts = {k: val for k, val in self.options.items() if k in {o.name for o in v.options}}
+        return int(v.jokers(**opts))
+
     def _show_rules(self) -> None:
-        self.rules_text.value = f"<small>{esc(self.rules().describe())}</small>"
+        rules = self.rules()
+        jokers = self._jokers_in_play()
+        if not jokers:  # a game without jokers does not speak of them, nor offer one
+            rules = dataclasses.replace(rules, jokers_wild=False)
+        self.picks[-1].layout.display = None if jokers else "none"
+        self.input.placeholder = ("cards, e.g. 7h 8h 9h or Qs Qd Jk" if jokers
+                                  else "cards, e.g. 7h 8h 9h or Qs Qd Qc")
+        self.rules_text.value = f"<small>{esc(rules.describe())}</small>"
 
     def _add(self, card: Card) -> None:
         text = self.input.value.strip()

@@ -24,6 +24,12 @@ __all__ = ["GuidedHand"]
 _TITLES = {"three_thirteen": "Three Thirteen", "tre_tretton": "Tre-tretton",
            "three_thirteen_jokers": "Three Thirteen with jokers", "big_table": "Big Table",
            "gin_three": "Gin for three"}
+#: what a learner does after the guided hand: the lesson's next part
+_NEXT = {"three_thirteen": "the rules one at a time, in the order of play, starting with the deal",
+         "tre_tretton": "what tre-tretton's rule on natural cards changes",
+         "three_thirteen_jokers": "the seats at the table and the jokers",
+         "big_table": "the caller's rhythm, one call at a time",
+         "gin_three": "the three seats, box, captain and advisor, and what each one does"}
 
 
 class GuidedHand(View):
@@ -74,6 +80,9 @@ class GuidedHand(View):
 
     def _render(self) -> None:
         g = self.guide
+        if g.done:
+            self._render_done()
+            return
         obs = g.observation()
         self.situation.value = f"<p>{esc(second_person(g.situation()))}</p>"
         self.cards.value = hand_svg(obs.hand, wild=g.rules(), title="your hand")
@@ -88,8 +97,25 @@ class GuidedHand(View):
         self.typed.disabled = self.play_typed.disabled = self.hint_button.disabled = g.done
         lines = [second_person(line) for line in g.narration[-12:]]
         self.log.value = "<br>".join(esc(line) for line in lines)
-        if g.done:
-            self.widget.add_class("rummy-guided-done")
+
+    def _render_done(self) -> None:
+        """The end: well done, how the hand ended and what comes next; not the
+        next hand's cards under buttons that no longer work."""
+        g = self.guide
+        name = g.variant.name
+        self.situation.value = (
+            f"<p><b>Well done: you have played the guided hand to the end.</b> "
+            f"{esc(second_person(g.summary()))}</p>"
+            f"<p>Next: {esc(_NEXT.get(name, 'the rules of this game'))}, below.</p>")
+        self.cards.value = ""
+        for old in self.moves.children:
+            old.close()
+        self.moves.children = ()
+        for control in (self.typed, self.play_typed, self.hint_button):
+            control.disabled = True
+            control.layout.display = "none"
+        self.log.value = ""
+        self.widget.add_class("rummy-guided-done")
 
     def _say(self, text: str, good: bool) -> None:
         self.feedback = second_person(text)

@@ -172,14 +172,17 @@ def _entries(path: str, part: str) -> list[dict[str, Any]]:
     return list(data.get(part, []))
 
 
-def quiz_book(path: str) -> Any:
+def quiz_book(path: str, part: str = "quizzes") -> Any:
     """``quiz = quiz_book("quizzes/01_three_thirteen.json")``; then ``quiz(3)``
-    shows the lesson's third quiz (numbered from 1)."""
-    entries = _entries(path, "quizzes")
+    shows the lesson's third quiz (numbered from 1).  With ``part="exercises"``
+    it shows the lesson's exercises as answer boxes (what a lesson page, which
+    has no code to edit, offers instead of ``check(1, answer)``)."""
+    entries = _entries(path, part)
+    word = part.rstrip("s")
 
     def quiz(number: int) -> Quiz:
         if not 1 <= number <= len(entries):
-            raise IndexError(f"quiz {number}: this lesson has quizzes 1 to {len(entries)}")
+            raise IndexError(f"{word} {number}: this lesson has {part} 1 to {len(entries)}")
         return quiz_from(entries[number - 1])
 
     return quiz

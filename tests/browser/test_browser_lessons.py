@@ -125,3 +125,78 @@ def test_a_lessons_formulas_are_typeset_and_read_out(page: Any, voila: harness.S
     frac = page.locator(".jp-RenderedLatex mjx-assistive-mml math").first
     assert frac.locator("mfrac").count() >= 1  # 136694 over C(52, 10)
     assert any(u.endswith("/static/kit-math.js") for u in asked), "MathJax was not loaded"
+
+
+LESSONS = sorted(p.stem for p in (harness.ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+#: what only a notebook asks of its reader: a page has no cells to run or edit
+LAB_WORDS = ("Shift+Enter", "Kernel →", "Restart Kernel", "Replace `None`", "Replace <code>None</code>",
+             "run the cell", "Run a cell")
+#: Python's own spellings, which a page never prints
+RAW = ("Fraction(", "Action.parse(", "'0.1.0'", "right!", "no answer yet", "Traceback")
+
+
+def page_parts(html: str) -> tuple[str, list[dict[str, Any]]]:
+    """A Voilà page's text (its markdown and printed outputs, scripts left out)
+    and the outputs it sends to the front end (values, pictures, widgets)."""
+    import json
+    import re
+
+    outputs = [json.loads(o) for o in re.findall(
+        r'<script type="application/vnd.voila.cell-output\+json">\s*(.*?)\s*</script>', html, re.S)]
+    body = html[html.find('<div id="rendered_cells"'):]
+    body = re.sub(r"<script.*?</script>", "", body, flags=re.S)
+    return body, outputs
+
+
+def get_page(voila: harness.Server, lesson: str) -> str:
+    """The lesson's page by a plain GET, as a program without a browser asks for it:
+    the answer ends once every cell has run (no cell may wait on a browser)."""
+    import urllib.request
+
+    url = f"{voila.base}voila/render/notebooks/{lesson}.ipynb"
+    with urllib.request.urlopen(url, timeout=120) as answer:
+        return str(answer.read().decode("utf-8"))
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_a_lesson_page_shows_prose_pictures_and_widgets_only(voila: harness.Server, lesson: str) -> None:
+    """The page face of a lesson (a plain GET, which must finish): no code, no
+    instruction that needs JupyterLab, no bare value or printed line, no worked
+    answer open, no teacher note; the quizzes and exercises are widgets."""
+    import json
+
+    html = get_page(voila, lesson)
+    body, outputs = page_parts(html)
+    assert "jp-InputArea-editor" not in body  # Voilà strips the code
+    for words in LAB_WORDS + RAW:
+        assert words not in body, (lesson, words)
+    printed = [o for o in outputs if o.get("output_type") == "stream"]
+    bare = [o["data"]["text/plain"][:80] for o in outputs
+            if "data" in o and set(o["data"]) <= {"text/plain"}]
+    assert not printed and not bare, (lesson, printed[:3], bare[:5])
+    assert 'data-mime-type="text/plain"' not in body, lesson  # printed lines (stdout)
+    assert "<details open" not in body and "details class=\"worked-answer\" open" not in body
+    nb = json.loads((harness.ROOT / "notebooks" / f"{lesson}.ipynb").read_text())
+    for cell in nb["cells"]:
+        if "teacher-only" in cell["metadata"].get("tags", []):
+            assert "".join(cell["source"])[:60] not in body, (lesson, "teacher note shown")
+    asked = [c for c in nb["cells"] if c["metadata"].get("tags") in (["quiz"], ["exercise"])]
+    widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(widgets) >= len(asked), (lesson, "a quiz or exercise without its answer box")
+
+
+def test_an_exercise_is_answered_in_the_page(page: Any, voila: harness.Server) -> None:
+    """Lesson 00's first exercise, answered by typing in its box and clicking
+    *Check*: wrong once (the hint for that mistake), then right."""
+    watch = Watch(page)
+    harness.open_with_new_kernel(page, f"{voila.base}voila/render/notebooks/00_start_here.ipynb")
+    harness.wait_rendered(page, 120_000)
+    box = page.locator(".rummy-quiz", has_text="Exercise 1.").first
+    box.wait_for(state="visible", timeout=90_000)
+    watch.settle()
+    for answer, expected in (("20 points", "A jack costs 10"), ("nineteen", "Right")):
+        box.locator(".rummy-quiz-input input").fill(answer)
+        box.locator(".rummy-quiz-input input").focus()
+        watch.press("Enter")
+        watch.click(".rummy-quiz:has-text('Exercise 1.') .rummy-quiz-check")
+        expect(box.locator(".rummy-quiz-feedback")).to_contain_text(expected, timeout=15_000)
