@@ -54,6 +54,7 @@ def test_nobody_named_the_name_box_appears_once_and_the_answers_wait():
     assert "rummy-who-asking" in who.widget._dom_classes
     assert who.name.value == "Learner"  # the plain default
     assert progress.pending() and not (progress.default_path()).exists()
+    assert "(1 answer is waiting to be kept)" in who.text.value
     q2 = widgets.Quiz("A king costs (C-2)?", "10")
     q2.answer("10")
     assert who.widget in q2.widget.children

@@ -62,8 +62,8 @@ EXAMPLES = [
     ("01_three_thirteen-e3", "11 cards and jacks are wild", True),
     ("01_three_thirteen-e3", "11 and queens", False), ("01_three_thirteen-e3", "12 and jacks", False),
     # either pile is right for "what must you do first?"
-    ("01_three_thirteen-q9", "draw from the discard pile", True),
-    ("01_three_thirteen-q9", "discard", False), ("01_three_thirteen-q9", "not draw", False),
+    ("01_three_thirteen-q7", "draw from the discard pile", True),
+    ("01_three_thirteen-q7", "discard", False), ("01_three_thirteen-q7", "not draw", False),
     # ordinal choices
     ("02_tre_tretton-q4", "the first one", True), ("02_tre_tretton-q4", "the second", False),
     ("03_three_thirteen_jokers-q6", "the second", True),
@@ -77,21 +77,21 @@ EXAMPLES = [
     ("05_gin_three-q5", "hearts queen", True), ("00_start_here-q3", "♣K", True),
     ("00_start_here-q3", "♠K", False),
     # plural ranks
-    ("01_three_thirteen-q4", "Qs", True), ("01_three_thirteen-q4", "Q's", True),
-    ("01_three_thirteen-q4", "queens are wild", True), ("01_three_thirteen-q4", "kings", False),
+    ("01_three_thirteen-q5", "Qs", True), ("01_three_thirteen-q5", "Q's", True),
+    ("01_three_thirteen-q5", "queens are wild", True), ("01_three_thirteen-q5", "kings", False),
     # units: a bare number in the question's unit, another unit is wrong
-    ("01_three_thirteen-q1", "10 cards", False), ("01_three_thirteen-q1", "10 points", True),
-    ("01_three_thirteen-q1", "10", True),
-    ("01_three_thirteen-q3", "9 points", False), ("01_three_thirteen-q3", "9 packs", False),
-    ("01_three_thirteen-q3", "9 cards", True),
-    ("01_three_thirteen-q5", "2 players", False), ("01_three_thirteen-q5", "two decks", True),
+    ("01_three_thirteen-q8", "10 cards", False), ("01_three_thirteen-q8", "10 points", True),
+    ("01_three_thirteen-q8", "10", True),
+    ("01_three_thirteen-q1", "9 points", False), ("01_three_thirteen-q1", "9 packs", False),
+    ("01_three_thirteen-q1", "9 cards", True),
+    ("01_three_thirteen-q11", "2 players", False), ("01_three_thirteen-q11", "two decks", True),
     ("00_start_here-e1", "19 cards", False), ("00_start_here-e1", "19 points", True),
     ("04_big_table-q5", "one more draw and discard", True), ("04_big_table-q5", "1 more cycle", True),
     ("04_big_table-q5", "1 point", False),
     ("05_gin_three-q10", "8 more points", True), ("05_gin_three-q10", "8 cards", False),
     ("06_meld_odds-q1", "12.5 points", False),
     # "none" for "who wins?" in both copies alike
-    ("01_three_thirteen-q11", "none", True), ("01_three_thirteen-q11", "0", False),
+    ("01_three_thirteen-q10", "none", True), ("01_three_thirteen-q10", "0", False),
 ]
 
 
@@ -105,7 +105,7 @@ def test_the_reviewers_examples_get_the_right_verdict_in_both_copies(key: str, g
 
 def _unit_words(unit: str) -> str:
     return {"points": "points", "cards": "cards", "packs": "packs", "players": "players",
-            "cycles": "cycles", "chance": "percent"}[unit]
+            "cycles": "cycles", "seconds": "seconds", "chance": "percent"}[unit]
 
 
 def _wrong_unit(unit: str) -> str:

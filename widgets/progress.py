@@ -188,8 +188,8 @@ class WhoIsLearning(View):
         tail = self.widget.children[-3:]
         if asking:
             waiting = len(_p.pending())
-            why = (f" ({waiting} answer{'s' if waiting != 1 else ''} wait to be kept)"
-                   if waiting else "")
+            why = ((" (1 answer is waiting to be kept)" if waiting == 1 else
+                    f" ({waiting} answers are waiting to be kept)") if waiting else "")
             self.text.value = (
                 "<span role='status'>Who is learning? Give a name to start your record of "
                 f"learning on this browser{esc(why)}. Learned here before on another device? "
