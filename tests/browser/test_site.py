@@ -204,8 +204,9 @@ def test_three_thirteen_round_by_clicks_with_address_settings(offline: Offline, 
     review.wait_for(state="visible", timeout=60_000)
     assert "Round 1 is over" in review.inner_text()
     mine = replica.state.round_scores[0][replica.learner]
-    # the review marks who went out ("You (what you kept) went out: 0 points")
-    assert re.search(rf"You \(what you kept\)( went out)?\s*:\s*{mine} point", review.inner_text())
+    # the review marks who went out and explains the points ("You (what you kept) went
+    # out: +0: no cards left over")
+    assert re.search(rf"You \(what you kept\)( went out)?\s*:\s*\+{mine}: ", review.inner_text())
     assert not offline.axe([".rummy-table-ready"])
 
 
