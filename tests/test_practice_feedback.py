@@ -69,3 +69,15 @@ def test_an_exercise_answer_that_cant_be_read_is_not_recorded(capsys: pytest.Cap
     assert not check(1, "19 cards")  # a number of points asked: another unit is wrong
     assert "asks for a number of points" in capsys.readouterr().out
     assert [e.right for e in progress.default_record().events("Gus")] == [False]
+
+
+def test_a_right_answer_after_a_wrong_one_shows_right_again() -> None:
+    """Right, then wrong, then right again: the quiz says "Right" (it kept the
+    wrong answer's words before)."""
+    import widgets
+
+    q = widgets.Quiz("At most how many players can play tre-tretton (TR-1)?", 4)
+    assert q.answer("four") and q.feedback.startswith("Right")
+    assert not q.answer("12") and q.feedback.startswith("Not yet")
+    assert q.answer("4") and q.feedback.startswith("Right")
+    assert "rummy-quiz-right" in q.feedback_view.value

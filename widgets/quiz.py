@@ -47,6 +47,7 @@ class Quiz(View):
         self.question = Question(question, answer, hints=hints, hint=hint, why=why,
                                  choices=tuple(choices), digits=digits, unit=unit)
         self.solved = False
+        self.right_feedback = ""
         self.tries = 0
         self.feedback = ""
         self.text = html_box("rummy-quiz-question", f"<b>{esc(question)}</b>")
@@ -84,19 +85,25 @@ class Quiz(View):
         that can't be read says how to answer and is not counted as a try; once
         right, the right feedback stays shown."""
         if self.solved and (not str(text).strip() or self.question.is_right(text)):
-            return True  # the right answer's feedback stays
+            self._show(self.right_feedback, True)  # the right answer's feedback, again
+            return True
         right, feedback = self.question.check(text)
         counted = self.question.readable(text)
         if self.rule and not self.solved and counted:
             remember(self, self.rule, self.question.text, text, right, source="quiz",
                      first=self.tries == 0)
         self.tries += counted
+        if right and not self.solved:
+            self.right_feedback = feedback
         self.solved = self.solved or right
+        self._show(feedback, right)
+        return right
+
+    def _show(self, feedback: str, right: bool) -> None:
         self.feedback = feedback
         css = "rummy-quiz-right" if right else "rummy-quiz-wrong"
         role = "status" if right else "alert"
         self.feedback_view.value = f"<span class='{css}' role='{role}'>{esc(feedback)}</span>"
-        return right
 
 
 def answer_of(text: Any) -> Any:
