@@ -216,3 +216,12 @@ def open_app(page: Any, voila: harness.Server, app: str, **query: Any) -> Watch:
     page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
     watch.settle()
     return watch
+
+
+def refused_with(page: Any, rule_id: str) -> None:
+    """Wait for a table's refusal citing ``rule_id``: its words in the message,
+    the rule behind its "Why?" (a rule code is not read aloud)."""
+    page.wait_for_selector(".rummy-message .rummy-error")
+    page.wait_for_function(
+        "id => [...document.querySelectorAll('.rummy-message .rummy-why')]"
+        ".some(d => d.textContent.includes(id))", arg=rule_id)

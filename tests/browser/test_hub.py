@@ -30,7 +30,7 @@ import pytest
 from tests.browser import harness
 from tests.browser.classroom import Learner, play_one_move, table_cards
 from tests.browser.harness import Watch
-from tests.browser.pages import LOG_CARD
+from tests.browser.pages import LOG_CARD, refused_with
 from tests.servers import DemoHub
 
 # a whole hub, its users' servers and a class at a table: 30 to 45 s on a loaded 2-core machine
@@ -244,7 +244,7 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
         + json.dumps({k: first.get(k) for k in ("status", "phase", "player", "log", "table")})[:3000])
     ana.wait_hand()
     ana.watch.click("button.rummy-own-pile")
-    ana.page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+    refused_with(ana.page, "BT-3")
 
     # each plays by clicking; one learner's move for another's seat is refused
     moves = dict.fromkeys(LEARNERS, 0)

@@ -27,6 +27,7 @@ from rummy.progress import Record
 from tests.browser import harness
 from tests.browser.axe import assert_accessible
 from tests.browser.harness import Watch
+from tests.browser.pages import refused_with
 
 pytestmark = pytest.mark.browser
 
@@ -109,7 +110,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         watch.click("button.rummy-guided-move:has-text('draw stock')")
         page.wait_for_selector(".rummy-guided-feedback .rummy-quiz-right")
         watch.click("button.rummy-own-pile")
-        page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+        refused_with(page, "BT-3")
         watch.settle()
         assert not errors and not errors2
         kept = [(e.rule, e.right, e.first, e.source)
@@ -210,7 +211,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
                     watch.click("button.rummy-learner-ok")
                     named(page, name)
                 try:
-                    page.wait_for_selector(".rummy-message .rummy-error:has-text('BT-3')")
+                    refused_with(page, "BT-3")
                 except Exception as exc:  # say what the page and the table were doing
                     req = urllib.request.Request(
                         server.base + f"rummy/api/tables/{code}",
