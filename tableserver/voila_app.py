@@ -106,14 +106,34 @@ class KernelCaps:
         self.owner: dict[str, str] = {}  # kernel id -> browser
 
     def in_use(self, km: Any) -> list[str]:
-        """The kernels of pages, not of Voilà's pools."""
-        pooled = set()
+        """The live kernels that pages were served with (a kernel still warming
+        up in Voilà's pool is nobody's yet: counting those refused the first
+        page of a server that was filling its pools)."""
+        live = set(km.list_kernel_ids())
+        return [k for k in self.owner if k in live]
+
+    @staticmethod
+    def pooled(km: Any) -> set[str]:
+        """The kernels kept ready in Voilà's pools (warmed up, not yet a page's)."""
+        ready = set()
         for pool in getattr(km, "_pools", {}).values():
             for f in pool:
                 with contextlib.suppress(Exception):
                     if f.done():
-                        pooled.add(f.result().get("kernel_id"))
-        return [k for k in km.list_kernel_ids() if k not in pooled]
+                        ready.add(f.result().get("kernel_id"))
+        return ready
+
+    @staticmethod
+    def for_pools(km: Any) -> set[str]:
+        """Every kernel Voilà started for a pool (a page takes one from there)."""
+        started: set[str] = set()
+        for data in getattr(km, "notebook_data", {}).values():
+            started |= set(data.get("kernel_ids", ()))
+        return started
+
+    def before(self, km: Any) -> tuple[set[str], set[str]]:
+        """What :meth:`served` compares with: the kernels, and the ready ones."""
+        return set(km.list_kernel_ids()), self.pooled(km)
 
     def refusal(self, km: Any, browser: str) -> str | None:
         """Why a new page may not have a kernel now, or None."""
@@ -127,11 +147,14 @@ class KernelCaps:
                     "then try again in a minute or two.")
         return None
 
-    def served(self, km: Any, before: set[str], browser: str) -> None:
-        """A page was served: the kernels that appeared meanwhile are ``browser``'s."""
-        for k in self.in_use(km):
-            if k not in before and k not in self.owner:
-                self.owner[k] = browser
+    def served(self, km: Any, before: tuple[set[str], set[str]], browser: str) -> None:
+        """A page was served: the ready kernel it took from a pool, or a kernel
+        started for it, is ``browser``'s (not a pool's refill started meanwhile)."""
+        kernels, ready = before
+        live = set(km.list_kernel_ids())
+        taken = (ready - self.pooled(km)) | (live - kernels - self.for_pools(km))
+        for k in taken & live:
+            self.owner.setdefault(k, browser)
 
 
 class KernelsHandler(ApiHandler):
@@ -382,7 +405,7 @@ def _cookie_setting(cls: type) -> type:
                                 f"</title><main><h1>Please wait</h1><p role='alert'>{why}</p>"
                                 "</main></html>")
                     return
-                self._rummy_before = set(caps.in_use(km))
+                self._rummy_before = caps.before(km)
                 self._rummy_browser = browser
 
         def on_finish(self: Any) -> None:
