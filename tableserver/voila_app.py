@@ -258,7 +258,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
         plain = km.notify_disconnect
 
         def notify_disconnect(kernel_id: str) -> None:
-            # a page that lost its kernel's socket has the cull timeout (120 s, checked
+            # a page that lost its kernel's socket has the cull timeout (15 min, checked
             # every 30 s: voila.json) from now to come back before its kernel ends
             plain(kernel_id)
             kernel = getattr(km, "_kernels", {}).get(kernel_id)
