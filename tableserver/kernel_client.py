@@ -17,6 +17,7 @@ poll's time is up), so a lost edge costs a second instead of the page.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from queue import Empty
@@ -39,25 +40,26 @@ class PatientChannel(AsyncZMQSocketChannel):
     without looking at the socket itself; ``get_msg`` keeps its meaning (wait
     up to ``timeout`` seconds, or for ever when it is None, then ``Empty``)."""
 
-    #: messages found only when a slice's time was up (their wake-up was lost)
+    #: messages found only by looking, after a slice's wait (their wake-up was lost)
     found_late = 0
 
     async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:  # type: ignore[override]
+        assert self.socket is not None
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             left = SLICE if deadline is None else max(0.0, min(SLICE, deadline - time.monotonic()))
-            start = time.monotonic()
             try:
-                msg = await super().get_msg(timeout=left)
-            except Empty:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise
-                continue
-            if left >= SLICE and time.monotonic() - start >= SLICE:
-                PatientChannel.found_late += 1
-                log.warning("A kernel's %s came in only when a wait's time was up (%d so far)",
-                            msg.get("msg_type", "message"), PatientChannel.found_late)
-            return msg
+                ready = await asyncio.wait_for(self.socket.poll(None), left)
+            except TimeoutError:
+                ready = await self.socket.poll(0)  # zmq_poll itself, no wake-up needed
+                if ready:
+                    PatientChannel.found_late += 1
+                    log.warning("A kernel's message was read only by looking: its wake-up was "
+                                "lost (%d so far)", PatientChannel.found_late)
+            if ready:
+                return await self._recv()
+            if deadline is not None and time.monotonic() >= deadline:
+                raise Empty
 
 
 class PatientKernelClient(AsyncKernelClient):
