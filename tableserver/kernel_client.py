@@ -32,6 +32,7 @@ __all__ = ["SLICE", "PatientChannel", "PatientKernelClient"]
 #: the longest one wait on a socket lasts before it looks again (seconds)
 SLICE = 1.0
 
+#: where lost wake-ups are told (``RummyVoila`` gives its own log)
 log = logging.getLogger(__name__)
 
 
@@ -48,16 +49,19 @@ class PatientChannel(AsyncZMQSocketChannel):
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             left = SLICE if deadline is None else max(0.0, min(SLICE, deadline - time.monotonic()))
+            looked = False
             try:
                 ready = await asyncio.wait_for(self.socket.poll(None), left)
             except TimeoutError:
                 ready = await self.socket.poll(0)  # zmq_poll itself, no wake-up needed
-                if ready:
-                    PatientChannel.found_late += 1
-                    log.warning("A kernel's message was read only by looking: its wake-up was "
-                                "lost (%d so far)", PatientChannel.found_late)
+                looked = True
             if ready:
-                return await self._recv()
+                msg = await self._recv()
+                if looked:
+                    PatientChannel.found_late += 1
+                    log.warning("A kernel's %s was read only by looking: its wake-up was lost "
+                                "(%d so far)", msg.get("msg_type"), PatientChannel.found_late)
+                return msg
             if deadline is not None and time.monotonic() >= deadline:
                 raise Empty
 

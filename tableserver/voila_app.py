@@ -31,6 +31,7 @@ from typing import Any
 
 from voila.app import Voila
 
+from tableserver import kernel_client
 from tableserver.guard import (
     PER_ADDRESS,
     GuardedServer,
@@ -205,6 +206,7 @@ class RummyVoila(Voila):  # type: ignore[misc]
         # the pages' kernel clients never wait on a lost wake-up (tableserver.kernel_client)
         self.config.KernelManager.client_factory = PatientKernelClient
         super().initialize(argv)
+        kernel_client.log = self.log
         if self.classroom and "ip" not in self.config.Voila:
             self.ip = network_address()
         self._tls = tls_context()
