@@ -31,6 +31,7 @@ from typing import Any
 
 from voila.app import Voila
 
+from tableserver import kernel_client
 from tableserver.guard import (
     PER_ADDRESS,
     GuardedServer,
@@ -39,6 +40,7 @@ from tableserver.guard import (
     raise_file_limit,
 )
 from tableserver.handler import ApiHandler, Hub
+from tableserver.kernel_client import PatientKernelClient
 from tableserver.service import TableService, service_options
 from tableserver.web import BROWSER_COOKIE, api_url, handlers, scrub_logs, start
 
@@ -201,7 +203,10 @@ class RummyVoila(Voila):  # type: ignore[misc]
         # say ``--KernelManager.transport=tcp``.
         if os.name == "posix" and "transport" not in self.config.KernelManager:
             self.config.KernelManager.transport = "ipc"
+        # the pages' kernel clients never wait on a lost wake-up (tableserver.kernel_client)
+        self.config.KernelManager.client_factory = PatientKernelClient
         super().initialize(argv)
+        kernel_client.log = self.log
         if self.classroom and "ip" not in self.config.Voila:
             self.ip = network_address()
         self._tls = tls_context()
