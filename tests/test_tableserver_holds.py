@@ -17,6 +17,7 @@ import csv
 import io
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -238,8 +239,9 @@ def _open_poll(port: int, code: str, token: str) -> socket.socket:
     return s
 
 
-def _until(check: Any, what: str) -> None:
-    for _ in range(600):
+def _until(check: Any, what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if check():
             return
         time.sleep(0.05)
@@ -492,23 +494,36 @@ def _answers(port: int) -> bool:
 
 # -- kernels ----------------------------------------------------------------------------------
 
-def test_kernels_are_capped_in_all_and_per_browser_and_end_soon(tmp_path: Path) -> None:
-    import json as _json
+def _browser(headers: dict[str, str]) -> str:
+    """The ``rummy_browser`` cookie a page's answer set, as a Cookie header's value."""
+    return next(c.split(";")[0] for c in headers["Set-Cookie"].split("\n")
+                if c.startswith("rummy_browser="))
 
-    settings = _json.loads((ROOT / "voila.json").read_text())["MappingKernelManager"]
-    # a page that never connected, or lost its socket, keeps its kernel 15 minutes at most
-    # (60 and 120 s ended kernels still drawing a lesson page on a loaded machine: a page
-    # being drawn must first be told apart from one that never came)
+
+def _kernels_in_use(voila: Any) -> dict[str, Any]:
+    status, _, body = _page(voila.base + "rummy/api/kernels", {"X-Rummy-Teacher-Key": KEY})
+    assert status == 200, body
+    return dict(json.loads(body))
+
+
+@pytest.mark.timeout(300)  # a server filling its pools, a page waiting 15 s for one: 60-90 s
+def test_kernels_are_capped_in_all_and_per_browser(tmp_path: Path) -> None:
+    settings = json.loads((ROOT / "voila.json").read_text())["MappingKernelManager"]
+    # a page that lost its socket keeps its kernel 15 minutes at most
     assert settings["cull_idle_timeout"] <= 900 and settings["cull_interval"] <= 30
     assert settings["cull_connected"] is False  # a learner thinking keeps their game
     env = {"RUMMY_DATA": str(tmp_path), "RUMMY_MAX_KERNELS": "2",
            "RUMMY_KERNELS_PER_BROWSER": "1", "RUMMY_TEACHER_KEY": KEY}
-    with harness.start_voila(env=env) as voila:
+    # the pool refills 15 s after a page took its kernel: the second browser's page
+    # is served with a kernel that was not even started when it asked
+    with harness.start_voila(env=env, extra_args=["--VoilaKernelManager.fill_delay=15"]
+                             ) as voila:
         render = voila.base + "voila/render/notebooks/apps/meld_odds.ipynb"
+        _until(lambda: "pool of notebooks/apps/meld_odds.ipynb is filled" in voila.log(),
+               "the page's pool never filled", seconds=180)
         status, headers, _ = _page(render)
         assert status == 200
-        mine = next(c.split(";")[0] for c in headers["Set-Cookie"].split("\n")
-                    if c.startswith("rummy_browser="))
+        mine = _browser(headers)
         status, headers, body = _page(render, {"Cookie": mine})
         assert status == 503 and "close one" in body and headers["Retry-After"] == "60"
         assert _page(render)[0] == 200  # another browser
@@ -517,10 +532,66 @@ def test_kernels_are_capped_in_all_and_per_browser_and_end_soon(tmp_path: Path) 
         # the teacher sees the kernels in use (with the key only)
         status, _, body = _page(voila.base + "rummy/api/kernels")
         assert status == 403
-        status, _, body = _page(voila.base + "rummy/api/kernels",
-                                {"X-Rummy-Teacher-Key": KEY})
-        assert status == 200 and json.loads(body) == {"in_use": 2, "limit": 2,
-                                                      "per_browser": 1}
+        assert _kernels_in_use(voila) == {"in_use": 2, "limit": 2, "per_browser": 1}
+        assert "Traceback" not in voila.log()
+
+
+#: A notebook Voilà takes ``seconds`` to draw (its one cell runs that long).
+def _slow_notebook(seconds: float) -> dict[str, Any]:
+    return {"cells": [{"cell_type": "code", "execution_count": None, "id": "slow",
+                       "metadata": {}, "outputs": [],
+                       "source": f"import time\ntime.sleep({seconds})\nprint('drawn at last')"}],
+            "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                        "name": "python3"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+def _kernel_of(page: str) -> str:
+    found = re.search(r'"kernelId": "([0-9a-f-]{36})"', page)
+    assert found, "the page names no kernel"
+    return found.group(1)
+
+
+@pytest.mark.timeout(300)  # two pages drawn in 6 s each, kernels started for them: 40-80 s
+def test_a_page_that_never_connects_loses_its_kernel_but_one_being_drawn_keeps_it(
+        tmp_path: Path) -> None:
+    from tornado.websocket import websocket_connect
+
+    root = tmp_path / "root"
+    (root / "notebooks").mkdir(parents=True)
+    (root / "share").symlink_to(ROOT / "share")
+    (root / "voila.json").write_text((ROOT / "voila.json").read_text())
+    (root / "notebooks" / "slow.ipynb").write_text(json.dumps(_slow_notebook(6)))
+    # a page has 2 s to connect once it was sent; drawing it takes three times that
+    env = {"RUMMY_DATA": str(tmp_path / "data"), "RUMMY_CONNECT_WITHIN": "2",
+           "RUMMY_TEACHER_KEY": KEY}
+    with harness.start_voila(root=root, env=env) as voila:
+        slow = voila.base + "voila/render/notebooks/slow.ipynb"
+        status, _, body = _page(slow)  # a plain GET: Voilà runs the notebook as it sends it
+        assert status == 200 and "drawn at last" in body, body[-2000:]
+        assert "error" not in body.lower().split("drawn at last")[0][-400:]
+        kernel = _kernel_of(body)
+        # the page was sent and nothing connected: its kernel ends soon after
+        _until(lambda: _kernels_in_use(voila)["in_use"] == 0,
+               "a page that never connected kept its kernel", seconds=60)
+        assert f"Ending kernel {kernel}: its page never connected" in voila.log()
+
+        # a page that connects keeps its kernel, well past the time to connect
+        status, _, body = _page(slow)
+        assert status == 200 and "drawn at last" in body
+        kernel = _kernel_of(body)
+        ws_url = voila.base.replace("http://", "ws://") + f"api/kernels/{kernel}/channels"
+
+        async def connected_for(seconds: float) -> int:
+            ws = await websocket_connect(ws_url)
+            try:
+                await asyncio.sleep(seconds)
+                return int(await asyncio.to_thread(lambda: _kernels_in_use(voila)["in_use"]))
+            finally:
+                ws.close()
+
+        assert asyncio.run(connected_for(8)) == 1
+        assert f"Ending kernel {kernel}" not in voila.log()
         assert "Traceback" not in voila.log()
 
 
