@@ -14,6 +14,7 @@ import asyncio
 import base64
 import contextlib
 import csv
+import gzip
 import io
 import json
 import os
@@ -394,6 +395,37 @@ def test_make_apps_pages_refuse_foreign_hosts_framing_and_never_answer_500(tmp_p
         assert "this machine only" in log
         assert "learners open" not in log and "Teacher key" not in log
         assert "Traceback" not in log and "500 GET" not in log
+
+
+def test_the_pages_and_the_kits_script_travel_compressed(tmp_path: Path) -> None:
+    gz = {"Accept-Encoding": "gzip"}
+    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path)}) as voila:
+        for path in ("voila/templates/rummy/static/kit.js",
+                     "voila/render/notebooks/apps/meld_odds.ipynb"):
+            req = urllib.request.Request(voila.base + path, headers=gz)
+            with urllib.request.urlopen(req, timeout=120) as r:
+                assert r.headers["Content-Encoding"] == "gzip", path
+                packed = r.read()
+            with urllib.request.urlopen(voila.base + path, timeout=120) as r:
+                assert r.headers.get("Content-Encoding") is None  # a client without gzip
+                plain = r.read()
+            text = gzip.decompress(packed)
+            assert len(packed) < len(text) // 3, (path, len(packed), len(text))
+            if path.endswith("kit.js"):
+                assert text == plain == (ROOT / "share/jupyter/voila/templates/rummy/static"
+                                         / "kit.js").read_bytes()
+            else:
+                assert b"</html>" in text and b"meld" in text.lower()
+        # the table API's answers (seat tokens) are never compressed
+        req = urllib.request.Request(voila.base + "rummy/api/docs", headers=gz)
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.headers.get("Content-Encoding") is None and len(r.read()) > 1024
+        # part of a file is sent as it is
+        req = urllib.request.Request(voila.base + "voila/templates/rummy/static/kit.js",
+                                     headers={**gz, "Range": "bytes=0-99"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.status == 206 and r.headers.get("Content-Encoding") is None
+            assert len(r.read()) == 100
 
 
 def test_refusals_name_no_file_of_the_server(tmp_path: Path) -> None:
