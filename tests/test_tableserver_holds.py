@@ -355,6 +355,83 @@ def test_the_server_gives_each_browser_a_cookie_and_seats_it_once(server: TableS
     assert status == 409 and "already sits" in body["error"]
 
 
+# -- deals ------------------------------------------------------------------------------------
+
+def _copy_tables(source: Path, to: Path, key: bool) -> Path:
+    """The service's database in ``source`` copied to ``to`` (SQLite's backup: a
+    consistent copy of a database in use), with the deal key beside it if ``key``."""
+    import shutil
+    import sqlite3
+
+    to.mkdir()
+    with sqlite3.connect(source / "tables.sqlite3") as src, \
+            sqlite3.connect(to / "tables.sqlite3") as dst:
+        src.backup(dst)
+    if key:
+        shutil.copy(source / "deals.key", to / "deals.key")
+    return to
+
+
+def _hands(svc: TableService, code: str) -> tuple[int, list[list[str]]]:
+    game = svc.tables[code].game
+    return game.number, [[str(c) for c in game.observe(i).hand] for i in range(2)]
+
+
+def _play(svc: TableService, code: str, tokens: list[str], until_hand: int,
+          moves: list[tuple[int, str]] | None = None, steps: int = 3000
+          ) -> list[tuple[int, str]]:
+    """Play ``moves`` at the table, or (None) a greedy bot's moves for every seat
+    until hand ``until_hand`` is dealt (or ``steps`` moves); answers the moves made."""
+    from rummy.bots import make_bot
+
+    bot, made = make_bot("greedy", seed=1), []
+    for i in range(3000):
+        game = svc.tables[code].game
+        if moves is None and (game.number >= until_hand or i == steps) \
+                or moves is not None and i == len(moves):
+            return made
+        if moves is not None:
+            seat, action = moves[i]
+        else:
+            seat = game.to_act()[0]
+            action = str(bot.choose(game.observe(seat)))
+        svc.act(code, tokens[seat], action)
+        made.append((seat, action))
+    raise AssertionError("the game never reached that hand")
+
+
+def test_the_database_holds_nothing_that_predicts_the_next_hand(tmp_path: Path) -> None:
+    live = tmp_path / "live"
+    svc = local_service(live, seeds=None)  # the server's own deals, not a test's seeds
+    code = svc.create("three_thirteen", ["human", "human"], teacher_key=KEY,
+                      pause_between_hands=False)["code"]
+    tokens = [svc.join(code, name)["token"] for name in ("Ana", "Ben")]
+    if svc.tables[code].status == "waiting":
+        svc.next_hand(code, KEY)
+    _play(svc, code, tokens, until_hand=2)  # hand 1 ends: the game is kept whole
+    _play(svc, code, tokens, until_hand=3, steps=3)  # and a few moves into hand 2
+    key = (live / "deals.key").read_bytes()
+    assert len(key) >= 16 and oct((live / "deals.key").stat().st_mode & 0o777) == "0o600"
+    # what somebody who reads the database (or a backup of it) has, mid-hand 2
+    stolen = _copy_tables(live, tmp_path / "stolen", key=False)
+    restarted = _copy_tables(live, tmp_path / "restarted", key=True)
+    raw = b"".join(f.read_bytes() for f in stolen.iterdir())
+    assert key not in raw and key.hex().encode() not in raw
+    # the game goes on uninterrupted to hand 3
+    rest = _play(svc, code, tokens, until_hand=3)
+    dealt = _hands(svc, code)
+    assert dealt[0] == 3
+    # a restarted server (the same database and key) plays on identically
+    again = local_service(restarted, seeds=None)
+    _play(again, code, tokens, 3, moves=rest)
+    assert _hands(again, code) == dealt
+    # the database alone (another server's key) does not deal the next hand
+    thief = local_service(stolen, seeds=None)
+    _play(thief, code, tokens, 3, moves=rest)
+    number, hands = _hands(thief, code)
+    assert number == 3 and hands != dealt[1]
+
+
 # -- the pages (make app's server) ------------------------------------------------------------
 
 def _page(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
