@@ -645,6 +645,41 @@ def test_kernels_are_capped_in_all_and_per_browser(tmp_path: Path) -> None:
         assert "Traceback" not in voila.log()
 
 
+def test_the_teachers_page_shows_the_pages_open_and_the_limit(monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    from tableserver.client import RemoteError
+    from widgets import classroom
+
+    answers: dict[str, Any] = {"/tables": {"tables": []},
+                               "/kernels": {"in_use": 7, "limit": 40, "per_browser": 6}}
+    asked: list[tuple[str, Any]] = []
+
+    def request(url: str, body: Any = None, *, teacher: Any = None, **_kw: Any) -> Any:
+        asked.append((url, teacher))
+        for end, got in answers.items():
+            if url.endswith(end):
+                if isinstance(got, Exception):
+                    raise got
+                return got
+        raise AssertionError(url)
+
+    monkeypatch.setattr(classroom, "request", request)
+    room = classroom.Classroom(api="http://127.0.0.1:1/rummy/api", query="")
+    assert room.kernels.layout.display == "none"  # nothing before the teacher signs in
+    room.sign_in(KEY)
+    assert ("http://127.0.0.1:1/rummy/api/kernels", KEY) in asked  # with the teacher key
+    text = room.kernels.value
+    assert room.kernels.layout.display == "" and "<b>7</b> of at most <b>40</b>" in text
+    assert "6 per browser" in text and "full" not in text
+    answers["/kernels"] = {"in_use": 40, "limit": 40, "per_browser": 6}
+    room.show_kernels()
+    assert "The server is full" in room.kernels.value
+    # a server without pages of its own (the hub's service) answers 404: nothing shown
+    answers["/kernels"] = RemoteError("not found", 404)
+    room.show_kernels()
+    assert room.kernels.layout.display == "none"
+
+
 #: A notebook Voilà takes ``seconds`` to draw (its one cell runs that long).
 def _slow_notebook(seconds: float) -> dict[str, Any]:
     return {"cells": [{"cell_type": "code", "execution_count": None, "id": "slow",
