@@ -445,6 +445,7 @@ def _page(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[st
         return e.code, dict(e.headers), e.read().decode(errors="replace")
 
 
+@pytest.mark.timeout(300)  # a Voilà server and a page drawn: 35 s on a quiet machine
 def test_make_apps_pages_refuse_foreign_hosts_framing_and_never_answer_500(tmp_path: Path
                                                                           ) -> None:
     env = {"RUMMY_DATA": str(tmp_path)}  # no RUMMY_TEACHER_KEY: a fresh key, not printed
@@ -474,6 +475,7 @@ def test_make_apps_pages_refuse_foreign_hosts_framing_and_never_answer_500(tmp_p
         assert "Traceback" not in log and "500 GET" not in log
 
 
+@pytest.mark.timeout(300)  # a Voilà server and two pages drawn: 50 s on a quiet machine
 def test_the_pages_and_the_kits_script_travel_compressed(tmp_path: Path) -> None:
     gz = {"Accept-Encoding": "gzip"}
     with harness.start_voila(env={"RUMMY_DATA": str(tmp_path)}) as voila:
