@@ -27,6 +27,7 @@ import rummy
 from rummy.action import Action
 from tableserver.bots import BOT_MOVES_PER_STEP, BOT_PACE, BotTurns, BotWorker, make_bots
 from tableserver.checks import Quota, check_key_strength
+from tableserver.deals import deal_by_hands, deal_key
 from tableserver.errors import Forbidden, Gone, NotFound, NotSaved, without_paths
 from tableserver.persistence import Persistence
 from tableserver.presence import LEFT_AFTER, QUIET_AFTER, Presence
@@ -64,6 +65,9 @@ class ServiceCore:
         #: where a new table's deal comes from: 128 bits from ``secrets`` (a test
         #: passes a seeded source, so that its deals are the same on every run)
         self.seeds = seeds if seeds is not None else (lambda: secrets.randbits(SEED_BITS))
+        #: the server's own deals: each hand from this key (tableserver.deals), kept beside
+        #: the database, never in it (a test's seeded source deals as it always did)
+        self.deal_key = deal_key(self.store.path.parent) if seeds is None else None
         self.clock = clock
         self.wait_for_disk = wait_for_disk
         self.max_tables = max_tables
@@ -97,7 +101,7 @@ class ServiceCore:
                               presence=self._presence, commit=self.commit_move,
                               changed=self.notify, moves_per_step=moves_per_step)
         self._disk = Persistence(self.store, clock=clock, presence=self._presence,
-                                 wake=self._worker.wake)
+                                 wake=self._worker.wake, deal_key=self.deal_key)
         self.tables.update(self._disk.load())
 
     # -- settings kept by the parts -----------------------------------------------------
@@ -177,6 +181,8 @@ class ServiceCore:
         names = [s.name for s in table.seats]
         table.game = rummy.new_game(table.variant, players=names, seed=table.seed,
                                     **table.options)
+        if table.keyed and self.deal_key is not None:
+            deal_by_hands(table.game, self.deal_key, table.code)
         table.names = names
         table.status = "playing"
         table.version += 1

@@ -29,6 +29,7 @@ from typing import Any
 import rummy
 from rummy.action import Action
 from tableserver.bots import make_bots
+from tableserver.deals import deal_by_hands, hand_seed
 from tableserver.presence import Presence
 from tableserver.store import Store
 from tableserver.tables import Table
@@ -46,8 +47,10 @@ class Persistence:
     each, so that the bots look at the table again) and reads them back."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float], presence: Presence,
-                 wake: Callable[[], None] = lambda: None) -> None:
+                 wake: Callable[[], None] = lambda: None,
+                 deal_key: bytes | None = None) -> None:
         self.store = store
+        self.deal_key = deal_key
         self.clock = clock
         self.presence = presence
         self.wake = wake
@@ -110,6 +113,12 @@ class Persistence:
         """A table as it was: its bookkeeping, and its game from its last
         snapshot (or its seed) and the saved moves after it."""
         table = Table.from_meta(code, meta, self.clock())
+        key = self.deal_key
+        if table.keyed:
+            if key is None:
+                raise ValueError("this table was dealt with the server's deal key "
+                                 "(deals.key), which is missing")
+            table.seed = hand_seed(key, code, 0)
         if table.names is not None and table.status != "closed":
             if snapshot is not None and table.status == "over" and not moves:
                 table.frozen = snapshot  # nothing more to play: unpickled when asked for
@@ -121,6 +130,8 @@ class Persistence:
                 game = rummy.new_game(table.variant, players=table.names, seed=table.seed,
                                       **table.options)
                 done = 0
+            if table.keyed and key is not None:
+                deal_by_hands(game, key, code)
             for seat, action in moves:
                 game.apply(action, player=seat)
             done += len(moves)

@@ -152,12 +152,15 @@ class Table:
     pending: Future[None] | None = None  # the table's last write, until it is on disk
     paced_until: float = 0.0  # a table of bots only: no move before this time
     frozen: bytes | None = None  # a finished game's snapshot, unpickled when first asked for
+    #: each hand dealt from the server's deal key (tableserver.deals): the seed is not saved
+    keyed: bool = False
 
     def to_meta(self) -> dict[str, Any]:
         """The table's bookkeeping as saved (the game is its seed and moves)."""
         return {
             "format": META_FORMAT, "variant": self.variant.name, "options": self.options,
-            "seed": self.seed, "seats": [s.to_meta() for s in self.seats],
+            "seed": None if self.keyed else self.seed, "keyed": self.keyed,
+            "seats": [s.to_meta() for s in self.seats],
             "settings": self.settings, "spectator": self.spectator,
             "status": self.status, "version": self.version, "moves": self.moves,
             "hand": self.hand, "names": self.names, "touched": self.touched,
@@ -172,11 +175,12 @@ class Table:
                       s.get("since"), s.get("deadline"), browser=s.get("browser"))
                  for s in meta["seats"]]
         return cls(code, find_variant(meta["variant"]), dict(meta["options"]),
-                   int(meta["seed"]), seats, dict(meta["settings"]),
+                   int(meta.get("seed") or 0), seats, dict(meta["settings"]),
                    meta["spectator"], meta["status"], int(meta["version"]),
                    int(meta["moves"]), meta.get("hand"), meta.get("names"),
                    float(meta.get("touched") or now), bool(meta.get("locked")),
-                   list(meta.get("turned_away") or []), pin=meta.get("pin"))
+                   list(meta.get("turned_away") or []), pin=meta.get("pin"),
+                   keyed=bool(meta.get("keyed")))
 
     def holder(self, token: Any, teacher: str | None = None) -> int | str:
         """Who holds ``token`` here: a seat number, ``"spectator"``, or

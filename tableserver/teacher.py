@@ -17,6 +17,7 @@ from typing import Any
 from rummy.progress import MAX_NAME
 from tableserver.checks import flag, new_table
 from tableserver.core import ServiceCore
+from tableserver.deals import hand_seed
 from tableserver.errors import BadRequest, Conflict
 from tableserver.learners import base_name
 from tableserver.tables import OPEN_STATUSES, Seat, Table, new_code, token_digest
@@ -42,8 +43,9 @@ class TeacherActions(ServiceCore):
         for that long is played for at once.  ``speed``: seconds a bot waits
         before its move.  ``pause_between_hands``: after each hand the table
         waits for the teacher's "next hand".  Answers the code and the
-        spectator token (shown once).  The deal's seed is 128 secret bits
-        that no answer, page or log ever shows.  ``pin`` (4 to 12 letters or
+        spectator token (shown once).  Each hand is dealt from the server's
+        deal key and the hand's number (:mod:`tableserver.deals`): nothing
+        that an answer, a page, a log or the database shows tells a hand to come.  ``pin`` (4 to 12 letters or
         digits): learners need it to join, besides the code."""
         self.check_teacher(teacher_key)
         if pin is not None and (not isinstance(pin, str) or not pin.isascii()
@@ -52,6 +54,7 @@ class TeacherActions(ServiceCore):
         v, kinds, options, settings = new_table(
             variant, seats, options, timeout=timeout, speed=speed,
             pause_between_hands=pause_between_hands, stand_in=stand_in, hints=hints)
+        keyed = seed is None and self.deal_key is not None
         if seed is None:
             seed = self.seeds()
         with self.tables_lock:
@@ -67,12 +70,15 @@ class TeacherActions(ServiceCore):
             while code in self.tables:
                 code = new_code()
             spectator = secrets.token_urlsafe(24)
+            if keyed and self.deal_key is not None:  # from the server's key, never saved
+                seed = hand_seed(self.deal_key, code, 0)
             seat_list = [
                 Seat(k, f"Seat {i + 1}" if k == "human" else f"{k.title()} bot {i + 1}")
                 for i, k in enumerate(kinds)
             ]
             table = Table(code, v, options, seed, seat_list, settings, token_digest(spectator),
-                          touched=now, pin=None if pin is None else token_digest(pin))
+                          touched=now, pin=None if pin is None else token_digest(pin),
+                          keyed=keyed)
             self.save_new(table)
             self.tables[code] = table
             self.quota.count(client, now)

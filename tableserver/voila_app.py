@@ -18,7 +18,7 @@ page asks for; no kernel inherits it.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import inspect
 import logging
 import os
@@ -27,8 +27,11 @@ import signal
 import socket
 import ssl
 import sys
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from tornado.web import GZipContentEncoding
 from voila.app import Voila
 
 from tableserver import kernel_client
@@ -81,6 +84,9 @@ def tls_context(env: dict[str, str] | None = None) -> ssl.SSLContext | None:
 KERNEL_MEMORY = 120 * 1024 * 1024
 #: Kernels one browser may hold at once (a page each), unless RUMMY_KERNELS_PER_BROWSER says.
 PER_BROWSER = 6
+#: Seconds a page's kernel waits for the page to connect once the page was sent
+#: (RUMMY_CONNECT_WITHIN sets it); a page still being drawn is never ended.
+CONNECT_WITHIN = 60.0
 
 
 def default_max_kernels(meminfo: str = "/proc/meminfo") -> int:
@@ -96,67 +102,137 @@ def default_max_kernels(meminfo: str = "/proc/meminfo") -> int:
 
 
 class KernelCaps:
-    """How many kernels the pages hold, in all and per browser.
+    """How many kernels the pages hold, in all and per browser, and which
+    pages never came for theirs.
 
-    A page's kernel counts once the page was served and while the kernel
-    lives (kernels kept ready in Voilà's pools do not count).  Which browser
-    a new kernel is for is read from what changed while its page was served."""
+    A page counts from the moment it is allowed a kernel (while Voilà finds
+    or starts one) and then by the kernel Voilà really served it with, as
+    long as that kernel lives; kernels kept ready in Voilà's pools are
+    nobody's.  A page's kernel that no page connected to within
+    ``connect_within`` seconds after the page was sent is :meth:`unclaimed`;
+    one whose page is still being drawn (Voilà running the notebook for it,
+    minutes on a loaded machine) never is.
 
-    def __init__(self, total: int, per_browser: int) -> None:
+    >>> caps = KernelCaps(total=2, per_browser=1, connect_within=60)
+    >>> caps.admit("page 1", "ana", live=[]) is None
+    True
+    >>> print(caps.admit("page 2", "ana", live=[]))  # Ana's first page is being served
+    This browser has 1 of the kit's pages open: close one, then try again in a minute or two.
+    >>> caps.taken("page 1", "k1"); caps.sent("page 1", now=100.0)
+    >>> caps.unclaimed(live=["k1"], now=159.0), caps.unclaimed(live=["k1"], now=161.0)
+    ([], ['k1'])
+    >>> caps.connected("k1"); caps.unclaimed(live=["k1"], now=500.0)
+    []
+    """
+
+    def __init__(self, total: int, per_browser: int, connect_within: float = 60.0) -> None:
         self.total = total
         self.per_browser = per_browser
+        self.connect_within = connect_within
         self.owner: dict[str, str] = {}  # kernel id -> browser
+        self.pages: dict[object, str] = {}  # a page being served, no kernel yet -> browser
+        self.page_kernel: dict[object, str] = {}  # a page being served -> its kernel
+        self.sent_at: dict[str, float] = {}  # kernel -> when its page was sent, until it connects
+        self.ever_connected: set[str] = set()
 
-    def in_use(self, km: Any) -> list[str]:
-        """The live kernels that pages were served with (a kernel still warming
-        up in Voilà's pool is nobody's yet: counting those refused the first
-        page of a server that was filling its pools)."""
-        live = set(km.list_kernel_ids())
-        return [k for k in self.owner if k in live]
+    def in_use(self, live: Iterable[str]) -> list[str]:
+        """The live kernels that pages were served with (``live``: the kernel
+        manager's kernel ids)."""
+        alive = set(live)
+        return [k for k in self.owner if k in alive]
 
-    @staticmethod
-    def pooled(km: Any) -> set[str]:
-        """The kernels kept ready in Voilà's pools (warmed up, not yet a page's)."""
-        ready = set()
-        for pool in getattr(km, "_pools", {}).values():
-            for f in pool:
-                with contextlib.suppress(Exception):
-                    if f.done():
-                        ready.add(f.result().get("kernel_id"))
-        return ready
+    def forget_ended(self, live: Iterable[str]) -> None:
+        """Drop what is known of kernels that ended."""
+        alive = set(live)
+        self.owner = {k: b for k, b in self.owner.items() if k in alive}
+        self.sent_at = {k: t for k, t in self.sent_at.items() if k in alive}
+        self.ever_connected &= alive
 
-    @staticmethod
-    def for_pools(km: Any) -> set[str]:
-        """Every kernel Voilà started for a pool (a page takes one from there)."""
-        started: set[str] = set()
-        for data in getattr(km, "notebook_data", {}).values():
-            started |= set(data.get("kernel_ids", ()))
-        return started
-
-    def before(self, km: Any) -> tuple[set[str], set[str]]:
-        """What :meth:`served` compares with: the kernels, and the ready ones."""
-        return set(km.list_kernel_ids()), self.pooled(km)
-
-    def refusal(self, km: Any, browser: str) -> str | None:
-        """Why a new page may not have a kernel now, or None."""
-        live = self.in_use(km)
-        self.owner = {k: b for k, b in self.owner.items() if k in live}
-        if len(live) >= self.total:
-            return (f"The server is full: {len(live)} pages are open, its limit. Try again "
+    def admit(self, page: object, browser: str, live: Iterable[str]) -> str | None:
+        """Why ``page`` (a request) may not have a kernel now, else None, and
+        then it holds its place until :meth:`sent`."""
+        self.forget_ended(live)
+        held = len(self.owner) + len(self.pages)
+        mine = (sum(1 for b in self.owner.values() if b == browser)
+                + sum(1 for b in self.pages.values() if b == browser))
+        if held >= self.total:
+            return (f"The server is full: {held} pages are open, its limit. Try again "
                     "in a minute or two, when other pages have closed.")
-        if sum(1 for b in self.owner.values() if b == browser) >= self.per_browser:
+        if mine >= self.per_browser:
             return (f"This browser has {self.per_browser} of the kit's pages open: close one, "
                     "then try again in a minute or two.")
+        self.pages[page] = browser
         return None
 
-    def served(self, km: Any, before: tuple[set[str], set[str]], browser: str) -> None:
-        """A page was served: the ready kernel it took from a pool, or a kernel
-        started for it, is ``browser``'s (not a pool's refill started meanwhile)."""
-        kernels, ready = before
-        live = set(km.list_kernel_ids())
-        taken = (ready - self.pooled(km)) | (live - kernels - self.for_pools(km))
-        for k in taken & live:
-            self.owner.setdefault(k, browser)
+    def taken(self, page: object, kernel_id: str) -> None:
+        """Voilà gave ``page`` the kernel ``kernel_id`` (from a pool or new)."""
+        browser = self.pages.pop(page, None)
+        if browser is not None:
+            self.owner[kernel_id] = browser
+            self.page_kernel[page] = kernel_id
+
+    def sent(self, page: object, now: float) -> None:
+        """``page`` was sent whole (or its request ended): from ``now`` its
+        kernel waits ``connect_within`` seconds for the page to connect."""
+        self.pages.pop(page, None)
+        kernel = self.page_kernel.pop(page, None)
+        if kernel is not None and kernel not in self.ever_connected:
+            self.sent_at[kernel] = now
+
+    def connected(self, kernel_id: str) -> None:
+        """A page opened ``kernel_id``'s socket."""
+        self.ever_connected.add(kernel_id)
+        self.sent_at.pop(kernel_id, None)
+
+    def unclaimed(self, live: Iterable[str], now: float) -> list[str]:
+        """Pages' kernels that no page connected to in time after it was sent."""
+        self.forget_ended(live)
+        return [k for k, t in self.sent_at.items() if now - t > self.connect_within]
+
+
+class PageKernels:
+    """A kernel manager as one page's handler sees it: the kernel Voilà
+    serves the page with, taken from a pool (``get_rendered_notebook``) or
+    started for it (``start_kernel``), is told to ``taken``; everything else
+    is the kernel manager's own."""
+
+    def __init__(self, km: Any, taken: Callable[[str], None]) -> None:
+        self._km = km
+        self._taken = taken
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._km, name)
+
+    async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
+        got = await self._km.get_rendered_notebook(*args, **kwargs)
+        self._taken(got[2])  # (render task, rendered cells, kernel id)
+        return got
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        kernel_id = self._km.start_kernel(*args, **kwargs)
+        if inspect.isawaitable(kernel_id):
+            kernel_id = await kernel_id
+        self._taken(str(kernel_id))
+        return str(kernel_id)
+
+
+class PagesGzip(GZipContentEncoding):  # type: ignore[misc]
+    """Tornado's gzip for the pages and the template's files, for a browser
+    that accepts it; never for the table API (its answers carry seat tokens,
+    and a compressed answer's length can tell what it holds) nor for part of
+    a file (a range request)."""
+
+    def __init__(self, request: Any) -> None:
+        super().__init__(request)
+        if "/rummy/api/" in request.path:
+            self._gzipping = False
+
+    def transform_first_chunk(self, status_code: int, headers: Any, chunk: bytes,
+                              finishing: bool) -> tuple[int, Any, bytes]:
+        if status_code == 206 or "Content-Range" in headers:
+            self._gzipping = False
+        return super().transform_first_chunk(  # type: ignore[no-any-return]
+            status_code, headers, chunk, finishing)
 
 
 class KernelsHandler(ApiHandler):
@@ -174,7 +250,8 @@ class KernelsHandler(ApiHandler):
             caps = self.app.caps if self.app is not None else None
             if caps is None:
                 return {"in_use": None, "limit": None, "per_browser": None}
-            return {"in_use": len(caps.in_use(self.app.kernel_manager)), "limit": caps.total,
+            live = self.app.kernel_manager.list_kernel_ids()
+            return {"in_use": len(caps.in_use(live)), "limit": caps.total,
                     "per_browser": caps.per_browser}
         await self.run(count)
 
@@ -258,9 +335,16 @@ class RummyVoila(Voila):  # type: ignore[misc]
         settings = dict(super().init_settings())
         km = self.kernel_manager
         self.caps = KernelCaps(int(os.environ.get("RUMMY_MAX_KERNELS") or default_max_kernels()),
-                               int(os.environ.get("RUMMY_KERNELS_PER_BROWSER") or PER_BROWSER))
+                               int(os.environ.get("RUMMY_KERNELS_PER_BROWSER") or PER_BROWSER),
+                               float(os.environ.get("RUMMY_CONNECT_WITHIN") or CONNECT_WITHIN))
         settings["rummy_kernel_caps"] = self.caps
-        plain = km.notify_disconnect
+        caps, plain_connect, plain = self.caps, km.notify_connect, km.notify_disconnect
+
+        def notify_connect(kernel_id: str) -> None:
+            plain_connect(kernel_id)
+            caps.connected(kernel_id)
+
+        km.notify_connect = notify_connect
 
         def notify_disconnect(kernel_id: str) -> None:
             # a page that lost its kernel's socket has the cull timeout (15 min, checked
@@ -309,7 +393,38 @@ class RummyVoila(Voila):  # type: ignore[misc]
             return server
 
         self.app.listen = listen_guarded
+        # the pages and the kit's scripts travel compressed (kit.js: 860 KiB, 270 KiB gzipped)
+        self.app.transforms.append(PagesGzip)
+        self._end_unclaimed_kernels()
         super().listen()
+
+    def _end_unclaimed_kernels(self) -> None:
+        """Every few seconds, end the kernels whose page was sent but never
+        connected in time (:meth:`KernelCaps.unclaimed`)."""
+        from tornado.ioloop import PeriodicCallback
+
+        caps, km = self.caps, self.kernel_manager
+        if caps is None:
+            return
+
+        def check() -> None:
+            for kernel_id in caps.unclaimed(km.list_kernel_ids(), time.monotonic()):
+                caps.sent_at.pop(kernel_id, None)
+                self.log.info("Ending kernel %s: its page never connected within %g s",
+                              kernel_id, caps.connect_within)
+                asyncio.ensure_future(_end_kernel(km, kernel_id, self.log))
+
+        every = max(0.5, min(10.0, caps.connect_within / 4)) * 1000
+        PeriodicCallback(check, every).start()
+
+
+async def _end_kernel(km: Any, kernel_id: str, log: Any) -> None:
+    try:
+        done = km.shutdown_kernel(kernel_id)
+        if inspect.isawaitable(done):
+            await done
+    except Exception as e:  # noqa: BLE001 - already gone: nothing to end
+        log.info("Kernel %s was already ending (%s)", kernel_id, e)
 
 
 class _TlsNoise(logging.Filter):
@@ -400,8 +515,8 @@ def _cookie_setting(cls: type) -> type:
             browser = _give_browser(self)
             caps = self.settings.get("rummy_kernel_caps")
             if caps is not None and self.request.method == "GET":
-                km = self.kernel_manager
-                why = caps.refusal(km, browser)
+                km = self.settings["kernel_manager"]
+                why = caps.admit(self, browser, km.list_kernel_ids())
                 if why is not None:
                     self.set_status(503)
                     self.set_header("Retry-After", "60")
@@ -410,17 +525,23 @@ def _cookie_setting(cls: type) -> type:
                                 f"</title><main><h1>Please wait</h1><p role='alert'>{why}</p>"
                                 "</main></html>")
                     return
-                self._rummy_before = caps.before(km)
-                self._rummy_browser = browser
+                self._rummy_caps = caps
+
+        def page_kernels(self: Any) -> Any:
+            # the kernel manager as this page's handler sees it: the kernel Voilà
+            # serves the page with (a pool's or a new one) is the page's
+            km = self.settings["kernel_manager"]
+            caps = getattr(self, "_rummy_caps", None)
+            return km if caps is None else PageKernels(km, lambda k: caps.taken(self, k))
 
         def on_finish(self: Any) -> None:
             super(new, self).on_finish()  # type: ignore[misc,arg-type]
-            caps = self.settings.get("rummy_kernel_caps")
-            before = getattr(self, "_rummy_before", None)
-            if caps is not None and before is not None:
-                caps.served(self.kernel_manager, before, self._rummy_browser)
+            caps = getattr(self, "_rummy_caps", None)
+            if caps is not None:
+                caps.sent(self, time.monotonic())
 
         new = type(cls.__name__, (cls,), {"prepare": prepare, "on_finish": on_finish,
+                                          "kernel_manager": property(page_kernels),
                                           "__module__": __name__})
         _COOKIE_CLASSES[cls] = new
     return _COOKIE_CLASSES[cls]

@@ -32,6 +32,7 @@ from tableserver import (
     NotSaved,
     TooMany,
 )
+from tableserver.deals import hand_seed
 from tableserver.tables import SEED_BITS
 from tableserver.web import ScrubTokens, scrub
 from tests.servers import JSON, KEY, TEACHER, Clock, TableServer, local_service
@@ -88,12 +89,18 @@ def test_no_answer_and_no_log_holds_a_seed(tmp_path: Path) -> None:
     finally:
         server.stop()
     db = sqlite3.connect(tmp_path / "tables.sqlite3")
-    seed = json.loads(db.execute("SELECT meta FROM tables").fetchone()[0])["seed"]
+    meta = json.loads(db.execute("SELECT meta FROM tables").fetchone()[0])
     db.close()
-    assert seed.bit_length() > 64
+    assert meta["seed"] is None and meta["keyed"] is True  # the database holds no seed
+    # the deals come from the server's key (beside the database) and the hand's number
+    key = (tmp_path / "deals.key").read_bytes()
     text = "\n".join(answers) + server.log()
-    for shown in _seed_texts(seed):
-        assert shown not in text
+    assert key.hex() not in text
+    for hand in range(4):
+        seed = hand_seed(key, code, hand)
+        assert seed.bit_length() > 64
+        for shown in _seed_texts(seed):
+            assert shown not in text
 
 
 # -- 2. limits that free themselves ---------------------------------------------------------

@@ -14,9 +14,11 @@ import asyncio
 import base64
 import contextlib
 import csv
+import gzip
 import io
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -238,8 +240,9 @@ def _open_poll(port: int, code: str, token: str) -> socket.socket:
     return s
 
 
-def _until(check: Any, what: str) -> None:
-    for _ in range(600):
+def _until(check: Any, what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if check():
             return
         time.sleep(0.05)
@@ -352,6 +355,83 @@ def test_the_server_gives_each_browser_a_cookie_and_seats_it_once(server: TableS
     assert status == 409 and "already sits" in body["error"]
 
 
+# -- deals ------------------------------------------------------------------------------------
+
+def _copy_tables(source: Path, to: Path, key: bool) -> Path:
+    """The service's database in ``source`` copied to ``to`` (SQLite's backup: a
+    consistent copy of a database in use), with the deal key beside it if ``key``."""
+    import shutil
+    import sqlite3
+
+    to.mkdir()
+    with sqlite3.connect(source / "tables.sqlite3") as src, \
+            sqlite3.connect(to / "tables.sqlite3") as dst:
+        src.backup(dst)
+    if key:
+        shutil.copy(source / "deals.key", to / "deals.key")
+    return to
+
+
+def _hands(svc: TableService, code: str) -> tuple[int, list[list[str]]]:
+    game = svc.tables[code].game
+    return game.number, [[str(c) for c in game.observe(i).hand] for i in range(2)]
+
+
+def _play(svc: TableService, code: str, tokens: list[str], until_hand: int,
+          moves: list[tuple[int, str]] | None = None, steps: int = 3000
+          ) -> list[tuple[int, str]]:
+    """Play ``moves`` at the table, or (None) a greedy bot's moves for every seat
+    until hand ``until_hand`` is dealt (or ``steps`` moves); answers the moves made."""
+    from rummy.bots import make_bot
+
+    bot, made = make_bot("greedy", seed=1), []
+    for i in range(3000):
+        game = svc.tables[code].game
+        if moves is None and (game.number >= until_hand or i == steps) \
+                or moves is not None and i == len(moves):
+            return made
+        if moves is not None:
+            seat, action = moves[i]
+        else:
+            seat = game.to_act()[0]
+            action = str(bot.choose(game.observe(seat)))
+        svc.act(code, tokens[seat], action)
+        made.append((seat, action))
+    raise AssertionError("the game never reached that hand")
+
+
+def test_the_database_holds_nothing_that_predicts_the_next_hand(tmp_path: Path) -> None:
+    live = tmp_path / "live"
+    svc = local_service(live, seeds=None)  # the server's own deals, not a test's seeds
+    code = svc.create("three_thirteen", ["human", "human"], teacher_key=KEY,
+                      pause_between_hands=False)["code"]
+    tokens = [svc.join(code, name)["token"] for name in ("Ana", "Ben")]
+    if svc.tables[code].status == "waiting":
+        svc.next_hand(code, KEY)
+    _play(svc, code, tokens, until_hand=2)  # hand 1 ends: the game is kept whole
+    _play(svc, code, tokens, until_hand=3, steps=3)  # and a few moves into hand 2
+    key = (live / "deals.key").read_bytes()
+    assert len(key) >= 16 and oct((live / "deals.key").stat().st_mode & 0o777) == "0o600"
+    # what somebody who reads the database (or a backup of it) has, mid-hand 2
+    stolen = _copy_tables(live, tmp_path / "stolen", key=False)
+    restarted = _copy_tables(live, tmp_path / "restarted", key=True)
+    raw = b"".join(f.read_bytes() for f in stolen.iterdir())
+    assert key not in raw and key.hex().encode() not in raw
+    # the game goes on uninterrupted to hand 3
+    rest = _play(svc, code, tokens, until_hand=3)
+    dealt = _hands(svc, code)
+    assert dealt[0] == 3
+    # a restarted server (the same database and key) plays on identically
+    again = local_service(restarted, seeds=None)
+    _play(again, code, tokens, 3, moves=rest)
+    assert _hands(again, code) == dealt
+    # the database alone (another server's key) does not deal the next hand
+    thief = local_service(stolen, seeds=None)
+    _play(thief, code, tokens, 3, moves=rest)
+    number, hands = _hands(thief, code)
+    assert number == 3 and hands != dealt[1]
+
+
 # -- the pages (make app's server) ------------------------------------------------------------
 
 def _page(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
@@ -365,6 +445,7 @@ def _page(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[st
         return e.code, dict(e.headers), e.read().decode(errors="replace")
 
 
+@pytest.mark.timeout(300)  # a Voilà server and a page drawn: 35 s on a quiet machine
 def test_make_apps_pages_refuse_foreign_hosts_framing_and_never_answer_500(tmp_path: Path
                                                                           ) -> None:
     env = {"RUMMY_DATA": str(tmp_path)}  # no RUMMY_TEACHER_KEY: a fresh key, not printed
@@ -392,6 +473,38 @@ def test_make_apps_pages_refuse_foreign_hosts_framing_and_never_answer_500(tmp_p
         assert "this machine only" in log
         assert "learners open" not in log and "Teacher key" not in log
         assert "Traceback" not in log and "500 GET" not in log
+
+
+@pytest.mark.timeout(300)  # a Voilà server and two pages drawn: 50 s on a quiet machine
+def test_the_pages_and_the_kits_script_travel_compressed(tmp_path: Path) -> None:
+    gz = {"Accept-Encoding": "gzip"}
+    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path)}) as voila:
+        for path in ("voila/templates/rummy/static/kit.js",
+                     "voila/render/notebooks/apps/meld_odds.ipynb"):
+            req = urllib.request.Request(voila.base + path, headers=gz)
+            with urllib.request.urlopen(req, timeout=120) as r:
+                assert r.headers["Content-Encoding"] == "gzip", path
+                packed = r.read()
+            with urllib.request.urlopen(voila.base + path, timeout=120) as r:
+                assert r.headers.get("Content-Encoding") is None  # a client without gzip
+                plain = r.read()
+            text = gzip.decompress(packed)
+            assert len(packed) < len(text) // 3, (path, len(packed), len(text))
+            if path.endswith("kit.js"):
+                assert text == plain == (ROOT / "share/jupyter/voila/templates/rummy/static"
+                                         / "kit.js").read_bytes()
+            else:
+                assert b"</html>" in text and b"meld" in text.lower()
+        # the table API's answers (seat tokens) are never compressed
+        req = urllib.request.Request(voila.base + "rummy/api/docs", headers=gz)
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.headers.get("Content-Encoding") is None and len(r.read()) > 1024
+        # part of a file is sent as it is
+        req = urllib.request.Request(voila.base + "voila/templates/rummy/static/kit.js",
+                                     headers={**gz, "Range": "bytes=0-99"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.status == 206 and r.headers.get("Content-Encoding") is None
+            assert len(r.read()) == 100
 
 
 def test_refusals_name_no_file_of_the_server(tmp_path: Path) -> None:
@@ -492,23 +605,36 @@ def _answers(port: int) -> bool:
 
 # -- kernels ----------------------------------------------------------------------------------
 
-def test_kernels_are_capped_in_all_and_per_browser_and_end_soon(tmp_path: Path) -> None:
-    import json as _json
+def _browser(headers: dict[str, str]) -> str:
+    """The ``rummy_browser`` cookie a page's answer set, as a Cookie header's value."""
+    return next(c.split(";")[0] for c in headers["Set-Cookie"].split("\n")
+                if c.startswith("rummy_browser="))
 
-    settings = _json.loads((ROOT / "voila.json").read_text())["MappingKernelManager"]
-    # a page that never connected, or lost its socket, keeps its kernel 15 minutes at most
-    # (60 and 120 s ended kernels still drawing a lesson page on a loaded machine: a page
-    # being drawn must first be told apart from one that never came)
+
+def _kernels_in_use(voila: Any) -> dict[str, Any]:
+    status, _, body = _page(voila.base + "rummy/api/kernels", {"X-Rummy-Teacher-Key": KEY})
+    assert status == 200, body
+    return dict(json.loads(body))
+
+
+@pytest.mark.timeout(300)  # a server filling its pools, a page waiting 15 s for one: 60-90 s
+def test_kernels_are_capped_in_all_and_per_browser(tmp_path: Path) -> None:
+    settings = json.loads((ROOT / "voila.json").read_text())["MappingKernelManager"]
+    # a page that lost its socket keeps its kernel 15 minutes at most
     assert settings["cull_idle_timeout"] <= 900 and settings["cull_interval"] <= 30
     assert settings["cull_connected"] is False  # a learner thinking keeps their game
     env = {"RUMMY_DATA": str(tmp_path), "RUMMY_MAX_KERNELS": "2",
            "RUMMY_KERNELS_PER_BROWSER": "1", "RUMMY_TEACHER_KEY": KEY}
-    with harness.start_voila(env=env) as voila:
+    # the pool refills 15 s after a page took its kernel: the second browser's page
+    # is served with a kernel that was not even started when it asked
+    with harness.start_voila(env=env, extra_args=["--VoilaKernelManager.fill_delay=15"]
+                             ) as voila:
         render = voila.base + "voila/render/notebooks/apps/meld_odds.ipynb"
+        _until(lambda: "pool of notebooks/apps/meld_odds.ipynb is filled" in voila.log(),
+               "the page's pool never filled", seconds=180)
         status, headers, _ = _page(render)
         assert status == 200
-        mine = next(c.split(";")[0] for c in headers["Set-Cookie"].split("\n")
-                    if c.startswith("rummy_browser="))
+        mine = _browser(headers)
         status, headers, body = _page(render, {"Cookie": mine})
         assert status == 503 and "close one" in body and headers["Retry-After"] == "60"
         assert _page(render)[0] == 200  # another browser
@@ -517,10 +643,101 @@ def test_kernels_are_capped_in_all_and_per_browser_and_end_soon(tmp_path: Path) 
         # the teacher sees the kernels in use (with the key only)
         status, _, body = _page(voila.base + "rummy/api/kernels")
         assert status == 403
-        status, _, body = _page(voila.base + "rummy/api/kernels",
-                                {"X-Rummy-Teacher-Key": KEY})
-        assert status == 200 and json.loads(body) == {"in_use": 2, "limit": 2,
-                                                      "per_browser": 1}
+        assert _kernels_in_use(voila) == {"in_use": 2, "limit": 2, "per_browser": 1}
+        assert "Traceback" not in voila.log()
+
+
+def test_the_teachers_page_shows_the_pages_open_and_the_limit(monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    from tableserver.client import RemoteError
+    from widgets import classroom
+
+    answers: dict[str, Any] = {"/tables": {"tables": []},
+                               "/kernels": {"in_use": 7, "limit": 40, "per_browser": 6}}
+    asked: list[tuple[str, Any]] = []
+
+    def request(url: str, body: Any = None, *, teacher: Any = None, **_kw: Any) -> Any:
+        asked.append((url, teacher))
+        for end, got in answers.items():
+            if url.endswith(end):
+                if isinstance(got, Exception):
+                    raise got
+                return got
+        raise AssertionError(url)
+
+    monkeypatch.setattr(classroom, "request", request)
+    room = classroom.Classroom(api="http://127.0.0.1:1/rummy/api", query="")
+    assert room.kernels.layout.display == "none"  # nothing before the teacher signs in
+    room.sign_in(KEY)
+    assert ("http://127.0.0.1:1/rummy/api/kernels", KEY) in asked  # with the teacher key
+    text = room.kernels.value
+    assert room.kernels.layout.display == "" and "<b>7</b> of at most <b>40</b>" in text
+    assert "6 per browser" in text and "full" not in text
+    answers["/kernels"] = {"in_use": 40, "limit": 40, "per_browser": 6}
+    room.show_kernels()
+    assert "The server is full" in room.kernels.value
+    # a server without pages of its own (the hub's service) answers 404: nothing shown
+    answers["/kernels"] = RemoteError("not found", 404)
+    room.show_kernels()
+    assert room.kernels.layout.display == "none"
+
+
+#: A notebook Voilà takes ``seconds`` to draw (its one cell runs that long).
+def _slow_notebook(seconds: float) -> dict[str, Any]:
+    return {"cells": [{"cell_type": "code", "execution_count": None, "id": "slow",
+                       "metadata": {}, "outputs": [],
+                       "source": f"import time\ntime.sleep({seconds})\nprint('drawn at last')"}],
+            "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                        "name": "python3"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+def _kernel_of(page: str) -> str:
+    found = re.search(r'"kernelId": "([0-9a-f-]{36})"', page)
+    assert found, "the page names no kernel"
+    return found.group(1)
+
+
+@pytest.mark.timeout(300)  # two pages drawn in 6 s each, kernels started for them: 40-80 s
+def test_a_page_that_never_connects_loses_its_kernel_but_one_being_drawn_keeps_it(
+        tmp_path: Path) -> None:
+    from tornado.websocket import websocket_connect
+
+    root = tmp_path / "root"
+    (root / "notebooks").mkdir(parents=True)
+    (root / "share").symlink_to(ROOT / "share")
+    (root / "voila.json").write_text((ROOT / "voila.json").read_text())
+    (root / "notebooks" / "slow.ipynb").write_text(json.dumps(_slow_notebook(6)))
+    # a page has 2 s to connect once it was sent; drawing it takes three times that
+    env = {"RUMMY_DATA": str(tmp_path / "data"), "RUMMY_CONNECT_WITHIN": "2",
+           "RUMMY_TEACHER_KEY": KEY}
+    with harness.start_voila(root=root, env=env) as voila:
+        slow = voila.base + "voila/render/notebooks/slow.ipynb"
+        status, _, body = _page(slow)  # a plain GET: Voilà runs the notebook as it sends it
+        assert status == 200 and "drawn at last" in body, body[-2000:]
+        assert "error" not in body.lower().split("drawn at last")[0][-400:]
+        kernel = _kernel_of(body)
+        # the page was sent and nothing connected: its kernel ends soon after
+        _until(lambda: _kernels_in_use(voila)["in_use"] == 0,
+               "a page that never connected kept its kernel", seconds=60)
+        assert f"Ending kernel {kernel}: its page never connected" in voila.log()
+
+        # a page that connects keeps its kernel, well past the time to connect
+        status, _, body = _page(slow)
+        assert status == 200 and "drawn at last" in body
+        kernel = _kernel_of(body)
+        ws_url = voila.base.replace("http://", "ws://") + f"api/kernels/{kernel}/channels"
+
+        async def connected_for(seconds: float) -> int:
+            ws = await websocket_connect(ws_url)
+            try:
+                await asyncio.sleep(seconds)
+                return int(await asyncio.to_thread(lambda: _kernels_in_use(voila)["in_use"]))
+            finally:
+                ws.close()
+
+        assert asyncio.run(connected_for(8)) == 1
+        assert f"Ending kernel {kernel}" not in voila.log()
         assert "Traceback" not in voila.log()
 
 

@@ -23,6 +23,7 @@ import functools
 import html
 import json
 import os
+import time
 from typing import Any
 from urllib.parse import parse_qs, quote
 
@@ -112,6 +113,8 @@ def _button(label: str, css: str, style: str = "") -> w.Button:
 #: What the teacher's page sends as the key on a hub: the hub's table service
 #: ignores keys and asks the hub whether this user is a teacher.
 HUB_SIGN_IN = "hub-login"
+#: Seconds between two looks at how many pages the server holds (as the table changes).
+KERNELS_EVERY = 30.0
 
 
 def _now(view: dict[str, Any]) -> str:
@@ -244,10 +247,14 @@ class Classroom:
                             layout=w.Layout(display="none"))
         self.message = w.HTML()
         self.message.add_class("rummy-message")
+        #: how many pages' kernels the server holds, and its limit (make app / make classroom)
+        self.kernels = w.HTML(layout=w.Layout(display="none"))
+        self.kernels.add_class("rummy-classroom-kernels")
+        self._kernels_at = -KERNELS_EVERY
         self._quiet = False  # a redraw sets the lock box without asking the service
         self.style = w.HTML(CLASSROOM_CSS, layout=w.Layout(display="none"))
         self.widget = w.VBox([self.handoff_box, self.signin, self.form, self.message,
-                              self.board, self.class_grid.widget, self.style])
+                              self.kernels, self.board, self.class_grid.widget, self.style])
         self.widget.add_class("rummy-classroom")
         self.widget.add_class("rummy-root")
 
@@ -303,9 +310,29 @@ class Classroom:
         self.keep.value = "<span data-signed='1' data-code=''></span>"
         self.form.layout.display = ""
         self.class_grid.signed_in(None)
+        self.show_kernels()
         if code:
             self.code = code
             self._reload()
+
+    def show_kernels(self) -> None:
+        """How many pages the server holds a kernel for, and its limit (the
+        server's answer to ``GET kernels``; nothing where it has no pages of
+        its own, as the hub's service)."""
+        self._kernels_at = time.monotonic()
+        try:
+            got = request(self.api + "/kernels", teacher=self.key)
+        except RemoteError:
+            got = {}
+        if not isinstance(got, dict) or got.get("in_use") is None:
+            self.kernels.layout.display = "none"
+            return
+        used, limit = int(got["in_use"]), int(got["limit"])
+        full = " The server is full: new pages are asked to wait." if used >= limit else ""
+        self.kernels.value = (
+            f"<p>Pages open on this server: <b>{used}</b> of at most <b>{limit}</b> "
+            f"({int(got['per_browser'])} per browser).{full}</p>")
+        self.kernels.layout.display = ""
 
     # -- requests --------------------------------------------------------------
     def _guard(self, fn: Any) -> None:
@@ -402,6 +429,8 @@ class Classroom:
         return f"{APP_OF_FAMILY[family]}?table={quote(self.code or '')}&name="
 
     def _show(self, view: dict[str, Any]) -> None:
+        if self.key and time.monotonic() - self._kernels_at >= KERNELS_EVERY:
+            self.show_kernels()
         self.view = view
         table = view["table"]
         code = html.escape(table["code"])
