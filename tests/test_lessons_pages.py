@@ -99,3 +99,81 @@ def test_06_the_slow_results_are_computed_by_the_build_not_by_the_page() -> None
     assert rows[11]["method"] == "monte carlo" and rows[11]["samples"] == 100_000
     assert rows[11]["value"] == pytest.approx(again.value, abs=1e-12)
     assert rows[1]["probability"] == "241/5525"  # 80 + 4 × 148 + 6 × 48 + 4 of C(52, 3) (lesson 06)
+
+
+# --- drills from the variant a lesson teaches -----------------------------------------------------
+
+#: the variant each variant lesson teaches
+TAUGHT = {"01_three_thirteen": "three_thirteen", "02_tre_tretton": "tre_tretton",
+          "03_three_thirteen_jokers": "three_thirteen_jokers", "04_big_table": "big_table",
+          "05_gin_three": "gin_three"}
+DRILL_CELL = re.compile(r'widgets\.Drill\("([^"]+)"(?:, variant="([a-z_]+)")?\)')
+
+
+@pytest.mark.parametrize("stem", sorted(TAUGHT))
+def test_every_drill_in_a_variant_lesson_deals_from_that_variant(stem: str) -> None:
+    from rummy import practice
+
+    drills = [m for c in cells(stem) if c.cell_type == "code" for m in DRILL_CELL.finditer(c.source)]
+    assert drills, stem
+    for found in drills:
+        rule, variant = found.groups()
+        assert variant == TAUGHT[stem], (stem, found.group(0))
+        for seed in range(6):  # the first position and the next ones ("Next drill")
+            assert practice.drill(rule, seed, variant=variant).variant == TAUGHT[stem], (rule, seed)
+
+
+# --- page prose points at nothing the page hides ----------------------------------------------------
+
+#: words that send a reader to code or to a cell, which a lesson page doesn't show
+POINTS_AT_CODE = re.compile(
+    r"\b(?:the )?(?:last |next |previous )?cells? (?:below|above)\b|\bthe (?:last|next|previous) cell\b"
+    r"|\brun the cell\b|\bthe code (?:above|below)\b|shown working|written as a function"
+    r"|\bin the experiment above\b|\bChange `|`[A-Za-z_][\w.]*\(|`\w+=`|we can print"
+    r"|in the engine's words|with `[a-z_]+`", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("stem", ["02_tre_tretton", "03_three_thirteen_jokers", "05_gin_three",
+                                  "06_meld_odds", "07_bots_and_strategy"])
+def test_page_prose_never_points_at_hidden_code(stem: str) -> None:
+    said = [(m.group(0), text[max(0, m.start() - 60):m.end() + 20])
+            for text in page_prose(stem) if not text.startswith("**Quiz")
+            for m in POINTS_AT_CODE.finditer(text)]
+    assert not said, said
+
+
+def test_the_phrases_are_found_where_they_were() -> None:
+    for text in ("(the cell below counts them)", "`compare` is shown working first",
+                 "Change `range(20)` to", "The last cell shows your map", "with `hand_points`:"):
+        assert POINTS_AT_CODE.search(text), text
+    assert not POINTS_AT_CODE.search("Read the picture below: the cards above the line are yours.")
+
+
+# --- small things a learner sees -------------------------------------------------------------------
+
+def test_the_first_lessons_map_shows_that_lessons_rules(own_data: Path) -> None:
+    """Lesson 00 ends with the map of the rules it teaches, every rule its quizzes and
+    exercises record among them, not 58 rules all "not seen"."""
+    import widgets
+    from rummy.rulebook import rules_in
+
+    last = cells("00_start_here")[-1].source.strip().splitlines()[-1]
+    shown = re.fullmatch(r"widgets\.Progress\(rules=\[(.*)\]\)", last)
+    assert shown, last
+    rules = re.findall(r'"([^"]+)"', shown.group(1))
+    asked = json.loads((ROOT / "notebooks" / "quizzes" / "00_start_here.json").read_text())
+    recorded = {(rules_in(q["question"]) or rules_in(q["why"]))[0] for q in asked["quizzes"]}
+    recorded |= {e["rule"] for e in asked["exercises"]}
+    assert recorded <= set(rules) and len(rules) < 20, (recorded, rules)
+    lesson_map = widgets.Progress("Ana", rules=rules)
+    assert lesson_map.map.value.count("<li") == len(rules)
+    assert "all 58" in lesson_map.map.value
+    with pytest.raises(ValueError, match="no rule 'XX-1'"):
+        widgets.Progress("Ana", rules=["XX-1"])
+
+
+def test_the_game_summaries_learners_read_say_yes_or_no_in_words() -> None:
+    for stem in ("01_three_thirteen", "04_big_table"):
+        code = "\n".join(c.source for c in cells(stem) if c.cell_type == "code")
+        assert "game.summary()" in code or "g.summary()" in code
+        assert '"won": "won the game"' in code and '{True: "yes", False: "no"}' in code, stem
