@@ -36,8 +36,8 @@ A guided hand is a *chosen position* where the variant has a script
 pile) and the top of the stock, chosen so that each rule the hand can show
 comes up; ``LATER_HANDS``: the rounds or hands after the first), laid with
 the family's ``arrange()`` when its round begins, so a guided game reloads
-and replays exactly; the seed then only picks the dealer and the order of
-the cards nobody was dealt.  Without a script (Gin's first hand), or when a
+and replays exactly; the seed then only picks the dealer (in Gin, the roles)
+and the order of the cards nobody was dealt.  When a
 ``seed`` is given (then one round or hand only), the deal is the engine's,
 from the seed (``DEFAULT_SEEDS``: seeds chosen so that the hand is short and
 its rules come up).  ``SHOWS`` lists, per variant, the rule ids the guided
@@ -79,18 +79,19 @@ GUIDED_VARIANTS = ("three_thirteen", "tre_tretton", "three_thirteen_jokers", "bi
 #: Seeds whose deal makes a short hand in which the variant's rules come up.
 #: (Found by playing seeds through with the good moves: three_thirteen 4 and tre_tretton 4
 #: bring up TT-2, TT-5, TT-6, TT-7, TT-8 in 4 moves; three_thirteen_jokers 7 goes out in 6;
-#: big_table 13 brings up BT-1, BT-3, BT-4, BT-6 in 5; gin_three 41 has the learner as
-#: captain, a knock against them, a lay-off and an undercut: G-2, G-4 to G-9, G-11.)
+#: big_table 13 brings up BT-1, BT-3, BT-4, BT-6 in 5; gin_three 41 seats the learner as
+#: captain, G-2, and its script, SCRIPTS, deals the rest.)
 DEFAULT_SEEDS = {"three_thirteen": 4, "tre_tretton": 4, "three_thirteen_jokers": 7,
                  "big_table": 13, "gin_three": 41}
 
 
 @dataclass(frozen=True, slots=True)
 class Script:
-    """A chosen deal for a guided hand (the Three-Thirteen family): the cards
-    of some seats by player name, the first discard, and the next cards of
-    the stock (first drawn first).  The learner plays first; seats not named
-    get the seed's cards."""
+    """A chosen deal for a guided hand: the cards of some seats by player name,
+    the first discard (Gin: the upcard), and the next cards of the stock (first
+    drawn first).  In the Three-Thirteen family the learner plays first and
+    seats not named get the seed's cards; in Gin it names the box's and the
+    captain's hands."""
 
     hands: Mapping[str, str]
     upcard: str
@@ -131,6 +132,17 @@ SCRIPTS: dict[str, Script] = {
         upcard="", piles=(("You", "9h"), ("Ana", "5d"), ("Ben", "Td"), ("Cleo", "Qs")),
         stock_top="Qc 5s 4d 2s Jc Jd Js",
         why="a run completed from the pile on your right, then match"),
+    # gin_three, hand 1 (seed 41: Ana is in the box, you are captain): take the upcard
+    # 3♣ (G-4: it makes 3♣ 3♦ 3♥), throw the kings, draw 2♥ and 5♣, throw the 6♦,
+    # which Ana takes; the 4♠ leaves you 12 points of deadwood, too many to knock (G-6),
+    # so you throw the 5♦; Ana takes it and knocks with 10: 4♦ 5♦ 6♦, Q♦ Q♥ Q♠ and
+    # A♣ 2♣ A♦ 6♠.  Laying your 3♦ off onto her run (G-8) leaves you 2♥ 3♥ 4♠ = 9, less
+    # than her 10: you undercut her (G-9).  At no point can you knock first, and the
+    # lay-off is the only way to the undercut: every learner meets both.
+    "gin_three": Script(hands={"Ana": "Ac 2c 8c Tc 4d 8d Qd Th 6s Qs",
+                               "You": "4c Jc 3d 5d 6d 3h Jh Kh Js Ks"},
+                        upcard="3c", stock_top="Ad 2h Qh 5c 4s 6c 7c 9c Qc",
+                        why="the box knocks; you lay off and undercut"),
     "tre_tretton": Script(hands={"You": "3c 3d 3s", "Ben": "Kc Kd 9h", "Ana": "Qh 5c 2d"},
                           upcard="3h", stock_top="8h 7s",
                           why="three wilds are no meld without a natural card (TR-2)"),

@@ -557,7 +557,9 @@ def big_table_layout_svg(players: Sequence[str] | int = ("You", "Ana", "Ben", "C
     if not 2 <= len(names) <= 12:
         raise ValueError(f"the Big Table seats 2 to 12 players (BT-1), not {len(names)}")
     n, size = len(names), float(width)
-    cx = cy = size / 2
+    # room around the table for the names beside it, and under it for the key
+    margin, top, key = 60.0, 16.0, 78.0
+    cx, cy = margin + size / 2, top + size / 2
     seat_r, pile_r = size * 0.40, size * 0.27
     body = [_ARROW,
             f"<circle cx='{cx:g}' cy='{cy:g}' r='{size * 0.33:g}' fill='#e8f5e9' stroke='#2e7d32' "
@@ -578,8 +580,15 @@ def big_table_layout_svg(players: Sequence[str] | int = ("You", "Ana", "Ben", "C
         mine = i == 0
         body.append(f"<circle cx='{sx:g}' cy='{sy:g}' r='15' fill='{'#fff59d' if mine else '#ffffff'}' "
                     "stroke='#333333' stroke-width='1.5'/>")
-        ty = sy + (26 if math.sin(a) > 0.3 else -20 if math.sin(a) < -0.3 else 4)
-        body.append(f"<text x='{sx:g}' y='{ty:g}' text-anchor='middle' font-size='12' "
+        # the name outside the seat: under it, above it, or beside it (away from the table)
+        tx, ty, anchor = sx, sy + 4, "end" if math.cos(a) < 0 else "start"
+        if math.sin(a) > 0.3:
+            ty, anchor = sy + 30, "middle"
+        elif math.sin(a) < -0.3:
+            ty, anchor = sy - 20, "middle"
+        else:
+            tx = sx - 20 if anchor == "end" else sx + 20
+        body.append(f"<text x='{tx:g}' y='{ty:g}' text-anchor='{anchor}' font-size='12' "
                     f"font-family='sans-serif' font-weight='{'bold' if mine else 'normal'}'>"
                     f"{_esc(name)}</text>")
         body.append(f"<rect class='rummy-layout-pile' x='{px - 9:g}' y='{py - 12:g}' width='18' "
@@ -592,19 +601,18 @@ def big_table_layout_svg(players: Sequence[str] | int = ("You", "Ana", "Ben", "C
         tx, ty = sx + (px - sx) * 0.80, sy + (py - sy) * 0.80
         body.append(f"<line x1='{fx:g}' y1='{fy:g}' x2='{tx:g}' y2='{ty:g}' stroke='#1565c0' "
                     "stroke-width='2' marker-end='url(#rummy-arrow)'/>")
-    own_x, own_y = piles[0]
-    body.append(f"<text x='{own_x - 14:g}' y='{own_y + 4:g}' text-anchor='end' font-size='11' "
-                f"fill='#c62828' font-family='sans-serif'>{_esc(names[0])}: your own pile</text>")
-    take_x, take_y = piles[-1]
-    body.append(f"<text x='{take_x - 4:g}' y='{take_y - 18:g}' text-anchor='end' font-size='11' "
-                f"fill='#1565c0' font-family='sans-serif'>you take from here</text>")
-    body.append(f"<text x='6' y='{size - 8:g}' font-size='11' font-family='sans-serif'>"
-                "red: each player's own pile, on their left; blue: the one pile each takes from"
-                "</text>")
+    # the key, under the table (nothing written over the drawing)
+    key_lines = [("#c62828", "red: each player's own pile, on their left"),
+                 ("#c62828", f"(your own pile is the red one by {_esc(names[0])})"),
+                 ("#1565c0", "blue: the one pile each player takes from"),
+                 ("#1565c0", f"(you take from {_esc(names[-1])}'s, on your right)")]
+    for line, (colour, text) in enumerate(key_lines):
+        body.append(f"<text x='6' y='{top + size + 16 + 16 * line:g}' font-size='11' "
+                    f"fill='{colour}' font-family='sans-serif'>{text}</text>")
     title = (f"The Big Table from above: {', '.join(names)} around the pool; each player's own "
              "pile lies on their left, and each takes only from the pile of the neighbour on "
              "their right (BT-2, BT-3).")
-    return _svg(size, size + 6, "".join(body), title, "rummy-big-table-layout")
+    return _svg(size + 2 * margin, top + size + key, "".join(body), title, "rummy-big-table-layout")
 
 
 def gin_roles_svg(box: str = "Cleo", captain: str = "Ben", advisor: str = "Ana", *,

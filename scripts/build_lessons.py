@@ -48,6 +48,11 @@ live in that file, ``{"quizzes": [...], "exercises": [...]}``, written by
 this script, not in the notebook) and a folded worked answer.  Answers are
 checked by :mod:`rummy.teach`, the kit's one checker.
 
+A result too slow to compute each time a lesson page is drawn (half a minute
+and more, on a page a learner waits for) is computed once by the build, before
+the lesson runs, and saved in ``notebooks/data/`` (:data:`PRECOMPUTED`); the
+lesson reads it and says, in its notebook face, how to compute it again.
+
 The notebooks are executed in a fresh kernel (nbclient, cwd notebooks/) and
 saved executed (with a fresh, empty ``$RUMMY_DATA``: nobody's progress, and
 nothing written to the user's own data folder), with the widget state
@@ -293,8 +298,32 @@ def write_quizzes(source: Path) -> Path | None:
     return target
 
 
+#: lesson 06's table of the chance of a complete dealt hand in each of Three Thirteen's
+#: eleven rounds (rounds 7-11 by Monte Carlo: half a minute and more)
+ELEVEN_ROUNDS = {"players": 2, "samples": 100_000, "seed": 1}
+
+
+def save_eleven_rounds() -> Path:
+    """Compute lesson 06's eleven-round table and save it as ``notebooks/data/06_eleven_rounds.json``
+    (pandas' "table" layout, which keeps the index and the columns' types)."""
+    from rummy.probability import dealt_table
+
+    table = dealt_table("three_thirteen", progress=False, **ELEVEN_ROUNDS)
+    target = OUT / "data" / "06_eleven_rounds.json"
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(table.to_json(orient="table", indent=1, double_precision=15) + "\n",
+                      encoding="utf-8")
+    return target
+
+
+#: what the build computes before a lesson runs, by lesson
+PRECOMPUTED = {"06_meld_odds": [save_eleven_rounds]}
+
+
 def build(source: Path, timeout: int = 300, draft: bool = False) -> tuple[Path, float, int]:
     write_quizzes(source)
+    for make in PRECOMPUTED.get(source.stem, []):
+        make()
     nb = parse(source.read_text())
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=draft,
                             record_timing=True, resources={"metadata": {"path": str(OUT)}})

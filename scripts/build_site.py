@@ -545,6 +545,8 @@ def stage_contents(dest: Path) -> None:
         (dest / "apps" / path.name).write_text(json.dumps(nb, indent=1))
     # the lessons' quiz files (quiz_book reads them from the notebook's folder)
     shutil.copytree(ROOT / "notebooks" / "quizzes", dest / "quizzes")
+    # results the lesson build computed once (lesson 06's eleven rounds), which lessons read
+    shutil.copytree(ROOT / "notebooks" / "data", dest / "data")
 
 
 def query_js(packages: list[str] | None = None) -> str:

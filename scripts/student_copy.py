@@ -20,6 +20,7 @@ A student copy carries no answer in any form:
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,8 @@ def main(argv: list[str]) -> int:
         data = json.loads(path.read_text(encoding="utf-8"))
         (target / "quizzes" / path.name).write_text(
             json.dumps(sealed_quizzes(data), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if (NOTEBOOKS / "data").is_dir():  # results the lesson build computed once, which lessons read
+        shutil.copytree(NOTEBOOKS / "data", target / "data", dirs_exist_ok=True)
     print(f"{len(lessons)} student copies and {len(quizzes)} sealed quiz files in {target}")
     return 0
 

@@ -541,15 +541,16 @@ def test_G_8a_a_layout_that_gives_more_to_lay_off_is_refused() -> None:
 
 def test_G_8_a_right_lay_out_is_accepted() -> None:
     # hand 1: the box knocks with 4♦ 5♦ 6♦ and Q♦ Q♥ Q♠ (10 deadwood); you hold
-    # J♣ J♦ J♥ J♠, A♥ 2♥ 3♥, 3♣ 3♦, 4♣; laying the 3♦ off or keeping it in
-    # 3♣ 3♦ 3♥ leaves 7 either way (by hand: 3 + 4 = 7, or A + 2 + 4 = 7)
+    # 3♣ 4♣ 5♣, J♣ J♥ J♠, 3♦, 2♥ 3♥, 4♠: laid out as they are, 3♦ 2♥ 3♥ 4♠ = 12 (or
+    # 3♣ 3♦ 3♥ and 4♣ 5♣ 2♥ 4♠ = 15); the 3♦ laid off onto 4♦ 5♦ 6♦ leaves 2 + 3 + 4 = 9
     g = replay("gin_three", ["take upcard", "discard Kh", "draw stock", "discard Ks",
                              "draw stock", "discard 6d", "draw stock", "discard 5d"])
     assert g.observation().phase == "lay off"
-    assert {str(a) for a in g.legal()} == {"lay off 3d onto 4d 5d 6d", "lay out"}
-    ok, feedback = g.try_move("lay out")
+    assert {str(a) for a in g.legal()} == {"lay off 3d onto 4d 5d 6d"}
+    assert not g.try_move("lay out")[0]
+    ok, feedback = g.try_move("lay off 3d onto 4d 5d 6d")
     assert ok, feedback
-    assert "= 7" in feedback and "scores 10 + 3 = 13" in feedback    # the undercut: 10 + (10 - 7)
+    assert "= 9" in feedback and "scores 10 + 1 = 11" in feedback    # the undercut: 10 + (10 - 9)
 
 
 def test_TT_6_typing_discard_for_the_card_that_goes_out_goes_out() -> None:

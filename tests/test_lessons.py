@@ -395,7 +395,8 @@ def test_every_rule_section_has_a_drill(stem: str) -> None:
         drills = [i for i, c in enumerate(section) if c["cell_type"] == "code"
                   and "".join(c["source"]).startswith("widgets.Drill(")]
         for i in drills:
-            rule = re.fullmatch(r'widgets\.Drill\("([^"]+)"\)\s*', "".join(section[i]["source"]))
+            rule = re.fullmatch(r'widgets\.Drill\("([^"]+)"(?:, variant="[a-z_]+")?\)\s*',
+                                "".join(section[i]["source"]))
             assert rule and rule.group(1) in RULE_ID.findall(heading), (heading, section[i]["source"])
             assert "Practise it on a new hand:" in "".join(section[i - 1]["source"])
         if RULE_ID.search(heading) and not heading.startswith("## Recap"):
@@ -410,7 +411,10 @@ def test_every_rule_section_has_a_drill(stem: str) -> None:
 def test_each_lesson_ends_with_the_progress_map_and_links_the_practice_app(stem: str) -> None:
     last = cells(stem)[-1]
     assert last["cell_type"] == "code"
-    assert "".join(last["source"]).strip().splitlines()[-1] == "widgets.Progress()"
+    shown = "".join(last["source"]).strip().splitlines()[-1]
+    # the first lesson's map shows its own rules; the others, all of them
+    assert shown == "widgets.Progress()" or stem == "00_start_here" and shown.startswith(
+        "widgets.Progress(rules=["), shown
     recap = next(c for c in cells(stem) if "".join(c["source"]).startswith("## Recap"))
     assert "](apps/practice.ipynb)" in "".join(recap["source"])
 

@@ -352,3 +352,50 @@ def test_each_drill_takes_its_right_answer_in_a_second_form(rule: str) -> None:
             for form in _other_forms(a, unit_of(d.question) or "points"):
                 f = d.check(form)
                 assert f.right, (rule, a, form, f.text)
+
+
+# --- a drill dealt from the variant asked for (a lesson's) -----------------------------------------
+
+def test_a_drill_asked_for_a_variant_deals_from_it_and_the_default_is_unchanged(own_data: Path) -> None:
+    from rummy import practice
+
+    # TT-5 deals from Three Thirteen or Tre-tretton at random; asked, from the one asked
+    by_seed = {practice.drill("TT-5", seed).variant for seed in range(12)}
+    assert by_seed == {"three_thirteen", "tre_tretton"}
+    for seed in range(12):
+        plain = practice.drill("TT-5", seed)
+        for variant in ("three_thirteen", "tre_tretton"):
+            asked = practice.drill("TT-5", seed, variant=variant)
+            assert asked.variant == variant
+            if plain.variant == variant:  # the same position as without asking
+                assert asked.rows == plain.rows and asked.question == plain.question
+    # a variant the rule's drill can't deal from is refused, saying so; so is an unknown one
+    from rummy.variants import VariantError
+
+    with pytest.raises(VariantError, match="the variants are: three_thirteen"):
+        practice.drill("C-2", 3, variant="three thirteens")
+    with pytest.raises(ValueError, match="deals from Tre-tretton, not from Gin"):
+        practice.drill("TR-2", 0, variant="gin_three")
+    # a penalty count in Three Thirteen: the round's wild rank is named, and none is shown
+    counted = practice.drill("C-2", 5, variant="three_thirteen")
+    assert "are wild, and none is here" in counted.facts[0]
+    rules = rummy_rules(counted)
+    assert not any(rules.is_wild(card) for card in counted.rows[0].cards)
+    assert counted.check(str(sum(min(card.rank, 10) for card in counted.rows[0].cards))).right
+    # the iterator and the widget pass it on
+    import widgets
+
+    assert {d.variant for d, _ in zip(practice.drills(["TT-1"], variant="tre_tretton"), range(5),
+                                      strict=False)} == {"tre_tretton"}
+    view = widgets.Drill("TT-6", variant="tre_tretton")
+    for _ in range(3):
+        assert view.drill.variant == "tre_tretton"
+        view.next()
+
+
+def rummy_rules(drill_: object) -> object:
+    """The meld rules of the round a Three-Thirteen drill names ("..., round 7: ...")."""
+    import rummy
+
+    round_ = int(re.search(r"round (\d+)", drill_.facts[0]).group(1))
+    return rummy.find_variant(drill_.variant).meld_rules(round_)

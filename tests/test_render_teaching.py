@@ -48,3 +48,29 @@ def test_gin_roles_rotation() -> None:
         ("Ben", "box"), ("Ana", "captain"), ("Cleo", "advisor")]
     with pytest.raises(ValueError, match="three different players"):
         gin_roles_svg("Ana", "Ana", "Ben")
+
+
+def text_boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
+    """Each label's box (left, top, right, bottom), from its position, anchor and font size
+    (a character of a sans-serif font is at most about 0.62 of the size wide)."""
+    boxes = []
+    for m in re.finditer(r"<text x='([-\d.]+)' y='([-\d.]+)'(?: text-anchor='(\w+)')? font-size='(\d+)'"
+                         r"[^>]*>([^<]*)</text>", svg):
+        x, y, size, text = float(m.group(1)), float(m.group(2)), float(m.group(4)), m.group(5)
+        width = 0.62 * size * len(text.replace("&#x27;", "'").replace("&amp;", "&"))
+        left = {"middle": x - width / 2, "end": x - width}.get(m.group(3) or "start", x)
+        boxes.append((left, y - size, left + width, y + 0.25 * size, text))
+    return boxes
+
+
+@pytest.mark.parametrize("players", [["You", "Ana", "Ben", "Cleo", "Dev", "Eve"], 2, 3, 4, 5, 8, 12])
+def test_big_table_layout_labels_neither_overlap_nor_leave_the_picture(players: object) -> None:
+    svg = big_table_layout_svg(players)  # type: ignore[arg-type]
+    width, height = map(float, re.search(r"viewBox='0 0 ([\d.]+) ([\d.]+)'", svg).groups())
+    boxes = text_boxes(svg)
+    assert len(boxes) >= 4
+    for i, a in enumerate(boxes):
+        assert a[0] >= 0 and a[1] >= 0 and a[2] <= width and a[3] <= height, a
+        for b in boxes[i + 1:]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)

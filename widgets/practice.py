@@ -41,12 +41,14 @@ TOPICS: tuple[tuple[str, str], ...] = (
 )
 
 
-def due_first_drills(topic: str | None = None, *, seed: int = 0) -> Iterator[Any]:
+def due_first_drills(topic: str | None = None, *, seed: int = 0,
+                     variant: str | None = None) -> Iterator[Any]:
     """Drills one after another for ``topic`` (None: every rule; a variant's
     name; a rule id), each on a new position: each time the rule the
     learner's record says is most overdue (FSRS, :func:`rummy.progress.due_first`),
     then the rules never seen, then the others by when they are due; never
-    the same rule twice in a row when there is another.
+    the same rule twice in a row when there is another.  With ``variant``, each
+    drill is dealt from that variant (:func:`rummy.practice.drill`).
 
     >>> it = due_first_drills("gin_three", seed=5)
     >>> next(it).rule in rulebook.rules_of("gin_three")
@@ -60,12 +62,13 @@ def due_first_drills(topic: str | None = None, *, seed: int = 0) -> Iterator[Any
         events = _p.default_record().events(who) if who else _p.pending()
         order = _p.due_first(events, _p.clock(), ids)
         pick = next((r for r in order if r != last), order[0])
-        yield practice.drill(pick, seed + k)
+        yield practice.drill(pick, seed + k, variant=variant)
         last, k = pick, k + 1
 
 
 class Practice(View):
-    """``Practice(topic="all", *, seed=0)``: drills one after another.
+    """``Practice(topic="all", *, seed=0, variant=None)``: drills one after another
+    (with ``variant``, each dealt from that variant).
 
     ``topic`` is ``"all"``, a variant's name (its rules, in order) or a rule
     id (that rule on new positions).  ``answer(text) -> bool`` checks an
@@ -80,9 +83,11 @@ class Practice(View):
     (False, True)
     """
 
-    def __init__(self, topic: str = "all", *, seed: int = 0, choose: bool = True) -> None:
+    def __init__(self, topic: str = "all", *, seed: int = 0, choose: bool = True,
+                 variant: str | None = None) -> None:
         super().__init__()
         self.seed = seed
+        self.variant = variant  # deal every drill from this variant (a lesson's)
         self.feedback = ""
         self.picked: list[Card] = []
         self.hints_given = 0
@@ -124,7 +129,8 @@ class Practice(View):
     # -- dealing ------------------------------------------------------------------
     def _restart(self) -> None:
         value = self.topic.value
-        self._stream = due_first_drills(None if value == "all" else value, seed=self.seed)
+        self._stream = due_first_drills(None if value == "all" else value, seed=self.seed,
+                                        variant=self.variant)
         self.next()
 
     @safe
@@ -250,7 +256,7 @@ class Practice(View):
 
 
 class Drill(Practice):
-    """``Drill(rule, *, seed=0)``: practise one rule (a lesson's one-line drill;
+    """``Drill(rule, *, seed=0, variant=None)``: practise one rule (a lesson's one-line drill;
     *Next drill* deals a new position for the same rule).
 
     >>> d = Drill("TT-7")
@@ -258,8 +264,10 @@ class Drill(Practice):
     ('TT-7', 'move')
     """
 
-    def __init__(self, rule: str, *, seed: int = 0) -> None:
+    def __init__(self, rule: str, *, seed: int = 0, variant: str | None = None) -> None:
         if rule not in practice.generators():
             raise ValueError(f"no drill for {rule!r}; rule ids are: "
                              + ", ".join(rulebook.RULE_IDS))
-        super().__init__(rule, seed=seed, choose=False)
+        if variant is not None:
+            practice.drill(rule, seed, variant=variant)  # a rule its drill can't deal from it: say so now
+        super().__init__(rule, seed=seed, choose=False, variant=variant)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -365,10 +366,11 @@ def _when(t: float) -> str:
 
 
 class Progress(View):
-    """``Progress(learner=None)``: the learner's map of the 58 rules.
+    """``Progress(learner=None, *, rules=None)``: the learner's map of the 58 rules.
 
     ``learner`` names whose map it is (default: the learner of this kernel,
-    asked once, see :class:`WhoIsLearning`).  ``refresh()`` redraws it,
+    asked once, see :class:`WhoIsLearning`); ``rules`` (rule ids) keeps the map
+    to those rules (a lesson's), the summary line still counting all 58.  ``refresh()`` redraws it,
     ``show_events()`` lists every event kept about the learner, ``erase()``
     asks to confirm, then removes them all.
 
@@ -378,12 +380,22 @@ class Progress(View):
     >>> p = Progress("Ana")
     >>> p.summary, p.map.value.count("<li")
     ('0 of 58 rules mastered, 0 due', 58)
+    >>> Progress("Ana", rules=["C-1", "M-1"]).map.value.count("<li")
+    2
     >>> _ = os.environ.pop("RUMMY_DATA") if before is None else os.environ.update(
     ...     RUMMY_DATA=before)
     """
 
-    def __init__(self, learner: str | None = None, *, clock: Any = None) -> None:
+    def __init__(self, learner: str | None = None, *, clock: Any = None,
+                 rules: Sequence[str] | None = None) -> None:
         super().__init__()
+        if rules is not None:
+            unknown = [r for r in rules if r not in rulebook.RULE_IDS]
+            if unknown:
+                raise ValueError(f"no rule {', '.join(map(repr, unknown))} in RULES.md; the rule ids "
+                                 f"are: {', '.join(rulebook.RULE_IDS)}")
+        #: the rules the map shows (None: all of them)
+        self.rules = None if rules is None else frozenset(rules)
         self.fixed = None if learner is None else " ".join(str(learner).split())
         self.clock = clock
         self.summary = ""
@@ -456,11 +468,18 @@ class Progress(View):
                        "aria-labelledby='rummy-due'>")
             out += [self._row(m, now) for m in due]
             out.append("</ul>")
+        if self.rules is not None:
+            out.append(f"<p class='rummy-progress-some'>The {len(self.rules)} rules of this lesson; "
+                       "the map in the practice app shows all 58.</p>")
         for group in rulebook.GROUPS:
+            rows = [r for r in rulebook.RULES if r.group == group
+                    and (self.rules is None or r.id in self.rules)]
+            if not rows:
+                continue
             gid = "rummy-group-" + "".join(c if c.isalnum() else "-" for c in group.lower())
             out.append(f"<h3 id='{gid}'>{esc(group)}</h3><ul class='rummy-progress-group' "
                        f"aria-labelledby='{gid}'>")
-            out += [self._row(ms[r.id], now) for r in rulebook.RULES if r.group == group]
+            out += [self._row(ms[r.id], now) for r in rows]
             out.append("</ul>")
         self.map.value = "".join(out)
         self.erase_button.disabled = self.events_button.disabled = who is None

@@ -65,13 +65,17 @@ __all__ = [
     "three_hints",
 ]
 
-def drills(rules: Sequence[str] | str | None = None, seed: int = 0) -> Iterator[Drill]:
+def drills(rules: Sequence[str] | str | None = None, seed: int = 0, *,
+           variant: str | None = None) -> Iterator[Drill]:
     """Drills one after another: ``rules`` a list of rule ids, a variant's name
     (its rules) or None (every rule); each round over the rules uses new seeds.
+    With ``variant``, each drill is dealt from that variant (see :func:`drill`).
 
     >>> it = drills("gin_three", seed=5)
     >>> next(it).rule, next(it).rule
     ('C-1', 'C-2')
+    >>> {d.variant for d, _ in zip(drills(["TT-5", "TT-6"], variant="tre_tretton"), range(6))}
+    {'tre_tretton'}
     """
     if rules is None or isinstance(rules, str) and rules not in generators():
         ids = rules_of(rules if isinstance(rules, str) else None)
@@ -80,5 +84,5 @@ def drills(rules: Sequence[str] | str | None = None, seed: int = 0) -> Iterator[
     k = 0
     while True:
         for r in ids:
-            yield drill(r, seed + k)
+            yield drill(r, seed + k, variant=variant)
         k += 1

@@ -16,9 +16,10 @@ from rummy.practice.deal import (
     pick_round,
     run_and_set,
 )
-from rummy.practice.registry import Drill, Row, generator
+from rummy.practice.registry import Drill, Row, asked_variant, generator, pick_variant
 from rummy.search import best_arrangement, penalty
 from rummy.teach import as_number
+from rummy.variants import find_variant
 
 
 @generator("C-1")
@@ -51,15 +52,22 @@ def _(rng: Random, seed: int) -> Drill:
 
 @generator("C-2")
 def _(rng: Random, seed: int) -> Drill:
-    rules = MeldRules()  # gin: nothing wild, aces low
+    # gin (nothing wild, aces low), or the Three-Thirteen game a lesson asks for: a
+    # round of it, with no card of its wild rank among the cards
+    variant = asked_variant(("three_thirteen", "tre_tretton")) or "gin_three"
+    rules, facts = MeldRules(), ("Nothing is wild, aces are low.",)
+    if variant != "gin_three":
+        r, rules = pick_round(rng, variant, 1, 11)
+        wild = rank_name(rules.wild_rank, plural=True) if rules.wild_rank else "no cards"
+        facts = (f"{find_variant(variant).title}, round {r}: {wild} are wild, and none is here.",)
     pool = Pool(rng, rules)
     k = rng.randint(3, 5)
     hand = pool.loose(k)
     faces = sum(c.rank for c in hand)
     return Drill(
-        kind="count", variant="gin_three",
+        kind="count", variant=variant,
         question="None of these cards is in a meld. How many penalty points are they worth?",
-        facts=("Nothing is wild, aces are low.",), rows=(Row("Deadwood", tuple(hand)),),
+        facts=facts, rows=(Row("Deadwood", tuple(hand)),),
         solve=lambda: penalty(hand, rules),
         look="Which of these cards are pictures (J, Q, K), and what is an ace worth?",
         why="Add the points card by card.", answer_kind="number",
@@ -178,7 +186,7 @@ def _(rng: Random, seed: int) -> Drill:
 
 @generator("M-4")
 def _(rng: Random, seed: int) -> Drill:
-    variant = rng.choice(("three_thirteen", "tre_tretton"))
+    variant = pick_variant(rng, ("three_thirteen", "tre_tretton"))
     r, rules = pick_round(rng, variant, 1, 11)
     w = r + 2
     suits = list(SUITS)

@@ -13,12 +13,16 @@ deal), and the registry fills in the drill's ``rule`` and ``seed``::
         return Drill(kind="count", variant="three_thirteen", question=..., ...)
 
 :func:`drill` makes the drill of a rule for a seed, :func:`generators` lists
-them.
+them.  A generator that can deal from several variants picks one with
+:func:`pick_variant`: at random, unless the drill was asked for one
+(``drill(rule, seed, variant=...)``: a lesson's practice deals from the variant
+it teaches).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
@@ -28,7 +32,8 @@ from rummy.cards import Card
 from rummy.rulebook import three_hints
 from rummy.teach import AnyOf, Question, as_number, same_answer, show_answer
 
-__all__ = ["Drill", "Feedback", "Row", "Generator", "generator", "generators", "drill"]
+__all__ = ["Drill", "Feedback", "Row", "Generator", "generator", "generators", "drill",
+           "pick_variant", "asked_variant"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +242,36 @@ class Drill:
 
 #: What a generator is: ``(rng, seed) -> Drill`` without its rule and seed.
 Generator = Callable[[Random, int], Drill]
-_GENERATORS: dict[str, Callable[[int], Drill]] = {}
+_GENERATORS: dict[str, Callable[..., Drill]] = {}
+
+
+#: the variant the drill being made was asked for (``drill(..., variant=...)``), or None
+_ASKED: ContextVar[str | None] = ContextVar("rummy_practice_variant", default=None)
+
+
+def pick_variant(rng: Random, choices: Sequence[str]) -> str:
+    """The variant a generator that can deal from any of ``choices`` deals from: the one
+    the drill was asked for, when it is one of them, else one at random.  ``rng`` is
+    drawn from the same either way, so the rest of the position is made as before.
+
+    >>> pick_variant(Random(1), ("three_thirteen", "tre_tretton"))
+    'three_thirteen'
+    """
+    picked: str = rng.choice(tuple(choices))
+    asked = _ASKED.get()
+    return asked if asked is not None and asked in choices else picked
+
+
+def asked_variant(choices: Sequence[str]) -> str | None:
+    """The variant the drill being made was asked for, if it is one of ``choices``
+    (a generator that deals from one variant unless asked for another); draws
+    nothing from the drill's random numbers.
+
+    >>> asked_variant(("three_thirteen",)) is None   # no drill is being made
+    True
+    """
+    asked = _ASKED.get()
+    return asked if asked in choices else None
 
 
 def generator(rule: str) -> Callable[[Generator], Generator]:
@@ -255,8 +289,17 @@ def generator(rule: str) -> Callable[[Generator], Generator]:
         raise ValueError(f"{rule} has a generator already")
 
     def register(make: Generator) -> Generator:
-        def made(seed: int) -> Drill:
-            return replace(make(Random(seed), seed), rule=rule, seed=seed)
+        def made(seed: int, variant: str | None = None) -> Drill:
+            token = _ASKED.set(variant)
+            try:
+                made_ = make(Random(seed), seed)
+            finally:
+                _ASKED.reset(token)
+            if variant is not None and made_.variant != variant:
+                raise ValueError(f"the drill of {rule} deals from {_title(made_.variant)}, not from "
+                                 f"{_title(variant)}: practise {rule} without a variant, or a rule "
+                                 f"of {_title(variant)}")
+            return replace(made_, rule=rule, seed=seed)
 
         _GENERATORS[rule] = made
         return make
@@ -273,16 +316,30 @@ def generators() -> Mapping[str, Callable[[int], Drill]]:
     return {r: _GENERATORS[r] for r in rulebook.RULE_IDS if r in _GENERATORS}
 
 
-def drill(rule: str, seed: int = 0) -> Drill:
-    """A drill for ``rule`` (an id such as ``"TT-7"``) on the position made from ``seed``.
+def drill(rule: str, seed: int = 0, *, variant: str | None = None) -> Drill:
+    """A drill for ``rule`` (an id such as ``"TT-7"``) on the position made from ``seed``;
+    with ``variant`` (a variant's name), dealt from that variant (a ValueError if the
+    rule's drill can't deal from it).
 
     >>> drill("G-7", seed=2).kind
     'count'
+    >>> drill("TT-5", seed=1, variant="tre_tretton").variant
+    'tre_tretton'
     """
     gen = _GENERATORS.get(rule)
     if gen is None:
         raise ValueError(f"no drill for {rule!r}; rule ids are: {', '.join(sorted(_GENERATORS))}")
-    return gen(seed)
+    if variant is None:
+        return gen(seed)
+    from rummy.variants import find_variant
+
+    return gen(seed, find_variant(variant).name)
+
+
+def _title(variant: str) -> str:
+    from rummy.variants import find_variant
+
+    return find_variant(variant).title
 
 
 #: other words a learner uses for a drill's named choices ("pile" for the discard pile)

@@ -25,7 +25,7 @@ from rummy.practice.deal import (
     what_it_scores,
     who_wins,
 )
-from rummy.practice.registry import Drill, Row, generator
+from rummy.practice.registry import Drill, Row, generator, pick_variant
 from rummy.search import penalty
 from rummy.teach import AnyOf
 from rummy.variants import find_variant
@@ -50,7 +50,7 @@ def _table(rng: Random, rules: MeldRules, variant: str, seed: int, **options: An
 
 @generator("TT-1")
 def _(rng: Random, seed: int) -> Drill:
-    variant = rng.choice(("three_thirteen", "tre_tretton", "three_thirteen_jokers"))
+    variant = pick_variant(rng, ("three_thirteen", "tre_tretton", "three_thirteen_jokers"))
     r = 1 + seed % 11 if seed < 11 else rng.randint(1, 11)
     players = 4 if variant == "three_thirteen_jokers" else rng.randint(2, 4)
     g = new_game(variant, players=None if variant == "three_thirteen_jokers" else players, seed=seed)
@@ -67,7 +67,7 @@ def _(rng: Random, seed: int) -> Drill:
 
 @generator("TT-2")
 def _(rng: Random, seed: int) -> Drill:
-    variant = rng.choice(("three_thirteen", "tre_tretton"))
+    variant = pick_variant(rng, ("three_thirteen", "tre_tretton"))
     r = [1, 5, 8, 9, 10, 11, 2, 3, 4, 6, 7][seed % 11] if seed < 22 else rng.randint(1, 11)
     g = new_game(variant, players=list(NAMES[:2]), seed=seed)
     _deal_loose(rng, g, r, round_rules(variant, r))
@@ -165,7 +165,7 @@ DRAW_MARGIN = 1.0
 
 @generator("TT-5")
 def _(rng: Random, seed: int) -> Drill:
-    variant = rng.choice(("three_thirteen", "tre_tretton"))
+    variant = pick_variant(rng, ("three_thirteen", "tre_tretton"))
     r = rng.randint(2, 6)
     g = _draw_position(rng, seed, variant, r, helps=rng.random() < 0.5)
     top = g.pile[-1]
@@ -262,7 +262,7 @@ def _throw_to_go_out(g: Any, variant: str, r: int, *, question: str, look: str, 
 
 @generator("TT-6")
 def _(rng: Random, seed: int) -> Drill:
-    variant = rng.choice(("three_thirteen", "tre_tretton"))
+    variant = pick_variant(rng, ("three_thirteen", "tre_tretton"))
     r = rng.randint(1, 9)
     return _throw_to_go_out(
         _out_position(rng, seed, variant, r), variant, r,
@@ -300,7 +300,7 @@ def _(rng: Random, seed: int) -> Drill:
 
 @generator("TT-8")
 def _(rng: Random, seed: int) -> Drill:
-    variant = rng.choice(("three_thirteen", "tre_tretton"))
+    variant = pick_variant(rng, ("three_thirteen", "tre_tretton"))
     r, rules = pick_round(rng, variant, 2, 6)
     size = r + 2
     g = new_game(variant, players=["Ana", "Ben"], seed=seed)

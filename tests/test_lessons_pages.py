@@ -1,0 +1,179 @@
+"""Lessons as pages a learner reads: lesson 06 starts from "my chance to draw a card
+I need", counted by hand, with its heavy results computed by the build; page prose
+never points at code the page hides.  (The page itself is opened in
+tests/browser/test_browser_lessons.py.)"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import build_lessons  # noqa: E402
+
+SOURCES = ROOT / "scripts" / "lessons"
+ODDS = SOURCES / "06_meld_odds.txt"
+#: cells a lesson page leaves out (scripts/build_lessons.py, the "rummy" Voilà template)
+NOT_ON_THE_PAGE = {"lab-only", "teacher-only", "worked-answer"}
+
+
+def cells(stem: str) -> list:
+    return list(build_lessons.parse((SOURCES / f"{stem}.txt").read_text(encoding="utf-8")).cells)
+
+
+def on_the_page(cell: dict) -> bool:
+    return not NOT_ON_THE_PAGE & set(cell.get("metadata", {}).get("tags", []))
+
+
+def page_prose(stem: str) -> list[str]:
+    """The markdown a lesson page shows."""
+    return [c.source for c in cells(stem) if c.cell_type == "markdown" and on_the_page(c)]
+
+
+# --- lesson 06, for a 13-year-old first ----------------------------------------------------------
+
+def test_06_starts_from_the_chance_to_draw_an_out_counted_by_hand() -> None:
+    text = ODDS.read_text(encoding="utf-8")
+    heads = re.findall(r"^## (.*)$", text, re.M)
+    assert "out" in heads[0].lower(), heads[0]  # the first step: the cards you want
+    further = text.index("## Going further")
+    kid = text[:further]
+    # one draw, then a chain of misses, each link counted by hand, with the deck drawn
+    assert "6 out of 49" in kid and "chain of misses" in kid
+    assert "43/49 × 42/48 = 43/56" in kid and "1 − 43/56 = 13/56" in kid
+    assert kid.index("deck_picture(") < kid.index("chain of misses")
+    # C(n, k) by hand (the pairs listed) before any formula; formulas, sympy and
+    # simulation only in the extension
+    assert "C(4, 2) = 6" in kid and "52 × 51 × 50" in kid and "C(52, 3) = 22,100" in kid
+    for later in ("sympy", "Monte Carlo", "sample space", "hypergeometric", "C(U"):
+        assert later not in kid, later
+    # and the figures said are right: a chain of misses, by brute force over orders of draws
+    unseen, outs = 49, 6
+    both_miss = Fraction(sum(1 for a in range(unseen) for b in range(unseen)
+                             if a != b and a >= outs and b >= outs), unseen * (unseen - 1))
+    assert both_miss == Fraction(43, 56) and 1 - both_miss == Fraction(13, 56)
+    assert len([(a, b) for a in range(4) for b in range(a + 1, 4)]) == 6
+
+
+def test_06_no_quiz_answer_is_said_near_its_quiz() -> None:
+    """Within the eight page cells after a quiz (its folded answer left out), the page
+    says none of the quiz's right answers."""
+    quizzes = build_lessons.questions_of(ODDS.read_text(encoding="utf-8"))["quizzes"]
+    page = [c for c in cells("06_meld_odds") if on_the_page(c)]
+    asked = [i for i, c in enumerate(page) if c.cell_type == "code" and c.source.startswith("quiz(")]
+    assert len(asked) == len(quizzes) >= 2
+    for i, quiz in zip(asked, quizzes, strict=True):
+        answers = [quiz["answer"].split(" | ")[0]] + [r for r in quiz["right"] if re.search(r"\d", r)]
+        for cell in page[i + 1:i + 9]:
+            for answer in answers:
+                assert answer not in cell.source, (quiz["question"][:40], answer, cell.source[:200])
+
+
+def test_06_the_slow_results_are_computed_by_the_build_not_by_the_page() -> None:
+    """A page runs every code cell while the learner waits: no cell of lesson 06 deals
+    the eleven rounds' hundreds of thousands of hands; the build saved them, and the
+    notebook face says how to compute them again, with the build's own figures."""
+    for cell in cells("06_meld_odds"):
+        if cell.cell_type == "code":
+            assert "dealt_table(" not in cell.source and "samples=100_000" not in cell.source, cell.source
+    assert build_lessons.PRECOMPUTED["06_meld_odds"] == [build_lessons.save_eleven_rounds]
+    said = " ".join(ODDS.read_text(encoding="utf-8").split())
+    recipe = ", ".join(f"{k}={v:_}" if isinstance(v, int) and v > 9999 else f"{k}={v}"
+                       for k, v in build_lessons.ELEVEN_ROUNDS.items())
+    assert f'odds.dealt_table("three_thirteen", {recipe}, progress=False)' in said
+    saved = json.loads((ROOT / "notebooks" / "data" / "06_eleven_rounds.json").read_text())
+    rows = {row["round"]: row for row in saved["data"]}
+    assert sorted(rows) == list(range(1, 12))
+    # the last round, dealt again as the build deals it (seed + round), gives the saved figure
+    from rummy.probability import dealt_complete
+
+    again = dealt_complete("three_thirteen", 11, players=2, samples=100_000, seed=1 + 11,
+                           method="monte carlo", progress=False)
+    assert rows[11]["method"] == "monte carlo" and rows[11]["samples"] == 100_000
+    assert rows[11]["value"] == pytest.approx(again.value, abs=1e-12)
+    assert rows[1]["probability"] == "241/5525"  # 80 + 4 × 148 + 6 × 48 + 4 of C(52, 3) (lesson 06)
+
+
+# --- drills from the variant a lesson teaches -----------------------------------------------------
+
+#: the variant each variant lesson teaches
+TAUGHT = {"01_three_thirteen": "three_thirteen", "02_tre_tretton": "tre_tretton",
+          "03_three_thirteen_jokers": "three_thirteen_jokers", "04_big_table": "big_table",
+          "05_gin_three": "gin_three"}
+DRILL_CELL = re.compile(r'widgets\.Drill\("([^"]+)"(?:, variant="([a-z_]+)")?\)')
+
+
+@pytest.mark.parametrize("stem", sorted(TAUGHT))
+def test_every_drill_in_a_variant_lesson_deals_from_that_variant(stem: str) -> None:
+    from rummy import practice
+
+    drills = [m for c in cells(stem) if c.cell_type == "code" for m in DRILL_CELL.finditer(c.source)]
+    assert drills, stem
+    for found in drills:
+        rule, variant = found.groups()
+        assert variant == TAUGHT[stem], (stem, found.group(0))
+        for seed in range(6):  # the first position and the next ones ("Next drill")
+            assert practice.drill(rule, seed, variant=variant).variant == TAUGHT[stem], (rule, seed)
+
+
+# --- page prose points at nothing the page hides ----------------------------------------------------
+
+#: words that send a reader to code or to a cell, which a lesson page doesn't show
+POINTS_AT_CODE = re.compile(
+    r"\b(?:the )?(?:last |next |previous )?cells? (?:below|above)\b|\bthe (?:last|next|previous) cell\b"
+    r"|\brun the cell\b|\bthe code (?:above|below)\b|shown working|written as a function"
+    r"|\bin the experiment above\b|\bChange `|`[A-Za-z_][\w.]*\(|`\w+=`|we can print"
+    r"|in the engine's words|with `[a-z_]+`", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("stem", ["02_tre_tretton", "03_three_thirteen_jokers", "05_gin_three",
+                                  "06_meld_odds", "07_bots_and_strategy"])
+def test_page_prose_never_points_at_hidden_code(stem: str) -> None:
+    said = [(m.group(0), text[max(0, m.start() - 60):m.end() + 20])
+            for text in page_prose(stem) if not text.startswith("**Quiz")
+            for m in POINTS_AT_CODE.finditer(text)]
+    assert not said, said
+
+
+def test_the_phrases_are_found_where_they_were() -> None:
+    for text in ("(the cell below counts them)", "`compare` is shown working first",
+                 "Change `range(20)` to", "The last cell shows your map", "with `hand_points`:"):
+        assert POINTS_AT_CODE.search(text), text
+    assert not POINTS_AT_CODE.search("Read the picture below: the cards above the line are yours.")
+
+
+# --- small things a learner sees -------------------------------------------------------------------
+
+def test_the_first_lessons_map_shows_that_lessons_rules(own_data: Path) -> None:
+    """Lesson 00 ends with the map of the rules it teaches, every rule its quizzes and
+    exercises record among them, not 58 rules all "not seen"."""
+    import widgets
+    from rummy.rulebook import rules_in
+
+    last = cells("00_start_here")[-1].source.strip().splitlines()[-1]
+    shown = re.fullmatch(r"widgets\.Progress\(rules=\[(.*)\]\)", last)
+    assert shown, last
+    rules = re.findall(r'"([^"]+)"', shown.group(1))
+    asked = json.loads((ROOT / "notebooks" / "quizzes" / "00_start_here.json").read_text())
+    recorded = {(rules_in(q["question"]) or rules_in(q["why"]))[0] for q in asked["quizzes"]}
+    recorded |= {e["rule"] for e in asked["exercises"]}
+    assert recorded <= set(rules) and len(rules) < 20, (recorded, rules)
+    lesson_map = widgets.Progress("Ana", rules=rules)
+    assert lesson_map.map.value.count("<li") == len(rules)
+    assert "all 58" in lesson_map.map.value
+    with pytest.raises(ValueError, match="no rule 'XX-1'"):
+        widgets.Progress("Ana", rules=["XX-1"])
+
+
+def test_the_game_summaries_learners_read_say_yes_or_no_in_words() -> None:
+    for stem in ("01_three_thirteen", "04_big_table"):
+        code = "\n".join(c.source for c in cells(stem) if c.cell_type == "code")
+        assert "game.summary()" in code or "g.summary()" in code
+        assert '"won": "won the game"' in code and '{True: "yes", False: "no"}' in code, stem
