@@ -23,6 +23,15 @@ names they joined a table with.  Endpoints::
         erase the learner's events and key ({"erased": n})
     GET /rummy/api/tables/CODE/progress/me              (X-Rummy-Token and
         X-Rummy-Learner-Key) the same rows, from a seat's page
+    POST /rummy/api/progress/answer                     (X-Rummy-Learner-Key)
+        {"book": "01_three_thirteen", "part": "quizzes", "number": 3,
+        "answer": TEXT} or {"drill": "TT-5", "seed": 7, "answer": TEXT}, with
+        "hinted": true after a hint: the server judges the answer with the
+        one checker (rummy.teach) against the answers it holds (the lessons'
+        quiz files, $RUMMY_ANSWERS; a drill's position dealt again from its
+        seed), keeps the event judged by the server (committed first) and
+        answers {"right", "feedback", "counted", "rule", "judged", "first",
+        "kept"}: the page holds neither the answer nor a hash of it
     POST /rummy/api/progress/key {"learner": NAME}      (X-Rummy-Teacher-Key)
         a new key for a learner of this server (the old one opens nothing):
         {"learner", "code"}, the recovery code the teacher hands over
@@ -56,7 +65,8 @@ import asyncio
 import math
 from typing import Any
 
-from rummy import progress
+from rummy import progress, teach_book
+from rummy.teach import TeachError
 from tableserver.errors import BadRequest, Forbidden, ServiceError
 from tableserver.handler import CODE, MAX_BODY, ApiHandler, PostHandler
 from tableserver.service import TableService
@@ -64,7 +74,8 @@ from tableserver.tables import normal_code
 from tableserver.wire import grid_csv
 
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
-           "hub_events", "key_learner", "reset_key", "COLUMNS", "EVENT_KEYS", "MAX_EVENTS"]
+           "hub_events", "key_learner", "reset_key", "judge_answer", "COLUMNS", "EVENT_KEYS",
+           "MAX_EVENTS", "MAX_ANSWER", "MAX_SEED"]
 
 #: The columns of the class grid, in order (:data:`rummy.progress.GRID_COLUMNS`).
 COLUMNS = progress.GRID_COLUMNS
@@ -248,6 +259,74 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
     return out
 
 
+#: The longest answer the server judges (characters).
+MAX_ANSWER = 200
+#: A drill's seed is a whole number from 0 to this.
+MAX_SEED = 2**31 - 1
+_QUIZ_KEYS = {"book", "part", "number", "answer"}
+_DRILL_KEYS = {"drill", "seed", "answer"}
+_ANSWER_HELP = ('the body must be {"book": "01_three_thirteen", "part": "quizzes" or '
+                '"exercises", "number": N, "answer": TEXT} or {"drill": RULE, "seed": N, '
+                '"answer": TEXT}, with "hinted": true after a hint')
+
+
+def judge_answer(learner: str, body: Any, record: progress.Record | None = None
+                 ) -> dict[str, Any]:
+    """Judge a learner's answer where they can't read the answer, and keep it.
+
+    ``body`` names a quiz or exercise of a lesson's quiz file (``book``,
+    ``part``, ``number``) or a drill (its ``rule`` and ``seed``: the engine
+    deals the same position again), and the ``answer`` given; ``hinted``
+    (true after a hint) makes it a later try.  The one checker
+    (:mod:`rummy.teach`) judges it against the answers this server holds
+    (:func:`rummy.teach_book.book_entry`); an answer that counts is kept for
+    ``learner`` as judged by the server (``by="server"``), committed before
+    this returns.  It is the first try at the question unless a hint was
+    taken or the learner answered the same question today already.  A
+    :class:`BadRequest` says what was wrong and what is allowed."""
+    if not isinstance(body, dict):
+        raise BadRequest(_ANSWER_HELP)
+    keys = set(body) - {"hinted"}
+    if keys not in (_QUIZ_KEYS, _DRILL_KEYS):
+        raise BadRequest(_ANSWER_HELP)
+    answer, hinted = body["answer"], body.get("hinted", False)
+    if not isinstance(answer, str) or len(answer) > MAX_ANSWER:
+        raise BadRequest(f'"answer" must be a text of at most {MAX_ANSWER} characters')
+    if not isinstance(hinted, bool):
+        raise BadRequest('"hinted" must be true or false')
+    try:
+        if keys == _DRILL_KEYS:
+            rule, seed = body["drill"], body["seed"]
+            if not isinstance(rule, str) or rule not in teach_book.drill_rules():
+                raise BadRequest(f"no drill for {str(rule)[:20]!r}: a rule id of RULES.md "
+                                 "that has drills, e.g. TT-7, M-4a or G-9")
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+                raise BadRequest(f'"seed" must be a whole number from 0 to {MAX_SEED}')
+            verdict = teach_book.judge_drill(rule, seed, answer)
+            source = "drill"
+        else:
+            entry = teach_book.book_entry(body["book"], body["part"], body["number"])
+            verdict = teach_book.judge_entry(entry, answer, body["part"])
+            source = "quiz" if body["part"] == "quizzes" else "exercise"
+    except TeachError as e:
+        raise BadRequest(str(e)) from None
+    out: dict[str, Any] = {"right": verdict.right, "feedback": verdict.feedback,
+                           "counted": verdict.counted, "rule": verdict.rule,
+                           "judged": verdict.judged, "first": False, "kept": False}
+    if not (verdict.counted and verdict.rule):
+        return out  # an answer that can't be read is not a try; a question of no rule
+    rec = record if record is not None else progress.default_record()
+    now = rec.clock()
+    today = int(now // progress.DAY)
+    again = any(e.rule == verdict.rule and e.asked == verdict.asked and
+                int(e.when // progress.DAY) == today for e in rec.events(learner))
+    first = not hinted and not again
+    rec.add(learner, verdict.rule, verdict.asked, answer, verdict.right, first=first,
+            source=source, when=now, judged=verdict.judged, by="server")
+    out.update(first=first, kept=True)
+    return out
+
+
 def to_csv(rows: list[dict[str, Any]]) -> str:
     """The grid as CSV, with its header even when empty, no cell a
     spreadsheet would run as a formula (:func:`tableserver.wire.grid_csv`).
@@ -267,6 +346,7 @@ def handlers(root: str, kw: dict[str, Any]) -> list[tuple[str, Any, Any]]:
         (root + f"/tables/{CODE}/progress/me", OwnHandler, kw),
         (root + "/progress/me", MeHandler, kw),
         (root + "/progress/key", KeyHandler, kw),
+        (root + "/progress/answer", AnswerHandler, kw),
     ]
 
 
@@ -437,3 +517,26 @@ class EventsHandler(_ProgressHandler, PostHandler):
             self.send_error_json(e.status, e.message)
             return
         self.send_json({"learner": rec.label(name), "kept": len(kept)})
+
+
+class AnswerHandler(OwnHandler, PostHandler):
+    """``POST .../progress/answer``: the server judges a learner's answer
+    (:func:`judge_answer`) and keeps it under the learner of the key (on a
+    hub, the signed-in hub user)."""
+
+    async def post(self) -> None:  # type: ignore[override]
+        if self.refused:
+            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
+            return
+        why = self.bad_query()
+        if why is not None:
+            self.send_error_json(400, why)
+            return
+        try:
+            body = self.json_body()
+            who = await asyncio.to_thread(self.learner)
+            out = await asyncio.to_thread(judge_answer, who, body)
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        self.send_json(out)
