@@ -32,6 +32,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -40,7 +41,8 @@ from typing import Any
 from rummy import progress
 from tableserver.client import RemoteError, api_base, on_hub, request
 
-__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED"]
+__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "server_judges", "judge_on_server",
+           "NotNamed"]
 
 log = logging.getLogger("tableserver.progress_client")
 
@@ -196,3 +198,36 @@ def forward_to_hub() -> None:
     this process keeps in its own record also goes to the hub's table
     service (once; outside a hub this sends nothing)."""
     progress.on_event(_forward)
+
+
+class NotNamed(Exception):
+    """Nobody is named in this kernel (no learner key): the server keeps
+    answers for a learner only."""
+
+
+def server_judges(env: dict[str, str] | None = None) -> bool:
+    """Whether the kit's server judges this kernel's answers: a server of the
+    kit started the kernel (``$RUMMY_API``, ``make app`` and ``make
+    classroom``) or it runs on a JupyterHub.  Elsewhere (a notebook opened
+    without the kit's server, the static site) answers are self-checks.
+
+    >>> server_judges({}), server_judges({"RUMMY_API": "http://127.0.0.1:8866/rummy/api"})
+    (False, True)
+    """
+    env = dict(os.environ) if env is None else env
+    return bool(env.get("RUMMY_API")) or on_hub(api_base(env)) and bool(
+        env.get("JUPYTERHUB_API_TOKEN"))
+
+
+def judge_on_server(body: dict[str, Any], api: str | None = None) -> dict[str, Any]:
+    """Send an answer to the server's judge (``POST .../progress/answer``,
+    ``body`` as it takes it) with this kernel's learner key (on a hub, the
+    hub token says who) and answer its verdict; :class:`NotNamed` when
+    nobody is named yet, :class:`~tableserver.client.RemoteError` when the
+    server refuses or can't be reached."""
+    base = (api or api_base()).rstrip("/")
+    key = progress.current_key()
+    if key is None and not on_hub(base):
+        raise NotNamed("nobody is named in this kernel")
+    headers = {progress.KEY_HEADER: key} if key else {}
+    return request(base + "/progress/answer", body, headers=headers, timeout=30)

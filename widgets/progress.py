@@ -31,7 +31,7 @@ from rummy import rulebook
 from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
-           "table_rule",
+           "table_rule", "server_judging", "judge_remotely",
            "practice_url", "LEARNER_JS"]
 
 log = logging.getLogger("widgets.progress")
@@ -300,6 +300,40 @@ def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, so
     if kept is None and view is not None:
         _ask_in(view)
     return kept
+
+
+def server_judging() -> bool:
+    """Whether the kit's server judges this kernel's answers (a server of the
+    kit started it, or a JupyterHub: :func:`tableserver.progress_client.server_judges`);
+    False where there is none (a notebook opened alone, the static site):
+    there answers are self-checks."""
+    try:
+        from tableserver.progress_client import server_judges
+    except ImportError:  # (a kit without the table service: the static site's wheel)
+        return False
+    return server_judges()
+
+
+def judge_remotely(view: Any, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The server's verdict on an answer (``body`` as ``POST
+    .../progress/answer`` takes it), kept there for this kernel's learner;
+    None when there is none: nobody is named yet (the name box appears under
+    ``view``) or the server refused or can't be reached (``view`` says why)."""
+    from tableserver.client import RemoteError
+    from tableserver.progress_client import NotNamed, judge_on_server
+
+    try:
+        return judge_on_server(body)
+    except NotNamed:
+        if view is not None:
+            _ask_in(view)
+            view.show_notice("Say who you are first (below): the kit's server checks your "
+                             "answers and keeps them in your record.")
+        return None
+    except RemoteError as e:
+        if view is not None:
+            view.show_error(f"Your answer could not be checked: {e}")
+        return None
 
 
 def table_rule(family: str, verb: str, phase: str = "") -> str:
