@@ -262,7 +262,7 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
 #: The longest answer the server judges (characters).
 MAX_ANSWER = 200
 #: A drill's seed is a whole number from 0 to this.
-MAX_SEED = 2**31 - 1
+MAX_SEED = 2**53 - 1
 _QUIZ_KEYS = {"book", "part", "number", "answer"}
 _DRILL_KEYS = {"drill", "seed", "answer"}
 _ANSWER_HELP = ('the body must be {"book": "01_three_thirteen", "part": "quizzes" or '

@@ -90,7 +90,7 @@ BAD = [
     ({**ROUND_7, "number": True, "answer": "9"}, "quizzes 1 to"),
     ({"drill": "Z-9", "seed": 1, "answer": "9"}, "no drill"),
     ({"drill": "TT-1", "seed": -1, "answer": "9"}, "whole number"),
-    ({"drill": "TT-1", "seed": 2**40, "answer": "9"}, "whole number"),
+    ({"drill": "TT-1", "seed": 2**60, "answer": "9"}, "whole number"),
     ({"drill": "TT-1", "seed": 1.5, "answer": "9"}, "whole number"),
 ]
 

@@ -77,7 +77,7 @@ def test_exercises_and_drills_under_the_server(
                                      ("six", True, False, "drill", "server")]
 
 
-def test_under_the_server_nobody_named_is_asked_first_and_nothing_is_judged(
+def test_under_the_server_nobody_named_is_asked_first_and_judged_once_named(
         server: TableServer, monkeypatch: pytest.MonkeyPatch) -> None:
     from widgets.progress import who_is_learning
     from widgets.quiz import quiz_book
@@ -88,6 +88,11 @@ def test_under_the_server_nobody_named_is_asked_first_and_nothing_is_judged(
     assert who_is_learning().widget in quiz.widget.children
     assert "Say who you are first" in quiz.message.value
     assert events(server, "Ana") == [] and progress.pending() == []
+    who_is_learning().confirm("Ana")  # the answer waiting is judged now, once
+    assert quiz.solved and quiz.feedback.startswith("Right")
+    assert events(server, "Ana") == [("9", True, True, "quiz", "server")]
+    progress.use_learner("Ana")
+    assert len(events(server, "Ana")) == 1
 
 
 def test_without_a_server_the_quiz_is_a_self_check_and_says_so(

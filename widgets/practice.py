@@ -244,9 +244,15 @@ class Practice(View):
 
     def _judged_remotely(self, given: Any) -> bool:
         """The server deals this drill again from its seed, judges ``given`` and keeps it."""
-        verdict = judge_remotely(self, {"drill": self.drill.rule, "seed": self.drill.seed,
+        drill = self.drill
+
+        def retry() -> None:  # once somebody is named, if this drill is still shown
+            if self.drill is drill:
+                self.answer(given)
+
+        verdict = judge_remotely(self, {"drill": drill.rule, "seed": drill.seed,
                                         "answer": as_text(given),
-                                        "hinted": self.hints_given > 0})
+                                        "hinted": self.hints_given > 0}, retry=retry)
         if verdict is None:  # nobody named yet, or no server: the view says why
             return False
         right, text = bool(verdict["right"]), str(verdict["feedback"])

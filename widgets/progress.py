@@ -314,11 +314,25 @@ def server_judging() -> bool:
     return server_judges()
 
 
-def judge_remotely(view: Any, body: dict[str, Any]) -> dict[str, Any] | None:
+def _once_named(fn: Any) -> None:
+    """Call ``fn()`` once, when somebody is next named in this kernel."""
+    done: list[bool] = []
+
+    def run(name: str | None) -> None:
+        if name is not None and not done:
+            done.append(True)
+            fn()
+
+    _p.on_learner(run)
+
+
+def judge_remotely(view: Any, body: dict[str, Any], retry: Any = None) -> dict[str, Any] | None:
     """The server's verdict on an answer (``body`` as ``POST
     .../progress/answer`` takes it), kept there for this kernel's learner;
     None when there is none: nobody is named yet (the name box appears under
-    ``view``) or the server refused or can't be reached (``view`` says why)."""
+    ``view``, and ``retry()``, if given, runs once somebody is named: the
+    answer is judged then) or the server refused or can't be reached
+    (``view`` says why)."""
     from tableserver.client import RemoteError
     from tableserver.progress_client import NotNamed, judge_on_server
 
@@ -328,7 +342,9 @@ def judge_remotely(view: Any, body: dict[str, Any]) -> dict[str, Any] | None:
         if view is not None:
             _ask_in(view)
             view.show_notice("Say who you are first (below): the kit's server checks your "
-                             "answers and keeps them in your record.")
+                             "answer then and keeps it in your record.")
+        if retry is not None:
+            _once_named(retry)
         return None
     except RemoteError as e:
         if view is not None:
