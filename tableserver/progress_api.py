@@ -26,8 +26,8 @@ names they joined a table with.  Endpoints::
     POST /rummy/api/progress/answer                     (X-Rummy-Learner-Key)
         {"book": "01_three_thirteen", "part": "quizzes", "number": 3,
         "answer": TEXT} or {"drill": "TT-5", "seed": 7, "answer": TEXT}, with
-        "hinted": true after a hint: the server judges the answer with the
-        one checker (rummy.teach) against the answers it holds (the lessons'
+        "hinted": true after a hint (no key: judged, kept for nobody; a
+        wrong key: 403): the server judges the answer with the one checker (rummy.teach) against the answers it holds (the lessons'
         quiz files, $RUMMY_ANSWERS; a drill's position dealt again from its
         seed), keeps the event judged by the server (committed first) and
         answers {"right", "feedback", "counted", "rule", "judged", "first",
@@ -270,7 +270,7 @@ _ANSWER_HELP = ('the body must be {"book": "01_three_thirteen", "part": "quizzes
                 '"answer": TEXT}, with "hinted": true after a hint')
 
 
-def judge_answer(learner: str, body: Any, record: progress.Record | None = None
+def judge_answer(learner: str | None, body: Any, record: progress.Record | None = None
                  ) -> dict[str, Any]:
     """Judge a learner's answer where they can't read the answer, and keep it.
 
@@ -281,7 +281,8 @@ def judge_answer(learner: str, body: Any, record: progress.Record | None = None
     (:mod:`rummy.teach`) judges it against the answers this server holds
     (:func:`rummy.teach_book.book_entry`); an answer that counts is kept for
     ``learner`` as judged by the server (``by="server"``), committed before
-    this returns.  It is the first try at the question unless a hint was
+    this returns (``learner`` None, nobody named yet: judged, kept for
+    nobody; the page sends it again once the learner is named).  It is the first try at the question unless a hint was
     taken or the learner answered the same question today already.  A
     :class:`BadRequest` says what was wrong and what is allowed."""
     if not isinstance(body, dict):
@@ -313,8 +314,8 @@ def judge_answer(learner: str, body: Any, record: progress.Record | None = None
     out: dict[str, Any] = {"right": verdict.right, "feedback": verdict.feedback,
                            "counted": verdict.counted, "rule": verdict.rule,
                            "judged": verdict.judged, "first": False, "kept": False}
-    if not (verdict.counted and verdict.rule):
-        return out  # an answer that can't be read is not a try; a question of no rule
+    if learner is None or not (verdict.counted and verdict.rule):
+        return out  # nobody named; an answer that can't be read is not a try; no rule
     rec = record if record is not None else progress.default_record()
     now = rec.clock()
     today = int(now // progress.DAY)
@@ -534,7 +535,9 @@ class AnswerHandler(OwnHandler, PostHandler):
             return
         try:
             body = self.json_body()
-            who = await asyncio.to_thread(self.learner)
+            named = self.hub_learner() is not None or self.request.headers.get(
+                progress.KEY_HEADER)  # no key: nobody named yet (a wrong key: 403)
+            who = await asyncio.to_thread(self.learner) if named else None
             out = await asyncio.to_thread(judge_answer, who, body)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)

@@ -41,8 +41,7 @@ from typing import Any
 from rummy import progress
 from tableserver.client import RemoteError, api_base, on_hub, request
 
-__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "server_judges", "judge_on_server",
-           "NotNamed"]
+__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "server_judges", "judge_on_server"]
 
 log = logging.getLogger("tableserver.progress_client")
 
@@ -200,11 +199,6 @@ def forward_to_hub() -> None:
     progress.on_event(_forward)
 
 
-class NotNamed(Exception):
-    """Nobody is named in this kernel (no learner key): the server keeps
-    answers for a learner only."""
-
-
 def server_judges(env: dict[str, str] | None = None) -> bool:
     """Whether the kit's server judges this kernel's answers: a server of the
     kit started the kernel (``$RUMMY_API``, ``make app`` and ``make
@@ -222,12 +216,10 @@ def server_judges(env: dict[str, str] | None = None) -> bool:
 def judge_on_server(body: dict[str, Any], api: str | None = None) -> dict[str, Any]:
     """Send an answer to the server's judge (``POST .../progress/answer``,
     ``body`` as it takes it) with this kernel's learner key (on a hub, the
-    hub token says who) and answer its verdict; :class:`NotNamed` when
-    nobody is named yet, :class:`~tableserver.client.RemoteError` when the
+    hub token says who) and answer its verdict (nobody named yet: judged,
+    ``"kept": false``); :class:`~tableserver.client.RemoteError` when the
     server refuses or can't be reached."""
     base = (api or api_base()).rstrip("/")
     key = progress.current_key()
-    if key is None and not on_hub(base):
-        raise NotNamed("nobody is named in this kernel")
     headers = {progress.KEY_HEADER: key} if key else {}
     return request(base + "/progress/answer", body, headers=headers, timeout=30)

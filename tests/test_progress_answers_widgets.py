@@ -77,22 +77,27 @@ def test_exercises_and_drills_under_the_server(
                                      ("six", True, False, "drill", "server")]
 
 
-def test_under_the_server_nobody_named_is_asked_first_and_judged_once_named(
+def test_under_the_server_an_answer_before_a_name_is_judged_and_kept_once_named(
         server: TableServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from widgets.practice import Drill
     from widgets.progress import who_is_learning
     from widgets.quiz import quiz_book
 
     under(server, monkeypatch)
     quiz = quiz_book(BOOK)(1)
-    assert quiz.answer("9") is False and not quiz.solved
-    assert who_is_learning().widget in quiz.widget.children
-    assert "Say who you are first" in quiz.message.value
+    assert quiz.answer("8") is False and "one off" in quiz.feedback  # judged at once
+    assert quiz.answer("9") is True
+    d = Drill("TT-1", seed=3)
+    assert d.answer("6") is True
+    box = who_is_learning()
+    assert box.widget in quiz.widget.children and box.widget in d.widget.children
+    assert "3 answers are waiting to be kept" in box.text.value
     assert events(server, "Ana") == [] and progress.pending() == []
-    who_is_learning().confirm("Ana")  # the answer waiting is judged now, once
-    assert quiz.solved and quiz.feedback.startswith("Right")
-    assert events(server, "Ana") == [("9", True, True, "quiz", "server")]
-    progress.use_learner("Ana")
-    assert len(events(server, "Ana")) == 1
+    box.confirm("Ana")  # the answers waiting are kept now, in order, by the server
+    assert events(server, "Ana") == [("8", False, True, "quiz", "server"),
+                                     ("9", True, False, "quiz", "server"),
+                                     ("6", True, True, "drill", "server")]
+    assert box.waiting == [] and "Ana" in box.text.value
 
 
 def test_without_a_server_the_quiz_is_a_self_check_and_says_so(

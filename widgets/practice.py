@@ -244,15 +244,9 @@ class Practice(View):
 
     def _judged_remotely(self, given: Any) -> bool:
         """The server deals this drill again from its seed, judges ``given`` and keeps it."""
-        drill = self.drill
-
-        def retry() -> None:  # once somebody is named, if this drill is still shown
-            if self.drill is drill:
-                self.answer(given)
-
-        verdict = judge_remotely(self, {"drill": drill.rule, "seed": drill.seed,
+        verdict = judge_remotely(self, {"drill": self.drill.rule, "seed": self.drill.seed,
                                         "answer": as_text(given),
-                                        "hinted": self.hints_given > 0}, retry=retry)
+                                        "hinted": self.hints_given > 0})
         if verdict is None:  # nobody named yet, or no server: the view says why
             return False
         right, text = bool(verdict["right"]), str(verdict["feedback"])

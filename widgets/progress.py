@@ -178,8 +178,42 @@ class WhoIsLearning(View):
         self.widget = w.VBox([self._style, self.text, self.message, self.hidden, keeper])
         self.widget.add_class("rummy-who")
         self.widget.add_class("rummy-root")
-        _p.on_learner(lambda _name: self._render())
+        #: answers the server judged while nobody was named: sent again once somebody is
+        self.waiting: list[dict[str, Any]] = []
+        _p.on_learner(self._named)
         self._render()
+
+    def _named(self, name: str | None) -> None:
+        if name is not None and self.waiting:
+            from tableserver.client import RemoteError
+            from tableserver.progress_client import judge_on_server
+
+            waiting, self.waiting = self.waiting, []
+            for body in waiting:  # the server keeps them now, in the order given
+                try:
+                    judge_on_server(body)
+                except RemoteError:
+                    log.exception("an answer given before the learner was named was not kept")
+        self._render()
+
+    def wait(self, body: dict[str, Any]) -> None:
+        """Keep an answer the server judged while nobody was named, to send it
+        again once somebody is."""
+        self.waiting.append(dict(body))
+        self.count_waiting()
+
+    def count_waiting(self) -> None:
+        """Say again how many answers wait to be kept (while the box asks)."""
+        if _p.learner() is None:
+            self.text.value = self._asking_text()
+
+    def _asking_text(self) -> str:
+        waiting = len(_p.pending()) + len(self.waiting)
+        why = ((" (1 answer is waiting to be kept)" if waiting == 1 else
+                f" ({waiting} answers are waiting to be kept)") if waiting else "")
+        return ("<span role='status'>Who is learning? Give a name to start your record of "
+                f"learning on this browser{esc(why)}. Learned here before on another device? "
+                "Type the recovery code your progress page showed you.</span>")
 
     def _render(self, changing: bool = False) -> None:
         who = _p.learner()
@@ -187,13 +221,7 @@ class WhoIsLearning(View):
         head = self.widget.children[:2]
         tail = self.widget.children[-3:]
         if asking:
-            waiting = len(_p.pending())
-            why = ((" (1 answer is waiting to be kept)" if waiting == 1 else
-                    f" ({waiting} answers are waiting to be kept)") if waiting else "")
-            self.text.value = (
-                "<span role='status'>Who is learning? Give a name to start your record of "
-                f"learning on this browser{esc(why)}. Learned here before on another device? "
-                "Type the recovery code your progress page showed you.</span>")
+            self.text.value = self._asking_text()
             self.widget.children = (*head, w.HBox([self.name, self.ok]),
                                     w.HBox([self.code, self.resume]), *tail)
             self.widget.add_class("rummy-who-asking")
@@ -297,8 +325,10 @@ def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, so
     except Exception:  # noqa: BLE001 - the lesson goes on; the log says why
         log.exception("could not record a %s event for %s", source, rule)
         return None
-    if kept is None and view is not None:
-        _ask_in(view)
+    if kept is None:
+        who_is_learning().count_waiting()  # one more answer waits for a name
+        if view is not None:
+            _ask_in(view)
     return kept
 
 
@@ -314,42 +344,27 @@ def server_judging() -> bool:
     return server_judges()
 
 
-def _once_named(fn: Any) -> None:
-    """Call ``fn()`` once, when somebody is next named in this kernel."""
-    done: list[bool] = []
-
-    def run(name: str | None) -> None:
-        if name is not None and not done:
-            done.append(True)
-            fn()
-
-    _p.on_learner(run)
-
-
-def judge_remotely(view: Any, body: dict[str, Any], retry: Any = None) -> dict[str, Any] | None:
+def judge_remotely(view: Any, body: dict[str, Any]) -> dict[str, Any] | None:
     """The server's verdict on an answer (``body`` as ``POST
-    .../progress/answer`` takes it), kept there for this kernel's learner;
-    None when there is none: nobody is named yet (the name box appears under
-    ``view``, and ``retry()``, if given, runs once somebody is named: the
-    answer is judged then) or the server refused or can't be reached
-    (``view`` says why)."""
+    .../progress/answer`` takes it), kept there for this kernel's learner.
+    With nobody named yet the server judges it and keeps nothing: the name
+    box appears under ``view`` and the answer waits, to be sent again (and
+    kept) once somebody is named.  None when the server refused or can't be
+    reached (``view`` says why)."""
     from tableserver.client import RemoteError
-    from tableserver.progress_client import NotNamed, judge_on_server
+    from tableserver.progress_client import judge_on_server
 
     try:
-        return judge_on_server(body)
-    except NotNamed:
-        if view is not None:
-            _ask_in(view)
-            view.show_notice("Say who you are first (below): the kit's server checks your "
-                             "answer then and keeps it in your record.")
-        if retry is not None:
-            _once_named(retry)
-        return None
+        verdict = judge_on_server(body)
     except RemoteError as e:
         if view is not None:
             view.show_error(f"Your answer could not be checked: {e}")
         return None
+    if not verdict.get("kept") and verdict.get("counted") and _p.learner() is None:
+        who_is_learning().wait(body)
+        if view is not None:
+            _ask_in(view)
+    return verdict
 
 
 def table_rule(family: str, verb: str, phase: str = "") -> str:

@@ -188,7 +188,7 @@ def judged_quiz(book: str, part: str, number: int, data: dict[str, Any]) -> Quiz
 
     def judge(text: str) -> dict[str, Any] | None:
         return judge_remotely(quiz, {"book": book, "part": part, "number": number,
-                                     "answer": text}, retry=lambda: quiz.answer(text))
+                                     "answer": text})
 
     quiz = Quiz(public["question"], None, choices=tuple(public.get("choices", ())),
                 rule=public.get("rule", ""), judge=judge, kind=public.get("kind", ""))
