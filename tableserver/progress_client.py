@@ -41,7 +41,8 @@ from typing import Any
 from rummy import progress
 from tableserver.client import RemoteError, api_base, on_hub, request
 
-__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "server_judges", "judge_on_server"]
+__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "server_judges", "judge_on_server",
+           "erase_on_hub"]
 
 log = logging.getLogger("tableserver.progress_client")
 
@@ -164,6 +165,15 @@ class Sender:
                     self._queue.popleft()
                 self._cond.notify_all()
 
+    def forget(self) -> int:
+        """Drop the events waiting to be sent (the learner erased their
+        record); how many were dropped."""
+        with self._cond:
+            n = len(self._queue)
+            self._queue.clear()
+            self._cond.notify_all()
+            return n
+
     def unsent(self) -> None:
         """Log the events still waiting (when the kernel stops)."""
         n = self.queued()
@@ -223,3 +233,21 @@ def judge_on_server(body: dict[str, Any], api: str | None = None) -> dict[str, A
     key = progress.current_key()
     headers = {progress.KEY_HEADER: key} if key else {}
     return request(base + "/progress/answer", body, headers=headers, timeout=30)
+
+
+def erase_on_hub(api: str | None = None) -> int | None:
+    """On a hub, erase the copy of this learner's record that the hub's table
+    service keeps for the teacher's grid (``DELETE .../progress/me`` with the
+    server's hub token: the learner is the hub user); the events still
+    waiting to be sent are dropped first.  How many events were erased
+    there; None outside a hub.  :class:`~tableserver.client.RemoteError`
+    when the service refuses or can't be reached."""
+    base = (api or api_base()).rstrip("/")
+    if not on_hub(base):
+        return None
+    with _lock:
+        waiting = _sender
+    if waiting is not None:
+        waiting.forget()
+    out = request(base + "/progress/me", method="DELETE", timeout=30)
+    return int(out.get("erased", 0))

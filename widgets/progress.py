@@ -626,10 +626,31 @@ class Progress(View):
             who_is_learning().forget()  # the key opens nothing now: the browser drops it
         self._hide_confirm()
         self.events.value = ""
-        self.show_notice(f"Erased: {removed} event{'s' if removed != 1 else ''} about "
-                         f"{shown}.")
+        said = f"Erased: {removed} event{'s' if removed != 1 else ''} about {shown}"
+        try:
+            there = self._erase_on_hub() if self.fixed is None else None
+        except Exception as e:  # noqa: BLE001 - erased here; say what is left
+            self.show_error(f"{said} here, but the copy the hub keeps for your teacher's grid "
+                            f"could not be erased ({e}): try again later.")
+            self.refresh()
+            return removed
+        if there is not None:
+            said += (f", and the copy the hub kept for your teacher's grid ({there} "
+                     f"event{'s' if there != 1 else ''})")
+        self.show_notice(said + ".")
         self.refresh()
         return removed
+
+    @staticmethod
+    def _erase_on_hub() -> int | None:
+        """On a hub, erase the hub's table service's copy too (None elsewhere)."""
+        if not os.environ.get("JUPYTERHUB_USER"):
+            return None
+        try:
+            from tableserver.progress_client import erase_on_hub
+        except ImportError:  # (a kit without the table service)
+            return None
+        return erase_on_hub()
 
 
 class ProgressLine(View):
