@@ -149,7 +149,8 @@ def _own(learner: str, record: progress.Record | None = None) -> dict[str, Any]:
     out = _grid(None, [learner], rec)
     out["learner"] = rec.label(learner)
     out["events"] = [{"rule": e.rule, "asked": e.asked, "answered": e.answered,
-                      "right": e.right, "first": e.first, "source": e.source, "when": e.when}
+                      "right": e.right, "first": e.first, "source": e.source, "when": e.when,
+                      "judged": e.judged, "by": e.by}
                      for e in rec.events(learner)]
     return out
 
@@ -430,34 +431,34 @@ class OwnHandler(_ProgressHandler):
         self.send_json(out)
 
 
+def _erase(learner: str) -> dict[str, Any]:
+    return {"erased": progress.default_record().erase(learner)}
+
+
 class MeHandler(OwnHandler):
     """``GET``/``DELETE .../progress/me``: the learner's own record, by their key."""
 
-    async def get(self) -> None:  # type: ignore[override]
+    async def for_learner(self, fn: Any) -> None:
+        """Answer ``fn(learner)`` for the learner of this request (their key;
+        on a hub the hub user), in a worker thread: the address checked
+        first, every refusal as the service's JSON error."""
         why = self.bad_query()
         if why is not None:
             self.send_error_json(400, why)
             return
         try:
             who = await asyncio.to_thread(self.learner)
-            out = await asyncio.to_thread(_own, who)
+            out = await asyncio.to_thread(fn, who)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
             return
         self.send_json(out)
 
+    async def get(self) -> None:  # type: ignore[override]
+        await self.for_learner(_own)
+
     async def delete(self) -> None:
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
-            return
-        try:
-            who = await asyncio.to_thread(self.learner)
-            erased = await asyncio.to_thread(progress.default_record().erase, who)
-        except ServiceError as e:
-            self.send_error_json(e.status, e.message)
-            return
-        self.send_json({"erased": erased})
+        await self.for_learner(_erase)
 
 
 class KeyHandler(_ProgressHandler, PostHandler):

@@ -59,6 +59,11 @@ def test_the_server_judges_a_quiz_answer_and_keeps_it_as_server_judged(
     assert status == 200 and got["counted"] is False and got["kept"] is False
     assert kept(server.data, "Ana") == [("TT-1", "7", False, True, "quiz", "server"),
                                         ("TT-1", "nine", True, False, "quiz", "server")]
+    # the learner's own record says who judged each answer, and what it judged
+    status, mine = server.call("GET", "/progress/me", headers={KEY_HEADER: keys["Ana"]})
+    assert status == 200
+    assert [(e["by"], e["judged"]) for e in mine["events"]] == [("server", "rule")] * 2
+    assert [r["server_judged"] for r in mine["rows"]] == [2]
 
 
 def test_a_hint_makes_the_answer_a_later_try_and_exercises_and_drills_are_judged(
