@@ -163,3 +163,17 @@ def test_a_hub_learner_s_server_can_t_send_an_event_as_server_judged() -> None:
     for extra in ({"by": "server"}, {"judged_by": "server"}):
         with pytest.raises(BadRequest, match="unknown keys"):
             hub_events("ana", {"events": [{**one, **extra}]}, 20.0)
+
+
+def test_the_teachers_grid_says_how_many_answers_the_server_judged() -> None:
+    pytest.importorskip("ipywidgets")
+    from widgets.class_grid import grid_html
+
+    row = {"learner": "Ana", "rule": "TT-1", "attempts": 2, "right_first": 0, "days": 1,
+           "recall": 0.5, "status": "practising", "play_attempts": 1, "play_right_first": 1,
+           "server_judged": 2}
+    page = grid_html(["Ana"], [row])
+    assert "rule: 0 of 2 right first, 1 day, recall 50%; play: 1 of 1 best; " \
+           "2 of 3 judged by the server" in page
+    assert "server judged" in page and "judged by the server" not in grid_html(
+        ["Ana"], [{**row, "server_judged": 0}]).split("</caption>")[1]
