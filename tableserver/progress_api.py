@@ -31,7 +31,8 @@ names they joined a table with.  Endpoints::
         quiz files, $RUMMY_ANSWERS; a drill's position dealt again from its
         seed), keeps the event judged by the server (committed first) and
         answers {"right", "feedback", "counted", "rule", "judged", "first",
-        "kept"}: the page holds neither the answer nor a hash of it
+        "kept"} (and, kept, the event's "asked", "source" and "when"): the
+        page holds neither the answer nor a hash of it
     POST /rummy/api/progress/key {"learner": NAME}      (X-Rummy-Teacher-Key)
         a new key for a learner of this server (the old one opens nothing):
         {"learner", "code"}, the recovery code the teacher hands over
@@ -325,7 +326,7 @@ def judge_answer(learner: str | None, body: Any, record: progress.Record | None 
     first = not hinted and not again
     rec.add(learner, verdict.rule, verdict.asked, answer, verdict.right, first=first,
             source=source, when=now, judged=verdict.judged, by="server")
-    out.update(first=first, kept=True)
+    out.update(first=first, kept=True, asked=verdict.asked, source=source, when=now)
     return out
 
 

@@ -364,7 +364,25 @@ def judge_remotely(view: Any, body: dict[str, Any]) -> dict[str, Any] | None:
         who_is_learning().wait(body)
         if view is not None:
             _ask_in(view)
+    elif verdict.get("kept") and os.environ.get("JUPYTERHUB_USER"):
+        _copy_for_my_map(verdict, body)
     return verdict
+
+
+def _copy_for_my_map(verdict: dict[str, Any], body: dict[str, Any]) -> None:
+    """On a hub the server keeps the answer in the hub's record (the teacher's
+    grid); the learner's own map reads their own server's record: a copy goes
+    there, as the server judged it, and is not sent to the hub again."""
+    who = _p.learner()
+    if who is None:
+        return
+    try:
+        _p.default_record().add(who, str(verdict["rule"]), verdict["asked"], body["answer"],
+                                bool(verdict["right"]), first=bool(verdict["first"]),
+                                source=str(verdict["source"]), when=float(verdict["when"]),
+                                judged=str(verdict["judged"]), by="server")
+    except Exception:  # noqa: BLE001 - the hub kept it; the learner's map lacks it
+        log.exception("could not keep a copy of a server-judged answer for the learner's map")
 
 
 def table_rule(family: str, verb: str, phase: str = "") -> str:
