@@ -60,7 +60,7 @@ from typing import Any
 from rummy import rulebook
 
 __all__ = [
-    "BOX_DAYS", "TOP_BOX", "SOURCES", "JUDGED", "DAY", "MASTERED_DAYS", "MASTERED_SPAN",
+    "BOX_DAYS", "TOP_BOX", "SOURCES", "JUDGED", "JUDGED_BY", "DAY", "MASTERED_DAYS", "MASTERED_SPAN",
     "MASTERED_POSITIONS", "MASTERED_STABILITY", "MAX_NAME", "MAX_ID", "KEY_HEADER",
     "new_key", "normal_key", "show_key", "fold", "use_key", "enrol", "current_key",
     "Event", "Mastery", "Summary", "Record", "ProgressError",
@@ -180,7 +180,10 @@ class Event:
     """One judged act: ``learner`` answered ``answered`` to ``asked`` about
     ``rule``; ``right``; ``first`` (it was the first try at that question);
     ``when`` (seconds since the epoch); ``source`` (one of :data:`SOURCES`);
-    ``id`` (its number in the record, 0 before it is kept)."""
+    ``id`` (its number in the record, 0 before it is kept); ``judged``
+    (``rule`` or ``play``, :data:`JUDGED`); ``by`` (who judged it,
+    :data:`JUDGED_BY`: ``self``, the learner's own kernel, or ``server``,
+    the kit's server, where the learner can't read the answer)."""
 
     learner: str
     rule: str
@@ -192,6 +195,7 @@ class Event:
     when: float = 0.0
     id: int = 0
     judged: str = "rule"
+    by: str = "self"
 
     def checked(self) -> Event:
         """This event with its fields checked (a :class:`ProgressError` says what is wrong)."""
@@ -202,9 +206,12 @@ class Event:
             raise ProgressError(f"unknown source {self.source!r}: one of {', '.join(SOURCES)}")
         if self.judged not in JUDGED:
             raise ProgressError(f"an event judges {' or '.join(JUDGED)}, not {self.judged!r}")
+        if self.by not in JUDGED_BY:
+            raise ProgressError(f"an event is judged by {' or '.join(JUDGED_BY)}, not "
+                                f"{str(self.by)[:20]!r}")
         return Event(_normal_id(self.learner), self.rule, _text(self.asked),
                      _text(self.answered), bool(self.right), bool(self.first), self.source,
-                     float(self.when), self.id, self.judged)
+                     float(self.when), self.id, self.judged, self.by)
 
 
 def step(box: int, right: bool, first: bool = True) -> int:
@@ -222,6 +229,10 @@ def step(box: int, right: bool, first: bool = True) -> int:
 #: What an event judged: ``rule`` (legal and right by the rules) or ``play``
 #: (the best play among legal moves: a weaker legal move is never a rule failure).
 JUDGED = ("rule", "play")
+#: Who judged an event: ``self`` (the learner's own kernel: a self-check, its
+#: answer readable there) or ``server`` (the kit's server, which holds the
+#: answer where the learner can't read it: ``POST /rummy/api/progress/answer``).
+JUDGED_BY = ("self", "server")
 #: "Mastered" needs right answers at the first try on this many different days ...
 MASTERED_DAYS = 3
 #: ... the last at least this many days after the first ...
@@ -483,12 +494,19 @@ CREATE TABLE IF NOT EXISTS learners (
     made REAL NOT NULL
 );
 """
-_COLUMNS = "id, learner, rule, asked, answered, right, first, source, t, judged"
+_COLUMNS = "id, learner, rule, asked, answered, right, first, source, t, judged, judged_by"
+_INSERT = (f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) "
+           "VALUES (?,?,?,?,?,?,?,?,?,?)")
 
 
 def _event(row: tuple[Any, ...]) -> Event:
-    i, who, rule, asked, answered, right, first, source, t, judged = row
-    return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i, judged)
+    i, who, rule, asked, answered, right, first, source, t, judged, by = row
+    return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i, judged, by)
+
+
+def _row(e: Event) -> tuple[Any, ...]:
+    return (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first), e.source,
+            e.when, e.judged, e.by)
 
 
 def _now() -> float:
@@ -538,6 +556,9 @@ class Record:
             if "judged" not in cols:  # a record of an older kit: every event judged a rule
                 self._db.execute("ALTER TABLE events ADD COLUMN judged TEXT NOT NULL "
                                  "DEFAULT 'rule'")
+            if "judged_by" not in cols:  # an older kit judged every answer in the kernel
+                self._db.execute("ALTER TABLE events ADD COLUMN judged_by TEXT NOT NULL "
+                                 "DEFAULT 'self'")
         for side in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
             if side.exists():
                 os.chmod(side, 0o600)
@@ -560,20 +581,17 @@ class Record:
 
     def add(self, learner: str, rule: str, asked: Any, answered: Any, right: bool, *,
             first: bool = True, source: str = "quiz", when: float | None = None,
-            judged: str = "rule") -> Event:
+            judged: str = "rule", by: str = "self") -> Event:
         """Keep one event (committed when this returns) and return it."""
         e = Event(learner, rule, asked, answered, right, first, source,
-                  self.clock() if when is None else when, judged=judged).checked()
+                  self.clock() if when is None else when, judged=judged, by=by).checked()
         return self.add_event(e)
 
     def add_event(self, event: Event) -> Event:
         """Keep ``event`` (checked first); returns it with its id."""
         e = event.checked()
         with self._lock:
-            cur = self._write(lambda db: db.execute(
-                f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) VALUES (?,?,?,?,?,?,?,?,?)",
-                (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first), e.source,
-                 e.when, e.judged)))
+            cur = self._write(lambda db: db.execute(_INSERT, _row(e)))
         return dataclasses.replace(e, id=int(cur.lastrowid))
 
     def add_events(self, events: Iterable[Event]) -> list[Event]:
@@ -595,17 +613,15 @@ class Record:
         def keep(db: Any) -> list[int]:
             ids = []
             for e in checked:
-                row = (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first),
-                       e.source, e.when, e.judged)
+                row = _row(e)
                 known = db.execute(
                     "SELECT id FROM events WHERE learner = ? AND rule = ? AND asked = ? AND "
                     "answered = ? AND right = ? AND first = ? AND source = ? AND t = ? "
-                    "AND judged = ? LIMIT 1", row).fetchone()
+                    "AND judged = ? AND judged_by = ? LIMIT 1", row).fetchone()
                 if known is not None:
                     ids.append(int(known[0]))
                     continue
-                cur = db.execute(f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) "
-                                 "VALUES (?,?,?,?,?,?,?,?,?)", row)
+                cur = db.execute(_INSERT, row)
                 ids.append(int(cur.lastrowid))
             return ids
 
@@ -808,7 +824,7 @@ class Record:
 
 #: The columns of a class grid row (:meth:`Record.grid`, the CSV).
 GRID_COLUMNS = ("learner", "rule", "attempts", "right_first", "days", "recall", "status",
-                "due", "last_wrong", "play_attempts", "play_right_first")
+                "due", "last_wrong", "play_attempts", "play_right_first", "server_judged")
 
 
 def grid_rows(label: str, events: Iterable[Event], now: float) -> list[dict[str, Any]]:
@@ -816,11 +832,19 @@ def grid_rows(label: str, events: Iterable[Event], now: float) -> list[dict[str,
     per rule met, attempts and right at the first try judged by the rules,
     the days practised, FSRS's predicted recall at ``now`` (0-1, 2 decimals),
     the status, when it is due (seconds since the epoch), the last wrong
-    answers (`` | ``-separated), and the events judged as play apart.
+    answers (`` | ``-separated), the events judged as play apart, and how
+    many of the rule's events the kit's server judged (``server_judged``:
+    the answer was never where the learner could read it; the others were
+    self-checks in the learner's own kernel).
 
     >>> [r["rule"] for r in grid_rows("Ana", [Event("Ana", "M-1", "q", "a", False)], 0.0)]
     ['M-1']
     """
+    events = list(events)
+    by_server: dict[str, int] = {}
+    for e in events:
+        if e.by == "server":
+            by_server[e.rule] = by_server.get(e.rule, 0) + 1
     rows = []
     for m in mastery(events).values():
         if not (m.attempts or m.play_attempts):
@@ -831,7 +855,8 @@ def grid_rows(label: str, events: Iterable[Event], now: float) -> list[dict[str,
                      "recall": None if recall is None else round(recall, 2),
                      "status": m.status, "due": m.due_at,
                      "last_wrong": " | ".join(m.wrong), "play_attempts": m.play_attempts,
-                     "play_right_first": m.play_right_first})
+                     "play_right_first": m.play_right_first,
+                     "server_judged": by_server.get(m.rule, 0)})
     return rows
 
 

@@ -7,11 +7,14 @@ A student copy carries no answer in any form:
   "right!"; see ``scripts/build_lessons.py``), and the "Worked answers" heading;
 * the prose no longer promises folded answers: the markdown cells that speak
   of them are tagged ``teacher-only`` (written as ``%% md teacher``) and left out;
-* the quiz files (``quizzes/*.json``) keep the questions and the hints for
-  wrong answers, but each answer is replaced by its salted hashes
-  (:func:`rummy.teach.seal`: the same checker, :mod:`rummy.teach`, judges a
-  hashed answer), and the spellings list (``right``) and worked answer
-  (``why``) are dropped.
+* the quiz files (``quizzes/*.json``) keep what a page may hold of each quiz
+  and exercise (:func:`rummy.teach_book.student_entry`: the question, its
+  choices, the kind of answer, the general hint and the rule): no answer, no
+  hash of one (salted hashes of a small space of answers are found by trying
+  them all), no spellings, worked answer or hints keyed by wrong answers.
+  The kit's server judges their answers with its own copy
+  (``POST /rummy/api/progress/answer``); without a server there is nothing
+  to check against, and the page says so.
 
     .venv/bin/python scripts/student_copy.py            # make student
     .venv/bin/python scripts/student_copy.py --out DIR
@@ -49,7 +52,8 @@ def student_copy(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def sealed_entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """A quiz or exercise of a quiz file with its answer kept as salted hashes."""
+    """A quiz or exercise of a quiz file with its answer kept as salted hashes
+    (what an older student copy held; a student copy now holds :func:`public_entry`)."""
     sys.path.insert(0, str(ROOT))
     from rummy.teach import seal
     from widgets.quiz import answer_of, unit_from
@@ -60,11 +64,21 @@ def sealed_entry(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def sealed_quizzes(data: Any) -> dict[str, Any]:
-    """A quiz file (``{"quizzes": [...], "exercises": [...]}``) with every answer sealed."""
+def public_entry(entry: dict[str, Any], part: str) -> dict[str, Any]:
+    """What a student copy holds of a quiz or exercise: no answer in any form."""
+    sys.path.insert(0, str(ROOT))
+    from rummy.teach_book import student_entry
+
+    return student_entry(entry, part)
+
+
+def student_quizzes(data: Any) -> dict[str, Any]:
+    """A quiz file (``{"quizzes": [...], "exercises": [...]}``) as a student
+    copy holds it: the questions without their answers."""
     if isinstance(data, list):
         data = {"quizzes": data, "exercises": []}
-    return {part: [sealed_entry(e) for e in data.get(part, [])] for part in ("quizzes", "exercises")}
+    return {part: [public_entry(e, part) for e in data.get(part, [])]
+            for part in ("quizzes", "exercises")}
 
 
 def main(argv: list[str]) -> int:
@@ -82,10 +96,11 @@ def main(argv: list[str]) -> int:
     for path in quizzes:
         data = json.loads(path.read_text(encoding="utf-8"))
         (target / "quizzes" / path.name).write_text(
-            json.dumps(sealed_quizzes(data), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            json.dumps(student_quizzes(data), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if (NOTEBOOKS / "data").is_dir():  # results the lesson build computed once, which lessons read
         shutil.copytree(NOTEBOOKS / "data", target / "data", dirs_exist_ok=True)
-    print(f"{len(lessons)} student copies and {len(quizzes)} sealed quiz files in {target}")
+    print(f"{len(lessons)} student copies and {len(quizzes)} quiz files without answers in "
+          f"{target}")
     return 0
 
 

@@ -132,11 +132,12 @@ def _tls() -> ssl.SSLContext | None:
 
 
 def build_request(url: str, body: Any = None, *, token: str | None = None,
-                  teacher: str | None = None,
-                  headers: dict[str, str] | None = None) -> urllib.request.Request:
+                  teacher: str | None = None, headers: dict[str, str] | None = None,
+                  method: str | None = None) -> urllib.request.Request:
     """The HTTP request :func:`request` sends: a GET, or a POST of ``body`` as
-    JSON; a seat's or spectator's ``token`` and the ``teacher`` key go in
-    headers, never in the address (a server logs addresses).
+    JSON (``method``: another, such as DELETE); a seat's or spectator's
+    ``token`` and the ``teacher`` key go in headers, never in the address (a
+    server logs addresses).
 
     >>> r = build_request("http://127.0.0.1:8866/rummy/api/tables/K7QM/act",
     ...                   {"action": "draw stock"}, token="seat-secret")
@@ -151,8 +152,8 @@ def build_request(url: str, body: Any = None, *, token: str | None = None,
         sent["X-Rummy-Token"] = token
     if teacher:
         sent["X-Rummy-Teacher-Key"] = teacher
-    return urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
-                                  headers=sent)
+    return urllib.request.Request(url, data=data, headers=sent,
+                                  method=method or ("GET" if body is None else "POST"))
 
 
 def refusal(status: int, raw: bytes) -> RemoteError:
@@ -178,7 +179,8 @@ def refusal(status: int, raw: bytes) -> RemoteError:
 
 def request(url: str, body: Any = None, *, token: str | None = None,
             teacher: str | None = None, timeout: float = 30,
-            headers: dict[str, str] | None = None) -> dict[str, Any]:
+            headers: dict[str, str] | None = None, method: str | None = None
+            ) -> dict[str, Any]:
     """Call the table API at ``url`` (see :func:`build_request`) and answer its
     JSON.  A refusal raises :class:`RemoteError` with the service's reason and
     status (:func:`refusal`); a service that can't be reached, one with status 0.
@@ -188,7 +190,8 @@ def request(url: str, body: Any = None, *, token: str | None = None,
     ...
     tableserver.client.RemoteError: the table service can't be reached (...): is `make app` running?
     """
-    req = build_request(url, body, token=token, teacher=teacher, headers=headers)
+    req = build_request(url, body, token=token, teacher=teacher, headers=headers,
+                        method=method)
     try:
         with urllib.request.urlopen(req, timeout=timeout, context=_tls()) as r:
             return dict(json.loads(r.read()))

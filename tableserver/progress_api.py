@@ -23,6 +23,16 @@ names they joined a table with.  Endpoints::
         erase the learner's events and key ({"erased": n})
     GET /rummy/api/tables/CODE/progress/me              (X-Rummy-Token and
         X-Rummy-Learner-Key) the same rows, from a seat's page
+    POST /rummy/api/progress/answer                     (X-Rummy-Learner-Key)
+        {"book": "01_three_thirteen", "part": "quizzes", "number": 3,
+        "answer": TEXT} or {"drill": "TT-5", "seed": 7, "answer": TEXT}, with
+        "hinted": true after a hint (no key: judged, kept for nobody; a
+        wrong key: 403): the server judges the answer with the one checker (rummy.teach) against the answers it holds (the lessons'
+        quiz files, $RUMMY_ANSWERS; a drill's position dealt again from its
+        seed), keeps the event judged by the server (committed first) and
+        answers {"right", "feedback", "counted", "rule", "judged", "first",
+        "kept"} (and, kept, the event's "asked", "source" and "when"): the
+        page holds neither the answer nor a hash of it
     POST /rummy/api/progress/key {"learner": NAME}      (X-Rummy-Teacher-Key)
         a new key for a learner of this server (the old one opens nothing):
         {"learner", "code"}, the recovery code the teacher hands over
@@ -56,7 +66,8 @@ import asyncio
 import math
 from typing import Any
 
-from rummy import progress
+from rummy import progress, teach_book
+from rummy.teach import TeachError
 from tableserver.errors import BadRequest, Forbidden, ServiceError
 from tableserver.handler import CODE, MAX_BODY, ApiHandler, PostHandler
 from tableserver.service import TableService
@@ -64,7 +75,8 @@ from tableserver.tables import normal_code
 from tableserver.wire import grid_csv
 
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
-           "hub_events", "key_learner", "reset_key", "COLUMNS", "EVENT_KEYS", "MAX_EVENTS"]
+           "hub_events", "key_learner", "reset_key", "judge_answer", "COLUMNS", "EVENT_KEYS",
+           "MAX_EVENTS", "MAX_ANSWER", "MAX_SEED"]
 
 #: The columns of the class grid, in order (:data:`rummy.progress.GRID_COLUMNS`).
 COLUMNS = progress.GRID_COLUMNS
@@ -138,7 +150,8 @@ def _own(learner: str, record: progress.Record | None = None) -> dict[str, Any]:
     out = _grid(None, [learner], rec)
     out["learner"] = rec.label(learner)
     out["events"] = [{"rule": e.rule, "asked": e.asked, "answered": e.answered,
-                      "right": e.right, "first": e.first, "source": e.source, "when": e.when}
+                      "right": e.right, "first": e.first, "source": e.source, "when": e.when,
+                      "judged": e.judged, "by": e.by}
                      for e in rec.events(learner)]
     return out
 
@@ -248,6 +261,75 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
     return out
 
 
+#: The longest answer the server judges (characters).
+MAX_ANSWER = 200
+#: A drill's seed is a whole number from 0 to this.
+MAX_SEED = 2**53 - 1
+_QUIZ_KEYS = {"book", "part", "number", "answer"}
+_DRILL_KEYS = {"drill", "seed", "answer"}
+_ANSWER_HELP = ('the body must be {"book": "01_three_thirteen", "part": "quizzes" or '
+                '"exercises", "number": N, "answer": TEXT} or {"drill": RULE, "seed": N, '
+                '"answer": TEXT}, with "hinted": true after a hint')
+
+
+def judge_answer(learner: str | None, body: Any, record: progress.Record | None = None
+                 ) -> dict[str, Any]:
+    """Judge a learner's answer where they can't read the answer, and keep it.
+
+    ``body`` names a quiz or exercise of a lesson's quiz file (``book``,
+    ``part``, ``number``) or a drill (its ``rule`` and ``seed``: the engine
+    deals the same position again), and the ``answer`` given; ``hinted``
+    (true after a hint) makes it a later try.  The one checker
+    (:mod:`rummy.teach`) judges it against the answers this server holds
+    (:func:`rummy.teach_book.book_entry`); an answer that counts is kept for
+    ``learner`` as judged by the server (``by="server"``), committed before
+    this returns (``learner`` None, nobody named yet: judged, kept for
+    nobody; the page sends it again once the learner is named).  It is the first try at the question unless a hint was
+    taken or the learner answered the same question today already.  A
+    :class:`BadRequest` says what was wrong and what is allowed."""
+    if not isinstance(body, dict):
+        raise BadRequest(_ANSWER_HELP)
+    keys = set(body) - {"hinted"}
+    if keys not in (_QUIZ_KEYS, _DRILL_KEYS):
+        raise BadRequest(_ANSWER_HELP)
+    answer, hinted = body["answer"], body.get("hinted", False)
+    if not isinstance(answer, str) or len(answer) > MAX_ANSWER:
+        raise BadRequest(f'"answer" must be a text of at most {MAX_ANSWER} characters')
+    if not isinstance(hinted, bool):
+        raise BadRequest('"hinted" must be true or false')
+    try:
+        if keys == _DRILL_KEYS:
+            rule, seed = body["drill"], body["seed"]
+            if not isinstance(rule, str) or rule not in teach_book.drill_rules():
+                raise BadRequest(f"no drill for {str(rule)[:20]!r}: a rule id of RULES.md "
+                                 "that has drills, e.g. TT-7, M-4a or G-9")
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+                raise BadRequest(f'"seed" must be a whole number from 0 to {MAX_SEED}')
+            verdict = teach_book.judge_drill(rule, seed, answer)
+            source = "drill"
+        else:
+            entry = teach_book.book_entry(body["book"], body["part"], body["number"])
+            verdict = teach_book.judge_entry(entry, answer, body["part"])
+            source = "quiz" if body["part"] == "quizzes" else "exercise"
+    except TeachError as e:
+        raise BadRequest(str(e)) from None
+    out: dict[str, Any] = {"right": verdict.right, "feedback": verdict.feedback,
+                           "counted": verdict.counted, "rule": verdict.rule,
+                           "judged": verdict.judged, "first": False, "kept": False}
+    if learner is None or not (verdict.counted and verdict.rule):
+        return out  # nobody named; an answer that can't be read is not a try; no rule
+    rec = record if record is not None else progress.default_record()
+    now = rec.clock()
+    today = int(now // progress.DAY)
+    again = any(e.rule == verdict.rule and e.asked == verdict.asked and
+                int(e.when // progress.DAY) == today for e in rec.events(learner))
+    first = not hinted and not again
+    rec.add(learner, verdict.rule, verdict.asked, answer, verdict.right, first=first,
+            source=source, when=now, judged=verdict.judged, by="server")
+    out.update(first=first, kept=True, asked=verdict.asked, source=source, when=now)
+    return out
+
+
 def to_csv(rows: list[dict[str, Any]]) -> str:
     """The grid as CSV, with its header even when empty, no cell a
     spreadsheet would run as a formula (:func:`tableserver.wire.grid_csv`).
@@ -267,6 +349,7 @@ def handlers(root: str, kw: dict[str, Any]) -> list[tuple[str, Any, Any]]:
         (root + f"/tables/{CODE}/progress/me", OwnHandler, kw),
         (root + "/progress/me", MeHandler, kw),
         (root + "/progress/key", KeyHandler, kw),
+        (root + "/progress/answer", AnswerHandler, kw),
     ]
 
 
@@ -349,34 +432,34 @@ class OwnHandler(_ProgressHandler):
         self.send_json(out)
 
 
+def _erase(learner: str) -> dict[str, Any]:
+    return {"erased": progress.default_record().erase(learner)}
+
+
 class MeHandler(OwnHandler):
     """``GET``/``DELETE .../progress/me``: the learner's own record, by their key."""
 
-    async def get(self) -> None:  # type: ignore[override]
+    async def for_learner(self, fn: Any) -> None:
+        """Answer ``fn(learner)`` for the learner of this request (their key;
+        on a hub the hub user), in a worker thread: the address checked
+        first, every refusal as the service's JSON error."""
         why = self.bad_query()
         if why is not None:
             self.send_error_json(400, why)
             return
         try:
             who = await asyncio.to_thread(self.learner)
-            out = await asyncio.to_thread(_own, who)
+            out = await asyncio.to_thread(fn, who)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
             return
         self.send_json(out)
 
+    async def get(self) -> None:  # type: ignore[override]
+        await self.for_learner(_own)
+
     async def delete(self) -> None:
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
-            return
-        try:
-            who = await asyncio.to_thread(self.learner)
-            erased = await asyncio.to_thread(progress.default_record().erase, who)
-        except ServiceError as e:
-            self.send_error_json(e.status, e.message)
-            return
-        self.send_json({"erased": erased})
+        await self.for_learner(_erase)
 
 
 class KeyHandler(_ProgressHandler, PostHandler):
@@ -437,3 +520,28 @@ class EventsHandler(_ProgressHandler, PostHandler):
             self.send_error_json(e.status, e.message)
             return
         self.send_json({"learner": rec.label(name), "kept": len(kept)})
+
+
+class AnswerHandler(OwnHandler, PostHandler):
+    """``POST .../progress/answer``: the server judges a learner's answer
+    (:func:`judge_answer`) and keeps it under the learner of the key (on a
+    hub, the signed-in hub user)."""
+
+    async def post(self) -> None:  # type: ignore[override]
+        if self.refused:
+            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
+            return
+        why = self.bad_query()
+        if why is not None:
+            self.send_error_json(400, why)
+            return
+        try:
+            body = self.json_body()
+            named = self.hub_learner() is not None or self.request.headers.get(
+                progress.KEY_HEADER)  # no key: nobody named yet (a wrong key: 403)
+            who = await asyncio.to_thread(self.learner) if named else None
+            out = await asyncio.to_thread(judge_answer, who, body)
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        self.send_json(out)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -40,7 +41,8 @@ from typing import Any
 from rummy import progress
 from tableserver.client import RemoteError, api_base, on_hub, request
 
-__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED"]
+__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "server_judges", "judge_on_server",
+           "erase_on_hub"]
 
 log = logging.getLogger("tableserver.progress_client")
 
@@ -163,6 +165,15 @@ class Sender:
                     self._queue.popleft()
                 self._cond.notify_all()
 
+    def forget(self) -> int:
+        """Drop the events waiting to be sent (the learner erased their
+        record); how many were dropped."""
+        with self._cond:
+            n = len(self._queue)
+            self._queue.clear()
+            self._cond.notify_all()
+            return n
+
     def unsent(self) -> None:
         """Log the events still waiting (when the kernel stops)."""
         n = self.queued()
@@ -196,3 +207,47 @@ def forward_to_hub() -> None:
     this process keeps in its own record also goes to the hub's table
     service (once; outside a hub this sends nothing)."""
     progress.on_event(_forward)
+
+
+def server_judges(env: dict[str, str] | None = None) -> bool:
+    """Whether the kit's server judges this kernel's answers: a server of the
+    kit started the kernel (``$RUMMY_API``, ``make app`` and ``make
+    classroom``) or it runs on a JupyterHub.  Elsewhere (a notebook opened
+    without the kit's server, the static site) answers are self-checks.
+
+    >>> server_judges({}), server_judges({"RUMMY_API": "http://127.0.0.1:8866/rummy/api"})
+    (False, True)
+    """
+    env = dict(os.environ) if env is None else env
+    return bool(env.get("RUMMY_API")) or on_hub(api_base(env)) and bool(
+        env.get("JUPYTERHUB_API_TOKEN"))
+
+
+def judge_on_server(body: dict[str, Any], api: str | None = None) -> dict[str, Any]:
+    """Send an answer to the server's judge (``POST .../progress/answer``,
+    ``body`` as it takes it) with this kernel's learner key (on a hub, the
+    hub token says who) and answer its verdict (nobody named yet: judged,
+    ``"kept": false``); :class:`~tableserver.client.RemoteError` when the
+    server refuses or can't be reached."""
+    base = (api or api_base()).rstrip("/")
+    key = progress.current_key()
+    headers = {progress.KEY_HEADER: key} if key else {}
+    return request(base + "/progress/answer", body, headers=headers, timeout=30)
+
+
+def erase_on_hub(api: str | None = None) -> int | None:
+    """On a hub, erase the copy of this learner's record that the hub's table
+    service keeps for the teacher's grid (``DELETE .../progress/me`` with the
+    server's hub token: the learner is the hub user); the events still
+    waiting to be sent are dropped first.  How many events were erased
+    there; None outside a hub.  :class:`~tableserver.client.RemoteError`
+    when the service refuses or can't be reached."""
+    base = (api or api_base()).rstrip("/")
+    if not on_hub(base):
+        return None
+    with _lock:
+        waiting = _sender
+    if waiting is not None:
+        waiting.forget()
+    out = request(base + "/progress/me", method="DELETE", timeout=30)
+    return int(out.get("erased", 0))

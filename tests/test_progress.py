@@ -202,21 +202,52 @@ def test_record_with_a_bad_rule_raises_and_keeps_nothing():
 
 def test_grid_rows_per_learner_and_rule(tmp_path):
     r = Record(tmp_path / "p.sqlite3", clock=lambda: 0.0)
-    r.add("Ana", "TT-7", "q", "a", True, source="quiz")
+    r.add("Ana", "TT-7", "q", "a", True, source="quiz", by="server")
     r.add("Ana", "TT-7", "q", "wrong one", False, source="quiz")
     r.add("Ana", "TT-5", "q", "pool", False, source="drill", judged="play")
     r.add("Ben", "G-9", "q", "a", True, source="table")
     rows = r.grid(["Ana", "Ben", "Cleo"], now=DAY)
     assert [{k: v for k, v in row.items() if k not in ("recall", "due")} for row in rows] == [
         {"learner": "Ana", "rule": "TT-5", "attempts": 0, "right_first": 0, "days": 0,
-         "status": "not seen", "last_wrong": "", "play_attempts": 1, "play_right_first": 0},
+         "status": "not seen", "last_wrong": "", "play_attempts": 1, "play_right_first": 0,
+         "server_judged": 0},
         {"learner": "Ana", "rule": "TT-7", "attempts": 2, "right_first": 1, "days": 1,
          "status": "practising", "last_wrong": "wrong one", "play_attempts": 0,
-         "play_right_first": 0},
+         "play_right_first": 0, "server_judged": 1},
         {"learner": "Ben", "rule": "G-9", "attempts": 1, "right_first": 1, "days": 1,
-         "status": "practising", "last_wrong": "", "play_attempts": 0, "play_right_first": 0}]
+         "status": "practising", "last_wrong": "", "play_attempts": 0, "play_right_first": 0,
+         "server_judged": 0}]
     assert [list(row) for row in rows][0] == list(progress.GRID_COLUMNS)
     assert rows[0]["recall"] is None and 0 < rows[1]["recall"] < 1
+
+
+def test_who_judged_an_event_is_kept_and_only_self_or_server(tmp_path):
+    r = Record(tmp_path / "p.sqlite3", clock=lambda: 0.0)
+    r.add("Ana", "TT-7", "q", "a", True, source="quiz", by="server")
+    r.add("Ana", "TT-7", "q2", "a", True, source="quiz")
+    with pytest.raises(ProgressError, match="judged by self or server"):
+        r.add("Ana", "TT-7", "q", "a", True, source="quiz", by="teacher")
+    r.close()
+    again = Record(tmp_path / "p.sqlite3")
+    assert [e.by for e in again.events("Ana")] == ["server", "self"]
+    again.close()
+
+
+def test_an_older_record_s_events_were_self_checks(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, learner TEXT "
+                     "NOT NULL, rule TEXT NOT NULL, asked TEXT NOT NULL, answered TEXT NOT NULL, "
+                     "right INTEGER NOT NULL, first INTEGER NOT NULL, source TEXT NOT NULL, "
+                     "t REAL NOT NULL);"
+                     "INSERT INTO events VALUES (1, 'Ana', 'C-2', 'q', '10', 1, 1, 'quiz', 5.0);")
+    db.commit()
+    db.close()
+    r = Record(path)
+    assert [(e.judged, e.by) for e in r.events("Ana")] == [("rule", "self")]
+    r.close()
 
 
 def test_the_engine_module_imports_no_jupyter_package():

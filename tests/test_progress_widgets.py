@@ -58,6 +58,8 @@ def test_nobody_named_the_name_box_appears_once_and_the_answers_wait():
     q2 = widgets.Quiz("A king costs (C-2)?", "10")
     q2.answer("10")
     assert who.widget in q2.widget.children
+    # the box says how many answers wait, each time one more does
+    assert "(2 answers are waiting to be kept)" in who.text.value
     who.name.value = "  Ana  "
     who.ok.click()
     assert progress.learner() == "Ana" and progress.pending() == []

@@ -465,6 +465,75 @@ def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
         {"learner": "gus", "rule": "TT-7", "attempts": 1, "right_first": 1}]
 
 
+def test_erase_my_record_on_a_hub_erases_the_services_copy_too(
+        svc: HubService, own_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress page's *Erase my record* on a hub: the learner's own record, and the
+    copy the hub's table service keeps for the teacher's grid (their whole hub name: a
+    user whose name begins alike keeps theirs)."""
+    pytest.importorskip("ipywidgets")
+    from rummy import progress
+    from tableserver import progress_client
+    from widgets.progress import Progress
+
+    alex1, alex2 = (USERS[f"tok-alex{n}-0123456789"]["name"] for n in (1, 2))
+    one = {"rule": "M-1", "asked": "q", "answered": "a", "right": True, "first": True,
+           "source": "quiz", "when": 10.0}
+    status, _ = svc.call("POST", "/progress/events", {"events": [one]}, user=alex2)
+    assert status == 200
+    theirs = [e.rule for e in service_events(svc, alex2)]  # (the service is the module's)
+    before = [e.rule for e in service_events(svc, alex1)]
+    monkeypatch.setenv("RUMMY_API", svc.api)
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-alex1-0123456789")
+    monkeypatch.setenv("JUPYTERHUB_USER", alex1)
+    monkeypatch.setattr(progress_client, "_sender", None)
+    progress_client.forward_to_hub()
+    assert progress.learner() == alex1
+    progress.record("TT-7", "may you go out?", "yes", True, source="drill")
+    progress.record("TT-5", "which pile?", "stock", True, source="drill")
+    assert progress_client.sender().flush(timeout=20)
+    assert [e.rule for e in service_events(svc, alex1)] == [*before, "TT-7", "TT-5"]
+    page = Progress()
+    assert page.erase(confirmed=True) == 2
+    assert (f"and the copy the hub kept for your teacher&#x27;s grid ({len(before) + 2} events)"
+            in page.message.value)
+    assert service_events(svc, alex1) == [] and progress.default_record().events(alex1) == []
+    assert [e.rule for e in service_events(svc, alex2)] == theirs and "M-1" in theirs
+    # the service away: erased here, and the page says the hub's copy is left
+    monkeypatch.setenv("RUMMY_API", f"http://127.0.0.1:{free_port()}{HUB_API}")
+    progress.record("TT-7", "may you go out?", "no", False, source="drill")
+    assert page.erase(confirmed=True) == 1
+    assert "could not be erased" in page.message.value and "rummy-error" in page.message.value
+
+
+def test_on_a_hub_the_service_judges_a_quiz_and_the_learners_map_has_a_copy(
+        svc: HubService, own_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lesson's quiz on a hub: the hub's table service judges the answer and keeps it
+    under the hub user (the teacher's grid); the learner's own record, which their map
+    reads, keeps a copy as the server judged it, which is not sent to the service again."""
+    pytest.importorskip("ipywidgets")
+    from rummy import progress
+    from tableserver import progress_client
+    from widgets.quiz import quiz_book
+
+    monkeypatch.setenv("RUMMY_API", svc.api)
+    who = USERS["tok-alex2-0123456789"]["name"]  # (hana's events are another test's)
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-alex2-0123456789")
+    monkeypatch.setenv("JUPYTERHUB_USER", who)
+    monkeypatch.setattr(progress_client, "_sender", None)
+    progress_client.forward_to_hub()
+    before = len(service_events(svc, who))
+    book = Path(__file__).resolve().parent.parent / "notebooks" / "quizzes" / "01_three_thirteen.json"
+    quiz = quiz_book(str(book))(1)  # round 7 deals 7 + 2 = 9 cards (TT-1)
+    assert quiz.question is None and quiz.answer("7") is False and quiz.answer("9") is True
+    there = [(e.rule, e.answered, e.right, e.by) for e in service_events(svc, who)[before:]]
+    assert there == [("TT-1", "7", False, "server"), ("TT-1", "9", True, "server")]
+    mine = [(e.rule, e.answered, e.right, e.first, e.by)
+            for e in progress.default_record().events(who)]
+    assert mine == [("TT-1", "7", False, True, "server"), ("TT-1", "9", True, False, "server")]
+    assert progress_client.sender().flush(timeout=20)
+    assert len(service_events(svc, who)) == before + 2  # nothing sent twice
+
+
 def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(
         svc: HubService, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:

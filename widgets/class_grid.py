@@ -44,13 +44,17 @@ def _cell(c: dict[str, Any]) -> str:
                      + (", mastered" if c.get("status") == "mastered" else ""))
     if c.get("play_attempts"):
         parts.append(f"play: {c['play_right_first']} of {c['play_attempts']} best")
+    if c.get("server_judged"):
+        total = c["attempts"] + (c.get("play_attempts") or 0)
+        parts.append(f"{c['server_judged']} of {total} judged by the server")
     return "; ".join(parts)
 
 
 def grid_html(learners: list[str], rows: list[dict[str, Any]]) -> str:
     """Learners down, the rules met across; a cell says, for the rule, how
     many answers were right at the first try of how many, on how many days,
-    the predicted recall now, and the play apart; an empty cell: not met.
+    the predicted recall now, the play apart, and how many answers the kit's
+    server judged (the others were self-checks); an empty cell: not met.
 
     >>> print(grid_html(["Ana"], [{"learner": "Ana", "rule": "M-1", "attempts": 2,
     ...     "right_first": 1, "days": 1, "recall": 0.9, "status": "practising",
@@ -72,7 +76,9 @@ def grid_html(learners: list[str], rows: list[dict[str, Any]]) -> str:
                     f"</th>{''.join(tds)}</tr>")
     return (f"<table class='rummy-class-grid'><caption>Each cell: the rule's answers right at "
             f"the first try, of all answers, on how many days, and the predicted chance of "
-            f"recalling it now (FSRS); play (the best move among legal ones) apart</caption>"
+            f"recalling it now (FSRS); play (the best move among legal ones) apart; how many "
+            f"answers the kit's server judged (the others were checked on the learner's own "
+            f"computer)</caption>"
             f"<thead><tr><th scope='col'>Learner</th>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>")
 

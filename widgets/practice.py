@@ -11,6 +11,11 @@ In a lesson, one drill for a rule is one line::
     widgets.Drill("TT-7")            # a drill for TT-7; Next deals a new position
 
 and the practice app is ``widgets.Practice()`` (choose a variant or a rule).
+
+Where the kit's server runs (``make app``, ``make classroom``, a hub), the
+server judges each answer and keeps it (it deals the drill's position again
+from its seed: ``POST /rummy/api/progress/answer``); elsewhere the drill is a
+self-check, judged in the kernel, and says so.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from rummy import progress as _p
 from rummy.cards import Card
 from rummy.teach import as_cards
 from widgets.cards import CardView
-from widgets.progress import remember
+from widgets.progress import judge_remotely, remember, server_judging
+from widgets.quiz import SELF_CHECK, SERVER_CHECK, as_text
 from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Drill", "Practice"]
@@ -116,12 +122,15 @@ class Practice(View):
         self.next_button = button("Next drill", "rummy-practice-next")
         self.next_button.on_click(lambda _b: self.next())
         self.feedback_view = html_box("rummy-practice-feedback")
+        self.remote = server_judging()
+        self.how = html_box("rummy-quiz-how", "<small>" + esc(
+            SERVER_CHECK if self.remote else SELF_CHECK) + "</small>")
         head = [self.title, self.topic] if choose else [self.title]
         self.widget = w.VBox([self._style, *head, self.question, self.facts, self.felt,
                               self.choices,
                               w.HBox([self.typed, self.check_button, self.hint_button,
                                       self.next_button]),
-                              self.feedback_view, self.message])
+                              self.feedback_view, self.how, self.message])
         self.widget.add_class("rummy-practice")
         self.widget.add_class("rummy-root")
         self._restart()
@@ -223,6 +232,8 @@ class Practice(View):
             cards = as_cards(given)
             if cards is not None:
                 given = " ".join(map(str, cards))
+        if self.remote:
+            return self._judged_remotely(given)
         f = self.drill.check(given)
         self._say(f.text, f.right)
         if not f.counted:  # an answer that can't be read is not a try: it says how to answer
@@ -236,6 +247,22 @@ class Practice(View):
         if f.right:
             self.solved = f.text
         return f.right
+
+    def _judged_remotely(self, given: Any) -> bool:
+        """The server deals this drill again from its seed, judges ``given`` and keeps it."""
+        verdict = judge_remotely(self, {"drill": self.drill.rule, "seed": self.drill.seed,
+                                        "answer": as_text(given),
+                                        "hinted": self.hints_given > 0})
+        if verdict is None:  # nobody named yet, or no server: the view says why
+            return False
+        right, text = bool(verdict["right"]), str(verdict["feedback"])
+        self._say(text, right)
+        if not verdict["counted"]:
+            return False
+        self.tries += 1
+        if right:
+            self.solved = text
+        return right
 
     def hint(self) -> str:
         """Show the next of three hints (a question, the rule and why, the answer)."""

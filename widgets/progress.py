@@ -32,7 +32,7 @@ from rummy import rulebook
 from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
-           "table_rule",
+           "table_rule", "server_judging", "judge_remotely",
            "practice_url", "LEARNER_JS"]
 
 log = logging.getLogger("widgets.progress")
@@ -179,8 +179,42 @@ class WhoIsLearning(View):
         self.widget = w.VBox([self._style, self.text, self.message, self.hidden, keeper])
         self.widget.add_class("rummy-who")
         self.widget.add_class("rummy-root")
-        _p.on_learner(lambda _name: self._render())
+        #: answers the server judged while nobody was named: sent again once somebody is
+        self.waiting: list[dict[str, Any]] = []
+        _p.on_learner(self._named)
         self._render()
+
+    def _named(self, name: str | None) -> None:
+        if name is not None and self.waiting:
+            from tableserver.client import RemoteError
+            from tableserver.progress_client import judge_on_server
+
+            waiting, self.waiting = self.waiting, []
+            for body in waiting:  # the server keeps them now, in the order given
+                try:
+                    judge_on_server(body)
+                except RemoteError:
+                    log.exception("an answer given before the learner was named was not kept")
+        self._render()
+
+    def wait(self, body: dict[str, Any]) -> None:
+        """Keep an answer the server judged while nobody was named, to send it
+        again once somebody is."""
+        self.waiting.append(dict(body))
+        self.count_waiting()
+
+    def count_waiting(self) -> None:
+        """Say again how many answers wait to be kept (while the box asks)."""
+        if _p.learner() is None:
+            self.text.value = self._asking_text()
+
+    def _asking_text(self) -> str:
+        waiting = len(_p.pending()) + len(self.waiting)
+        why = ((" (1 answer is waiting to be kept)" if waiting == 1 else
+                f" ({waiting} answers are waiting to be kept)") if waiting else "")
+        return ("<span role='status'>Who is learning? Give a name to start your record of "
+                f"learning on this browser{esc(why)}. Learned here before on another device? "
+                "Type the recovery code your progress page showed you.</span>")
 
     def _render(self, changing: bool = False) -> None:
         who = _p.learner()
@@ -188,13 +222,7 @@ class WhoIsLearning(View):
         head = self.widget.children[:2]
         tail = self.widget.children[-3:]
         if asking:
-            waiting = len(_p.pending())
-            why = ((" (1 answer is waiting to be kept)" if waiting == 1 else
-                    f" ({waiting} answers are waiting to be kept)") if waiting else "")
-            self.text.value = (
-                "<span role='status'>Who is learning? Give a name to start your record of "
-                f"learning on this browser{esc(why)}. Learned here before on another device? "
-                "Type the recovery code your progress page showed you.</span>")
+            self.text.value = self._asking_text()
             self.widget.children = (*head, w.HBox([self.name, self.ok]),
                                     w.HBox([self.code, self.resume]), *tail)
             self.widget.add_class("rummy-who-asking")
@@ -298,9 +326,64 @@ def remember(view: Any, rule: str, asked: Any, answered: Any, right: bool, *, so
     except Exception:  # noqa: BLE001 - the lesson goes on; the log says why
         log.exception("could not record a %s event for %s", source, rule)
         return None
-    if kept is None and view is not None:
-        _ask_in(view)
+    if kept is None:
+        who_is_learning().count_waiting()  # one more answer waits for a name
+        if view is not None:
+            _ask_in(view)
     return kept
+
+
+def server_judging() -> bool:
+    """Whether the kit's server judges this kernel's answers (a server of the
+    kit started it, or a JupyterHub: :func:`tableserver.progress_client.server_judges`);
+    False where there is none (a notebook opened alone, the static site):
+    there answers are self-checks."""
+    try:
+        from tableserver.progress_client import server_judges
+    except ImportError:  # (a kit without the table service: the static site's wheel)
+        return False
+    return server_judges()
+
+
+def judge_remotely(view: Any, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The server's verdict on an answer (``body`` as ``POST
+    .../progress/answer`` takes it), kept there for this kernel's learner.
+    With nobody named yet the server judges it and keeps nothing: the name
+    box appears under ``view`` and the answer waits, to be sent again (and
+    kept) once somebody is named.  None when the server refused or can't be
+    reached (``view`` says why)."""
+    from tableserver.client import RemoteError
+    from tableserver.progress_client import judge_on_server
+
+    try:
+        verdict = judge_on_server(body)
+    except RemoteError as e:
+        if view is not None:
+            view.show_error(f"Your answer could not be checked: {e}")
+        return None
+    if not verdict.get("kept") and verdict.get("counted") and _p.learner() is None:
+        who_is_learning().wait(body)
+        if view is not None:
+            _ask_in(view)
+    elif verdict.get("kept") and os.environ.get("JUPYTERHUB_USER"):
+        _copy_for_my_map(verdict, body)
+    return verdict
+
+
+def _copy_for_my_map(verdict: dict[str, Any], body: dict[str, Any]) -> None:
+    """On a hub the server keeps the answer in the hub's record (the teacher's
+    grid); the learner's own map reads their own server's record: a copy goes
+    there, as the server judged it, and is not sent to the hub again."""
+    who = _p.learner()
+    if who is None:
+        return
+    try:
+        _p.default_record().add(who, str(verdict["rule"]), verdict["asked"], body["answer"],
+                                bool(verdict["right"]), first=bool(verdict["first"]),
+                                source=str(verdict["source"]), when=float(verdict["when"]),
+                                judged=str(verdict["judged"]), by="server")
+    except Exception:  # noqa: BLE001 - the hub kept it; the learner's map lacks it
+        log.exception("could not keep a copy of a server-judged answer for the learner's map")
 
 
 def table_rule(family: str, verb: str, phase: str = "") -> str:
@@ -580,10 +663,31 @@ class Progress(View):
             who_is_learning().forget()  # the key opens nothing now: the browser drops it
         self._hide_confirm()
         self.events.value = ""
-        self.show_notice(f"Erased: {removed} event{'s' if removed != 1 else ''} about "
-                         f"{shown}.")
+        said = f"Erased: {removed} event{'s' if removed != 1 else ''} about {shown}"
+        try:
+            there = self._erase_on_hub() if self.fixed is None else None
+        except Exception as e:  # noqa: BLE001 - erased here; say what is left
+            self.show_error(f"{said} here, but the copy the hub keeps for your teacher's grid "
+                            f"could not be erased ({e}): try again later.")
+            self.refresh()
+            return removed
+        if there is not None:
+            said += (f", and the copy the hub kept for your teacher's grid ({there} "
+                     f"event{'s' if there != 1 else ''})")
+        self.show_notice(said + ".")
         self.refresh()
         return removed
+
+    @staticmethod
+    def _erase_on_hub() -> int | None:
+        """On a hub, erase the hub's table service's copy too (None elsewhere)."""
+        if not os.environ.get("JUPYTERHUB_USER"):
+            return None
+        try:
+            from tableserver.progress_client import erase_on_hub
+        except ImportError:  # (a kit without the table service)
+            return None
+        return erase_on_hub()
 
 
 class ProgressLine(View):

@@ -4,20 +4,39 @@ The checking is :mod:`rummy.teach`'s (answers compared by meaning); this
 view only shows the question, a text box, a *Check* button and the
 feedback, which names what was wrong and, when the answer given is a known
 mistake, the hint written for that mistake.
+
+Where the kit's server runs (``make app``, ``make classroom``, a
+JupyterHub), a lesson's quizzes and exercises are judged there
+(:func:`quiz_book`, :func:`exercise_book`): the kernel and the page hold
+the question only (:func:`rummy.teach_book.student_entry`), send the answer
+and show the server's verdict, which the server keeps in the learner's
+record.  Without a server the quiz is a self-check, judged in the kernel,
+and says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
 from rummy.rulebook import rules_in
 from rummy.teach import Hints, Question
-from widgets.progress import remember
+from rummy.teach_book import answer_of, question_from, student_entry, unit_from
+from widgets.progress import judge_remotely, remember, server_judging
 from widgets.view import View, button, esc, html_box
 
-__all__ = ["Quiz", "exercise_book", "quiz_book", "unit_from"]
+__all__ = ["Quiz", "exercise_book", "quiz_book", "unit_from", "answer_of", "question_from",
+           "SELF_CHECK", "SERVER_CHECK"]
+
+#: What a quiz says of how it is judged: in the learner's own kernel ...
+SELF_CHECK = "A self-check: your answer is checked on this computer."
+#: ... or by the kit's server, which holds the answer where the page can't read it.
+SERVER_CHECK = "Checked by the kit's server, which keeps your answer in your record."
+#: The placeholder of the answer box, by the kind of answer asked.
+_PLACEHOLDERS = {"card": "a card, e.g. 8h or eight of hearts", "cards": "cards, e.g. 7h 8h 9h",
+                 "number": "a number or a fraction", "yes/no": "yes or no"}
 
 
 class Quiz(View):
@@ -33,6 +52,12 @@ class Quiz(View):
     the question names (else its worked answer); a quiz naming no rule is
     not recorded.
 
+    With ``judge`` (and ``answer`` None) the quiz holds no answer: each
+    answer goes to ``judge(text)``, which answers the server's verdict
+    (``{"right", "feedback", "counted", ...}``, or None when there is none),
+    and the server keeps it; ``kind`` says what kind of answer is asked
+    (for the box's example).
+
     >>> q = Quiz("Which pile may you take from?", "discard pile", choices=("stock", "discard pile"))
     >>> q.answer("Discard Pile"), q.feedback
     (True, 'Right: discard pile.')
@@ -40,12 +65,19 @@ class Quiz(View):
 
     def __init__(self, question: str, answer: Any, *, hints: Hints = (), hint: str = "",
                  why: str = "", choices: tuple[str, ...] | list[str] = (), digits: int = 2,
-                 rule: str = "", unit: str | None = None) -> None:
+                 rule: str = "", unit: str | None = None,
+                 judge: Callable[[str], dict[str, Any] | None] | None = None,
+                 kind: str = "") -> None:
         super().__init__()
         named = rules_in(question) or rules_in(why)
         self.rule = rule or (named[0] if named else "")
-        self.question = Question(question, answer, hints=hints, hint=hint, why=why,
-                                 choices=tuple(choices), digits=digits, unit=unit)
+        self.judge = judge
+        self.question: Question | None = None
+        if judge is None:
+            self.question = Question(question, answer, hints=hints, hint=hint, why=why,
+                                     choices=tuple(choices), digits=digits, unit=unit)
+            kind = self.question.kind
+        self.kind = kind
         self.solved = False
         self.right_feedback = ""
         self.tries = 0
@@ -66,15 +98,15 @@ class Quiz(View):
             rows.append(w.HBox(self.choice_buttons, layout=w.Layout(flex_flow="row wrap")))
         else:
             rows.append(w.HBox([self.input, self.check_button]))
-        rows += [self.feedback_view, self.message]
+        self.how = html_box("rummy-quiz-how", "<small>" + esc(
+            SERVER_CHECK if judge is not None else SELF_CHECK) + "</small>")
+        rows += [self.feedback_view, self.how, self.message]
         self.widget = w.VBox(rows)
         self.widget.add_class("rummy-quiz")
         self.widget.add_class("rummy-root")
 
     def _placeholder(self) -> str:
-        return {"card": "a card, e.g. 8h or eight of hearts", "cards": "cards, e.g. 7h 8h 9h",
-                "number": "a number or a fraction", "yes/no": "yes or no"}.get(
-                    self.question.kind, "your answer")
+        return _PLACEHOLDERS.get(self.kind, "your answer")
 
     def _choose(self, choice: str) -> None:
         self.input.value = choice
@@ -84,6 +116,9 @@ class Quiz(View):
         """Check ``text``; show and keep the feedback; True when right.  An answer
         that can't be read says how to answer and is not counted as a try; once
         right, the right feedback stays shown."""
+        if self.judge is not None:
+            return self._judged_remotely(text)
+        assert self.question is not None
         if self.solved and (not str(text).strip() or self.question.is_right(text)):
             self._show(self.right_feedback, True)  # the right answer's feedback, again
             return True
@@ -99,6 +134,28 @@ class Quiz(View):
         self._show(feedback, right)
         return right
 
+    def _judged_remotely(self, text: Any) -> bool:
+        """The server judges ``text`` (and keeps it): this quiz holds no answer."""
+        given = str(text).strip() if text is not None else ""
+        if not given:
+            if self.solved:
+                self._show(self.right_feedback, True)
+                return True
+            self._show("Write your answer first.", False)
+            return False
+        self.clear_message()
+        verdict = self.judge(given) if self.judge is not None else None
+        if verdict is None:  # nobody named yet, or no server: the view says why
+            return False
+        right = bool(verdict.get("right"))
+        feedback = str(verdict.get("feedback", ""))
+        self.tries += bool(verdict.get("counted"))
+        if right and not self.solved:
+            self.right_feedback = feedback
+        self.solved = self.solved or right
+        self._show(feedback, right)
+        return right
+
     def _show(self, feedback: str, right: bool) -> None:
         self.feedback = feedback
         css = "rummy-quiz-right" if right else "rummy-quiz-wrong"
@@ -106,67 +163,42 @@ class Quiz(View):
         self.feedback_view.value = f"<span class='{css}' role='{role}'>{esc(feedback)}</span>"
 
 
-def answer_of(text: Any) -> Any:
-    """A quiz file's answer: ``"Kd | Qs"`` is any of several (the first is the one
-    shown, the others its synonyms); a student copy's ``{"salt": ..., "hashes": ...}``
-    is a :class:`rummy.teach.Sealed` answer.
-
-    >>> answer_of("Kd | Qs")
-    AnyOf(answers=('Kd', 'Qs'))
-    """
-    from rummy.teach import AnyOf, Sealed
-
-    if isinstance(text, dict):
-        return Sealed.of(text)
-    parts = [p.strip() for p in str(text).split(" | ")]
-    return AnyOf(*parts) if len(parts) > 1 else parts[0]
-
-
-def _answer(data: dict[str, Any]) -> Any:
-    return answer_of(data["sealed"]) if "sealed" in data else answer_of(data["answer"])
-
-
-def unit_from(data: dict[str, Any]) -> str:
-    """What a number answering this quiz-file entry counts ("points", "cards",
-    ...; "" when nothing says): the sealed answer's unit, else read from the
-    question (:func:`rummy.teach.unit_of`), else from the units its right
-    spellings carry ("19 points"), else from its hint.  A student copy keeps
-    the unit with the sealed answer, so both copies read a number alike.
-
-    >>> unit_from({"question": "", "answer": "19", "right": ["19 points"]})
-    'points'
-    """
-    from rummy.teach import as_number, unit_of
-
-    if "sealed" in data:
-        return str(data["sealed"].get("unit") or unit_of(data.get("question", "")) or "")
-    found = unit_of(data.get("question", ""))
-    if found:
-        return found
-    for spelling in data.get("right", ()):
-        if str(spelling).strip().endswith("%") and as_number(spelling) is not None:
-            return "chance"
-        unit = unit_of(f"how many {str(spelling).split(' ', 1)[-1]}") if as_number(spelling) is not None else None
-        if unit and " " in str(spelling).strip():
-            return unit
-    return unit_of(data.get("hint", "")) or ""
-
-
-def question_from(data: dict[str, Any]) -> Question:
-    """The :class:`rummy.teach.Question` of one entry of a lesson's quiz file."""
-    return Question(data.get("question", ""), _answer(data),
-                    hints=[(answer_of(w), h) for w, h in data.get("hints", ())],
-                    hint=data.get("hint", ""), why=data.get("why", ""),
-                    choices=tuple(data.get("choices", ())), digits=int(data.get("digits", 2)),
-                    unit=unit_from(data))
-
-
 def quiz_from(data: dict[str, Any]) -> Quiz:
     """A :class:`Quiz` from one entry of a lesson's quiz file
-    (``notebooks/quizzes/<lesson>.json``, written by ``scripts/build_lessons.py``)."""
+    (``notebooks/quizzes/<lesson>.json``, written by ``scripts/build_lessons.py``),
+    a self-check judged in this kernel."""
+    if "answer" not in data and "sealed" not in data:
+        raise ValueError("this quiz file holds no answers (a student copy): its quizzes are "
+                         "checked by the kit's server; start the kit with `make app`")
     q = question_from(data)
     return Quiz(q.text, q.answer, hints=q.hints, hint=q.hint, why=q.why, choices=q.choices,
                 digits=q.digits, rule=data.get("rule", ""), unit=q.unit)
+
+
+def _public(data: dict[str, Any], part: str) -> dict[str, Any]:
+    """What the page may hold of an entry (a student copy's entry is that already)."""
+    return student_entry(data, part) if "answer" in data or "sealed" in data else dict(data)
+
+
+def judged_quiz(book: str, part: str, number: int, data: dict[str, Any]) -> Quiz:
+    """Quiz ``number`` of ``part`` of the lesson ``book``, judged by the kit's
+    server: the quiz holds the question only (:func:`rummy.teach_book.student_entry`)."""
+    public = _public(data, part)
+    quiz: Quiz
+
+    def judge(text: str) -> dict[str, Any] | None:
+        return judge_remotely(quiz, {"book": book, "part": part, "number": number,
+                                     "answer": text})
+
+    quiz = Quiz(public["question"], None, choices=tuple(public.get("choices", ())),
+                rule=public.get("rule", ""), judge=judge, kind=public.get("kind", ""))
+    return quiz
+
+
+def _book(path: str) -> str:
+    from pathlib import Path
+
+    return Path(path).stem
 
 
 def _entries(path: str, part: str) -> list[dict[str, Any]]:
@@ -186,10 +218,13 @@ def quiz_book(path: str, part: str = "quizzes") -> Any:
     has no code to edit, offers instead of ``check(1, answer)``)."""
     entries = _entries(path, part)
     word = part.rstrip("s")
+    remote = server_judging()
 
     def quiz(number: int) -> Quiz:
         if not 1 <= number <= len(entries):
             raise IndexError(f"{word} {number}: this lesson has {part} 1 to {len(entries)}")
+        if remote:
+            return judged_quiz(_book(path), part, number, entries[number - 1])
         return quiz_from(entries[number - 1])
 
     return quiz
@@ -204,6 +239,35 @@ def _record_exercise(number: int, q: Any, answer: Any, right: bool, *, first: bo
                  first=first)
 
 
+def as_text(answer: Any) -> str:
+    """An answer written as text, as the server's judge takes it: a card or
+    a number as written, cards one after another, True/False as yes/no.
+
+    >>> from rummy.cards import Card
+    >>> as_text([Card.parse("7h"), Card.parse("8h")]), as_text(True), as_text(14)
+    ('7h 8h', 'yes', '14')
+    """
+    if isinstance(answer, str):
+        return answer
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    if isinstance(answer, list | tuple | set | frozenset):
+        return " ".join(str(a) for a in answer)
+    return str(answer)
+
+
+class _Printed:
+    """Where a code cell's exercise check says why it could not be judged."""
+
+    @staticmethod
+    def show_notice(text: str) -> None:
+        print(text)
+
+    @staticmethod
+    def show_error(text: Any) -> None:
+        print(text)
+
+
 def exercise_book(path: str) -> Any:
     """``check = exercise_book("quizzes/00_start_here.json")``; then
     ``check(1, answer)`` prints whether ``answer`` solves exercise 1, with a hint
@@ -211,24 +275,35 @@ def exercise_book(path: str) -> Any:
     keeps the answer in the learner's record (``check(1, answer, worked=True)``,
     a worked answer's cell, keeps nothing).
     The same checker as the quizzes (:mod:`rummy.teach`); it returns True when right.
+    Where the kit's server runs, it judges the answer and keeps it (this
+    kernel needs no answer); elsewhere the check is a self-check.
     """
     entries = _entries(path, "exercises")
     tried: set[int] = set()
+    remote = server_judging()
 
     def check(number: int, answer: Any, worked: bool = False) -> bool:
         if not 1 <= number <= len(entries):
             raise IndexError(f"exercise {number}: this lesson has exercises 1 to {len(entries)}")
-        q = question_from(entries[number - 1])
+        data = entries[number - 1]
         if answer is None:
-            print(f"Exercise {number}: no answer yet. Hint: {q.hint}")
+            print(f"Exercise {number}: no answer yet. Hint: {_public(data, 'exercises')['hint']}")
             return False
-        right, feedback = q.check(answer)
+        if remote and not worked:  # the server judges and keeps it
+            verdict = judge_remotely(_Printed(), {"book": _book(path), "part": "exercises",
+                                                  "number": number, "answer": as_text(answer)})
+            if verdict is None:
+                return False
+            right, feedback = bool(verdict["right"]), str(verdict["feedback"])
+        else:
+            q = question_from(data)
+            right, feedback = q.check(answer)
         if right:
             print(f"Exercise {number}: right!")
         else:
             print(f"Exercise {number}: " + feedback[0].lower() + feedback[1:])
-        if not worked and q.readable(answer):  # a worked answer's cell (worked=True) is not
-            # the learner's, and an answer that can't be read is not a try
+        if not remote and not worked and q.readable(answer):  # a worked answer's cell
+            # (worked=True) is not the learner's, and an answer that can't be read is not a try
             _record_exercise(number, q, answer, right, first=number not in tried)
             tried.add(number)
         return right
