@@ -150,16 +150,17 @@ def judge_entry(data: dict[str, Any], given: Any, part: str = "quizzes") -> Judg
                      q.text)
 
 
-def judge_drill(rule: str, seed: int, given: Any) -> Judgement:
+def judge_drill(rule: str, seed: int, given: Any, variant: str | None = None) -> Judgement:
     """The verdict on ``given`` for the drill of ``rule`` dealt from ``seed``
-    (:func:`rummy.practice.drill`: the same position each time).
+    (:func:`rummy.practice.drill`: the same position each time), from
+    ``variant`` when a lesson asked for one (a ValueError if it can't be).
 
     >>> judge_drill("TT-1", 3, "1").right
     False
     """
     from rummy import practice
 
-    d = practice.drill(rule, seed)
+    d = practice.drill(rule, seed, variant=variant)
     f = d.check(given)
     return Judgement(bool(f.right), f.text, bool(f.counted), d.rule, f.judged, d.question)
 

@@ -269,7 +269,8 @@ _QUIZ_KEYS = {"book", "part", "number", "answer"}
 _DRILL_KEYS = {"drill", "seed", "answer"}
 _ANSWER_HELP = ('the body must be {"book": "01_three_thirteen", "part": "quizzes" or '
                 '"exercises", "number": N, "answer": TEXT} or {"drill": RULE, "seed": N, '
-                '"answer": TEXT}, with "hinted": true after a hint')
+                '"answer": TEXT} (with "variant": NAME when the drill was dealt from one), '
+                'with "hinted": true after a hint')
 
 
 def judge_answer(learner: str | None, body: Any, record: progress.Record | None = None
@@ -277,8 +278,9 @@ def judge_answer(learner: str | None, body: Any, record: progress.Record | None 
     """Judge a learner's answer where they can't read the answer, and keep it.
 
     ``body`` names a quiz or exercise of a lesson's quiz file (``book``,
-    ``part``, ``number``) or a drill (its ``rule`` and ``seed``: the engine
-    deals the same position again), and the ``answer`` given; ``hinted``
+    ``part``, ``number``) or a drill (its ``rule`` and ``seed``, and the
+    ``variant`` a lesson dealt it from: the engine deals the same position
+    again), and the ``answer`` given; ``hinted``
     (true after a hint) makes it a later try.  The one checker
     (:mod:`rummy.teach`) judges it against the answers this server holds
     (:func:`rummy.teach_book.book_entry`); an answer that counts is kept for
@@ -290,7 +292,7 @@ def judge_answer(learner: str | None, body: Any, record: progress.Record | None 
     if not isinstance(body, dict):
         raise BadRequest(_ANSWER_HELP)
     keys = set(body) - {"hinted"}
-    if keys not in (_QUIZ_KEYS, _DRILL_KEYS):
+    if keys not in (_QUIZ_KEYS, _DRILL_KEYS, _DRILL_KEYS | {"variant"}):
         raise BadRequest(_ANSWER_HELP)
     answer, hinted = body["answer"], body.get("hinted", False)
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER:
@@ -298,14 +300,19 @@ def judge_answer(learner: str | None, body: Any, record: progress.Record | None 
     if not isinstance(hinted, bool):
         raise BadRequest('"hinted" must be true or false')
     try:
-        if keys == _DRILL_KEYS:
-            rule, seed = body["drill"], body["seed"]
+        if "drill" in keys:
+            rule, seed, variant = body["drill"], body["seed"], body.get("variant")
             if not isinstance(rule, str) or rule not in teach_book.drill_rules():
                 raise BadRequest(f"no drill for {str(rule)[:20]!r}: a rule id of RULES.md "
                                  "that has drills, e.g. TT-7, M-4a or G-9")
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
                 raise BadRequest(f'"seed" must be a whole number from 0 to {MAX_SEED}')
-            verdict = teach_book.judge_drill(rule, seed, answer)
+            if variant is not None and not isinstance(variant, str):
+                raise BadRequest('"variant" must be a variant\'s name, e.g. "tre_tretton"')
+            try:
+                verdict = teach_book.judge_drill(rule, seed, answer, variant)
+            except ValueError as e:  # an unknown variant, or one the drill can't deal from
+                raise BadRequest(str(e)[:200]) from None
             source = "drill"
         else:
             entry = teach_book.book_entry(body["book"], body["part"], body["number"])

@@ -81,6 +81,21 @@ def test_a_hint_makes_the_answer_a_later_try_and_exercises_and_drills_are_judged
                                                         ("drill", "server")]
 
 
+def test_a_drill_a_lesson_dealt_from_its_variant_is_judged_on_that_deal(
+        server: TableServer) -> None:
+    """Lesson 01 deals C-2 from Three Thirteen (``widgets.Drill("C-2",
+    variant="three_thirteen")``): the server deals the same position again, not the
+    default variant's, and the kernel's own check agrees with its verdict."""
+    from rummy import practice
+
+    keys = enrol(server.data, "Ana")
+    for seed in range(4):
+        mine = practice.drill("C-2", seed, variant="three_thirteen")
+        status, got = answer(server, {"drill": "C-2", "seed": seed, "variant": "three_thirteen",
+                                      "answer": str(mine.an_answer())}, keys["Ana"])
+        assert status == 200 and got["right"] is True, (seed, got)
+
+
 BAD = [
     ({}, '"book"'),
     ({**ROUND_7}, '"book"'),
@@ -97,6 +112,10 @@ BAD = [
     ({"drill": "TT-1", "seed": -1, "answer": "9"}, "whole number"),
     ({"drill": "TT-1", "seed": 2**60, "answer": "9"}, "whole number"),
     ({"drill": "TT-1", "seed": 1.5, "answer": "9"}, "whole number"),
+    ({"drill": "TT-1", "seed": 1, "answer": "9", "variant": 3}, "a variant's name"),
+    ({"drill": "TT-1", "seed": 1, "answer": "9", "variant": "canasta"}, "unknown variant"),
+    ({"drill": "G-9", "seed": 1, "answer": "9", "variant": "three_thirteen"}, "deals from Gin"),
+    ({**ROUND_7, "answer": "9", "variant": "three_thirteen"}, '"book"'),
 ]
 
 

@@ -77,6 +77,23 @@ def test_exercises_and_drills_under_the_server(
                                      ("six", True, False, "drill", "server")]
 
 
+def test_a_lessons_drill_dealt_from_its_variant_is_judged_on_the_same_deal(
+        server: TableServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lesson 01's drill of C-2 deals from Three Thirteen: the server, which deals
+    it again to judge it, deals it from Three Thirteen too (the default variant's
+    position asks about other cards, and the right answer there would be wrong)."""
+    from rummy import practice
+    from widgets.practice import Drill
+
+    under(server, monkeypatch)
+    progress.enrol("Ana")
+    for seed in range(3):
+        want = practice.drill("C-2", seed, variant="three_thirteen").an_answer()
+        d = Drill("C-2", seed=seed, variant="three_thirteen")
+        assert d.answer(str(want)) is True, (seed, want)
+    assert [(e[1], e[3], e[4]) for e in events(server, "Ana")] == [(True, "drill", "server")] * 3
+
+
 def test_under_the_server_an_answer_before_a_name_is_judged_and_kept_once_named(
         server: TableServer, monkeypatch: pytest.MonkeyPatch) -> None:
     from widgets.practice import Drill

@@ -250,9 +250,11 @@ class Practice(View):
 
     def _judged_remotely(self, given: Any) -> bool:
         """The server deals this drill again from its seed, judges ``given`` and keeps it."""
-        verdict = judge_remotely(self, {"drill": self.drill.rule, "seed": self.drill.seed,
-                                        "answer": as_text(given),
-                                        "hinted": self.hints_given > 0})
+        body = {"drill": self.drill.rule, "seed": self.drill.seed, "answer": as_text(given),
+                "hinted": self.hints_given > 0}
+        if self.variant is not None:  # dealt from the lesson's variant: the server deals it so too
+            body["variant"] = self.variant
+        verdict = judge_remotely(self, body)
         if verdict is None:  # nobody named yet, or no server: the view says why
             return False
         right, text = bool(verdict["right"]), str(verdict["feedback"])
