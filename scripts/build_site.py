@@ -428,6 +428,8 @@ def preload(packages: list[str], apps: bool) -> list[str]:
                   if not (apps and p in (*LESSONS_ONLY, *APPS_SKIP)))
 
 
+#: A cell the site adds to a lesson (a helper, not the lesson): folded away, tagged.
+HELPER = {"jupyter": {"source_hidden": True}, "tags": ["site-helper"]}
 #: A code cell that needs pandas or matplotlib (none of them is to be had in Pyodide here).
 NEEDS_PANDAS = re.compile(r"^\s*(import|from) (pandas|matplotlib)\b|\bpd\.|\bplt\.|"
                           r"\.score_sheet\(|\.by_meld\b|\.table\b|\.plot\b|dealt_table\(|"
@@ -480,7 +482,7 @@ def without_pandas(nb: dict[str, Any]) -> dict[str, Any]:
     >>> [c["source"].splitlines()[0] for c in without_pandas(nb)["cells"]][1:]
     ['import rummy', '%%needs_pandas']
     """
-    cells = [{"cell_type": "code", "id": "needs-pandas-magic", "metadata": {},
+    cells = [{"cell_type": "code", "id": "needs-pandas-magic", "metadata": HELPER,
               "execution_count": None, "outputs": [], "source": MAGIC_CELL}]
     for cell in nb["cells"]:
         source = "".join(cell["source"])
@@ -522,13 +524,67 @@ def site_links(markdown: str) -> str:
                   markdown)
 
 
+#: A lesson's test markers (``# NBVAL_CHECK_OUTPUT``: how nbval checks the notebook), which
+#: mean nothing to a learner: the site's lessons leave them out.
+TEST_MARKER = re.compile(r"^# NBVAL_\w+[ \t]*\n?", re.M)
+
+
+def without_markers(nb: dict[str, Any]) -> dict[str, Any]:
+    """The lesson without its test markers.
+
+    >>> nb = {"cells": [{"cell_type": "code", "source": "# NBVAL_CHECK_OUTPUT\\nx = 1"}]}
+    >>> without_markers(nb)["cells"][0]["source"]
+    'x = 1'
+    """
+    cells = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell = {**cell, "source": TEST_MARKER.sub("", "".join(cell["source"]))}
+        cells.append(cell)
+    return {**nb, "cells": cells}
+
+
+def variant_titles() -> dict[str, str]:
+    """``name or alias -> title`` of each Three-Thirteen variant, as the app's page is titled
+    when its address chooses it (``?variant=tre_tretton``)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from rummy.variants import VARIANTS
+    finally:
+        sys.path.remove(str(ROOT))
+    titles = {}
+    for v in VARIANTS.values():
+        if v.family != "three_thirteen":
+            continue
+        short = v.title.split(",")[0]
+        for name in (v.name, *v.aliases):
+            titles[name] = f"{short}: play against AI players (Rummy teaching kit)"
+    return titles
+
+
+def title_js(app: str) -> str:
+    """A script that titles an app's page by the variant its address chooses (the
+    Tre-tretton page is titled Tre-tretton, not Three Thirteen); empty for an app
+    with one game."""
+    if app != "three_thirteen":
+        return ""
+    return """<script>
+(function () {
+  var titles = TITLES;
+  var match = /[?&]variant=([^&#]*)/.exec(window.location.search);
+  var name = match ? decodeURIComponent(match[1].replace(/\\+/g, ' ')).trim().toLowerCase() : '';
+  if (titles[name]) { document.title = titles[name]; }
+})();
+</script>""".replace("TITLES", json.dumps(variant_titles(), sort_keys=True))
+
+
 def stage_contents(dest: Path) -> None:
     """The notebooks as the site shows them (``dest`` is the site's file tree)."""
     if dest.exists():
         shutil.rmtree(dest)
     (dest / "apps").mkdir(parents=True)
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        nb = json.loads(path.read_text())
+        nb = without_markers(json.loads(path.read_text()))
         if needs_pandas(nb):
             nb = without_pandas(nb)
             nb["cells"].insert(0, pandas_note(path.name))
@@ -712,7 +768,7 @@ def build(force: bool = False) -> Path:
         at = text.find("</script>", text.find(marker)) + len("</script>")
         if marker in text and at > len("</script>"):
             page.write_text(text[:at] + "\n" + query_js(preload(packages, apps=True))
-                            + text[at:])
+                            + title_js(page.stem) + text[at:])
     # JupyterLite's apps read the settings script of the site's index.html: keep it
     original = (OUT / "index.html").read_text()
     found = re.search(r'<script\s+id="jupyter-config-data".*?</script>', original, re.S)
