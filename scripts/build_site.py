@@ -114,6 +114,9 @@ APPS = (
     ("big_table", "Big Table", "the caller-paced game for 2 to 12 players"),
     ("gin_three", "Gin for three", "box, captain and advisor: knock, gin, lay off"),
     ("meld_odds", "Melds and odds", "the meld checker and the odds explorer"),
+    ("practice", "Practise the rules", "a drill for every rule, on a new hand each time"),
+    ("progress", "Your progress", "the 58 rules: mastered, practising, due again; kept in this "
+     "browser"),
     ("classroom", "Classroom", "shared tables for a class: needs a server (make app or make classroom)"),
 )
 #: What a page that needs the table service says instead.
@@ -514,14 +517,15 @@ def pandas_note(name: str) -> dict[str, Any]:
 
 def site_links(markdown: str) -> str:
     """An app's links as they are on the site: its page is ``voici/render/apps/NAME.html``,
-    the landing page the site's ``index.html``, a lesson JupyterLite's notebook app.
+    the landing page the site's ``index.html``, a lesson JupyterLite's notebook app (its
+    dot escaped: Voici makes a link that ends in ``.ipynb`` end in ``.html``).
 
     >>> site_links("[All](index.ipynb) · [lesson 4](../04_big_table.ipynb)")
-    '[All](../../../index.html) · [lesson 4](../../../notebooks/index.html?path=04_big_table.ipynb)'
+    '[All](../../../index.html) · [lesson 4](../../../notebooks/index.html?path=04_big_table%2Eipynb)'
     """
     markdown = re.sub(r"\]\(index\.ipynb\)", "](../../../index.html)", markdown)
-    return re.sub(r"\]\(\.\./([\w.-]+\.ipynb)\)", r"](../../../notebooks/index.html?path=\1)",
-                  markdown)
+    return re.sub(r"\]\(\.\./([\w.-]+)\.ipynb\)",
+                  r"](../../../notebooks/index.html?path=\1%2Eipynb)", markdown)
 
 
 #: A lesson's test markers (``# NBVAL_CHECK_OUTPUT``: how nbval checks the notebook), which
@@ -578,6 +582,25 @@ def title_js(app: str) -> str:
 </script>""".replace("TITLES", json.dumps(variant_titles(), sort_keys=True))
 
 
+#: The apps' own landing page (``notebooks/apps/index.ipynb``): on the site its table
+#: code box, which needs the table service, says so instead.
+JOIN_TEXT = (
+    "## Join your class's table\n\n"
+    "A class's shared tables need the kit's table service, which this in-browser site "
+    "does not have: your teacher runs the kit (`make app` or `make classroom`) and gives "
+    "you its address.\n")
+
+
+def lesson_links(markdown: str) -> str:
+    """A lesson's links as the site has them: ``apps/`` (a folder, which JupyterLite's
+    notebook app can't open) is the apps' landing notebook.
+
+    >>> lesson_links("[the apps](apps/) and [practice](apps/practice.ipynb)")
+    '[the apps](apps/index.ipynb) and [practice](apps/practice.ipynb)'
+    """
+    return re.sub(r"\]\(apps/\)", "](apps/index.ipynb)", markdown)
+
+
 def stage_contents(dest: Path) -> None:
     """The notebooks as the site shows them (``dest`` is the site's file tree)."""
     if dest.exists():
@@ -585,22 +608,43 @@ def stage_contents(dest: Path) -> None:
     (dest / "apps").mkdir(parents=True)
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = without_markers(json.loads(path.read_text()))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                cell["source"] = lesson_links("".join(cell["source"]))
         if needs_pandas(nb):
             nb = without_pandas(nb)
             nb["cells"].insert(0, pandas_note(path.name))
         (dest / path.name).write_text(json.dumps(nb, indent=1))
-    for app, _title, _what in APPS:
+    # JupyterLite opens the apps' notebooks too (a lesson's "practice app" link): there,
+    # their links are the notebooks' own (relative to the notebook), in ``lite-apps``
+    lite = dest.parent / "lite-apps"
+    if lite.exists():
+        shutil.rmtree(lite)
+    lite.mkdir(parents=True)
+    for app in [a for a, _title, _what in APPS] + ["index"]:
         path = ROOT / "notebooks" / "apps" / f"{app}.ipynb"
         nb = json.loads(path.read_text())
+        (lite / path.name).write_text(json.dumps(_server_free(app, nb), indent=1))
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 cell["source"] = site_links("".join(cell["source"]))
-        if app == "classroom":
-            nb["cells"] = [{"cell_type": "markdown", "id": "needs-a-server", "metadata": {},
-                            "source": CLASSROOM_TEXT}]
-        (dest / "apps" / path.name).write_text(json.dumps(nb, indent=1))
+        (dest / "apps" / path.name).write_text(json.dumps(_server_free(app, nb), indent=1))
     # the lessons' quiz files (quiz_book reads them from the notebook's folder)
     shutil.copytree(ROOT / "notebooks" / "quizzes", dest / "quizzes")
+
+
+def _server_free(app: str, nb: dict[str, Any]) -> dict[str, Any]:
+    """An app's notebook without what needs the table service (which the site has not)."""
+    nb = copy.deepcopy(nb)
+    if app == "classroom":
+        nb["cells"] = [{"cell_type": "markdown", "id": "needs-a-server", "metadata": {},
+                        "source": CLASSROOM_TEXT}]
+    if app == "index":
+        cells = [c for c in nb["cells"] if "JoinBox" not in "".join(c["source"])
+                 and "Join your class" not in "".join(c["source"])]
+        nb["cells"] = [*cells, {"cell_type": "markdown", "id": "join-needs-a-server",
+                                "metadata": {}, "source": JOIN_TEXT}]
+    return nb
 
 
 def query_js(packages: list[str] | None = None) -> str:
@@ -621,6 +665,7 @@ def query_js(packages: list[str] | None = None) -> str:
   var env = options.env = options.env || {};
   env.HOME = env.HOME || '/home/pyodide';
   env.QUERY_STRING = window.location.search.replace(/^\\?/, '');
+  env.RUMMY_SITE = 'voici';
   var packages = PACKAGES;
   if (packages) {
     options.packages = packages;
@@ -731,7 +776,8 @@ def build(force: bool = False) -> Path:
             "pyodideUrl": "./static/pyodide/pyodide.js",
             "disablePyPIFallback": True,
             "pipliteUrls": [],
-            "loadPyodideOptions": {"packages": preload(packages, apps=False)},
+            "loadPyodideOptions": {"packages": preload(packages, apps=False),
+                                   "env": {"HOME": "/home/pyodide", "RUMMY_SITE": "lite"}},
         }},
     }}
     (WORK / "jupyter-lite.json").write_text(json.dumps(config, indent=1))
@@ -774,6 +820,8 @@ def build(force: bool = False) -> Path:
     found = re.search(r'<script\s+id="jupyter-config-data".*?</script>', original, re.S)
     settings = found.group(0) if found else ""
     (OUT / "index.html").write_text(landing_page().replace("</head>", settings + "\n</head>"))
+    for notebook in (WORK / "lite-apps").glob("*.ipynb"):
+        shutil.copy2(notebook, OUT / "files" / "apps" / notebook.name)
     (OUT / ".nojekyll").write_text("")
     # the icon browsers ask the site's root for (JupyterLite's own)
     shutil.copy2(OUT / "notebooks" / "favicon.ico", OUT / "favicon.ico")

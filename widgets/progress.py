@@ -32,7 +32,7 @@ from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
            "table_rule",
-           "practice_url", "LEARNER_JS"]
+           "practice_url", "app_url", "LEARNER_JS"]
 
 log = logging.getLogger("widgets.progress")
 
@@ -121,12 +121,40 @@ _CSS = """
 _SHAPES = {"not seen": "○", "practising": "◐", "mastered": "●"}
 
 
-def practice_url(rule: str) -> str:
-    """Where the drill of ``rule`` opens: the practice app, served by Voilà
-    (``.../voila/render/notebooks/apps/practice.ipynb?rule=ID``)."""
+#: Where the page runs on the static site (``$RUMMY_SITE``, which the site sets): ``voici``
+#: on an app's page (``voici/render/apps/NAME.html``), ``lite`` in a lesson in
+#: JupyterLite's notebook app (``notebooks/index.html``); unset under a server.
+SITE_ENV = "RUMMY_SITE"
+
+
+def app_url(app: str, query: str = "") -> str:
+    """Where the app ``app`` (``notebooks/apps/APP.ipynb``) opens from this page: under a
+    server Voilà's page, on the static site its Voici page (relative to this page).
+
+    >>> os.environ.pop(SITE_ENV, None) and None
+    >>> app_url("practice", "rule=TT-1")
+    '/voila/render/notebooks/apps/practice.ipynb?rule=TT-1'
+    >>> os.environ[SITE_ENV] = "voici"; app_url("progress")
+    'progress.html'
+    >>> os.environ[SITE_ENV] = "lite"; app_url("practice", "rule=TT-1")
+    '../voici/render/apps/practice.html?rule=TT-1'
+    >>> del os.environ[SITE_ENV]
+    """
+    tail = f"?{query}" if query else ""
+    site = os.environ.get(SITE_ENV)
+    if site == "voici":
+        return f"{app}.html{tail}"
+    if site == "lite":
+        return f"../voici/render/apps/{app}.html{tail}"
     base = os.environ.get("VOILA_BASE_URL") or "/"
     base = base if base.endswith("/") else base + "/"
-    return f"{base}voila/render/notebooks/apps/practice.ipynb?rule={rule}"
+    return f"{base}voila/render/notebooks/apps/{app}.ipynb{tail}"
+
+
+def practice_url(rule: str) -> str:
+    """Where the drill of ``rule`` opens: the practice app (:func:`app_url`), served by
+    Voilà (``.../voila/render/notebooks/apps/practice.ipynb?rule=ID``) or on the site."""
+    return app_url("practice", f"rule={rule}")
 
 
 class WhoIsLearning(View):
@@ -571,9 +599,10 @@ class ProgressLine(View):
     """The landing page's line: who is learning and
     "12 of 58 rules mastered, 3 due", with a link to the map."""
 
-    def __init__(self, map_url: str = "progress.ipynb") -> None:
+    def __init__(self, map_url: str | None = None) -> None:
         super().__init__()
-        self.map_url = map_url
+        self.map_url = map_url or ("progress.ipynb" if not os.environ.get(SITE_ENV)
+                                   else app_url("progress"))
         self.line = html_box("rummy-progress-line")
         self.widget = w.VBox([self._style, who_is_learning().widget, self.line])
         self.widget.add_class("rummy-root")

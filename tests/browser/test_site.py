@@ -15,6 +15,7 @@ is made from changed).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -22,7 +23,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -254,6 +255,97 @@ def test_lesson_guided_hand_and_quiz_in_jupyterlite(offline: Offline, site: str)
     quiz.locator(".rummy-quiz-check").click()
     expect(quiz.locator(".rummy-quiz-feedback")).to_contain_text("Right", timeout=60_000)
     assert not offline.axe([guided, ".rummy-quiz"])
+
+
+#: A link the crawl follows: an address on this site (no scheme, not only a fragment).
+_HREF = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']""")
+_MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _target(site: Path, page: Path, link: str) -> str | None:
+    """What is wrong with ``link`` on ``page`` (a file of the built site), or None."""
+    parts = urlsplit(link)
+    if parts.scheme or parts.netloc or not parts.path:
+        return None  # another host (the offline tests catch any request), or a fragment
+    target = (page.parent / parts.path).resolve()
+    if not target.is_relative_to(site.resolve()):
+        return f"{link} leaves the site"
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        return f"{link}: no {target.relative_to(site.resolve())}"
+    path = unquote(dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p)
+                   .get("path", ""))
+    if (target.name == "index.html" and target.parent.name in ("notebooks", "tree", "lab")
+            and path and not (site / "files" / path).is_file()):
+        return f"{link}: JupyterLite has no {path}"
+    return None
+
+
+def dead_links(site: Path) -> list[str]:
+    """Every link of the built site that leads nowhere: in its HTML pages (the landing
+    page, the apps' Voici pages), in the notebooks JupyterLite opens (their markdown
+    links, relative to the notebook), and the links the widgets make as a page runs
+    (the progress map's Practise links, the landing line's map) from where they run."""
+    import os
+
+    from widgets.progress import SITE_ENV, ProgressLine, app_url, practice_url
+
+    dead = []
+    pages = [site / "index.html", *sorted((site / "voici" / "render").rglob("*.html"))]
+    for page in pages:
+        for link in _HREF.findall(page.read_text()):
+            wrong = _target(site, page, html.unescape(link))
+            if wrong:
+                dead.append(f"{page.relative_to(site)}: {wrong}")
+    files = site / "files"
+    for nb in sorted(files.rglob("*.ipynb")):
+        for cell in json.loads(nb.read_text())["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            text = "".join(cell["source"])
+            for link in [*_MD_LINK.findall(text), *_HREF.findall(text)]:
+                parts = urlsplit(link)
+                if parts.scheme or parts.netloc or not parts.path:
+                    continue
+                if not (nb.parent / parts.path).resolve().is_file():
+                    dead.append(f"{nb.relative_to(site)}: {link}")
+    runs_at = {"voici": site / "voici" / "render" / "apps" / "progress.html",
+               "lite": site / "notebooks" / "index.html"}
+    old = os.environ.get(SITE_ENV)
+    try:
+        for where, page in runs_at.items():
+            os.environ[SITE_ENV] = where
+            for link in (practice_url("TT-5"), app_url("progress"), ProgressLine().map_url):
+                wrong = _target(site, page, link)
+                if wrong:
+                    dead.append(f"a widget's link in {where}: {wrong}")
+    finally:
+        if old is None:
+            os.environ.pop(SITE_ENV, None)
+        else:
+            os.environ[SITE_ENV] = old
+    return dead
+
+
+def test_the_crawl_finds_a_dead_link(tmp_path: Path) -> None:
+    """The crawl can fail: a page and a notebook with a link to nothing are caught."""
+    (tmp_path / "files").mkdir()
+    (tmp_path / "index.html").write_text('<a href="nowhere.html">x</a><a href="#top">y</a>')
+    (tmp_path / "files" / "a.ipynb").write_text(json.dumps({"cells": [
+        {"cell_type": "markdown", "source": "[b](b.ipynb) [web](https://example.org/)"}]}))
+    found = dead_links(tmp_path)
+    assert any("nowhere.html" in d for d in found) and any("b.ipynb" in d for d in found)
+    assert not any("example.org" in d or "#top" in d for d in found)
+
+
+def test_every_link_inside_the_site_resolves(site: str) -> None:
+    """The practice and progress apps are on the site, and nothing links to a page the
+    site does not have (the lessons' "practice app" link included)."""
+    for app in ("practice", "progress"):
+        assert (SITE / "voici" / "render" / "apps" / f"{app}.html").is_file(), app
+        assert (SITE / "files" / "apps" / f"{app}.ipynb").is_file(), app
+    assert not dead_links(SITE)
 
 
 def test_classroom_page_says_it_needs_a_server(offline: Offline, site: str) -> None:
