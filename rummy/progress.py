@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy import rulebook
+from rummy.progress_store import Store, StoredEvent, open_store
 
 __all__ = [
     "BOX_DAYS", "TOP_BOX", "SOURCES", "JUDGED", "DAY", "MASTERED_DAYS", "MASTERED_SPAN",
@@ -462,33 +463,14 @@ def default_path() -> Path:
     return data_dir() / "progress.sqlite3"
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    learner TEXT NOT NULL,
-    rule TEXT NOT NULL,
-    asked TEXT NOT NULL,
-    answered TEXT NOT NULL,
-    right INTEGER NOT NULL,
-    first INTEGER NOT NULL,
-    source TEXT NOT NULL,
-    t REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_learner ON events (learner, t);
-CREATE TABLE IF NOT EXISTS learners (
-    learner TEXT PRIMARY KEY,
-    label TEXT NOT NULL,
-    fold TEXT NOT NULL UNIQUE,
-    key_digest TEXT UNIQUE,
-    made REAL NOT NULL
-);
-"""
-_COLUMNS = "id, learner, rule, asked, answered, right, first, source, t, judged"
-
-
 def _event(row: tuple[Any, ...]) -> Event:
     i, who, rule, asked, answered, right, first, source, t, judged = row
     return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i, judged)
+
+
+def _stored(e: Event) -> StoredEvent:
+    return StoredEvent(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
+                       e.when, e.judged)
 
 
 def _now() -> float:
@@ -496,9 +478,12 @@ def _now() -> float:
 
 
 class Record:
-    """The events of every learner of this data folder (SQLite, WAL).
+    """The events of every learner of this data folder, kept by a
+    :class:`rummy.progress_store.Store`: SQLite (WAL) where Python has it, else
+    (the static site) a JSON-lines log the browser keeps; the same learners,
+    keys, events and schedule either way.
 
-    Each event is committed before :meth:`add` returns; several processes
+    Each event is kept before :meth:`add` returns; several processes
     (kernels) may write at once: SQLite takes turns, nothing is lost.
     ``clock`` (seconds since the epoch) may be injected for tests.
 
@@ -515,48 +500,20 @@ class Record:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, store: Store | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.clock: Callable[[], float] = clock if clock is not None else _now
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        import sqlite3  # here, not at import: the static site's Python has no sqlite3
-
-        # only its owner reads the record (a file made by an older kit was 0644)
-        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-        for side in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
-            if side.exists():
-                os.chmod(side, 0o600)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                   timeout=60.0)
-        self._db.execute("PRAGMA busy_timeout=60000")
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        with self._lock:
-            self._db.executescript(_SCHEMA)
-            cols = [r[1] for r in self._db.execute("PRAGMA table_info(events)").fetchall()]
-            if "judged" not in cols:  # a record of an older kit: every event judged a rule
-                self._db.execute("ALTER TABLE events ADD COLUMN judged TEXT NOT NULL "
-                                 "DEFAULT 'rule'")
-        for side in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
-            if side.exists():
-                os.chmod(side, 0o600)
+        self._store: Store = store if store is not None else open_store(self.path)
 
     def close(self) -> None:
         """Close the database (the record can't be read or written after)."""
         with self._lock:
-            self._db.close()
+            self._store.close()
 
     def _write(self, fn: Callable[[Any], Any]) -> Any:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            out = fn(db)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-        return out
+        return self._store.write(fn)
 
     def add(self, learner: str, rule: str, asked: Any, answered: Any, right: bool, *,
             first: bool = True, source: str = "quiz", when: float | None = None,
@@ -570,11 +527,8 @@ class Record:
         """Keep ``event`` (checked first); returns it with its id."""
         e = event.checked()
         with self._lock:
-            cur = self._write(lambda db: db.execute(
-                f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) VALUES (?,?,?,?,?,?,?,?,?)",
-                (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first), e.source,
-                 e.when, e.judged)))
-        return dataclasses.replace(e, id=int(cur.lastrowid))
+            i = self._write(lambda tx: tx.insert_event(_stored(e)))
+        return dataclasses.replace(e, id=int(i))
 
     def add_events(self, events: Iterable[Event]) -> list[Event]:
         """Keep several events in one transaction (all checked first: one bad
@@ -592,21 +546,11 @@ class Record:
         """
         checked = [e.checked() for e in events]
 
-        def keep(db: Any) -> list[int]:
+        def keep(tx: Any) -> list[int]:
             ids = []
             for e in checked:
-                row = (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first),
-                       e.source, e.when, e.judged)
-                known = db.execute(
-                    "SELECT id FROM events WHERE learner = ? AND rule = ? AND asked = ? AND "
-                    "answered = ? AND right = ? AND first = ? AND source = ? AND t = ? "
-                    "AND judged = ? LIMIT 1", row).fetchone()
-                if known is not None:
-                    ids.append(int(known[0]))
-                    continue
-                cur = db.execute(f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) "
-                                 "VALUES (?,?,?,?,?,?,?,?,?)", row)
-                ids.append(int(cur.lastrowid))
+                known = tx.find_event(_stored(e))
+                ids.append(known if known is not None else tx.insert_event(_stored(e)))
             return ids
 
         with self._lock:
@@ -614,15 +558,14 @@ class Record:
         return [dataclasses.replace(e, id=i) for e, i in zip(checked, ids, strict=True)]
 
     # -- who the learners are ------------------------------------------------------------
-    def _owner(self, db: Any, name: str) -> str | None:
+    def _owner(self, store: Any, name: str) -> str | None:
         """The learner id a name stands for, compared without case: a
         learner's label or id, else a name with events (kept before keys)."""
         key = " ".join(name.split()).casefold()
-        row = db.execute("SELECT learner FROM learners WHERE fold = ? OR learner = ?",
-                         (key, " ".join(name.split()))).fetchone()
-        if row is not None:
-            return str(row[0])
-        for (who,) in db.execute("SELECT DISTINCT learner FROM events").fetchall():
+        who = store.owner(key, " ".join(name.split()))
+        if who is not None:
+            return str(who)
+        for who in store.event_learners():
             if who.casefold() == key:
                 return str(who)
         return None
@@ -638,7 +581,7 @@ class Record:
         ('Ana', None)
         """
         with self._lock:
-            return self._owner(self._db, name)
+            return self._owner(self._store, name)
 
     def enrol(self, label: str) -> tuple[str, str]:
         """A new learner called ``label``: (their id, their key).  The key is
@@ -658,13 +601,11 @@ class Record:
         name = normal_name(label)
         key = new_key()
 
-        def make(db: Any) -> str:
-            if self._owner(db, name) is not None:
+        def make(tx: Any) -> str:
+            if self._owner(tx, name) is not None:
                 raise ProgressError(f"somebody already learns as {name!r} here: choose another "
                                     "name, or type your recovery code to continue as them")
-            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
-                       "VALUES (?,?,?,?,?)", (name, name, name.casefold(), _digest(key),
-                                              self.clock()))
+            tx.insert_learner(name, name, name.casefold(), _digest(key), self.clock())
             return name
 
         with self._lock:
@@ -677,8 +618,7 @@ class Record:
             return None
         digest = _digest(plain)
         with self._lock:
-            row = self._db.execute("SELECT learner, key_digest FROM learners WHERE "
-                                   "key_digest = ?", (digest,)).fetchone()
+            row = self._store.learner_by_digest(digest)
         if row is None or not hmac.compare_digest(str(row[1]), digest):
             return None
         return str(row[0])
@@ -697,18 +637,14 @@ class Record:
         """
         key = new_key()
 
-        def reset(db: Any) -> str:
-            who = self._owner(db, name)
+        def reset(tx: Any) -> str:
+            who = self._owner(tx, name)
             if who is None:
                 raise ProgressError(f"nobody learns as {' '.join(str(name).split())[:40]!r} "
                                     "here: the learners are the names in the class grid")
-            got = db.execute("UPDATE learners SET key_digest = ? WHERE learner = ?",
-                             (_digest(key), who))
-            if got.rowcount == 0:
+            if not tx.set_key(who, _digest(key)):
                 label = normal_name(who[:MAX_NAME])
-                db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
-                           "VALUES (?,?,?,?,?)", (who, label, label.casefold(), _digest(key),
-                                                  self.clock()))
+                tx.insert_learner(who, label, label.casefold(), _digest(key), self.clock())
             return who
 
         with self._lock:
@@ -727,17 +663,15 @@ class Record:
         """
         who = _normal_id(user)
 
-        def make(db: Any) -> str:
-            if db.execute("SELECT 1 FROM learners WHERE learner = ?", (who,)).fetchone():
+        def make(tx: Any) -> str:
+            if tx.has_learner(who):
                 return who
             base = normal_name(who[:MAX_NAME])
             label, n = base, 1
-            while db.execute("SELECT 1 FROM learners WHERE fold = ?",
-                             (label.casefold(),)).fetchone():
+            while tx.fold_taken(label.casefold()):
                 n += 1
                 label = normal_name(f"{base[:MAX_NAME - 1 - len(str(n))]} {n}")
-            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
-                       "VALUES (?,?,?,NULL,?)", (who, label, label.casefold(), self.clock()))
+            tx.insert_learner(who, label, label.casefold(), None, self.clock())
             return who
 
         with self._lock:
@@ -746,9 +680,8 @@ class Record:
     def label(self, learner: str) -> str:
         """The name people see for the learner id ``learner``."""
         with self._lock:
-            row = self._db.execute("SELECT label FROM learners WHERE learner = ?",
-                                   (learner,)).fetchone()
-        return str(row[0]) if row is not None else learner[:MAX_NAME]
+            shown = self._store.label_of(learner)
+        return shown if shown is not None else learner[:MAX_NAME]
 
     # -- their events -----------------------------------------------------------------
     def events(self, learner: str) -> list[Event]:
@@ -756,35 +689,30 @@ class Record:
         oldest first."""
         name = _normal_id(learner)
         with self._lock:
-            who = self._owner(self._db, name) or name
-            rows = self._db.execute(f"SELECT {_COLUMNS} FROM events WHERE learner = ? "
-                                    "ORDER BY t, id", (who,)).fetchall()
+            who = self._owner(self._store, name) or name
+            rows = self._store.events(who)
         return [_event(r) for r in rows]
 
     def count(self) -> int:
         """How many events are kept, for every learner."""
         with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+            return self._store.count()
 
     def learners(self) -> list[str]:
         """The learners with events (their ids), sorted."""
         with self._lock:
-            rows = self._db.execute("SELECT DISTINCT learner FROM events ORDER BY learner")
-            return [r[0] for r in rows.fetchall()]
+            return self._store.event_learners()
 
     def erase(self, learner: str) -> int:
         """Remove every event of ``learner`` (a label in any case, or an id)
         and their key (and nothing else); how many events were removed."""
         name = _normal_id(learner)
 
-        def drop(db: Any) -> Any:
-            who = self._owner(db, name) or name
-            db.execute("DELETE FROM learners WHERE learner = ?", (who,))
-            return db.execute("DELETE FROM events WHERE learner = ?", (who,))
+        def drop(tx: Any) -> int:
+            return int(tx.erase(self._owner(tx, name) or name))
 
         with self._lock:
-            cur = self._write(drop)
-        return int(cur.rowcount)
+            return int(self._write(drop))
 
     def mastery(self, learner: str) -> dict[str, Mastery]:
         """Every rule's :class:`Mastery` for ``learner``."""
