@@ -79,6 +79,9 @@ FROM_TEST_LOCK: dict[str, tuple[list[str], list[str]]] = {
     "mpmath": (["mpmath"], []),
     "sympy": (["sympy"], ["mpmath"]),
     "tqdm": (["tqdm"], []),
+    # the record of learning's schedule (rummy.progress)
+    "fsrs": (["fsrs"], ["typing-extensions"]),
+    "typing-extensions": (["typing_extensions"], []),
 }
 #: The kernel's own wheels (shipped inside its labextension), as lock entries.
 KERNEL_WHEELS = {
@@ -601,6 +604,20 @@ def lesson_links(markdown: str) -> str:
     return re.sub(r"\]\(apps/\)", "](apps/index.ipynb)", markdown)
 
 
+#: The first cell of every lesson and app on the site (folded away): the record of
+#: learning is kept by this browser (IndexedDB), read before anything uses it.
+STORE_CELL = {"cell_type": "code", "id": "record-kept-by-the-browser", "metadata": HELPER,
+              "execution_count": None, "outputs": [],
+              "source": "# your record of learning is kept by this browser\n"
+                        "from rummy.progress_browser import keep_in_browser\n"
+                        "await keep_in_browser()"}
+
+
+def with_store(nb: dict[str, Any]) -> dict[str, Any]:
+    """The notebook with :data:`STORE_CELL` as its first code cell."""
+    return {**nb, "cells": [copy.deepcopy(STORE_CELL), *nb["cells"]]}
+
+
 def stage_contents(dest: Path) -> None:
     """The notebooks as the site shows them (``dest`` is the site's file tree)."""
     if dest.exists():
@@ -611,8 +628,9 @@ def stage_contents(dest: Path) -> None:
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 cell["source"] = lesson_links("".join(cell["source"]))
-        if needs_pandas(nb):
-            nb = without_pandas(nb)
+        pandas = needs_pandas(nb)
+        nb = with_store(without_pandas(nb) if pandas else nb)
+        if pandas:
             nb["cells"].insert(0, pandas_note(path.name))
         (dest / path.name).write_text(json.dumps(nb, indent=1))
     # JupyterLite opens the apps' notebooks too (a lesson's "practice app" link): there,
@@ -623,7 +641,7 @@ def stage_contents(dest: Path) -> None:
     lite.mkdir(parents=True)
     for app in [a for a, _title, _what in APPS] + ["index"]:
         path = ROOT / "notebooks" / "apps" / f"{app}.ipynb"
-        nb = json.loads(path.read_text())
+        nb = with_store(json.loads(path.read_text()))
         (lite / path.name).write_text(json.dumps(_server_free(app, nb), indent=1))
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":

@@ -72,3 +72,14 @@ def test_the_sites_helper_cells_are_folded_away(staged: Path) -> None:
     for cell in helpers:
         assert cell["metadata"].get("jupyter", {}).get("source_hidden") is True
         assert "site-helper" in cell["metadata"].get("tags", [])
+
+
+def test_every_lesson_and_app_keeps_the_record_in_the_browser_first(staged: Path) -> None:
+    """Each lesson and app page first opens the browser's record (IndexedDB), folded away."""
+    pages = [*staged.glob("*.ipynb"), *(p for p in (staged / "apps").glob("*.ipynb")
+                                        if p.stem != "classroom")]
+    assert len(pages) >= 15
+    for path in pages:
+        code = [c for c in _cells(path) if c["cell_type"] == "code"]
+        assert "await keep_in_browser()" in "".join(code[0]["source"]), path.name
+        assert code[0]["metadata"]["jupyter"]["source_hidden"] is True

@@ -348,6 +348,69 @@ def test_every_link_inside_the_site_resolves(site: str) -> None:
     assert not dead_links(SITE)
 
 
+#: The learner's record as the browser keeps it: the text of every file of IDBFS's
+#: databases (Emscripten keeps a file as ``{contents: Uint8Array}`` in ``FILE_DATA``).
+KEPT_FILES_JS = """async () => {
+  const open = (name) => new Promise((ok, no) => {
+    const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = no; });
+  const all = (store, how) => new Promise((ok, no) => {
+    const r = store[how](); r.onsuccess = () => ok(r.result); r.onerror = no; });
+  let text = '';
+  for (const info of await indexedDB.databases()) {
+    const db = await open(info.name);
+    if (db.objectStoreNames.contains('FILE_DATA')) {
+      const store = db.transaction('FILE_DATA').objectStore('FILE_DATA');
+      const keys = await all(store, 'getAllKeys');
+      const values = await all(store, 'getAll');
+      keys.forEach((key, i) => {
+        const c = values[i] && values[i].contents;
+        if (c) { text += key + '\\n' + new TextDecoder().decode(c) + '\\n'; }
+      });
+    }
+    db.close();
+  }
+  return text;
+}"""
+
+
+def test_a_drill_answered_is_in_the_progress_app_after_a_reload(offline: Offline,
+                                                                 site: str) -> None:
+    """The record kept in the browser: a drill answered in the practice app (the learner
+    gives a name when asked; the key stays in local storage, the events in IndexedDB) is
+    on the progress app's map when the page is loaded again, by a new Python."""
+    from rummy import practice
+
+    wrong = practice.drill("TT-6", 0).mistake  # what the app deals for ?topic=TT-6&seed=0
+    page = offline.page
+    page.goto(site + "voici/render/apps/practice.html?topic=TT-6&seed=0")
+    page.wait_for_selector(".rummy-practice-input input", state="visible", timeout=START_MS)
+    box = page.locator(".rummy-practice-input input")
+    box.fill(wrong)
+    box.press("Enter")
+    expect(page.locator(".rummy-practice-feedback")).to_contain_text("TT-6", timeout=60_000)
+    name = page.locator(".rummy-who-asking .rummy-learner-input input")
+    name.wait_for(state="visible", timeout=60_000)
+    name.fill("Ana")
+    name.press("Enter")
+    page.locator("button.rummy-learner-ok").click()
+    page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
+    page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
+                           ".length === 32", timeout=60_000)
+    # the event is in the browser's IndexedDB (written before the page is left)
+    page.wait_for_function(f"async () => /\"rule\": \"TT-6\"/.test(await ({KEPT_FILES_JS})())",
+                           timeout=60_000)
+    kept = page.evaluate(f"({KEPT_FILES_JS})()")
+    assert "progress.jsonl" in kept
+    key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
+    assert key not in kept  # only the key's digest is kept with the record
+
+    page.goto(site + "voici/render/apps/progress.html")
+    page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=START_MS)
+    rule = page.locator(".rummy-progress-map li[data-rule='TT-6']").first
+    expect(rule).to_contain_text("practising", timeout=60_000)
+    assert "Ana: 0 of 58 rules mastered" in harness.page_text(page)
+
+
 def test_classroom_page_says_it_needs_a_server(offline: Offline, site: str) -> None:
     page = offline.page
     page.goto(site + "voici/render/apps/classroom.html")
