@@ -47,6 +47,7 @@ import base64
 import dataclasses
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
@@ -68,7 +69,7 @@ __all__ = [
     "step", "mastery", "summary", "due_first", "grid_rows", "most_missed", "GRID_COLUMNS", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
     "use_learner", "learner", "label", "record", "pending", "on_learner", "on_event", "clock",
-    "set_clock",
+    "set_clock", "export_record", "read_record", "import_record", "RECORD_FORMAT",
 ]
 
 #: Days until a rule in box 0..4 is due again.
@@ -961,3 +962,118 @@ def summary_line(name: str | None = None) -> str:
     if who is None:
         return summary(_pending, clock()).line()
     return default_record().summary(who).line()
+
+
+# -- a record that travels: "Save my record", "Load my record" ----------------------------------
+#: The first line of a saved record says what the file is.
+RECORD_FORMAT = "rummy-kit record of learning"
+#: The longest saved record read (a learner's events for years fit many times over).
+RECORD_MAX_BYTES = 8_000_000
+_EVENT_FIELDS = ("rule", "asked", "answered", "right", "first", "source", "when", "judged")
+
+
+def _record_mac(key: str, body: str) -> str:
+    return hmac.new(b"rummy-record\0" + key.encode(), body.encode("utf-8"),
+                    hashlib.sha256).hexdigest()
+
+
+def export_record(key: Any, record: Record | None = None) -> str:
+    """The record of the learner whose key ``key`` is (default record: this kernel's),
+    as a file to save: JSON lines, a head (what the file is, the learner's name), one
+    line per event, and a last line with an HMAC-SHA256 of the lines above keyed by the
+    learner key: a file edited by hand is refused when it is loaded again.  The key
+    itself is never in the file.
+
+    >>> import os, tempfile
+    >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"), clock=lambda: 5.0)
+    >>> _, key = r.enrol("Ana")
+    >>> _ = r.add("Ana", "C-2", "What does a queen cost?", "10", True)
+    >>> text = export_record(key, r)
+    >>> [sorted(json.loads(line))[:2] for line in text.splitlines()]
+    [['format', 'learner'], ['answered', 'asked'], ['mac']]
+    >>> key in text
+    False
+    """
+    rec = record if record is not None else default_record()
+    plain = normal_key(key)
+    who = rec.learner_of(plain) if plain else None
+    if plain is None or who is None:
+        raise ProgressError("that learner key opens no record here: save the record from "
+                            "the page where you learn")
+    lines = [json.dumps({"format": RECORD_FORMAT, "version": 1, "learner": rec.label(who)},
+                        ensure_ascii=False)]
+    for e in rec.events(who):
+        lines.append(json.dumps({f: getattr(e, f) for f in _EVENT_FIELDS}, ensure_ascii=False))
+    body = "".join(line + "\n" for line in lines)
+    return body + json.dumps({"mac": _record_mac(plain, body)}) + "\n"
+
+
+def read_record(text: Any, key: Any) -> tuple[str, list[Event]]:
+    """The learner's name and events of a saved record (:func:`export_record`), checked
+    with the learner key: a file edited after it was saved, cut short, made with another
+    key or not a saved record at all raises a :class:`ProgressError` saying so."""
+    plain = normal_key(key)
+    if plain is None:
+        raise ProgressError("a learner key is 32 letters and digits (the recovery code, "
+                            "dashes allowed)")
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str) or len(text) > RECORD_MAX_BYTES:
+        raise ProgressError(f"a saved record is a text file of at most {RECORD_MAX_BYTES} bytes")
+    body, _, last = text.rstrip("\n").rpartition("\n")
+    body += "\n"
+    try:
+        mac = json.loads(last)["mac"] if last else ""
+        head = json.loads(body.split("\n", 1)[0])
+    except (ValueError, KeyError, TypeError):
+        mac, head = "", {}
+    if not isinstance(head, dict) or head.get("format") != RECORD_FORMAT:
+        raise ProgressError("this is not a saved record of the kit (Save my record makes one)")
+    if not isinstance(mac, str) or not hmac.compare_digest(mac, _record_mac(plain, body)):
+        raise ProgressError("this saved record was changed after it was saved, or it is not "
+                            "the record of this learner key: it is not loaded")
+    name = normal_name(head.get("learner"))
+    events = []
+    for line in body.splitlines()[1:]:
+        fields = json.loads(line)
+        events.append(Event(name, *(fields[f] for f in _EVENT_FIELDS[:5]),
+                            source=fields["source"], when=float(fields["when"]),
+                            judged=fields["judged"]).checked())
+    return name, events
+
+
+def import_record(text: Any, key: Any, record: Record | None = None) -> tuple[str, list[Event]]:
+    """Load a saved record (:func:`export_record`) into ``record`` (default: this
+    kernel's) under the learner whose key ``key`` is; in a record that does not know
+    the key yet (another browser, the teacher's server) the learner is made with that
+    key and the file's name.  Events already kept are not kept twice.  Returns the
+    learner id and the events kept.  A changed file keeps nothing.
+
+    >>> import os, tempfile
+    >>> a = Record(os.path.join(tempfile.mkdtemp(), "a.sqlite3"))
+    >>> _, key = a.enrol("Ana")
+    >>> _ = a.add("Ana", "C-2", "What does a queen cost?", "10", True, when=9.0)
+    >>> b = Record(os.path.join(tempfile.mkdtemp(), "b.sqlite3"))
+    >>> who, kept = import_record(export_record(key, a), key, b)
+    >>> who, b.learner_of(key), [(e.rule, e.when) for e in b.events("Ana")]
+    ('Ana', 'Ana', [('C-2', 9.0)])
+    """
+    rec = record if record is not None else default_record()
+    name, events = read_record(text, key)
+    plain = normal_key(key)
+    assert plain is not None  # read_record checked it
+    who = rec.learner_of(plain)
+    if who is None:
+        digest = _digest(plain)
+
+        def adopt(tx: Any) -> str:
+            if rec._owner(tx, name) is not None:
+                raise ProgressError(f"somebody else learns as {name!r} here: the record is not "
+                                    "loaded (ask your teacher)")
+            tx.insert_learner(name, name, name.casefold(), digest, rec.clock())
+            return name
+
+        with rec._lock:
+            who = str(rec._write(adopt))
+    kept = rec.add_events([dataclasses.replace(e, learner=who) for e in events])
+    return who, kept
