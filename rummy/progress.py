@@ -1036,9 +1036,9 @@ def read_record(text: Any, key: Any) -> tuple[str, list[Event]]:
     events = []
     for line in body.splitlines()[1:]:
         fields = json.loads(line)
-        events.append(Event(name, *(fields[f] for f in _EVENT_FIELDS[:5]),
-                            source=fields["source"], when=float(fields["when"]),
-                            judged=fields["judged"]).checked())
+        events.append(Event(name, fields["rule"], fields["asked"], fields["answered"],
+                            bool(fields["right"]), bool(fields["first"]), fields["source"],
+                            float(fields["when"]), judged=fields["judged"]).checked())
     return name, events
 
 
