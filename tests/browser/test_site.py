@@ -411,6 +411,74 @@ def test_a_drill_answered_is_in_the_progress_app_after_a_reload(offline: Offline
     assert "Ana: 0 of 58 rules mastered" in harness.page_text(page)
 
 
+@pytest.mark.timeout(900)
+def test_a_saved_record_loads_in_another_browser(browser: Any, site: str) -> None:
+    """Save my record downloads the record (JSON lines with its MAC); Load my record, with
+    the file and the recovery code, continues it in another browser (another profile:
+    nothing kept there), whose map then shows the drill answered in the first."""
+    from rummy import practice
+    from rummy.progress import read_record
+
+    wrong = practice.drill("TT-6", 0).mistake
+    first, other = Offline(browser), Offline(browser)
+    try:
+        page = first.page
+        page.goto(site + "voici/render/apps/practice.html?topic=TT-6&seed=0")
+        box = page.locator(".rummy-practice-input input")
+        box.wait_for(state="visible", timeout=START_MS)
+        box.fill(wrong)
+        box.press("Enter")
+        name = page.locator(".rummy-who-asking .rummy-learner-input input")
+        name.wait_for(state="visible", timeout=60_000)
+        name.fill("Ana")
+        name.press("Enter")
+        page.locator("button.rummy-learner-ok").click()
+        page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
+        page.wait_for_function(f"async () => /\"rule\": \"TT-6\"/.test(await ({KEPT_FILES_JS})())",
+                               timeout=60_000)
+        page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
+                               ".length === 32", timeout=60_000)
+        key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
+        page.goto(site + "voici/render/apps/progress.html")
+        page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=START_MS)
+        page.locator("button.rummy-progress-save").click()
+        link = page.locator("a.rummy-progress-saved-file")
+        link.wait_for(state="visible", timeout=60_000)
+        with page.expect_download() as got:
+            link.click()
+        saved = Path(got.value.path()).read_text(encoding="utf-8")
+        assert got.value.suggested_filename == "rummy-record-Ana.jsonl"
+        assert key not in saved
+        who, events = read_record(saved, key)
+        assert who == "Ana" and [e.rule for e in events] == ["TT-6"]
+
+        there = other.page
+        there.goto(site + "voici/render/apps/progress.html")
+        there.wait_for_selector("button.rummy-progress-load", state="visible", timeout=START_MS)
+        assert there.evaluate("() => localStorage.getItem('rummy-learner-key')") is None
+        with there.expect_file_chooser() as chooser:  # ipywidgets' own file input
+            there.locator(".rummy-progress-file").first.click()
+        chooser.value.set_files({"name": "rummy-record-Ana.jsonl",
+                                 "mimeType": "application/x-ndjson",
+                                 "buffer": saved.encode("utf-8")})
+        expect(there.locator(".rummy-progress-file").first).to_contain_text("(1)",
+                                                                            timeout=60_000)
+        code = there.locator(".rummy-progress-load-code input")
+        code.fill(key.lower())
+        code.press("Enter")
+        there.locator("button.rummy-progress-load").click()
+        expect(there.locator(".rummy-progress-map li[data-rule='TT-6']").first).to_contain_text(
+            "practising", timeout=60_000)
+        there.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
+        there.wait_for_function(f"() => localStorage.getItem('rummy-learner-key') === '{key}'",
+                                timeout=60_000)
+        first.check()
+        other.check()
+    finally:
+        first.context.close()
+        other.context.close()
+
+
 def test_classroom_page_says_it_needs_a_server(offline: Offline, site: str) -> None:
     page = offline.page
     page.goto(site + "voici/render/apps/classroom.html")
