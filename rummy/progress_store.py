@@ -135,7 +135,11 @@ class SqliteStore:
         if "judged" not in cols:  # a record of an older kit: every event judged a rule
             self._db.execute("ALTER TABLE events ADD COLUMN judged TEXT NOT NULL "
                              "DEFAULT 'rule'")
-        _private(path)
+        # the -wal and -shm files SQLite made (chmod only: opening and closing the
+        # database file here would drop SQLite's locks on it in this process)
+        for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+            if side.exists():
+                os.chmod(side, 0o600)
 
     def close(self) -> None:
         self._db.close()

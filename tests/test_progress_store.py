@@ -112,3 +112,37 @@ def test_without_sqlite3_the_record_is_the_log(tmp_path: Path) -> None:
     assert reread.learner_of(key) == "Dana"
     assert [(e.rule, e.answered, e.when) for e in reread.events("Dana")] == [
         ("TT-5", "draw stock", 1000.0)]
+
+
+def test_a_record_opened_first_in_another_process_erases_for_everybody(tmp_path: Path) -> None:
+    """SQLite's locks hold: a server's record opened before another process wrote (and
+    closed) is seen to erase by a record opened after (opening and closing the
+    database file again in the server would have dropped its locks)."""
+    server = textwrap.dedent("""
+        import sys
+        from rummy import progress
+        r = progress.default_record()
+        print("ready", flush=True)
+        sys.stdin.readline()
+        print(r.erase("Ben"), flush=True)
+        sys.stdin.readline()  # still running while the other process reads
+    """)
+    env = {**os.environ, "RUMMY_DATA": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-c", server], env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        assert proc.stdout.readline().strip() == "ready"
+        r = Record(tmp_path / "progress.sqlite3")
+        r.enrol("Ana")
+        r.enrol("Ben")
+        r.add("Ana", "TT-5", "q", "a", True)
+        r.add("Ben", "G-9", "q", "a", True)
+        r.close()
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().strip() == "1"
+        after = Record(tmp_path / "progress.sqlite3")
+        assert after.events("Ben") == [] and [e.rule for e in after.events("Ana")] == ["TT-5"]
+    finally:
+        proc.communicate("done\n", timeout=60)
