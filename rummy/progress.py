@@ -47,6 +47,7 @@ import base64
 import dataclasses
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
@@ -58,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from rummy import rulebook
+from rummy.progress_store import Store, StoredEvent, open_store
 
 __all__ = [
     "BOX_DAYS", "TOP_BOX", "SOURCES", "JUDGED", "JUDGED_BY", "DAY", "MASTERED_DAYS", "MASTERED_SPAN",
@@ -67,7 +69,7 @@ __all__ = [
     "step", "mastery", "summary", "due_first", "grid_rows", "most_missed", "GRID_COLUMNS", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
     "use_learner", "learner", "label", "record", "pending", "on_learner", "on_event", "clock",
-    "set_clock",
+    "set_clock", "export_record", "read_record", "import_record", "RECORD_FORMAT",
 ]
 
 #: Days until a rule in box 0..4 is due again.
@@ -473,40 +475,14 @@ def default_path() -> Path:
     return data_dir() / "progress.sqlite3"
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    learner TEXT NOT NULL,
-    rule TEXT NOT NULL,
-    asked TEXT NOT NULL,
-    answered TEXT NOT NULL,
-    right INTEGER NOT NULL,
-    first INTEGER NOT NULL,
-    source TEXT NOT NULL,
-    t REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_learner ON events (learner, t);
-CREATE TABLE IF NOT EXISTS learners (
-    learner TEXT PRIMARY KEY,
-    label TEXT NOT NULL,
-    fold TEXT NOT NULL UNIQUE,
-    key_digest TEXT UNIQUE,
-    made REAL NOT NULL
-);
-"""
-_COLUMNS = "id, learner, rule, asked, answered, right, first, source, t, judged, judged_by"
-_INSERT = (f"INSERT INTO events ({_COLUMNS.split(', ', 1)[1]}) "
-           "VALUES (?,?,?,?,?,?,?,?,?,?)")
-
-
 def _event(row: tuple[Any, ...]) -> Event:
     i, who, rule, asked, answered, right, first, source, t, judged, by = row
     return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i, judged, by)
 
 
-def _row(e: Event) -> tuple[Any, ...]:
-    return (e.learner, e.rule, e.asked, e.answered, int(e.right), int(e.first), e.source,
-            e.when, e.judged, e.by)
+def _stored(e: Event) -> StoredEvent:
+    return StoredEvent(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
+                       e.when, e.judged, e.by)
 
 
 def _now() -> float:
@@ -514,9 +490,12 @@ def _now() -> float:
 
 
 class Record:
-    """The events of every learner of this data folder (SQLite, WAL).
+    """The events of every learner of this data folder, kept by a
+    :class:`rummy.progress_store.Store`: SQLite (WAL) where Python has it, else
+    (the static site) a JSON-lines log the browser keeps; the same learners,
+    keys, events and schedule either way.
 
-    Each event is committed before :meth:`add` returns; several processes
+    Each event is kept before :meth:`add` returns; several processes
     (kernels) may write at once: SQLite takes turns, nothing is lost.
     ``clock`` (seconds since the epoch) may be injected for tests.
 
@@ -533,51 +512,20 @@ class Record:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, store: Store | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.clock: Callable[[], float] = clock if clock is not None else _now
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        import sqlite3  # here, not at import: the static site's Python has no sqlite3
-
-        # only its owner reads the record (a file made by an older kit was 0644)
-        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-        for side in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
-            if side.exists():
-                os.chmod(side, 0o600)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                   timeout=60.0)
-        self._db.execute("PRAGMA busy_timeout=60000")
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        with self._lock:
-            self._db.executescript(_SCHEMA)
-            cols = [r[1] for r in self._db.execute("PRAGMA table_info(events)").fetchall()]
-            if "judged" not in cols:  # a record of an older kit: every event judged a rule
-                self._db.execute("ALTER TABLE events ADD COLUMN judged TEXT NOT NULL "
-                                 "DEFAULT 'rule'")
-            if "judged_by" not in cols:  # an older kit judged every answer in the kernel
-                self._db.execute("ALTER TABLE events ADD COLUMN judged_by TEXT NOT NULL "
-                                 "DEFAULT 'self'")
-        for side in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
-            if side.exists():
-                os.chmod(side, 0o600)
+        self._store: Store = store if store is not None else open_store(self.path)
 
     def close(self) -> None:
         """Close the database (the record can't be read or written after)."""
         with self._lock:
-            self._db.close()
+            self._store.close()
 
     def _write(self, fn: Callable[[Any], Any]) -> Any:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            out = fn(db)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-        return out
+        return self._store.write(fn)
 
     def add(self, learner: str, rule: str, asked: Any, answered: Any, right: bool, *,
             first: bool = True, source: str = "quiz", when: float | None = None,
@@ -591,8 +539,8 @@ class Record:
         """Keep ``event`` (checked first); returns it with its id."""
         e = event.checked()
         with self._lock:
-            cur = self._write(lambda db: db.execute(_INSERT, _row(e)))
-        return dataclasses.replace(e, id=int(cur.lastrowid))
+            i = self._write(lambda tx: tx.insert_event(_stored(e)))
+        return dataclasses.replace(e, id=int(i))
 
     def add_events(self, events: Iterable[Event]) -> list[Event]:
         """Keep several events in one transaction (all checked first: one bad
@@ -610,19 +558,11 @@ class Record:
         """
         checked = [e.checked() for e in events]
 
-        def keep(db: Any) -> list[int]:
+        def keep(tx: Any) -> list[int]:
             ids = []
             for e in checked:
-                row = _row(e)
-                known = db.execute(
-                    "SELECT id FROM events WHERE learner = ? AND rule = ? AND asked = ? AND "
-                    "answered = ? AND right = ? AND first = ? AND source = ? AND t = ? "
-                    "AND judged = ? AND judged_by = ? LIMIT 1", row).fetchone()
-                if known is not None:
-                    ids.append(int(known[0]))
-                    continue
-                cur = db.execute(_INSERT, row)
-                ids.append(int(cur.lastrowid))
+                known = tx.find_event(_stored(e))
+                ids.append(known if known is not None else tx.insert_event(_stored(e)))
             return ids
 
         with self._lock:
@@ -630,15 +570,14 @@ class Record:
         return [dataclasses.replace(e, id=i) for e, i in zip(checked, ids, strict=True)]
 
     # -- who the learners are ------------------------------------------------------------
-    def _owner(self, db: Any, name: str) -> str | None:
+    def _owner(self, store: Any, name: str) -> str | None:
         """The learner id a name stands for, compared without case: a
         learner's label or id, else a name with events (kept before keys)."""
         key = " ".join(name.split()).casefold()
-        row = db.execute("SELECT learner FROM learners WHERE fold = ? OR learner = ?",
-                         (key, " ".join(name.split()))).fetchone()
-        if row is not None:
-            return str(row[0])
-        for (who,) in db.execute("SELECT DISTINCT learner FROM events").fetchall():
+        who = store.owner(key, " ".join(name.split()))
+        if who is not None:
+            return str(who)
+        for who in store.event_learners():
             if who.casefold() == key:
                 return str(who)
         return None
@@ -654,7 +593,7 @@ class Record:
         ('Ana', None)
         """
         with self._lock:
-            return self._owner(self._db, name)
+            return self._owner(self._store, name)
 
     def enrol(self, label: str) -> tuple[str, str]:
         """A new learner called ``label``: (their id, their key).  The key is
@@ -674,13 +613,11 @@ class Record:
         name = normal_name(label)
         key = new_key()
 
-        def make(db: Any) -> str:
-            if self._owner(db, name) is not None:
+        def make(tx: Any) -> str:
+            if self._owner(tx, name) is not None:
                 raise ProgressError(f"somebody already learns as {name!r} here: choose another "
                                     "name, or type your recovery code to continue as them")
-            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
-                       "VALUES (?,?,?,?,?)", (name, name, name.casefold(), _digest(key),
-                                              self.clock()))
+            tx.insert_learner(name, name, name.casefold(), _digest(key), self.clock())
             return name
 
         with self._lock:
@@ -693,8 +630,7 @@ class Record:
             return None
         digest = _digest(plain)
         with self._lock:
-            row = self._db.execute("SELECT learner, key_digest FROM learners WHERE "
-                                   "key_digest = ?", (digest,)).fetchone()
+            row = self._store.learner_by_digest(digest)
         if row is None or not hmac.compare_digest(str(row[1]), digest):
             return None
         return str(row[0])
@@ -713,18 +649,14 @@ class Record:
         """
         key = new_key()
 
-        def reset(db: Any) -> str:
-            who = self._owner(db, name)
+        def reset(tx: Any) -> str:
+            who = self._owner(tx, name)
             if who is None:
                 raise ProgressError(f"nobody learns as {' '.join(str(name).split())[:40]!r} "
                                     "here: the learners are the names in the class grid")
-            got = db.execute("UPDATE learners SET key_digest = ? WHERE learner = ?",
-                             (_digest(key), who))
-            if got.rowcount == 0:
+            if not tx.set_key(who, _digest(key)):
                 label = normal_name(who[:MAX_NAME])
-                db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
-                           "VALUES (?,?,?,?,?)", (who, label, label.casefold(), _digest(key),
-                                                  self.clock()))
+                tx.insert_learner(who, label, label.casefold(), _digest(key), self.clock())
             return who
 
         with self._lock:
@@ -743,17 +675,15 @@ class Record:
         """
         who = _normal_id(user)
 
-        def make(db: Any) -> str:
-            if db.execute("SELECT 1 FROM learners WHERE learner = ?", (who,)).fetchone():
+        def make(tx: Any) -> str:
+            if tx.has_learner(who):
                 return who
             base = normal_name(who[:MAX_NAME])
             label, n = base, 1
-            while db.execute("SELECT 1 FROM learners WHERE fold = ?",
-                             (label.casefold(),)).fetchone():
+            while tx.fold_taken(label.casefold()):
                 n += 1
                 label = normal_name(f"{base[:MAX_NAME - 1 - len(str(n))]} {n}")
-            db.execute("INSERT INTO learners (learner, label, fold, key_digest, made) "
-                       "VALUES (?,?,?,NULL,?)", (who, label, label.casefold(), self.clock()))
+            tx.insert_learner(who, label, label.casefold(), None, self.clock())
             return who
 
         with self._lock:
@@ -762,9 +692,8 @@ class Record:
     def label(self, learner: str) -> str:
         """The name people see for the learner id ``learner``."""
         with self._lock:
-            row = self._db.execute("SELECT label FROM learners WHERE learner = ?",
-                                   (learner,)).fetchone()
-        return str(row[0]) if row is not None else learner[:MAX_NAME]
+            shown = self._store.label_of(learner)
+        return shown if shown is not None else learner[:MAX_NAME]
 
     # -- their events -----------------------------------------------------------------
     def events(self, learner: str) -> list[Event]:
@@ -772,35 +701,30 @@ class Record:
         oldest first."""
         name = _normal_id(learner)
         with self._lock:
-            who = self._owner(self._db, name) or name
-            rows = self._db.execute(f"SELECT {_COLUMNS} FROM events WHERE learner = ? "
-                                    "ORDER BY t, id", (who,)).fetchall()
+            who = self._owner(self._store, name) or name
+            rows = self._store.events(who)
         return [_event(r) for r in rows]
 
     def count(self) -> int:
         """How many events are kept, for every learner."""
         with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+            return self._store.count()
 
     def learners(self) -> list[str]:
         """The learners with events (their ids), sorted."""
         with self._lock:
-            rows = self._db.execute("SELECT DISTINCT learner FROM events ORDER BY learner")
-            return [r[0] for r in rows.fetchall()]
+            return self._store.event_learners()
 
     def erase(self, learner: str) -> int:
         """Remove every event of ``learner`` (a label in any case, or an id)
         and their key (and nothing else); how many events were removed."""
         name = _normal_id(learner)
 
-        def drop(db: Any) -> Any:
-            who = self._owner(db, name) or name
-            db.execute("DELETE FROM learners WHERE learner = ?", (who,))
-            return db.execute("DELETE FROM events WHERE learner = ?", (who,))
+        def drop(tx: Any) -> int:
+            return int(tx.erase(self._owner(tx, name) or name))
 
         with self._lock:
-            cur = self._write(drop)
-        return int(cur.rowcount)
+            return int(self._write(drop))
 
     def mastery(self, learner: str) -> dict[str, Mastery]:
         """Every rule's :class:`Mastery` for ``learner``."""
@@ -1058,3 +982,118 @@ def summary_line(name: str | None = None) -> str:
     if who is None:
         return summary(_pending, clock()).line()
     return default_record().summary(who).line()
+
+
+# -- a record that travels: "Save my record", "Load my record" ----------------------------------
+#: The first line of a saved record says what the file is.
+RECORD_FORMAT = "rummy-kit record of learning"
+#: The longest saved record read (a learner's events for years fit many times over).
+RECORD_MAX_BYTES = 8_000_000
+_EVENT_FIELDS = ("rule", "asked", "answered", "right", "first", "source", "when", "judged")
+
+
+def _record_mac(key: str, body: str) -> str:
+    return hmac.new(b"rummy-record\0" + key.encode(), body.encode("utf-8"),
+                    hashlib.sha256).hexdigest()
+
+
+def export_record(key: Any, record: Record | None = None) -> str:
+    """The record of the learner whose key ``key`` is (default record: this kernel's),
+    as a file to save: JSON lines, a head (what the file is, the learner's name), one
+    line per event, and a last line with an HMAC-SHA256 of the lines above keyed by the
+    learner key: a file edited by hand is refused when it is loaded again.  The key
+    itself is never in the file.
+
+    >>> import os, tempfile
+    >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"), clock=lambda: 5.0)
+    >>> _, key = r.enrol("Ana")
+    >>> _ = r.add("Ana", "C-2", "What does a queen cost?", "10", True)
+    >>> text = export_record(key, r)
+    >>> [sorted(json.loads(line))[:2] for line in text.splitlines()]
+    [['format', 'learner'], ['answered', 'asked'], ['mac']]
+    >>> key in text
+    False
+    """
+    rec = record if record is not None else default_record()
+    plain = normal_key(key)
+    who = rec.learner_of(plain) if plain else None
+    if plain is None or who is None:
+        raise ProgressError("that learner key opens no record here: save the record from "
+                            "the page where you learn")
+    lines = [json.dumps({"format": RECORD_FORMAT, "version": 1, "learner": rec.label(who)},
+                        ensure_ascii=False)]
+    for e in rec.events(who):
+        lines.append(json.dumps({f: getattr(e, f) for f in _EVENT_FIELDS}, ensure_ascii=False))
+    body = "".join(line + "\n" for line in lines)
+    return body + json.dumps({"mac": _record_mac(plain, body)}) + "\n"
+
+
+def read_record(text: Any, key: Any) -> tuple[str, list[Event]]:
+    """The learner's name and events of a saved record (:func:`export_record`), checked
+    with the learner key: a file edited after it was saved, cut short, made with another
+    key or not a saved record at all raises a :class:`ProgressError` saying so."""
+    plain = normal_key(key)
+    if plain is None:
+        raise ProgressError("a learner key is 32 letters and digits (the recovery code, "
+                            "dashes allowed)")
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str) or len(text) > RECORD_MAX_BYTES:
+        raise ProgressError(f"a saved record is a text file of at most {RECORD_MAX_BYTES} bytes")
+    body, _, last = text.rstrip("\n").rpartition("\n")
+    body += "\n"
+    try:
+        mac = json.loads(last)["mac"] if last else ""
+        head = json.loads(body.split("\n", 1)[0])
+    except (ValueError, KeyError, TypeError):
+        mac, head = "", {}
+    if not isinstance(head, dict) or head.get("format") != RECORD_FORMAT:
+        raise ProgressError("this is not a saved record of the kit (Save my record makes one)")
+    if not isinstance(mac, str) or not hmac.compare_digest(mac, _record_mac(plain, body)):
+        raise ProgressError("this saved record was changed after it was saved, or it is not "
+                            "the record of this learner key: it is not loaded")
+    name = normal_name(head.get("learner"))
+    events = []
+    for line in body.splitlines()[1:]:
+        fields = json.loads(line)
+        events.append(Event(name, fields["rule"], fields["asked"], fields["answered"],
+                            bool(fields["right"]), bool(fields["first"]), fields["source"],
+                            float(fields["when"]), judged=fields["judged"]).checked())
+    return name, events
+
+
+def import_record(text: Any, key: Any, record: Record | None = None) -> tuple[str, list[Event]]:
+    """Load a saved record (:func:`export_record`) into ``record`` (default: this
+    kernel's) under the learner whose key ``key`` is; in a record that does not know
+    the key yet (another browser, the teacher's server) the learner is made with that
+    key and the file's name.  Events already kept are not kept twice.  Returns the
+    learner id and the events kept.  A changed file keeps nothing.
+
+    >>> import os, tempfile
+    >>> a = Record(os.path.join(tempfile.mkdtemp(), "a.sqlite3"))
+    >>> _, key = a.enrol("Ana")
+    >>> _ = a.add("Ana", "C-2", "What does a queen cost?", "10", True, when=9.0)
+    >>> b = Record(os.path.join(tempfile.mkdtemp(), "b.sqlite3"))
+    >>> who, kept = import_record(export_record(key, a), key, b)
+    >>> who, b.learner_of(key), [(e.rule, e.when) for e in b.events("Ana")]
+    ('Ana', 'Ana', [('C-2', 9.0)])
+    """
+    rec = record if record is not None else default_record()
+    name, events = read_record(text, key)
+    plain = normal_key(key)
+    assert plain is not None  # read_record checked it
+    who = rec.learner_of(plain)
+    if who is None:
+        digest = _digest(plain)
+
+        def adopt(tx: Any) -> str:
+            if rec._owner(tx, name) is not None:
+                raise ProgressError(f"somebody else learns as {name!r} here: the record is not "
+                                    "loaded (ask your teacher)")
+            tx.insert_learner(name, name, name.casefold(), digest, rec.clock())
+            return name
+
+        with rec._lock:
+            who = str(rec._write(adopt))
+    kept = rec.add_events([dataclasses.replace(e, learner=who) for e in events])
+    return who, kept

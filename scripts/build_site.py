@@ -79,6 +79,9 @@ FROM_TEST_LOCK: dict[str, tuple[list[str], list[str]]] = {
     "mpmath": (["mpmath"], []),
     "sympy": (["sympy"], ["mpmath"]),
     "tqdm": (["tqdm"], []),
+    # the record of learning's schedule (rummy.progress)
+    "fsrs": (["fsrs"], ["typing-extensions"]),
+    "typing-extensions": (["typing_extensions"], []),
 }
 #: The kernel's own wheels (shipped inside its labextension), as lock entries.
 KERNEL_WHEELS = {
@@ -114,6 +117,9 @@ APPS = (
     ("big_table", "Big Table", "the caller-paced game for 2 to 12 players"),
     ("gin_three", "Gin for three", "box, captain and advisor: knock, gin, lay off"),
     ("meld_odds", "Melds and odds", "the meld checker and the odds explorer"),
+    ("practice", "Practise the rules", "a drill for every rule, on a new hand each time"),
+    ("progress", "Your progress", "the 58 rules: mastered, practising, due again; kept in this "
+     "browser"),
     ("classroom", "Classroom", "shared tables for a class: needs a server (make app or make classroom)"),
 )
 #: What a page that needs the table service says instead.
@@ -428,6 +434,8 @@ def preload(packages: list[str], apps: bool) -> list[str]:
                   if not (apps and p in (*LESSONS_ONLY, *APPS_SKIP)))
 
 
+#: A cell the site adds to a lesson (a helper, not the lesson): folded away, tagged.
+HELPER = {"jupyter": {"source_hidden": True}, "tags": ["site-helper"]}
 #: A code cell that needs pandas or matplotlib (none of them is to be had in Pyodide here).
 NEEDS_PANDAS = re.compile(r"^\s*(import|from) (pandas|matplotlib)\b|\bpd\.|\bplt\.|"
                           r"\.score_sheet\(|\.by_meld\b|\.table\b|\.plot\b|dealt_table\(|"
@@ -480,7 +488,7 @@ def without_pandas(nb: dict[str, Any]) -> dict[str, Any]:
     >>> [c["source"].splitlines()[0] for c in without_pandas(nb)["cells"]][1:]
     ['import rummy', '%%needs_pandas']
     """
-    cells = [{"cell_type": "code", "id": "needs-pandas-magic", "metadata": {},
+    cells = [{"cell_type": "code", "id": "needs-pandas-magic", "metadata": HELPER,
               "execution_count": None, "outputs": [], "source": MAGIC_CELL}]
     for cell in nb["cells"]:
         source = "".join(cell["source"])
@@ -512,14 +520,102 @@ def pandas_note(name: str) -> dict[str, Any]:
 
 def site_links(markdown: str) -> str:
     """An app's links as they are on the site: its page is ``voici/render/apps/NAME.html``,
-    the landing page the site's ``index.html``, a lesson JupyterLite's notebook app.
+    the landing page the site's ``index.html``, a lesson JupyterLite's notebook app (its
+    dot escaped: Voici makes a link that ends in ``.ipynb`` end in ``.html``).
 
     >>> site_links("[All](index.ipynb) · [lesson 4](../04_big_table.ipynb)")
-    '[All](../../../index.html) · [lesson 4](../../../notebooks/index.html?path=04_big_table.ipynb)'
+    '[All](../../../index.html) · [lesson 4](../../../notebooks/index.html?path=04_big_table%2Eipynb)'
     """
     markdown = re.sub(r"\]\(index\.ipynb\)", "](../../../index.html)", markdown)
-    return re.sub(r"\]\(\.\./([\w.-]+\.ipynb)\)", r"](../../../notebooks/index.html?path=\1)",
-                  markdown)
+    return re.sub(r"\]\(\.\./([\w.-]+)\.ipynb\)",
+                  r"](../../../notebooks/index.html?path=\1%2Eipynb)", markdown)
+
+
+#: A lesson's test markers (``# NBVAL_CHECK_OUTPUT``: how nbval checks the notebook), which
+#: mean nothing to a learner: the site's lessons leave them out.
+TEST_MARKER = re.compile(r"^# NBVAL_\w+[ \t]*\n?", re.M)
+
+
+def without_markers(nb: dict[str, Any]) -> dict[str, Any]:
+    """The lesson without its test markers.
+
+    >>> nb = {"cells": [{"cell_type": "code", "source": "# NBVAL_CHECK_OUTPUT\\nx = 1"}]}
+    >>> without_markers(nb)["cells"][0]["source"]
+    'x = 1'
+    """
+    cells = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell = {**cell, "source": TEST_MARKER.sub("", "".join(cell["source"]))}
+        cells.append(cell)
+    return {**nb, "cells": cells}
+
+
+def variant_titles() -> dict[str, str]:
+    """``name or alias -> title`` of each Three-Thirteen variant, as the app's page is titled
+    when its address chooses it (``?variant=tre_tretton``)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from rummy.variants import VARIANTS
+    finally:
+        sys.path.remove(str(ROOT))
+    titles = {}
+    for v in VARIANTS.values():
+        if v.family != "three_thirteen":
+            continue
+        short = v.title.split(",")[0]
+        for name in (v.name, *v.aliases):
+            titles[name] = f"{short}: play against AI players (Rummy teaching kit)"
+    return titles
+
+
+def title_js(app: str) -> str:
+    """A script that titles an app's page by the variant its address chooses (the
+    Tre-tretton page is titled Tre-tretton, not Three Thirteen); empty for an app
+    with one game."""
+    if app != "three_thirteen":
+        return ""
+    return """<script>
+(function () {
+  var titles = TITLES;
+  var match = /[?&]variant=([^&#]*)/.exec(window.location.search);
+  var name = match ? decodeURIComponent(match[1].replace(/\\+/g, ' ')).trim().toLowerCase() : '';
+  if (titles[name]) { document.title = titles[name]; }
+})();
+</script>""".replace("TITLES", json.dumps(variant_titles(), sort_keys=True))
+
+
+#: The apps' own landing page (``notebooks/apps/index.ipynb``): on the site its table
+#: code box, which needs the table service, says so instead.
+JOIN_TEXT = (
+    "## Join your class's table\n\n"
+    "A class's shared tables need the kit's table service, which this in-browser site "
+    "does not have: your teacher runs the kit (`make app` or `make classroom`) and gives "
+    "you its address.\n")
+
+
+def lesson_links(markdown: str) -> str:
+    """A lesson's links as the site has them: ``apps/`` (a folder, which JupyterLite's
+    notebook app can't open) is the apps' landing notebook.
+
+    >>> lesson_links("[the apps](apps/) and [practice](apps/practice.ipynb)")
+    '[the apps](apps/index.ipynb) and [practice](apps/practice.ipynb)'
+    """
+    return re.sub(r"\]\(apps/\)", "](apps/index.ipynb)", markdown)
+
+
+#: The first cell of every lesson and app on the site (folded away): the record of
+#: learning is kept by this browser (IndexedDB), read before anything uses it.
+STORE_CELL = {"cell_type": "code", "id": "record-kept-by-the-browser", "metadata": HELPER,
+              "execution_count": None, "outputs": [],
+              "source": "# your record of learning is kept by this browser\n"
+                        "from rummy.progress_browser import keep_in_browser\n"
+                        "await keep_in_browser()"}
+
+
+def with_store(nb: dict[str, Any]) -> dict[str, Any]:
+    """The notebook with :data:`STORE_CELL` as its first code cell."""
+    return {**nb, "cells": [copy.deepcopy(STORE_CELL), *nb["cells"]]}
 
 
 def stage_contents(dest: Path) -> None:
@@ -528,25 +624,47 @@ def stage_contents(dest: Path) -> None:
         shutil.rmtree(dest)
     (dest / "apps").mkdir(parents=True)
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        nb = json.loads(path.read_text())
-        if needs_pandas(nb):
-            nb = without_pandas(nb)
+        nb = without_markers(json.loads(path.read_text()))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                cell["source"] = lesson_links("".join(cell["source"]))
+        pandas = needs_pandas(nb)
+        nb = with_store(without_pandas(nb) if pandas else nb)
+        if pandas:
             nb["cells"].insert(0, pandas_note(path.name))
         (dest / path.name).write_text(json.dumps(nb, indent=1))
-    for app, _title, _what in APPS:
+    # JupyterLite opens the apps' notebooks too (a lesson's "practice app" link): there,
+    # their links are the notebooks' own (relative to the notebook), in ``lite-apps``
+    lite = dest.parent / "lite-apps"
+    if lite.exists():
+        shutil.rmtree(lite)
+    lite.mkdir(parents=True)
+    for app in [a for a, _title, _what in APPS] + ["index"]:
         path = ROOT / "notebooks" / "apps" / f"{app}.ipynb"
-        nb = json.loads(path.read_text())
+        nb = with_store(json.loads(path.read_text()))
+        (lite / path.name).write_text(json.dumps(_server_free(app, nb), indent=1))
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 cell["source"] = site_links("".join(cell["source"]))
-        if app == "classroom":
-            nb["cells"] = [{"cell_type": "markdown", "id": "needs-a-server", "metadata": {},
-                            "source": CLASSROOM_TEXT}]
-        (dest / "apps" / path.name).write_text(json.dumps(nb, indent=1))
+        (dest / "apps" / path.name).write_text(json.dumps(_server_free(app, nb), indent=1))
     # the lessons' quiz files (quiz_book reads them from the notebook's folder)
     shutil.copytree(ROOT / "notebooks" / "quizzes", dest / "quizzes")
     # results the lesson build computed once (lesson 06's eleven rounds), which lessons read
     shutil.copytree(ROOT / "notebooks" / "data", dest / "data")
+
+
+def _server_free(app: str, nb: dict[str, Any]) -> dict[str, Any]:
+    """An app's notebook without what needs the table service (which the site has not)."""
+    nb = copy.deepcopy(nb)
+    if app == "classroom":
+        nb["cells"] = [{"cell_type": "markdown", "id": "needs-a-server", "metadata": {},
+                        "source": CLASSROOM_TEXT}]
+    if app == "index":
+        cells = [c for c in nb["cells"] if "JoinBox" not in "".join(c["source"])
+                 and "Join your class" not in "".join(c["source"])]
+        nb["cells"] = [*cells, {"cell_type": "markdown", "id": "join-needs-a-server",
+                                "metadata": {}, "source": JOIN_TEXT}]
+    return nb
 
 
 def query_js(packages: list[str] | None = None) -> str:
@@ -567,6 +685,7 @@ def query_js(packages: list[str] | None = None) -> str:
   var env = options.env = options.env || {};
   env.HOME = env.HOME || '/home/pyodide';
   env.QUERY_STRING = window.location.search.replace(/^\\?/, '');
+  env.RUMMY_SITE = 'voici';
   var packages = PACKAGES;
   if (packages) {
     options.packages = packages;
@@ -677,7 +796,8 @@ def build(force: bool = False) -> Path:
             "pyodideUrl": "./static/pyodide/pyodide.js",
             "disablePyPIFallback": True,
             "pipliteUrls": [],
-            "loadPyodideOptions": {"packages": preload(packages, apps=False)},
+            "loadPyodideOptions": {"packages": preload(packages, apps=False),
+                                   "env": {"HOME": "/home/pyodide", "RUMMY_SITE": "lite"}},
         }},
     }}
     (WORK / "jupyter-lite.json").write_text(json.dumps(config, indent=1))
@@ -714,12 +834,14 @@ def build(force: bool = False) -> Path:
         at = text.find("</script>", text.find(marker)) + len("</script>")
         if marker in text and at > len("</script>"):
             page.write_text(text[:at] + "\n" + query_js(preload(packages, apps=True))
-                            + text[at:])
+                            + title_js(page.stem) + text[at:])
     # JupyterLite's apps read the settings script of the site's index.html: keep it
     original = (OUT / "index.html").read_text()
     found = re.search(r'<script\s+id="jupyter-config-data".*?</script>', original, re.S)
     settings = found.group(0) if found else ""
     (OUT / "index.html").write_text(landing_page().replace("</head>", settings + "\n</head>"))
+    for notebook in (WORK / "lite-apps").glob("*.ipynb"):
+        shutil.copy2(notebook, OUT / "files" / "apps" / notebook.name)
     (OUT / ".nojekyll").write_text("")
     # the icon browsers ask the site's root for (JupyterLite's own)
     shutil.copy2(OUT / "notebooks" / "favicon.ico", OUT / "favicon.ico")

@@ -19,9 +19,11 @@
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
 import logging
 import os
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +35,7 @@ from widgets.view import View, button, esc, html_box, safe
 
 __all__ = ["Progress", "ProgressLine", "WhoIsLearning", "who_is_learning", "remember", "judged_move",
            "table_rule", "server_judging", "judge_remotely",
-           "practice_url", "LEARNER_JS"]
+           "practice_url", "app_url", "LEARNER_JS"]
 
 log = logging.getLogger("widgets.progress")
 
@@ -122,12 +124,40 @@ _CSS = """
 _SHAPES = {"not seen": "○", "practising": "◐", "mastered": "●"}
 
 
-def practice_url(rule: str) -> str:
-    """Where the drill of ``rule`` opens: the practice app, served by Voilà
-    (``.../voila/render/notebooks/apps/practice.ipynb?rule=ID``)."""
+#: Where the page runs on the static site (``$RUMMY_SITE``, which the site sets): ``voici``
+#: on an app's page (``voici/render/apps/NAME.html``), ``lite`` in a lesson in
+#: JupyterLite's notebook app (``notebooks/index.html``); unset under a server.
+SITE_ENV = "RUMMY_SITE"
+
+
+def app_url(app: str, query: str = "") -> str:
+    """Where the app ``app`` (``notebooks/apps/APP.ipynb``) opens from this page: under a
+    server Voilà's page, on the static site its Voici page (relative to this page).
+
+    >>> os.environ.pop(SITE_ENV, None) and None
+    >>> app_url("practice", "rule=TT-1")
+    '/voila/render/notebooks/apps/practice.ipynb?rule=TT-1'
+    >>> os.environ[SITE_ENV] = "voici"; app_url("progress")
+    'progress.html'
+    >>> os.environ[SITE_ENV] = "lite"; app_url("practice", "rule=TT-1")
+    '../voici/render/apps/practice.html?rule=TT-1'
+    >>> del os.environ[SITE_ENV]
+    """
+    tail = f"?{query}" if query else ""
+    site = os.environ.get(SITE_ENV)
+    if site == "voici":
+        return f"{app}.html{tail}"
+    if site == "lite":
+        return f"../voici/render/apps/{app}.html{tail}"
     base = os.environ.get("VOILA_BASE_URL") or "/"
     base = base if base.endswith("/") else base + "/"
-    return f"{base}voila/render/notebooks/apps/practice.ipynb?rule={rule}"
+    return f"{base}voila/render/notebooks/apps/{app}.ipynb{tail}"
+
+
+def practice_url(rule: str) -> str:
+    """Where the drill of ``rule`` opens: the practice app (:func:`app_url`), served by
+    Voilà (``.../voila/render/notebooks/apps/practice.ipynb?rule=ID``) or on the site."""
+    return app_url("practice", f"rule={rule}")
 
 
 class WhoIsLearning(View):
@@ -234,6 +264,10 @@ class WhoIsLearning(View):
                                               else (self.change,)), *tail)
             self.widget.remove_class("rummy-who-asking")
             self.widget.remove_class("rummy-who-changing")
+
+    def hand_over(self, key: str | None) -> None:
+        """Give this browser ``key`` to keep (a record loaded here is now its learner's)."""
+        self._hand_over(key)
 
     def _hand_over(self, key: str | None) -> None:
         """Give the page ``key`` to keep in this browser (None: forget the kept one)."""
@@ -504,17 +538,86 @@ class Progress(View):
                                   tooltip="Continue your record on another device")
         self.code_button.on_click(lambda _b: self.show_code())
         self.recovery = html_box("rummy-progress-recovery")
+        # a record that travels: saved as a file, loaded in another browser with the code
+        self.save_button = button("Save my record", "rummy-progress-save",
+                                  tooltip="Download your record as a file")
+        self.save_button.on_click(lambda _b: self.save())
+        self.saved = html_box("rummy-progress-saved")
+        self.upload = w.FileUpload(accept=".jsonl,.txt", multiple=False,
+                                   description="Choose the file")
+        self.upload.add_class("rummy-progress-file")
+        self.load_code = w.Text(value="", description="Recovery code",
+                                placeholder="XXXX-XXXX-...", continuous_update=False)
+        self.load_code.add_class("rummy-progress-load-code")
+        self.load_button = button("Load my record", "rummy-progress-load",
+                                  tooltip="Continue a saved record here: its file and "
+                                          "its recovery code")
+        self.load_button.on_click(lambda _b: self.load())
+        travel = w.VBox([w.HBox([self.save_button, self.saved]),
+                         w.HBox([self.upload, self.load_code, self.load_button],
+                                layout=w.Layout(flex_flow="row wrap"))])
+        travel.add_class("rummy-progress-travel")
         parts: list[w.Widget] = [self._style, self.css, self.title]
         if self.fixed is None:
             parts.append(who_is_learning().widget)
             _p.on_learner(lambda _name: self.refresh())
         parts += [self.map, w.HBox([self.refresh_button, self.events_button, self.code_button,
                                     self.erase_button], layout=w.Layout(flex_flow="row wrap")),
-                  self.confirm_box, self.message, self.recovery, self.events]
+                  travel, self.confirm_box, self.message, self.recovery, self.events]
         self.widget = w.VBox(parts)
         self.widget.add_class("rummy-progress")
         self.widget.add_class("rummy-root")
         self.refresh()
+
+    @safe
+    def save(self) -> str | None:
+        """Make the learner's record a file to download (:func:`rummy.progress.export_record`):
+        a link appears; the file opens nothing without the recovery code."""
+        self.clear_message()
+        key = _p.current_key()
+        if key is None or self.fixed is not None:
+            self.show_error("Your record is saved from your own progress page, once you "
+                            "learn under your name here.")
+            return None
+        text = _p.export_record(key)
+        count = len(text.splitlines()) - 2
+        name = re.sub(r"[^A-Za-z0-9_-]+", "-", _p.label() or "learner").strip("-") or "learner"
+        data = base64.b64encode(text.encode("utf-8")).decode()
+        self.saved.value = (
+            f"<a class='rummy-progress-saved-file' download='rummy-record-{esc(name)}.jsonl' "
+            f"href='data:application/x-ndjson;charset=utf-8;base64,{data}'>"
+            f"Download your record ({count} answer{'s' if count != 1 else ''})</a>. "
+            "Keep it with your recovery code: loading it anywhere needs both.")
+        return text
+
+    @safe
+    def load(self, text: Any = None, code: str | None = None) -> str | None:
+        """Continue a saved record here (default: the chosen file and the typed code):
+        its events are kept in this browser's record, under the code's learner, who then
+        learns here.  A file changed after it was saved is refused."""
+        self.clear_message()
+        if text is None:
+            files = list(self.upload.value)
+            if not files:
+                self.show_error("Choose the file of your saved record first.")
+                return None
+            text = bytes(files[0]["content"])
+        given = self.load_code.value if code is None else code
+        self.load_code.value = ""
+        key = _p.normal_key(given)
+        if key is None:
+            self.show_error("Type the recovery code your progress page showed you with the "
+                            "record (32 letters and digits, dashes allowed).")
+            return None
+        who, kept = _p.import_record(text, key)
+        self.upload.value = ()
+        _p.use_key(key)
+        if self.fixed is None:
+            who_is_learning().hand_over(key)
+        self.show_notice(f"Your record is loaded: {len(kept)} answer"
+                         f"{'s' if len(kept) != 1 else ''}, learning as {_p.label(who)}.")
+        self.refresh()
+        return who
 
     @property
     def learner(self) -> str | None:
@@ -694,9 +797,10 @@ class ProgressLine(View):
     """The landing page's line: who is learning and
     "12 of 58 rules mastered, 3 due", with a link to the map."""
 
-    def __init__(self, map_url: str = "progress.ipynb") -> None:
+    def __init__(self, map_url: str | None = None) -> None:
         super().__init__()
-        self.map_url = map_url
+        self.map_url = map_url or ("progress.ipynb" if not os.environ.get(SITE_ENV)
+                                   else app_url("progress"))
         self.line = html_box("rummy-progress-line")
         self.widget = w.VBox([self._style, who_is_learning().widget, self.line])
         self.widget.add_class("rummy-root")

@@ -15,6 +15,7 @@ is made from changed).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -22,7 +23,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -254,6 +255,228 @@ def test_lesson_guided_hand_and_quiz_in_jupyterlite(offline: Offline, site: str)
     quiz.locator(".rummy-quiz-check").click()
     expect(quiz.locator(".rummy-quiz-feedback")).to_contain_text("Right", timeout=60_000)
     assert not offline.axe([guided, ".rummy-quiz"])
+
+
+#: A link the crawl follows: an address on this site (no scheme, not only a fragment).
+_HREF = re.compile(r"""(?:href|src)\s*=\s*["']([^"']+)["']""")
+_MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _target(site: Path, page: Path, link: str) -> str | None:
+    """What is wrong with ``link`` on ``page`` (a file of the built site), or None."""
+    parts = urlsplit(link)
+    if parts.scheme or parts.netloc or not parts.path:
+        return None  # another host (the offline tests catch any request), or a fragment
+    target = (page.parent / parts.path).resolve()
+    if not target.is_relative_to(site.resolve()):
+        return f"{link} leaves the site"
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        return f"{link}: no {target.relative_to(site.resolve())}"
+    path = unquote(dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p)
+                   .get("path", ""))
+    if (target.name == "index.html" and target.parent.name in ("notebooks", "tree", "lab")
+            and path and not (site / "files" / path).is_file()):
+        return f"{link}: JupyterLite has no {path}"
+    return None
+
+
+def dead_links(site: Path) -> list[str]:
+    """Every link of the built site that leads nowhere: in its HTML pages (the landing
+    page, the apps' Voici pages), in the notebooks JupyterLite opens (their markdown
+    links, relative to the notebook), and the links the widgets make as a page runs
+    (the progress map's Practise links, the landing line's map) from where they run."""
+    import os
+
+    from widgets.progress import SITE_ENV, ProgressLine, app_url, practice_url
+
+    dead = []
+    pages = [site / "index.html", *sorted((site / "voici" / "render").rglob("*.html"))]
+    for page in pages:
+        for link in _HREF.findall(page.read_text()):
+            wrong = _target(site, page, html.unescape(link))
+            if wrong:
+                dead.append(f"{page.relative_to(site)}: {wrong}")
+    files = site / "files"
+    for nb in sorted(files.rglob("*.ipynb")):
+        for cell in json.loads(nb.read_text())["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            text = "".join(cell["source"])
+            for link in [*_MD_LINK.findall(text), *_HREF.findall(text)]:
+                parts = urlsplit(link)
+                if parts.scheme or parts.netloc or not parts.path:
+                    continue
+                if not (nb.parent / parts.path).resolve().is_file():
+                    dead.append(f"{nb.relative_to(site)}: {link}")
+    runs_at = {"voici": site / "voici" / "render" / "apps" / "progress.html",
+               "lite": site / "notebooks" / "index.html"}
+    old = os.environ.get(SITE_ENV)
+    try:
+        for where, page in runs_at.items():
+            os.environ[SITE_ENV] = where
+            for link in (practice_url("TT-5"), app_url("progress"), ProgressLine().map_url):
+                wrong = _target(site, page, link)
+                if wrong:
+                    dead.append(f"a widget's link in {where}: {wrong}")
+    finally:
+        if old is None:
+            os.environ.pop(SITE_ENV, None)
+        else:
+            os.environ[SITE_ENV] = old
+    return dead
+
+
+def test_the_crawl_finds_a_dead_link(tmp_path: Path) -> None:
+    """The crawl can fail: a page and a notebook with a link to nothing are caught."""
+    (tmp_path / "files").mkdir()
+    (tmp_path / "index.html").write_text('<a href="nowhere.html">x</a><a href="#top">y</a>')
+    (tmp_path / "files" / "a.ipynb").write_text(json.dumps({"cells": [
+        {"cell_type": "markdown", "source": "[b](b.ipynb) [web](https://example.org/)"}]}))
+    found = dead_links(tmp_path)
+    assert any("nowhere.html" in d for d in found) and any("b.ipynb" in d for d in found)
+    assert not any("example.org" in d or "#top" in d for d in found)
+
+
+def test_every_link_inside_the_site_resolves(site: str) -> None:
+    """The practice and progress apps are on the site, and nothing links to a page the
+    site does not have (the lessons' "practice app" link included)."""
+    for app in ("practice", "progress"):
+        assert (SITE / "voici" / "render" / "apps" / f"{app}.html").is_file(), app
+        assert (SITE / "files" / "apps" / f"{app}.ipynb").is_file(), app
+    assert not dead_links(SITE)
+
+
+#: The learner's record as the browser keeps it: the text of every file of IDBFS's
+#: databases (Emscripten keeps a file as ``{contents: Uint8Array}`` in ``FILE_DATA``).
+KEPT_FILES_JS = """async () => {
+  const open = (name) => new Promise((ok, no) => {
+    const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = no; });
+  const all = (store, how) => new Promise((ok, no) => {
+    const r = store[how](); r.onsuccess = () => ok(r.result); r.onerror = no; });
+  let text = '';
+  for (const info of await indexedDB.databases()) {
+    const db = await open(info.name);
+    if (db.objectStoreNames.contains('FILE_DATA')) {
+      const store = db.transaction('FILE_DATA').objectStore('FILE_DATA');
+      const keys = await all(store, 'getAllKeys');
+      const values = await all(store, 'getAll');
+      keys.forEach((key, i) => {
+        const c = values[i] && values[i].contents;
+        if (c) { text += key + '\\n' + new TextDecoder().decode(c) + '\\n'; }
+      });
+    }
+    db.close();
+  }
+  return text;
+}"""
+
+
+def test_a_drill_answered_is_in_the_progress_app_after_a_reload(offline: Offline,
+                                                                 site: str) -> None:
+    """The record kept in the browser: a drill answered in the practice app (the learner
+    gives a name when asked; the key stays in local storage, the events in IndexedDB) is
+    on the progress app's map when the page is loaded again, by a new Python."""
+    from rummy import practice
+
+    wrong = practice.drill("TT-6", 0).mistake  # what the app deals for ?topic=TT-6&seed=0
+    page = offline.page
+    page.goto(site + "voici/render/apps/practice.html?topic=TT-6&seed=0")
+    page.wait_for_selector(".rummy-practice-input input", state="visible", timeout=START_MS)
+    box = page.locator(".rummy-practice-input input")
+    box.fill(wrong)
+    box.press("Enter")
+    expect(page.locator(".rummy-practice-feedback")).to_contain_text("TT-6", timeout=60_000)
+    name = page.locator(".rummy-who-asking .rummy-learner-input input")
+    name.wait_for(state="visible", timeout=60_000)
+    name.fill("Ana")
+    name.press("Enter")
+    page.locator("button.rummy-learner-ok").click()
+    page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
+    page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
+                           ".length === 32", timeout=60_000)
+    # the event is in the browser's IndexedDB (written before the page is left)
+    page.wait_for_function(f"async () => /\"rule\": \"TT-6\"/.test(await ({KEPT_FILES_JS})())",
+                           timeout=60_000)
+    kept = page.evaluate(f"({KEPT_FILES_JS})()")
+    assert "progress.jsonl" in kept
+    key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
+    assert key not in kept  # only the key's digest is kept with the record
+
+    page.goto(site + "voici/render/apps/progress.html")
+    page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=START_MS)
+    rule = page.locator(".rummy-progress-map li[data-rule='TT-6']").first
+    expect(rule).to_contain_text("practising", timeout=60_000)
+    assert "Ana: 0 of 58 rules mastered" in harness.page_text(page)
+
+
+@pytest.mark.timeout(900)
+def test_a_saved_record_loads_in_another_browser(browser: Any, site: str) -> None:
+    """Save my record downloads the record (JSON lines with its MAC); Load my record, with
+    the file and the recovery code, continues it in another browser (another profile:
+    nothing kept there), whose map then shows the drill answered in the first."""
+    from rummy import practice
+    from rummy.progress import read_record
+
+    wrong = practice.drill("TT-6", 0).mistake
+    first, other = Offline(browser), Offline(browser)
+    try:
+        page = first.page
+        page.goto(site + "voici/render/apps/practice.html?topic=TT-6&seed=0")
+        box = page.locator(".rummy-practice-input input")
+        box.wait_for(state="visible", timeout=START_MS)
+        box.fill(wrong)
+        box.press("Enter")
+        name = page.locator(".rummy-who-asking .rummy-learner-input input")
+        name.wait_for(state="visible", timeout=60_000)
+        name.fill("Ana")
+        name.press("Enter")
+        page.locator("button.rummy-learner-ok").click()
+        page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
+        page.wait_for_function(f"async () => /\"rule\": \"TT-6\"/.test(await ({KEPT_FILES_JS})())",
+                               timeout=60_000)
+        page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
+                               ".length === 32", timeout=60_000)
+        key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
+        page.goto(site + "voici/render/apps/progress.html")
+        page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=START_MS)
+        page.locator("button.rummy-progress-save").click()
+        link = page.locator("a.rummy-progress-saved-file")
+        link.wait_for(state="visible", timeout=60_000)
+        with page.expect_download() as got:
+            link.click()
+        saved = Path(got.value.path()).read_text(encoding="utf-8")
+        assert got.value.suggested_filename == "rummy-record-Ana.jsonl"
+        assert key not in saved
+        who, events = read_record(saved, key)
+        assert who == "Ana" and [e.rule for e in events] == ["TT-6"]
+
+        there = other.page
+        there.goto(site + "voici/render/apps/progress.html")
+        there.wait_for_selector("button.rummy-progress-load", state="visible", timeout=START_MS)
+        assert there.evaluate("() => localStorage.getItem('rummy-learner-key')") is None
+        with there.expect_file_chooser() as chooser:  # ipywidgets' own file input
+            there.locator(".rummy-progress-file").first.click()
+        chooser.value.set_files({"name": "rummy-record-Ana.jsonl",
+                                 "mimeType": "application/x-ndjson",
+                                 "buffer": saved.encode("utf-8")})
+        expect(there.locator(".rummy-progress-file").first).to_contain_text("(1)",
+                                                                            timeout=60_000)
+        code = there.locator(".rummy-progress-load-code input")
+        code.fill(key.lower())
+        code.press("Enter")
+        there.locator("button.rummy-progress-load").click()
+        expect(there.locator(".rummy-progress-map li[data-rule='TT-6']").first).to_contain_text(
+            "practising", timeout=60_000)
+        there.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
+        there.wait_for_function(f"() => localStorage.getItem('rummy-learner-key') === '{key}'",
+                                timeout=60_000)
+        first.check()
+        other.check()
+    finally:
+        first.context.close()
+        other.context.close()
 
 
 def test_classroom_page_says_it_needs_a_server(offline: Offline, site: str) -> None:

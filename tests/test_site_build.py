@@ -1,0 +1,85 @@
+"""The static site's pages as ``scripts/build_site.py`` stages them, without building the
+site (no Pyodide, no JupyterLite): titles, the cells a learner sees in a lesson, the
+links between pages."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load() -> Any:
+    spec = importlib.util.spec_from_file_location("build_site", ROOT / "scripts" / "build_site.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build_site = _load()
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dest = tmp_path_factory.mktemp("site") / "contents"
+    build_site.stage_contents(dest)
+    return dest
+
+
+def _cells(path: Path) -> list[dict[str, Any]]:
+    return json.loads(path.read_text())["cells"]
+
+
+def _title_in_browser(script: str, query: str) -> str:
+    """The page's title after ``script`` ran at ``?query`` (Node, a stand-in document)."""
+    js = ("var document = {title: 'Three Thirteen: play against AI players (Rummy teaching kit)',"
+          " getElementById: function () { return null; }};"
+          f"var window = {{location: {{search: {json.dumps('?' + query)}}}}};"
+          + re.sub(r"</?script>", "", script)
+          + "\nconsole.log(document.title);")
+    out = subprocess.run(["node", "-e", js], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_the_tre_tretton_page_is_titled_tre_tretton() -> None:
+    script = build_site.title_js("three_thirteen")
+    assert _title_in_browser(script, "variant=tre_tretton&seed=7").startswith("Tre-tretton")
+    assert _title_in_browser(script, "variant=swedish").startswith("Tre-tretton")
+    assert _title_in_browser(script, "variant=three_thirteen_jokers").startswith(
+        "Three Thirteen with jokers")
+    assert _title_in_browser(script, "seed=7").startswith("Three Thirteen:")
+
+
+def test_lessons_on_the_site_show_no_test_markers(staged: Path) -> None:
+    for path in sorted(staged.glob("*.ipynb")):
+        for cell in _cells(path):
+            source = "".join(cell["source"])
+            assert "NBVAL" not in source, (path.name, source[:80])
+
+
+def test_the_sites_helper_cells_are_folded_away(staged: Path) -> None:
+    lesson = staged / "01_three_thirteen.ipynb"
+    helpers = [c for c in _cells(lesson) if "register_cell_magic" in "".join(c["source"])]
+    assert helpers, "lesson 01 needs the %%needs_pandas helper on the site"
+    for cell in helpers:
+        assert cell["metadata"].get("jupyter", {}).get("source_hidden") is True
+        assert "site-helper" in cell["metadata"].get("tags", [])
+
+
+def test_every_lesson_and_app_keeps_the_record_in_the_browser_first(staged: Path) -> None:
+    """Each lesson and app page first opens the browser's record (IndexedDB), folded away."""
+    pages = [*staged.glob("*.ipynb"), *(p for p in (staged / "apps").glob("*.ipynb")
+                                        if p.stem != "classroom")]
+    assert len(pages) >= 15
+    for path in pages:
+        code = [c for c in _cells(path) if c["cell_type"] == "code"]
+        assert "await keep_in_browser()" in "".join(code[0]["source"]), path.name
+        assert code[0]["metadata"]["jupyter"]["source_hidden"] is True
