@@ -83,6 +83,26 @@ def test_round_trip_to_another_browser_keeps_the_events_identical(saved, tmp_pat
     assert _fields(server, "Åsa Lind") == _fields(home, "Åsa Lind")
 
 
+def test_answers_a_server_judged_travel_as_self_checks_and_are_not_kept_twice(tmp_path) -> None:
+    """The learner holds the key that signs the file, so a file can't vouch that a
+    server judged an answer: loaded elsewhere, every event is a self-check; loaded
+    back where the server's copy is, nothing is kept twice."""
+    home = Record(tmp_path / "home" / "progress.sqlite3")
+    _, key = home.enrol("Ana")
+    home.add("Ana", "TT-1", "round 7?", "9", True, source="drill", when=5.0, by="server")
+    text = export_record(key, home)
+    away = _browser(tmp_path / "away")
+    who, _ = import_record(text, key, away)
+    assert [e.by for e in away.events(who)] == ["self"]
+    import_record(text, key, home)
+    assert [(e.answered, e.by) for e in home.events("Ana")] == [("9", "server")]
+    site = _browser(tmp_path / "site")  # the same in the browser's own log
+    _, site_key = site.enrol("Ana")
+    site.add("Ana", "TT-1", "round 7?", "9", True, source="drill", when=5.0, by="server")
+    import_record(export_record(site_key, site), site_key, site)
+    assert [e.by for e in site.events("Ana")] == ["server"]
+
+
 @pytest.mark.parametrize("edit", [
     lambda t: t.replace('"right": false', '"right": true'),
     lambda t: t.replace("K♣", "Q♣"),
