@@ -62,7 +62,7 @@ def grid_csv(rows: list[dict[str, Any]]) -> str:
     >>> header.split(",")[:4]
     ['"learner"', '"rule"', '"attempts"', '"right_first"']
     >>> print(row)
-    "'@SUM(1)","M-1",2,1,"","","","","'=1+1","",""
+    "'@SUM(1)","M-1",2,1,"","","","","'=1+1","","",""
     """
     import csv
     import io
