@@ -46,9 +46,9 @@ from widgets.view import (
     plain,
     rule_codes,
     safe,
-    second_person,
     shared,
     spoken,
+    told,
 )
 
 _R = TypeVar("_R")
@@ -372,7 +372,7 @@ class GameTable(View):
         """An engine sentence as the learner reads it: the seat called "You"
         in the second person ("You lay off", not "You lays off"), in plain words
         (:func:`widgets.view.plain`: no rule codes, "left over" for deadwood)."""
-        return plain(second_person(text) if self.learner_name == "You" else text)
+        return told(text) if self.learner_name == "You" else plain(text)
 
     def _card_selected(self, _card: Card | None) -> None:
         """A card was selected: an old "select a card first" no longer applies."""

@@ -38,6 +38,7 @@ from rummy.variants import Variant, find_variant
 from widgets.cards import PileView
 from widgets.game_table import GameTable, display_name
 from widgets.view import (
+    as_you,
     button,
     cards_html,
     esc,
@@ -48,6 +49,7 @@ from widgets.view import (
     safe,
     shared,
     to_learner,
+    told,
 )
 
 __all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "GameTable", "play", "TABLES"]
@@ -841,10 +843,13 @@ class GinTable(GameTable):
         four = self.four_colour.value
         names = [display_name(n) for n in obs.players]
         rotation = [line for line in obs.log if "(G-11)" in line]
+        box, captain, advisor = (names[obs.box], names[obs.captain], names[obs.advisor])
+        # the learner's seat is "you" here at a shared table too (its engine names it)
+        roles = told(as_you(f"{box} (the box) plays against {captain} (the captain). "
+                            f"{advisor} (the advisor) sits out and may help {captain}.",
+                            display_name(self.learner_name)))
         self.roles.value = (
-            f"<b>Hand {obs.hand_number}</b>: box <b>{esc(names[obs.box])}</b> · captain "
-            f"<b>{esc(names[obs.captain])}</b> · advisor <b>{esc(names[obs.advisor])}</b> "
-            f"(sits out). You are the <b>{esc(obs.role)}</b>. First to {obs.target} wins."
+            f"<b>Hand {obs.hand_number}</b>: {esc(roles)} First to {obs.target} points wins."
             + (f"<br><small>{cards_html(self._you(rotation[-1]))}</small>" if rotation else ""))
         legal = obs.legal_actions
         verbs = {a.verb for a in legal}

@@ -399,6 +399,17 @@ def plain(text: str) -> str:
     return text
 
 
+def told(line: str) -> str:
+    """An engine log sentence as the learner reads it at a table where their
+    seat is named "You": in the second person (:func:`second_person`) and in
+    plain words (:func:`plain`: no rule codes, "left over" for deadwood).
+
+    >>> told("You draws from the stock (TT-5).")
+    'You draw from the stock.'
+    """
+    return plain(second_person(line))
+
+
 def friendly_error(exc: BaseException) -> str:
     """The message a learner sees for an exception: its own text, which in
     this kit says what was wrong and what is allowed, written for the learner
@@ -671,11 +682,16 @@ def _close_tree(widget: Any) -> None:
 _VERB_FIXES = {"has": "have", "is": "are", "was": "were", "goes": "go", "does": "do"}
 _YOU_VERB = re.compile(r"\bYou( \([^)]*\))? ([a-z]+)\b")
 #: a second verb of the same sentence, after "and" ("You has 3 cards and goes out")
-_AND_VERB = re.compile(r"(\bYou\b[^.;:!?]*? and )([a-z]+)\b")
+_AND_VERB = re.compile(r" and ([a-z]+)\b")
+#: a clause whose subject is "You": "You" opens the sentence or a clause of it
+_YOU_CLAUSE = re.compile(r"(?:^|(?<=[.;:,!?] ))You\b[^.;:,!?]*")
+#: "You" inside a sentence is written "you" ("deals to Ana and you", "Ana, you")
+_MID_YOU = re.compile(r"(?<=[a-z0-9,] )You\b")
 #: verbs the engines narrate with, in their third-person form
-_NARRATED = frozenset({"calls", "discards", "draws", "goes", "has", "holds", "is", "knocks",
-                       "lays", "matches", "passes", "plays", "scores", "sits", "takes",
-                       "throws", "wins"})
+_NARRATED = frozenset({"advises", "becomes", "calls", "deals", "discards", "draws", "goes",
+                       "has", "helps", "holds", "is", "knocks", "lays", "matches", "melds",
+                       "passes", "plays", "reaches", "scores", "sits", "stays", "takes",
+                       "throws", "turns", "wins"})
 #: "You's" before the thing owned reads "your"; at the end of a clause, "yours"
 _YOURS = re.compile(r"\bYou's(?!\s+[a-z0-9])")
 
@@ -724,14 +740,23 @@ def second_person(line: str) -> str:
     "discard Js: it is Ana's turn, not yours"
     >>> second_person("You has matched and sits out the rest of this hand")
     'You have matched and sit out the rest of this hand'
+    >>> second_person("You deals 10 cards each to You and Ben and turns up 7h.")
+    'You deal 10 cards each to you and Ben and turn up 7h.'
+    >>> second_person("Ben deals 10 cards each to Ben and You and turns up 7h.")
+    'Ben deals 10 cards each to Ben and you and turns up 7h.'
     """
 
     def fix(m: re.Match[str]) -> str:
         return f"You{m.group(1) or ''} {_verb(m.group(2))}"
 
     def fix_and(m: re.Match[str]) -> str:
-        verb = m.group(2)
-        return m.group(1) + (_verb(verb) if verb in _NARRATED else verb)
+        verb = m.group(1)
+        return " and " + (_verb(verb) if verb in _NARRATED else verb)
+
+    def fix_clause(m: re.Match[str]) -> str:
+        # every "and <verb>" of a clause whose subject is "You"
+        return _AND_VERB.sub(fix_and, m.group(0))
 
     out = _YOU_VERB.sub(fix, _YOURS.sub("yours", line).replace("You's", "your"))
-    return _AND_VERB.sub(fix_and, out)
+    out = _YOU_CLAUSE.sub(fix_clause, out)
+    return _MID_YOU.sub("you", out)
