@@ -117,7 +117,7 @@ def test_three_thirteen_jokers_full_game_seats_and_hidden_cards() -> None:
     for row in summary:
         assert f"{row['score']} points" in t.game_over.value
     assert t.scores.frame.loc["Total"].tolist() == list(t.state.scores)
-    assert "Round 11 is over" in t.review.value
+    assert "Review of round 11" in t.review.value
 
 
 def test_three_thirteen_illegal_clicks_show_messages() -> None:

@@ -69,6 +69,13 @@ def _sentences(text: str) -> list[str]:
     return [x.strip() for x in re.split(r"(?<=[.!?…])\s+", text) if x.strip()]
 
 
+#: A log line that is a player's move (not the scoring or dealing of a round's end).
+_MOVE = re.compile(r"^\S+(?: \([^)]*\))? (?:draws|takes|discards|goes out|goes gin|knocks|"
+                   r"lays off|calls match|passes|melds every card|plays on)\b")
+#: A seat's role after its name in a gin log line ("Ana (captain) draws").
+_ROLE_TAG = re.compile(r"^\((?:box|captain|advisor)\) |(?<=\w) \((?:box|captain|advisor)\)(?= )")
+
+
 def _bot_seed(seed: int | None, seat: int) -> int | None:
     return None if seed is None else seed * 1000 + 7 * seat + 1
 
@@ -180,6 +187,10 @@ class GameTable(View):
         self.announce.add_class("rummy-sr")
         self._heard: tuple[int, int] = (-1, 0)  # (generation, log lines announced)
         self._heard_status = ""
+        # what the other player did last, by the piles ("Last move: Ben discards 9♥")
+        self.last_move = html_box("rummy-last-move")
+        #: the one message that a round or hand ended (who went out, the points)
+        self._end_text = ""
         # the log appends: one HTML box per batch of new lines, oldest first, so a
         # screen reader (role=log) hears only what was added
         self.log_view = w.VBox()
@@ -269,6 +280,7 @@ class GameTable(View):
         seen = self._number_seen
         if seen is not None and (obs.number > seen or obs.is_over):
             self._show_review(obs, seen)
+            self._end_text = self._end_words(obs, seen)
             self._number_seen = None if obs.is_over else obs.number
             if not obs.is_over:
                 self._paused = True
@@ -279,6 +291,15 @@ class GameTable(View):
 
     def _show_review(self, obs: Any, number: int) -> None:
         """Show the review of round or hand ``number``, which just ended."""
+
+    def _end_words(self, obs: Any, number: int) -> str:
+        """The one message that round or hand ``number`` ended: who went out
+        or won it and the points, in a sentence or two (the family's)."""
+        return f"Round {number} is over."
+
+    def end_status(self, button: str) -> str:
+        """The banner while a review waits: the end message and what to press."""
+        return f"{self._end_text} Read the review, then press {button}.".strip()
 
     def _assemble(self, around: Sequence[w.Widget], actions: w.Widget, *,
                   top: Sequence[w.Widget] = (), above_hand: Sequence[w.Widget] = (),
@@ -295,8 +316,9 @@ class GameTable(View):
                                *below_hand, self.confirm_box, self.moves, self.message])
         self.my_seat.add_class("rummy-my-seat")
         actions.add_class("rummy-controls")
-        self._around = (*top, self.wild, *around)  # folded while a review is read
-        self.felt = w.VBox([*around, self.review_box, self.game_over, self.my_seat])
+        self._around = (*top, self.wild, *around, self.last_move)  # folded in a review
+        self.felt = w.VBox([*around, self.last_move, self.review_box, self.game_over,
+                            self.my_seat])
         self.felt.add_class("rummy-felt")
         self.play_area = w.VBox([*top, self.wild, self.felt])
         self.play_area.add_class("rummy-play-area")
@@ -614,18 +636,21 @@ class GameTable(View):
             self.log_view.children = kids
         self._log_shown = (self._generation, len(lines))
 
-    def _news_sentences(self, lines: Sequence[str]) -> list[str]:
+    def _news_sentences(self, lines: Sequence[str], *, moves_only: bool = False) -> list[str]:
         """The other players' moves among log ``lines``: one sentence per player
-        and turn ("Ben draws from the stock and discards Ks.")."""
+        and turn ("Ben draws from the stock and discards Ks."); ``moves_only``
+        leaves out the scoring and dealing of a round's end."""
         me = self.learner_name
         news = [line for line in lines
                 if not line.startswith((f"{me} ", f"{me}'s ", "Caller:", "Piles start",
-                                        "Role draw", "Round ", "Hand "))]
+                                        "Role draw", "Round ", "Hand "))
+                and (not moves_only or _MOVE.match(line))]
         said: list[list[str]] = []
         for line in news:
             who, _, rest = line.rstrip(".").partition(" ")
             if said and said[-1][0] == who and rest:
-                said[-1].append(rest)
+                # "Ana (captain) draws ... and knocks", not "... and (captain) knocks"
+                said[-1].append(_ROLE_TAG.sub("", rest))
             else:
                 said.append([who, rest])
         return [self._you(f"{who} {' and '.join(rest)}".strip()) + "."
@@ -650,7 +675,8 @@ class GameTable(View):
         if gen != self._generation or upto > len(lines):  # a new game, an undo
             upto = min(self._said, len(lines))
             self._heard_status = ""
-        news = self._news_sentences(lines[upto:])[-4:]
+        # at a round's end only the moves: its one end message says the rest
+        news = self._news_sentences(lines[upto:], moves_only=self._paused)[-4:]
         self._heard = (self._generation, len(lines))
         before = set(_sentences(self._heard_status))
         fresh = [x for x in _sentences(status) if x not in before]
@@ -661,6 +687,17 @@ class GameTable(View):
         if text == self.announce.value:  # the same words again: still news, said again
             text += "\u00a0"
         self.announce.value = esc(text)
+
+    def _last_move_html(self, obs: Any) -> str:
+        """The chip by the piles: the other players' last move, in words."""
+        if self._paused or obs.is_over:
+            return ""
+        news = self._news_sentences(obs.log[-16:], moves_only=True)
+        if not news:
+            return ""
+        # the melds laid down are on the table and in the log: the chip stays short
+        words = _ROLE_TAG.sub("", news[-1]).split(": [")[0].rstrip(".") + "."
+        return f"<span class='rummy-chip-label'>Last move:</span> {cards_html(self._you(words))}"
 
     def _render_scores(self, obs: Any) -> None:
         names = [display_name(n) for n in obs.players]
@@ -732,6 +769,9 @@ class GameTable(View):
         if self.status.value != banner:
             self.status.value = banner
         self._announce(obs, self.status_text)
+        chip = self._last_move_html(obs)
+        if self.last_move.value != chip:
+            self.last_move.value = chip
         self.seat_label.value = (f"<b>{esc(self.learner_name)}</b>"
                                  + (" <span class='rummy-turn-tag'>your turn</span>"
                                     if mine else ""))

@@ -86,6 +86,13 @@ STYLE = """
   border: 1px solid rgb(46,125,50); border-radius: 10px; padding: 0 8px; margin: 1px 2px; }
 .rummy-score-label { color: rgb(33,33,33); }
 .rummy-news { font-weight: normal; }
+/* the last-move chip by the piles: dark text on a light chip, on the felt too */
+.rummy-last-move { align-self: center; text-align: center; }
+.rummy-last-move .widget-html-content { display: inline-block; line-height: 1.4;
+  background: rgb(255,248,225); color: rgb(33,33,33) !important; border-radius: 14px;
+  padding: 2px 12px; font-size: 0.95em; white-space: normal; }
+.rummy-last-move .widget-html-content:empty { display: none; }
+.rummy-chip-label { font-weight: bold; }
 .rummy-count { font-size: 0.85em; white-space: nowrap; }
 .rummy-out-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px;
   padding: 0 6px; font-weight: bold; font-size: 0.9em; }
