@@ -159,7 +159,11 @@ first observation is rendered.  Shared by the tables:
   large cards, speed; ``rummy-secondary``: New game), and any panel an app
   adds (how to play, the meld checker, the variant form);
   ``rummy-page-ready`` is a hidden button the page's script presses once the
-  table is drawn (with ``wait_for_page=True`` the bots wait for it)
+  table is drawn (with ``wait_for_page=True`` the bots wait for it); such an
+  app's table keeps its game (:mod:`widgets.saved`) in ``rummy-game-keeper``:
+  ``rummy-continue`` (``rummy-continue-note`` and the ``rummy-continue-game``
+  button, "Continue this game", shown when the page brought a kept game) and,
+  hidden, ``rummy-game-save-in``, ``rummy-game-look`` and ``rummy-game-save-out``
 
 Three-Thirteen: ``rummy-go-out``.  Big Table: ``rummy-caller`` (the caller's
 "draw!" / "discard!"), ``rummy-pool``, ``rummy-neighbour-pile`` (click to

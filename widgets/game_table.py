@@ -32,6 +32,7 @@ from rummy.variants import Variant, find_variant
 from widgets.cards import HandView
 from widgets.coach import Coach
 from widgets.progress import judged_move
+from widgets.saved import GameKeeper
 from widgets.scores import ScoreSheet
 from widgets.view import (
     View,
@@ -136,6 +137,10 @@ class GameTable(View):
         self._page_seen = not wait_for_page
         #: a shared table's seat (tableserver.client.RemoteGame) instead of a local engine
         self.source = source
+        #: an app's table keeps its game after every move, to continue it on a new page
+        self.keeper: GameKeeper | None = None
+        if wait_for_page and source is None:
+            self.keeper = GameKeeper(self, find_variant(variant).name)
         self.variant = find_variant(variant)
         self.variant.resolve(**options)
         self.options = dict(options)
@@ -284,6 +289,8 @@ class GameTable(View):
             self._number_seen = None if obs.is_over else obs.number
             if not obs.is_over:
                 self._paused = True
+        if self.keeper is not None:
+            self.keeper.save()
         self._moved(obs)
 
     def _moved(self, obs: Any) -> None:
@@ -328,9 +335,10 @@ class GameTable(View):
         details = self._details()
         details.add_class("rummy-details")
         details.add_class("rummy-drawer")
+        kept = [self.keeper.widget] if self.keeper is not None else []
         self.widget = w.VBox([
-            self._style, head, self.status, self.announce, self.play_area, self.coach.widget,
-            details, self.seen_button,
+            self._style, head, *kept, self.status, self.announce, self.play_area,
+            self.coach.widget, details, self.seen_button,
         ])
 
     @property
@@ -414,14 +422,22 @@ class GameTable(View):
         return names
 
     # -- game lifecycle --------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> None:
-        """Start a new game (same variant, players, bots and options)."""
+    def new_game(self, seed: int | None = None, *, state: Any = None) -> None:
+        """Start a new game (same variant, players, bots and options), or go on
+        with ``state``, a game of this variant kept from before
+        (:class:`widgets.saved.GameKeeper`)."""
         self._generation += 1
         self._paused = False
         spec = self.player_spec
         names = list(spec) if not isinstance(spec, int) else self._player_names(spec)
-        self.state = self.source if self.source is not None else rummy.new_game(
-            self.variant, players=names, seed=seed, **self.options)
+        if state is not None:
+            if state.variant.name != self.variant.name:
+                raise GameError(f"this table plays {self.variant.name}, not "
+                                f"{state.variant.name}")
+            self.state = state
+        else:
+            self.state = self.source if self.source is not None else rummy.new_game(
+                self.variant, players=names, seed=seed, **self.options)
         self.seed = self.state.seed
         n = len(self.state.players)
         if not 0 <= self.learner < n:
