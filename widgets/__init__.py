@@ -139,7 +139,8 @@ first observation is rendered.  Shared by the tables:
 - the card-table layout, the part you play first: ``rummy-head`` (the title,
   ``rummy-title``, and ``rummy-score-strip``, every player's running total,
   always in view; in a game where the lowest total wins, ranked, each place in
-  ``rummy-score-place``), ``rummy-status`` (the banner: the other players' moves
+  ``rummy-score-place``; ``rummy-glossary-button``, "Words", opens
+  ``rummy-glossary``, the game's words in plain words), ``rummy-status`` (the banner: the other players' moves
   since yours, in ``rummy-news``, then what to do; ``rummy-your-turn`` while the
   learner must act), ``rummy-announce`` (also ``rummy-live``, the polite live
   region, and ``rummy-sr``, read but not shown: only what changed, once, as
@@ -159,7 +160,8 @@ first observation is rendered.  Shared by the tables:
   large cards, speed; ``rummy-secondary``: New game), and any panel an app
   adds (how to play, the meld checker, the variant form);
   ``rummy-page-ready`` is a hidden button the page's script presses once the
-  table is drawn (with ``wait_for_page=True`` the bots wait for it); such an
+  table is drawn (with ``wait_for_page=True`` the bots wait for it, and the
+  table, ``rummy-app-table``, keeps the hand at the bottom of a phone's screen); such an
   app's table keeps its game (:mod:`widgets.saved`) in ``rummy-game-keeper``:
   ``rummy-continue`` (``rummy-continue-note`` and the ``rummy-continue-game``
   button, "Continue this game", shown when the page brought a kept game) and,

@@ -31,6 +31,7 @@ from rummy.rulebook import is_rule, rule
 from rummy.variants import Variant, find_variant
 from widgets.cards import HandView
 from widgets.coach import Coach
+from widgets.glossary import glossary_html
 from widgets.progress import judged_move
 from widgets.saved import GameKeeper
 from widgets.scores import ScoreSheet
@@ -239,6 +240,8 @@ class GameTable(View):
         self._build()
         self.widget.add_class("rummy-table")
         self.widget.add_class("rummy-root")
+        if wait_for_page:  # an app's page: on a phone the hand stays at the bottom
+            self.widget.add_class("rummy-app-table")
         if self.family_css:
             self.widget.add_class(self.family_css)
         self.new_game(seed)
@@ -330,14 +333,24 @@ class GameTable(View):
         self.play_area = w.VBox([*top, self.wild, self.felt])
         self.play_area.add_class("rummy-play-area")
         self.new_game_button.add_class("rummy-secondary")
-        head = w.HBox([self.header, self.score_strip])
+        # the game's words, a tap away (widgets.glossary)
+        self.glossary_button = w.ToggleButton(value=False, description="Words",
+                                              tooltip="What the game's words mean",
+                                              icon="book")
+        self.glossary_button.add_class("rummy-glossary-button")
+        self.glossary = html_box("rummy-glossary", glossary_html(self.variant.family))
+        self.glossary.layout.display = "none"
+        self.glossary_button.observe(
+            lambda c: setattr(self.glossary.layout, "display", "" if c["new"] else "none"),
+            names="value")
+        head = w.HBox([self.header, self.score_strip, self.glossary_button])
         head.add_class("rummy-head")
         details = self._details()
         details.add_class("rummy-details")
         details.add_class("rummy-drawer")
         kept = [self.keeper.widget] if self.keeper is not None else []
         self.widget = w.VBox([
-            self._style, head, *kept, self.status, self.announce, self.play_area,
+            self._style, head, self.glossary, *kept, self.status, self.announce, self.play_area,
             self.coach.widget, details, self.seen_button,
         ])
 

@@ -93,6 +93,12 @@ STYLE = """
   padding: 2px 12px; font-size: 0.95em; white-space: normal; }
 .rummy-last-move .widget-html-content:empty { display: none; }
 .rummy-chip-label { font-weight: bold; }
+/* the game's words (widgets.glossary), opened by the "Words" button in the head */
+.rummy-glossary { border: 2px solid rgb(21,101,192); border-radius: 8px; padding: 4px 10px;
+  background: rgb(255,255,255); color: rgb(33,33,33); max-width: 40em; }
+.rummy-glossary dt { font-weight: bold; margin-top: 4px; }
+.rummy-glossary dd { margin: 0 0 0 1.2em; }
+.rummy-glossary-button { margin-left: auto; }
 .rummy-count { font-size: 0.85em; white-space: nowrap; }
 .rummy-out-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px;
   padding: 0 6px; font-weight: bold; font-size: 0.9em; }
@@ -168,6 +174,12 @@ STYLE = """
   .rummy-status, .rummy-status.rummy-your-turn { font-size: 0.95em; padding: 3px 8px; margin: 2px 0; }
   .rummy-wild { font-size: 0.9em; }
   .rummy-my-seat { padding: 4px 3px; margin-top: 3px; border-width: 2px; }
+  /* an app's page: the learner's seat is fixed at the bottom of the screen while the
+     rest scrolls; the page keeps room under its end so that nothing stays hidden */
+  .rummy-app-table .rummy-my-seat { position: fixed !important; left: 4px; right: 4px;
+    bottom: 0; z-index: 30; max-height: 50vh; overflow-y: auto; margin: 0 !important;
+    border-radius: 14px 14px 0 0; box-shadow: 0 -2px 10px rgba(0,0,0,0.45); }
+  .rummy-app-table { padding-bottom: 52vh; }
   .rummy-my-seat .rummy-hand-summary { display: none; }
   .rummy-hand .rummy-cardbox { width: 44px !important; height: auto !important; margin: 0 1px 3px 0; }
   .rummy-hand .rummy-cardbox svg { width: 42px !important; height: auto !important; }
