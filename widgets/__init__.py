@@ -139,7 +139,7 @@ first observation is rendered.  Shared by the tables:
 - the card-table layout, the part you play first: ``rummy-head`` (the title,
   ``rummy-title``, and ``rummy-score-strip``, every player's running total,
   always in view; in a game where the lowest total wins, ranked, each place in
-  ``rummy-score-place``; ``rummy-glossary-button``, "Words", opens
+  ``rummy-score-place``; a card just drawn is ``rummy-drawn``; ``rummy-glossary-button``, "Words", opens
   ``rummy-glossary``, the game's words in plain words), ``rummy-status`` (the banner: the other players' moves
   since yours, in ``rummy-news``, then what to do; ``rummy-your-turn`` while the
   learner must act), ``rummy-announce`` (also ``rummy-live``, the polite live
