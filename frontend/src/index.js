@@ -13,6 +13,7 @@ import "@jupyter-widgets/base/css/index.css";
 import "@jupyter-widgets/controls/css/widgets-base.css";
 
 import {showBusyTaps} from "./busy.js";
+import {dragToThrow} from "./drag.js";
 import {Kernel} from "./kernel.js";
 import {KitWidgetManager} from "./manager.js";
 import {renderOutput} from "./outputs.js";
@@ -105,6 +106,7 @@ async function start() {
     });
     manager = new KitWidgetManager(kernel);
     showBusyTaps(kernel);
+    dragToThrow();
     leaveWith(kernel, baseUrl);
     loaded = kernel.connect().then(() => manager.load());
     loaded.catch((error) => {

@@ -423,3 +423,36 @@ def test_the_words_button_opens_the_glossary_and_passes_axe(browser: Any,
         assert_accessible(page, "gin_three at 390x844, the glossary open")
     finally:
         context.close()
+
+
+def test_a_card_dragged_onto_the_discard_pile_is_thrown(browser: Any,
+                                                        voila: harness.Server) -> None:
+    """Dragging a card of the hand onto the discard pile throws it (as a tap on
+    the card, then on the pile); a short move is still a tap that chooses it."""
+    context, page, watch = _open(browser, voila, "three_thirteen", DESKTOP, speed=0, seed=3,
+                                 players=2)
+    try:
+        watch.settle()
+        watch.click("button.rummy-stock")
+        watch.settle()
+        cards = page.locator(HAND)
+        n = cards.count()
+        first = cards.first
+        name = first.get_attribute("title") or first.inner_text()
+        a = first.bounding_box()
+        b = page.locator("button.rummy-discard-pile").bounding_box()
+        assert a and b
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down()
+        for k in range(1, 9):
+            page.mouse.move(a["x"] + (b["x"] - a["x"]) * k / 8 + a["width"] / 2,
+                            a["y"] + (b["y"] - a["y"]) * k / 8 + a["height"] / 2)
+        page.mouse.up()
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === {n - 1}"
+                               " || document.querySelector('.rummy-review')?.offsetParent",
+                               timeout=30_000)
+        watch.settle()
+        assert f"You discard {name.split(',')[0]}" in page.locator(".rummy-log").inner_text() \
+            or page.locator(HAND).count() == n - 1
+    finally:
+        context.close()
