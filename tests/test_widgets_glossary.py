@@ -41,3 +41,19 @@ def test_the_glossary_is_a_tap_away_at_the_table(family: str) -> None:
     assert not ENGINE_TERMS.search(text.replace("(some players call them deadwood)", "")), text
     button.value = False
     assert t.glossary.layout.display == "none"
+
+
+def test_the_glossary_names_no_card() -> None:
+    """Its examples are in words ("three sevens"), never a card, so no check that
+    the page names no hidden card can mistake it for one."""
+    from rummy.cards import Card
+    from widgets.glossary import glossary_html
+
+    cards = [Card.parse(r + s) for r in "A23456789TJQK" for s in "cdhs"]
+    for family in TABLES:
+        page = glossary_html(family)
+        for c in cards:
+            assert c.name not in page and c.symbol not in page, (family, c)
+            if str(c) != "As":
+                assert not re.search(rf"(?<![A-Za-z0-9]){re.escape(str(c))}(?![A-Za-z])",
+                                     page), (family, c)

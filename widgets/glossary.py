@@ -18,8 +18,9 @@ __all__ = ["WORDS", "glossary_html", "words_for"]
 WORDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Meld", "a group of cards that belong together: a set or a run. Cards in melds "
              "count nothing.", ()),
-    ("Set", "three or four cards of the same rank, such as three 7s.", ()),
-    ("Run", "three or more cards in a row in one suit, such as 4♥ 5♥ 6♥.", ()),
+    ("Set", "three or four cards of the same rank, such as three sevens.", ()),
+    ("Run", "three or more cards in a row in one suit, such as a four, five and six, all "
+            "hearts.", ()),
     ("Wild card", "a card that can stand for any card you need in a meld. Which rank "
                   "is wild changes from round to round.", ("three_thirteen", "big_table")),
     ("Joker", "a wild card in every round.", ("three_thirteen",)),

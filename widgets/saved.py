@@ -13,7 +13,7 @@ hidden box; if that game is still going, the table offers "Continue this game"
 and, pressed, replays it to where it was (:meth:`GameTable.new_game` with the
 loaded state).  A token that names no game, or a finished one, offers nothing.
 
->>> KEEPER.match("a" * 22) is not None, KEEPER.match("../../etc/passwd") is None
+>>> KEEPER.match("k" + "a" * 32) is not None, KEEPER.match("../../etc/passwd") is None
 (True, True)
 """
 
@@ -36,8 +36,9 @@ from widgets.view import button, html_box
 
 __all__ = ["GameKeeper", "KEEPER_JS", "saved_games_dir"]
 
-#: A token as :func:`secrets.token_urlsafe` (16 bytes) writes it.
-KEEPER = re.compile(r"^[A-Za-z0-9_-]{22}$")
+#: A token: "k" and 16 random bytes in hex (the letter first, so that no part of
+#: it reads as a card, "7c", to a check that the page names no hidden card).
+KEEPER = re.compile(r"^k[0-9a-f]{32}$")
 
 #: The page's side: keep the token the kernel hands over in ``.rummy-game-save-out
 #: [data-save]`` (per app, ``data-app``), and on a page whose table asks
@@ -92,7 +93,7 @@ class GameKeeper:
     def __init__(self, table: Any, app: str) -> None:
         self.table = table
         self.app = app
-        self.token = secrets.token_urlsafe(16)
+        self.token = "k" + secrets.token_hex(16)
         self._kept_moves = -1
         self._offered: Any = None
         self.save_out = html_box("rummy-game-save-out", self._out_html(False))
@@ -124,7 +125,7 @@ class GameKeeper:
         """The file of the game kept under ``token`` (this table's own by default)."""
         token = self.token if token is None else token
         if not KEEPER.match(token):
-            raise ValueError("a kept game's token is 22 letters, digits, '-' or '_'")
+            raise ValueError("a kept game's token is 'k' and 32 hex digits")
         return saved_games_dir() / f"{token}.json"
 
     def save(self) -> None:
