@@ -146,8 +146,8 @@ first observation is rendered.  Shared by the tables:
   region, and ``rummy-sr``, read but not shown: only what changed, once, as
   sentences), then ``rummy-play-area`` holding ``rummy-felt`` (the green table:
   ``rummy-top-row``, ``rummy-middle`` or ``rummy-ring`` for the other seats,
-  ``rummy-centre`` for the piles, then ``rummy-last-move``, the chip saying
-  what the other players did last, its label in ``rummy-chip-label``) and the
+  ``rummy-centre`` for the piles, with ``rummy-last-move`` beside them, the chip
+  saying what the other players did last, its label in ``rummy-chip-label``) and the
   learner's own seat
   ``rummy-my-seat`` at the bottom centre (``rummy-seat-label``, the hand,
   the game buttons in ``rummy-controls``, the messages); at the end of a

@@ -326,9 +326,8 @@ class GameTable(View):
                                *below_hand, self.confirm_box, self.moves, self.message])
         self.my_seat.add_class("rummy-my-seat")
         actions.add_class("rummy-controls")
-        self._around = (*top, self.wild, *around, self.last_move)  # folded in a review
-        self.felt = w.VBox([*around, self.last_move, self.review_box, self.game_over,
-                            self.my_seat])
+        self._around = (*top, self.wild, *around)  # folded while a review is read
+        self.felt = w.VBox([*around, self.review_box, self.game_over, self.my_seat])
         self.felt.add_class("rummy-felt")
         self.play_area = w.VBox([*top, self.wild, self.felt])
         self.play_area.add_class("rummy-play-area")

@@ -116,6 +116,7 @@ class GameKeeper:
         keeper.layout.display = "none"
         self.widget = w.VBox([self.offer_box, hidden, keeper])
         self.widget.add_class("rummy-game-keeper")
+        self.widget.layout.display = "none"  # no room taken until there is a game to offer
 
     def _out_html(self, saved: bool) -> str:
         save = f" data-save='{html.escape(self.token)}'" if saved else ""
@@ -173,6 +174,7 @@ class GameKeeper:
         self.note.value = (f"<b>Your game from before is kept</b> ({what} {obs.number}, "
                            f"{len(state.history)} moves made).")
         self.offer_box.layout.display = ""
+        self.widget.layout.display = ""
 
     def continue_game(self) -> None:
         """Replay the offered game to where it was, and keep it under its token."""
@@ -182,6 +184,7 @@ class GameKeeper:
         token, state = self._offered
         self._offered = None
         self.offer_box.layout.display = "none"
+        self.widget.layout.display = "none"
         self.token = token
         self._kept_moves = len(state.history)
         self.save_out.value = self._out_html(True)

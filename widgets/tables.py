@@ -167,7 +167,7 @@ class ThreeThirteenTable(GameTable):
                                               justify_content="center"))
         self.left_slot = w.Box()
         self.right_slot = w.Box()
-        centre = w.HBox([self.stock.widget, self.pile.widget],
+        centre = w.HBox([self.stock.widget, self.pile.widget, self.last_move],
                         layout=w.Layout(justify_content="center"))
         centre.add_class("rummy-centre")
         self.middle = w.HBox([self.left_slot, centre, self.right_slot],
@@ -410,7 +410,8 @@ class BigTableTable(GameTable):
         self.seat_views: list[_BigTableSeat] = []
         self.ring = w.Box(layout=w.Layout(flex_flow="row wrap", justify_content="center"))
         self.next_round.description = "Next hand"
-        centre = w.HBox([self.neighbour_pile.widget, self.pool.widget, self.own_pile.widget],
+        centre = w.HBox([self.neighbour_pile.widget, self.pool.widget, self.own_pile.widget,
+                         self.last_move],
                         layout=w.Layout(flex_flow="row wrap", justify_content="center"))
         centre.add_class("rummy-centre")
         self.ring.add_class("rummy-ring")
@@ -673,7 +674,7 @@ class GinTable(GameTable):
         self._advice_key: Any = None
         self.next_round.description = "Next hand"
         self.hand_label = w.HTML(style=shared("html"))
-        centre = w.HBox([self.stock.widget, self.pile.widget],
+        centre = w.HBox([self.stock.widget, self.pile.widget, self.last_move],
                         layout=w.Layout(justify_content="center"))
         centre.add_class("rummy-centre")
         opposite = w.HBox([self.opponent.widget], layout=w.Layout(justify_content="center"))

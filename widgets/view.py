@@ -98,7 +98,7 @@ STYLE = """
 .rummy-score-label { color: rgb(33,33,33); }
 .rummy-news { font-weight: normal; }
 /* the last-move chip by the piles: dark text on a light chip, on the felt too */
-.rummy-last-move { align-self: center; text-align: center; }
+.rummy-last-move { align-self: center; text-align: center; max-width: 16em; margin: 0 4px; }
 .rummy-last-move .widget-html-content { display: inline-block; line-height: 1.4;
   background: rgb(255,248,225); color: rgb(33,33,33) !important; border-radius: 14px;
   padding: 2px 12px; font-size: 0.95em; white-space: normal; }
@@ -109,7 +109,7 @@ STYLE = """
   background: rgb(255,255,255); color: rgb(33,33,33); max-width: 40em; }
 .rummy-glossary dt { font-weight: bold; margin-top: 4px; }
 .rummy-glossary dd { margin: 0 0 0 1.2em; }
-.rummy-glossary-button { margin-left: auto; }
+.rummy-glossary-button { margin: 0 0 0 auto; }
 .rummy-count { font-size: 0.85em; white-space: nowrap; }
 .rummy-out-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px;
   padding: 0 6px; font-weight: bold; font-size: 0.9em; }

@@ -210,6 +210,8 @@ def test_a_page_whose_kernel_died_offers_to_continue_the_game(browser: Any,
         assert page.evaluate(KERNEL_ID_JS) != kernel_id
         go_on = page.get_by_role("button", name="Continue this game")
         go_on.wait_for(state="visible", timeout=30_000)
+        found = violations(page)
+        assert not [v for v in found if v["impact"] in ("serious", "critical")], found
         go_on.click()
         page.get_by_text("Your game goes on where it was.").wait_for(timeout=30_000)
         after = [b.get_attribute("aria-label") or b.inner_text()
