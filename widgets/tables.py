@@ -674,7 +674,7 @@ class GinTable(GameTable):
         self._advice_key: Any = None
         self.next_round.description = "Next hand"
         self.hand_label = w.HTML(style=shared("html"))
-        centre = w.HBox([self.stock.widget, self.pile.widget, self.last_move],
+        centre = w.HBox([self.stock.widget, self.pile.widget],
                         layout=w.Layout(justify_content="center"))
         centre.add_class("rummy-centre")
         opposite = w.HBox([self.opponent.widget], layout=w.Layout(justify_content="center"))
@@ -684,7 +684,7 @@ class GinTable(GameTable):
                          layout=w.Layout(flex_flow="row wrap"))
         self.play_buttons = actions  # hidden while the learner sits out as advisor
         self.advice.add_class("rummy-advice-panel")
-        self._assemble([opposite, centre, self.knock_view, self.layoffs], actions,
+        self._assemble([opposite, centre, self.last_move, self.knock_view, self.layoffs], actions,
                        top=[self.roles], above_hand=[self.hand_label],
                        below_hand=[self.layouts, self.advice, self.advisor_box])
 
