@@ -567,7 +567,8 @@ class GinGame(Engine, family="gin"):
                 self.log.append(
                     f"Role draw: {text}. {self.players[self.box]} (highest) is in the box, "
                     f"{self.players[self.captain]} (middle) is captain, "
-                    f"{self.players[self.advisor]} (lowest) advises (G-2).")
+                    f"{self.players[self.advisor]} (lowest) sits out and may help the captain "
+                    "(G-2).")
         self._deal()
 
     # -- roles --------------------------------------------------------------
@@ -598,7 +599,7 @@ class GinGame(Engine, family="gin"):
         self._log_start = len(self.log)
         self.log.append(
             f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
-            f"captain, {n[self.advisor]} sits out and advises.")
+            f"captain, {n[self.advisor]} sits out and may help the captain.")
         # the same as table.make_shoe(1, 0, rng), without rebuilding the pack each hand
         shoe = list(CARDS)
         self.rng.shuffle(shoe)
@@ -694,7 +695,7 @@ class GinGame(Engine, family="gin"):
         n = self.players
         self.log.append(
             f"Hand {self.hand_number}: {n[self.box]} is in the box, {n[self.captain]} is "
-            f"captain, {n[self.advisor]} sits out and advises.")
+            f"captain, {n[self.advisor]} sits out and may help the captain.")
         self.stock = Stock(rest + list(reversed(top)))
         self.hands = {self.captain: sorted(cap_hand, key=bit), self.box: sorted(box_hand, key=bit)}
         self.taken = {self.captain: [], self.box: []}
@@ -1173,7 +1174,8 @@ class GinGame(Engine, family="gin"):
                 self.captain, self.advisor = self.advisor, self.captain
                 self.log.append(
                     f"{n[self.box]} won from the box and stays there; the others swap: "
-                    f"{n[self.captain]} is captain, {n[self.advisor]} advises (G-11).")
+                    f"{n[self.captain]} is captain, {n[self.advisor]} sits out and may help "
+                    "the captain (G-11).")
             else:
                 self.box, self.captain, self.advisor = self.captain, self.advisor, self.box
                 self.log.append(

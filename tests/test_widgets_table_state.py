@@ -39,9 +39,9 @@ def test_TT_8_review_is_shown_alone_then_the_next_deal() -> None:
     assert shown(t.play_area) and not shown(t.review_box)
     play_out(t, click_three_thirteen, lambda t: t.paused)
     # round 1 is over: the review, and nothing of round 2 (its wild rank, its hand)
-    assert shown(t.review_box) and "Round 1 is over" in t.review.value
+    assert shown(t.review_box) and "Review of round 1" in t.review.value
     assert not shown(t.my_seat) and not shown(t.wild) and shown(t.felt)
-    assert "round is over" in t.status.value and "Next round" in t.status.value
+    assert "Round 1 is over" in t.status.value and "Next round" in t.status.value
     moves = len(t.state.history)
     assert t.run_bots() == 0  # no bot plays round 2 while the learner reads the review
     t.advance()
@@ -79,7 +79,7 @@ def test_BT_1_review_marks_the_wild_rank_of_the_hand_that_ended() -> None:
     # hand 1 deals 3 cards: threes are wild (TT-2); hand 2's fours are not wild in hand 1
     t = BigTableTable(players=3, seed=4, speed=0)
     play_out(t, click_big_table, lambda t: t.paused)
-    assert "Hand 1 is over" in t.review.value
+    assert "Review of hand 1" in t.review.value
     assert "Threes are wild in hand 1" in t.review.value
     titles = TITLE.findall(t.review.value)
     assert titles, "the review shows no card"

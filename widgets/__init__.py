@@ -139,13 +139,16 @@ first observation is rendered.  Shared by the tables:
 - the card-table layout, the part you play first: ``rummy-head`` (the title,
   ``rummy-title``, and ``rummy-score-strip``, every player's running total,
   always in view; in a game where the lowest total wins, ranked, each place in
-  ``rummy-score-place``), ``rummy-status`` (the banner: the other players' moves
+  ``rummy-score-place``; a card just drawn is ``rummy-drawn``; ``rummy-glossary-button``, "Words", opens
+  ``rummy-glossary``, the game's words in plain words), ``rummy-status`` (the banner: the other players' moves
   since yours, in ``rummy-news``, then what to do; ``rummy-your-turn`` while the
   learner must act), ``rummy-announce`` (also ``rummy-live``, the polite live
   region, and ``rummy-sr``, read but not shown: only what changed, once, as
   sentences), then ``rummy-play-area`` holding ``rummy-felt`` (the green table:
   ``rummy-top-row``, ``rummy-middle`` or ``rummy-ring`` for the other seats,
-  ``rummy-centre`` for the piles) and the learner's own seat
+  ``rummy-centre`` for the piles, with ``rummy-last-move`` beside them, the chip
+  saying what the other players did last, its label in ``rummy-chip-label``) and the
+  learner's own seat
   ``rummy-my-seat`` at the bottom centre (``rummy-seat-label``, the hand,
   the game buttons in ``rummy-controls``, the messages); at the end of a
   round ``rummy-review-box`` (the review, ``rummy-review-on-felt``, whose
@@ -157,7 +160,12 @@ first observation is rendered.  Shared by the tables:
   large cards, speed; ``rummy-secondary``: New game), and any panel an app
   adds (how to play, the meld checker, the variant form);
   ``rummy-page-ready`` is a hidden button the page's script presses once the
-  table is drawn (with ``wait_for_page=True`` the bots wait for it)
+  table is drawn (with ``wait_for_page=True`` the bots wait for it, and the
+  table, ``rummy-app-table``, keeps the hand at the bottom of a phone's screen); such an
+  app's table keeps its game (:mod:`widgets.saved`) in ``rummy-game-keeper``:
+  ``rummy-continue`` (``rummy-continue-note`` and the ``rummy-continue-game``
+  button, "Continue this game", shown when the page brought a kept game) and,
+  hidden, ``rummy-game-save-in``, ``rummy-game-look`` and ``rummy-game-save-out``
 
 Three-Thirteen: ``rummy-go-out``.  Big Table: ``rummy-caller`` (the caller's
 "draw!" / "discard!"), ``rummy-pool``, ``rummy-neighbour-pile`` (click to

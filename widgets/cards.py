@@ -142,6 +142,10 @@ class CardView:
         lifted = selected and self.card is not None
         if lifted != ("rummy-lifted" in self.widget._dom_classes):
             (self.widget.add_class if lifted else self.widget.remove_class)("rummy-lifted")
+        # the card just drawn slides into the hand (CSS: rummy-drawn, motion allowed)
+        drawn = label == "new" and self.card is not None
+        if drawn != ("rummy-drawn" in self.widget._dom_classes):
+            (self.widget.add_class if drawn else self.widget.remove_class)("rummy-drawn")
 
 
 class PileView:

@@ -31,7 +31,9 @@ from rummy.rulebook import is_rule, rule
 from rummy.variants import Variant, find_variant
 from widgets.cards import HandView
 from widgets.coach import Coach
+from widgets.glossary import glossary_html
 from widgets.progress import judged_move
+from widgets.saved import GameKeeper
 from widgets.scores import ScoreSheet
 from widgets.view import (
     View,
@@ -46,9 +48,9 @@ from widgets.view import (
     plain,
     rule_codes,
     safe,
-    second_person,
     shared,
     spoken,
+    told,
 )
 
 _R = TypeVar("_R")
@@ -67,6 +69,13 @@ def _sentences(text: str) -> list[str]:
     ['Your turn: discard a card.', 'You drew 7h.']
     """
     return [x.strip() for x in re.split(r"(?<=[.!?…])\s+", text) if x.strip()]
+
+
+#: A log line that is a player's move (not the scoring or dealing of a round's end).
+_MOVE = re.compile(r"^\S+(?: \([^)]*\))? (?:draws|takes|discards|goes out|goes gin|knocks|"
+                   r"lays off|calls match|passes|melds every card|plays on)\b")
+#: A seat's role after its name in a gin log line ("Ana (captain) draws").
+_ROLE_TAG = re.compile(r"^\((?:box|captain|advisor)\) |(?<=\w) \((?:box|captain|advisor)\)(?= )")
 
 
 def _bot_seed(seed: int | None, seat: int) -> int | None:
@@ -129,6 +138,10 @@ class GameTable(View):
         self._page_seen = not wait_for_page
         #: a shared table's seat (tableserver.client.RemoteGame) instead of a local engine
         self.source = source
+        #: an app's table keeps its game after every move, to continue it on a new page
+        self.keeper: GameKeeper | None = None
+        if wait_for_page and source is None:
+            self.keeper = GameKeeper(self, find_variant(variant).name)
         self.variant = find_variant(variant)
         self.variant.resolve(**options)
         self.options = dict(options)
@@ -180,6 +193,10 @@ class GameTable(View):
         self.announce.add_class("rummy-sr")
         self._heard: tuple[int, int] = (-1, 0)  # (generation, log lines announced)
         self._heard_status = ""
+        # what the other player did last, by the piles ("Last move: Ben discards 9♥")
+        self.last_move = html_box("rummy-last-move")
+        #: the one message that a round or hand ended (who went out, the points)
+        self._end_text = ""
         # the log appends: one HTML box per batch of new lines, oldest first, so a
         # screen reader (role=log) hears only what was added
         self.log_view = w.VBox()
@@ -223,6 +240,8 @@ class GameTable(View):
         self._build()
         self.widget.add_class("rummy-table")
         self.widget.add_class("rummy-root")
+        if wait_for_page:  # an app's page: on a phone the hand stays at the bottom
+            self.widget.add_class("rummy-app-table")
         if self.family_css:
             self.widget.add_class(self.family_css)
         self.new_game(seed)
@@ -269,9 +288,12 @@ class GameTable(View):
         seen = self._number_seen
         if seen is not None and (obs.number > seen or obs.is_over):
             self._show_review(obs, seen)
+            self._end_text = self._end_words(obs, seen)
             self._number_seen = None if obs.is_over else obs.number
             if not obs.is_over:
                 self._paused = True
+        if self.keeper is not None:
+            self.keeper.save()
         self._moved(obs)
 
     def _moved(self, obs: Any) -> None:
@@ -279,6 +301,15 @@ class GameTable(View):
 
     def _show_review(self, obs: Any, number: int) -> None:
         """Show the review of round or hand ``number``, which just ended."""
+
+    def _end_words(self, obs: Any, number: int) -> str:
+        """The one message that round or hand ``number`` ended: who went out
+        or won it and the points, in a sentence or two (the family's)."""
+        return f"Round {number} is over."
+
+    def end_status(self, button: str) -> str:
+        """The banner while a review waits: the end message and what to press."""
+        return f"{self._end_text} Read the review, then press {button}.".strip()
 
     def _assemble(self, around: Sequence[w.Widget], actions: w.Widget, *,
                   top: Sequence[w.Widget] = (), above_hand: Sequence[w.Widget] = (),
@@ -301,14 +332,25 @@ class GameTable(View):
         self.play_area = w.VBox([*top, self.wild, self.felt])
         self.play_area.add_class("rummy-play-area")
         self.new_game_button.add_class("rummy-secondary")
-        head = w.HBox([self.header, self.score_strip])
+        # the game's words, a tap away (widgets.glossary)
+        self.glossary_button = w.ToggleButton(value=False, description="Words",
+                                              tooltip="What the game's words mean",
+                                              icon="book")
+        self.glossary_button.add_class("rummy-glossary-button")
+        self.glossary = html_box("rummy-glossary", glossary_html(self.variant.family))
+        self.glossary.layout.display = "none"
+        self.glossary_button.observe(
+            lambda c: setattr(self.glossary.layout, "display", "" if c["new"] else "none"),
+            names="value")
+        head = w.HBox([self.header, self.score_strip, self.glossary_button])
         head.add_class("rummy-head")
         details = self._details()
         details.add_class("rummy-details")
         details.add_class("rummy-drawer")
+        kept = [self.keeper.widget] if self.keeper is not None else []
         self.widget = w.VBox([
-            self._style, head, self.status, self.announce, self.play_area, self.coach.widget,
-            details, self.seen_button,
+            self._style, head, self.glossary, *kept, self.status, self.announce, self.play_area,
+            self.coach.widget, details, self.seen_button,
         ])
 
     @property
@@ -372,7 +414,7 @@ class GameTable(View):
         """An engine sentence as the learner reads it: the seat called "You"
         in the second person ("You lay off", not "You lays off"), in plain words
         (:func:`widgets.view.plain`: no rule codes, "left over" for deadwood)."""
-        return plain(second_person(text) if self.learner_name == "You" else text)
+        return told(text) if self.learner_name == "You" else plain(text)
 
     def _card_selected(self, _card: Card | None) -> None:
         """A card was selected: an old "select a card first" no longer applies."""
@@ -392,14 +434,22 @@ class GameTable(View):
         return names
 
     # -- game lifecycle --------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> None:
-        """Start a new game (same variant, players, bots and options)."""
+    def new_game(self, seed: int | None = None, *, state: Any = None) -> None:
+        """Start a new game (same variant, players, bots and options), or go on
+        with ``state``, a game of this variant kept from before
+        (:class:`widgets.saved.GameKeeper`)."""
         self._generation += 1
         self._paused = False
         spec = self.player_spec
         names = list(spec) if not isinstance(spec, int) else self._player_names(spec)
-        self.state = self.source if self.source is not None else rummy.new_game(
-            self.variant, players=names, seed=seed, **self.options)
+        if state is not None:
+            if state.variant.name != self.variant.name:
+                raise GameError(f"this table plays {self.variant.name}, not "
+                                f"{state.variant.name}")
+            self.state = state
+        else:
+            self.state = self.source if self.source is not None else rummy.new_game(
+                self.variant, players=names, seed=seed, **self.options)
         self.seed = self.state.seed
         n = len(self.state.players)
         if not 0 <= self.learner < n:
@@ -614,18 +664,21 @@ class GameTable(View):
             self.log_view.children = kids
         self._log_shown = (self._generation, len(lines))
 
-    def _news_sentences(self, lines: Sequence[str]) -> list[str]:
+    def _news_sentences(self, lines: Sequence[str], *, moves_only: bool = False) -> list[str]:
         """The other players' moves among log ``lines``: one sentence per player
-        and turn ("Ben draws from the stock and discards Ks.")."""
+        and turn ("Ben draws from the stock and discards Ks."); ``moves_only``
+        leaves out the scoring and dealing of a round's end."""
         me = self.learner_name
         news = [line for line in lines
                 if not line.startswith((f"{me} ", f"{me}'s ", "Caller:", "Piles start",
-                                        "Role draw", "Round ", "Hand "))]
+                                        "Role draw", "Round ", "Hand "))
+                and (not moves_only or _MOVE.match(line))]
         said: list[list[str]] = []
         for line in news:
             who, _, rest = line.rstrip(".").partition(" ")
             if said and said[-1][0] == who and rest:
-                said[-1].append(rest)
+                # "Ana (captain) draws ... and knocks", not "... and (captain) knocks"
+                said[-1].append(_ROLE_TAG.sub("", rest))
             else:
                 said.append([who, rest])
         return [self._you(f"{who} {' and '.join(rest)}".strip()) + "."
@@ -650,7 +703,8 @@ class GameTable(View):
         if gen != self._generation or upto > len(lines):  # a new game, an undo
             upto = min(self._said, len(lines))
             self._heard_status = ""
-        news = self._news_sentences(lines[upto:])[-4:]
+        # at a round's end only the moves: its one end message says the rest
+        news = self._news_sentences(lines[upto:], moves_only=self._paused)[-4:]
         self._heard = (self._generation, len(lines))
         before = set(_sentences(self._heard_status))
         fresh = [x for x in _sentences(status) if x not in before]
@@ -661,6 +715,17 @@ class GameTable(View):
         if text == self.announce.value:  # the same words again: still news, said again
             text += "\u00a0"
         self.announce.value = esc(text)
+
+    def _last_move_html(self, obs: Any) -> str:
+        """The chip by the piles: the other players' last move, in words."""
+        if self._paused or obs.is_over:
+            return ""
+        news = self._news_sentences(obs.log[-16:], moves_only=True)
+        if not news:
+            return ""
+        # the melds laid down are on the table and in the log: the chip stays short
+        words = _ROLE_TAG.sub("", news[-1]).split(": [")[0].rstrip(".") + "."
+        return f"<span class='rummy-chip-label'>Last move:</span> {cards_html(self._you(words))}"
 
     def _render_scores(self, obs: Any) -> None:
         names = [display_name(n) for n in obs.players]
@@ -732,6 +797,9 @@ class GameTable(View):
         if self.status.value != banner:
             self.status.value = banner
         self._announce(obs, self.status_text)
+        chip = self._last_move_html(obs)
+        if self.last_move.value != chip:
+            self.last_move.value = chip
         self.seat_label.value = (f"<b>{esc(self.learner_name)}</b>"
                                  + (" <span class='rummy-turn-tag'>your turn</span>"
                                     if mine else ""))

@@ -38,6 +38,7 @@ from rummy.variants import Variant, find_variant
 from widgets.cards import PileView
 from widgets.game_table import GameTable, display_name
 from widgets.view import (
+    as_you,
     button,
     cards_html,
     esc,
@@ -48,6 +49,7 @@ from widgets.view import (
     safe,
     shared,
     to_learner,
+    told,
 )
 
 __all__ = ["ThreeThirteenTable", "BigTableTable", "GinTable", "GameTable", "play", "TABLES"]
@@ -165,7 +167,7 @@ class ThreeThirteenTable(GameTable):
                                               justify_content="center"))
         self.left_slot = w.Box()
         self.right_slot = w.Box()
-        centre = w.HBox([self.stock.widget, self.pile.widget],
+        centre = w.HBox([self.stock.widget, self.pile.widget, self.last_move],
                         layout=w.Layout(justify_content="center"))
         centre.add_class("rummy-centre")
         self.middle = w.HBox([self.left_slot, centre, self.right_slot],
@@ -197,6 +199,15 @@ class ThreeThirteenTable(GameTable):
             self.right_slot.children = ()
             self.top_row.children = tuple(o.widget for o in self.opponents)
 
+    def _end_words(self, obs: Any, number: int) -> str:
+        names = [display_name(n) for n in obs.players]
+        ended = _ended(obs, f"Round {number} of")
+        out = [names[s] for s, n in enumerate(obs.players) if _did(ended, n, ("goes out", "go out"))]
+        points = obs.round_scores[number - 1]
+        return told(f"Round {number} is over: {' and '.join(out) or 'nobody'} went out. "
+                    "Points this round, lowest wins: "
+                    + ", ".join(f"{names[s]} {p}" for s, p in enumerate(points)) + ".")
+
     def _show_review(self, obs: Any, round_no: int) -> None:
         """The end-of-round review: each player's hand as the engine scored
         it (its best arrangement, laid open for everyone at the end of the
@@ -206,7 +217,7 @@ class ThreeThirteenTable(GameTable):
         four = self.four_colour.value
         scored = {seat: arr for seat, arr, _pts in obs.last_round}  # laid open (TT-8)
         ended = _ended(obs, f"Round {round_no} of")
-        parts = [f"<h{self._sub}>Round {round_no} is over</h{self._sub}>"]
+        parts = [f"<h{self._sub}>Review of round {round_no}</h{self._sub}>"]
         for seat, name in enumerate(obs.players):
             disp = display_name(name)
             pts = points[seat]
@@ -272,7 +283,7 @@ class ThreeThirteenTable(GameTable):
         if obs.is_over:
             text = "The game is over."
         elif self._paused:
-            text = "The round is over: read the review, then press Next round."
+            text = self.end_status("Next round")
         elif obs.legal_actions:
             if obs.phase == "draw":
                 text = "Your turn: draw from the stock or take the top of the discard pile."
@@ -399,7 +410,8 @@ class BigTableTable(GameTable):
         self.seat_views: list[_BigTableSeat] = []
         self.ring = w.Box(layout=w.Layout(flex_flow="row wrap", justify_content="center"))
         self.next_round.description = "Next hand"
-        centre = w.HBox([self.neighbour_pile.widget, self.pool.widget, self.own_pile.widget],
+        centre = w.HBox([self.neighbour_pile.widget, self.pool.widget, self.own_pile.widget,
+                         self.last_move],
                         layout=w.Layout(flex_flow="row wrap", justify_content="center"))
         centre.add_class("rummy-centre")
         self.ring.add_class("rummy-ring")
@@ -417,12 +429,22 @@ class BigTableTable(GameTable):
     def _moved(self, obs: Any) -> None:
         self._arm_match_timer(obs)
 
+    def _end_words(self, obs: Any, number: int) -> str:
+        names = [display_name(n) for n in obs.players]
+        ended = _ended(obs, f"Hand {number} of")
+        matched = [names[s] for s, _arr, _pts in obs.last_hand
+                   if _did(ended, obs.players[s], ("calls match", "call match"))]
+        points = {s: p for s, _arr, p in obs.last_hand}
+        return told(f"Hand {number} is over: {' and '.join(matched) or 'nobody'} called match. "
+                    "Points this hand, lowest wins: "
+                    + ", ".join(f"{names[s]} {points[s]}" for s in sorted(points)) + ".")
+
     def _show_review(self, obs: Any, number: int) -> None:
         names = [display_name(n) for n in obs.players]
         four = self.four_colour.value
         # the wild rank of the hand that ended, not of the one just dealt (BT-1, TT-2)
         rules = self.variant.meld_rules(number, **self.options)
-        parts = [f"<h{self._sub}>Hand {number} is over</h{self._sub}>",
+        parts = [f"<h{self._sub}>Review of hand {number}</h{self._sub}>",
                  f"<p>{esc(rules.wild_words()).capitalize()} in hand {number}.</p>"]
         ended = _ended(obs, f"Hand {number} of")
         for seat, arr, pts in obs.last_hand:
@@ -557,7 +579,7 @@ class BigTableTable(GameTable):
         if obs.is_over:
             text = "The game is over."
         elif self._paused:
-            text = "The hand is over: read the review, then press Next hand."
+            text = self.end_status("Next hand")
         elif can_match:
             text = ("Your whole hand is melded: press Match! now"
                     + (f" (you have {self.match_window:g} seconds)." if self.match_window
@@ -662,7 +684,7 @@ class GinTable(GameTable):
                          layout=w.Layout(flex_flow="row wrap"))
         self.play_buttons = actions  # hidden while the learner sits out as advisor
         self.advice.add_class("rummy-advice-panel")
-        self._assemble([opposite, centre, self.knock_view, self.layoffs], actions,
+        self._assemble([opposite, centre, self.last_move, self.knock_view, self.layoffs], actions,
                        top=[self.roles], above_hand=[self.hand_label],
                        below_hand=[self.layouts, self.advice, self.advisor_box])
 
@@ -690,13 +712,21 @@ class GinTable(GameTable):
             return []  # the learner (advisor) is thinking about advice
         return super()._bots_to_act()
 
+    def _end_words(self, obs: Any, number: int) -> str:
+        res = obs.last_result
+        if res is None or res.kind == "draw" or not res.sentences:
+            return f"Hand {number} is over: nobody knocked, so nobody scores."
+        # the result's last sentence scores the hand ("Ana knocked with 6 against 14 ...")
+        return told(f"Hand {number} is over: " + as_you(res.sentences[-1],
+                                                         display_name(self.learner_name)))
+
     def _show_review(self, obs: Any, number: int) -> None:
         res = obs.last_result
         if res is None:
             return
         names = [display_name(n) for n in obs.players]
         four = self.four_colour.value
-        parts = [f"<h{self._sub}>Hand {res.number} is over: {esc(res.kind)}</h{self._sub}>",
+        parts = [f"<h{self._sub}>Review of hand {res.number}</h{self._sub}>",
                  f"<p>{cards_html(self._you(res.explain()))}</p>"]
         for who, melds, dead, pts in (
             (res.knocker, res.knocker_melds, res.knocker_deadwood, res.knocker_points),
@@ -841,10 +871,13 @@ class GinTable(GameTable):
         four = self.four_colour.value
         names = [display_name(n) for n in obs.players]
         rotation = [line for line in obs.log if "(G-11)" in line]
+        box, captain, advisor = (names[obs.box], names[obs.captain], names[obs.advisor])
+        # the learner's seat is "you" here at a shared table too (its engine names it)
+        roles = told(as_you(f"{box} (the box) plays against {captain} (the captain). "
+                            f"{advisor} (the advisor) sits out and may help {captain}.",
+                            display_name(self.learner_name)))
         self.roles.value = (
-            f"<b>Hand {obs.hand_number}</b>: box <b>{esc(names[obs.box])}</b> · captain "
-            f"<b>{esc(names[obs.captain])}</b> · advisor <b>{esc(names[obs.advisor])}</b> "
-            f"(sits out). You are the <b>{esc(obs.role)}</b>. First to {obs.target} wins."
+            f"<b>Hand {obs.hand_number}</b>: {esc(roles)} First to {obs.target} points wins."
             + (f"<br><small>{cards_html(self._you(rotation[-1]))}</small>" if rotation else ""))
         legal = obs.legal_actions
         verbs = {a.verb for a in legal}
@@ -897,7 +930,8 @@ class GinTable(GameTable):
             arr = Arrangement(tuple(Meld.of(m, None) for m in k.melds), tuple(k.deadwood),
                               k.deadwood_points)
             self.knock_view.value = (
-                f"<b>{esc(names[k.knocker])} knocked</b> ({k.deadwood_points} deadwood):<br>"
+                f"<b>{esc(names[k.knocker])} knocked</b> ({k.deadwood_points} points left "
+                "over):<br>"
                 + render.arrangement_svg(arr, size="small", four_colour=four)
                 + (f"<br><small>{cards_html(self._you(obs.layoff_hint))}</small>"
                    if obs.layoff_hint else ""))
@@ -907,21 +941,22 @@ class GinTable(GameTable):
         if obs.is_over:
             text = "The game is over."
         elif self._paused:
-            text = "The hand is over: read the review, then press Next hand."
+            text = self.end_status("Next hand")
         elif obs.role == "advisor":
             text = (f"You sit out this hand and advise {names[obs.captain]}. "
                     + ("The captain waits for your advice: type it, then let the captain play."
                        if self._hold else "Watch the hand."))
         elif legal:
+            knocker = names[obs.knock.knocker] if obs.knock is not None else "the other player"
             text = {
                 "upcard": f"The upcard is {face(obs.upcard) if obs.upcard else '?'}: "
                           "take it or pass.",
                 "draw": "Your turn: draw from the stock or take the top discard.",
                 "discard": "Discard a card" + (", or knock" if "knock" in verbs else "")
                            + (", or go gin" if "gin" in verbs else "") + ".",
-                "lay off": ("Lay off cards onto the knocker's melds, or press Done."
+                "lay off": (f"Lay off cards onto {knocker}'s melds, or press Done."
                             if "lay out" in verbs else
-                            "Lay off cards onto the knocker's melds: Done comes when no "
+                            f"Lay off cards onto {knocker}'s melds: Done comes when no "
                             "lay-off can lower your count."),
             }.get(obs.phase, f"Your move ({obs.phase}).")
         else:

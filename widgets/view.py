@@ -44,7 +44,18 @@ STYLE = """
 /* the chosen card stands up out of the hand; it moves only for those who want motion */
 .rummy-hand .rummy-cardbox.rummy-lifted { transform: translateY(-12px); }
 @media (prefers-reduced-motion: no-preference) {
-  .rummy-hand .rummy-cardbox { transition: transform 120ms ease-out; } }
+  .rummy-hand .rummy-cardbox { transition: transform 120ms ease-out; }
+  /* short motion to follow the game: the card drawn slides into the hand, a card
+     thrown drops on the pile, the banner glows once when your turn comes, the
+     last-move chip fades in (none of it for whoever asked for less motion) */
+  .rummy-hand .rummy-drawn { animation: rummy-drawn 320ms ease-out; }
+  .rummy-centre .rummy-cardbox .widget-html-content > div { animation: rummy-thrown 240ms ease-out; }
+  .rummy-status.rummy-your-turn { animation: rummy-turn 700ms ease-out 1; }
+  .rummy-last-move .widget-html-content { animation: rummy-fade 300ms ease-out; } }
+@keyframes rummy-drawn { from { transform: translateY(-40px); opacity: 0.2; } to { transform: none; opacity: 1; } }
+@keyframes rummy-thrown { from { transform: translateY(24px) scale(0.9); opacity: 0.4; } to { transform: none; opacity: 1; } }
+@keyframes rummy-turn { 0% { box-shadow: 0 0 0 0 rgba(255,179,0,0.9); } 100% { box-shadow: 0 0 0 10px rgba(255,179,0,0); } }
+@keyframes rummy-fade { from { opacity: 0; } to { opacity: 1; } }
 .rummy-sr { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 /* a widget read but not shown (the live region): its text box as small as it is */
@@ -86,6 +97,19 @@ STYLE = """
   border: 1px solid rgb(46,125,50); border-radius: 10px; padding: 0 8px; margin: 1px 2px; }
 .rummy-score-label { color: rgb(33,33,33); }
 .rummy-news { font-weight: normal; }
+/* the last-move chip by the piles: dark text on a light chip, on the felt too */
+.rummy-last-move { align-self: center; text-align: center; max-width: 16em; margin: 0 4px; }
+.rummy-last-move .widget-html-content { display: inline-block; line-height: 1.4;
+  background: rgb(255,248,225); color: rgb(33,33,33) !important; border-radius: 14px;
+  padding: 2px 12px; font-size: 0.95em; white-space: normal; }
+.rummy-last-move .widget-html-content:empty { display: none; }
+.rummy-chip-label { font-weight: bold; }
+/* the game's words (widgets.glossary), opened by the "Words" button in the head */
+.rummy-glossary { border: 2px solid rgb(21,101,192); border-radius: 8px; padding: 4px 10px;
+  background: rgb(255,255,255); color: rgb(33,33,33); max-width: 40em; }
+.rummy-glossary dt { font-weight: bold; margin-top: 4px; }
+.rummy-glossary dd { margin: 0 0 0 1.2em; }
+.rummy-glossary-button { margin: 0 0 0 auto; }
 .rummy-count { font-size: 0.85em; white-space: nowrap; }
 .rummy-out-tag { background: rgb(255,213,79); color: rgb(26,26,26); border-radius: 8px;
   padding: 0 6px; font-weight: bold; font-size: 0.9em; }
@@ -161,6 +185,12 @@ STYLE = """
   .rummy-status, .rummy-status.rummy-your-turn { font-size: 0.95em; padding: 3px 8px; margin: 2px 0; }
   .rummy-wild { font-size: 0.9em; }
   .rummy-my-seat { padding: 4px 3px; margin-top: 3px; border-width: 2px; }
+  /* an app's page: the learner's seat is fixed at the bottom of the screen while the
+     rest scrolls; the page keeps room under its end so that nothing stays hidden */
+  .rummy-app-table .rummy-my-seat { position: fixed !important; left: 4px; right: 4px;
+    bottom: 0; z-index: 30; max-height: 50vh; overflow-y: auto; margin: 0 !important;
+    border-radius: 14px 14px 0 0; box-shadow: 0 -2px 10px rgba(0,0,0,0.45); }
+  .rummy-app-table { padding-bottom: 52vh; }
   .rummy-my-seat .rummy-hand-summary { display: none; }
   .rummy-hand .rummy-cardbox { width: 44px !important; height: auto !important; margin: 0 1px 3px 0; }
   .rummy-hand .rummy-cardbox svg { width: 42px !important; height: auto !important; }
@@ -397,6 +427,17 @@ def plain(text: str) -> str:
     for pattern, repl in _PLAIN:
         text = pattern.sub(repl, text)
     return text
+
+
+def told(line: str) -> str:
+    """An engine log sentence as the learner reads it at a table where their
+    seat is named "You": in the second person (:func:`second_person`) and in
+    plain words (:func:`plain`: no rule codes, "left over" for deadwood).
+
+    >>> told("You draws from the stock (TT-5).")
+    'You draw from the stock.'
+    """
+    return plain(second_person(line))
 
 
 def friendly_error(exc: BaseException) -> str:
@@ -671,11 +712,16 @@ def _close_tree(widget: Any) -> None:
 _VERB_FIXES = {"has": "have", "is": "are", "was": "were", "goes": "go", "does": "do"}
 _YOU_VERB = re.compile(r"\bYou( \([^)]*\))? ([a-z]+)\b")
 #: a second verb of the same sentence, after "and" ("You has 3 cards and goes out")
-_AND_VERB = re.compile(r"(\bYou\b[^.;:!?]*? and )([a-z]+)\b")
+_AND_VERB = re.compile(r" and ([a-z]+)\b")
+#: a clause whose subject is "You": "You" opens the sentence or a clause of it
+_YOU_CLAUSE = re.compile(r"(?:^|(?<=[.;:,!?] ))You\b[^.;:,!?]*")
+#: "You" inside a sentence is written "you" ("deals to Ana and you", "Ana, you")
+_MID_YOU = re.compile(r"(?<=[a-z0-9,] )You\b")
 #: verbs the engines narrate with, in their third-person form
-_NARRATED = frozenset({"calls", "discards", "draws", "goes", "has", "holds", "is", "knocks",
-                       "lays", "matches", "passes", "plays", "scores", "sits", "takes",
-                       "throws", "wins"})
+_NARRATED = frozenset({"advises", "becomes", "calls", "deals", "discards", "draws", "goes",
+                       "has", "helps", "holds", "is", "knocks", "lays", "matches", "melds",
+                       "passes", "plays", "reaches", "scores", "sits", "stays", "takes",
+                       "throws", "turns", "wins"})
 #: "You's" before the thing owned reads "your"; at the end of a clause, "yours"
 _YOURS = re.compile(r"\bYou's(?!\s+[a-z0-9])")
 
@@ -724,14 +770,23 @@ def second_person(line: str) -> str:
     "discard Js: it is Ana's turn, not yours"
     >>> second_person("You has matched and sits out the rest of this hand")
     'You have matched and sit out the rest of this hand'
+    >>> second_person("You deals 10 cards each to You and Ben and turns up 7h.")
+    'You deal 10 cards each to you and Ben and turn up 7h.'
+    >>> second_person("Ben deals 10 cards each to Ben and You and turns up 7h.")
+    'Ben deals 10 cards each to Ben and you and turns up 7h.'
     """
 
     def fix(m: re.Match[str]) -> str:
         return f"You{m.group(1) or ''} {_verb(m.group(2))}"
 
     def fix_and(m: re.Match[str]) -> str:
-        verb = m.group(2)
-        return m.group(1) + (_verb(verb) if verb in _NARRATED else verb)
+        verb = m.group(1)
+        return " and " + (_verb(verb) if verb in _NARRATED else verb)
+
+    def fix_clause(m: re.Match[str]) -> str:
+        # every "and <verb>" of a clause whose subject is "You"
+        return _AND_VERB.sub(fix_and, m.group(0))
 
     out = _YOU_VERB.sub(fix, _YOURS.sub("yours", line).replace("You's", "your"))
-    return _AND_VERB.sub(fix_and, out)
+    out = _YOU_CLAUSE.sub(fix_clause, out)
+    return _MID_YOU.sub("you", out)

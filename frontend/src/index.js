@@ -12,6 +12,8 @@ import "@lumino/widgets/style/index.css";
 import "@jupyter-widgets/base/css/index.css";
 import "@jupyter-widgets/controls/css/widgets-base.css";
 
+import {showBusyTaps} from "./busy.js";
+import {dragToThrow} from "./drag.js";
 import {Kernel} from "./kernel.js";
 import {KitWidgetManager} from "./manager.js";
 import {renderOutput} from "./outputs.js";
@@ -103,6 +105,8 @@ async function start() {
                   "Reload the page to start again.");
     });
     manager = new KitWidgetManager(kernel);
+    showBusyTaps(kernel);
+    dragToThrow();
     leaveWith(kernel, baseUrl);
     loaded = kernel.connect().then(() => manager.load());
     loaded.catch((error) => {

@@ -108,6 +108,8 @@ export class Kernel {
     this.replies = new Map();        // msg_id -> resolve(reply)
     this.onCommOpen = null;          // (comm, msg) for a comm the kernel opens
     this.queue = [];                 // frames waiting for the socket
+    this.commMsgs = [];              // the ids of the comm messages sent, in order
+    this.idleWaiters = new Map();    // msg_id -> [resolve()] for the kernel's "idle" after it
     this.ws = null;
     this.leaving = false;
     this.tries = 0;
@@ -187,12 +189,22 @@ export class Kernel {
       parent_header: {}, metadata: metadata || {}, content, channel: "shell",
     };
     if (callbacks) this.callbacks.set(msgId, callbacks);
+    if (msgType === "comm_msg") this.commMsgs.push(msgId);
     const frame = buffers && buffers.length
       ? encodeBinary({...msg, buffers: []}, buffers) : JSON.stringify({...msg, buffers: []});
     if (this.leaving) return msgId;
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
     else this.queue.push(frame);
     return msgId;
+  }
+
+  /** Resolves once the kernel has handled the message ``msgId`` (its "idle" for it). */
+  whenIdle(msgId) {
+    return new Promise((resolve) => {
+      const list = this.idleWaiters.get(msgId) || [];
+      list.push(resolve);
+      this.idleWaiters.set(msgId, list);
+    });
   }
 
   /** A shell request and its reply. */
@@ -252,6 +264,11 @@ export class Kernel {
       // the kernel's process died: the server restarts it empty (its widgets
       // gone) or gives up; either way this page's work there has ended
       this.onState("lost");
+    }
+    if (type === "status" && msg.content.execution_state === "idle" && this.idleWaiters.has(parent)) {
+      const waiting = this.idleWaiters.get(parent);
+      this.idleWaiters.delete(parent);
+      waiting.forEach((resolve) => resolve());
     }
     if (type === "comm_open") this._commOpen(msg);
     else if (type === "comm_msg") {

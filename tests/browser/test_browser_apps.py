@@ -115,7 +115,7 @@ def test_three_thirteen_full_round_by_clicking(page, voila):
         {"discard", "go out"} & set(verbs)), verbs
     review = page.locator(".rummy-review")
     review.wait_for(state="visible")
-    assert "Round 1 is over" in review.inner_text()
+    assert "Review of round 1" in review.inner_text()
     mine = replica.state.round_scores[0][replica.learner]
     assert re.search(rf"You \(what you kept\)\s*:\s*\+{mine}: ", review.inner_text())
     assert checked > 0, "the leak check never had a hidden card to look for"

@@ -170,3 +170,54 @@ def test_a_dropped_connection_says_reconnecting_and_takes_no_taps(browser: Any,
         page.wait_for_function(f"() => document.querySelectorAll('{hand}').length === 4")
     finally:
         context.close()
+
+
+def test_a_page_whose_kernel_died_offers_to_continue_the_game(browser: Any,
+                                                               voila: harness.Server) -> None:
+    """The kernel behind a game dies; the page, opened again, gets a new kernel
+    and offers "Continue this game", which puts the same hand and the same
+    moves back on the table (the game was kept after every move; the page kept
+    only a token naming it)."""
+    import psutil
+
+    hand = ".rummy-hand button.rummy-card"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = harness.patient(context.new_page())
+    try:
+        watch = harness.Watch(page)
+        url = harness.app_url(voila.base, "three_thirteen", speed=0, players=2)
+        page.goto(url)
+        page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+        watch.settle()
+        watch.click("button.rummy-stock")
+        watch.click(f"{hand} >> nth=0")
+        watch.click("button.rummy-discard")
+        watch.settle()
+        page.wait_for_function("() => !!window.localStorage.getItem('rummy-game:three_thirteen')",
+                               timeout=30_000)
+        before = [b.get_attribute("aria-label") or b.inner_text()
+                  for b in page.locator(hand).all()]
+        log_before = page.locator(".rummy-log").inner_text()
+        assert before and log_before
+        kernel_id = page.evaluate(KERNEL_ID_JS)
+        procs = [p for p in psutil.Process(voila.proc.pid).children(recursive=True)
+                 if any(kernel_id in part for part in p.cmdline())]
+        assert len(procs) == 1, f"kernel {kernel_id}'s process: {procs}"
+        procs[0].kill()
+        page.locator("#rummy-kernel-notice").wait_for(state="visible", timeout=30_000)
+        page.goto(url)
+        page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
+        assert page.evaluate(KERNEL_ID_JS) != kernel_id
+        go_on = page.get_by_role("button", name="Continue this game")
+        go_on.wait_for(state="visible", timeout=30_000)
+        found = violations(page)
+        assert not [v for v in found if v["impact"] in ("serious", "critical")], found
+        go_on.click()
+        page.get_by_text("Your game goes on where it was.").wait_for(timeout=30_000)
+        after = [b.get_attribute("aria-label") or b.inner_text()
+                 for b in page.locator(hand).all()]
+        assert after == before
+        assert page.locator(".rummy-log").inner_text().endswith(log_before.strip()[-200:])
+        assert go_on.is_hidden()
+    finally:
+        context.close()

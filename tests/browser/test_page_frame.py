@@ -188,3 +188,24 @@ def test_the_teachers_page_passes_axe(browser: Any, tmp_path: Any) -> None:
             assert_accessible(teacher, "the classroom page, a table made")
         finally:
             context.close()
+
+
+def test_a_tapped_control_says_it_is_working_until_the_kernel_answers(
+        page: Any, voila: harness.Server) -> None:
+    """A tap on a slow network or a busy kernel shows at once on the control
+    tapped (``aria-busy``, drawn as working) and stops when the kernel has
+    answered it, not before."""
+    harness.open_with_new_kernel(page, voila.base + "voila/render/tests/browser/"
+                                 "busy_probe.ipynb")
+    harness.wait_rendered(page, 120_000)
+    slow = page.get_by_role("button", name="Slow")
+    slow.wait_for(timeout=60_000)
+    assert slow.get_attribute("aria-busy") is None
+    slow.click()
+    assert slow.get_attribute("aria-busy") == "true"
+    assert "rummy-busy" in (slow.get_attribute("class") or "")
+    assert page.get_by_text("not yet").count() == 1  # the kernel has not answered yet
+    page.get_by_text("done 1").wait_for(timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('[aria-busy=\"true\"].rummy-busy')",
+                           timeout=10_000)
+    assert slow.get_attribute("aria-busy") is None

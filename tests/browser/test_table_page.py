@@ -379,3 +379,80 @@ def test_lessons_through_voila_pass_axe_at_both_sizes(browser: Any, voila: harne
         assert_accessible(page, f"{lesson} through Voilà at 390x844")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("app", ["three_thirteen", "big_table", "gin_three"])
+def test_on_a_phone_the_hand_stays_at_the_bottom_while_the_page_scrolls(
+        browser: Any, voila: harness.Server, app: str) -> None:
+    """On a phone the learner's seat (the hand and its buttons) is fixed at the
+    bottom of the screen wherever the page is scrolled, and the end of the page
+    (the drawer under the table) can still be scrolled into view above it."""
+    context, page, _watch = _open(browser, voila, app, PHONE, speed=0, seed=3)
+    try:
+        seat = page.locator(".rummy-my-seat")
+        height = PHONE["height"]
+        assert page.evaluate("document.scrollingElement.scrollHeight") > height * 1.2
+        for y in (0, 500, 100_000):
+            page.evaluate(f"window.scrollTo(0, {y})")
+            page.wait_for_timeout(150)
+            box = seat.bounding_box()
+            assert box is not None and box["height"] < height * 0.6, (y, box)
+            assert box["y"] >= 0 and abs(height - (box["y"] + box["height"])) < 4, (y, box)
+        # scrolled to the end, the last control of the page sits above the seat
+        last = page.locator(".rummy-details").last.bounding_box()
+        box = seat.bounding_box()
+        assert last is not None and box is not None
+        assert last["y"] + last["height"] <= box["y"] + 1, (last, box)
+        assert_accessible(page, f"{app} at 390x844, scrolled to the end")
+    finally:
+        context.close()
+
+
+def test_the_words_button_opens_the_glossary_and_passes_axe(browser: Any,
+                                                           voila: harness.Server) -> None:
+    """The "Words" button in the table's head opens the game's words on the
+    page, by keyboard too, and axe finds nothing serious with it open."""
+    context, page, watch = _open(browser, voila, "gin_three", PHONE, speed=0, seed=3)
+    try:
+        words = page.get_by_role("button", name="Words")
+        words.focus()
+        page.keyboard.press("Enter")
+        glossary = page.locator(".rummy-glossary")
+        glossary.wait_for(state="visible", timeout=30_000)
+        assert "Knock" in glossary.inner_text() and "Advisor" in glossary.inner_text()
+        assert_accessible(page, "gin_three at 390x844, the glossary open")
+    finally:
+        context.close()
+
+
+def test_a_card_dragged_onto_the_discard_pile_is_thrown(browser: Any,
+                                                        voila: harness.Server) -> None:
+    """Dragging a card of the hand onto the discard pile throws it (as a tap on
+    the card, then on the pile); a short move is still a tap that chooses it."""
+    context, page, watch = _open(browser, voila, "three_thirteen", DESKTOP, speed=0, seed=3,
+                                 players=2)
+    try:
+        watch.settle()
+        watch.click("button.rummy-stock")
+        watch.settle()
+        cards = page.locator(HAND)
+        n = cards.count()
+        first = cards.first
+        name = first.get_attribute("title") or first.inner_text()
+        a = first.bounding_box()
+        b = page.locator("button.rummy-discard-pile").bounding_box()
+        assert a and b
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down()
+        for k in range(1, 9):
+            page.mouse.move(a["x"] + (b["x"] - a["x"]) * k / 8 + a["width"] / 2,
+                            a["y"] + (b["y"] - a["y"]) * k / 8 + a["height"] / 2)
+        page.mouse.up()
+        page.wait_for_function(f"() => document.querySelectorAll('{HAND}').length === {n - 1}"
+                               " || document.querySelector('.rummy-review')?.offsetParent",
+                               timeout=30_000)
+        watch.settle()
+        assert f"You discard {name.split(',')[0]}" in page.locator(".rummy-log").inner_text() \
+            or page.locator(HAND).count() == n - 1
+    finally:
+        context.close()
