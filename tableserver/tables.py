@@ -268,6 +268,12 @@ class Table:
             return out
         if isinstance(who, int):
             out.update(encode(game.observe(who)))
+            if self.status != "playing":
+                # a hand dealt but not started (paused), or a finished game:
+                # nobody may move until the teacher starts it, so no move is offered
+                out["legal_actions"] = []
+                if "waiting" in out:
+                    out["waiting"] = []
         else:
             out.update(public_view(game, len(self.seats)))
         # the points of each round or hand played (public: the log says them too)

@@ -164,6 +164,33 @@ class SeatFinder:
         return self.seat
 
 
+#: Each family's move controls (attributes of its table widget) and the verbs
+#: that make each one live: at a shared table a control is enabled only while
+#: one of its moves is in the seat's legal list now (:meth:`SharedTable.truthful`).
+MOVE_CONTROLS: dict[str, dict[str, tuple[str, ...]]] = {
+    "three_thirteen": {"stock": ("draw stock",), "pile": ("draw discard", "discard"),
+                       "discard_button": ("discard",), "go_out": ("go out",)},
+    "big_table": {"pool": ("draw pool",), "neighbour_pile": ("draw pile",),
+                  "own_pile": ("discard",), "discard_button": ("discard",),
+                  "match": ("call match",), "play_on": ("play on",)},
+    "gin": {"stock": ("draw stock",), "pile": ("draw discard", "discard", "take upcard"),
+            "take_upcard": ("take upcard",), "decline_upcard": ("pass",),
+            "discard_button": ("discard",), "knock": ("knock",), "gin": ("gin",),
+            "lay_out": ("lay out",)},
+}
+
+
+def move_buttons(table: Any, family: str) -> dict[str, Any]:
+    """The buttons of ``table``'s move controls, by name (a pile's own button)."""
+    out = {}
+    for name in MOVE_CONTROLS.get(family, {}):
+        control = getattr(table, name, None)
+        button = getattr(control, "button", control)
+        if isinstance(button, w.Button):
+            out[name] = button
+    return out
+
+
 #: What a learner's page says once the teacher closed the table.
 CLOSED = "The teacher closed this table: the game has stopped. You can close this page."
 
@@ -216,9 +243,60 @@ class SharedTable:
                 self.table = cls(g.variant.name, **kw, **g.options)
             else:
                 self.table = cls(**kw)
+            self._wrap_table()
             self._shared_controls()
             self.widget.children = (self.header, self.note, self.table.widget, self.style)
         self._note()
+        self.truthful()
+
+    def _wrap_table(self) -> None:
+        """Every redraw of the table ends with :meth:`truthful`, and every
+        move goes through :meth:`_act`: the table widget is the local one,
+        the shared table's honesty is added here."""
+        t = self.table
+        drawn, acted = t.refresh, t.act
+
+        def refresh() -> None:
+            drawn()
+            self.truthful()
+
+        def act(action: Any) -> None:
+            self._act(acted, action)
+
+        t.refresh, t.act = refresh, act
+
+    def truthful(self) -> None:
+        """Disable each move control whose move is not in this seat's legal
+        list now (none while the table is paused, waiting or over, none once
+        this seat chose its move for the call): a control that looks live
+        can be played.  It never enables one the table widget disabled."""
+        t = self.table
+        if t is None:
+            return
+        g = self.game
+        legal = (g.obs.legal_actions if g.obs is not None and g.status == "playing" else ())
+        verbs = {a.verb for a in legal}
+        for name, button in move_buttons(t, g.variant.family).items():
+            if not set(MOVE_CONTROLS[g.variant.family][name]) & verbs and not button.disabled:
+                button.disabled = True
+
+    def _act(self, acted: Callable[[Any], None], action: Any) -> None:
+        """A click's move: refused at once, with why, when this seat has no
+        move now (:meth:`RemoteGame.idle_reason`); else every move control is
+        disabled while the move travels (a second click can't follow it),
+        and the answer redraws them."""
+        idle = self.game.idle_reason()
+        if idle is not None:
+            raise GameError(idle)
+        buttons = [b for b in move_buttons(self.table, self.game.variant.family).values()
+                   if not b.disabled]
+        for b in buttons:
+            b.disabled = True
+        try:
+            acted(action)
+        except BaseException:
+            self.table.refresh()  # the controls as the (perhaps fresh) state says
+            raise
 
     def _shared_controls(self) -> None:
         """Only the controls that apply at a shared table: no Deal, New game,
