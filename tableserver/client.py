@@ -51,6 +51,12 @@ LOCAL_API = "http://127.0.0.1:8866/rummy/api"
 HUB_SERVICE_API = "/services/rummy-tables/rummy/api"
 
 
+#: Seconds between two heartbeats of a learner's page, sent by its browser
+#: (:data:`widgets.remote_table.SEAT_KEEPER_JS`); the service's
+#: :data:`tableserver.presence.BEAT_EVERY` is the same.
+BEAT_EVERY = 5.0
+
+
 class RemoteError(GameError):
     """The service refused or could not be reached; the message says why.
 

@@ -288,7 +288,8 @@ class RummyVoila(Voila):  # type: ignore[misc]
 
     def listen(self) -> None:
         if self.service is not None and self._hub is not None:
-            start(self.service, self._hub)  # the bots' worker thread, off the loop
+            # the bots' worker thread, off the loop; a dead page's kernel is ended
+            start(self.service, self._hub, lambda: self.kernel_manager)
         raise_file_limit()
         # a page or a request for another host name (a DNS-rebinding site) is refused
         guard_hosts(self.app, allowed_hosts(self.ip, env={"RUMMY_PUBLIC_URL":
