@@ -29,6 +29,7 @@ import ssl
 import sys
 from typing import Any
 
+from tornado.ioloop import IOLoop
 from voila.app import Voila
 
 from tableserver.guard import (
@@ -39,6 +40,7 @@ from tableserver.guard import (
     raise_file_limit,
 )
 from tableserver.handler import ApiHandler, Hub
+from tableserver.preheat import preheat_listener
 from tableserver.service import TableService, service_options
 from tableserver.web import BROWSER_COOKIE, api_url, handlers, scrub_logs, start
 
@@ -290,6 +292,10 @@ class RummyVoila(Voila):  # type: ignore[misc]
         if self.service is not None and self._hub is not None:
             # the bots' worker thread, off the loop; a dead page's kernel is ended
             start(self.service, self._hub, lambda: self.kernel_manager)
+            # a new table's learners find kernels started ahead (tableserver.preheat)
+            self.service.listeners.append(preheat_listener(
+                lambda: self.kernel_manager, self.service,
+                IOLoop.current().asyncio_loop))  # type: ignore[attr-defined]
         raise_file_limit()
         # a page or a request for another host name (a DNS-rebinding site) is refused
         guard_hosts(self.app, allowed_hosts(self.ip, env={"RUMMY_PUBLIC_URL":

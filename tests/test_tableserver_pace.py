@@ -313,3 +313,44 @@ def test_the_beat_endpoint_refuses_bad_input_wrong_tokens_other_sites_and_surviv
         assert again.call("POST", f"/tables/{code}/beat", {"token": ana["token"]})[0] == 200
     finally:
         again.stop()
+
+
+# -- seated in seconds -------------------------------------------------------------------------
+
+
+class FakePools:
+    """Voilà's kernel manager as the preheat sees it: pool sizes, and the
+    pools filled."""
+
+    def __init__(self) -> None:
+        self.kernel_pools_config = {"default": {"pool_size": 0},
+                                    "notebooks/apps/big_table.ipynb": {"pool_size": 2}}
+        self.filled: list[tuple[str, int]] = []
+
+    def fill_if_needed(self, delay: float | None = None, notebook_name: str = "") -> None:
+        self.filled.append((notebook_name,
+                            self.kernel_pools_config[notebook_name]["pool_size"]))
+
+
+def test_a_new_tables_learners_find_kernels_started_ahead(tmp_path: Path) -> None:
+    import asyncio
+
+    from tableserver.preheat import preheat_listener
+
+    svc = local_service(tmp_path)
+    km = FakePools()
+    page = "notebooks/apps/big_table.ipynb"
+
+    async def run() -> None:
+        svc.listeners.append(preheat_listener(lambda: km, svc, asyncio.get_running_loop()))
+        made = svc.create("big_table", ["human"] * 6 + ["greedy"], teacher_key=KEY)
+        await asyncio.sleep(0.05)
+        # the six learners' kernels are started as the teacher makes the table
+        assert km.filled == [(page, 8)]
+        for name in ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"):
+            svc.join(made["code"], name)
+            await asyncio.sleep(0.01)
+        assert km.kernel_pools_config[page]["pool_size"] == 2  # seated: back to its size
+        assert km.filled == [(page, 8)]  # nothing more started
+
+    asyncio.run(run())
