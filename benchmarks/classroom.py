@@ -36,7 +36,7 @@ from rummy import Action  # noqa: E402
 from rummy.bots import make_bot  # noqa: E402
 from tableserver.wire import decode_observation  # noqa: E402
 from tests.browser import harness  # noqa: E402
-from tests.browser.classroom import DEAL, KEY, api_get  # noqa: E402
+from tests.browser.classroom import DEAL, KEY, api_get, wait_token  # noqa: E402
 from tests.browser.pages import HAND, select  # noqa: E402
 from tests.browser.test_classroom_six import Arriving  # noqa: E402
 from tests.servers import call_json  # noqa: E402
@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         learners = [Arriving(browser, server.base, code, name) for name in NAMES[:n]]
         seated, playable = [], []
         for x in learners:
-            x.ready()
+            x.page.wait_for_selector(harness.READY, state="visible", timeout=300_000)
+            x.token = wait_token(x.page, code, timeout=300)  # a loaded machine is patient
             seated.append(time.monotonic() - x.opened)
         for x in learners:
             x.wait_hand()

@@ -5,6 +5,7 @@ the test moves (tests/servers.py), and a real server for the pages' side."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -209,10 +210,11 @@ def test_the_page_counts_down_in_words_and_says_a_helper_played(api: str) -> Non
     shared_table(made["code"], "Ben", api=api)
     ana.game.refresh()
     ana.update()
-    assert ana.clock.layout.display == ""
-    assert ana.clock.value in ("You have 5 seconds to choose.",
-                               "3 seconds left: choose now, or a helper plays for you.",
-                               "2 seconds left: choose now, or a helper plays for you.")
+    if ana.game.obs.legal_actions:  # (on a loaded machine the helper may have played already)
+        assert ana.clock.layout.display == ""
+        assert re.fullmatch(r"You have 5 seconds to choose\.|[1-3] seconds? left: choose now, "
+                            r"or a helper plays for you\.|Time is up: a helper plays for you\.",
+                            ana.clock.value), ana.clock.value
     deadline = time.monotonic() + 30
     while not ana.game.view["table"]["seats"][ana.game.seat]["helped"]:
         assert time.monotonic() < deadline, "no helper played Ana's call"
