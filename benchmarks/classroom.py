@@ -95,7 +95,10 @@ def click_once(x: Any) -> float | None:
     except Exception:  # noqa: BLE001 - the call moved on (a helper played): no click
         return None
     start = time.monotonic()
-    x.page.click(control)
+    try:
+        x.page.click(control, timeout=10_000)
+    except Exception:  # noqa: BLE001 - the control went off meanwhile (the call moved on)
+        return None
     while x.view()["version"] == view["version"] and time.monotonic() - start < 60:
         time.sleep(0.02)
     return time.monotonic() - start
