@@ -106,9 +106,14 @@ class BotTurns:
             if bots_only:
                 table.paced_until = now + self.presence.bot_pace
             s = table.seats[seat]
-            if s.human and not s.away:
-                s.away = True
-                log.info("table %s: a stand-in bot plays for seat %d", table.code, seat)
+            if s.human:
+                s.missed += 1  # the page tells the learner a helper played for them
+                # where calls keep a pace, a learner too slow once still gets the
+                # next call's whole wait; one who let NOT_PLAYING calls pass is away
+                away = table.settings.get("pace") is None or s.not_playing
+                if away and not s.away:
+                    s.away = True
+                    log.info("table %s: a stand-in bot plays for seat %d", table.code, seat)
             self.commit(table, seat, action)
         self.changed(table.code)  # a page waits for the write before it sees the move
         return True

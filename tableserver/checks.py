@@ -6,7 +6,7 @@ makes in an hour (:class:`tableserver.errors.TooMany`).
 
 >>> new_table("three_thirteen", ["human", " Greedy"], None, timeout=None, speed=0,
 ...           pause_between_hands=True, stand_in="greedy", hints=False)[1:]
-(['human', 'greedy'], {}, {'timeout': None, 'speed': 0.0, 'pause_between_hands': True, 'stand_in': 'greedy', 'hints': False})
+(['human', 'greedy'], {}, {'timeout': None, 'speed': 0.0, 'pause_between_hands': True, 'stand_in': 'greedy', 'hints': False, 'pace': None})
 >>> learner_name("  Ana   Lee ")
 'Ana Lee'
 >>> seconds(3, "speed", high=2.0)
@@ -30,14 +30,41 @@ from rummy.variants import Variant, VariantError, find_variant
 from tableserver.errors import BadRequest, TooMany
 
 __all__ = ["new_table", "learner_name", "seconds", "flag", "bot_name", "Quota", "key_bits",
-           "check_key_strength", "MIN_KEY_BITS"]
+           "check_key_strength", "MIN_KEY_BITS", "pace_of", "BIG_TABLE_PACE", "MIN_PACE",
+           "MAX_PACE"]
 
 #: Bits a chosen teacher key must have at least.
 MIN_KEY_BITS = 128
+#: Seconds a Big Table call waits for a learner, unless the teacher sets the
+#: table's ``pace``: then the table's stand-in plays that call for them.
+BIG_TABLE_PACE = 25.0
+#: The shortest and longest pace a teacher may set.
+MIN_PACE, MAX_PACE = 2.0, 600.0
+
+
+def pace_of(value: Any, family: str) -> float | None:
+    """A table's ``pace``: seconds each call (or turn) waits for a learner
+    before the stand-in plays it; None (not given) is the family's own, 25
+    seconds at the Big Table and none elsewhere (the ``timeout`` rules
+    there); 0 is none.
+
+    >>> pace_of(None, "big_table"), pace_of(None, "gin"), pace_of(0, "big_table"), pace_of(8, "gin")
+    (25.0, None, None, 8.0)
+    """
+    if value is None:
+        return BIG_TABLE_PACE if family == "big_table" else None
+    if not isinstance(value, bool) and isinstance(value, (int, float)) and value == 0:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not math.isfinite(value) or not MIN_PACE <= value <= MAX_PACE:
+        raise BadRequest(f"pace must be a number of seconds from {MIN_PACE:g} to {MAX_PACE:g} "
+                         "(how long each call waits for a learner), 0 for no pace, or null "
+                         "for the game's own (25 at the Big Table)")
+    return float(value)
 
 
 def new_table(variant: Any, seats: Any, options: Any, *, timeout: Any, speed: Any,
-              pause_between_hands: Any, stand_in: Any, hints: Any
+              pause_between_hands: Any, stand_in: Any, hints: Any, pace: Any = None
               ) -> tuple[Variant, list[str], dict[str, Any], dict[str, Any]]:
     """A new table's variant, seat kinds (``"human"`` or a bot's name per
     seat), options and settings (see :meth:`TableService.create
@@ -78,6 +105,7 @@ def new_table(variant: Any, seats: Any, options: Any, *, timeout: Any, speed: An
         "pause_between_hands": flag(pause_between_hands, "pause_between_hands"),
         "stand_in": bot_name(stand_in),
         "hints": flag(hints, "hints"),  # learners' pages offer Hint and "Do it for me"
+        "pace": pace_of(pace, v.family),  # seconds a call waits for a learner (pace_of)
     }
     return v, kinds, dict(options), settings
 

@@ -51,6 +51,12 @@ LOCAL_API = "http://127.0.0.1:8866/rummy/api"
 HUB_SERVICE_API = "/services/rummy-tables/rummy/api"
 
 
+#: Seconds between two heartbeats of a learner's page, sent by its browser
+#: (:data:`widgets.remote_table.SEAT_KEEPER_JS`); the service's
+#: :data:`tableserver.presence.BEAT_EVERY` is the same.
+BEAT_EVERY = 5.0
+
+
 class RemoteError(GameError):
     """The service refused or could not be reached; the message says why.
 
@@ -341,13 +347,44 @@ class RemoteGame:
         """This seat's legal moves."""
         return list(self.observe(self.seat if player is None else player).legal_actions)
 
+    def idle_reason(self) -> str | None:
+        """Why this seat has no move to make now, in the learner's words (None:
+        it has one).  A click then says so at once, without asking the
+        service: the table is paused or over, or this seat already chose its
+        move for the caller's call, or it waits for the others.
+
+        >>> g = RemoteGame.__new__(RemoteGame)
+        >>> g.view, g.obs = {"status": "paused"}, None
+        >>> g.idle_reason()
+        'The hand is over: the teacher starts the next hand.'
+        """
+        status = self.status
+        if status == "waiting":
+            return "The game has not started yet: the teacher starts it."
+        if status == "paused":
+            return "The hand is over: the teacher starts the next hand."
+        if status in ("over", "closed"):
+            return "The game is over: there are no more moves."
+        obs = self.obs
+        if obs is None or obs.legal_actions:
+            return None
+        choice = getattr(obs, "choice", None)
+        if choice is not None:
+            return (f"You already chose ({choice}) for this call: wait for the others, "
+                    "then the caller calls the next one.")
+        return "It is not your move now: wait for the others."
+
     def apply(self, action: Action | str, player: int | None = None) -> None:
         """Send this seat's move; a refusal raises :class:`GameError` with the
         service's reason (a page that had missed a move holds the table as it
-        is now)."""
+        is now).  A seat with no move to make now is told why at once
+        (:meth:`idle_reason`), without a request."""
         if player is not None and player != self.seat:
             raise GameError(f"at a shared table you move for your own seat only (seat {self.seat})")
         text = str(Action.parse(action))
+        idle = self.idle_reason()
+        if idle is not None:
+            raise GameError(idle)
         try:
             view = request(self._url("act"), {"token": self.token, "action": text,
                                               "version": self.version})

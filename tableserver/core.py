@@ -287,6 +287,14 @@ class ServiceCore:
             self.notify(code)
         return changed
 
+    def ended_pages(self, grace: float, now: float | None = None) -> list[str]:
+        """The kernels of learners' pages whose browser stopped beating
+        ``grace`` seconds after their seat went away, each once: the web
+        layer ends them (:func:`tableserver.web.end_dead_pages`)."""
+        now = self.clock() if now is None else now
+        with self.tables_lock:
+            return self._presence.pages_ended(self.tables.values(), now, grace)
+
     def expire(self, now: float | None = None) -> list[str]:
         """Forget every table that finished, was closed, could not be restored
         or did not change for ``expire_after`` seconds (also in the

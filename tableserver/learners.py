@@ -16,10 +16,10 @@ from typing import Any
 
 from rummy.action import Action
 from rummy.errors import GameError
-from tableserver.checks import learner_name
+from tableserver.checks import flag, learner_name
 from tableserver.core import ServiceCore
 from tableserver.errors import BadRequest, Conflict, Forbidden, TooMany
-from tableserver.presence import mark_seen, mark_watching
+from tableserver.presence import mark_beat, mark_seen, mark_watching
 from tableserver.tables import token_digest, token_matches
 
 __all__ = ["LearnerActions", "MAX_POLLS"]
@@ -44,6 +44,9 @@ def base_name(name: str) -> str:
     folded = " ".join(name.split()).casefold()
     return _NUMBERED.sub("", folded) or folded
 
+
+#: What a kernel id a page names in its heartbeat looks like (Jupyter's: a uuid).
+_KERNEL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 #: Long polls one seat may hold open at once (a page holds one; a learner
 #: may have the table open in a second tab).
@@ -197,6 +200,36 @@ class LearnerActions(ServiceCore):
         if back:
             self.notify(table.code)
 
+    def beat(self, code: Any, token: Any, kernel: Any = None, gone: Any = False
+             ) -> dict[str, Any]:
+        """A heartbeat of the token's page, sent by its browser every few
+        seconds (:data:`tableserver.presence.BEAT_EVERY`): the page is open.
+        From its first beat the seat is judged by its beats alone (its
+        kernel lives on when the browser dies): none for
+        :data:`~tableserver.presence.BEAT_AWAY` seconds and the seat is away,
+        a stand-in plays it and the teacher sees it; after a grace the
+        ``kernel`` the page named (a Jupyter kernel id) is ended by the web
+        layer.  A page being left says so (``gone``): its seat counts as
+        left within :data:`~tableserver.presence.LEFT_AFTER` seconds unless
+        a page (a reload) beats again.  Answers the table's code, the seat
+        and the version."""
+        gone = flag(gone, "gone")
+        if kernel is not None and (not isinstance(kernel, str)
+                                   or not _KERNEL_ID.fullmatch(kernel)):
+            raise BadRequest("kernel must be the page's kernel id, e.g. "
+                             "\"0b5c9b6e-2f7a-4d5e-9b0a-1c2d3e4f5a6b\", or null")
+        with self.tables_lock:
+            table = self.table(code)
+            who = self.who(table, token)
+            if not isinstance(who, int):
+                raise Forbidden("only a seat's page sends heartbeats: use the seat's token")
+            back = mark_beat(table, who, self.clock(), kernel, gone=gone)
+            out = {"code": table.code, "seat": who, "version": table.version}
+        if back:
+            log.info("table %s: seat %d's page is back", table.code, who)
+            self.notify(table.code)
+        return out
+
     def act(self, code: Any, token: Any, action: Any, version: Any = None) -> dict[str, Any]:
         """Make ``action`` (text such as ``"discard 9c"``) for the token's seat.
 
@@ -239,6 +272,9 @@ class LearnerActions(ServiceCore):
                 else:
                     game.apply(parsed, player=seat)
                     out = None
+                    me = table.seats[seat]
+                    if me.missed or me.away:  # the learner's own move: they play again
+                        me.missed, me.away = 0, False
             except GameError as e:
                 if stale:
                     raise Conflict(f"the table moved on since your page was drawn: {e}",

@@ -22,9 +22,11 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tableserver.tables import OPEN_STATUSES, Seat, Table
+from tableserver.tables import NOT_PLAYING, OPEN_STATUSES, Seat, Table
 
-__all__ = ["Presence", "mark_seen", "mark_watching", "LEFT_AFTER", "QUIET_AFTER"]
+__all__ = ["Presence", "mark_seen", "mark_watching", "mark_beat", "LEFT_AFTER", "QUIET_AFTER",
+           "NOT_PLAYING", "RETURN_WAIT", "BEAT_EVERY", "BEAT_AWAY", "PAGE_GRACE",
+           "wait_for_learner"]
 
 log = logging.getLogger("tableserver")
 
@@ -40,6 +42,29 @@ LEFT_AFTER = 5.0
 #: while on a busy machine.  A closed page whose poll was answered just before
 #: it died never asks again: it counts as left after this
 QUIET_AFTER = 15.0
+#: seconds between two heartbeats of a learner's page: its browser (not its
+#: kernel, which lives on when the browser dies) says it is open
+BEAT_EVERY = 5.0
+#: seconds without a heartbeat after which a page that sent them is away (its
+#: browser crashed, the laptop's lid closed, the Wi-Fi dropped): a stand-in
+#: plays the seat at the bots' pace, the teacher sees it
+BEAT_AWAY = 15.0
+#: seconds a page may stay away before its kernel is ended (the web layer
+#: ends it; a page that comes back later is drawn afresh and finds its seat)
+PAGE_GRACE = 60.0
+
+#: seconds a call waits for a learner who is not playing (a stand-in played
+#: their last NOT_PLAYING calls) at a table with a pace: time enough to come
+#: back with a click, too little to hold the class
+RETURN_WAIT = 5.0
+
+
+def wait_for_learner(table: Table) -> float | None:
+    """Seconds a learner's call (or turn) waits before the stand-in plays
+    it: the table's ``pace`` if it has one, else its ``timeout`` (None:
+    for ever)."""
+    pace = table.settings.get("pace")
+    return pace if pace is not None else table.settings["timeout"]
 
 
 @dataclass
@@ -68,8 +93,8 @@ class Presence:
             elif s.since is None:
                 s.since = now
                 if s.human:
-                    timeout = table.settings["timeout"]
-                    s.deadline = None if timeout is None else now + timeout
+                    wait = wait_for_learner(table)
+                    s.deadline = None if wait is None else now + wait
                 else:
                     s.deadline = now + self.pace(table)
 
@@ -80,7 +105,7 @@ class Presence:
         for s in table.seats:
             s.last_seen = now
             if s.deadline is not None and s.deadline < now:
-                s.deadline = now + (table.settings["timeout"] if s.human
+                s.deadline = now + ((wait_for_learner(table) or 0.0) if s.human
                                     else self.pace(table))
 
     def gone(self, s: Seat, now: float) -> bool:
@@ -90,6 +115,8 @@ class Presence:
         poll was answered (a page opens its next poll once it has redrawn the
         table).  A learner who never polled (a script using the API) is judged
         by the table's timeout alone."""
+        if s.beat is not None:  # the page's browser says whether it is open
+            return s.human and s.token is not None and now - s.beat > BEAT_AWAY
         grace = self.left_after if s.dropped else self.quiet_after
         return (s.human and s.token is not None and s.polled and s.watching == 0
                 and now - s.last_seen > grace)
@@ -100,6 +127,8 @@ class Presence:
         learner was not seen for the timeout."""
         if s.token is None:
             return True
+        if s.beat is not None and (s.left or self.gone(s, now)):
+            return True  # its browser stopped beating: nobody is there
         timeout = table.settings["timeout"]
         return timeout is not None and (s.left or self.gone(s, now)
                                         or s.watching == 0 and now - s.last_seen > timeout)
@@ -111,9 +140,26 @@ class Presence:
             return False
         if not s.human:
             return s.deadline is not None and now >= s.deadline
-        if s.away or self.absent(table, s, now):
+        if self.absent(table, s, now):
             return now >= s.since + self.pace(table)
+        if s.away:
+            pace = table.settings.get("pace")
+            wait = self.pace(table) if pace is None else max(self.pace(table),
+                                                             min(pace, RETURN_WAIT))
+            return now >= s.since + wait
         return s.deadline is not None and now >= s.deadline
+
+    def pages_ended(self, tables: Iterable[Table], now: float, grace: float) -> list[str]:
+        """The kernels of the pages that stopped beating ``grace`` seconds
+        ago or more, once each (the web layer ends them)."""
+        out: list[str] = []
+        for table in tables:
+            for s in table.seats:
+                if (s.kernel is not None and s.beat is not None
+                        and now - s.beat > BEAT_AWAY + grace):
+                    out.append(s.kernel)
+                    s.kernel = None
+        return out
 
     def mark_left(self, tables: Iterable[Table], now: float) -> list[str]:
         """Mark the seats whose page went away as left (a new version of
@@ -139,8 +185,10 @@ def mark_seen(table: Table, who: int | str, now: float) -> bool:
         return False
     s = table.seats[who]
     s.last_seen = now
-    if s.away:
-        s.away = False  # back at the table
+    if s.away and table.settings.get("pace") is None:
+        # back at the table (where calls keep a pace, only the learner's own
+        # move says they play again: their page asks whether they click or not)
+        s.away = False
         table.version += 1
         return True
     return False
@@ -158,8 +206,28 @@ def mark_watching(table: Table, who: int | str, delta: int, dropped: bool, now: 
     s.dropped = delta < 0 and dropped
     if delta > 0:
         s.polled = True
-        if s.left:  # the learner's page is back
+        if s.left and s.beat is None:  # the learner's page is back (a page that beats
+            # says so itself: its kernel's poll is no sign of the browser)
             s.left = False
             table.version += 1
             return True
+    return False
+
+
+def mark_beat(table: Table, who: int, now: float, kernel: str | None = None, *,
+              gone: bool = False) -> bool:
+    """A heartbeat of ``who``'s page (its browser) at ``now``, naming the
+    ``kernel`` it runs in; ``gone``: the page's last, sent as it is left
+    (the seat counts as left :data:`LEFT_AFTER` seconds later, unless a
+    reloaded page beats meanwhile).  Answers True when a page that had gone
+    away is back (a new version)."""
+    s = table.seats[who]
+    s.last_seen = now
+    s.beat = now - BEAT_AWAY + LEFT_AFTER if gone else now
+    if kernel is not None:
+        s.kernel = kernel
+    if s.left and not gone:
+        s.left = False
+        table.version += 1
+        return True
     return False

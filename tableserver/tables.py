@@ -31,7 +31,7 @@ from tableserver.errors import Forbidden, NotFound
 from tableserver.wire import encode
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "STATUSES", "OPEN_STATUSES", "SEED_BITS",
-           "META_FORMAT", "new_code", "normal_code", "token_digest", "token_matches", "Seat",
+           "META_FORMAT", "NOT_PLAYING", "new_code", "normal_code", "token_digest", "token_matches", "Seat",
            "Table", "public_view"]
 
 #: Letters and digits of a table code: no 0/O, 1/I/L or U, so a code read
@@ -48,6 +48,9 @@ OPEN_STATUSES = ("waiting", "playing", "paused")
 SEED_BITS = 128
 #: The version of :meth:`Table.to_meta`'s layout, saved with it.
 META_FORMAT = 1
+#: Calls in a row a stand-in played for a learner (they made no move of their
+#: own meanwhile) after which the teacher sees them as "not playing".
+NOT_PLAYING = 3
 
 
 def new_code() -> str:
@@ -113,6 +116,14 @@ class Seat:
     dropped: bool = False  # its last long poll was cut off by the page, not answered
     left: bool = False  # that page went away (told to everybody once)
     browser: str | None = None  # sha-256 of the browser's id (a cookie) that sits here
+    missed: int = 0  # calls in a row a stand-in played here since the learner's own last move
+    beat: float | None = None  # the page's last heartbeat (None: its page never sent one)
+    kernel: str | None = None  # the kernel that page runs in, as its heartbeat said
+
+    @property
+    def not_playing(self) -> bool:
+        """Whether a stand-in played :data:`NOT_PLAYING` calls in a row here."""
+        return self.human and self.missed >= NOT_PLAYING
 
     @property
     def human(self) -> bool:
@@ -122,7 +133,8 @@ class Seat:
     def to_meta(self) -> dict[str, Any]:
         """What is saved of the seat (last-seen times and long polls are not)."""
         return {"kind": self.kind, "name": self.name, "token": self.token, "away": self.away,
-                "since": self.since, "deadline": self.deadline, "browser": self.browser}
+                "since": self.since, "deadline": self.deadline, "browser": self.browser,
+                "missed": self.missed}
 
 
 @dataclass
@@ -172,7 +184,8 @@ class Table:
         """The table ``code`` as :meth:`to_meta` saved it, without its game
         (``now``: when it changed, if the bookkeeping does not say)."""
         seats = [Seat(s["kind"], s["name"], s.get("token"), bool(s.get("away")),
-                      s.get("since"), s.get("deadline"), browser=s.get("browser"))
+                      s.get("since"), s.get("deadline"), browser=s.get("browser"),
+                      missed=int(s.get("missed") or 0))
                  for s in meta["seats"]]
         return cls(code, find_variant(meta["variant"]), dict(meta["options"]),
                    int(meta.get("seed") or 0), seats, dict(meta["settings"]),
@@ -204,6 +217,8 @@ class Table:
         s = self.seats[seat]
         s.token = s.browser = None
         s.away = s.polled = s.left = s.dropped = False
+        s.missed = 0
+        s.beat = s.kernel = None
         if self.game is None:
             s.name = f"Seat {seat + 1}"
         self.version += 1
@@ -255,7 +270,8 @@ class Table:
             "seats": [
                 {"seat": i, "name": s.name, "kind": "human" if s.human else "bot",
                  "bot": None if s.human else s.kind, "joined": s.token is not None,
-                 "away": s.away, "left": s.left, "deadline": s.deadline}
+                 "away": s.away, "left": s.left, "deadline": s.deadline,
+                 "helped": s.missed, "not_playing": s.not_playing}
                 for i, s in enumerate(self.seats)
             ],
         }
@@ -272,6 +288,12 @@ class Table:
             return out
         if isinstance(who, int):
             out.update(encode(game.observe(who)))
+            if self.status != "playing":
+                # a hand dealt but not started (paused), or a finished game:
+                # nobody may move until the teacher starts it, so no move is offered
+                out["legal_actions"] = []
+                if "waiting" in out:
+                    out["waiting"] = []
         else:
             out.update(public_view(game, len(self.seats)))
         # the points of each round or hand played (public: the log says them too)

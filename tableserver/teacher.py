@@ -33,7 +33,7 @@ class TeacherActions(ServiceCore):
     def create(self, variant: Any, seats: Any, options: Any = None, *, teacher_key: Any = None,
                timeout: Any = 120, speed: Any = 1.0, pause_between_hands: Any = True,
                stand_in: Any = "greedy", seed: int | None = None, client: str = "",
-               hints: Any = False, pin: Any = None) -> dict[str, Any]:
+               hints: Any = False, pin: Any = None, pace: Any = None) -> dict[str, Any]:
         """A new table: ``seats`` lists ``"human"`` or a bot name per seat;
         only the teacher (``teacher_key``) makes tables, ``client`` (who asks:
         the web layer passes the address) at most ``create_quota`` an hour.
@@ -45,15 +45,22 @@ class TeacherActions(ServiceCore):
         waits for the teacher's "next hand".  Answers the code and the
         spectator token (shown once).  Each hand is dealt from the server's
         deal key and the hand's number (:mod:`tableserver.deals`): nothing
-        that an answer, a page, a log or the database shows tells a hand to come.  ``pin`` (4 to 12 letters or
-        digits): learners need it to join, besides the code."""
+        that an answer, a page, a log or the database shows tells a hand to
+        come.  ``pin`` (4 to 12 letters or digits): learners need it to join,
+        besides the code.  ``pace``:
+        seconds each call (or turn) waits for a learner before the stand-in
+        plays it for them, who is told so; None is the game's own (25 at the
+        Big Table, none elsewhere), 0 none (:func:`tableserver.checks.pace_of`).
+        A learner a stand-in played for three calls in a row shows to the
+        teacher as not playing, and from then on each call waits only a few
+        seconds for them, until they move again."""
         self.check_teacher(teacher_key)
         if pin is not None and (not isinstance(pin, str) or not pin.isascii()
                                 or not pin.isalnum() or not 4 <= len(pin) <= 12):
             raise BadRequest("pin must be 4 to 12 letters or digits, e.g. \"4821\", or null")
         v, kinds, options, settings = new_table(
             variant, seats, options, timeout=timeout, speed=speed,
-            pause_between_hands=pause_between_hands, stand_in=stand_in, hints=hints)
+            pause_between_hands=pause_between_hands, stand_in=stand_in, hints=hints, pace=pace)
         keyed = seed is None and self.deal_key is not None
         if seed is None:
             seed = self.seeds()

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tornado.ioloop import IOLoop
 from tornado.web import GZipContentEncoding
 from voila.app import Voila
 
@@ -44,6 +45,7 @@ from tableserver.guard import (
 )
 from tableserver.handler import ApiHandler, Hub
 from tableserver.kernel_client import PatientKernelClient
+from tableserver.preheat import preheat_listener
 from tableserver.service import TableService, service_options
 from tableserver.web import BROWSER_COOKIE, api_url, handlers, scrub_logs, start
 
@@ -377,7 +379,12 @@ class RummyVoila(Voila):  # type: ignore[misc]
 
     def listen(self) -> None:
         if self.service is not None and self._hub is not None:
-            start(self.service, self._hub)  # the bots' worker thread, off the loop
+            # the bots' worker thread, off the loop; a dead page's kernel is ended
+            start(self.service, self._hub, lambda: self.kernel_manager)
+            # a new table's learners find kernels started ahead (tableserver.preheat)
+            self.service.listeners.append(preheat_listener(
+                lambda: self.kernel_manager, self.service,
+                IOLoop.current().asyncio_loop))  # type: ignore[attr-defined]
         raise_file_limit()
         # a page or a request for another host name (a DNS-rebinding site) is refused
         guard_hosts(self.app, allowed_hosts(self.ip, env={"RUMMY_PUBLIC_URL":

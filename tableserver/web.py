@@ -18,6 +18,7 @@ Endpoints (see ``docs/API.md``)::
     GET  /rummy/api/tables/CODE/state        (X-Rummy-Token)
     GET  /rummy/api/tables/CODE/wait?version=&timeout=   (long poll; X-Rummy-Token)
     POST /rummy/api/tables/CODE/act          {"token", "action", "version"}
+    POST /rummy/api/tables/CODE/beat         {"token", "kernel"}: the page's heartbeat
     POST /rummy/api/tables/CODE/next         {"teacher_key"}
     POST /rummy/api/tables/CODE/remove       {"teacher_key", "seat"}
     POST /rummy/api/tables/CODE/lock         {"teacher_key", "locked"}
@@ -48,20 +49,23 @@ import math
 import os
 import re
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tornado import web
-from tornado.ioloop import IOLoop
+from tornado.ioloop import IOLoop, PeriodicCallback
 
 from tableserver import progress_api
 from tableserver.errors import BadRequest, ServiceError
 from tableserver.handler import CODE, ApiHandler, Hub, PostHandler
+from tableserver.presence import BEAT_AWAY, PAGE_GRACE
 from tableserver.service import TableService, service_options
 from tableserver.tables import normal_code
 
 __all__ = ["API", "MAX_WAIT", "ScrubTokens", "scrub", "scrub_logs", "TABLE_SETTINGS",
-           "table_settings", "handlers", "setup", "start", "make_app", "api_url",
+           "table_settings", "handlers", "setup", "start", "make_app", "api_url", "page_grace",
+           "end_dead_pages",
            "_load_jupyter_server_extension", "_jupyter_server_extension_points"]
 
 log = logging.getLogger("tableserver")
@@ -121,7 +125,7 @@ def scrub_logs(*loggers: logging.Logger) -> None:
 
 
 #: What a new table's body may set besides its variant, seats and options.
-TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints", "pin")
+TABLE_SETTINGS = ("timeout", "speed", "pause_between_hands", "stand_in", "hints", "pin", "pace")
 
 
 def table_settings(body: dict[str, Any]) -> dict[str, Any]:
@@ -242,6 +246,15 @@ class ActHandler(PostHandler):
         await self.run(act)
 
 
+class BeatHandler(PostHandler):
+    async def post(self, code: str) -> None:
+        def beat() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.beat(code, d.get("token"), d.get("kernel"),
+                                     d.get("gone", False))
+        await self.run(beat)
+
+
 class NextHandler(PostHandler):
     async def post(self, code: str) -> None:
         await self.run(lambda: self.service.next_hand(code, self.teacher_key(self.json_body())))
@@ -307,6 +320,7 @@ def handlers(base_url: str, service: TableService, hub: Hub) -> list[tuple[str, 
         (root + f"/tables/{CODE}/state", StateHandler, kw),
         (root + f"/tables/{CODE}/wait", WaitHandler, kw),
         (root + f"/tables/{CODE}/act", ActHandler, kw),
+        (root + f"/tables/{CODE}/beat", BeatHandler, kw),
         (root + f"/tables/{CODE}/next", NextHandler, kw),
         (root + f"/tables/{CODE}/remove", RemoveHandler, kw),
         (root + f"/tables/{CODE}/lock", LockHandler, kw),
@@ -328,21 +342,71 @@ def setup(web_app: web.Application, base_url: str = "/",
     service.listeners.append(hub.changed)
     service.key_listeners.append(hub.key_checked)
     web_app.add_handlers(".*$", handlers(base_url, service, hub))
-    start(service, hub)
+    start(service, hub, lambda: web_app.settings.get("kernel_manager"))
     web_app.settings["rummy_tables"] = service
     log.info("Rummy table service: %s tables, database %s", len(service.tables),
              service.store.path)
     return service
 
 
-def start(service: TableService, hub: Hub) -> None:
+def start(service: TableService, hub: Hub, kernels: Callable[[], Any] | None = None) -> None:
     """Once the server's loop runs: the hub learns it, the bots start in
-    their worker thread (never on the loop), and the log hides tokens."""
+    their worker thread (never on the loop), and the log hides tokens.
+    ``kernels`` gives the server's kernel manager, where it holds the
+    learners' kernels: a dead page's kernel is ended (:func:`end_dead_pages`)."""
     scrub_logs()
 
     def begin() -> None:
         hub.bind(asyncio.get_running_loop())
         service.start_bots()
+
+    IOLoop.current().add_callback(begin)
+    if kernels is not None:
+        end_dead_pages(service, kernels)
+
+
+def page_grace(env: dict[str, str] | None = None) -> float:
+    """Seconds a learner's page may stay away (no heartbeat) before its
+    kernel is ended: ``RUMMY_PAGE_GRACE``, default
+    :data:`tableserver.presence.PAGE_GRACE`.
+
+    >>> page_grace({}), page_grace({"RUMMY_PAGE_GRACE": "5"})
+    (60.0, 5.0)
+    """
+    raw = (os.environ if env is None else env).get("RUMMY_PAGE_GRACE")
+    try:
+        value = float(raw) if raw else PAGE_GRACE
+    except ValueError:
+        raise ValueError(f"RUMMY_PAGE_GRACE={raw!r} must be a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"RUMMY_PAGE_GRACE={raw!r} must be a number of seconds of at least 0")
+    return value
+
+
+def end_dead_pages(service: TableService, kernels: Callable[[], Any],
+                   every: float = 5.0) -> None:
+    """Every ``every`` seconds, end the kernels of learners' pages whose
+    browser stopped beating a grace (:func:`page_grace`) ago: a crashed
+    browser's kernel does not wait for the idle cull.  Only where this
+    server holds the kernels (Voilà, Jupyter server); the scan is a quick
+    look under the service's lock, the shutdowns are the kernel manager's
+    own coroutines."""
+    grace = page_grace()
+
+    async def sweep() -> None:
+        km = kernels()
+        for kernel in service.ended_pages(grace):
+            if km is None or kernel not in km:
+                continue
+            try:
+                await km.shutdown_kernel(kernel)
+                log.info("a learner's page went away %g s ago: its kernel was ended",
+                         BEAT_AWAY + grace)
+            except Exception:  # noqa: BLE001 - a kernel already gone is no failure
+                log.warning("a dead page's kernel could not be ended", exc_info=True)
+
+    def begin() -> None:
+        PeriodicCallback(sweep, every * 1000).start()
 
     IOLoop.current().add_callback(begin)
 

@@ -142,10 +142,14 @@ def _presence(seat: dict[str, Any]) -> str:
     'left (their page closed): a bot plays for them'
     >>> _presence({"away": False, "left": True})
     'left (their page closed)'
+    >>> _presence({"away": True, "left": False, "not_playing": True, "helped": 3})
+    'not playing: a helper answered their last 3 calls'
     """
     if seat.get("left"):
         return "left (their page closed)" + (": a bot plays for them" if seat.get("away")
                                              else "")
+    if seat.get("not_playing"):
+        return f"not playing: a helper answered their last {seat.get('helped', 0)} calls"
     return "away: a bot plays for them" if seat.get("away") else "here"
 
 
@@ -184,6 +188,12 @@ class Classroom:
                                         description="A bot plays for an absent learner after (s)",
                                         style={"description_width": "initial"},
                                         layout=w.Layout(width="30em", min_width="24em"))
+        self.pace = w.BoundedIntText(value=25, min=0, max=600,
+                                     description="Big Table: each call waits for a learner (s; 0: "
+                                                 "no limit)",
+                                     style={"description_width": "initial"},
+                                     layout=w.Layout(width="34em", min_width="24em"))
+        self.pace.add_class("rummy-classroom-pace")
         self.pause = w.Checkbox(value=True, description="Wait for me after each hand",
                                 indent=False, layout=w.Layout(width="auto"))
         self.hints = w.Checkbox(value=False, indent=False, layout=w.Layout(width="auto"),
@@ -209,7 +219,7 @@ class Classroom:
             w.HTML("<h2>A table for the class</h2>"),
             w.HBox([self.variant, self.strength], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.learners, self.bots], layout=w.Layout(flex_flow="row wrap")),
-            self.speed, self.timeout, self.pause, self.hints, self.create,
+            self.speed, self.timeout, self.pace, self.pause, self.hints, self.create,
         ], layout=w.Layout(display="none"))
 
         self.keep = w.HTML()
@@ -351,10 +361,13 @@ class Classroom:
     def make_table(self) -> None:
         """Ask the service for a table with the form's settings."""
         seats = ["human"] * self.learners.value + [self.strength.value] * self.bots.value
-        made = request(self.api + "/tables", {
+        body = {
             "teacher_key": self.key, "variant": self.variant.value, "seats": seats, "speed": float(self.speed.value),
             "timeout": int(self.timeout.value), "pause_between_hands": bool(self.pause.value),
-            "hints": bool(self.hints.value)})
+            "hints": bool(self.hints.value)}
+        if self.variant.value == "big_table":  # the caller's pace (tableserver.checks.pace_of)
+            body["pace"] = int(self.pace.value)
+        made = request(self.api + "/tables", body)
         self.code = made["code"]
         self.spectator = made["spectator_token"]
         self._show({"code": made["code"], "status": made["table"]["status"],

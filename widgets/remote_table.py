@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import html
 import json
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from typing import Any
 import ipywidgets as w
 
 from rummy.errors import GameError
-from tableserver.client import RemoteError, RemoteGame, on_hub
+from tableserver.client import BEAT_EVERY, RemoteError, RemoteGame, on_hub
 from widgets.join_box import GO_JS, JoinBox, check_name, learner_words
 from widgets.tables import TABLES
 
@@ -43,7 +44,9 @@ __all__ = ["SharedTable", "SeatFinder", "find_seat", "shared_table", "SEAT_KEEPE
 #: under another name on a shared computer takes a seat of its own.  A
 #: ``#token=...`` fragment (never sent to the server) moves a seat to another
 #: device.  It brings the join box's script (:data:`widgets.join_box.GO_JS`):
-#: a page that finds no seat shows the join box.
+#: a page that finds no seat shows the join box.  Once seated, the page's
+#: browser sends the seat's heartbeat every :data:`tableserver.client.BEAT_EVERY`
+#: seconds (``POST .../beat``, the token in the body): the seat's presence.
 SEAT_KEEPER_JS = """
 <script>
 (function () {
@@ -77,11 +80,38 @@ SEAT_KEEPER_JS = """
       window.localStorage.setItem(key, JSON.stringify({
         token: el.getAttribute('data-token'), name: el.getAttribute('data-name') || ''}));
       window.clearInterval(timer);
+      heartbeat(el.getAttribute('data-token'));
     }
   }, 300);
+  // The page's heartbeat: this browser (not the page's kernel, which lives on when
+  // the browser dies) tells the table service every few seconds that the page is
+  // open, with the seat's token in the body (never in an address) and the kernel
+  // the page runs in (which the server ends when the beats stopped a while ago).
+  // A page being left says so, and its seat counts as left within seconds.
+  function heartbeat(token) {
+    var cfg = {};
+    try {
+      cfg = JSON.parse(document.getElementById('jupyter-config-data').textContent) || {};
+    } catch (e) { return; }  // not a served page: nobody to tell
+    var url = (cfg.baseUrl || '/') + 'rummy/api/tables/' + encodeURIComponent(code) + '/beat';
+    var send = function (gone) {
+      var body = {token: token};
+      if (cfg.kernelId) { body.kernel = cfg.kernelId; }
+      if (gone) { body.gone = true; }
+      return window.fetch(url, {method: 'POST', credentials: 'same-origin', keepalive: true,
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})
+        .catch(function () { return null; });
+    };
+    send(false);
+    var beats = window.setInterval(function () { send(false); }, BEAT_MS);
+    window.addEventListener('pagehide', function () {
+      window.clearInterval(beats);
+      send(true);
+    });
+  }
 })();
 </script>
-""" + GO_JS
+""".replace("BEAT_MS", str(int(BEAT_EVERY * 1000))) + GO_JS
 
 
 class SeatFinder:
@@ -164,6 +194,56 @@ class SeatFinder:
         return self.seat
 
 
+#: Each family's move controls (attributes of its table widget) and the verbs
+#: that make each one live: at a shared table a control is enabled only while
+#: one of its moves is in the seat's legal list now (:meth:`SharedTable.truthful`).
+MOVE_CONTROLS: dict[str, dict[str, tuple[str, ...]]] = {
+    "three_thirteen": {"stock": ("draw stock",), "pile": ("draw discard", "discard"),
+                       "discard_button": ("discard",), "go_out": ("go out",)},
+    "big_table": {"pool": ("draw pool",), "neighbour_pile": ("draw pile",),
+                  "own_pile": ("discard",), "discard_button": ("discard",),
+                  "match": ("call match",), "play_on": ("play on",)},
+    "gin": {"stock": ("draw stock",), "pile": ("draw discard", "discard", "take upcard"),
+            "take_upcard": ("take upcard",), "decline_upcard": ("pass",),
+            "discard_button": ("discard",), "knock": ("knock",), "gin": ("gin",),
+            "lay_out": ("lay out",)},
+}
+
+
+def move_buttons(table: Any, family: str) -> dict[str, Any]:
+    """The buttons of ``table``'s move controls, by name (a pile's own button)."""
+    out = {}
+    for name in MOVE_CONTROLS.get(family, {}):
+        control = getattr(table, name, None)
+        button = getattr(control, "button", control)
+        if isinstance(button, w.Button):
+            out[name] = button
+    return out
+
+
+#: What a learner's page says when the table's stand-in answered a call for them.
+TOO_SLOW = "You were too slow this time: a helper played for you."
+#: ... and when it answered several in a row (the teacher sees "not playing").
+NOT_PLAYING_NOTE = ("A helper is playing for you because you did not choose for a while. "
+                    "Make your next move to play again.")
+
+
+def time_words(left: float) -> str:
+    """The caller's countdown in a learner's words: rounded to 5 seconds
+    while there is time, to the second at the end.
+
+    >>> time_words(24.2), time_words(12.0), time_words(4.1), time_words(0.4)
+    ('You have 25 seconds to choose.', 'You have 15 seconds to choose.', '4 seconds left: choose now, or a helper plays for you.', 'Time is up: a helper plays for you.')
+    """
+    if left < 1:
+        return "Time is up: a helper plays for you."
+    if left <= 10:
+        secs = math.floor(left)
+        return (f"{secs} second{'s' if secs != 1 else ''} left: choose now, or a helper plays "
+                "for you.")
+    return f"You have {5 * math.ceil(left / 5)} seconds to choose."
+
+
 #: What a learner's page says once the teacher closed the table.
 CLOSED = "The teacher closed this table: the game has stopped. You can close this page."
 
@@ -181,12 +261,17 @@ class SharedTable:
         self.header.add_class("rummy-seat-token")
         self.note = w.HTML()
         self.note.add_class("rummy-shared-note")
+        #: the caller's countdown for this seat's call (words, see :func:`time_words`)
+        self.clock = w.HTML()
+        self.clock.add_class("rummy-pace")
+        self.clock.layout.display = "none"
+        self._helped = 0  # calls the stand-in answered for this seat, as last drawn
         #: at a shared table the page's other cells (how to deal a new game, the
         #: meld checker of a local table) do not apply: only the title and the table
         self.style = w.HTML("<style>body:has(.rummy-shared) .jp-Cell:not(:first-child)"
                             ":not(:has(.rummy-app)) {display: none;}</style>")
         self.style.layout.display = "none"
-        self.widget = w.VBox([self.header, self.note])
+        self.widget = w.VBox([self.header, self.note, self.clock])
         self.widget.add_class("rummy-shared")
         self.header.value = (
             f"<span data-token='{html.escape(game.token)}' data-name='{html.escape(asked)}'>"
@@ -201,10 +286,45 @@ class SharedTable:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
+        self._helped = self._my_seat().get("helped", 0)
+        self.show_time()
         if loop is not None:
             self._poller = threading.Thread(target=self._listen, args=(loop,),
                                             name="rummy-long-poll", daemon=True)
             self._poller.start()
+            self._ticker = loop.create_task(self._count_down())
+
+    def _my_seat(self) -> dict[str, Any]:
+        seats = self.game.view.get("table", {}).get("seats") or []
+        me = self.game.seat
+        return seats[me] if 0 <= me < len(seats) else {}
+
+    def show_time(self, now: float | None = None) -> None:
+        """Show how long this seat's call still waits for the learner (the
+        table's pace; nothing when no call waits for them)."""
+        g = self.game
+        pace = (g.view.get("table", {}).get("settings") or {}).get("pace")
+        deadline = self._my_seat().get("deadline")
+        waits = (pace is not None and deadline is not None and g.status == "playing"
+                 and g.obs is not None and bool(g.obs.legal_actions))
+        if not waits or pace is None or deadline is None:
+            if self.clock.layout.display != "none":
+                self.clock.layout.display = "none"
+            return
+        left = min(float(pace), max(0.0, float(deadline) - (time.time() if now is None else now)))
+        text = html.escape(time_words(left))
+        if self.clock.value != text:
+            self.clock.value = text
+        if self.clock.layout.display != "":
+            self.clock.layout.display = ""
+
+    async def _count_down(self) -> None:
+        """The countdown, redrawn each second on the kernel's loop (a widget
+        message only when its words change)."""
+        while not self._stop:
+            with contextlib.suppress(Exception):
+                self.show_time()
+            await asyncio.sleep(1.0)
 
     def _build_table(self) -> None:
         g = self.game
@@ -216,9 +336,61 @@ class SharedTable:
                 self.table = cls(g.variant.name, **kw, **g.options)
             else:
                 self.table = cls(**kw)
+            self._wrap_table()
             self._shared_controls()
-            self.widget.children = (self.header, self.note, self.table.widget, self.style)
+            self.widget.children = (self.header, self.note, self.clock, self.table.widget,
+                                    self.style)
         self._note()
+        self.truthful()
+
+    def _wrap_table(self) -> None:
+        """Every redraw of the table ends with :meth:`truthful`, and every
+        move goes through :meth:`_act`: the table widget is the local one,
+        the shared table's honesty is added here."""
+        t = self.table
+        drawn, acted = t.refresh, t.act
+
+        def refresh() -> None:
+            drawn()
+            self.truthful()
+
+        def act(action: Any) -> None:
+            self._act(acted, action)
+
+        t.refresh, t.act = refresh, act
+
+    def truthful(self) -> None:
+        """Disable each move control whose move is not in this seat's legal
+        list now (none while the table is paused, waiting or over, none once
+        this seat chose its move for the call): a control that looks live
+        can be played.  It never enables one the table widget disabled."""
+        t = self.table
+        if t is None:
+            return
+        g = self.game
+        legal = (g.obs.legal_actions if g.obs is not None and g.status == "playing" else ())
+        verbs = {a.verb for a in legal}
+        for name, button in move_buttons(t, g.variant.family).items():
+            if not set(MOVE_CONTROLS[g.variant.family][name]) & verbs and not button.disabled:
+                button.disabled = True
+
+    def _act(self, acted: Callable[[Any], None], action: Any) -> None:
+        """A click's move: refused at once, with why, when this seat has no
+        move now (:meth:`RemoteGame.idle_reason`); else every move control is
+        disabled while the move travels (a second click can't follow it),
+        and the answer redraws them."""
+        idle = self.game.idle_reason()
+        if idle is not None:
+            raise GameError(idle)
+        buttons = [b for b in move_buttons(self.table, self.game.variant.family).values()
+                   if not b.disabled]
+        for b in buttons:
+            b.disabled = True
+        try:
+            acted(action)
+        except BaseException:
+            self.table.refresh()  # the controls as the (perhaps fresh) state says
+            raise
 
     def _shared_controls(self) -> None:
         """Only the controls that apply at a shared table: no Deal, New game,
@@ -299,6 +471,12 @@ class SharedTable:
             if self.game.status == "paused":
                 self.table.status.remove_class("rummy-your-turn")
                 self.table.status.value = "The hand is over: waiting for the teacher."
+            me = self._my_seat()
+            helped = int(me.get("helped") or 0)
+            if helped > self._helped:  # the stand-in answered this seat's call
+                self.table.show_notice(NOT_PLAYING_NOTE if me.get("not_playing") else TOO_SLOW)
+            self._helped = helped
+        self.show_time()
 
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
         """The page's long poll, in a daemon thread of its own (started when the
