@@ -177,3 +177,29 @@ def test_the_game_summaries_learners_read_say_yes_or_no_in_words() -> None:
         code = "\n".join(c.source for c in cells(stem) if c.cell_type == "code")
         assert "game.summary()" in code or "g.summary()" in code
         assert '"won": "won the game"' in code and '{True: "yes", False: "no"}' in code, stem
+
+
+def test_no_exercise_shows_its_answer_as_the_example_of_how_to_answer() -> None:
+    """An exercise's "answer as text such as ..." must not be its answer (lesson 01's
+    exercise 3 asked about round 9 with the example "11 jacks", its answer)."""
+    from rummy.teach_book import judge_entry
+
+    root = Path(__file__).resolve().parent.parent
+    checked = 0
+    for source in sorted((root / "scripts" / "lessons").glob("[0-9][0-9]_*.txt")):
+        book = root / "notebooks" / "quizzes" / f"{source.stem}.json"
+        if not book.exists():
+            continue
+        exercises = json.loads(book.read_text(encoding="utf-8")).get("exercises", [])
+        text = source.read_text(encoding="utf-8")
+        for n, entry in enumerate(exercises, 1):
+            m = re.search(rf"\*\*Exercise {n}\.\*\*(.*?)(?:\n\n|\n%%)", text, re.S)
+            if m is None:
+                continue
+            # an example of how to answer (not a choice such as `"yes"` or `"no"`)
+            for example in re.findall(r'(?:such as|e\.g\.|for example|answered:)\s*`"?([^`"]+)"?`',
+                                      m.group(1)):
+                checked += 1
+                verdict = judge_entry(entry, example, "exercises")
+                assert not verdict.right, (source.stem, n, example)
+    assert checked >= 1
