@@ -36,9 +36,14 @@ from rummy import Action  # noqa: E402
 from rummy.bots import make_bot  # noqa: E402
 from tableserver.wire import decode_observation  # noqa: E402
 from tests.browser import harness  # noqa: E402
-from tests.browser.classroom import DEAL, KEY, api_get, wait_token  # noqa: E402
+from tests.browser.classroom import (  # noqa: E402
+    DEAL,
+    KEY,
+    Arriving,  # noqa: E402
+    api_get,
+    wait_token,
+)
 from tests.browser.pages import HAND, select  # noqa: E402
-from tests.browser.test_classroom_six import Arriving  # noqa: E402
 from tests.servers import call_json  # noqa: E402
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kim", "Lev")

@@ -13,32 +13,12 @@ from typing import Any
 import pytest
 
 from tests.browser import harness
-from tests.browser.classroom import DEAL, KEY, Learner, api_get, play_one_move
-from tests.browser.harness import Watch
+from tests.browser.classroom import DEAL, KEY, Arriving, api_get, play_one_move
 from tests.servers import call_json
 
 pytestmark = pytest.mark.browser
 
 NAMES6 = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
-
-
-class Arriving(Learner):
-    """A learner whose page is opened without waiting for it to load (the
-    whole class opens the link at once); :meth:`ready` waits."""
-
-    def __init__(self, browser: Any, base: str, code: str, name: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = harness.patient(self.context.new_page(), 60_000)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.name = name
-        self.watch = Watch(self.page)
-        self.base, self.code, self.token = base, code, ""
-        self.seen: set[str] = set()
-        self.table_seen: set[str] = set()
-        self.opened = time.monotonic()
-        self.page.goto(harness.app_url(base, "big_table", table=code, name=name),
-                       wait_until="commit")
 
 
 @pytest.mark.timeout(900)  # about 4 minutes on a loaded 2-core machine
