@@ -209,3 +209,19 @@ def test_a_tapped_control_says_it_is_working_until_the_kernel_answers(
     page.wait_for_function("() => !document.querySelector('[aria-busy=\"true\"].rummy-busy')",
                            timeout=10_000)
     assert slow.get_attribute("aria-busy") is None
+
+
+def test_a_tables_corner_is_named_only_where_no_header_row_names_the_rows(
+        page: Any, voila: harness.Server) -> None:
+    """The page's script names an empty corner cell "Row" for screen readers, but a
+    score table whose index is named on the header's second row ("round") has its
+    name already: a "Row" there is a stray header."""
+    harness.open_with_new_kernel(page, voila.base + "voila/render/tests/browser/"
+                                 "tables_probe.ipynb")
+    harness.wait_rendered(page, 120_000)
+    page.wait_for_selector(".jp-RenderedHTMLCommon table", timeout=60_000)
+    page.wait_for_timeout(500)
+    corners = page.evaluate("""() => [...document.querySelectorAll(
+        '.jp-RenderedHTMLCommon table thead tr:first-child th:first-child')].map(
+        th => th.textContent.trim())""")
+    assert corners == ["", "Row"], corners
