@@ -30,8 +30,13 @@ def printed(stem: str) -> str:
     nb = json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
     out = []
     for cell in nb["cells"]:
+        streams = ""  # a cell's printed text may come in several pieces ("41", " unseen ...")
         for o in cell.get("outputs", []):
-            out.append("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")))
+            if o.get("output_type") == "stream":
+                streams += "".join(o.get("text", ""))
+            else:
+                out.append("".join(o.get("data", {}).get("text/plain", "")))
+        out.append(streams)
     return "\n".join(out)
 
 
