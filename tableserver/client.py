@@ -381,8 +381,10 @@ class RemoteGame:
         (:meth:`idle_reason`), without a request."""
         if player is not None and player != self.seat:
             raise GameError(f"at a shared table you move for your own seat only (seat {self.seat})")
-        text = str(Action.parse(action))
-        idle = self.idle_reason()
+        parsed = Action.parse(action)
+        text = str(parsed)
+        # the gin advisor has no move of its own, yet advises while the table plays
+        idle = self.idle_reason() if not parsed.verb.startswith("advise") else None
         if idle is not None:
             raise GameError(idle)
         try:

@@ -231,6 +231,10 @@ STYLE = """
   .rummy-head { gap: 0 8px; }
   .rummy-caller { font-size: 0.85em; padding: 2px 8px; }
   .rummy-centre { flex-wrap: nowrap !important; gap: 2px; }
+  /* the last-move chip on a row of its own under the piles: beside them it squeezed
+     the piles into each other and the stock's focus ring was hidden */
+  .rummy-centre:has(> .rummy-last-move) { flex-wrap: wrap !important; }
+  .rummy-centre > .rummy-last-move { flex: 1 1 100%; order: 9; max-width: none; margin: 2px 0 0; }
   .rummy-centre .widget-vbox { margin: 0 3px !important; }
   .rummy-centre small { font-size: 0.75em; }
   .rummy-opponent svg { height: 56px; width: auto; }
