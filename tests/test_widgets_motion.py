@@ -1,6 +1,6 @@
 """Short motion that helps a learner follow the game (a drawn card slides into
 the hand, a thrown card drops on the pile, the banner glows once when your
-turn comes, the last-move chip fades in), and none of it for a learner who
+turn comes; the last-move chip appears without fading), and none of it for a learner who
 asked for less motion: every animation and transition of the kit's style
 sheets sits inside ``@media (prefers-reduced-motion: no-preference)``."""
 
@@ -62,7 +62,8 @@ def test_every_motion_waits_for_no_preference() -> None:
 def test_draws_throws_and_turns_are_animated() -> None:
     rules = moving_rules(STYLE)
     selectors = " | ".join(s for _m, s, d in rules if "animation" in d)
-    for part in ("rummy-drawn", "rummy-centre", "rummy-your-turn", "rummy-last-move"):
+    # the last-move chip does not fade in: axe read it mid-fade at 3.6:1 contrast
+    for part in ("rummy-drawn", "rummy-centre", "rummy-your-turn"):
         assert part in selectors, (part, selectors)
 
 

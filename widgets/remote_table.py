@@ -200,8 +200,10 @@ class SeatFinder:
 MOVE_CONTROLS: dict[str, dict[str, tuple[str, ...]]] = {
     "three_thirteen": {"stock": ("draw stock",), "pile": ("draw discard", "discard"),
                        "discard_button": ("discard",), "go_out": ("go out",)},
+    # the own pile stays live while the seat draws too: a click there then is the
+    # mistake BT-3 forbids, refused at once with its reason (and kept in the record)
     "big_table": {"pool": ("draw pool",), "neighbour_pile": ("draw pile",),
-                  "own_pile": ("discard",), "discard_button": ("discard",),
+                  "own_pile": ("discard", "draw pool", "draw pile"), "discard_button": ("discard",),
                   "match": ("call match",), "play_on": ("play on",)},
     "gin": {"stock": ("draw stock",), "pile": ("draw discard", "discard", "take upcard"),
             "take_upcard": ("take upcard",), "decline_upcard": ("pass",),

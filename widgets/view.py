@@ -51,11 +51,10 @@ STYLE = """
   .rummy-hand .rummy-drawn { animation: rummy-drawn 320ms ease-out; }
   .rummy-centre .rummy-cardbox .widget-html-content > div { animation: rummy-thrown 240ms ease-out; }
   .rummy-status.rummy-your-turn { animation: rummy-turn 700ms ease-out 1; }
-  .rummy-last-move .widget-html-content { animation: rummy-fade 300ms ease-out; } }
+  }
 @keyframes rummy-drawn { from { transform: translateY(-40px); opacity: 0.2; } to { transform: none; opacity: 1; } }
 @keyframes rummy-thrown { from { transform: translateY(24px) scale(0.9); opacity: 0.4; } to { transform: none; opacity: 1; } }
 @keyframes rummy-turn { 0% { box-shadow: 0 0 0 0 rgba(255,179,0,0.9); } 100% { box-shadow: 0 0 0 10px rgba(255,179,0,0); } }
-@keyframes rummy-fade { from { opacity: 0; } to { opacity: 1; } }
 .rummy-sr { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 /* a widget read but not shown (the live region): its text box as small as it is */
