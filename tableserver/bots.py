@@ -109,8 +109,10 @@ class BotTurns:
             if s.human:
                 s.missed += 1  # the page tells the learner a helper played for them
                 # where calls keep a pace, a learner too slow once still gets the
-                # next call's whole wait; one who let NOT_PLAYING calls pass is away
-                away = table.settings.get("pace") is None or s.not_playing
+                # next call's whole wait; one who let NOT_PLAYING calls pass is away,
+                # as is one whose page went away
+                away = (table.settings.get("pace") is None or s.not_playing
+                        or s.left or self.presence.absent(table, s, now))
                 if away and not s.away:
                     s.away = True
                     log.info("table %s: a stand-in bot plays for seat %d", table.code, seat)

@@ -378,14 +378,25 @@ class _ProgressHandler(ApiHandler):
             return f"unknown query parameter {unknown[0][:20]!r}: this endpoint takes {takes}"
         return None
 
+    def refused_early(self, too_big: str = "") -> bool:
+        """Answer the refusal of a body too large (413, ``too_big`` says what
+        to do instead) or of a bad address (400) and say True; False: go on."""
+        if getattr(self, "refused", False):
+            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes"
+                                      + too_big)
+            return True
+        why = self.bad_query()
+        if why is not None:
+            self.send_error_json(400, why)
+            return True
+        return False
+
 
 class GridHandler(_ProgressHandler):
     allowed = ("format",)
 
     async def get(self, code: str | None = None) -> None:
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
+        if self.refused_early():
             return
         fmt = self.get_query_argument("format", "json")
         if fmt not in ("json", "csv"):
@@ -423,9 +434,7 @@ class OwnHandler(_ProgressHandler):
         return key_learner(self.request.headers.get(progress.KEY_HEADER))
 
     async def get(self, code: str) -> None:
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
+        if self.refused_early():
             return
         try:
             # the seat's token: the X-Rummy-Token header (on a hub, the hub user's seat)
@@ -450,9 +459,7 @@ class MeHandler(OwnHandler):
         """Answer ``fn(learner)`` for the learner of this request (their key;
         on a hub the hub user), in a worker thread: the address checked
         first, every refusal as the service's JSON error."""
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
+        if self.refused_early():
             return
         try:
             who = await asyncio.to_thread(self.learner)
@@ -473,12 +480,7 @@ class KeyHandler(_ProgressHandler, PostHandler):
     """``POST .../progress/key``: the teacher resets a learner's key."""
 
     async def post(self) -> None:
-        if self.refused:
-            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
-            return
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
+        if self.refused_early():
             return
         try:
             teacher_may_see(self.service, self.teacher_key())
@@ -500,13 +502,7 @@ class EventsHandler(_ProgressHandler, PostHandler):
         return None
 
     async def post(self) -> None:
-        if self.refused:
-            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes: "
-                                      "send fewer events at once")
-            return
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
+        if self.refused_early(": send fewer events at once"):
             return
         who = self.hub_learner()
         if who is None:
@@ -535,12 +531,7 @@ class AnswerHandler(OwnHandler, PostHandler):
     hub, the signed-in hub user)."""
 
     async def post(self) -> None:  # type: ignore[override]
-        if self.refused:
-            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
-            return
-        why = self.bad_query()
-        if why is not None:
-            self.send_error_json(400, why)
+        if self.refused_early():
             return
         try:
             body = self.json_body()

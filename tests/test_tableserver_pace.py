@@ -104,11 +104,16 @@ def test_a_click_on_a_call_already_answered_says_why_at_once(api: str) -> None:
     made = create_table(api, {"variant": "big_table", "seats": ["human", "human"],
                               "speed": 0})
     ana = shared_table(made["code"], "Ana", api=api)
-    shared_table(made["code"], "Ben", api=api)
+    ben = shared_table(made["code"], "Ben", api=api)
     ana.game.refresh()
     ana.update()
-    if ana.game.obs.phase != "draw":
-        ana.table.play_on.click()
+    if ana.game.obs.phase != "draw":  # a deal that left a match to call: both play on
+        for page in (ana, ben):
+            page.game.refresh()
+            page.update()
+            page.table.play_on.click()
+        ana.game.refresh()
+        ana.update()
     assert "pool" in _enabled_moves(ana.table)
     ana.table.pool.button.click()
     assert ana.table.message.value == ""
@@ -253,6 +258,10 @@ def test_a_page_whose_browser_stops_beating_is_away_and_its_kernel_ends(tmp_path
     _play_ben(svc, code, ben)
     assert svc.tick() >= 1
     assert svc.state(code, ana["token"])["table"]["seats"][ana["seat"]]["helped"] >= 1
+    # and the teacher reads that a bot plays for her (her page left, whatever the pace)
+    from widgets.classroom import _presence
+    seat = svc.admin(code, KEY)["table"]["seats"][ana["seat"]]
+    assert seat["away"] and _presence(seat) == "left (their page closed): a bot plays for them"
     # the kernel is ended after the grace, once
     assert svc.ended_pages(60) == []
     clock.t += 60
