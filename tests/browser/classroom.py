@@ -68,17 +68,18 @@ class Learner:
     the seat may see is read from the API with the page's own token."""
 
     def __init__(self, browser: Any, base: str, code: str, name: str,
-                 app: str = "big_table") -> None:
+                 app: str = "big_table", wait_until: str = "load") -> None:
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
         self.page = harness.patient(self.context.new_page(), 60_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.name = name
         self.watch = Watch(self.page)
-        self.page.goto(harness.app_url(base, app, table=code, name=name))
         self.base = base
         self.code = code
         self.token = ""
+        self.opened = time.monotonic()
+        self.page.goto(harness.app_url(base, app, table=code, name=name), wait_until=wait_until)
         #: every card the service showed this seat at any reading: its hands,
         #: its log and the table (``table_seen``: what every seat sees alike)
         self.seen: set[str] = set()
@@ -228,15 +229,4 @@ class Arriving(Learner):
     whole class opens the link at once); :meth:`ready` waits."""
 
     def __init__(self, browser: Any, base: str, code: str, name: str) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = harness.patient(self.context.new_page(), 60_000)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.name = name
-        self.watch = Watch(self.page)
-        self.base, self.code, self.token = base, code, ""
-        self.seen: set[str] = set()
-        self.table_seen: set[str] = set()
-        self.opened = time.monotonic()
-        self.page.goto(harness.app_url(base, "big_table", table=code, name=name),
-                       wait_until="commit")
+        super().__init__(browser, base, code, name, wait_until="commit")

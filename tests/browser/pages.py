@@ -225,3 +225,17 @@ def refused_with(page: Any, rule_id: str) -> None:
     page.wait_for_function(
         "id => [...document.querySelectorAll('.rummy-message .rummy-why')]"
         ".some(d => d.textContent.includes(id))", arg=rule_id)
+
+
+def watched_page(context: Any) -> tuple[Any, Watch, list[str]]:
+    """A new page of ``context`` (patient: 60 s), a :class:`Watch` of its
+    kernel's messages and the list its JavaScript errors go to."""
+    page = harness.patient(context.new_page(), 60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, Watch(page), errors
+
+
+def wait_named(page: Any, name: str) -> None:
+    """Until the page says it learns as ``name``."""
+    page.wait_for_selector(f".rummy-learner-name[data-learner='{name}']", timeout=60_000)

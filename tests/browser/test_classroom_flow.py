@@ -122,8 +122,9 @@ def test_the_end_of_a_shared_hand_and_a_closed_table(browser: Any,
         assert not page.locator(gone).first.is_visible(), gone
     assert "press Deal" not in harness.page_text(page)
     play_seat(server, code, token, "paused")
-    page.wait_for_function("() => /waiting for the teacher/.test(document.body.innerText)",
-                           timeout=30_000)
+    # the line above the table says so last (the note beside it may say it first)
+    page.wait_for_function("() => /waiting for the teacher/.test("
+                           "document.querySelector('.rummy-status').innerText)", timeout=30_000)
     # no Next round that leads nowhere (the kernel's messages may still be arriving)
     page.wait_for_function(
         "() => Array.from(document.querySelectorAll('button.rummy-next-round'))"

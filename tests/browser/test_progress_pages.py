@@ -26,8 +26,7 @@ import rummy
 from rummy.progress import Record
 from tests.browser import harness
 from tests.browser.axe import assert_accessible
-from tests.browser.harness import Watch
-from tests.browser.pages import refused_with
+from tests.browser.pages import refused_with, wait_named, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -53,19 +52,8 @@ PROBE = {
 }
 
 
-def new_page(context: Any) -> tuple[Any, Watch, list[str]]:
-    page = harness.patient(context.new_page(), 60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page, Watch(page), errors
-
-
 def row(page: Any, rule: str) -> str:
     return str(page.locator(f".rummy-progress-map li[data-rule='{rule}']").first.inner_text())
-
-
-def named(page: Any, name: str) -> None:
-    page.wait_for_selector(f".rummy-learner-name[data-learner='{name}']", timeout=60_000)
 
 
 def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
@@ -78,7 +66,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
                                  extra_args=["--show_tracebacks=True"])
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
-        page, watch, errors = new_page(context)
+        page, watch, errors = watched_page(context)
         # the progress page asks once, with a plain default
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
         page.wait_for_selector(".rummy-who-asking .rummy-learner-input input", timeout=120_000)
@@ -87,7 +75,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         page.locator(".rummy-who-asking .rummy-learner-input input").press("Enter")
         watch.settle()
         watch.click("button.rummy-learner-ok")
-        named(page, "Ana")
+        wait_named(page, "Ana")
         # the browser keeps Ana's key (never her name), and the address holds neither
         page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
                                ".length === 32")
@@ -97,13 +85,13 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         assert "Ana: 0 of 58 rules mastered, 0 due" in harness.page_text(page)
 
         # another page, another kernel: it finds the name in the browser by itself
-        page, watch, errors2 = new_page(context)
+        page, watch, errors2 = watched_page(context)
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress_probe"))
         page.wait_for_selector(".rummy-quiz-input input", timeout=120_000)
         page.wait_for_selector(harness.READY, timeout=120_000)
         page.locator(".rummy-quiz-input input").fill("12")
         watch.click("button.rummy-quiz-check")
-        named(page, "Ana")  # asked when the answer needed a name, filled in by the page
+        wait_named(page, "Ana")  # asked when the answer needed a name, filled in by the page
         page.locator(".rummy-quiz-input input").fill("10")
         watch.click("button.rummy-quiz-check")
         page.wait_for_selector(".rummy-quiz-right")
@@ -130,9 +118,9 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 900},
                                       storage_state=storage)
-        page, watch, errors = new_page(context)
+        page, watch, errors = watched_page(context)
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
-        named(page, "Ana")  # no question: the browser kept the key
+        wait_named(page, "Ana")  # no question: the browser kept the key
         page.wait_for_selector(".rummy-progress-summary:has-text('Ana')")
         text = harness.page_text(page)
         assert "Ana: 0 of 58 rules mastered, 0 due" in text
@@ -191,7 +179,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
         for name in ("Ana", "Ben", "Cleo"):
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})
             contexts.append(ctx)
-            page, watch, errors = new_page(ctx)
+            page, watch, errors = watched_page(ctx)
             page.goto(harness.app_url(server.base, "big_table", table=code, name=name))
             pages[name] = (page, watch, errors)
         # each practises: Ana once, Ben twice, Cleo three times (the own pile, BT-3)
@@ -209,7 +197,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
                     page.locator(".rummy-learner-input input").press("Enter")
                     watch.settle()
                     watch.click("button.rummy-learner-ok")
-                    named(page, name)
+                    wait_named(page, name)
                 try:
                     refused_with(page, "BT-3")
                 except Exception as exc:  # say what the page and the table were doing
@@ -226,7 +214,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
         # class of every table of the server
         tctx = browser.new_context(viewport={"width": 1280, "height": 900})
         contexts.append(tctx)
-        teacher, twatch, terrors = new_page(tctx)
+        teacher, twatch, terrors = watched_page(tctx)
         teacher.goto(harness.app_url(server.base, "classroom"))
         harness.wait_rendered(teacher, timeout=120_000)
         teacher.wait_for_selector(".rummy-teacher-key input", timeout=60_000)
@@ -249,10 +237,10 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
         assert_accessible(teacher, "the teacher's page with the class grid")
         # Ben's browser asks for Ana's record by address: it shows Ben's, by his key; Ben's
         # record only, in the page and in what the kernel sent
-        page, watch, errors = new_page(contexts[1])
+        page, watch, errors = watched_page(contexts[1])
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress",
                                                            learner="Ana"))
-        named(page, "Ben")
+        wait_named(page, "Ben")
         page.wait_for_selector(".rummy-progress-summary:has-text('Ben')")
         assert "practising: 2 tries" in row(page, "BT-3")
         watch.settle()
@@ -268,9 +256,9 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
         page.wait_for_selector(".rummy-who .rummy-error:has-text('already learns as')")
         assert "Ana" not in watch.text().replace("'ana'", "")
         # the progress page offers Ben his recovery code (and its QR) for another device
-        page, watch, errors = new_page(contexts[1])
+        page, watch, errors = watched_page(contexts[1])
         harness.open_with_new_kernel(page, harness.app_url(server.base, "progress"))
-        named(page, "Ben")
+        wait_named(page, "Ben")
         watch.click("button.rummy-progress-code")
         page.wait_for_selector(".rummy-recovery-code")
         key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")

@@ -373,18 +373,13 @@ KEPT_FILES_JS = """async () => {
 }"""
 
 
-def test_a_drill_answered_is_in_the_progress_app_after_a_reload(offline: Offline,
-                                                                 site: str) -> None:
-    """The record kept in the browser: a drill answered in the practice app (the learner
-    gives a name when asked; the key stays in local storage, the events in IndexedDB) is
-    on the progress app's map when the page is loaded again, by a new Python."""
-    from rummy import practice
-
-    wrong = practice.drill("TT-6", 0).mistake  # what the app deals for ?topic=TT-6&seed=0
-    page = offline.page
+def answer_wrong_as_ana(page: Any, site: str, wrong: str) -> None:
+    """On the site's practice page for TT-6 (seed 0): answer ``wrong``, say
+    the learner is Ana, until her key is in the browser and the answer in its
+    IndexedDB (written before the page is left)."""
     page.goto(site + "voici/render/apps/practice.html?topic=TT-6&seed=0")
-    page.wait_for_selector(".rummy-practice-input input", state="visible", timeout=START_MS)
     box = page.locator(".rummy-practice-input input")
+    box.wait_for(state="visible", timeout=START_MS)
     box.fill(wrong)
     box.press("Enter")
     expect(page.locator(".rummy-practice-feedback")).to_contain_text("TT-6", timeout=60_000)
@@ -396,9 +391,20 @@ def test_a_drill_answered_is_in_the_progress_app_after_a_reload(offline: Offline
     page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
     page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
                            ".length === 32", timeout=60_000)
-    # the event is in the browser's IndexedDB (written before the page is left)
     page.wait_for_function(f"async () => /\"rule\": \"TT-6\"/.test(await ({KEPT_FILES_JS})())",
                            timeout=60_000)
+
+
+def test_a_drill_answered_is_in_the_progress_app_after_a_reload(offline: Offline,
+                                                                 site: str) -> None:
+    """The record kept in the browser: a drill answered in the practice app (the learner
+    gives a name when asked; the key stays in local storage, the events in IndexedDB) is
+    on the progress app's map when the page is loaded again, by a new Python."""
+    from rummy import practice
+
+    wrong = practice.drill("TT-6", 0).mistake  # what the app deals for ?topic=TT-6&seed=0
+    page = offline.page
+    answer_wrong_as_ana(page, site, wrong)
     kept = page.evaluate(f"({KEPT_FILES_JS})()")
     assert "progress.jsonl" in kept
     key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
@@ -423,21 +429,7 @@ def test_a_saved_record_loads_in_another_browser(browser: Any, site: str) -> Non
     first, other = Offline(browser), Offline(browser)
     try:
         page = first.page
-        page.goto(site + "voici/render/apps/practice.html?topic=TT-6&seed=0")
-        box = page.locator(".rummy-practice-input input")
-        box.wait_for(state="visible", timeout=START_MS)
-        box.fill(wrong)
-        box.press("Enter")
-        name = page.locator(".rummy-who-asking .rummy-learner-input input")
-        name.wait_for(state="visible", timeout=60_000)
-        name.fill("Ana")
-        name.press("Enter")
-        page.locator("button.rummy-learner-ok").click()
-        page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=60_000)
-        page.wait_for_function(f"async () => /\"rule\": \"TT-6\"/.test(await ({KEPT_FILES_JS})())",
-                               timeout=60_000)
-        page.wait_for_function("() => (localStorage.getItem('rummy-learner-key') || '')"
-                               ".length === 32", timeout=60_000)
+        answer_wrong_as_ana(page, site, wrong)
         key = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
         page.goto(site + "voici/render/apps/progress.html")
         page.wait_for_selector(".rummy-learner-name[data-learner='Ana']", timeout=START_MS)

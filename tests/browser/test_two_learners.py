@@ -18,7 +18,7 @@ import pytest
 import rummy
 from tests.browser import harness
 from tests.browser.harness import Watch
-from tests.browser.pages import refused_with
+from tests.browser.pages import refused_with, wait_named, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -41,17 +41,6 @@ def call(base: str, method: str, path: str, body: Any = None,
         return e.code, dict(json.loads(e.read()))
 
 
-def new_page(context: Any) -> tuple[Any, Watch, list[str]]:
-    page = harness.patient(context.new_page(), 60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page, Watch(page), errors
-
-
-def named(page: Any, name: str) -> None:
-    page.wait_for_selector(f".rummy-learner-name[data-learner='{name}']", timeout=60_000)
-
-
 def at_the_table(page: Any, watch: Watch, name: str, times: int) -> None:
     """Click the own pile ``times`` times (each refused with BT-3); name oneself at the first."""
     page.wait_for_selector(harness.READY, timeout=120_000)
@@ -65,7 +54,7 @@ def at_the_table(page: Any, watch: Watch, name: str, times: int) -> None:
             page.locator(".rummy-learner-input input").press("Enter")
             watch.settle()
             watch.click("button.rummy-learner-ok")
-            named(page, name)
+            wait_named(page, name)
         refused_with(page, "BT-3")
 
 
@@ -90,7 +79,7 @@ def practise(page: Any, watch: Watch, base: str, name: str, wrong: int) -> None:
     box.fill(str(right))
     box.press("Enter")
     page.wait_for_selector(".rummy-practice-feedback .rummy-quiz-right", timeout=60_000)
-    named(page, name)  # the browser's key named the learner of this page by itself
+    wait_named(page, name)  # the browser's key named the learner of this page by itself
     watch.settle()
     assert "Checked by the kit" in harness.page_text(page)
 
@@ -119,13 +108,13 @@ def test_ana_and_ben_in_two_browsers_and_a_restart(browser: Any, tmp_path: Path)
         # the table starts once its three seats are taken (Cleo only sits)
         for name in ("Ana", "Ben", "Cleo"):
             ctx = contexts[name] = browser.new_context(viewport={"width": 1280, "height": 900})
-            page, watch, errs = new_page(ctx)
+            page, watch, errs = watched_page(ctx)
             errors.append(errs)
             page.goto(harness.app_url(server.base, "big_table", table=code, name=name))
             tables[name] = (page, watch)
         for name, times, wrong in (("Ana", 1, 1), ("Ben", 2, 0)):
             at_the_table(*tables[name], name, times)
-            page, watch, errs = new_page(contexts[name])
+            page, watch, errs = watched_page(contexts[name])
             errors.append(errs)
             practise(page, watch, server.base, name, wrong)
             keys[name] = page.evaluate("() => localStorage.getItem('rummy-learner-key')")
