@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -61,6 +62,8 @@ READY = ".rummy-table-ready"
 #: after running every cell, and a loaded CI machine starting a kernel for
 #: each page can take well over Playwright's 30 s.
 NAVIGATION_MS = 180_000
+#: How often a page's ``wait_for_function`` predicate is run (ms).
+POLL_MS = 100
 
 #: Text that means Python failed where the learner can see it.
 TRACEBACK_PATTERNS = (
@@ -136,17 +139,42 @@ def jupyter_path(root: Path = ROOT) -> str:
     return os.pathsep.join([str(root / "share" / "jupyter")] + ([extra] if extra else []))
 
 
+def pools_for(apps: Sequence[str]) -> str:
+    """The ``--VoilaKernelManager.kernel_pools_config`` option that keeps
+    voila.json's kernel pools of ``apps`` (names of :data:`APPS`) and leaves
+    the other apps' pools empty.
+
+    >>> cfg = json.loads(pools_for(["big_table"]).split("=", 1)[1])
+    >>> cfg["notebooks/apps/big_table.ipynb"], cfg["notebooks/apps/gin_three.ipynb"]
+    ({'pool_size': 2}, {'pool_size': 0})
+    """
+    unknown = sorted(set(apps) - set(APPS))
+    if unknown:
+        raise ValueError(f"no app {unknown[0]!r}: the apps are {', '.join(APPS)}")
+    config = json.loads((ROOT / "voila.json").read_text())["VoilaKernelManager"]
+    pools = {page: (dict(entry) if Path(page).stem in apps or page == "default"
+                    else {**entry, "pool_size": 0})
+             for page, entry in config["kernel_pools_config"].items()}
+    return "--VoilaKernelManager.kernel_pools_config=" + json.dumps(pools)
+
+
 def start_voila(port: int | None = None, root: Path = ROOT, python: str = sys.executable,
                 extra_args: Sequence[str] = (), env: dict[str, str] | None = None,
-                seeds: Sequence[int] = (), template: str = "rummy") -> Server:
+                seeds: Sequence[int] = (), template: str = "rummy",
+                apps: Sequence[str] | None = None) -> Server:
     """Serve ``root`` with Voilà as ``make app`` does (voila.json, the "rummy"
     template unless ``template`` names another, the table service under
     /rummy/api/), on a free loopback port
     unless ``port`` is given.  Tables are kept where ``env`` says
     (``RUMMY_DATA``), else in a fresh temporary folder.  With ``seeds``, the
     shared tables are dealt from them in turn (``seeded_voila.py``: the deal
-    a test was written for), else from :mod:`secrets` as the kit deals."""
+    a test was written for), else from :mod:`secrets` as the kit deals.
+    ``apps``: the apps whose pages the test opens (their kernels are started
+    ahead as voila.json says; each other app's would cost a kernel start of
+    CPU for nothing); all of them unless given."""
     port = port or free_port()
+    if apps is not None:
+        extra_args = [pools_for(apps), *extra_args]
     env = {"RUMMY_DATA": tempfile.mkdtemp(prefix="rummy-data-"), **(env or {})}
     serve = ["-m", "tableserver.voila_app"]
     if seeds:
@@ -264,6 +292,16 @@ def patient(page: Any, timeout: float = 30_000) -> Any:
     for loading an address; returns the page."""
     page.set_default_timeout(timeout)
     page.set_default_navigation_timeout(NAVIGATION_MS)
+    wait = page.wait_for_function
+
+    def wait_for_function(expression: str, *args: Any, **kw: Any) -> Any:
+        # Playwright runs the predicate on every animation frame unless told a
+        # pace: 60 runs a second of document.body.innerText (a layout each)
+        # on every waiting page was most of Chromium's CPU in the browser tests
+        kw.setdefault("polling", POLL_MS)
+        return wait(expression, *args, **kw)
+
+    page.wait_for_function = wait_for_function
     return page
 
 

@@ -91,6 +91,7 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
     port = harness.free_port()
     env = {"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}
     server = harness.start_voila(port=port, env=env, extra_args=["--show_tracebacks=True"],
+                                 apps=["big_table"],
                                  seeds=[DEAL])
     learners: list[Learner] = []
     try:
@@ -175,7 +176,7 @@ def test_a_class_plays_a_big_table_hand_together(browser: Any, tmp_path: Path) -
                 # pages come back with the address they kept, and play goes on
                 views = {x.name: x.view() for x in learners}
                 server.stop()
-                server = harness.start_voila(port=port, env=env, seeds=[DEAL],
+                server = harness.start_voila(port=port, env=env, seeds=[DEAL], apps=["big_table"],
                                              extra_args=["--show_tracebacks=True"])
                 for x in learners:
                     x.reload()

@@ -29,7 +29,8 @@ pytestmark = pytest.mark.browser
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[harness.Server]:
     data = tmp_path_factory.mktemp("classroom-flow")
     with harness.start_voila(env={"RUMMY_DATA": str(data), "RUMMY_TEACHER_KEY": KEY},
-                             extra_args=["--show_tracebacks=True"]) as s:
+                             extra_args=["--show_tracebacks=True"],
+                             apps=["index", "big_table", "three_thirteen"]) as s:
         yield s
 
 

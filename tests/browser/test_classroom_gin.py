@@ -29,7 +29,8 @@ EXAMPLE = "your advice, e.g. draw discard or discard 9c"
 
 def test_box_captain_and_advisor_on_three_pages(browser: Any, tmp_path: Path) -> None:
     server = harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY},
-                                 extra_args=["--show_tracebacks=True"], seeds=[DEAL])
+                                 extra_args=["--show_tracebacks=True"], seeds=[DEAL],
+                                 apps=["gin_three"])
     learners: list[Learner] = []
     try:
         req = urllib.request.Request(

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 def test_a_dead_page_is_away_within_20_seconds_and_its_kernel_ends(browser: Any,
                                                                     tmp_path: Path) -> None:
     env = {"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY, "RUMMY_PAGE_GRACE": "5"}
-    server = harness.start_voila(env=env)
+    server = harness.start_voila(env=env, apps=["big_table"])
     learners: list[Learner] = []
     try:
         base = server.base

@@ -24,7 +24,7 @@ NAMES6 = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 @pytest.mark.timeout(900)  # about 4 minutes on a loaded 2-core machine
 def test_six_learners_arrive_at_once_and_play_a_hand(browser: Any, tmp_path: Path) -> None:
     env = {"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}
-    server = harness.start_voila(env=env, seeds=[DEAL])
+    server = harness.start_voila(env=env, seeds=[DEAL], apps=["big_table"])
     learners: list[Arriving] = []
     try:
         base = server.base

@@ -170,8 +170,8 @@ def test_the_teachers_page_passes_axe(browser: Any, tmp_path: Any) -> None:
     from tests.browser.axe import assert_accessible
     from tests.browser.classroom import KEY
 
-    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY}
-                             ) as server:
+    with harness.start_voila(env={"RUMMY_DATA": str(tmp_path), "RUMMY_TEACHER_KEY": KEY},
+                             apps=[]) as server:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         teacher = harness.patient(context.new_page(), 60_000)
         try:

@@ -63,7 +63,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
     data = tmp_path / "data"
     data.mkdir()
     server = harness.start_voila(root=root, env={"RUMMY_DATA": str(data)},
-                                 extra_args=["--show_tracebacks=True"])
+                                 extra_args=["--show_tracebacks=True"], apps=[])
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page, watch, errors = watched_page(context)
@@ -114,7 +114,7 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
 
     # the same address (the browser keeps its storage per origin), a new server
     server = harness.start_voila(port=server.port, root=root, env={"RUMMY_DATA": str(data)},
-                                 extra_args=["--show_tracebacks=True"])
+                                 extra_args=["--show_tracebacks=True"], apps=[])
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 900},
                                       storage_state=storage)
@@ -170,7 +170,8 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
     assert rummy.new_game("big_table", players=["Ana", "Ben", "Cleo"],
                           seed=DEAL).phase == "draw"
     with harness.start_voila(env={"RUMMY_DATA": str(data), "RUMMY_TEACHER_KEY": KEY},
-                             extra_args=["--show_tracebacks=True"], seeds=[DEAL]) as server:
+                             extra_args=["--show_tracebacks=True"], seeds=[DEAL],
+                             apps=["big_table"]) as server:
         made = api(server.base, "/tables", {"teacher_key": KEY, "variant": "big_table",
                                            "seats": ["human"] * 3, "speed": 10})
         code = made["code"]

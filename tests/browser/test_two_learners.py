@@ -97,7 +97,8 @@ def test_ana_and_ben_in_two_browsers_and_a_restart(browser: Any, tmp_path: Path)
                           seed=DEAL).phase == "draw"
     env = {"RUMMY_DATA": str(data), "RUMMY_TEACHER_KEY": KEY}
     teacher = {"X-Rummy-Teacher-Key": KEY}
-    server = harness.start_voila(env=env, extra_args=["--show_tracebacks=True"], seeds=[DEAL])
+    server = harness.start_voila(env=env, extra_args=["--show_tracebacks=True"], seeds=[DEAL],
+                                 apps=["big_table"])
     try:
         status, made = call(server.base, "POST", "/tables",
                             {"teacher_key": KEY, "variant": "big_table",
@@ -134,7 +135,8 @@ def test_ana_and_ben_in_two_browsers_and_a_restart(browser: Any, tmp_path: Path)
 
     # the server (and every kernel) restarted on the same data folder
     server = harness.start_voila(port=server.port, env=env,
-                                 extra_args=["--show_tracebacks=True"], seeds=[DEAL])
+                                 extra_args=["--show_tracebacks=True"], seeds=[DEAL],
+                                 apps=["big_table"])
     try:
         status, grid = call(server.base, "GET", "/progress", headers=teacher)
         assert status == 200 and brief(grid) == want, grid
