@@ -86,3 +86,17 @@ def test_a_notebooks_table_keeps_nothing(own_data: Path) -> None:
     for _ in range(5):
         click_three_thirteen(t)
     assert t.keeper is None and not (own_data / "games").exists()
+
+
+def test_a_finished_game_is_no_longer_marked_kept_on_the_page(own_data: Path) -> None:
+    """The page's lost-kernel notice promises "Continue this game" while the page
+    marks a kept game (data-save); once the game is over its file is gone, so the
+    mark goes too."""
+    from tests.table_play import click_gin, play_out
+
+    g = _app_table(GinTable, seed=6)
+    play_out(g, click_gin, lambda g: len(g.state.history) > 12)
+    assert g.keeper is not None and "data-save=" in g.keeper.save_out.value
+    play_out(g, click_gin, lambda g: g.state.is_over, limit=3000)
+    assert not g.keeper.path().exists()
+    assert "data-save=" not in g.keeper.save_out.value

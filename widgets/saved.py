@@ -142,6 +142,8 @@ class GameKeeper:
         if state.is_over:
             with contextlib.suppress(OSError):
                 path.unlink()
+            # the page no longer says a game is kept (its lost-kernel notice reads this)
+            self.save_out.value = self._out_html(False)
             return
         if not any(seat == self.table.learner for seat, _a in state.history):
             return  # nothing of the learner's to keep yet (an older kept game stays offered)
