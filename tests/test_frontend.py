@@ -93,8 +93,9 @@ LOST_JS = ROOT / "frontend" / "src" / "lost.js"
      "reload the page and press \u201cContinue this game\u201d", "start"),
     # an app with no unfinished game kept (no move made yet, or the game ended)
     ([".rummy-game-keeper"], "no unfinished game of yours to keep", "Continue"),
-    # a lesson page: nothing of it is kept
-    ([], "Nothing on this page is kept", "Continue"),
+    # a lesson page, or an app with no table to keep: nothing of it is kept
+    ([], "What was on this page is not kept: reload it to start it again from the top",
+     "Continue"),
 ])
 def test_the_lost_kernel_notice_says_what_a_reload_does(present: list[str], want: str,
                                                         not_want: str) -> None:

@@ -3,7 +3,7 @@
 // kept game with data-save once there is one) is offered again on reload as
 // "Continue this game"; an app with no unfinished game of the learner's (none moved
 // yet, or the game ended) has nothing kept;
-// a lesson page keeps nothing of its own and starts again from the top.
+// a lesson page (or an app with no table to keep) starts again from the top.
 
 const LOST = "This page lost its connection to the server, and its work there has ended. ";
 
@@ -17,5 +17,5 @@ export function lostWords(doc) {
     return LOST + "There was no unfinished game of yours to keep: " +
       "reload the page to start a new one.";
   }
-  return LOST + "Nothing on this page is kept: reload it to start it again from the top.";
+  return LOST + "What was on this page is not kept: reload it to start it again from the top.";
 }
