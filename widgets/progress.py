@@ -719,7 +719,7 @@ class Progress(View):
             why = (f"nothing is due now. The first rule to come back is {name}, from "
                    f"{esc(_when(m.due_at))}; you can practise it already.")
         link = (f"<a class='rummy-practise rummy-next-step' href='{esc(practice_url(m.rule))}' "
-                f"target='_blank' rel='noopener' aria-label='Practise {esc(m.rule)}: "
+                f"target='_blank' rel='noopener' aria-label='Practise it: {esc(m.rule)}, "
                 f"{esc(rulebook.rule(m.rule).title)}'>Practise it</a>")
         return (f"<p class='rummy-progress-step' data-rule='{esc(m.rule)}'><b>Next step:</b> "
                 f"{why}{link}</p>")
