@@ -82,3 +82,27 @@ def test_a_message_with_buffers_from_the_server_is_read_by_the_page(buffers: lis
     msg = json.loads(run_js(script, frame))
     assert msg.pop("buffers") == [list(b) for b in buffers]
     assert msg == {**MESSAGE, "channel": "iopub"}
+
+
+LOST_JS = ROOT / "frontend" / "src" / "lost.js"
+
+
+@pytest.mark.parametrize(("present", "want", "not_want"), [
+    # an app whose game is kept after every move: a reload offers it back
+    ([".rummy-game-keeper", ".rummy-game-save-out [data-save]"],
+     "reload the page and press \u201cContinue this game\u201d", "start"),
+    # an app with no unfinished game kept (no move made yet, or the game ended)
+    ([".rummy-game-keeper"], "no unfinished game of yours to keep", "Continue"),
+    # a lesson page, or an app with no table to keep: nothing of it is kept
+    ([], "What was on this page is not kept: reload it to start it again from the top",
+     "Continue"),
+])
+def test_the_lost_kernel_notice_says_what_a_reload_does(present: list[str], want: str,
+                                                        not_want: str) -> None:
+    script = (f"import {{lostWords}} from {json.dumps(LOST_JS.as_uri())};\n"
+              f"const present = new Set({json.dumps(present)});\n"
+              "const doc = {querySelector: (sel) => (present.has(sel) ? {} : null)};\n"
+              "process.stdout.write(lostWords(doc));\n")
+    words = run_js(script).decode()
+    assert want in words and not_want not in words, words
+    assert "lost its connection" in words

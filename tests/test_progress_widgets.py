@@ -214,17 +214,93 @@ def test_the_map_by_hand_due_first_with_words_shapes_and_practise_links():
     assert html.count("<li") == 58 + 1
     row = re.search(r"<li class='rummy-rule rummy-rule-practising' data-rule='G-9'>.*?</li>",
                     html).group(0)
-    assert "◐" in row and "practising: 1 try, 0 right at the first try, on 1 day" in row
+    assert "<span class='rummy-rule-badge'>Practising</span>" in row
+    assert ": <span class='rummy-rule-status'>1 try, 0 right at the first try, on 1 day" in row
     assert "due again 1970-04-1" in row  # a date (day 100 from the epoch): not due yet
-    assert "rummy-rule-mastered' data-rule='TT-7'" in html and "●" in html
+    assert "rummy-rule-mastered' data-rule='TT-7'><span class='rummy-rule-badge'>Mastered" in html
     tt5 = re.search(r"data-rule='TT-5'>.*?</li>", html).group(0)
-    assert "not seen" in tt5 and "play: the best move 0 of 1 time" in tt5
-    assert "data-rule='C-1'>" in html and "○" in html and "not seen" in html
+    assert "Not seen" in tt5 and "'rummy-rule-status'>play: the best move 0 of 1 time" in tt5
+    c1 = re.search(r"data-rule='C-1'>.*?</li>", html).group(0)
+    assert "Not seen" in c1 and "not practised yet" in c1
     assert "aria-label='Practise G-9: Scoring when not gin'" in row
     assert "practice.ipynb?rule=G-9" in row
     for group in GROUPS:
         assert f">{group}</h3>" in html
     assert "Ben" not in html
+
+
+def _step(p: widgets.Progress) -> str:
+    """The map's "Next step" line, its tags gone."""
+    found = re.search(r"<p class='rummy-progress-step'[^>]*>(.*?)</p>", p.map.value)
+    assert found, p.map.value[:500]
+    return re.sub(r"<[^>]+>", "", found.group(1))
+
+
+def _step_link(p: widgets.Progress) -> str:
+    found = re.search(r"<a class='rummy-practise rummy-next-step' href='([^']+)'", p.map.value)
+    assert found
+    return found.group(1)
+
+
+def test_the_map_says_first_what_to_practise_next():
+    now = [100 * DAY]
+    progress.set_clock(lambda: now[0])
+    rec = progress.default_record()
+    # nothing practised: the first rule of all, not seen yet
+    p = widgets.Progress("Ana")
+    assert p.map.value.index("rummy-progress-step") < p.map.value.index("<h3")
+    assert _step(p).startswith("Next step: try a rule you have not practised yet: "
+                               "\u201cRanks, suits, several decks\u201d (C-1).")
+    assert _step_link(p).endswith("practice.ipynb?rule=C-1")
+    # M-2 right on day 90, G-9 wrong on day 99.5: by day 100 M-2 is due again (days
+    # later than the one day a first right answer earns), G-9 not yet (a day after)
+    rec.add("Ana", "M-2", "q", "a", True, source="drill", when=90 * DAY)
+    rec.add("Ana", "G-9", "q", "a", False, source="table", when=99.5 * DAY)
+    p.refresh()
+    assert _step(p).startswith("Next step: go over \u201cA run\u201d (M-2) again. It is due now")
+    assert _step_link(p).endswith("practice.ipynb?rule=M-2")
+    # its name holds the words it shows (axe: label-content-name-mismatch)
+    assert "aria-label='Practise it: M-2, A run'>Practise it</a>" in p.map.value
+    # a lesson's map: its own rules only, C-1 not among them
+    lesson = widgets.Progress("Ana", rules=["G-9", "TT-1"])
+    assert "\u201c" + "Scoring when not gin" not in _step(lesson)
+    assert "(TT-1)" in _step(lesson)
+
+
+def test_with_every_rule_seen_and_none_due_the_next_step_is_the_one_due_soonest():
+    now = [0.0]
+    progress.set_clock(lambda: now[0])
+    rec = progress.default_record()
+    from rummy.rulebook import RULE_IDS
+
+    # every rule right once on day 0, then again on days 1 to 3 (ever longer
+    # waits) except G-9, right once only: it comes back first
+    for rule in RULE_IDS:
+        rec.add("Ana", rule, "q", "a", True, source="drill", when=0.0)
+        if rule != "G-9":
+            for d in (1, 2, 3):
+                rec.add("Ana", rule, f"q{d}", "a", True, source="drill",
+                        when=progress.mastery(rec.events("Ana"))[rule].due_at)
+    ms = progress.mastery(rec.events("Ana"))
+    soonest = min(ms.values(), key=lambda m: m.due_at)
+    assert soonest.rule == "G-9"
+    now[0] = soonest.due_at - 3600.0  # an hour before it is due: nothing due
+    p = widgets.Progress("Ana")
+    assert p.summary.endswith(", 0 due")
+    step = _step(p)
+    assert step.startswith("Next step: nothing is due now. The first rule to come back is "
+                           "\u201cScoring when not gin\u201d (G-9), from "), step
+    assert _step_link(p).endswith("practice.ipynb?rule=G-9")
+
+
+def test_the_marks_of_the_map_are_words_not_circles():
+    progress.default_record().add("Ana", "M-1", "q", "a", True, source="drill")
+    html = widgets.Progress("Ana").map.value
+    for circle in "○◐●◯⚪⚫":
+        assert circle not in html
+    badges = re.findall(r"<span class='rummy-rule-badge'>([^<]*)</span>", html)
+    assert len(badges) == 58 and set(badges) == {"Not seen", "Practising"}
+    assert "aria-hidden" not in html.split("rummy-progress-group", 1)[1]
 
 
 def test_every_event_listed_and_erase_confirmed_removes_only_that_learner():
@@ -252,7 +328,8 @@ def test_the_map_follows_the_learner_named_later():
     _, key = progress.default_record().reset_key("Cleo")  # the teacher gives Cleo a key
     wp.who_is_learning().recover(key)
     assert "Cleo: 0 of 58 rules mastered, 0 due" in p.map.value
-    assert "practising: 1 try" in p.map.value
+    assert "Practising</span> <b>M-1</b> A set: <span class='rummy-rule-status'>1 try" \
+        in p.map.value
 
 
 def test_the_landing_line():

@@ -4,6 +4,8 @@ as "Continue this game" and replayed to where it was."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +88,77 @@ def test_a_notebooks_table_keeps_nothing(own_data: Path) -> None:
     for _ in range(5):
         click_three_thirteen(t)
     assert t.keeper is None and not (own_data / "games").exists()
+
+
+def test_a_finished_game_is_no_longer_marked_kept_on_the_page(own_data: Path) -> None:
+    """The page's lost-kernel notice promises "Continue this game" while the page
+    marks a kept game (data-save); once the game is over its file is gone, so the
+    mark goes too."""
+    from tests.table_play import click_gin, play_out
+
+    g = _app_table(GinTable, seed=6)
+    play_out(g, click_gin, lambda g: len(g.state.history) > 12)
+    assert g.keeper is not None and "data-save=" in g.keeper.save_out.value
+    play_out(g, click_gin, lambda g: g.state.is_over, limit=3000)
+    assert not g.keeper.path().exists()
+    assert "data-save=" not in g.keeper.save_out.value
+
+
+def _kept_file(folder: Path, n: int, age_days: float, now: float) -> Path:
+    """A kept game's file named by the token of ``n``, last saved ``age_days`` ago."""
+    path = folder / f"k{n:032x}.json"
+    path.write_text("{}", encoding="utf-8")
+    os.utime(path, (now - age_days * 86400, now - age_days * 86400))
+    return path
+
+
+def test_kept_games_older_than_a_month_are_dropped(own_data: Path) -> None:
+    from widgets.saved import KEEP_DAYS, prune_saved_games
+
+    folder = own_data / "games"
+    folder.mkdir(parents=True)
+    now = time.time()
+    fresh = _kept_file(folder, 1, 1, now)
+    old = _kept_file(folder, 2, KEEP_DAYS + 1, now)
+    own_old = _kept_file(folder, 3, KEEP_DAYS + 5, now)
+    half_saved = folder / f"k{4:032x}.tmp"
+    half_saved.write_text("{", encoding="utf-8")
+    os.utime(half_saved, (now - 40 * 86400, now - 40 * 86400))
+    other = folder / "notes.json"  # not the kit's: left alone whatever its age
+    other.write_text("{}", encoding="utf-8")
+    os.utime(other, (now - 400 * 86400, now - 400 * 86400))
+    dropped = prune_saved_games(keep=own_old.stem, now=now)
+    assert sorted(dropped) == sorted([old, half_saved])
+    assert fresh.exists() and own_old.exists() and other.exists()
+    assert not old.exists() and not half_saved.exists()
+
+
+def test_only_the_newest_kept_games_stay(own_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from widgets import saved
+
+    monkeypatch.setattr(saved, "KEEP_AT_MOST", 5)
+    folder = own_data / "games"
+    folder.mkdir(parents=True)
+    now = time.time()
+    # file n last saved n hours ago: 0 is the newest; the table's own is the oldest
+    files = [_kept_file(folder, n, n / 24, now) for n in range(9)]
+    saved.prune_saved_games(keep=files[8].stem, now=now)
+    # four newest of the others, and the table's own (five in all)
+    assert [f.exists() for f in files] == [True] * 4 + [False] * 4 + [True]
+
+
+def test_a_new_app_table_prunes_the_kept_games(own_data: Path) -> None:
+    from widgets.saved import KEEP_DAYS
+
+    folder = own_data / "games"
+    folder.mkdir(parents=True)
+    now = time.time()
+    old = _kept_file(folder, 7, KEEP_DAYS + 2, now)
+    young = _kept_file(folder, 8, KEEP_DAYS - 2, now)
+    t = _app_table(players=2, seed=3)
+    assert t.keeper is not None
+    assert not old.exists() and young.exists()
+    # it keeps its own game as before
+    for _ in range(9):
+        click_three_thirteen(t)
+    assert t.keeper.path().exists()

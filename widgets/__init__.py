@@ -196,7 +196,9 @@ and ``rummy-pick-<text>``), ``rummy-meld-input``, ``rummy-meld-check``,
 Progress: ``rummy-progress`` with ``rummy-progress-map`` (``rummy-progress-summary``;
 one ``li.rummy-rule`` per rule with ``data-rule``, ``rummy-rule-not-seen``,
 ``rummy-rule-practising`` or ``rummy-rule-mastered``, ``rummy-rule-due``; inside
-``rummy-rule-shape``, ``rummy-rule-status`` and the link ``rummy-practise``),
+``rummy-rule-badge`` (its status in words), ``rummy-rule-status`` and the link
+``rummy-practise``; above them ``rummy-progress-step``, what to practise next, with its
+link ``rummy-next-step``),
 ``rummy-progress-refresh``, ``rummy-progress-show``, ``rummy-progress-events``,
 ``rummy-progress-erase`` (then ``rummy-progress-erase-yes`` / ``-no``),
 ``rummy-progress-code`` (then ``rummy-recovery-code`` and ``rummy-recovery-qr``); the name

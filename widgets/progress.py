@@ -105,10 +105,16 @@ _CSS = """
 .rummy-progress h3 { margin: 0.6em 0 0.2em; font-size: 110%; }
 .rummy-progress ul { list-style: none; padding-left: 0.2em; margin: 0; }
 .rummy-progress li { margin: 2px 0; line-height: 1.7; }
-.rummy-rule-shape { display: inline-block; width: 1.3em; font-size: 115%; text-align: center; }
-.rummy-rule-not-seen .rummy-rule-shape, .rummy-rule-not-seen .rummy-rule-status { color: rgb(97,97,97); }
-.rummy-rule-practising .rummy-rule-shape, .rummy-rule-practising .rummy-rule-status { color: rgb(153,81,0); }
-.rummy-rule-mastered .rummy-rule-shape, .rummy-rule-mastered .rummy-rule-status { color: rgb(27,94,32); }
+.rummy-rule-badge { display: inline-block; min-width: 6.2em; margin-right: 0.5em; padding: 0 0.4em;
+  border-radius: 3px; font-size: 85%; font-weight: bold; text-align: center; line-height: 1.5; }
+.rummy-rule-not-seen .rummy-rule-badge { color: rgb(66,66,66); background: rgb(238,238,238); }
+.rummy-rule-practising .rummy-rule-badge { color: rgb(122,62,0); background: rgb(255,236,204); }
+.rummy-rule-mastered .rummy-rule-badge { color: rgb(20,75,24); background: rgb(220,240,222); }
+.rummy-rule-not-seen .rummy-rule-status { color: rgb(97,97,97); }
+.rummy-rule-practising .rummy-rule-status { color: rgb(153,81,0); }
+.rummy-rule-mastered .rummy-rule-status { color: rgb(27,94,32); }
+.rummy-progress-step { margin: 0.4em 0; padding: 0.4em 0.6em; border-left: 4px solid rgb(21,101,192);
+  background: rgb(227,242,253); }
 .rummy-rule-due .rummy-rule-status { font-weight: bold; }
 .rummy-practise { margin-left: 0.6em; padding: 0 0.5em; border: 1px solid rgb(21,101,192);
   border-radius: 4px; color: rgb(13,71,161); text-decoration: none; }
@@ -120,8 +126,8 @@ _CSS = """
 </style>
 """
 
-#: status -> (shape, words)
-_SHAPES = {"not seen": "○", "practising": "◐", "mastered": "●"}
+#: status -> the word on its badge (a label, not a control: no circle to tick)
+_BADGES = {"not seen": "Not seen", "practising": "Practising", "mastered": "Mastered"}
 
 
 #: Where the page runs on the static site (``$RUMMY_SITE``, which the site sets): ``voici``
@@ -644,7 +650,7 @@ class Progress(View):
         head = (f"<p class='rummy-progress-summary' role='status'>{esc(shown or 'You')}: "
                 f"{esc(self.summary)}.</p>")
         due = sorted((m for m in ms.values() if m.is_due(now)), key=lambda m: m.due_at or 0.0)
-        out = [head]
+        out = [head, self._next_step(events, ms, now)]
         if s.next_due is not None:
             out.append(f"<p class='rummy-progress-next'>{'The rest are' if due else 'Nothing is'}"
                        f"{'' if due else ' due now; the next rule is'} due again from "
@@ -695,20 +701,44 @@ class Progress(View):
             "keep it to yourself.</p></div>")
         return code
 
+    def _next_step(self, events: Sequence[_p.Event], ms: dict[str, _p.Mastery],
+                   now: float) -> str:
+        """The line that says what to practise next: the rule most overdue by the
+        record's schedule (:func:`rummy.progress.due_first`), else the first one
+        not seen yet, else the one due again soonest; with its Practise link."""
+        order = _p.due_first(events, now, None if self.rules is None
+                             else [r for r in rulebook.RULE_IDS if r in self.rules])
+        m = ms[order[0]]
+        name = f"\u201c{esc(rulebook.rule(m.rule).title)}\u201d ({esc(m.rule)})"
+        if m.is_due(now):
+            why = (f"go over {name} again. It is due now: this is the best time to "
+                   "practise it, before you forget it.")
+        elif m.due_at is None:
+            why = f"try a rule you have not practised yet: {name}."
+        else:
+            why = (f"nothing is due now. The first rule to come back is {name}, from "
+                   f"{esc(_when(m.due_at))}; you can practise it already.")
+        link = (f"<a class='rummy-practise rummy-next-step' href='{esc(practice_url(m.rule))}' "
+                f"target='_blank' rel='noopener' aria-label='Practise it: {esc(m.rule)}, "
+                f"{esc(rulebook.rule(m.rule).title)}'>Practise it</a>")
+        return (f"<p class='rummy-progress-step' data-rule='{esc(m.rule)}'><b>Next step:</b> "
+                f"{why}{link}</p>")
+
     @staticmethod
     def _row(m: _p.Mastery, now: float) -> str:
         rule = rulebook.rule(m.rule)
         status = m.status
-        words = status
+        words = "" if m.attempts or m.play_attempts else "not practised yet"
         if m.attempts:
             recall = m.recall(now)
-            words += (f": {m.attempts} tr{'ies' if m.attempts != 1 else 'y'}, "
+            words += (f"{m.attempts} tr{'ies' if m.attempts != 1 else 'y'}, "
                       f"{m.right_first} right at the first try, on {len(m.days)} "
                       f"day{'s' if len(m.days) != 1 else ''}")
             if recall is not None:
                 words += f", you would recall it now with a chance of {round(100 * recall)}%"
         if m.play_attempts:
-            words += (f"; play: the best move {m.play_right_first} of {m.play_attempts} "
+            words += (("; " if words else "") + "play: the best move "
+                      f"{m.play_right_first} of {m.play_attempts} "
                       f"time{'s' if m.play_attempts != 1 else ''}")
         due = m.is_due(now)
         if due:
@@ -721,7 +751,7 @@ class Progress(View):
                 f"rel='noopener' aria-label='Practise {esc(m.rule)}: {esc(rule.title)}'>"
                 "Practise</a>")
         return (f"<li class='{css}' data-rule='{esc(m.rule)}'>"
-                f"<span class='rummy-rule-shape' aria-hidden='true'>{_SHAPES[status]}</span>"
+                f"<span class='rummy-rule-badge'>{_BADGES[status]}</span> "
                 f"<b>{esc(m.rule)}</b> {esc(rule.title)}: "
                 f"<span class='rummy-rule-status'>{esc(words)}</span>{link}</li>")
 

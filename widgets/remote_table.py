@@ -350,16 +350,36 @@ class SharedTable:
         move goes through :meth:`_act`: the table widget is the local one,
         the shared table's honesty is added here."""
         t = self.table
-        drawn, acted = t.refresh, t.act
+        drawn, acted, told = t.refresh, t.act, t.end_status
 
         def refresh() -> None:
             drawn()
+            self._shared_controls()  # a review shows its Next round: not here
             self.truthful()
+
+        def end_status(button: str) -> str:
+            # the end of the hand, said alike on every seat: the teacher starts the
+            # next one (no "press Next round" for the learner whose move ended it)
+            text = told(button)
+            if not self._teacher_paces():
+                return text
+            tail = f" Read the review, then press {button}."
+            return (text.removesuffix(tail) if text.endswith(tail) else text) \
+                + " " + self.wait_words()
 
         def act(action: Any) -> None:
             self._act(acted, action)
 
-        t.refresh, t.act = refresh, act
+        t.refresh, t.act, t.end_status = refresh, act, end_status  # type: ignore[method-assign]
+
+    def _teacher_paces(self) -> bool:
+        settings = self.game.view.get("table", {}).get("settings") or {}
+        return bool(settings.get("pause_between_hands", True))
+
+    def wait_words(self) -> str:
+        """What every seat reads while the teacher has yet to start the next hand."""
+        what = "round" if self.game.variant.family == "three_thirteen" else "hand"
+        return f"Now waiting for the teacher to start the next {what}: read the review meanwhile."
 
     def truthful(self) -> None:
         """Disable each move control whose move is not in this seat's legal
@@ -402,7 +422,7 @@ class SharedTable:
         t = self.table
         settings = self.game.view.get("table", {}).get("settings") or {}
         hints = bool(settings.get("hints"))
-        teacher_paces = bool(settings.get("pause_between_hands", True))
+        teacher_paces = self._teacher_paces()
         coach = getattr(t, "coach", None)
         for control in (getattr(coach, "hint_button", None), getattr(coach, "do_it", None)):
             if control is not None:
@@ -468,11 +488,11 @@ class SharedTable:
                     and settings.get("pause_between_hands", True)):
                 # the teacher started the next hand: the review gives way to it
                 self.table.resume()
-            self.table.refresh()
-            self._shared_controls()  # a review shows its Next round: not here
-            if self.game.status == "paused":
+            self.table.refresh()  # (with the shared controls: no Next round)
+            if self.game.status == "paused" and not self.table.paused:
+                # a page opened while paused: it saw no hand end, so no review
                 self.table.status.remove_class("rummy-your-turn")
-                self.table.status.value = "The hand is over: waiting for the teacher."
+                self.table.status.value = html.escape("The hand is over. " + self.wait_words())
             me = self._my_seat()
             helped = int(me.get("helped") or 0)
             if helped > self._helped:  # the stand-in answered this seat's call

@@ -13,6 +13,10 @@ hidden box; if that game is still going, the table offers "Continue this game"
 and, pressed, replays it to where it was (:meth:`GameTable.new_game` with the
 loaded state).  A token that names no game, or a finished one, offers nothing.
 
+Kept games don't pile up: each new table, and each table's first save, drops
+the kept files older than :data:`KEEP_DAYS` and all but the
+:data:`KEEP_AT_MOST` newest (:func:`prune_saved_games`), never its own.
+
 >>> KEEPER.match("k" + "a" * 32) is not None, KEEPER.match("../../etc/passwd") is None
 (True, True)
 """
@@ -25,6 +29,7 @@ import json
 import os
 import re
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +39,14 @@ from rummy import load_game
 from rummy.progress import data_dir
 from widgets.view import button, html_box
 
-__all__ = ["GameKeeper", "KEEPER_JS", "saved_games_dir"]
+__all__ = ["KEEP_AT_MOST", "KEEP_DAYS", "GameKeeper", "KEEPER_JS", "prune_saved_games",
+           "saved_games_dir"]
+
+#: A kept game not saved for this many days is dropped.
+KEEP_DAYS = 30
+
+#: At most this many kept games stay (the newest), the table's own among them.
+KEEP_AT_MOST = 500
 
 #: A token: "k" and 16 random bytes in hex (the letter first, so that no part of
 #: it reads as a card, "7c", to a check that the page names no hidden card).
@@ -83,6 +95,39 @@ def saved_games_dir() -> Path:
     return data_dir() / "games"
 
 
+def prune_saved_games(keep: str | None = None, *, now: float | None = None) -> list[Path]:
+    """Drop the kept games older than :data:`KEEP_DAYS` and all but the
+    :data:`KEEP_AT_MOST` newest (by the time each was last saved), never the one
+    kept under the token ``keep``; the files dropped, newest first.
+
+    Only the kit's own files (a token's ``.json``, or its ``.tmp`` left by a
+    save cut short) are looked at; a file that can't be read or removed stays.
+
+    >>> KEEP_DAYS, KEEP_AT_MOST
+    (30, 500)
+    """
+    now = time.time() if now is None else now
+    try:
+        entries = list(saved_games_dir().iterdir())
+    except OSError:
+        return []  # no folder yet: nothing kept
+    kept: list[tuple[float, Path]] = []
+    for path in entries:
+        if path.suffix not in (".json", ".tmp") or not KEEPER.match(path.stem) \
+                or path.stem == keep:
+            continue
+        with contextlib.suppress(OSError):
+            kept.append((path.stat().st_mtime, path))
+    kept.sort(reverse=True)
+    cutoff = now - KEEP_DAYS * 24 * 3600
+    room = KEEP_AT_MOST - (1 if keep is not None else 0)
+    dropped = [path for i, (mtime, path) in enumerate(kept) if mtime < cutoff or i >= room]
+    for path in dropped:
+        with contextlib.suppress(OSError):
+            path.unlink()
+    return dropped
+
+
 class GameKeeper:
     """Keeps ``table``'s game after every move and offers a kept one back.
 
@@ -117,6 +162,8 @@ class GameKeeper:
         self.widget = w.VBox([self.offer_box, hidden, keeper])
         self.widget.add_class("rummy-game-keeper")
         self.widget.layout.display = "none"  # no room taken until there is a game to offer
+        self._pruned = False
+        prune_saved_games(keep=self.token)  # a new table: old kept games go
 
     def _out_html(self, saved: bool) -> str:
         save = f" data-save='{html.escape(self.token)}'" if saved else ""
@@ -142,10 +189,15 @@ class GameKeeper:
         if state.is_over:
             with contextlib.suppress(OSError):
                 path.unlink()
+            # the page no longer says a game is kept (its lost-kernel notice reads this)
+            self.save_out.value = self._out_html(False)
             return
         if not any(seat == self.table.learner for seat, _a in state.history):
             return  # nothing of the learner's to keep yet (an older kept game stays offered)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if not self._pruned:
+            self._pruned = True
+            prune_saved_games(keep=self.token)
         data = {"app": self.app, "learner": self.table.learner, "game": state.to_json()}
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data), encoding="utf-8")

@@ -15,6 +15,7 @@ import "@jupyter-widgets/controls/css/widgets-base.css";
 import {showBusyTaps} from "./busy.js";
 import {dragToThrow} from "./drag.js";
 import {Kernel} from "./kernel.js";
+import {lostWords} from "./lost.js";
 import {KitWidgetManager} from "./manager.js";
 import {renderOutput} from "./outputs.js";
 
@@ -101,8 +102,7 @@ async function start() {
       freeze(state === "connected" || state === "reconnecting" ? state : "lost");
       if (state === "connected") notice("");
       else if (state === "reconnecting") notice("Reconnecting… The table waits until it is back.");
-      else notice("This page lost its connection to the server, and its work there has ended. " +
-                  "Reload the page to start again.");
+      else notice(lostWords(document));
     });
     manager = new KitWidgetManager(kernel);
     showBusyTaps(kernel);

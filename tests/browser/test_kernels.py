@@ -115,7 +115,10 @@ def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -
         notice = page.locator("#rummy-kernel-notice")
         notice.wait_for(state="visible", timeout=30_000)
         assert notice.get_attribute("role") == "alert"
-        assert "Reload the page to start again" in notice.inner_text(), notice.inner_text()
+        # the learner has not moved yet: nothing of theirs is kept, and the notice says so
+        words = notice.inner_text()
+        assert "reload the page to start a new one" in words, words
+        assert "Continue this game" not in words, words
         # in view wherever the learner has scrolled, and readable
         page.mouse.wheel(0, 2000)
         box = notice.bounding_box()
@@ -204,7 +207,10 @@ def test_a_page_whose_kernel_died_offers_to_continue_the_game(browser: Any,
                  if any(kernel_id in part for part in p.cmdline())]
         assert len(procs) == 1, f"kernel {kernel_id}'s process: {procs}"
         procs[0].kill()
-        page.locator("#rummy-kernel-notice").wait_for(state="visible", timeout=30_000)
+        notice = page.locator("#rummy-kernel-notice")
+        notice.wait_for(state="visible", timeout=30_000)
+        # the game is kept: the notice says what a reload offers
+        assert "press \u201cContinue this game\u201d" in notice.inner_text(), notice.inner_text()
         page.goto(url)
         page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
         assert page.evaluate(KERNEL_ID_JS) != kernel_id

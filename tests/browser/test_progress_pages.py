@@ -124,11 +124,17 @@ def test_progress_survives_closing_the_browser_and_restarting_the_kernels(
         page.wait_for_selector(".rummy-progress-summary:has-text('Ana')")
         text = harness.page_text(page)
         assert "Ana: 0 of 58 rules mastered, 0 due" in text
-        assert "practising: 2 tries, 0 right at the first try, on 1 day" in row(page, "C-2")
-        assert "practising: 1 try, 1 right at the first try, on 1 day" in row(page, "TT-5")
-        assert "practising: 1 try, 0 right at the first try, on 1 day" in row(page, "BT-3")
-        assert "not seen" in row(page, "G-9")
-        assert page.locator(".rummy-rule-practising .rummy-rule-shape").first.inner_text() == "◐"
+        assert ": 2 tries, 0 right at the first try, on 1 day" in row(page, "C-2")
+        assert ": 1 try, 1 right at the first try, on 1 day" in row(page, "TT-5")
+        assert ": 1 try, 0 right at the first try, on 1 day" in row(page, "BT-3")
+        assert row(page, "G-9").startswith("Not seen")
+        assert page.locator(".rummy-rule-practising .rummy-rule-badge").first.inner_text() \
+            == "Practising"
+        # what to do next, at the top: a rule not seen yet (nothing is due on the day)
+        step = page.locator(".rummy-progress-step")
+        assert step.inner_text().startswith("Next step: try a rule you have not practised"), \
+            step.inner_text()
+        assert "practice.ipynb?rule=" in (step.locator("a").get_attribute("href") or "")
         link = page.locator("li[data-rule='BT-3'] a.rummy-practise")
         assert link.get_attribute("aria-label") == "Practise BT-3: A cycle: draw, then discard"
         assert "practice.ipynb?rule=BT-3" in (link.get_attribute("href") or "")
@@ -243,7 +249,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
                                                            learner="Ana"))
         wait_named(page, "Ben")
         page.wait_for_selector(".rummy-progress-summary:has-text('Ben')")
-        assert "practising: 2 tries" in row(page, "BT-3")
+        assert row(page, "BT-3").startswith("Practising") and ": 2 tries" in row(page, "BT-3")
         watch.settle()
         for other in ("Ana", "Cleo"):
             assert other not in harness.page_text(page)
