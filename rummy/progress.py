@@ -49,6 +49,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import secrets
 import threading
@@ -65,7 +66,7 @@ __all__ = [
     "BOX_DAYS", "TOP_BOX", "SOURCES", "JUDGED", "JUDGED_BY", "DAY", "MASTERED_DAYS", "MASTERED_SPAN",
     "MASTERED_POSITIONS", "MASTERED_STABILITY", "MAX_NAME", "MAX_ID", "KEY_HEADER",
     "new_key", "normal_key", "show_key", "fold", "use_key", "enrol", "current_key",
-    "Event", "Mastery", "Summary", "Record", "ProgressError",
+    "Event", "Mastery", "Summary", "Record", "ProgressError", "QuotaError",
     "step", "mastery", "summary", "due_first", "grid_rows", "most_missed", "GRID_COLUMNS", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
     "use_learner", "learner", "label", "record", "pending", "on_learner", "on_event", "clock",
@@ -95,7 +96,22 @@ class ProgressError(ValueError):
     """Bad input to the record of learning (the message says what is allowed)."""
 
 
+class QuotaError(ProgressError):
+    """More events for one learner than a quota of :meth:`Record.add_events` takes:
+    at most ``limit`` kept in ``span`` seconds; ``retry_after``: seconds until enough
+    of them are older than that for the refused events to fit."""
+
+    def __init__(self, learner: str, limit: int, span: float, retry_after: float) -> None:
+        self.learner, self.limit, self.span = learner, limit, span
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(f"at most {limit} events in {span:g} seconds are kept for one "
+                         f"learner: none of these was kept; try again in "
+                         f"{self.retry_after} seconds")
+
+
 log = logging.getLogger("rummy.progress")
+
+
 def normal_name(name: Any) -> str:
     """A learner's name as it is kept: spaces collapsed, 1 to 24 printable
     characters (as a seat's name at a shared table).
@@ -480,9 +496,9 @@ def _event(row: tuple[Any, ...]) -> Event:
     return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i, judged, by)
 
 
-def _stored(e: Event) -> StoredEvent:
+def _stored(e: Event, kept: float | None = None) -> StoredEvent:
     return StoredEvent(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
-                       e.when, e.judged, e.by)
+                       e.when, e.judged, e.by, kept)
 
 
 def _now() -> float:
@@ -538,31 +554,54 @@ class Record:
     def add_event(self, event: Event) -> Event:
         """Keep ``event`` (checked first); returns it with its id."""
         e = event.checked()
+        now = self.clock()
         with self._lock:
-            i = self._write(lambda tx: tx.insert_event(_stored(e)))
+            i = self._write(lambda tx: tx.insert_event(_stored(e, now)))
         return dataclasses.replace(e, id=int(i))
 
-    def add_events(self, events: Iterable[Event]) -> list[Event]:
+    def add_events(self, events: Iterable[Event], *,
+                   quota: Iterable[tuple[float, int]] = ()) -> list[Event]:
         """Keep several events in one transaction (all checked first: one bad
         event keeps none), each with its id.  An event already kept (the same
         learner, rule, asked, answered, right, first, source and time) is not
         kept twice, so a sender that did not hear the answer may send again.
 
+        ``quota``: pairs (``span`` seconds, ``limit``): at most ``limit`` events
+        kept for one learner in the last ``span`` seconds (counted from the
+        record, so a restart forgets nothing; events sent again don't count);
+        past it nothing of these events is kept and :class:`QuotaError` says
+        when to try again.
+
         >>> import tempfile, os
-        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"), clock=lambda: 100.0)
         >>> e = Event("Ana", "M-1", "q", "a", True, source="table", when=5.0)
         >>> [k.id for k in r.add_events([e, Event("Ana", "M-2", "q", "a", False, when=6.0)])]
         [1, 2]
         >>> [k.id for k in r.add_events([e])], r.count()
         ([1], 2)
+        >>> r.add_events([Event("Ana", "M-3", "q", "a", True, when=7.0)], quota=[(60.0, 2)])
+        Traceback (most recent call last):
+        ...
+        rummy.progress.QuotaError: at most 2 events in 60 seconds are kept for one learner: none of these was kept; try again in 60 seconds
         """
         checked = [e.checked() for e in events]
+        limits = list(quota)
+        now = self.clock()
 
         def keep(tx: Any) -> list[int]:
-            ids = []
+            ids, new = [], set()
             for e in checked:
                 known = tx.find_event(_stored(e))
-                ids.append(known if known is not None else tx.insert_event(_stored(e)))
+                if known is None:
+                    known = tx.insert_event(_stored(e, now))
+                    new.add(e.learner)
+                ids.append(known)
+            for who in sorted(new):
+                for span, limit in limits:
+                    kept = tx.kept_since(who, now - span)  # with the ones just added
+                    if len(kept) > limit:  # fits once the oldest len - limit are older
+                        raise QuotaError(who, limit, span, kept[len(kept) - limit - 1]
+                                         + span - now)
             return ids
 
         with self._lock:

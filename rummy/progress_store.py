@@ -51,6 +51,8 @@ class StoredEvent:
     when: float
     judged: str
     by: str = "self"
+    #: when this store kept it (seconds since the epoch; None: not said, as in an older kit)
+    kept: float | None = None
 
     def row(self, i: int) -> Row:
         return (i, self.learner, self.rule, self.asked, self.answered, self.right,
@@ -71,6 +73,7 @@ class Store(Protocol):
     def label_of(self, learner: str) -> str | None: ...
     def events(self, learner: str) -> list[Row]: ...
     def count(self) -> int: ...
+    def kept_since(self, learner: str, since: float) -> list[float]: ...
     def close(self) -> None: ...
 
 
@@ -140,6 +143,9 @@ class SqliteStore:
         if "judged_by" not in cols:  # an older kit judged every answer in the kernel
             self._db.execute("ALTER TABLE events ADD COLUMN judged_by TEXT NOT NULL "
                              "DEFAULT 'self'")
+        if "kept" not in cols:  # when the event was kept here (an older kit: not said)
+            self._db.execute("ALTER TABLE events ADD COLUMN kept REAL")
+        self._db.execute("CREATE INDEX IF NOT EXISTS events_kept ON events (learner, kept)")
         # the -wal and -shm files SQLite made (chmod only: opening and closing the
         # database file here would drop SQLite's locks on it in this process)
         for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -189,6 +195,11 @@ class SqliteStore:
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
+    def kept_since(self, learner: str, since: float) -> list[float]:
+        rows = self._db.execute("SELECT kept FROM events WHERE learner = ? AND kept > ? "
+                                "ORDER BY kept", (learner, since)).fetchall()
+        return [float(r[0]) for r in rows]
+
     # -- inside write() -----------------------------------------------------------
     def has_learner(self, learner: str) -> bool:
         return self._db.execute("SELECT 1 FROM learners WHERE learner = ?",
@@ -216,8 +227,8 @@ class SqliteStore:
         return None if row is None else int(row[0])
 
     def insert_event(self, e: StoredEvent) -> int:
-        cur = self._db.execute(f"INSERT INTO events ({_FIELDS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                               self._values(e))
+        cur = self._db.execute(f"INSERT INTO events ({_FIELDS}, kept) "
+                               "VALUES (?,?,?,?,?,?,?,?,?,?,?)", (*self._values(e), e.kept))
         return int(cur.lastrowid or 0)
 
     def erase(self, learner: str) -> int:
@@ -274,7 +285,8 @@ class LogStore:
             fields = {k: change[k] for k in ("learner", "rule", "asked", "answered", "right",
                                              "first", "source", "when", "judged")}
             # a log of an older kit: every answer judged in the kernel
-            self._events[i] = StoredEvent(**fields, by=change.get("by", "self"))
+            self._events[i] = StoredEvent(**fields, by=change.get("by", "self"),
+                                          kept=change.get("kept"))
             self._next = max(self._next, i + 1)
             return i
         if op == "erase":
@@ -345,6 +357,11 @@ class LogStore:
         self._reload()
         return len(self._events)
 
+    def kept_since(self, learner: str, since: float) -> list[float]:
+        self._reload()
+        return sorted(e.kept for e in self._events.values()
+                      if e.learner == learner and e.kept is not None and e.kept > since)
+
     # -- inside write() -----------------------------------------------------------
     def has_learner(self, learner: str) -> bool:
         return learner in self._learners
@@ -368,7 +385,7 @@ class LogStore:
 
     def find_event(self, e: StoredEvent) -> int | None:
         for i, kept in self._events.items():
-            if kept == dataclasses.replace(e, by=kept.by):  # whoever judged it
+            if kept == dataclasses.replace(e, by=kept.by, kept=kept.kept):  # whoever judged it
                 return i
         return None
 
@@ -376,7 +393,8 @@ class LogStore:
         return int(self._change({"op": "event", "id": self._next, "learner": e.learner,
                                  "rule": e.rule, "asked": e.asked, "answered": e.answered,
                                  "right": e.right, "first": e.first, "source": e.source,
-                                 "when": e.when, "judged": e.judged, "by": e.by}))
+                                 "when": e.when, "judged": e.judged, "by": e.by,
+                                 "kept": e.kept}))
 
     def erase(self, learner: str) -> int:
         return int(self._change({"op": "erase", "learner": learner}))

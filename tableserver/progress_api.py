@@ -76,7 +76,8 @@ from tableserver.wire import grid_csv
 
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
            "hub_events", "key_learner", "reset_key", "judge_answer", "COLUMNS", "EVENT_KEYS",
-           "MAX_EVENTS", "MAX_ANSWER", "MAX_SEED"]
+           "MAX_EVENTS", "MAX_ANSWER", "MAX_SEED", "EVENTS_PER_MINUTE", "EVENTS_PER_DAY",
+           "EVENT_MAX_AGE"]
 
 #: The columns of the class grid, in order (:data:`rummy.progress.GRID_COLUMNS`).
 COLUMNS = progress.GRID_COLUMNS
@@ -202,6 +203,15 @@ EVENT_KEYS = ("rule", "asked", "answered", "right", "first", "source", "when")
 MAX_EVENTS = 50
 #: How far ahead of the service's clock an event's time may be (clocks differ a little).
 _SKEW = 300.0
+#: How old an event a learner's server may send (seconds): its sender sends each event
+#: as it is kept, and tries again for minutes, not days (an older event stays in the
+#: learner's own record; the teacher can import it from a saved record).
+EVENT_MAX_AGE = progress.DAY
+#: The most events kept for one hub user in a minute, and in a day (a class's busiest
+#: lesson is a few hundred a day); past either, a request keeps nothing (429).
+EVENTS_PER_MINUTE = 600
+EVENTS_PER_DAY = 20_000
+_QUOTA = ((60.0, EVENTS_PER_MINUTE), (progress.DAY, EVENTS_PER_DAY))
 
 
 def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
@@ -218,6 +228,9 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
     Traceback (most recent call last):
     ...
     tableserver.errors.BadRequest: event 1: unknown rule id 'Z-9': use an id of RULES.md, e.g. TT-7, M-4a or G-9
+
+    Each event's ``when`` is within the last :data:`EVENT_MAX_AGE` seconds
+    before ``now`` (and at most a few minutes after: clocks differ a little).
     """
     if not isinstance(body, dict) or set(body) != {"events"}:
         raise BadRequest('the body must be {"events": [...]}: a list of 1 to '
@@ -249,9 +262,11 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
                 raise BadRequest(f"event {n}: {key} must be true or false")
         when = item["when"]
         if isinstance(when, bool) or not isinstance(when, int | float) or \
-                not math.isfinite(when) or not 0 <= when <= now + _SKEW:
+                not math.isfinite(when) or not now - EVENT_MAX_AGE <= when <= now + _SKEW:
             raise BadRequest(f"event {n}: when must be the time it happened, in seconds since "
-                             "the epoch (not in the future)")
+                             f"the epoch, within the last {EVENT_MAX_AGE / 3600:g} hours and "
+                             "not in the future (an older event stays in the learner's own "
+                             "record: the teacher imports it from their saved record)")
         try:
             out.append(progress.Event(learner, item["rule"], item["asked"], item["answered"],
                                       item["right"], item["first"], item["source"],
@@ -518,11 +533,32 @@ class EventsHandler(_ProgressHandler, PostHandler):
             return
         try:
             events = hub_events(name, self.json_body(), progress.clock())
-            kept = await asyncio.to_thread(rec.add_events, events)
+            kept = await asyncio.to_thread(rec.add_events, events, quota=_QUOTA)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
             return
+        except progress.QuotaError as e:
+            self.set_header("Retry-After", str(e.retry_after))
+            per = "minute" if e.span <= 60 else "day"
+            self.send_error_json(429, f"too many events: the teacher's grid keeps at most "
+                                      f"{e.limit} a {per} from each learner, and none of these "
+                                      f"{len(events)} was kept (they stay in your own record); "
+                                      f"try again in {_wait(e.retry_after)}")
+            return
         self.send_json({"learner": rec.label(name), "kept": len(kept)})
+
+
+def _wait(seconds: int) -> str:
+    """``42 seconds``, ``3 minutes`` or ``2 hours`` (rounded up).
+
+    >>> _wait(42), _wait(150), _wait(7200)
+    ('42 seconds', '3 minutes', '2 hours')
+    """
+    if seconds <= 90:
+        return f"{seconds} seconds"
+    if seconds <= 90 * 60:
+        return f"{math.ceil(seconds / 60)} minutes"
+    return f"{math.ceil(seconds / 3600)} hours"
 
 
 class AnswerHandler(OwnHandler, PostHandler):
