@@ -374,45 +374,60 @@ def mastery(events: Iterable[Event], now: float | None = None) -> dict[str, Mast
     >>> len(ms), ms["M-1"].status, ms["M-2"].status, round(ms["M-1"].stability, 2)
     (58, 'practising', 'not seen', 2.31)
     """
-    from fsrs import Card, Rating
-
     out = {r: Mastery(r) for r in rulebook.RULE_IDS}
-    sched = _scheduler()
     asked: dict[str, set[str]] = {}
     for e in sorted(events, key=lambda e: (e.when, e.id)):
         m = out.get(e.rule)
         if m is None:
             continue
-        day = int(e.when // DAY)
-        if e.judged == "play":
-            m.play_attempts += 1
-            m.play_right_first += bool(e.right and e.first)
-            continue
-        m.attempts += 1
-        m.right_first += bool(e.right and e.first)
-        m.box = step(m.box, e.right, e.first)
-        m.last_seen = e.when if m.last_seen is None else max(m.last_seen, e.when)
-        if day not in m.days:
-            m.days = (*m.days, day)
-        if not e.right:
-            m.wrong = (*m.wrong, e.answered)[-_WRONG_KEPT:]
-        if not e.first:
-            continue
-        card = m.card if m.card is not None else Card(card_id=1)
-        m.card, _log = sched.review_card(card, Rating.Good if e.right else Rating.Again,
-                                         review_datetime=_at(e.when))
-        m.stability, m.difficulty = m.card.stability, m.card.difficulty
-        m.due = m.card.due.timestamp()
-        m.last_right_first = e.right
-        if e.right:
-            m.first_right = e.when if m.first_right is None else m.first_right
-            m.last_right = e.when
-            if day not in m.right_days:
-                m.right_days = (*m.right_days, day)
-            seen = asked.setdefault(e.rule, set())
-            seen.add(e.asked)
-            m.positions = len(seen)
+        _step_mastery(m, e, _first_time(asked.setdefault(e.rule, set())))
     return out
+
+
+def _first_time(seen: set[str]) -> Callable[[str], bool]:
+    """``new(asked)``: True the first time ``asked`` is seen (remembered in ``seen``)."""
+    def new(asked: str) -> bool:
+        if asked in seen:
+            return False
+        seen.add(asked)
+        return True
+    return new
+
+
+def _step_mastery(m: Mastery, e: Event, new_position: Callable[[str], bool]) -> None:
+    """Take the event ``e`` (the next of its rule, in time order) into ``m``;
+    ``new_position(asked)``: True when no right answer at the first try was given to
+    ``asked`` before (and remember this one)."""
+    from fsrs import Card, Rating
+
+    day = int(e.when // DAY)
+    if e.judged == "play":
+        m.play_attempts += 1
+        m.play_right_first += bool(e.right and e.first)
+        return
+    m.attempts += 1
+    m.right_first += bool(e.right and e.first)
+    m.box = step(m.box, e.right, e.first)
+    m.last_seen = e.when if m.last_seen is None else max(m.last_seen, e.when)
+    if day not in m.days:
+        m.days = (*m.days, day)
+    if not e.right:
+        m.wrong = (*m.wrong, e.answered)[-_WRONG_KEPT:]
+    if not e.first:
+        return
+    card = m.card if m.card is not None else Card(card_id=1)
+    m.card, _log = _scheduler().review_card(card, Rating.Good if e.right else Rating.Again,
+                                            review_datetime=_at(e.when))
+    m.stability, m.difficulty = m.card.stability, m.card.difficulty
+    m.due = m.card.due.timestamp()
+    m.last_right_first = e.right
+    if e.right:
+        m.first_right = e.when if m.first_right is None else m.first_right
+        m.last_right = e.when
+        if day not in m.right_days:
+            m.right_days = (*m.right_days, day)
+        if new_position(e.asked):
+            m.positions += 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -534,6 +549,8 @@ class Record:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._store: Store = store if store is not None else open_store(self.path)
+        if self._marked(self._store) and not self._store.marks_made():  # type: ignore[attr-defined]
+            self._write(self._make_marks)
 
     def close(self) -> None:
         """Close the database (the record can't be read or written after)."""
@@ -556,7 +573,7 @@ class Record:
         e = event.checked()
         now = self.clock()
         with self._lock:
-            i = self._write(lambda tx: tx.insert_event(_stored(e, now)))
+            i = self._write(lambda tx: self._keep(tx, e, now))
         return dataclasses.replace(e, id=int(i))
 
     def add_events(self, events: Iterable[Event], *,
@@ -593,7 +610,7 @@ class Record:
             for e in checked:
                 known = tx.find_event(_stored(e))
                 if known is None:
-                    known = tx.insert_event(_stored(e, now))
+                    known = self._keep(tx, e, now)
                     new.add(e.learner)
                 ids.append(known)
             for who in sorted(new):
@@ -773,16 +790,77 @@ class Record:
         """``learner``'s :class:`Summary` now (by this record's clock)."""
         return summary(self.events(learner), self.clock())
 
+    # -- marks: each learner's standing per rule, kept with each event ----------------------
+    @staticmethod
+    def _marked(store: Any) -> bool:
+        """The store keeps marks (SQLite): the class grid reads them, not every event."""
+        return bool(getattr(store, "keeps_marks", False))
+
+    def _keep(self, tx: Any, e: Event, now: float) -> int:
+        """(inside a write) Keep the checked event ``e`` and bring its rule's mark up to
+        date in the same transaction; its id."""
+        i = int(tx.insert_event(_stored(e, now)))
+        if self._marked(tx):
+            _mark(tx, dataclasses.replace(e, id=i))
+        return i
+
+    def _make_marks(self, tx: Any) -> None:
+        """(inside a write) Make every mark from the events (a record of an older kit)."""
+        if tx.marks_made():
+            return
+        tx.clear_marks()
+        for who, rule in tx.pairs():
+            events = [_event(r) for r in tx.rule_events(who, rule)]
+            _put_mark(tx, who, rule, events)
+            for e in events:
+                if not e.right and e.judged == "rule":
+                    tx.add_missed(who, rule, e.answered, e.when, e.id)
+        tx.set_marks_made()
+
+    def class_grid(self, names: Iterable[str], now: float | None = None) -> dict[str, Any]:
+        """The class grid of the learners ``names`` (labels in any case, or ids):
+        ``{"learners", "rows", "missed"}``: their labels, one row per learner and rule
+        met (:func:`grid_rows`) and the rules the class missed most
+        (:func:`most_missed`), at ``now`` (default: this record's clock).  Read from
+        the marks kept with each event (SQLite), the same as a replay of every event.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"), clock=lambda: 9.0)
+        >>> _ = r.add("Ana", "TT-5", "q", "pass", False, when=1.0)
+        >>> g = r.class_grid(["ana", "Ben"])
+        >>> g["learners"], [(x["rule"], x["attempts"]) for x in g["rows"]], g["missed"][0]["commonest"]
+        (['Ana', 'Ben'], [('TT-5', 1)], 'pass')
+        """
+        at = self.clock() if now is None else now
+        ids = list(dict.fromkeys(self.resolve(n) or n for n in names))
+        labels = [self.label(who) for who in ids]
+        if not self._marked(self._store):  # the browser's log: every event again
+            rows: list[dict[str, Any]] = []
+            everything: list[Event] = []
+            for who, shown in zip(ids, labels, strict=True):
+                events = self.events(who)
+                everything += events
+                rows += grid_rows(shown, events, at)
+            return {"learners": labels, "rows": rows, "missed": most_missed(everything)}
+        order = {r: n for n, r in enumerate(rulebook.RULE_IDS)}
+        when, sched = _at(max(at, 0.0)), _scheduler()
+        rows, wrong = [], []
+        with self._lock:
+            store: Any = self._store
+            for n, (who, shown) in enumerate(zip(ids, labels, strict=True)):
+                name = _normal_id(who)
+                key = self._owner(store, name) or name
+                for cols in sorted(store.marks(key), key=lambda c: order.get(c[0], len(order))):
+                    rows.append(_mark_row(shown, cols, when, sched))
+                wrong += [(rule, answered, times, (n, t, i), key)
+                          for rule, answered, times, t, i in store.missed(key)]
+        return {"learners": labels, "rows": rows, "missed": _most_missed_of(wrong)}
+
     def grid(self, learners: Iterable[str], now: float | None = None) -> list[dict[str, Any]]:
         """One row per learner and rule met (for a teacher's class grid and
         its CSV): :data:`GRID_COLUMNS`, rules and play apart, predicted
         recall at ``now`` (default: this record's clock)."""
-        at = self.clock() if now is None else now
-        rows = []
-        for name in learners:
-            who = self.resolve(name) or name
-            rows += grid_rows(self.label(who), self.events(who), at)
-        return rows
+        return list(self.class_grid(learners, now)["rows"])
 
 
 #: The columns of a class grid row (:meth:`Record.grid`, the CSV).
@@ -848,6 +926,111 @@ def most_missed(events: Iterable[Event], top: int = 5) -> list[dict[str, Any]]:
         answer, times = wrong[rule].most_common(1)[0]
         out.append({"rule": rule, "wrong": sum(wrong[rule].values()),
                     "learners": len(who[rule]), "commonest": answer, "times": times})
+    return out
+
+
+# -- marks: a learner's standing per rule, kept in the store with each event ------------------
+def _state(m: Mastery, server: int) -> str:
+    """A mark's state as the store keeps it (JSON: every field of ``m``, its FSRS card)."""
+    fields = {f.name: getattr(m, f.name) for f in dataclasses.fields(m) if f.name != "card"}
+    fields["card"] = None if m.card is None else m.card.to_dict()
+    fields["server"] = server
+    return json.dumps(fields)
+
+
+def _from_state(text: str) -> tuple[Mastery, int]:
+    from fsrs import Card
+
+    fields = json.loads(text)
+    server = int(fields.pop("server"))
+    card = fields.pop("card")
+    for name in ("days", "right_days", "wrong"):
+        fields[name] = tuple(fields[name])
+    return Mastery(**fields, card=None if card is None else Card.from_dict(card)), server
+
+
+def _put_mark(tx: Any, who: str, rule: str, events: list[Event]) -> None:
+    """Make the mark of ``who`` and ``rule`` from all its events, oldest first."""
+    m = Mastery(rule)
+    seen: set[str] = set()
+    for e in events:
+        _step_mastery(m, e, _first_time(seen))
+    last = events[-1]
+    _save_mark(tx, who, m, sum(e.by == "server" for e in events), last.when, last.id)
+
+
+def _save_mark(tx: Any, who: str, m: Mastery, server: int, last_t: float, last_id: int
+               ) -> None:
+    review = None if m.card is None or m.card.last_review is None \
+        else m.card.last_review.isoformat()
+    tx.put_mark(who, last_t, last_id, _state(m, server),
+                (m.rule, m.attempts, m.right_first, len(m.days), m.stability, review, m.status,
+                 m.due_at, " | ".join(m.wrong), m.play_attempts, m.play_right_first, server))
+
+
+def _mark(tx: Any, e: Event) -> None:
+    """Bring the mark of ``e``'s learner and rule up to date with ``e`` (just kept)."""
+    if not e.right and e.judged == "rule":
+        tx.add_missed(e.learner, e.rule, e.answered, e.when, e.id)
+    kept = tx.mark_state(e.learner, e.rule)
+    if kept is None or (e.when, e.id) < (kept[1], kept[2]):
+        # the first of its rule, or one that happened before the last: all of them again
+        _put_mark(tx, e.learner, e.rule, [_event(r) for r in tx.rule_events(e.learner, e.rule)])
+        return
+    m, server = _from_state(kept[0])
+    _step_mastery(m, e, lambda asked: not tx.right_before(e.learner, e.rule, asked, e.id))
+    _save_mark(tx, e.learner, m, server + (e.by == "server"), e.when, e.id)
+
+
+class _Reviewed:
+    """What FSRS's recall needs of a card: its stability and last review."""
+
+    __slots__ = ("stability", "last_review")
+
+    def __init__(self, stability: float, last_review: Any) -> None:
+        self.stability, self.last_review = stability, last_review
+
+
+def _mark_row(label: str, cols: tuple[Any, ...], at: Any, sched: Any) -> dict[str, Any]:
+    """A class grid row (:func:`grid_rows`) from a mark's columns, recall at ``at``
+    (a datetime) by the FSRS scheduler ``sched``."""
+    (rule, attempts, right_first, days, stability, review, status, due, last_wrong,
+     play_attempts, play_right_first, server) = cols
+    recall = None
+    if review is not None:
+        card = _Reviewed(stability, _from_iso(review))
+        recall = round(float(sched.get_card_retrievability(card, at)), 2)
+    return {"learner": label, "rule": rule, "attempts": attempts, "right_first": right_first,
+            "days": days, "recall": recall, "status": status, "due": due,
+            "last_wrong": last_wrong, "play_attempts": play_attempts,
+            "play_right_first": play_right_first, "server_judged": server}
+
+
+def _from_iso(text: str) -> Any:
+    import datetime as dt
+
+    return dt.datetime.fromisoformat(text)
+
+
+def _most_missed_of(wrong: list[tuple[str, str, int, tuple[int, float, int], str]],
+                    top: int = 5) -> list[dict[str, Any]]:
+    """:func:`most_missed` from the kept counts of wrong answers: (rule, answer, times,
+    where it was first given (learner's place, time, id), learner)."""
+    total: dict[str, int] = {}
+    who: dict[str, set[str]] = {}
+    answers: dict[str, dict[str, list[Any]]] = {}
+    for rule, answer, times, first, learner in wrong:
+        total[rule] = total.get(rule, 0) + times
+        who.setdefault(rule, set()).add(learner)
+        seen = answers.setdefault(rule, {}).setdefault(answer, [0, first])
+        seen[0] += times
+        seen[1] = min(seen[1], first)
+    ranked = sorted(total, key=lambda r: (-total[r], -len(who[r]), r))
+    out: list[dict[str, Any]] = []
+    for rule in ranked[:top]:
+        answer, (times, _first) = min(answers[rule].items(), key=lambda a: (-a[1][0], a[1][1]))
+        out.append({"rule": rule, "wrong": total[rule], "learners": len(who[rule]),
+                    "commonest": answer, "times": times})
     return out
 
 

@@ -119,16 +119,9 @@ def class_grid(service: TableService, key: Any, code: Any = None,
 def _grid(code: str | None, learners: list[str], record: progress.Record | None = None
           ) -> dict[str, Any]:
     rec = record if record is not None else progress.default_record()
-    ids = list(dict.fromkeys(rec.resolve(n) or n for n in learners))
-    now = rec.clock()
-    rows: list[dict[str, Any]] = []
-    everything: list[progress.Event] = []
-    for who in ids:
-        events = rec.events(who)
-        everything += events
-        rows += progress.grid_rows(rec.label(who), events, now)
-    return {"code": code, "learners": [rec.label(who) for who in ids],
-            "columns": list(COLUMNS), "rows": rows, "missed": progress.most_missed(everything)}
+    grid = rec.class_grid(learners)  # from each learner's marks, not every event again
+    return {"code": code, "learners": grid["learners"], "columns": list(COLUMNS),
+            "rows": grid["rows"], "missed": grid["missed"]}
 
 
 def key_learner(key: Any, record: progress.Record | None = None) -> str:
