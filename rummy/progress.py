@@ -766,6 +766,12 @@ class Record:
         with self._lock:
             return self._store.count()
 
+    def imported(self) -> list[str]:
+        """The learners whose saved records a teacher imported here (their ids), in the
+        order they were first imported (:func:`import_record` with ``into_class``)."""
+        with self._lock:
+            return self._store.imported()
+
     def learners(self) -> list[str]:
         """The learners with events (their ids), sorted."""
         with self._lock:
@@ -1276,15 +1282,26 @@ def read_record(text: Any, key: Any) -> tuple[str, list[Event]]:
                             "the record of this learner key: it is not loaded")
     name = normal_name(head.get("learner"))
     events = []
-    for line in body.splitlines()[1:]:
-        fields = json.loads(line)
-        events.append(Event(name, fields["rule"], fields["asked"], fields["answered"],
-                            bool(fields["right"]), bool(fields["first"]), fields["source"],
-                            float(fields["when"]), judged=fields["judged"]).checked())
+    for n, line in enumerate(body.splitlines()[1:], 2):
+        try:
+            fields = json.loads(line)
+            when = float(fields["when"])
+            if not math.isfinite(when):
+                raise ValueError("not a time")
+            events.append(Event(name, str(fields["rule"]), fields["asked"], fields["answered"],
+                                bool(fields["right"]), bool(fields["first"]),
+                                str(fields["source"]), when,
+                                judged=str(fields["judged"])).checked())
+        except ProgressError as e:
+            raise ProgressError(f"line {n} of the saved record: {e}") from None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise ProgressError(f"line {n} of the saved record is not an event the kit "
+                                "saved: it is not loaded") from None
     return name, events
 
 
-def import_record(text: Any, key: Any, record: Record | None = None) -> tuple[str, list[Event]]:
+def import_record(text: Any, key: Any, record: Record | None = None, *,
+                  into_class: bool = False) -> tuple[str, list[Event]]:
     """Load a saved record (:func:`export_record`) into ``record`` (default: this
     kernel's) under the learner whose key ``key`` is; in a record that does not know
     the key yet (another browser, the teacher's server) the learner is made with that
@@ -1318,4 +1335,8 @@ def import_record(text: Any, key: Any, record: Record | None = None) -> tuple[st
         with rec._lock:
             who = str(rec._write(adopt))
     kept = rec.add_events([dataclasses.replace(e, learner=who) for e in events])
+    if into_class:
+        at = rec.clock()
+        with rec._lock:
+            rec._write(lambda tx: tx.set_imported(who, at))
     return who, kept

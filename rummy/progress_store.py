@@ -75,6 +75,7 @@ class Store(Protocol):
     def events(self, learner: str) -> list[Row]: ...
     def count(self) -> int: ...
     def kept_since(self, learner: str, since: float) -> list[float]: ...
+    def imported(self) -> list[str]: ...
     def close(self) -> None: ...
 
 
@@ -186,6 +187,9 @@ class SqliteStore:
             self._db.execute("ALTER TABLE events ADD COLUMN kept REAL")
         self._db.execute("CREATE INDEX IF NOT EXISTS events_kept ON events (learner, kept)")
         self._db.executescript(_MARKS)
+        if "imported" not in [r[1] for r in self._db.execute(
+                "PRAGMA table_info(learners)").fetchall()]:  # a teacher imported their record
+            self._db.execute("ALTER TABLE learners ADD COLUMN imported REAL")
         # the -wal and -shm files SQLite made (chmod only: opening and closing the
         # database file here would drop SQLite's locks on it in this process)
         for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -235,6 +239,16 @@ class SqliteStore:
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+
+    def imported(self) -> list[str]:
+        rows = self._db.execute("SELECT learner FROM learners WHERE imported IS NOT NULL "
+                                "ORDER BY imported, learner").fetchall()
+        return [str(r[0]) for r in rows]
+
+    def set_imported(self, learner: str, t: float) -> None:
+        """(inside write) The teacher imported the learner's saved record at ``t``."""
+        self._db.execute("UPDATE learners SET imported = COALESCE(imported, ?) WHERE learner = ?",
+                         (t, learner))
 
     # -- the marks: each learner's standing per rule, kept with each event ---------------
     #: this store keeps marks (:class:`rummy.progress.Record` keeps them up to date)
@@ -388,6 +402,9 @@ class LogStore:
         if op == "key":
             self._learners[change["learner"]]["key_digest"] = change["key_digest"]
             return None
+        if op == "imported":
+            self._learners[change["learner"]].setdefault("imported", change["t"])
+            return None
         if op == "event":
             i = int(change["id"])
             fields = {k: change[k] for k in ("learner", "rule", "asked", "answered", "right",
@@ -464,6 +481,16 @@ class LogStore:
     def count(self) -> int:
         self._reload()
         return len(self._events)
+
+    def imported(self) -> list[str]:
+        self._reload()
+        return [who for who, row in sorted(self._learners.items(),
+                                           key=lambda kv: (kv[1].get("imported") or 0, kv[0]))
+                if row.get("imported") is not None]
+
+    def set_imported(self, learner: str, t: float) -> None:
+        if learner in self._learners and self._learners[learner].get("imported") is None:
+            self._change({"op": "imported", "learner": learner, "t": t})
 
     def kept_since(self, learner: str, since: float) -> list[float]:
         self._reload()

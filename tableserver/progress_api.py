@@ -36,6 +36,13 @@ names they joined a table with.  Endpoints::
     POST /rummy/api/progress/key {"learner": NAME}      (X-Rummy-Teacher-Key)
         a new key for a learner of this server (the old one opens nothing):
         {"learner", "code"}, the recovery code the teacher hands over
+    POST /rummy/api/progress/import {"record": TEXT, "code": CODE}
+                                                        (X-Rummy-Teacher-Key)
+        the teacher imports a learner's saved record (the file of "Save my
+        record", checked with the learner's recovery code; a changed file: 400,
+        nothing kept) into the class grid of the whole server: its events kept
+        as the learner's self-checks (:func:`import_saved`); at most
+        :data:`MAX_IMPORT` bytes
     POST /rummy/api/progress/events {"events": [...]}   (on a JupyterHub only)
         a learner's server sends the events its kernels kept (each learner's
         own record is in their own server's data folder): kept here under
@@ -69,7 +76,7 @@ from typing import Any
 from rummy import progress, teach_book
 from rummy.teach import TeachError
 from tableserver.errors import BadRequest, Forbidden, ServiceError
-from tableserver.handler import CODE, MAX_BODY, ApiHandler, PostHandler
+from tableserver.handler import CODE, ApiHandler, PostHandler
 from tableserver.service import TableService
 from tableserver.tables import normal_code
 from tableserver.wire import grid_csv
@@ -77,7 +84,7 @@ from tableserver.wire import grid_csv
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
            "hub_events", "key_learner", "reset_key", "judge_answer", "COLUMNS", "EVENT_KEYS",
            "MAX_EVENTS", "MAX_ANSWER", "MAX_SEED", "EVENTS_PER_MINUTE", "EVENTS_PER_DAY",
-           "EVENT_MAX_AGE"]
+           "EVENT_MAX_AGE", "import_saved", "MAX_IMPORT"]
 
 #: The columns of the class grid, in order (:data:`rummy.progress.GRID_COLUMNS`).
 COLUMNS = progress.GRID_COLUMNS
@@ -113,6 +120,8 @@ def class_grid(service: TableService, key: Any, code: Any = None,
     seated at table ``code`` (None: at every table of ``service``)."""
     teacher_may_see(service, key)
     learners = _names(service.seated_names(code))
+    if code is None:  # the whole class: and the learners whose records the teacher imported
+        learners += (record if record is not None else progress.default_record()).imported()
     return _grid(None if code is None else normal_code(code), learners, record)
 
 
@@ -345,6 +354,45 @@ def judge_answer(learner: str | None, body: Any, record: progress.Record | None 
     return out
 
 
+#: The largest body of ``POST .../progress/import`` (bytes): a saved record of a few
+#: thousand events, in JSON (a learner's year of practice is a few hundred).
+MAX_IMPORT = 1_000_000
+_IMPORT_HELP = ('the body must be {"record": TEXT, "code": CODE}: the text of the file the '
+                "learner saved with Save my record, and the learner's recovery code (the "
+                "file is checked with it)")
+
+
+def import_saved(service: TableService, key: Any, body: Any,
+                 record: progress.Record | None = None) -> dict[str, Any]:
+    """The teacher (``key``) imports a learner's saved record into the class grid:
+    ``body`` is ``{"record": TEXT, "code": CODE}`` (the file "Save my record" made
+    and the learner's recovery code, which its MAC is checked with:
+    :func:`rummy.progress.import_record`); its events are kept as the learner's
+    self-checks (an event kept already is not kept twice) and the learner is in the
+    class grid of the whole server from now on.  ``{"learner", "events", "new"}``;
+    a file changed after it was saved, another learner's code or not a saved record
+    at all: :class:`BadRequest` saying so, and nothing kept."""
+    teacher_may_see(service, key)
+    if not isinstance(body, dict) or set(body) != {"record", "code"}:
+        raise BadRequest(_IMPORT_HELP)
+    text, code = body["record"], body["code"]
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest('"record" must be the text of the file the learner saved with Save '
+                         "my record")
+    if not isinstance(code, str) or progress.normal_key(code) is None:
+        raise BadRequest('"code" must be the learner\'s recovery code: 32 letters and digits, '
+                         "dashes allowed (the learner's page shows it under Recovery code)")
+    rec = record if record is not None else progress.default_record()
+    known = rec.learner_of(code)
+    before = len(rec.events(known)) if known is not None else 0
+    try:
+        who, kept = progress.import_record(text, code, rec, into_class=True)
+    except progress.ProgressError as e:
+        raise BadRequest(str(e)) from None
+    return {"learner": rec.label(who), "events": len(kept),
+            "new": len(rec.events(who)) - before}
+
+
 def to_csv(rows: list[dict[str, Any]]) -> str:
     """The grid as CSV, with its header even when empty, no cell a
     spreadsheet would run as a formula (:func:`tableserver.wire.grid_csv`).
@@ -365,6 +413,7 @@ def handlers(root: str, kw: dict[str, Any]) -> list[tuple[str, Any, Any]]:
         (root + "/progress/me", MeHandler, kw),
         (root + "/progress/key", KeyHandler, kw),
         (root + "/progress/answer", AnswerHandler, kw),
+        (root + "/progress/import", ImportHandler, kw),
     ]
 
 
@@ -390,7 +439,7 @@ class _ProgressHandler(ApiHandler):
         """Answer the refusal of a body too large (413, ``too_big`` says what
         to do instead) or of a bad address (400) and say True; False: go on."""
         if getattr(self, "refused", False):
-            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes"
+            self.send_error_json(413, f"the request body is larger than {self.max_body} bytes"
                                       + too_big)
             return True
         why = self.bad_query()
@@ -414,6 +463,8 @@ class GridHandler(_ProgressHandler):
             teacher_may_see(self.service, self.teacher_key())  # in memory: on the loop
             names = _names(self.service.seated_names(code))
             table = None if code is None else normal_code(code)
+            if code is None:  # and the learners whose saved records the teacher imported
+                names += await asyncio.to_thread(progress.default_record().imported)
             grid = await asyncio.to_thread(_grid, table, names)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
@@ -493,6 +544,25 @@ class KeyHandler(_ProgressHandler, PostHandler):
         try:
             teacher_may_see(self.service, self.teacher_key())
             out = await asyncio.to_thread(reset_key, self.service, self.teacher_key(),
+                                          self.json_body())
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        self.send_json(out)
+
+
+class ImportHandler(_ProgressHandler, PostHandler):
+    """``POST .../progress/import``: the teacher imports a learner's saved record
+    (:func:`import_saved`), read and kept in a worker thread."""
+
+    max_body = MAX_IMPORT
+
+    async def post(self) -> None:
+        if self.refused_early(": a saved record this big is not imported"):
+            return
+        try:
+            teacher_may_see(self.service, self.teacher_key())  # in memory: on the loop
+            out = await asyncio.to_thread(import_saved, self.service, self.teacher_key(),
                                           self.json_body())
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
