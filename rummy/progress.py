@@ -850,17 +850,42 @@ class Record:
             return {"learners": labels, "rows": rows, "missed": most_missed(everything)}
         order = {r: n for n, r in enumerate(rulebook.RULE_IDS)}
         when, sched = _at(max(at, 0.0)), _scheduler()
-        rows, wrong = [], []
+        rows, keys = [], []
         with self._lock:
             store: Any = self._store
-            for n, (who, shown) in enumerate(zip(ids, labels, strict=True)):
+            for who, shown in zip(ids, labels, strict=True):
                 name = _normal_id(who)
                 key = self._owner(store, name) or name
+                keys.append(key)
                 for cols in sorted(store.marks(key), key=lambda c: order.get(c[0], len(order))):
                     rows.append(_mark_row(shown, cols, when, sched))
-                wrong += [(rule, answered, times, (n, t, i), key)
-                          for rule, answered, times, t, i in store.missed(key)]
-        return {"learners": labels, "rows": rows, "missed": _most_missed_of(wrong)}
+            missed = self._missed(store, keys)
+        return {"learners": labels, "rows": rows, "missed": missed}
+
+    @staticmethod
+    def _missed(store: Any, keys: list[str], top: int = 5) -> list[dict[str, Any]]:
+        """:func:`most_missed` of the learners ``keys`` from the kept counts of wrong
+        answers (the commonest answer's ties go to the one given first, as the events
+        of the learners one after the other give them)."""
+        if len(set(keys)) != len(keys):  # a learner asked for twice: counted twice
+            wrong = [(rule, answered, times, (n, t, i), key)
+                     for n, key in enumerate(keys)
+                     for rule, answered, times, t, i in store.missed(key)]
+            return _most_missed_of(wrong, top)
+        place = {key: n for n, key in enumerate(keys)}
+        totals = store.missed_totals(keys)
+        ranked = sorted(totals, key=lambda r: (-r[1], -r[2], r[0]))[:top]
+        out: list[dict[str, Any]] = []
+        for rule, total, learners in ranked:
+            answers: dict[str, list[Any]] = {}
+            for key, answered, times, t, i in store.missed_of(keys, rule):
+                seen = answers.setdefault(answered, [0, (place[key], t, i)])
+                seen[0] += times
+                seen[1] = min(seen[1], (place[key], t, i))
+            answer, (times, _first) = min(answers.items(), key=lambda a: (-a[1][0], a[1][1]))
+            out.append({"rule": rule, "wrong": int(total), "learners": int(learners),
+                        "commonest": answer, "times": times})
+        return out
 
     def grid(self, learners: Iterable[str], now: float | None = None) -> list[dict[str, Any]]:
         """One row per learner and rule met (for a teacher's class grid and

@@ -310,6 +310,20 @@ class SqliteStore:
         return self._db.execute(f"SELECT {', '.join(MARK_COLUMNS)} FROM marks WHERE "
                                 "learner = ?", (learner,)).fetchall()
 
+    def missed_totals(self, learners: list[str]) -> list[tuple[str, int, int]]:
+        """(rule, wrong answers, learners who gave one) over ``learners``."""
+        return self._db.execute(
+            "SELECT rule, SUM(times), COUNT(DISTINCT learner) FROM missed WHERE learner IN "
+            "(SELECT value FROM json_each(?)) GROUP BY rule", (json.dumps(learners),)).fetchall()
+
+    def missed_of(self, learners: list[str], rule: str
+                  ) -> list[tuple[str, str, int, float, int]]:
+        """(learner, answered, times, first_t, first_id) of ``rule`` over ``learners``."""
+        return self._db.execute(
+            "SELECT learner, answered, times, first_t, first_id FROM missed WHERE rule = ? AND "
+            "learner IN (SELECT value FROM json_each(?))",
+            (rule, json.dumps(learners))).fetchall()
+
     def missed(self, learner: str) -> list[tuple[str, str, int, float, int]]:
         """(rule, answered, times, first_t, first_id) of the learner's wrong answers."""
         return self._db.execute("SELECT rule, answered, times, first_t, first_id FROM missed "
