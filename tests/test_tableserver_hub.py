@@ -660,3 +660,33 @@ def test_while_it_loads_the_service_tells_the_hub_it_is_up_and_the_api_to_wait()
 
     assert asyncio.run(ask()) == [(HUB_PREFIX, 200, "2"), (HUB_PREFIX.rstrip("/"), 200, "2"),
                                   (HUB_API + "/tables", 503, ""), ("/elsewhere", 503, "")]
+
+
+def test_on_a_hub_only_a_teacher_imports_a_saved_record(svc: HubService, tmp_path: Path
+                                                        ) -> None:
+    """A learner's record saved elsewhere (the static site) comes into the hub's class
+    grid by the teacher's import: a learner may not import one, a changed file keeps
+    nothing."""
+    from rummy import progress
+
+    laptop = progress.Record(tmp_path / "laptop.sqlite3", clock=lambda: 5000.0)
+    _, key = laptop.enrol("Ivo")
+    laptop.add("Ivo", "G-9", "q", "a", True, source="drill", when=4000.0)
+    text = progress.export_record(key, laptop)
+    laptop.close()
+    body = {"record": text, "code": progress.show_key(key)}
+    status, out = svc.call("POST", "/progress/import", body, user="ana")
+    assert status == 403 and "only a teacher" in out["error"], out
+    status, out = svc.call("POST", "/progress/import",
+                           {**body, "record": text.replace('"right": true', '"right": false')},
+                           user="teacher")
+    assert status == 400 and "changed after it was saved" in out["error"]
+    assert service_events(svc, "Ivo") == []
+    status, out = svc.call("POST", "/progress/import", body, user="teacher",
+                           headers={"Sec-Fetch-Site": "cross-site"})
+    assert status == 403 and service_events(svc, "Ivo") == []
+    status, out = svc.call("POST", "/progress/import", body, user="teacher")
+    assert status == 200 and out == {"learner": "Ivo", "events": 1, "new": 1}, out
+    status, grid = svc.call("GET", "/progress", user="teacher")
+    assert status == 200 and "Ivo" in grid["learners"]
+    assert [r["rule"] for r in grid["rows"] if r["learner"] == "Ivo"] == ["G-9"]
