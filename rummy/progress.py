@@ -15,7 +15,9 @@ learner's browser keeps; whoever holds it is that learner (:func:`use_key`).
 The name is a label for people, compared without case and unique in a data
 folder.  On a JupyterHub the learner is the hub user, by their whole name.
 
-*Mastery* is computed from the events, never stored.  Each answer at the first
+*Mastery* is computed from the events (the class grid reads it from *marks*, one per
+learner and rule, which SQLite keeps up to date in the same transaction as each
+event and which the events can always make again).  Each answer at the first
 try judged by the rules is a review of an FSRS-6 card (the ``fsrs`` package,
 fuzzing off: the state is a function of the events alone): right is *Good*,
 wrong is *Again*.  FSRS gives when the rule is due again and the predicted
