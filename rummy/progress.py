@@ -963,23 +963,31 @@ def most_missed(events: Iterable[Event], top: int = 5) -> list[dict[str, Any]]:
 
 
 # -- marks: a learner's standing per rule, kept in the store with each event ------------------
-def _state(m: Mastery, server: int) -> str:
-    """A mark's state as the store keeps it (JSON: every field of ``m``, its FSRS card)."""
+def _state(m: Mastery, server: int, missed: int) -> str:
+    """A mark's state as the store keeps it (JSON: every field of ``m``, its FSRS card,
+    how many events the server judged and how many answers judged by the rules were
+    wrong)."""
     fields = {f.name: getattr(m, f.name) for f in dataclasses.fields(m) if f.name != "card"}
     fields["card"] = None if m.card is None else m.card.to_dict()
-    fields["server"] = server
+    fields["server"], fields["missed"] = server, missed
     return json.dumps(fields)
 
 
-def _from_state(text: str) -> tuple[Mastery, int]:
+def _from_state(text: str) -> tuple[Mastery, int, int]:
     from fsrs import Card
 
     fields = json.loads(text)
-    server = int(fields.pop("server"))
+    server, missed = int(fields.pop("server")), int(fields.pop("missed"))
     card = fields.pop("card")
     for name in ("days", "right_days", "wrong"):
         fields[name] = tuple(fields[name])
-    return Mastery(**fields, card=None if card is None else Card.from_dict(card)), server
+    return (Mastery(**fields, card=None if card is None else Card.from_dict(card)), server,
+            missed)
+
+
+def _wrong(e: Event) -> bool:
+    """A wrong answer judged by the rules (one the class's rules missed most count)."""
+    return not e.right and e.judged == "rule"
 
 
 def _put_mark(tx: Any, who: str, rule: str, events: list[Event]) -> None:
@@ -989,30 +997,32 @@ def _put_mark(tx: Any, who: str, rule: str, events: list[Event]) -> None:
     for e in events:
         _step_mastery(m, e, _first_time(seen))
     last = events[-1]
-    _save_mark(tx, who, m, sum(e.by == "server" for e in events), last.when, last.id)
+    _save_mark(tx, who, m, sum(e.by == "server" for e in events), sum(map(_wrong, events)),
+               last.when, last.id)
 
 
-def _save_mark(tx: Any, who: str, m: Mastery, server: int, last_t: float, last_id: int
-               ) -> None:
+def _save_mark(tx: Any, who: str, m: Mastery, server: int, missed: int, last_t: float,
+               last_id: int) -> None:
     review = None if m.card is None or m.card.last_review is None \
         else m.card.last_review.isoformat()
-    tx.put_mark(who, last_t, last_id, _state(m, server),
+    tx.put_mark(who, last_t, last_id, _state(m, server, missed),
                 (m.rule, m.attempts, m.right_first, len(m.days), m.stability, review, m.status,
-                 m.due_at, " | ".join(m.wrong), m.play_attempts, m.play_right_first, server))
+                 m.due_at, " | ".join(m.wrong), m.play_attempts, m.play_right_first, server),
+                missed)
 
 
 def _mark(tx: Any, e: Event) -> None:
     """Bring the mark of ``e``'s learner and rule up to date with ``e`` (just kept)."""
-    if not e.right and e.judged == "rule":
+    if _wrong(e):
         tx.add_missed(e.learner, e.rule, e.answered, e.when, e.id)
     kept = tx.mark_state(e.learner, e.rule)
     if kept is None or (e.when, e.id) < (kept[1], kept[2]):
         # the first of its rule, or one that happened before the last: all of them again
         _put_mark(tx, e.learner, e.rule, [_event(r) for r in tx.rule_events(e.learner, e.rule)])
         return
-    m, server = _from_state(kept[0])
+    m, server, missed = _from_state(kept[0])
     _step_mastery(m, e, lambda asked: not tx.right_before(e.learner, e.rule, asked, e.id))
-    _save_mark(tx, e.learner, m, server + (e.by == "server"), e.when, e.id)
+    _save_mark(tx, e.learner, m, server + (e.by == "server"), missed + _wrong(e), e.when, e.id)
 
 
 class _Reviewed:

@@ -129,6 +129,7 @@ CREATE TABLE IF NOT EXISTS marks (
     play_attempts INTEGER NOT NULL,
     play_right_first INTEGER NOT NULL,
     server_judged INTEGER NOT NULL,
+    missed INTEGER NOT NULL,
     PRIMARY KEY (learner, rule)
 );
 CREATE TABLE IF NOT EXISTS missed (
@@ -278,10 +279,12 @@ class SqliteStore:
         return None if row is None else (str(row[0]), float(row[1]), int(row[2]))
 
     def put_mark(self, learner: str, last_t: float, last_id: int, state: str,
-                 columns: tuple[Any, ...]) -> None:
+                 columns: tuple[Any, ...], missed: int) -> None:
+        """(inside write) Keep a mark: its :data:`MARK_COLUMNS`, and how many of its
+        answers judged by the rules were wrong."""
         self._db.execute("INSERT OR REPLACE INTO marks (learner, last_t, last_id, state, "
-                         f"{', '.join(MARK_COLUMNS)}) VALUES ({', '.join('?' * 16)})",
-                         (learner, last_t, last_id, state, *columns))
+                         f"{', '.join(MARK_COLUMNS)}, missed) VALUES ({', '.join('?' * 17)})",
+                         (learner, last_t, last_id, state, *columns, missed))
 
     def rule_events(self, learner: str, rule: str) -> list[Row]:
         rows = self._db.execute(f"SELECT {_COLUMNS} FROM events WHERE learner = ? AND rule = ? "
@@ -313,8 +316,9 @@ class SqliteStore:
     def missed_totals(self, learners: list[str]) -> list[tuple[str, int, int]]:
         """(rule, wrong answers, learners who gave one) over ``learners``."""
         return self._db.execute(
-            "SELECT rule, SUM(times), COUNT(DISTINCT learner) FROM missed WHERE learner IN "
-            "(SELECT value FROM json_each(?)) GROUP BY rule", (json.dumps(learners),)).fetchall()
+            "SELECT rule, SUM(missed), SUM(missed > 0) FROM marks WHERE missed > 0 AND learner "
+            "IN (SELECT value FROM json_each(?)) GROUP BY rule",
+            (json.dumps(learners),)).fetchall()
 
     def missed_of(self, learners: list[str], rule: str
                   ) -> list[tuple[str, str, int, float, int]]:
