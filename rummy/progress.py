@@ -15,7 +15,9 @@ learner's browser keeps; whoever holds it is that learner (:func:`use_key`).
 The name is a label for people, compared without case and unique in a data
 folder.  On a JupyterHub the learner is the hub user, by their whole name.
 
-*Mastery* is computed from the events, never stored.  Each answer at the first
+*Mastery* is computed from the events (the class grid reads it from *marks*, one per
+learner and rule, which SQLite keeps up to date in the same transaction as each
+event and which the events can always make again).  Each answer at the first
 try judged by the rules is a review of an FSRS-6 card (the ``fsrs`` package,
 fuzzing off: the state is a function of the events alone): right is *Good*,
 wrong is *Again*.  FSRS gives when the rule is due again and the predicted
@@ -49,6 +51,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import secrets
 import threading
@@ -65,7 +68,7 @@ __all__ = [
     "BOX_DAYS", "TOP_BOX", "SOURCES", "JUDGED", "JUDGED_BY", "DAY", "MASTERED_DAYS", "MASTERED_SPAN",
     "MASTERED_POSITIONS", "MASTERED_STABILITY", "MAX_NAME", "MAX_ID", "KEY_HEADER",
     "new_key", "normal_key", "show_key", "fold", "use_key", "enrol", "current_key",
-    "Event", "Mastery", "Summary", "Record", "ProgressError",
+    "Event", "Mastery", "Summary", "Record", "ProgressError", "QuotaError",
     "step", "mastery", "summary", "due_first", "grid_rows", "most_missed", "GRID_COLUMNS", "summary_line", "normal_name",
     "data_dir", "default_path", "default_record",
     "use_learner", "learner", "label", "record", "pending", "on_learner", "on_event", "clock",
@@ -95,7 +98,22 @@ class ProgressError(ValueError):
     """Bad input to the record of learning (the message says what is allowed)."""
 
 
+class QuotaError(ProgressError):
+    """More events for one learner than a quota of :meth:`Record.add_events` takes:
+    at most ``limit`` kept in ``span`` seconds; ``retry_after``: seconds until enough
+    of them are older than that for the refused events to fit."""
+
+    def __init__(self, learner: str, limit: int, span: float, retry_after: float) -> None:
+        self.learner, self.limit, self.span = learner, limit, span
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(f"at most {limit} events in {span:g} seconds are kept for one "
+                         f"learner: none of these was kept; try again in "
+                         f"{self.retry_after} seconds")
+
+
 log = logging.getLogger("rummy.progress")
+
+
 def normal_name(name: Any) -> str:
     """A learner's name as it is kept: spaces collapsed, 1 to 24 printable
     characters (as a seat's name at a shared table).
@@ -358,45 +376,60 @@ def mastery(events: Iterable[Event], now: float | None = None) -> dict[str, Mast
     >>> len(ms), ms["M-1"].status, ms["M-2"].status, round(ms["M-1"].stability, 2)
     (58, 'practising', 'not seen', 2.31)
     """
-    from fsrs import Card, Rating
-
     out = {r: Mastery(r) for r in rulebook.RULE_IDS}
-    sched = _scheduler()
     asked: dict[str, set[str]] = {}
     for e in sorted(events, key=lambda e: (e.when, e.id)):
         m = out.get(e.rule)
         if m is None:
             continue
-        day = int(e.when // DAY)
-        if e.judged == "play":
-            m.play_attempts += 1
-            m.play_right_first += bool(e.right and e.first)
-            continue
-        m.attempts += 1
-        m.right_first += bool(e.right and e.first)
-        m.box = step(m.box, e.right, e.first)
-        m.last_seen = e.when if m.last_seen is None else max(m.last_seen, e.when)
-        if day not in m.days:
-            m.days = (*m.days, day)
-        if not e.right:
-            m.wrong = (*m.wrong, e.answered)[-_WRONG_KEPT:]
-        if not e.first:
-            continue
-        card = m.card if m.card is not None else Card(card_id=1)
-        m.card, _log = sched.review_card(card, Rating.Good if e.right else Rating.Again,
-                                         review_datetime=_at(e.when))
-        m.stability, m.difficulty = m.card.stability, m.card.difficulty
-        m.due = m.card.due.timestamp()
-        m.last_right_first = e.right
-        if e.right:
-            m.first_right = e.when if m.first_right is None else m.first_right
-            m.last_right = e.when
-            if day not in m.right_days:
-                m.right_days = (*m.right_days, day)
-            seen = asked.setdefault(e.rule, set())
-            seen.add(e.asked)
-            m.positions = len(seen)
+        _step_mastery(m, e, _first_time(asked.setdefault(e.rule, set())))
     return out
+
+
+def _first_time(seen: set[str]) -> Callable[[str], bool]:
+    """``new(asked)``: True the first time ``asked`` is seen (remembered in ``seen``)."""
+    def new(asked: str) -> bool:
+        if asked in seen:
+            return False
+        seen.add(asked)
+        return True
+    return new
+
+
+def _step_mastery(m: Mastery, e: Event, new_position: Callable[[str], bool]) -> None:
+    """Take the event ``e`` (the next of its rule, in time order) into ``m``;
+    ``new_position(asked)``: True when no right answer at the first try was given to
+    ``asked`` before (and remember this one)."""
+    from fsrs import Card, Rating
+
+    day = int(e.when // DAY)
+    if e.judged == "play":
+        m.play_attempts += 1
+        m.play_right_first += bool(e.right and e.first)
+        return
+    m.attempts += 1
+    m.right_first += bool(e.right and e.first)
+    m.box = step(m.box, e.right, e.first)
+    m.last_seen = e.when if m.last_seen is None else max(m.last_seen, e.when)
+    if day not in m.days:
+        m.days = (*m.days, day)
+    if not e.right:
+        m.wrong = (*m.wrong, e.answered)[-_WRONG_KEPT:]
+    if not e.first:
+        return
+    card = m.card if m.card is not None else Card(card_id=1)
+    m.card, _log = _scheduler().review_card(card, Rating.Good if e.right else Rating.Again,
+                                            review_datetime=_at(e.when))
+    m.stability, m.difficulty = m.card.stability, m.card.difficulty
+    m.due = m.card.due.timestamp()
+    m.last_right_first = e.right
+    if e.right:
+        m.first_right = e.when if m.first_right is None else m.first_right
+        m.last_right = e.when
+        if day not in m.right_days:
+            m.right_days = (*m.right_days, day)
+        if new_position(e.asked):
+            m.positions += 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,9 +513,9 @@ def _event(row: tuple[Any, ...]) -> Event:
     return Event(who, rule, asked, answered, bool(right), bool(first), source, t, i, judged, by)
 
 
-def _stored(e: Event) -> StoredEvent:
+def _stored(e: Event, kept: float | None = None) -> StoredEvent:
     return StoredEvent(e.learner, e.rule, e.asked, e.answered, e.right, e.first, e.source,
-                       e.when, e.judged, e.by)
+                       e.when, e.judged, e.by, kept)
 
 
 def _now() -> float:
@@ -518,6 +551,8 @@ class Record:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._store: Store = store if store is not None else open_store(self.path)
+        if self._marked(self._store) and not self._store.marks_made():  # type: ignore[attr-defined]
+            self._write(self._make_marks)
 
     def close(self) -> None:
         """Close the database (the record can't be read or written after)."""
@@ -538,31 +573,54 @@ class Record:
     def add_event(self, event: Event) -> Event:
         """Keep ``event`` (checked first); returns it with its id."""
         e = event.checked()
+        now = self.clock()
         with self._lock:
-            i = self._write(lambda tx: tx.insert_event(_stored(e)))
+            i = self._write(lambda tx: self._keep(tx, e, now))
         return dataclasses.replace(e, id=int(i))
 
-    def add_events(self, events: Iterable[Event]) -> list[Event]:
+    def add_events(self, events: Iterable[Event], *,
+                   quota: Iterable[tuple[float, int]] = ()) -> list[Event]:
         """Keep several events in one transaction (all checked first: one bad
         event keeps none), each with its id.  An event already kept (the same
         learner, rule, asked, answered, right, first, source and time) is not
         kept twice, so a sender that did not hear the answer may send again.
 
+        ``quota``: pairs (``span`` seconds, ``limit``): at most ``limit`` events
+        kept for one learner in the last ``span`` seconds (counted from the
+        record, so a restart forgets nothing; events sent again don't count);
+        past it nothing of these events is kept and :class:`QuotaError` says
+        when to try again.
+
         >>> import tempfile, os
-        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"), clock=lambda: 100.0)
         >>> e = Event("Ana", "M-1", "q", "a", True, source="table", when=5.0)
         >>> [k.id for k in r.add_events([e, Event("Ana", "M-2", "q", "a", False, when=6.0)])]
         [1, 2]
         >>> [k.id for k in r.add_events([e])], r.count()
         ([1], 2)
+        >>> r.add_events([Event("Ana", "M-3", "q", "a", True, when=7.0)], quota=[(60.0, 2)])
+        Traceback (most recent call last):
+        ...
+        rummy.progress.QuotaError: at most 2 events in 60 seconds are kept for one learner: none of these was kept; try again in 60 seconds
         """
         checked = [e.checked() for e in events]
+        limits = list(quota)
+        now = self.clock()
 
         def keep(tx: Any) -> list[int]:
-            ids = []
+            ids, new = [], set()
             for e in checked:
                 known = tx.find_event(_stored(e))
-                ids.append(known if known is not None else tx.insert_event(_stored(e)))
+                if known is None:
+                    known = self._keep(tx, e, now)
+                    new.add(e.learner)
+                ids.append(known)
+            for who in sorted(new):
+                for span, limit in limits:
+                    kept = tx.kept_since(who, now - span)  # with the ones just added
+                    if len(kept) > limit:  # fits once the oldest len - limit are older
+                        raise QuotaError(who, limit, span, kept[len(kept) - limit - 1]
+                                         + span - now)
             return ids
 
         with self._lock:
@@ -710,6 +768,12 @@ class Record:
         with self._lock:
             return self._store.count()
 
+    def imported(self) -> list[str]:
+        """The learners whose saved records a teacher imported here (their ids), in the
+        order they were first imported (:func:`import_record` with ``into_class``)."""
+        with self._lock:
+            return self._store.imported()
+
     def learners(self) -> list[str]:
         """The learners with events (their ids), sorted."""
         with self._lock:
@@ -734,16 +798,102 @@ class Record:
         """``learner``'s :class:`Summary` now (by this record's clock)."""
         return summary(self.events(learner), self.clock())
 
+    # -- marks: each learner's standing per rule, kept with each event ----------------------
+    @staticmethod
+    def _marked(store: Any) -> bool:
+        """The store keeps marks (SQLite): the class grid reads them, not every event."""
+        return bool(getattr(store, "keeps_marks", False))
+
+    def _keep(self, tx: Any, e: Event, now: float) -> int:
+        """(inside a write) Keep the checked event ``e`` and bring its rule's mark up to
+        date in the same transaction; its id."""
+        i = int(tx.insert_event(_stored(e, now)))
+        if self._marked(tx):
+            _mark(tx, dataclasses.replace(e, id=i))
+        return i
+
+    def _make_marks(self, tx: Any) -> None:
+        """(inside a write) Make every mark from the events (a record of an older kit)."""
+        if tx.marks_made():
+            return
+        tx.clear_marks()
+        for who, rule in tx.pairs():
+            events = [_event(r) for r in tx.rule_events(who, rule)]
+            _put_mark(tx, who, rule, events)
+            for e in events:
+                if not e.right and e.judged == "rule":
+                    tx.add_missed(who, rule, e.answered, e.when, e.id)
+        tx.set_marks_made()
+
+    def class_grid(self, names: Iterable[str], now: float | None = None) -> dict[str, Any]:
+        """The class grid of the learners ``names`` (labels in any case, or ids):
+        ``{"learners", "rows", "missed"}``: their labels, one row per learner and rule
+        met (:func:`grid_rows`) and the rules the class missed most
+        (:func:`most_missed`), at ``now`` (default: this record's clock).  Read from
+        the marks kept with each event (SQLite), the same as a replay of every event.
+
+        >>> import tempfile, os
+        >>> r = Record(os.path.join(tempfile.mkdtemp(), "p.sqlite3"), clock=lambda: 9.0)
+        >>> _ = r.add("Ana", "TT-5", "q", "pass", False, when=1.0)
+        >>> g = r.class_grid(["ana", "Ben"])
+        >>> g["learners"], [(x["rule"], x["attempts"]) for x in g["rows"]], g["missed"][0]["commonest"]
+        (['Ana', 'Ben'], [('TT-5', 1)], 'pass')
+        """
+        at = self.clock() if now is None else now
+        ids = list(dict.fromkeys(self.resolve(n) or n for n in names))
+        labels = [self.label(who) for who in ids]
+        if not self._marked(self._store):  # the browser's log: every event again
+            rows: list[dict[str, Any]] = []
+            everything: list[Event] = []
+            for who, shown in zip(ids, labels, strict=True):
+                events = self.events(who)
+                everything += events
+                rows += grid_rows(shown, events, at)
+            return {"learners": labels, "rows": rows, "missed": most_missed(everything)}
+        order = {r: n for n, r in enumerate(rulebook.RULE_IDS)}
+        when, sched = _at(max(at, 0.0)), _scheduler()
+        rows, keys = [], []
+        with self._lock:
+            store: Any = self._store
+            for who, shown in zip(ids, labels, strict=True):
+                name = _normal_id(who)
+                key = self._owner(store, name) or name
+                keys.append(key)
+                for cols in sorted(store.marks(key), key=lambda c: order.get(c[0], len(order))):
+                    rows.append(_mark_row(shown, cols, when, sched))
+            missed = self._missed(store, keys)
+        return {"learners": labels, "rows": rows, "missed": missed}
+
+    @staticmethod
+    def _missed(store: Any, keys: list[str], top: int = 5) -> list[dict[str, Any]]:
+        """:func:`most_missed` of the learners ``keys`` from the kept counts of wrong
+        answers (the commonest answer's ties go to the one given first, as the events
+        of the learners one after the other give them)."""
+        if len(set(keys)) != len(keys):  # a learner asked for twice: counted twice
+            wrong = [(rule, answered, times, (n, t, i), key)
+                     for n, key in enumerate(keys)
+                     for rule, answered, times, t, i in store.missed(key)]
+            return _most_missed_of(wrong, top)
+        place = {key: n for n, key in enumerate(keys)}
+        totals = store.missed_totals(keys)
+        ranked = sorted(totals, key=lambda r: (-r[1], -r[2], r[0]))[:top]
+        out: list[dict[str, Any]] = []
+        for rule, total, learners in ranked:
+            answers: dict[str, list[Any]] = {}
+            for key, answered, times, t, i in store.missed_of(keys, rule):
+                seen = answers.setdefault(answered, [0, (place[key], t, i)])
+                seen[0] += times
+                seen[1] = min(seen[1], (place[key], t, i))
+            answer, (times, _first) = min(answers.items(), key=lambda a: (-a[1][0], a[1][1]))
+            out.append({"rule": rule, "wrong": int(total), "learners": int(learners),
+                        "commonest": answer, "times": times})
+        return out
+
     def grid(self, learners: Iterable[str], now: float | None = None) -> list[dict[str, Any]]:
         """One row per learner and rule met (for a teacher's class grid and
         its CSV): :data:`GRID_COLUMNS`, rules and play apart, predicted
         recall at ``now`` (default: this record's clock)."""
-        at = self.clock() if now is None else now
-        rows = []
-        for name in learners:
-            who = self.resolve(name) or name
-            rows += grid_rows(self.label(who), self.events(who), at)
-        return rows
+        return list(self.class_grid(learners, now)["rows"])
 
 
 #: The columns of a class grid row (:meth:`Record.grid`, the CSV).
@@ -809,6 +959,121 @@ def most_missed(events: Iterable[Event], top: int = 5) -> list[dict[str, Any]]:
         answer, times = wrong[rule].most_common(1)[0]
         out.append({"rule": rule, "wrong": sum(wrong[rule].values()),
                     "learners": len(who[rule]), "commonest": answer, "times": times})
+    return out
+
+
+# -- marks: a learner's standing per rule, kept in the store with each event ------------------
+def _state(m: Mastery, server: int, missed: int) -> str:
+    """A mark's state as the store keeps it (JSON: every field of ``m``, its FSRS card,
+    how many events the server judged and how many answers judged by the rules were
+    wrong)."""
+    fields = {f.name: getattr(m, f.name) for f in dataclasses.fields(m) if f.name != "card"}
+    fields["card"] = None if m.card is None else m.card.to_dict()
+    fields["server"], fields["missed"] = server, missed
+    return json.dumps(fields)
+
+
+def _from_state(text: str) -> tuple[Mastery, int, int]:
+    from fsrs import Card
+
+    fields = json.loads(text)
+    server, missed = int(fields.pop("server")), int(fields.pop("missed"))
+    card = fields.pop("card")
+    for name in ("days", "right_days", "wrong"):
+        fields[name] = tuple(fields[name])
+    return (Mastery(**fields, card=None if card is None else Card.from_dict(card)), server,
+            missed)
+
+
+def _wrong(e: Event) -> bool:
+    """A wrong answer judged by the rules (one the class's rules missed most count)."""
+    return not e.right and e.judged == "rule"
+
+
+def _put_mark(tx: Any, who: str, rule: str, events: list[Event]) -> None:
+    """Make the mark of ``who`` and ``rule`` from all its events, oldest first."""
+    m = Mastery(rule)
+    seen: set[str] = set()
+    for e in events:
+        _step_mastery(m, e, _first_time(seen))
+    last = events[-1]
+    _save_mark(tx, who, m, sum(e.by == "server" for e in events), sum(map(_wrong, events)),
+               last.when, last.id)
+
+
+def _save_mark(tx: Any, who: str, m: Mastery, server: int, missed: int, last_t: float,
+               last_id: int) -> None:
+    review = None if m.card is None or m.card.last_review is None \
+        else m.card.last_review.isoformat()
+    tx.put_mark(who, last_t, last_id, _state(m, server, missed),
+                (m.rule, m.attempts, m.right_first, len(m.days), m.stability, review, m.status,
+                 m.due_at, " | ".join(m.wrong), m.play_attempts, m.play_right_first, server),
+                missed)
+
+
+def _mark(tx: Any, e: Event) -> None:
+    """Bring the mark of ``e``'s learner and rule up to date with ``e`` (just kept)."""
+    if _wrong(e):
+        tx.add_missed(e.learner, e.rule, e.answered, e.when, e.id)
+    kept = tx.mark_state(e.learner, e.rule)
+    if kept is None or (e.when, e.id) < (kept[1], kept[2]):
+        # the first of its rule, or one that happened before the last: all of them again
+        _put_mark(tx, e.learner, e.rule, [_event(r) for r in tx.rule_events(e.learner, e.rule)])
+        return
+    m, server, missed = _from_state(kept[0])
+    _step_mastery(m, e, lambda asked: not tx.right_before(e.learner, e.rule, asked, e.id))
+    _save_mark(tx, e.learner, m, server + (e.by == "server"), missed + _wrong(e), e.when, e.id)
+
+
+class _Reviewed:
+    """What FSRS's recall needs of a card: its stability and last review."""
+
+    __slots__ = ("stability", "last_review")
+
+    def __init__(self, stability: float, last_review: Any) -> None:
+        self.stability, self.last_review = stability, last_review
+
+
+def _mark_row(label: str, cols: tuple[Any, ...], at: Any, sched: Any) -> dict[str, Any]:
+    """A class grid row (:func:`grid_rows`) from a mark's columns, recall at ``at``
+    (a datetime) by the FSRS scheduler ``sched``."""
+    (rule, attempts, right_first, days, stability, review, status, due, last_wrong,
+     play_attempts, play_right_first, server) = cols
+    recall = None
+    if review is not None:
+        card = _Reviewed(stability, _from_iso(review))
+        recall = round(float(sched.get_card_retrievability(card, at)), 2)
+    return {"learner": label, "rule": rule, "attempts": attempts, "right_first": right_first,
+            "days": days, "recall": recall, "status": status, "due": due,
+            "last_wrong": last_wrong, "play_attempts": play_attempts,
+            "play_right_first": play_right_first, "server_judged": server}
+
+
+def _from_iso(text: str) -> Any:
+    import datetime as dt
+
+    return dt.datetime.fromisoformat(text)
+
+
+def _most_missed_of(wrong: list[tuple[str, str, int, tuple[int, float, int], str]],
+                    top: int = 5) -> list[dict[str, Any]]:
+    """:func:`most_missed` from the kept counts of wrong answers: (rule, answer, times,
+    where it was first given (learner's place, time, id), learner)."""
+    total: dict[str, int] = {}
+    who: dict[str, set[str]] = {}
+    answers: dict[str, dict[str, list[Any]]] = {}
+    for rule, answer, times, first, learner in wrong:
+        total[rule] = total.get(rule, 0) + times
+        who.setdefault(rule, set()).add(learner)
+        seen = answers.setdefault(rule, {}).setdefault(answer, [0, first])
+        seen[0] += times
+        seen[1] = min(seen[1], first)
+    ranked = sorted(total, key=lambda r: (-total[r], -len(who[r]), r))
+    out: list[dict[str, Any]] = []
+    for rule in ranked[:top]:
+        answer, (times, _first) = min(answers[rule].items(), key=lambda a: (-a[1][0], a[1][1]))
+        out.append({"rule": rule, "wrong": total[rule], "learners": len(who[rule]),
+                    "commonest": answer, "times": times})
     return out
 
 
@@ -1054,15 +1319,26 @@ def read_record(text: Any, key: Any) -> tuple[str, list[Event]]:
                             "the record of this learner key: it is not loaded")
     name = normal_name(head.get("learner"))
     events = []
-    for line in body.splitlines()[1:]:
-        fields = json.loads(line)
-        events.append(Event(name, fields["rule"], fields["asked"], fields["answered"],
-                            bool(fields["right"]), bool(fields["first"]), fields["source"],
-                            float(fields["when"]), judged=fields["judged"]).checked())
+    for n, line in enumerate(body.splitlines()[1:], 2):
+        try:
+            fields = json.loads(line)
+            when = float(fields["when"])
+            if not math.isfinite(when):
+                raise ValueError("not a time")
+            events.append(Event(name, str(fields["rule"]), fields["asked"], fields["answered"],
+                                bool(fields["right"]), bool(fields["first"]),
+                                str(fields["source"]), when,
+                                judged=str(fields["judged"])).checked())
+        except ProgressError as e:
+            raise ProgressError(f"line {n} of the saved record: {e}") from None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise ProgressError(f"line {n} of the saved record is not an event the kit "
+                                "saved: it is not loaded") from None
     return name, events
 
 
-def import_record(text: Any, key: Any, record: Record | None = None) -> tuple[str, list[Event]]:
+def import_record(text: Any, key: Any, record: Record | None = None, *,
+                  into_class: bool = False) -> tuple[str, list[Event]]:
     """Load a saved record (:func:`export_record`) into ``record`` (default: this
     kernel's) under the learner whose key ``key`` is; in a record that does not know
     the key yet (another browser, the teacher's server) the learner is made with that
@@ -1096,4 +1372,8 @@ def import_record(text: Any, key: Any, record: Record | None = None) -> tuple[st
         with rec._lock:
             who = str(rec._write(adopt))
     kept = rec.add_events([dataclasses.replace(e, learner=who) for e in events])
+    if into_class:
+        at = rec.clock()
+        with rec._lock:
+            rec._write(lambda tx: tx.set_imported(who, at))
     return who, kept

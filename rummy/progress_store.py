@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["Store", "SqliteStore", "LogStore", "open_store", "StoredEvent", "on_write"]
+__all__ = ["Store", "SqliteStore", "LogStore", "open_store", "StoredEvent", "on_write",
+           "MARK_COLUMNS"]
 
 #: An event as a store keeps it: (id, learner, rule, asked, answered, right, first,
 #: source, when, judged, by).
@@ -51,6 +52,8 @@ class StoredEvent:
     when: float
     judged: str
     by: str = "self"
+    #: when this store kept it (seconds since the epoch; None: not said, as in an older kit)
+    kept: float | None = None
 
     def row(self, i: int) -> Row:
         return (i, self.learner, self.rule, self.asked, self.answered, self.right,
@@ -71,6 +74,8 @@ class Store(Protocol):
     def label_of(self, learner: str) -> str | None: ...
     def events(self, learner: str) -> list[Row]: ...
     def count(self) -> int: ...
+    def kept_since(self, learner: str, since: float) -> list[float]: ...
+    def imported(self) -> list[str]: ...
     def close(self) -> None: ...
 
 
@@ -106,6 +111,45 @@ CREATE TABLE IF NOT EXISTS learners (
     made REAL NOT NULL
 );
 """
+_MARKS = """
+CREATE TABLE IF NOT EXISTS marks (
+    learner TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    last_t REAL NOT NULL,
+    last_id INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    right_first INTEGER NOT NULL,
+    days INTEGER NOT NULL,
+    stability REAL,
+    last_review TEXT,
+    status TEXT NOT NULL,
+    due REAL,
+    last_wrong TEXT NOT NULL,
+    play_attempts INTEGER NOT NULL,
+    play_right_first INTEGER NOT NULL,
+    server_judged INTEGER NOT NULL,
+    missed INTEGER NOT NULL,
+    PRIMARY KEY (learner, rule)
+);
+CREATE TABLE IF NOT EXISTS missed (
+    learner TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    answered TEXT NOT NULL,
+    times INTEGER NOT NULL,
+    first_t REAL NOT NULL,
+    first_id INTEGER NOT NULL,
+    PRIMARY KEY (learner, rule, answered)
+);
+CREATE TABLE IF NOT EXISTS marks_made (version INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS events_rule ON events (learner, rule, asked);
+"""
+#: The version of the marks' layout: marks of another version are made again.
+_MARKS_VERSION = 1
+#: A mark's columns for the class grid (:meth:`SqliteStore.marks`).
+MARK_COLUMNS = ("rule", "attempts", "right_first", "days", "stability", "last_review",
+                "status", "due", "last_wrong", "play_attempts", "play_right_first",
+                "server_judged")
 _COLUMNS = "id, learner, rule, asked, answered, right, first, source, t, judged, judged_by"
 _FIELDS = "learner, rule, asked, answered, right, first, source, t, judged, judged_by"
 
@@ -140,6 +184,13 @@ class SqliteStore:
         if "judged_by" not in cols:  # an older kit judged every answer in the kernel
             self._db.execute("ALTER TABLE events ADD COLUMN judged_by TEXT NOT NULL "
                              "DEFAULT 'self'")
+        if "kept" not in cols:  # when the event was kept here (an older kit: not said)
+            self._db.execute("ALTER TABLE events ADD COLUMN kept REAL")
+        self._db.execute("CREATE INDEX IF NOT EXISTS events_kept ON events (learner, kept)")
+        self._db.executescript(_MARKS)
+        if "imported" not in [r[1] for r in self._db.execute(
+                "PRAGMA table_info(learners)").fetchall()]:  # a teacher imported their record
+            self._db.execute("ALTER TABLE learners ADD COLUMN imported REAL")
         # the -wal and -shm files SQLite made (chmod only: opening and closing the
         # database file here would drop SQLite's locks on it in this process)
         for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -167,7 +218,8 @@ class SqliteStore:
         return None if row is None else str(row[0])
 
     def event_learners(self) -> list[str]:
-        rows = self._db.execute("SELECT DISTINCT learner FROM events ORDER BY learner")
+        table = "marks" if self.marks_made() else "events"  # the marks: far fewer rows
+        rows = self._db.execute(f"SELECT DISTINCT learner FROM {table} ORDER BY learner")
         return [str(r[0]) for r in rows.fetchall()]
 
     def learner_by_digest(self, digest: str) -> tuple[str, str] | None:
@@ -188,6 +240,103 @@ class SqliteStore:
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+
+    def imported(self) -> list[str]:
+        rows = self._db.execute("SELECT learner FROM learners WHERE imported IS NOT NULL "
+                                "ORDER BY imported, learner").fetchall()
+        return [str(r[0]) for r in rows]
+
+    def set_imported(self, learner: str, t: float) -> None:
+        """(inside write) The teacher imported the learner's saved record at ``t``."""
+        self._db.execute("UPDATE learners SET imported = COALESCE(imported, ?) WHERE learner = ?",
+                         (t, learner))
+
+    # -- the marks: each learner's standing per rule, kept with each event ---------------
+    #: this store keeps marks (:class:`rummy.progress.Record` keeps them up to date)
+    keeps_marks = True
+
+    def marks_made(self) -> bool:
+        """The marks are made (for every event kept) in this layout."""
+        row = self._db.execute("SELECT version FROM marks_made").fetchone()
+        return row is not None and int(row[0]) == _MARKS_VERSION
+
+    def clear_marks(self) -> None:
+        """(inside write) Forget every mark, to make them again."""
+        self._db.execute("DELETE FROM marks")
+        self._db.execute("DELETE FROM missed")
+        self._db.execute("DELETE FROM marks_made")
+
+    def set_marks_made(self) -> None:
+        self._db.execute("INSERT INTO marks_made (version) VALUES (?)", (_MARKS_VERSION,))
+
+    def pairs(self) -> list[tuple[str, str]]:
+        rows = self._db.execute("SELECT DISTINCT learner, rule FROM events ORDER BY learner, rule")
+        return [(str(a), str(b)) for a, b in rows.fetchall()]
+
+    def mark_state(self, learner: str, rule: str) -> tuple[str, float, int] | None:
+        row = self._db.execute("SELECT state, last_t, last_id FROM marks WHERE learner = ? AND "
+                               "rule = ?", (learner, rule)).fetchone()
+        return None if row is None else (str(row[0]), float(row[1]), int(row[2]))
+
+    def put_mark(self, learner: str, last_t: float, last_id: int, state: str,
+                 columns: tuple[Any, ...], missed: int) -> None:
+        """(inside write) Keep a mark: its :data:`MARK_COLUMNS`, and how many of its
+        answers judged by the rules were wrong."""
+        self._db.execute("INSERT OR REPLACE INTO marks (learner, last_t, last_id, state, "
+                         f"{', '.join(MARK_COLUMNS)}, missed) VALUES ({', '.join('?' * 17)})",
+                         (learner, last_t, last_id, state, *columns, missed))
+
+    def rule_events(self, learner: str, rule: str) -> list[Row]:
+        rows = self._db.execute(f"SELECT {_COLUMNS} FROM events WHERE learner = ? AND rule = ? "
+                                "ORDER BY t, id", (learner, rule)).fetchall()
+        return [(int(i), w, r, a, b, bool(ok), bool(f), s, float(t), j, by)
+                for i, w, r, a, b, ok, f, s, t, j, by in rows]
+
+    def right_before(self, learner: str, rule: str, asked: str, other_than: int) -> bool:
+        """A right first answer judged by the rules to ``asked`` is kept already."""
+        return self._db.execute(
+            "SELECT 1 FROM events WHERE learner = ? AND rule = ? AND asked = ? AND right = 1 "
+            "AND first = 1 AND judged = 'rule' AND id != ? LIMIT 1",
+            (learner, rule, asked, other_than)).fetchone() is not None
+
+    def add_missed(self, learner: str, rule: str, answered: str, t: float, i: int) -> None:
+        self._db.execute(
+            "INSERT INTO missed (learner, rule, answered, times, first_t, first_id) "
+            "VALUES (?,?,?,1,?,?) ON CONFLICT (learner, rule, answered) DO UPDATE SET "
+            "times = times + 1, "
+            "first_id = CASE WHEN excluded.first_t < first_t OR (excluded.first_t = first_t "
+            "AND excluded.first_id < first_id) THEN excluded.first_id ELSE first_id END, "
+            "first_t = MIN(first_t, excluded.first_t)",
+            (learner, rule, answered, t, i))
+
+    def marks(self, learner: str) -> list[tuple[Any, ...]]:
+        return self._db.execute(f"SELECT {', '.join(MARK_COLUMNS)} FROM marks WHERE "
+                                "learner = ?", (learner,)).fetchall()
+
+    def missed_totals(self, learners: list[str]) -> list[tuple[str, int, int]]:
+        """(rule, wrong answers, learners who gave one) over ``learners``."""
+        return self._db.execute(
+            "SELECT rule, SUM(missed), SUM(missed > 0) FROM marks WHERE missed > 0 AND learner "
+            "IN (SELECT value FROM json_each(?)) GROUP BY rule",
+            (json.dumps(learners),)).fetchall()
+
+    def missed_of(self, learners: list[str], rule: str
+                  ) -> list[tuple[str, str, int, float, int]]:
+        """(learner, answered, times, first_t, first_id) of ``rule`` over ``learners``."""
+        return self._db.execute(
+            "SELECT learner, answered, times, first_t, first_id FROM missed WHERE rule = ? AND "
+            "learner IN (SELECT value FROM json_each(?))",
+            (rule, json.dumps(learners))).fetchall()
+
+    def missed(self, learner: str) -> list[tuple[str, str, int, float, int]]:
+        """(rule, answered, times, first_t, first_id) of the learner's wrong answers."""
+        return self._db.execute("SELECT rule, answered, times, first_t, first_id FROM missed "
+                                "WHERE learner = ?", (learner,)).fetchall()
+
+    def kept_since(self, learner: str, since: float) -> list[float]:
+        rows = self._db.execute("SELECT kept FROM events WHERE learner = ? AND kept > ? "
+                                "ORDER BY kept", (learner, since)).fetchall()
+        return [float(r[0]) for r in rows]
 
     # -- inside write() -----------------------------------------------------------
     def has_learner(self, learner: str) -> bool:
@@ -216,12 +365,14 @@ class SqliteStore:
         return None if row is None else int(row[0])
 
     def insert_event(self, e: StoredEvent) -> int:
-        cur = self._db.execute(f"INSERT INTO events ({_FIELDS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                               self._values(e))
+        cur = self._db.execute(f"INSERT INTO events ({_FIELDS}, kept) "
+                               "VALUES (?,?,?,?,?,?,?,?,?,?,?)", (*self._values(e), e.kept))
         return int(cur.lastrowid or 0)
 
     def erase(self, learner: str) -> int:
         self._db.execute("DELETE FROM learners WHERE learner = ?", (learner,))
+        self._db.execute("DELETE FROM marks WHERE learner = ?", (learner,))
+        self._db.execute("DELETE FROM missed WHERE learner = ?", (learner,))
         return int(self._db.execute("DELETE FROM events WHERE learner = ?",
                                     (learner,)).rowcount)
 
@@ -269,12 +420,16 @@ class LogStore:
         if op == "key":
             self._learners[change["learner"]]["key_digest"] = change["key_digest"]
             return None
+        if op == "imported":
+            self._learners[change["learner"]].setdefault("imported", change["t"])
+            return None
         if op == "event":
             i = int(change["id"])
             fields = {k: change[k] for k in ("learner", "rule", "asked", "answered", "right",
                                              "first", "source", "when", "judged")}
             # a log of an older kit: every answer judged in the kernel
-            self._events[i] = StoredEvent(**fields, by=change.get("by", "self"))
+            self._events[i] = StoredEvent(**fields, by=change.get("by", "self"),
+                                          kept=change.get("kept"))
             self._next = max(self._next, i + 1)
             return i
         if op == "erase":
@@ -345,6 +500,21 @@ class LogStore:
         self._reload()
         return len(self._events)
 
+    def imported(self) -> list[str]:
+        self._reload()
+        return [who for who, row in sorted(self._learners.items(),
+                                           key=lambda kv: (kv[1].get("imported") or 0, kv[0]))
+                if row.get("imported") is not None]
+
+    def set_imported(self, learner: str, t: float) -> None:
+        if learner in self._learners and self._learners[learner].get("imported") is None:
+            self._change({"op": "imported", "learner": learner, "t": t})
+
+    def kept_since(self, learner: str, since: float) -> list[float]:
+        self._reload()
+        return sorted(e.kept for e in self._events.values()
+                      if e.learner == learner and e.kept is not None and e.kept > since)
+
     # -- inside write() -----------------------------------------------------------
     def has_learner(self, learner: str) -> bool:
         return learner in self._learners
@@ -368,7 +538,7 @@ class LogStore:
 
     def find_event(self, e: StoredEvent) -> int | None:
         for i, kept in self._events.items():
-            if kept == dataclasses.replace(e, by=kept.by):  # whoever judged it
+            if kept == dataclasses.replace(e, by=kept.by, kept=kept.kept):  # whoever judged it
                 return i
         return None
 
@@ -376,7 +546,8 @@ class LogStore:
         return int(self._change({"op": "event", "id": self._next, "learner": e.learner,
                                  "rule": e.rule, "asked": e.asked, "answered": e.answered,
                                  "right": e.right, "first": e.first, "source": e.source,
-                                 "when": e.when, "judged": e.judged, "by": e.by}))
+                                 "when": e.when, "judged": e.judged, "by": e.by,
+                                 "kept": e.kept}))
 
     def erase(self, learner: str) -> int:
         return int(self._change({"op": "erase", "learner": learner}))

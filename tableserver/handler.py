@@ -116,6 +116,8 @@ class ApiHandler(web.RequestHandler):
 
     service: TableService
     hub: Hub
+    #: the largest body this endpoint reads (bytes)
+    max_body: int = MAX_BODY
 
     def initialize(self, service: TableService, hub: Hub) -> None:
         """Each request's service and long-poll hub (tornado passes the route's keywords)."""
@@ -188,17 +190,18 @@ class ApiHandler(web.RequestHandler):
         length = self.request.headers.get("Content-Length")
         if length is not None:
             try:
-                too_big = int(length) > MAX_BODY
+                too_big = int(length) > self.max_body
             except ValueError:
                 too_big = False
             if too_big:
                 self.refused = True
-                self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
+                self.send_error_json(413, f"the request body is larger than {self.max_body} "
+                                          "bytes")
 
     def data_received(self, chunk: bytes) -> None:
-        """Keep a streamed body's chunks, up to :data:`MAX_BODY` bytes."""
+        """Keep a streamed body's chunks, up to :attr:`max_body` bytes."""
         self._size += len(chunk)
-        if self._size > MAX_BODY:
+        if self._size > self.max_body:
             self.refused = True
             self._chunks = []
         elif not self.refused:
@@ -265,7 +268,7 @@ class ApiHandler(web.RequestHandler):
         every change it shows is on disk (while the database commits, other
         requests are served, and their moves are committed together)."""
         if self.refused:
-            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes")
+            self.send_error_json(413, f"the request body is larger than {self.max_body} bytes")
             return
         if self._key_in_body():
             await self.hub.keys.wait(self.client())

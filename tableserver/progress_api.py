@@ -36,6 +36,13 @@ names they joined a table with.  Endpoints::
     POST /rummy/api/progress/key {"learner": NAME}      (X-Rummy-Teacher-Key)
         a new key for a learner of this server (the old one opens nothing):
         {"learner", "code"}, the recovery code the teacher hands over
+    POST /rummy/api/progress/import {"record": TEXT, "code": CODE}
+                                                        (X-Rummy-Teacher-Key)
+        the teacher imports a learner's saved record (the file of "Save my
+        record", checked with the learner's recovery code; a changed file: 400,
+        nothing kept) into the class grid of the whole server: its events kept
+        as the learner's self-checks (:func:`import_saved`); at most
+        :data:`MAX_IMPORT` bytes
     POST /rummy/api/progress/events {"events": [...]}   (on a JupyterHub only)
         a learner's server sends the events its kernels kept (each learner's
         own record is in their own server's data folder): kept here under
@@ -69,14 +76,15 @@ from typing import Any
 from rummy import progress, teach_book
 from rummy.teach import TeachError
 from tableserver.errors import BadRequest, Forbidden, ServiceError
-from tableserver.handler import CODE, MAX_BODY, ApiHandler, PostHandler
+from tableserver.handler import CODE, ApiHandler, PostHandler
 from tableserver.service import TableService
 from tableserver.tables import normal_code
 from tableserver.wire import grid_csv
 
 __all__ = ["teacher_may_see", "class_grid", "own_rows", "seat_learner", "to_csv", "handlers",
            "hub_events", "key_learner", "reset_key", "judge_answer", "COLUMNS", "EVENT_KEYS",
-           "MAX_EVENTS", "MAX_ANSWER", "MAX_SEED"]
+           "MAX_EVENTS", "MAX_ANSWER", "MAX_SEED", "EVENTS_PER_MINUTE", "EVENTS_PER_DAY",
+           "EVENT_MAX_AGE", "import_saved", "MAX_IMPORT"]
 
 #: The columns of the class grid, in order (:data:`rummy.progress.GRID_COLUMNS`).
 COLUMNS = progress.GRID_COLUMNS
@@ -112,22 +120,17 @@ def class_grid(service: TableService, key: Any, code: Any = None,
     seated at table ``code`` (None: at every table of ``service``)."""
     teacher_may_see(service, key)
     learners = _names(service.seated_names(code))
+    if code is None:  # the whole class: and the learners whose records the teacher imported
+        learners += (record if record is not None else progress.default_record()).imported()
     return _grid(None if code is None else normal_code(code), learners, record)
 
 
 def _grid(code: str | None, learners: list[str], record: progress.Record | None = None
           ) -> dict[str, Any]:
     rec = record if record is not None else progress.default_record()
-    ids = list(dict.fromkeys(rec.resolve(n) or n for n in learners))
-    now = rec.clock()
-    rows: list[dict[str, Any]] = []
-    everything: list[progress.Event] = []
-    for who in ids:
-        events = rec.events(who)
-        everything += events
-        rows += progress.grid_rows(rec.label(who), events, now)
-    return {"code": code, "learners": [rec.label(who) for who in ids],
-            "columns": list(COLUMNS), "rows": rows, "missed": progress.most_missed(everything)}
+    grid = rec.class_grid(learners)  # from each learner's marks, not every event again
+    return {"code": code, "learners": grid["learners"], "columns": list(COLUMNS),
+            "rows": grid["rows"], "missed": grid["missed"]}
 
 
 def key_learner(key: Any, record: progress.Record | None = None) -> str:
@@ -202,6 +205,15 @@ EVENT_KEYS = ("rule", "asked", "answered", "right", "first", "source", "when")
 MAX_EVENTS = 50
 #: How far ahead of the service's clock an event's time may be (clocks differ a little).
 _SKEW = 300.0
+#: How old an event a learner's server may send (seconds): its sender sends each event
+#: as it is kept, and tries again for minutes, not days (an older event stays in the
+#: learner's own record; the teacher can import it from a saved record).
+EVENT_MAX_AGE = progress.DAY
+#: The most events kept for one hub user in a minute, and in a day (a class's busiest
+#: lesson is a few hundred a day); past either, a request keeps nothing (429).
+EVENTS_PER_MINUTE = 600
+EVENTS_PER_DAY = 20_000
+_QUOTA = ((60.0, EVENTS_PER_MINUTE), (progress.DAY, EVENTS_PER_DAY))
 
 
 def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
@@ -218,6 +230,9 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
     Traceback (most recent call last):
     ...
     tableserver.errors.BadRequest: event 1: unknown rule id 'Z-9': use an id of RULES.md, e.g. TT-7, M-4a or G-9
+
+    Each event's ``when`` is within the last :data:`EVENT_MAX_AGE` seconds
+    before ``now`` (and at most a few minutes after: clocks differ a little).
     """
     if not isinstance(body, dict) or set(body) != {"events"}:
         raise BadRequest('the body must be {"events": [...]}: a list of 1 to '
@@ -249,9 +264,11 @@ def hub_events(learner: str, body: Any, now: float) -> list[progress.Event]:
                 raise BadRequest(f"event {n}: {key} must be true or false")
         when = item["when"]
         if isinstance(when, bool) or not isinstance(when, int | float) or \
-                not math.isfinite(when) or not 0 <= when <= now + _SKEW:
+                not math.isfinite(when) or not now - EVENT_MAX_AGE <= when <= now + _SKEW:
             raise BadRequest(f"event {n}: when must be the time it happened, in seconds since "
-                             "the epoch (not in the future)")
+                             f"the epoch, within the last {EVENT_MAX_AGE / 3600:g} hours and "
+                             "not in the future (an older event stays in the learner's own "
+                             "record: the teacher imports it from their saved record)")
         try:
             out.append(progress.Event(learner, item["rule"], item["asked"], item["answered"],
                                       item["right"], item["first"], item["source"],
@@ -337,6 +354,45 @@ def judge_answer(learner: str | None, body: Any, record: progress.Record | None 
     return out
 
 
+#: The largest body of ``POST .../progress/import`` (bytes): a saved record of a few
+#: thousand events, in JSON (a learner's year of practice is a few hundred).
+MAX_IMPORT = 1_000_000
+_IMPORT_HELP = ('the body must be {"record": TEXT, "code": CODE}: the text of the file the '
+                "learner saved with Save my record, and the learner's recovery code (the "
+                "file is checked with it)")
+
+
+def import_saved(service: TableService, key: Any, body: Any,
+                 record: progress.Record | None = None) -> dict[str, Any]:
+    """The teacher (``key``) imports a learner's saved record into the class grid:
+    ``body`` is ``{"record": TEXT, "code": CODE}`` (the file "Save my record" made
+    and the learner's recovery code, which its MAC is checked with:
+    :func:`rummy.progress.import_record`); its events are kept as the learner's
+    self-checks (an event kept already is not kept twice) and the learner is in the
+    class grid of the whole server from now on.  ``{"learner", "events", "new"}``;
+    a file changed after it was saved, another learner's code or not a saved record
+    at all: :class:`BadRequest` saying so, and nothing kept."""
+    teacher_may_see(service, key)
+    if not isinstance(body, dict) or set(body) != {"record", "code"}:
+        raise BadRequest(_IMPORT_HELP)
+    text, code = body["record"], body["code"]
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest('"record" must be the text of the file the learner saved with Save '
+                         "my record")
+    if not isinstance(code, str) or progress.normal_key(code) is None:
+        raise BadRequest('"code" must be the learner\'s recovery code: 32 letters and digits, '
+                         "dashes allowed (the learner's page shows it under Recovery code)")
+    rec = record if record is not None else progress.default_record()
+    known = rec.learner_of(code)
+    before = len(rec.events(known)) if known is not None else 0
+    try:
+        who, kept = progress.import_record(text, code, rec, into_class=True)
+    except progress.ProgressError as e:
+        raise BadRequest(str(e)) from None
+    return {"learner": rec.label(who), "events": len(kept),
+            "new": len(rec.events(who)) - before}
+
+
 def to_csv(rows: list[dict[str, Any]]) -> str:
     """The grid as CSV, with its header even when empty, no cell a
     spreadsheet would run as a formula (:func:`tableserver.wire.grid_csv`).
@@ -357,6 +413,7 @@ def handlers(root: str, kw: dict[str, Any]) -> list[tuple[str, Any, Any]]:
         (root + "/progress/me", MeHandler, kw),
         (root + "/progress/key", KeyHandler, kw),
         (root + "/progress/answer", AnswerHandler, kw),
+        (root + "/progress/import", ImportHandler, kw),
     ]
 
 
@@ -382,7 +439,7 @@ class _ProgressHandler(ApiHandler):
         """Answer the refusal of a body too large (413, ``too_big`` says what
         to do instead) or of a bad address (400) and say True; False: go on."""
         if getattr(self, "refused", False):
-            self.send_error_json(413, f"the request body is larger than {MAX_BODY} bytes"
+            self.send_error_json(413, f"the request body is larger than {self.max_body} bytes"
                                       + too_big)
             return True
         why = self.bad_query()
@@ -406,6 +463,8 @@ class GridHandler(_ProgressHandler):
             teacher_may_see(self.service, self.teacher_key())  # in memory: on the loop
             names = _names(self.service.seated_names(code))
             table = None if code is None else normal_code(code)
+            if code is None:  # and the learners whose saved records the teacher imported
+                names += await asyncio.to_thread(progress.default_record().imported)
             grid = await asyncio.to_thread(_grid, table, names)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
@@ -492,6 +551,25 @@ class KeyHandler(_ProgressHandler, PostHandler):
         self.send_json(out)
 
 
+class ImportHandler(_ProgressHandler, PostHandler):
+    """``POST .../progress/import``: the teacher imports a learner's saved record
+    (:func:`import_saved`), read and kept in a worker thread."""
+
+    max_body = MAX_IMPORT
+
+    async def post(self) -> None:
+        if self.refused_early(": a saved record this big is not imported"):
+            return
+        try:
+            teacher_may_see(self.service, self.teacher_key())  # in memory: on the loop
+            out = await asyncio.to_thread(import_saved, self.service, self.teacher_key(),
+                                          self.json_body())
+        except ServiceError as e:
+            self.send_error_json(e.status, e.message)
+            return
+        self.send_json(out)
+
+
 class EventsHandler(_ProgressHandler, PostHandler):
     """``POST .../progress/events``: a learner's server on a hub sends the
     events its kernels kept; they are kept (committed) under the hub's name
@@ -518,11 +596,32 @@ class EventsHandler(_ProgressHandler, PostHandler):
             return
         try:
             events = hub_events(name, self.json_body(), progress.clock())
-            kept = await asyncio.to_thread(rec.add_events, events)
+            kept = await asyncio.to_thread(rec.add_events, events, quota=_QUOTA)
         except ServiceError as e:
             self.send_error_json(e.status, e.message)
             return
+        except progress.QuotaError as e:
+            self.set_header("Retry-After", str(e.retry_after))
+            per = "minute" if e.span <= 60 else "day"
+            self.send_error_json(429, f"too many events: the teacher's grid keeps at most "
+                                      f"{e.limit} a {per} from each learner, and none of these "
+                                      f"{len(events)} was kept (they stay in your own record); "
+                                      f"try again in {_wait(e.retry_after)}")
+            return
         self.send_json({"learner": rec.label(name), "kept": len(kept)})
+
+
+def _wait(seconds: int) -> str:
+    """``42 seconds``, ``3 minutes`` or ``2 hours`` (rounded up).
+
+    >>> _wait(42), _wait(150), _wait(7200)
+    ('42 seconds', '3 minutes', '2 hours')
+    """
+    if seconds <= 90:
+        return f"{seconds} seconds"
+    if seconds <= 90 * 60:
+        return f"{math.ceil(seconds / 60)} minutes"
+    return f"{math.ceil(seconds / 3600)} hours"
 
 
 class AnswerHandler(OwnHandler, PostHandler):

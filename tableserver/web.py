@@ -29,6 +29,8 @@ Endpoints (see ``docs/API.md``)::
     GET  /rummy/api/tables/CODE/progress/me  a learner's own rows (X-Rummy-Token)
     POST /rummy/api/progress/events          {"events": [...]}: on a JupyterHub only, a
                                              learner's server sends the events it kept
+    POST /rummy/api/progress/import          {"record", "code"}: a learner's saved record
+                                             into the class grid (X-Rummy-Teacher-Key)
 
 The progress endpoints are :mod:`tableserver.progress_api`; every handler
 builds on :class:`tableserver.handler.ApiHandler`.

@@ -315,3 +315,104 @@ def test_events_are_sent_here_only_on_a_hub(server):
                                        "Origin": "http://evil.example"})
     assert status == 403 and "refused" in out["error"]
     assert not (server.data / "progress.sqlite3").exists()
+
+
+# -- the teacher imports a learner's saved record ("Save my record") into the class grid -----
+def saved_record(folder: Path, name: str = "Zoe") -> tuple[str, str, list[tuple[Any, ...]]]:
+    """A record saved on the learner's own computer: (the file's text, the learner's
+    recovery code, their events as (rule, answered, right, when))."""
+    r = Record(folder / "laptop.sqlite3", clock=lambda: 5000.0)
+    _, key = r.enrol(name)
+    r.add(name, "TT-5", "which pile?", "pass", False, source="drill", when=4000.0)
+    r.add(name, "TT-5", "which pile?", "stock", True, first=False, source="drill", when=4001.0)
+    r.add(name, "M-1", "q", "a", True, source="quiz", when=4002.0)
+    events = [(e.rule, e.answered, e.right, e.when) for e in r.events(name)]
+    text = progress.export_record(key, r)
+    r.close()
+    return text, progress.show_key(key), events
+
+
+def imported(s: TableServer, body: Any, headers: dict[str, str] | None = None
+             ) -> tuple[int, Any]:
+    return s.call("POST", "/progress/import", body,
+                  headers={"Content-Type": "application/json",
+                           **(TEACHER if headers is None else headers)})
+
+
+def test_the_teacher_imports_a_saved_record_into_the_class_grid(server, tmp_path: Path):
+    fill(server.data)
+    made, _, _, _ = two_tables(server)
+    text, code, events = saved_record(tmp_path)
+    status, out = imported(server, {"record": text, "code": code})
+    assert status == 200 and out == {"learner": "Zoe", "events": 3, "new": 3}, out
+    status, out = imported(server, {"record": text, "code": code.lower().replace("-", " ")})
+    assert status == 200 and out["new"] == 0  # imported again: nothing kept twice
+    # worked by hand: TT-5 wrong at the first try, then right at a later try; M-1 right
+    zoe = [{"learner": "Zoe", "rule": "M-1", "attempts": 1, "right_first": 1},
+           {"learner": "Zoe", "rule": "TT-5", "attempts": 2, "right_first": 0}]
+    status, grid = get(server, "/progress", TEACHER)
+    assert status == 200 and brief(grid["rows"]) == [*GRID, CLEO, *zoe]
+    assert [r["server_judged"] for r in grid["rows"] if r["learner"] == "Zoe"] == [0, 0]
+    status, grid = get(server, f"/tables/{made['code']}/progress", TEACHER)
+    assert "Zoe" not in grid["learners"]  # she sits at no table
+    kept = Record(server.data / "progress.sqlite3").events("Zoe")
+    assert [(e.rule, e.answered, e.right, e.when) for e in kept] == events
+    assert {e.by for e in kept} == {"self"}  # self-checks, as she checked them herself
+    again = server.restart()
+    try:
+        status, grid = get(again, "/progress", TEACHER)
+        assert status == 200 and brief(grid["rows"]) == [*GRID, CLEO, *zoe]
+    finally:
+        again.stop()
+
+
+def test_a_changed_or_foreign_record_is_refused_and_keeps_nothing(server, tmp_path: Path):
+    text, code, _ = saved_record(tmp_path)
+    _, other, _ = saved_record(tmp_path / "other", "Yann")
+    changed = text.replace('"right": false', '"right": true')
+    assert changed != text
+    for body, says in (
+            ({"record": changed, "code": code}, "changed after it was saved"),
+            ({"record": text, "code": other}, "not the record of this learner key"),
+            ({"record": "hello\n", "code": code}, "not a saved record of the kit"),
+            ({"record": text}, 'the body must be {"record": TEXT, "code": CODE}'),
+            ({"record": text, "code": code, "learner": "Eve"}, 'the body must be {"record"'),
+            ({"record": 7, "code": code}, '"record" must be the text of the file'),
+            ({"record": text, "code": "1234"}, '"code" must be the learner\'s recovery code'),
+            (["record", text], "must be a JSON object")):
+        status, out = imported(server, body)
+        assert status == 400 and says in out["error"], (body, out)
+    # a wrong teacher key, none, a key in the address, another site: refused
+    for headers in ({"X-Rummy-Teacher-Key": "x" * 24}, {}):
+        status, out = imported(server, {"record": text, "code": code}, headers)
+        assert status == 403 and "teacher key" in out["error"], out
+    status, out = server.call("POST", f"/progress/import?teacher_key={KEY}",
+                              {"record": text, "code": code}, headers={
+                                  "Content-Type": "application/json"})
+    assert status == 400 and "never goes in an address" in out["error"]
+    for site in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        status, out = imported(server, {"record": text, "code": code}, {**TEACHER, **site})
+        assert status == 403 and "refused" in out["error"]
+    from tableserver.progress_api import MAX_IMPORT
+
+    status, out = imported(server, {"record": "x" * (MAX_IMPORT + 1), "code": code})
+    assert status == 413 and f"larger than {MAX_IMPORT} bytes" in out["error"]
+    r = Record(server.data / "progress.sqlite3")
+    assert r.events("Zoe") == [] and r.imported() == []
+    r.close()
+    status, grid = get(server, "/progress", TEACHER)
+    assert status == 200 and grid["learners"] == []
+
+
+def test_an_import_whose_name_is_taken_by_another_learner_is_refused(server, tmp_path: Path):
+    keys = fill(server.data)
+    text, code, _ = saved_record(tmp_path, "Ana")  # another Ana, on her own computer
+    status, out = imported(server, {"record": text, "code": code})
+    assert status == 400 and "somebody else learns as 'Ana'" in out["error"], out
+    # the Ana of this server imports her own record again: kept under her
+    r = Record(server.data / "progress.sqlite3")
+    before = len(r.events("Ana"))
+    mine = progress.export_record(keys["Ana"], r)
+    r.close()
+    status, out = imported(server, {"record": mine, "code": keys["Ana"]})
+    assert status == 200 and out == {"learner": "Ana", "events": before, "new": 0}

@@ -157,3 +157,60 @@ def test_the_teacher_gives_a_learner_a_new_recovery_code(server: TableServer) ->
     assert r.learner_of(code) == "Ana" and r.learner_of(old) is None
     r.close()
     assert KEY not in widget_state(room)
+
+
+def test_the_teacher_imports_a_learners_saved_record_on_the_page(server: TableServer,
+                                                                  tmp_path: Path) -> None:
+    """The teacher's page: a saved record (Save my record) chosen in the upload box and
+    the learner's recovery code typed: the learner's rows join the class grid; a changed
+    file or a wrong code is a message (never a traceback) and keeps nothing."""
+    import datetime as dt
+
+    from widgets.classroom import Classroom
+
+    NOW = dt.datetime.now(dt.UTC)  # noqa: N806 - when the file was last changed
+    laptop = Record(tmp_path / "laptop.sqlite3", clock=lambda: 5000.0)
+    _, key = laptop.enrol("Zoe")
+    laptop.add("Zoe", "TT-5", "which pile?", "pass", False, source="drill", when=4000.0)
+    laptop.add("Zoe", "M-1", "q", "a", True, source="quiz", when=4001.0)
+    text = progress.export_record(key, laptop)
+    laptop.close()
+    code = progress.show_key(key)
+    room = Classroom(api=server.api, query="")
+    grid = room.class_grid
+    grid.import_button.click()
+    assert "sign in" in grid.import_said.value  # not before the teacher signed in
+    room.sign_in(KEY)
+    grid.show.click()
+    assert "Nobody has joined" in grid.grid.value
+    grid.import_button.click()
+    assert "choose the file" in grid.import_said.value and "role='alert'" in grid.import_said.value
+    grid.upload.value = ({"name": "zoe-record.jsonl", "type": "text/plain", "size": len(text),
+                          "content": memoryview(text.replace('"right": false',
+                                                             '"right": true').encode()),
+                          "last_modified": NOW},)
+    grid.import_button.click()
+    assert "type the learner" in grid.import_said.value
+    grid.import_code.value = code
+    grid.import_button.click()  # the file was changed after it was saved
+    assert "changed after it was saved" in grid.import_said.value
+    assert "Traceback" not in grid.import_said.value and grid.rows == []
+    grid.upload.value = ({"name": "zoe-record.jsonl", "type": "text/plain", "size": len(text),
+                          "content": memoryview(text.encode()), "last_modified": NOW},)
+    grid.import_code.value = "AAAA-" + code[5:]  # another learner's code
+    grid.import_button.click()
+    assert "not the record of this learner key" in grid.import_said.value
+    grid.import_code.value = code.lower()
+    grid.import_button.click()
+    assert "Zoe's record is in the class grid: 2 new answers of 2" in grid.import_said.value
+    assert "role='status'" in grid.import_said.value
+    # the grid shown before is drawn again with her rows; the code is not kept in the page
+    assert brief(grid.rows) == [{"learner": "Zoe", "rule": "M-1", "attempts": 1,
+                                 "right_first": 1},
+                                {"learner": "Zoe", "rule": "TT-5", "attempts": 1,
+                                 "right_first": 0}]
+    assert "data-learner='Zoe'" in grid.grid.value
+    state = widget_state(room)
+    assert grid.import_code.value == "" and key not in state and code not in state
+    assert KEY not in state
+    assert grid.import_file(text, code)["new"] == 0  # again: nothing kept twice

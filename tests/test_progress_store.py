@@ -151,3 +151,53 @@ def test_a_record_opened_first_in_another_process_erases_for_everybody(tmp_path:
         assert after.events("Ben") == [] and [e.rule for e in after.events("Ana")] == ["TT-5"]
     finally:
         proc.communicate("done\n", timeout=60)
+
+
+class _Clock:
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "log"])
+def test_a_quota_counts_what_was_kept_per_learner_and_keeps_nothing_past_it(
+        tmp_path: Path, kind: str) -> None:
+    """The hub's quota (per minute and per day), counted in the record by when each
+    event was kept, not by the "when" a sender says: a record opened again counts the
+    same; a refused batch keeps nothing; an event sent again is not counted twice."""
+    from rummy.progress import QuotaError
+
+    clock = _Clock(1_000_000.0)
+    quota = [(60.0, 5), (DAY, 8)]
+
+    def record() -> Record:
+        store = (SqliteStore(_made(tmp_path) / "p.sqlite3") if kind == "sqlite"
+                 else LogStore(tmp_path / "p.jsonl"))
+        return Record(tmp_path / "p.sqlite3", clock=clock, store=store)
+
+    def batch(n: int, start: int, who: str = "ana") -> list[Event]:
+        # each event says it happened long ago: its "when" changes nothing
+        return [Event(who, "M-1", "q", "a", True, when=float(start + i)) for i in range(n)]
+
+    r = record()
+    assert len(r.add_events(batch(4, 0), quota=quota)) == 4
+    with pytest.raises(QuotaError, match="at most 5 events in 60 seconds") as no:
+        r.add_events(batch(2, 100), quota=quota)
+    assert no.value.retry_after == 60 and no.value.limit == 5 and r.count() == 4
+    assert len(r.add_events(batch(4, 0) + batch(1, 200), quota=quota)) == 5  # 4 sent again
+    assert len(r.add_events(batch(5, 0, "ben"), quota=quota)) == 5  # each learner his own
+    clock.t += 30
+    r.close()
+    r = record()  # opened again (a restart): the count is the record's
+    with pytest.raises(QuotaError) as no:
+        r.add_events(batch(1, 300), quota=quota)
+    assert no.value.retry_after == 30
+    clock.t += 31
+    assert len(r.add_events(batch(3, 400), quota=quota)) == 3  # 8 today
+    clock.t += 3600
+    with pytest.raises(QuotaError, match=f"at most 8 events in {DAY:g} seconds") as no:
+        r.add_events(batch(1, 500), quota=quota)
+    assert no.value.retry_after == DAY - 3600 - 31 - 30
+    assert r.count() == 13 and len(r.add_events(batch(1, 500))) == 1  # no quota: kept

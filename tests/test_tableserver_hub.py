@@ -189,7 +189,7 @@ def test_seats_and_tables_survive_a_restart(tmp_path: Path, fake_hub: int) -> No
         seats = {n: svc.call("POST", f"/tables/{code}/join", {}, user=n)[1]["seat"]
                  for n in ("ana", "ben", "cleo")}
         status, out = svc.call("POST", "/progress/events",
-                               {"events": [one_event("G-9", False, 500.0)]}, user="ben")
+                               {"events": [one_event("G-9", False, T0 + 500.0)]}, user="ben")
         assert status == 200 and out["kept"] == 1
     finally:
         svc.kill()
@@ -319,7 +319,11 @@ def test_a_seat_secret_given_by_the_identity_layer_is_the_seat(tmp_path: Path) -
 
 
 # -- the record of learning on the hub: the learners' servers send their events -----------
-def one_event(rule: str = "M-1", right: bool = True, when: float = 1000.0,
+#: An hour ago: the service keeps events of the last day only.
+T0 = time.time() - 3600.0
+
+
+def one_event(rule: str = "M-1", right: bool = True, when: float = T0 + 1000.0,
               **kw: Any) -> dict[str, Any]:
     return {"rule": rule, "asked": "q", "answered": "a", "right": right, "first": True,
             "source": "drill", "when": when, **kw}
@@ -343,13 +347,13 @@ def test_a_learners_events_reach_the_teachers_grid_under_their_hub_name(svc: Hub
         assert svc.call("POST", f"/tables/{code}/join", {}, user=name)[0] == 200
     # ana's server sends what her kernels kept (under whatever name she typed there)
     status, out = svc.call("POST", "/progress/events",
-                           {"events": [one_event("M-1", True, 1000.0),
-                                       one_event("BT-3", False, 1001.0),
-                                       one_event("BT-3", True, 1002.0, first=False)]},
+                           {"events": [one_event("M-1", True, T0 + 1000.0),
+                                       one_event("BT-3", False, T0 + 1001.0),
+                                       one_event("BT-3", True, T0 + 1002.0, first=False)]},
                            user="ana")
     assert status == 200 and out == {"learner": "ana", "kept": 3}, out
     # sent again (the answer was lost on the way): kept once
-    status, out = svc.call("POST", "/progress/events", {"events": [one_event("M-1", True, 1000.0)]},
+    status, out = svc.call("POST", "/progress/events", {"events": [one_event("M-1", True, T0 + 1000.0)]},
                            user="ana")
     assert status == 200 and out["kept"] == 1
     # worked by hand: M-1 right at the first try (box 1); BT-3 wrong (box 1), then right
@@ -379,7 +383,7 @@ def test_hub_users_whose_names_begin_alike_are_two_learners(svc: HubService) -> 
     assert [e.rule for e in service_events(svc, a)] == ["M-1"]
     assert [e.rule for e in service_events(svc, b)] == ["G-9"]
     assert svc.call("POST", "/progress/events",
-                    {"events": [one_event("TT-5", False, 1001.0, judged="play")]}, user=b)[0] == 200
+                    {"events": [one_event("TT-5", False, T0 + 1001.0, judged="play")]}, user=b)[0] == 200
     assert [e.judged for e in service_events(svc, b)] == ["rule", "play"]
     status, got = svc.call("GET", "/progress/me", user=b)
     assert status == 200 and sorted(r["rule"] for r in got["rows"]) == ["G-9", "TT-5"]
@@ -397,13 +401,16 @@ def test_events_are_never_kept_for_a_name_in_the_body(svc: HubService) -> None:
     (["not", "an", "object"], "must be a JSON object"),
     ({"events": [], "learner": "x"}, 'the body must be {"events": [...]}'),
     ({"events": []}, "a list of 1 to 50 events"),
-    ({"events": [one_event(when=float(i)) for i in range(51)]}, "a list of 1 to 50 events"),
+    ({"events": [one_event(when=T0 + i) for i in range(51)]}, "a list of 1 to 50 events"),
     ({"events": [one_event(rule="Z-9")]}, "unknown rule id 'Z-9': use an id of RULES.md"),
     ({"events": [one_event(rule="TT-7"), one_event(source="homework")]},
      "event 2: unknown source 'homework': one of quiz, exercise, drill, guided, table"),
     ({"events": [one_event(right="yes")]}, "right must be true or false"),
     ({"events": [one_event(when=4e12)]}, "when must be the time it happened"),
     ({"events": [one_event(when="today")]}, "when must be the time it happened"),
+    # changing "when" got past the check for an event sent again: a day back at most
+    ({"events": [one_event(when=time.time() - 2 * 86_400)]}, "within the last 24 hours"),
+    ({"events": [one_event(when=time.time() + 3600)]}, "not in the future"),
     ({"events": [{"rule": "M-1"}]}, "an event has exactly rule, asked, answered, right"),
     ({"events": [one_event(colour="red")]}, "unknown keys 'colour'"),
     ({"events": ["M-1"]}, "event 1 must be a JSON object"),
@@ -434,6 +441,67 @@ def test_events_without_the_hubs_word_or_from_another_site_are_refused(svc: HubS
     for who in ("eve", "cleo", "dora"):
         assert service_events(svc, who) == []
 
+
+
+def post_events_raw(s: HubService, body: Any, user: str) -> tuple[int, Any, str | None]:
+    """(status, JSON answer, Retry-After) of a POST .../progress/events as ``user``."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    token = next(t for t, u in s.users.items() if u["name"] == user)
+    req = urllib.request.Request(s.api + "/progress/events", data=json.dumps(body).encode(),
+                                 method="POST", headers={"Content-Type": "application/json",
+                                                         "Authorization": f"token {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read()), r.headers.get("Retry-After")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read()), e.headers.get("Retry-After")
+
+
+def test_a_flood_of_events_is_refused_past_the_quota_even_after_a_restart(
+        tmp_path: Path, fake_hub: int) -> None:
+    """One learner's server kept 374,150 events in 30 s (changing "when" got past the
+    check for an event sent again): at most EVENTS_PER_MINUTE a minute are kept per hub
+    user, counted from the record (a restart forgets nothing); a refused request keeps
+    nothing and says the limit and when to try again; other learners are not held up."""
+    from tableserver.progress_api import EVENTS_PER_DAY, EVENTS_PER_MINUTE
+
+    assert (EVENTS_PER_MINUTE, EVENTS_PER_DAY) == (600, 20_000)
+    now = time.time()
+    batches = [{"events": [one_event("M-1", True, now - 60 - 50 * b - i) for i in range(50)]}
+               for b in range(EVENTS_PER_MINUTE // 50 + 2)]
+    svc = HubService(tmp_path, fake_hub, USERS)
+    try:
+        for body in batches[:EVENTS_PER_MINUTE // 50]:
+            status, out, _ = post_events_raw(svc, body, "dora")
+            assert status == 200 and out["kept"] == 50, out
+        status, out, wait = post_events_raw(svc, batches[-2], "dora")
+        assert status == 429 and wait is not None and 1 <= int(wait) <= 60, (status, out)
+        assert (f"at most {EVENTS_PER_MINUTE} a minute from each learner" in out["error"]
+                and "none of these 50 was kept" in out["error"]
+                and "try again in" in out["error"]), out
+        # sent again (the answer was lost): kept once, so it is not refused
+        status, out, _ = post_events_raw(svc, batches[0], "dora")
+        assert status == 200 and out["kept"] == 50
+        # another learner, a cross-site request and a wrong token change nothing for dora
+        assert post_events_raw(svc, batches[-1], "ben")[0] == 200
+        status, out = svc.call("POST", "/progress/events", batches[-1], user="dora",
+                               headers={"Sec-Fetch-Site": "cross-site"})
+        assert status == 403
+        assert len(service_events(svc, "dora")) == EVENTS_PER_MINUTE
+    finally:
+        svc.kill()
+    again = HubService(svc.data, fake_hub, USERS)
+    try:
+        if time.time() - now < 50:  # (a restart on a very busy machine may take longer)
+            status, out, wait = post_events_raw(again, batches[-1], "dora")
+            assert status == 429 and "a minute" in out["error"], out
+        assert len(service_events(again, "dora")) == EVENTS_PER_MINUTE
+        assert len(service_events(again, "ben")) == 50
+    finally:
+        again.stop()
 
 
 def test_a_hub_kernels_events_reach_the_grid_and_stay_in_its_own_record(
@@ -477,7 +545,7 @@ def test_erase_my_record_on_a_hub_erases_the_services_copy_too(
 
     alex1, alex2 = (USERS[f"tok-alex{n}-0123456789"]["name"] for n in (1, 2))
     one = {"rule": "M-1", "asked": "q", "answered": "a", "right": True, "first": True,
-           "source": "quiz", "when": 10.0}
+           "source": "quiz", "when": T0 + 10.0}
     status, _ = svc.call("POST", "/progress/events", {"events": [one]}, user=alex2)
     assert status == 200
     theirs = [e.rule for e in service_events(svc, alex2)]  # (the service is the module's)
@@ -544,7 +612,7 @@ def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(
     monkeypatch.setattr(progress_client, "_BACKOFF", (0.2,))
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-hana-0123456789")
     sender = progress_client.Sender(api=f"http://127.0.0.1:{free_port()}{HUB_API}")  # nobody there
-    e = Event("hana", "G-7", "q", "a", True, True, "table", 900.0)
+    e = Event("hana", "G-7", "q", "a", True, True, "table", T0 + 900.0)
     sender.send(e)  # returns at once, raises nothing
     deadline = time.monotonic() + 20
     while sender.failures < 2:
@@ -555,7 +623,7 @@ def test_the_sender_keeps_events_while_the_service_is_away_and_drops_a_refusal(
     sender.api = live  # the service is back
     assert sender.flush(timeout=20)
     assert sender.sent == 1 and sender.dropped == 0
-    assert [(x.rule, x.when) for x in service_events(svc, "hana")] == [("G-7", 900.0)]
+    assert [(x.rule, x.when) for x in service_events(svc, "hana")] == [("G-7", T0 + 900.0)]
     # a refusal (eve may not use the service) is logged and not sent again
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-eve-0123456789")
     sender.send(e)
@@ -592,3 +660,33 @@ def test_while_it_loads_the_service_tells_the_hub_it_is_up_and_the_api_to_wait()
 
     assert asyncio.run(ask()) == [(HUB_PREFIX, 200, "2"), (HUB_PREFIX.rstrip("/"), 200, "2"),
                                   (HUB_API + "/tables", 503, ""), ("/elsewhere", 503, "")]
+
+
+def test_on_a_hub_only_a_teacher_imports_a_saved_record(svc: HubService, tmp_path: Path
+                                                        ) -> None:
+    """A learner's record saved elsewhere (the static site) comes into the hub's class
+    grid by the teacher's import: a learner may not import one, a changed file keeps
+    nothing."""
+    from rummy import progress
+
+    laptop = progress.Record(tmp_path / "laptop.sqlite3", clock=lambda: 5000.0)
+    _, key = laptop.enrol("Ivo")
+    laptop.add("Ivo", "G-9", "q", "a", True, source="drill", when=4000.0)
+    text = progress.export_record(key, laptop)
+    laptop.close()
+    body = {"record": text, "code": progress.show_key(key)}
+    status, out = svc.call("POST", "/progress/import", body, user="ana")
+    assert status == 403 and "only a teacher" in out["error"], out
+    status, out = svc.call("POST", "/progress/import",
+                           {**body, "record": text.replace('"right": true', '"right": false')},
+                           user="teacher")
+    assert status == 400 and "changed after it was saved" in out["error"]
+    assert service_events(svc, "Ivo") == []
+    status, out = svc.call("POST", "/progress/import", body, user="teacher",
+                           headers={"Sec-Fetch-Site": "cross-site"})
+    assert status == 403 and service_events(svc, "Ivo") == []
+    status, out = svc.call("POST", "/progress/import", body, user="teacher")
+    assert status == 200 and out == {"learner": "Ivo", "events": 1, "new": 1}, out
+    status, grid = svc.call("GET", "/progress", user="teacher")
+    assert status == 200 and "Ivo" in grid["learners"]
+    assert [r["rule"] for r in grid["rows"] if r["learner"] == "Ivo"] == ["G-9"]

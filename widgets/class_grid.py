@@ -23,6 +23,10 @@ from tableserver.wire import grid_csv
 __all__ = ["ClassGrid", "grid_frame", "grid_html", "missed_html", "COLUMNS"]
 
 
+#: The largest saved record sent to the service (its limit, ``MAX_IMPORT`` of
+#: ``tableserver.progress_api``: it refuses a larger one too).
+MAX_IMPORT = 1_000_000
+
 #: The grid's columns (the service's, :data:`rummy.progress.GRID_COLUMNS`).
 COLUMNS = list(GRID_COLUMNS)
 
@@ -131,13 +135,32 @@ class ClassGrid:
         self.reset.on_click(lambda _b: self._reset_guard())
         self.reset_said = w.HTML()
         self.reset_said.add_class("rummy-class-reset-said")
+        # a learner's saved record (Save my record, on their own computer) into the grid
+        self.upload = w.FileUpload(accept=".jsonl,.txt,.json", multiple=False,
+                                   description="Choose a saved record",
+                                   layout=w.Layout(width="auto"))
+        self.upload.add_class("rummy-class-import-file")
+        self.import_code = w.Text(value="", description="Their code",
+                                  placeholder="the learner's recovery code",
+                                  continuous_update=False)
+        self.import_code.add_class("rummy-class-import-code")
+        self.import_button = w.Button(description="Import into the class grid",
+                                      layout=w.Layout(width="auto"),
+                                      tooltip="The file is checked with the learner's code")
+        self.import_button.add_class("rummy-class-import")
+        self.import_button.on_click(lambda _b: self._import_guard())
+        self.import_said = w.HTML()
+        self.import_said.add_class("rummy-class-import-said")
         self.widget = w.VBox([w.HTML("<h2>The class's progress</h2>"),
                               w.HBox([self.show, self.only_table],
                                      layout=w.Layout(flex_flow="row wrap")),
                               self.grid, self.csv,
                               w.HBox([self.reset_name, self.reset],
                                      layout=w.Layout(flex_flow="row wrap")),
-                              self.reset_said], layout=w.Layout(display="none"))
+                              self.reset_said,
+                              w.HBox([self.upload, self.import_code, self.import_button],
+                                     layout=w.Layout(flex_flow="row wrap")),
+                              self.import_said], layout=w.Layout(display="none"))
         self.widget.add_class("rummy-class-progress-box")
 
     def signed_in(self, code: str | None) -> None:
@@ -159,6 +182,57 @@ class ClassGrid:
             self.reset_key()
         except Exception as exc:  # noqa: BLE001 - a message, never a traceback
             self.reset_said.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+
+    def _import_guard(self) -> None:
+        try:
+            self.import_file()
+        except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+            self.import_said.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+
+    def _chosen(self) -> str | None:
+        """The text of the file chosen in the upload box (None: none chosen)."""
+        files = self.upload.value
+        if not files:
+            return None
+        first = files[0] if isinstance(files, list | tuple) else next(iter(files.values()))
+        data = bytes(first["content"])
+        if len(data) > MAX_IMPORT:
+            raise RemoteError(f"this file is larger than {MAX_IMPORT // 1000} kB: it is not a "
+                              "record the kit saved")
+        return data.decode("utf-8", errors="replace")
+
+    def import_file(self, text: str | None = None, code: str | None = None
+                    ) -> dict[str, Any] | None:
+        """Import a learner's saved record (``text``, default: the file chosen)
+        checked with their recovery code (``code``, default: the box) into the class
+        grid; says what was kept (None: refused, said why).  The grid, once shown, is
+        drawn again."""
+        c = self.classroom
+        if not c.key:
+            raise RemoteError("sign in with the teacher key first")
+        text = self._chosen() if text is None else text
+        code = (self.import_code.value if code is None else code).strip()
+        if not text:
+            raise RemoteError("choose the file the learner saved (Save my record on their "
+                              "progress page) first")
+        if not code:
+            raise RemoteError("type the learner's recovery code: the file is checked with it")
+        try:
+            got = request(f"{c.api}/progress/import", {"record": text, "code": code},
+                          teacher=c.key)
+        except RemoteError as exc:
+            self.import_said.value = f"<p role='alert'>{html.escape(str(exc))}</p>"
+            return None
+        self.import_code.value = ""  # the code is the learner's secret: not kept in the page
+        self.upload.value = ()
+        new, total = int(got["new"]), int(got["events"])
+        self.import_said.value = (
+            f"<p role='status'>{html.escape(str(got['learner']))}'s record is in the class "
+            f"grid: {new} new answer{'s' if new != 1 else ''} of {total} in the file "
+            "(counted as checks on their own computer).</p>")
+        if self.rows or self.grid.value:
+            self.refresh()
+        return got
 
     def reset_key(self, name: str | None = None) -> str | None:
         """Give the learner ``name`` (default: the box) a new key; shows the new
