@@ -292,3 +292,50 @@ def test_06_what_the_page_shows_is_what_the_kit_computes_now() -> None:
     jokers = odds.dealt_complete("three_thirteen_jokers", 1, jokers=4).value
     assert f"<td>{one_pack:.5f}</td>" in page and f"<td>{jokers:.5f}</td>" in page  # rounded
     assert one_pack == pytest.approx(241 / 5525)  # 80 + 4 × 148 + 6 × 48 + 4 of C(52, 3)
+
+
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """(the names a cell's code makes, the names it reads)."""
+    import ast
+
+    tree = ast.parse(source)
+    scoped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
+              ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+    def top(node: ast.AST) -> list[ast.AST]:  # the cell's own names, not a function's or a loop's
+        if isinstance(node, scoped):
+            return [node]
+        return [node] + [n for child in ast.iter_child_nodes(node) for n in top(child)]
+
+    own = [n for statement in tree.body for n in top(statement)]
+    made = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    made |= {n.name for n in own if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    made |= {(a.asname or a.name).split(".")[0] for n in own
+             if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return made, read
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in SOURCES.glob("*.txt")))
+def test_a_page_runs_no_cell_needing_what_a_cell_it_left_unrun_made(stem: str) -> None:
+    """A cell the page runs reads no name that only a cell the page leaves unrun made
+    (that cell would fail on the page, while the notebook and its tests run fine)."""
+    unrun: dict[str, str] = {}  # name -> the unrun cell that made it last
+    for cell in cells(stem):
+        if cell.cell_type != "code":
+            continue
+        made, read = _names(cell.source)
+        if RUN_ON_THE_PAGE in cell.metadata.get("tags", []):
+            unrun.update({name: cell.source[:60] for name in made})
+            continue
+        needed = {name: unrun[name] for name in read & set(unrun)}
+        assert not needed, (stem, cell.source[:80], needed)
+        for name in made:
+            unrun.pop(name, None)
+
+
+def test_the_unrun_cells_check_finds_a_name_made_off_the_page() -> None:
+    made, read = _names("games = [play(s) for s in range(8)]\nprint(len(games))")
+    assert made == {"games"} and {"play", "games"} <= read
+    made, read = _names("def play(seed):\n    game = new(seed)\n    return game\n")
+    assert made == {"play"} and "new" in read
