@@ -48,6 +48,18 @@ live in that file, ``{"quizzes": [...], "exercises": [...]}``, written by
 this script, not in the notebook) and a folded worked answer.  Answers are
 checked by :mod:`rummy.teach`, the kit's one checker.
 
+A page runs its lesson's code cells while the learner waits (Voilà sends the
+page's end only then), so it runs only what it shows.  The code cells it leaves
+out (lab-only, worked answers) carry the tag ``skip-execution``, which Voilà's
+executor (nbclient's) skips; the build and nbval run every cell.  ``%% code
+ahead`` is a code cell computed ahead of the page: in JupyterLab an ordinary
+cell (run, checked by nbval); on the page it is not run, and what it shows
+(pictures, formulas, tables: not printed lines) is copied by the build, from its
+own run, into a page-only markdown cell right after it (a picture as an
+attachment, its alternative text from the cell's ``# picture: ...`` line).  So
+a lesson's heavy parts (pandas, matplotlib, sympy, long counts) cost its page
+nothing; tests recompute what the page shows.
+
 A result too slow to compute each time a lesson page is drawn (half a minute
 and more, on a page a learner waits for) is computed once by the build, before
 the lesson runs, and saved in ``notebooks/data/`` (:data:`PRECOMPUTED`); the
@@ -92,6 +104,13 @@ TEACHER_ONLY = "teacher-only"
 #: ``lab-only`` cells, JupyterLab folds ``page-only`` ones
 LAB_ONLY = "lab-only"
 PAGE_ONLY = "page-only"
+#: a code cell computed ahead of the page (``%% code ahead``)
+AHEAD = "ahead"
+#: the tag of cells a page leaves unrun (nbclient's ``skip_cells_with_tag``, which
+#: Voilà's executor keeps); the build runs them all
+NOT_RUN_ON_THE_PAGE = "skip-execution"
+#: an ahead cell's line saying what its picture shows (the page's alternative text)
+PICTURE_LINE = re.compile(r"^# picture: (.+)$", re.MULTILINE)
 #: a cell asking for an exercise's answer in code: ``check(2, None)`` or
 #: ``answer_2 = None`` then ``check(2, answer_2)``
 EXERCISE_CALL = re.compile(r"^check\((\d+), (?:None|answer_\1)\)\s*$", re.MULTILINE)
@@ -244,15 +263,18 @@ def parse(text: str) -> nbformat.NotebookNode:
                 nb.cells.insert(at, box)
             cell = nbformat.v4.new_code_cell(body)
             if asked or kind == "code lab":
-                cell.metadata["tags"] = [LAB_ONLY]
+                cell.metadata["tags"] = [LAB_ONLY, NOT_RUN_ON_THE_PAGE]
+            if kind == "code ahead":
+                # the page shows what the build's run of it showed (page_face)
+                cell.metadata["tags"] = [LAB_ONLY, AHEAD, NOT_RUN_ON_THE_PAGE]
             if kind == "code hidden":
                 # source and output fold away (an output says "right!" next to the answer)
                 cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
-                cell.metadata["tags"] = [WORKED]
+                cell.metadata["tags"] = [WORKED, NOT_RUN_ON_THE_PAGE]
             nb.cells.append(cell)
 
     for line in text.splitlines():
-        m = re.fullmatch(r"%% (md|md answer|md teacher|md lab|md page|code|code hidden|code lab|"
+        m = re.fullmatch(r"%% (md|md answer|md teacher|md lab|md page|code|code hidden|code lab|code ahead|"
                          r"quiz|exercise)\s*", line)
         if m:
             flush()
@@ -279,6 +301,67 @@ def strip_widgets(nb: nbformat.NotebookNode) -> None:
                     data.pop(mime, None)
                 # the widget's repr is long and says nothing on a static page
                 data["text/plain"] = WIDGET_NOTE
+
+
+#: what an ahead cell's output shows on the page, best first (printed lines and bare
+#: values are never shown on a page)
+PAGE_MIMES = ("image/png", "image/svg+xml", "text/latex", "text/html")
+
+
+def page_face(nb: nbformat.NotebookNode) -> None:
+    """After each ahead cell of the executed ``nb``, a page-only markdown cell with
+    what its outputs show (pictures as attachments, formulas, tables), if anything.
+
+    >>> nb = parse("%% code ahead\\n# picture: two bars\\nplot()\\n")
+    >>> nb.cells[0].outputs = [nbformat.v4.new_output("display_data", data={
+    ...     "image/png": "iVBO", "text/plain": "<Figure>"}), nbformat.v4.new_output(
+    ...     "execute_result", data={"text/latex": "$x^2$", "text/plain": "x**2"})]
+    >>> page_face(nb)
+    >>> shown = nb.cells[1]
+    >>> shown.metadata["tags"], shown.source
+    (['page-only'], '![two bars](attachment:cell-000-1.png)\\n\\n$x^2$')
+    >>> list(shown.attachments["cell-000-1.png"])
+    ['image/png']
+    """
+    at = 0
+    while at < len(nb.cells):
+        cell = nb.cells[at]
+        at += 1
+        if cell.cell_type != "code" or AHEAD not in cell.metadata.get("tags", []):
+            continue
+        parts, attachments = [], {}
+        for number, out in enumerate(cell.get("outputs", []), 1):
+            data = out.get("data") or {}
+            mime = next((m for m in PAGE_MIMES if m in data), None)
+            if mime is None:
+                continue
+            value = data[mime] if isinstance(data[mime], str) else "".join(data[mime])
+            if mime.startswith("image/"):
+                said = PICTURE_LINE.search(cell.source)
+                if not said:
+                    raise ValueError(f"the ahead cell {cell.source[:60]!r} draws a picture: "
+                                     "say what it shows in a line '# picture: ...'")
+                name = f"{cell.id}-{number}.{'png' if mime == 'image/png' else 'svg'}"
+                if mime == "image/svg+xml":  # attachments are base64, as a PNG is
+                    import base64
+
+                    value = base64.b64encode(value.encode("utf-8")).decode("ascii")
+                attachments[name] = {mime: value}
+                parts.append(f"![{said.group(1).strip()}](attachment:{name})")
+            elif mime == "text/html":  # a blank line would end Markdown's HTML block
+                parts.append("\n".join(line for line in value.splitlines() if line.strip()))
+            else:
+                parts.append(value.strip())
+        if not parts:
+            continue
+        shown = nbformat.v4.new_markdown_cell("\n\n".join(parts))
+        shown.metadata["tags"] = [PAGE_ONLY]
+        shown.metadata["jupyter"] = {"source_hidden": True}
+        if attachments:
+            shown["attachments"] = attachments
+        shown["id"] = f"{cell.id}-page"
+        nb.cells.insert(at, shown)
+        at += 1
 
 
 def _when(stamp: str) -> float:
@@ -326,7 +409,8 @@ def build(source: Path, timeout: int = 300, draft: bool = False) -> tuple[Path, 
         make()
     nb = parse(source.read_text())
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=draft,
-                            record_timing=True, resources={"metadata": {"path": str(OUT)}})
+                            record_timing=True, resources={"metadata": {"path": str(OUT)}},
+                            skip_cells_with_tag="")  # the build runs every cell
     t0 = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - t0
@@ -337,6 +421,7 @@ def build(source: Path, timeout: int = 300, draft: bool = False) -> tuple[Path, 
             if took > 10:
                 print(f"  slow cell {cell.id}: {took:.0f} s: {cell.source.splitlines()[0][:60]}")
     strip_widgets(nb)
+    page_face(nb)
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":

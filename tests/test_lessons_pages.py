@@ -203,3 +203,139 @@ def test_no_exercise_shows_its_answer_as_the_example_of_how_to_answer() -> None:
                 verdict = judge_entry(entry, example, "exercises")
                 assert not verdict.right, (source.stem, n, example)
     assert checked >= 1
+
+
+# --- a page runs only what it shows -----------------------------------------------------------------
+
+#: what makes a page kernel slow: imports of a second or more, and long counts
+HEAVY = re.compile(r"\b(?:import|from) (?:pandas|matplotlib|sympy)\b|\bplt\.|\bpd\.|\bsp\."
+                   r"|dealt_(?:complete|gin|table)\(|going_out_chance\(|draw_formula\("
+                   r"|itertools\.combinations\(")
+RUN_ON_THE_PAGE = "skip-execution"  # the tag Voilà's executor (nbclient's) leaves unrun
+
+
+def built(stem: str) -> dict:
+    return json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+
+
+def page_runs(cell: dict) -> bool:
+    return cell["cell_type"] == "code" and RUN_ON_THE_PAGE not in cell["metadata"].get("tags", [])
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in SOURCES.glob("*.txt")))
+def test_a_page_leaves_unrun_the_code_it_does_not_show(stem: str) -> None:
+    """Lab-only cells, worked answers' code and cells computed ahead are left out of
+    the page, and the page's kernel doesn't run them either (it ran them all: lesson
+    06's page imported pandas, matplotlib and sympy for a page that hides their code)."""
+    for cell in cells(stem):
+        if cell.cell_type == "code" and not on_the_page(cell):
+            assert RUN_ON_THE_PAGE in cell.metadata["tags"], (stem, cell.source[:80])
+        if cell.cell_type == "code" and on_the_page(cell):
+            assert RUN_ON_THE_PAGE not in cell.metadata.get("tags", []), (stem, cell.source[:80])
+
+
+def test_06_the_page_kernel_imports_nothing_heavy() -> None:
+    """The cells lesson 06's page runs (its built notebook's, as Voilà runs them) import
+    no pandas, matplotlib or sympy and count nothing long; the build ran the rest."""
+    ran = [c for c in built("06_meld_odds")["cells"] if page_runs(c)]
+    assert ran and any("quiz(" in "".join(c["source"]) for c in ran)
+    heavy = [m.group(0) for c in ran for m in HEAVY.finditer("".join(c["source"]))]
+    assert not heavy, heavy
+    everything = [c for c in built("06_meld_odds")["cells"] if c["cell_type"] == "code"]
+    assert len([c for c in everything if HEAVY.search("".join(c["source"]))]) >= 10  # the notebook's
+
+
+def _text(value: str | list[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def test_06_the_page_shows_what_the_cells_computed_ahead_showed() -> None:
+    """Each ahead cell's pictures, formulas and tables are on the page, in the page-only
+    cell after it, as the build's run of the cell made them; a picture has words."""
+    nb = built("06_meld_odds")["cells"]
+    ahead = [i for i, c in enumerate(nb) if "ahead" in c["metadata"].get("tags", [])]
+    shown = 0
+    for i in ahead:
+        rich = [o["data"] for o in nb[i].get("outputs", [])
+                if set(o.get("data", {})) & {"image/png", "text/latex", "text/html"}]
+        if not rich:
+            continue
+        page = nb[i + 1]
+        assert page["cell_type"] == "markdown" and page["metadata"]["tags"] == ["page-only"]
+        source = _text(page["source"])
+        for data in rich:
+            shown += 1
+            if "image/png" in data:
+                pictures = [a["image/png"] for a in page["attachments"].values()]
+                assert _text(data["image/png"]) in pictures
+                alt = re.findall(r"!\[([^\]]+)\]\(attachment:", source)
+                assert alt and all(len(words.split()) >= 8 for words in alt), alt
+            elif "text/latex" in data:
+                assert _text(data["text/latex"]).strip() in source
+            else:
+                assert "<table" in source and "\n\n" not in source
+    assert shown == 8  # 3 pictures, 3 formulas, 2 tables
+
+
+def test_06_what_the_page_shows_is_what_the_kit_computes_now() -> None:
+    """A sample of the page's computed-ahead results, recomputed: the formulas and the
+    first round's chances (a stale build would show old figures)."""
+    import sympy as sp
+
+    from rummy import probability as odds
+
+    page = "\n".join(_text(c["source"]) for c in built("06_meld_odds")["cells"]
+                     if c["metadata"].get("tags") == ["page-only"])
+    assert sp.latex(odds.dealt_gin().formula) in page
+    assert sp.latex(odds.draw_formula()) in page
+    one_pack = odds.dealt_complete("three_thirteen", 1, players=2).value
+    jokers = odds.dealt_complete("three_thirteen_jokers", 1, jokers=4).value
+    assert f"<td>{one_pack:.5f}</td>" in page and f"<td>{jokers:.5f}</td>" in page  # rounded
+    assert one_pack == pytest.approx(241 / 5525)  # 80 + 4 × 148 + 6 × 48 + 4 of C(52, 3)
+
+
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """(the names a cell's code makes, the names it reads)."""
+    import ast
+
+    tree = ast.parse(source)
+    scoped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
+              ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+    def top(node: ast.AST) -> list[ast.AST]:  # the cell's own names, not a function's or a loop's
+        if isinstance(node, scoped):
+            return [node]
+        return [node] + [n for child in ast.iter_child_nodes(node) for n in top(child)]
+
+    own = [n for statement in tree.body for n in top(statement)]
+    made = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    made |= {n.name for n in own if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    made |= {(a.asname or a.name).split(".")[0] for n in own
+             if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return made, read
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in SOURCES.glob("*.txt")))
+def test_a_page_runs_no_cell_needing_what_a_cell_it_left_unrun_made(stem: str) -> None:
+    """A cell the page runs reads no name that only a cell the page leaves unrun made
+    (that cell would fail on the page, while the notebook and its tests run fine)."""
+    unrun: dict[str, str] = {}  # name -> the unrun cell that made it last
+    for cell in cells(stem):
+        if cell.cell_type != "code":
+            continue
+        made, read = _names(cell.source)
+        if RUN_ON_THE_PAGE in cell.metadata.get("tags", []):
+            unrun.update({name: cell.source[:60] for name in made})
+            continue
+        needed = {name: unrun[name] for name in read & set(unrun)}
+        assert not needed, (stem, cell.source[:80], needed)
+        for name in made:
+            unrun.pop(name, None)
+
+
+def test_the_unrun_cells_check_finds_a_name_made_off_the_page() -> None:
+    made, read = _names("games = [play(s) for s in range(8)]\nprint(len(games))")
+    assert made == {"games"} and {"play", "games"} <= read
+    made, read = _names("def play(seed):\n    game = new(seed)\n    return game\n")
+    assert made == {"play"} and "new" in read

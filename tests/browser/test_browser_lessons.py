@@ -110,19 +110,19 @@ def test_guided_hand_and_quiz_in_a_lesson_page(page: Any, voila: harness.Server)
 
 
 def test_a_lessons_formulas_are_typeset_and_read_out(page: Any, voila: harness.Server) -> None:
-    """Lesson 06 through Voilà shows sympy's formulas (text/latex outputs) typeset
-    by MathJax, not as LaTeX source, each with MathML a screen reader reads."""
+    """Lesson 06 through Voilà shows sympy's formulas (computed ahead by the build, the
+    page's Markdown math) typeset by MathJax, not as LaTeX source, each with MathML a
+    screen reader reads."""
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
     harness.open_with_new_kernel(page, f"{voila.base}voila/render/notebooks/06_meld_odds.ipynb")
-    formulas = page.locator(".jp-RenderedLatex")
+    formulas = page.locator(".jp-MarkdownOutput mjx-container")
     expect(formulas).to_have_count(3, timeout=60_000)
-    expect(page.locator(".jp-RenderedLatex mjx-container")).to_have_count(3, timeout=30_000)
     for k in range(3):
-        formula = formulas.nth(k)
-        assert "\\" not in formula.inner_text(), formula.inner_text()
-        assert formula.locator("mjx-assistive-mml math").count() == 1
-    frac = page.locator(".jp-RenderedLatex mjx-assistive-mml math").first
+        assert formulas.nth(k).locator("mjx-assistive-mml math").count() == 1
+    shown = page.locator("#rendered_cells").inner_text()
+    assert "\\binom" not in shown and "\\frac" not in shown, "LaTeX source shown"
+    frac = page.locator(".jp-MarkdownOutput mjx-assistive-mml math").first
     assert frac.locator("mfrac").count() >= 1  # 136694 over C(52, 10)
     assert any(u.endswith("/static/kit-math.js") for u in asked), "MathJax was not loaded"
 
