@@ -111,6 +111,10 @@ AHEAD = "ahead"
 NOT_RUN_ON_THE_PAGE = "skip-execution"
 #: an ahead cell's line saying what its picture shows (the page's alternative text)
 PICTURE_LINE = re.compile(r"^# picture: (.+)$", re.MULTILINE)
+#: an ahead cell's lines saying on the page, in words, what its printed output shows
+PAGE_LINE = re.compile(r"^# page: (.+)$", re.MULTILINE)
+#: the exact values of a printed output (fractions and decimals): its page lines name each
+EXACT_VALUE = re.compile(r"\d+/\d+|\d+\.\d+")
 #: a cell asking for an exercise's answer in code: ``check(2, None)`` or
 #: ``answer_2 = None`` then ``check(2, answer_2)``
 EXERCISE_CALL = re.compile(r"^check\((\d+), (?:None|answer_\1)\)\s*$", re.MULTILINE)
@@ -308,6 +312,63 @@ def strip_widgets(nb: nbformat.NotebookNode) -> None:
 PAGE_MIMES = ("image/png", "image/svg+xml", "text/latex", "text/html")
 
 
+def printed(cell: nbformat.NotebookNode) -> str:
+    """The text a code cell printed or answered, exact fractions written a/b.
+
+    >>> cell = nbformat.v4.new_code_cell("x")
+    >>> cell.outputs = [nbformat.v4.new_output("execute_result", data={
+    ...     "text/plain": "(Fraction(24, 5525), True)"})]
+    >>> printed(cell)
+    '(24/5525, True)'
+    """
+    text = []
+    for out in cell.get("outputs", []):
+        value = out.get("text") or (out.get("data") or {}).get("text/plain") or ""
+        text.append(value if isinstance(value, str) else "".join(value))
+    return re.sub(r"Fraction\((\d+), (\d+)\)", r"\1/\2", "\n".join(text))
+
+
+def said_in_words(cell: nbformat.NotebookNode,
+                  before: list[nbformat.NotebookNode]) -> list[str]:
+    """What an ahead cell's ``# page:`` lines say on the page, once checked to
+    name every exact value (``a/b``, decimals) the cell printed.  An ahead cell
+    that printed something the page's prose leads into (the last paragraph the
+    page shows before it ends with a colon) must have such lines: a page never
+    ends a sentence on nothing.
+
+    >>> cell = nbformat.v4.new_code_cell("# page: One in two: 1/2.\\nP(even)")
+    >>> cell.outputs = [nbformat.v4.new_output("execute_result", data={
+    ...     "text/plain": "Fraction(1, 2)"})]
+    >>> said_in_words(cell, [])
+    ['One in two: 1/2.']
+    >>> cell.source = "# page: One in two.\\nP(even)"
+    >>> said_in_words(cell, [])
+    Traceback (most recent call last):
+    ...
+    ValueError: the page line of 'P(even)' leaves out 1/2, which the cell printed
+    """
+    lines = [m.strip() for m in PAGE_LINE.findall(cell.source)]
+    out = printed(cell)
+    code = "\n".join(line for line in cell.source.splitlines()
+                     if not line.startswith("#")).strip()
+    if lines:
+        words = " ".join(lines).replace(",", "")
+        for value in EXACT_VALUE.findall(out):
+            if value not in words:
+                raise ValueError(f"the page line of {code[:60]!r} leaves out {value}, "
+                                 "which the cell printed")
+        return ["\n".join(lines)]
+    shown = [c for c in before if c.cell_type == "markdown"
+             and LAB_ONLY not in c.metadata.get("tags", [])]
+    pictured = any(m in (o.get("data") or {}) for o in cell.get("outputs", [])
+                   for m in PAGE_MIMES)
+    if out.strip() and not pictured and shown and shown[-1].source.rstrip().endswith(":"):
+        raise ValueError(f"the page leads into what {code[:60]!r} printed ("
+                         f"{shown[-1].source.rstrip()[-40:]!r}): say it in a "
+                         "'# page: ...' line")
+    return []
+
+
 def page_face(nb: nbformat.NotebookNode) -> None:
     """After each ahead cell of the executed ``nb``, a page-only markdown cell with
     what its outputs show (pictures as attachments, formulas, tables), if anything.
@@ -329,7 +390,7 @@ def page_face(nb: nbformat.NotebookNode) -> None:
         at += 1
         if cell.cell_type != "code" or AHEAD not in cell.metadata.get("tags", []):
             continue
-        parts, attachments = [], {}
+        parts, attachments = said_in_words(cell, nb.cells[:at - 1]), {}
         for number, out in enumerate(cell.get("outputs", []), 1):
             data = out.get("data") or {}
             mime = next((m for m in PAGE_MIMES if m in data), None)

@@ -339,3 +339,36 @@ def test_the_unrun_cells_check_finds_a_name_made_off_the_page() -> None:
     assert made == {"games"} and {"play", "games"} <= read
     made, read = _names("def play(seed):\n    game = new(seed)\n    return game\n")
     assert made == {"play"} and "new" in read
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in SOURCES.glob("*.txt")))
+def test_a_page_never_leads_into_a_result_it_does_not_show(stem: str) -> None:
+    """Where the page's prose ends on a colon before a result computed ahead that
+    only printed text ("... and finds the same fraction:"), the page says the result
+    in words, right after it, naming each exact value the cell printed (on the old
+    build lessons 01, 05 and 06 ended 18 such sentences on nothing)."""
+    import nbformat
+
+    page = list(nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4).cells)
+    for at, cell in enumerate(page):
+        if cell.cell_type == "code" and build_lessons.AHEAD in cell.metadata.get("tags", []):
+            said = build_lessons.said_in_words(cell, page[:at])  # raises if it ends on nothing
+            if said:
+                shown = page[at + 1]
+                assert "page-only" in shown.metadata["tags"], (stem, cell.source[:60])
+                assert shown.source.startswith(said[0]), (stem, shown.source[:80])
+
+
+def test_a_page_line_that_leaves_out_a_printed_value_is_refused() -> None:
+    import nbformat
+
+    cell = nbformat.v4.new_code_cell("# page: About a quarter.\nby_hand")
+    cell.outputs = [nbformat.v4.new_output("execute_result",
+                                           data={"text/plain": "Fraction(24, 5525)"})]
+    with pytest.raises(ValueError, match="leaves out 24/5525"):
+        build_lessons.said_in_words(cell, [])
+    lead = nbformat.v4.new_markdown_cell("The computer finds the same fraction:")
+    cell.source = "by_hand"
+    with pytest.raises(ValueError, match="# page: "):
+        build_lessons.said_in_words(cell, [lead])
+
