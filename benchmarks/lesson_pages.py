@@ -22,6 +22,15 @@ within 30 s.
 
     .venv/bin/python benchmarks/lesson_pages.py                    # every lesson, 5 times
     .venv/bin/python benchmarks/lesson_pages.py --lessons 06 --repeats 3
+
+With ``--browser``, each lesson is opened in Chromium instead (the browser tests'
+``harness.chromium``), ``--repeats`` times in one tab (the tab goes to the same
+page again) and ``--repeats`` times in new tabs of one browser, each timed from
+asking for the page until Voilà has run every cell and the page shows it
+(``harness.wait_rendered``); the page is left (its kernel shut down, as a closed
+tab's is) before the next.
+
+    .venv/bin/python benchmarks/lesson_pages.py --browser
 """
 
 from __future__ import annotations
@@ -154,12 +163,63 @@ def one_page(server: harness.Server, lesson: str, timeout: float) -> dict[str, A
     return {"seconds": seconds, "bytes": len(body), "cpu": cpu, "ended": ended}
 
 
+def in_the_browser(browser: Any, server: harness.Server, lesson: str, repeats: int,
+                   timeout: float) -> dict[str, list[float]]:
+    """Seconds until the lesson page is drawn whole: ``repeats`` times in one
+    tab, then ``repeats`` times each in a new tab."""
+    url = server.base + f"voila/render/notebooks/{lesson}.ipynb"
+    out: dict[str, list[float]] = {"one tab": [], "new tabs": []}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        tab = harness.patient(context.new_page(), timeout * 1000)
+        for _ in range(repeats):
+            start = time.monotonic()
+            tab.goto(url, timeout=timeout * 1000)
+            harness.wait_rendered(tab, timeout=timeout * 1000)
+            out["one tab"].append(time.monotonic() - start)
+        tab.close(run_before_unload=True)
+        for _ in range(repeats):
+            page = harness.patient(context.new_page(), timeout * 1000)
+            start = time.monotonic()
+            page.goto(url, timeout=timeout * 1000)
+            harness.wait_rendered(page, timeout=timeout * 1000)
+            out["new tabs"].append(time.monotonic() - start)
+            page.close(run_before_unload=True)
+    finally:
+        context.close()
+    return out
+
+
+def main_browser(names: list[str], args: argparse.Namespace) -> int:
+    """``--browser``: every lesson in Chromium, in one tab and in new tabs."""
+    with tempfile.TemporaryDirectory(prefix="rummy-lesson-pages-") as where:
+        env = own_folders(Path(where))
+        with harness.start_voila(root=args.root.resolve(), env=env) as server, \
+                harness.chromium() as browser:
+            waited = settle(server)
+            load = os.getloadavg()
+            print(f"server ready, its app kernels idle after {waited:.0f} s; load before "
+                  f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f} ({os.cpu_count()} cores)", flush=True)
+            print(f"{'lesson':28} {'where':9} {'median s':>9} {'max s':>7}  all s")
+            for name in names:
+                for where_, secs in in_the_browser(browser, server, name, args.repeats,
+                                                   args.timeout).items():
+                    flag = "" if max(secs) <= TARGET_S else "  over 30 s"
+                    print(f"{name:28} {where_:9} {statistics.median(secs):9.1f} {max(secs):7.1f}  "
+                          f"{' '.join(f'{x:.1f}' for x in secs)}{flag}", flush=True)
+            load = os.getloadavg()
+            print(f"load after {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lessons", nargs="*", default=[], help="lessons whose name starts so (06 01 ...)")
     ap.add_argument("--repeats", type=int, default=5, help="GETs of each page in a row (5)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds a GET may take (600)")
     ap.add_argument("--json", type=Path, help="also write every measure to this file")
+    ap.add_argument("--browser", action="store_true",
+                    help="open the pages in Chromium, in one tab and in new tabs")
     ap.add_argument("--root", type=Path, default=harness.ROOT,
                     help="serve the lessons of this checkout of the kit (its notebooks, settings and "
                          "template; the Python code is this environment's): another commit's pages")
@@ -169,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     names = lessons(args.lessons, args.root)
     if not names:
         ap.error(f"no lesson starts with {args.lessons}")
+    if args.browser:
+        return main_browser(names, args)
     results: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="rummy-lesson-pages-") as where:
         env = own_folders(Path(where))
