@@ -109,3 +109,21 @@ def test_the_apps_pages_get_pygments_without_the_lexers_they_never_use(tmp_path:
         record = z.read("pygments-2.19.1.dist-info/RECORD").decode()
     assert got == set(names) - {"pygments/lexers/rust.pyc", "pygments/lexers/markup.pyc"}
     assert {line.split(",")[0] for line in record.splitlines()} == got
+
+
+def test_the_sites_standard_library_leaves_out_what_no_page_imports(tmp_path: Path) -> None:
+    """The site's standard library (the pages' Python) is without modules no page imports
+    (the network's and processes' ones, which cannot work in a browser); the rest, doctest
+    too, stays."""
+    import zipfile
+
+    names = ["os.pyc", "json/__init__.pyc", "multiprocessing/pool.pyc", "doctest.pyc",
+             "encodings/cp437.pyc", "xmlrpc/client.pyc", "email/parser.pyc", "smtplib.pyc"]
+    whole = tmp_path / "python_stdlib.zip"
+    with zipfile.ZipFile(whole, "w") as z:
+        for n in names:
+            z.writestr(n, n.encode())
+    kept = build_site.trimmed_zip(whole, tmp_path / "kept.zip", build_site.STDLIB_DROP)
+    with zipfile.ZipFile(kept) as z:
+        assert set(z.namelist()) == {"os.pyc", "json/__init__.pyc", "doctest.pyc",
+                                     "encodings/cp437.pyc", "email/parser.pyc"}
