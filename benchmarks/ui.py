@@ -284,6 +284,8 @@ class CountingHandler(harness._StaticHandler):
     #: the bytes each file sent would take gzip'd (level 6), as a host that compresses
     #: what it serves (most do, GitHub Pages too) sends them
     squeezed = [0]
+    #: each address path's bytes sent and gzip'd (added up over the loads)
+    files: dict[str, list[int]] = {}
     _gzip_sizes: dict[str, int] = {}
 
     def copyfile(self, source: Any, outputfile: Any) -> None:
@@ -296,6 +298,9 @@ class CountingHandler(harness._StaticHandler):
 
             self._gzip_sizes[path] = len(gzip.compress(Path(path).read_bytes(), 6))
         self.squeezed[0] += self._gzip_sizes[path]
+        got = self.files.setdefault(self.path.split("?")[0], [0, 0])
+        got[0] += source.tell() - start
+        got[1] += self._gzip_sizes[path]
 
 
 #: Chromium resolves no host name but loopback's: nothing leaves the machine.  (Not
@@ -380,6 +385,7 @@ def bench_site(loads: int, site: Path = SITE) -> bool:
             sync_playwright() as playwright:
         url = base + "voici/render/apps/three_thirteen.html?seed=7&players=2&speed=0"
         cold, warm, got_cold, got_warm = [], [], [], []
+        first_cold: dict[str, tuple[int, int]] = {}
         parts: dict[str, list[dict[str, float]]] = {"cold": [], "warm": []}
         for _ in range(loads):
             profile = tempfile.TemporaryDirectory(prefix="rummy-site-bench-")
@@ -389,7 +395,12 @@ def bench_site(loads: int, site: Path = SITE) -> bool:
                 viewport={"width": 1280, "height": 900})
             asked = _offline(context)
             try:
+                before = {k: list(v) for k, v in CountingHandler.files.items()}
                 s, b, p = time_site_ready(context, url)
+                if not cold:  # the first cold load: what a fresh browser fetches, by file
+                    first_cold = {k: (v[0] - before.get(k, [0, 0])[0],
+                                      v[1] - before.get(k, [0, 0])[1])
+                                  for k, v in CountingHandler.files.items()}
                 cold.append(s)
                 got_cold.append(b)
                 parts["cold"].append(p)
@@ -410,6 +421,9 @@ def bench_site(loads: int, site: Path = SITE) -> bool:
         print(f"{what:<16} {med:>11.2f} {min(times):>6.2f} {max(times):>6.2f} "
               f"{statistics.median(got) / 1e6:>11.1f}  (target < {target:.0f} s) "
               f"{'ok' if med < target else 'SLOW'}")
+    print("biggest files of a cold load (MB sent, gzip'd): " + ", ".join(
+        f"{k.rsplit('/', 1)[-1]} {v[0] / 1e6:.2f} ({v[1] / 1e6:.2f})"
+        for k, v in sorted(first_cold.items(), key=lambda kv: -kv[1][0])[:8]))
     for what, runs in parts.items():
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         print(f"{what}: {med['gzip'] / 1e6:.1f} MB on the wire from a host that gzips what "
