@@ -44,6 +44,14 @@ kernel's worker, the app's cells and widgets), and the **site's size**.  Targets
     .venv/bin/python benchmarks/ui.py [--loads 5] [--clicks 30]
     .venv/bin/python benchmarks/ui.py --site [--loads 3]     # after make site
     .venv/bin/python benchmarks/ui.py --site --site-dir OTHER/build/site   # another build
+    .venv/bin/python benchmarks/ui.py --site --bots          # bots' move time on the site
+
+With ``--site --bots``, an expert bot's move time in the site's Python instead: the Big
+Table page with 12 expert bots (the heaviest table) is opened, and in its own kernel
+(Pyodide, in the page's worker, reached through the page's ``window.jupyterapp``) a
+12-player game of expert bots is played through, timing each ``choose()`` alone (not the
+table's animation pace); the same code is timed in this CPython too, for the ratio.
+Target: median under 300 ms.
 """
 
 from __future__ import annotations
@@ -276,6 +284,8 @@ class CountingHandler(harness._StaticHandler):
     #: the bytes each file sent would take gzip'd (level 6), as a host that compresses
     #: what it serves (most do, GitHub Pages too) sends them
     squeezed = [0]
+    #: each address path's bytes sent and gzip'd (added up over the loads)
+    files: dict[str, list[int]] = {}
     _gzip_sizes: dict[str, int] = {}
 
     def copyfile(self, source: Any, outputfile: Any) -> None:
@@ -288,6 +298,9 @@ class CountingHandler(harness._StaticHandler):
 
             self._gzip_sizes[path] = len(gzip.compress(Path(path).read_bytes(), 6))
         self.squeezed[0] += self._gzip_sizes[path]
+        got = self.files.setdefault(self.path.split("?")[0], [0, 0])
+        got[0] += source.tell() - start
+        got[1] += self._gzip_sizes[path]
 
 
 #: Chromium resolves no host name but loopback's: nothing leaves the machine.  (Not
@@ -372,6 +385,7 @@ def bench_site(loads: int, site: Path = SITE) -> bool:
             sync_playwright() as playwright:
         url = base + "voici/render/apps/three_thirteen.html?seed=7&players=2&speed=0"
         cold, warm, got_cold, got_warm = [], [], [], []
+        first_cold: dict[str, tuple[int, int]] = {}
         parts: dict[str, list[dict[str, float]]] = {"cold": [], "warm": []}
         for _ in range(loads):
             profile = tempfile.TemporaryDirectory(prefix="rummy-site-bench-")
@@ -381,7 +395,12 @@ def bench_site(loads: int, site: Path = SITE) -> bool:
                 viewport={"width": 1280, "height": 900})
             asked = _offline(context)
             try:
+                before = {k: list(v) for k, v in CountingHandler.files.items()}
                 s, b, p = time_site_ready(context, url)
+                if not cold:  # the first cold load: what a fresh browser fetches, by file
+                    first_cold = {k: (v[0] - before.get(k, [0, 0])[0],
+                                      v[1] - before.get(k, [0, 0])[1])
+                                  for k, v in CountingHandler.files.items()}
                 cold.append(s)
                 got_cold.append(b)
                 parts["cold"].append(p)
@@ -402,6 +421,9 @@ def bench_site(loads: int, site: Path = SITE) -> bool:
         print(f"{what:<16} {med:>11.2f} {min(times):>6.2f} {max(times):>6.2f} "
               f"{statistics.median(got) / 1e6:>11.1f}  (target < {target:.0f} s) "
               f"{'ok' if med < target else 'SLOW'}")
+    print("biggest files of a cold load (MB sent, gzip'd): " + ", ".join(
+        f"{k.rsplit('/', 1)[-1]} {v[0] / 1e6:.2f} ({v[1] / 1e6:.2f})"
+        for k, v in sorted(first_cold.items(), key=lambda kv: -kv[1][0])[:8]))
     for what, runs in parts.items():
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         print(f"{what}: {med['gzip'] / 1e6:.1f} MB on the wire from a host that gzips what "
@@ -414,6 +436,98 @@ def bench_site(loads: int, site: Path = SITE) -> bool:
     return failed
 
 
+#: Python run in both the site's kernel (Pyodide) and here (CPython): a 12-player Big Table
+#: game of expert bots, each bot's ``choose()`` timed alone (the observation made first);
+#: prints one JSON line: the milliseconds of every move, and whether the game ended.
+BOT_TIMING_CODE = """
+import json as _json, time as _time
+from rummy import new_game as _new_game
+from rummy.bots import make_bot as _make_bot
+
+def _bot_times(players=12, seed=7, budget=90.0):
+    g = _new_game("big_table", players=players, seed=seed)
+    bots = [_make_bot("expert", seed=seed * 100 + i) for i in range(players)]
+    ms = []
+    end = _time.perf_counter() + budget
+    while not g.is_over and _time.perf_counter() < end:
+        p = g.to_act()[0]
+        obs = g.observe(p)
+        t = _time.perf_counter()
+        action = bots[p].choose(obs)
+        ms.append((_time.perf_counter() - t) * 1000)
+        g.apply(action, player=p)
+    return {"ms": ms, "over": g.is_over}
+
+print("BOT-TIMES " + _json.dumps(_bot_times()))
+"""
+
+#: JavaScript: run Python ``code`` in the Voici page's own kernel and resolve with what it
+#: printed (Voici keeps its app as ``window.jupyterapp``; its widget manager holds the kernel).
+KERNEL_RUN_JS = """async (code) => {
+  const kernel = window.jupyterapp.widgetManager._kernel;
+  let out = '';
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === 'stream') out += msg.content.text;
+    if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
+  };
+  await future.done;
+  return out;
+}"""
+
+BOT_TARGET_MS = 300.0
+
+
+def _bot_line(text: str) -> dict[str, Any]:
+    line = next((x for x in text.splitlines() if x.startswith("BOT-TIMES ")), None)
+    if line is None:
+        raise SystemExit(f"the bot timing printed no result: {text[-500:]}")
+    return json.loads(line.removeprefix("BOT-TIMES "))
+
+
+def _spread(ms: list[float]) -> tuple[float, float, float]:
+    """Median, 90th percentile and maximum of ``ms``."""
+    return statistics.median(ms), statistics.quantiles(ms, n=10)[-1], max(ms)
+
+
+def bench_site_bots(site: Path = SITE) -> bool:
+    """An expert bot's move time in the site's Pyodide (Big Table, 12 players) and in
+    this CPython; True if the site's median misses :data:`BOT_TARGET_MS`."""
+    if not (site / "index.html").exists():
+        raise SystemExit(f"{site} is missing: run make site first")
+    from playwright.sync_api import sync_playwright
+
+    with harness.serve_static(site) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=harness.CHROMIUM,
+                                             args=[*harness.CHROMIUM_ARGS, *OFFLINE_ARGS])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(base + "voici/render/apps/big_table.html?seed=7&players=12&speed=0"
+                      "&bots=expert")
+            page.wait_for_selector(harness.READY, state="visible", timeout=300_000)
+            site_run = _bot_line(page.evaluate(KERNEL_RUN_JS, BOT_TIMING_CODE))
+        finally:
+            browser.close()
+    load_site = os.getloadavg()
+    printed: list[str] = []
+    scope: dict[str, Any] = {"print": printed.append}
+    exec(BOT_TIMING_CODE, scope)  # noqa: S102 - the benchmark's own code, as in the page
+    here = _bot_line("\n".join(printed))
+    failed = False
+    print(f"{'expert bot, Big Table 12 players':<34} {'moves':>6} {'median ms':>10} "
+          f"{'p90 ms':>7} {'max ms':>7}")
+    for what, run in (("site (Pyodide, in the page)", site_run), ("CPython (here)", here)):
+        med, p90, top = _spread(run["ms"])
+        print(f"{what:<34} {len(run['ms']):>6} {med:>10.2f} {p90:>7.2f} {top:>7.1f}"
+              f"{'' if run['over'] else '  (game cut short)'}")
+    med_site = _spread(site_run["ms"])[0]
+    failed = med_site >= BOT_TARGET_MS
+    print(f"Pyodide / CPython (medians): {med_site / _spread(here['ms'])[0]:.1f}x;  "
+          f"target: site median < {BOT_TARGET_MS:.0f} ms  {'ok' if not failed else 'SLOW'}")
+    print(f"machine: load average {', '.join(f'{x:.1f}' for x in load_site)} (after the page)")
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--loads", type=int, default=5, help="fresh page loads per app")
@@ -423,11 +537,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="the static site (build/site/, make site) instead of Voilà")
     parser.add_argument("--site-dir", type=Path, default=SITE,
                         help="with --site: the site's folder (another build, to compare)")
+    parser.add_argument("--bots", action="store_true",
+                        help="with --site: an expert bot's move time in the site's Pyodide")
     args = parser.parse_args(argv)
     apps = {"three_thirteen": {"players": 2}, "big_table": {"players": 6},
             "gin_three": {}}
     print(f"machine: {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.site and args.bots:
+        return 1 if bench_site_bots(args.site_dir) else 0
     if args.site:
         return 1 if bench_site(args.loads, args.site_dir) else 0
     failed = False

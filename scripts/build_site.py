@@ -104,6 +104,22 @@ LESSONS_ONLY = ("sympy", "mpmath", "tqdm")
 #: the time the wheels took.  IPython starts without it (it completes on its own then).
 APPS_STUBS = ("jedi",)
 APPS_SKIP = ("parso",)
+#: Wheels the apps' pages get trimmed, ``lock key -> what they keep of a folder``: of
+#: Pygments' 1.5 MB of lexers (compressed) IPython needs only Python's, for tracebacks (the
+#: apps show no code); the lessons keep the whole wheel.  ``(folder, modules kept)``.
+APPS_TRIM = {"pygments": ("pygments/lexers/", ("__init__", "_mapping", "python"))}
+#: What the site's standard library leaves out: modules no app, lesson, IPython, ipykernel,
+#: ipywidgets or Pyodide's kernel imports (a page's ``sys.modules`` after a game has none
+#: of them; the network's and processes' modules cannot work in a browser's Python
+#: anyway), 0.5 MB of the 4.1 MB archive, compressed.  doctest, tomllib and zoneinfo stay
+#: (a learner may try them in a lesson).
+STDLIB_DROP = ("multiprocessing/", "xmlrpc/", "wsgiref/", "mailbox.pyc", "_pyio.pyc",
+               "imaplib.pyc", "ftplib.pyc", "poplib.pyc", "smtplib.pyc", "turtle.pyc",
+               "antigravity.pyc", "__hello__.pyc", "__phello__/", "_android_support.pyc",
+               "_apple_support.pyc", "_ios_support.pyc", "zipapp.pyc", "tabnanny.pyc",
+               "pyclbr.pyc", "modulefinder.pyc", "pickletools.pyc", "wave.pyc")
+#: The build tag that names a trimmed wheel apart from the whole one beside it.
+APPS_BUILD_TAG = "1apps"
 #: The apps' pages' Pyodide lock (in static/pyodide, beside the site's own).
 APPS_LOCK = "pyodide-lock-apps.json"
 #: Where the page's Python has the standard library and the wheels (the file names that
@@ -261,6 +277,41 @@ def stub_wheel(dest: Path, name: str) -> Path:
     return make_wheel(dest, name, "0.0.0", {})
 
 
+def trimmed_wheel(wheel: Path, dest: Path, folder: str, keep: Iterable[str]) -> Path:
+    """A copy of ``wheel`` in ``dest`` without the modules of ``folder`` but ``keep``
+    (module names, with their .py or .pyc), its RECORD remade and its name carrying
+    :data:`APPS_BUILD_TAG` (the whole wheel stays beside it for the lessons)."""
+    kept = {f"{folder}{m}{ext}" for m in keep for ext in (".py", ".pyc")}
+    with zipfile.ZipFile(wheel) as z:
+        files = {i.filename: z.read(i) for i in z.infolist()
+                 if not i.filename.startswith(folder) or i.filename in kept}
+    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
+    del files[record]
+    files[record] = _wheel_record(files) + f"{record},,\n".encode()
+    name, version, tags = wheel.name.split("-", 2)
+    path = dest / f"{name}-{version}-{APPS_BUILD_TAG}-{tags}"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for arc in sorted(files):
+            info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, files[arc])
+    return path
+
+
+def trimmed_zip(src: Path, dest: Path, drop: tuple[str, ...]) -> Path:
+    """A copy of the zip archive ``src`` as ``dest`` without the members whose names start
+    with one of ``drop``, reproducible (sorted, fixed times)."""
+    with zipfile.ZipFile(src) as z, zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as out:
+        for i in sorted(z.infolist(), key=lambda i: i.filename):
+            if not i.filename.startswith(drop):
+                info = zipfile.ZipInfo(i.filename, date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = i.external_attr
+                out.writestr(info, z.read(i))
+    return dest
+
+
 def zip_tree(src: Path, dest: Path) -> Path:
     """The files under ``src`` as the zip archive ``dest``, reproducible (sorted, fixed times)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -407,6 +458,8 @@ def build_pyodide(static: Path) -> list[str]:
     shipped[static / "python_stdlib.zip"] = False
     for archive, compiled in byte_compile(shipped, src).items():
         shutil.copy2(compiled, archive)
+    stdlib = static / "python_stdlib.zip"
+    trimmed_zip(stdlib, stdlib.with_name(stdlib.name + ".part"), STDLIB_DROP).replace(stdlib)
     for entry in lock["packages"].values():
         entry["sha256"] = sha256(static / entry["file_name"])
     (static / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
@@ -416,6 +469,9 @@ def build_pyodide(static: Path) -> list[str]:
         shutil.copy2(whl, static / whl.name)
         apps["packages"][key].update(file_name=whl.name, sha256=sha256(whl), imports=[],
                                      depends=[], version="0.0.0")
+    for key, (folder, keep) in APPS_TRIM.items():
+        whl = trimmed_wheel(static / apps["packages"][key]["file_name"], static, folder, keep)
+        apps["packages"][key].update(file_name=whl.name, sha256=sha256(whl))
     (static / APPS_LOCK).write_text(json.dumps(apps, indent=1, sort_keys=True))
     return sorted(lock["packages"])
 

@@ -83,3 +83,47 @@ def test_every_lesson_and_app_keeps_the_record_in_the_browser_first(staged: Path
         code = [c for c in _cells(path) if c["cell_type"] == "code"]
         assert "await keep_in_browser()" in "".join(code[0]["source"]), path.name
         assert code[0]["metadata"]["jupyter"]["source_hidden"] is True
+
+
+def test_the_apps_pages_get_pygments_without_the_lexers_they_never_use(tmp_path: Path) -> None:
+    """The apps' pages fetch Pygments with Python's lexer only (IPython's tracebacks):
+    the other lexers were 1.5 MB of a cold page's wire bytes; the rest of the wheel, and
+    its RECORD, stay whole."""
+    import zipfile
+
+    names = ["pygments/__init__.pyc", "pygments/lexers/__init__.pyc",
+             "pygments/lexers/_mapping.pyc", "pygments/lexers/python.pyc",
+             "pygments/lexers/rust.pyc", "pygments/lexers/markup.pyc",
+             "pygments/styles/default.pyc", "pygments-2.19.1.dist-info/METADATA",
+             "pygments-2.19.1.dist-info/RECORD"]
+    whole = tmp_path / "pygments-2.19.1-py3-none-any.whl"
+    with zipfile.ZipFile(whole, "w") as z:
+        for n in names:
+            z.writestr(n, n.encode())
+    (tmp_path / "out").mkdir()
+    folder, keep = build_site.APPS_TRIM["pygments"]
+    trimmed = build_site.trimmed_wheel(whole, tmp_path / "out", folder, keep)
+    assert trimmed.name == "pygments-2.19.1-1apps-py3-none-any.whl"
+    with zipfile.ZipFile(trimmed) as z:
+        got = set(z.namelist())
+        record = z.read("pygments-2.19.1.dist-info/RECORD").decode()
+    assert got == set(names) - {"pygments/lexers/rust.pyc", "pygments/lexers/markup.pyc"}
+    assert {line.split(",")[0] for line in record.splitlines()} == got
+
+
+def test_the_sites_standard_library_leaves_out_what_no_page_imports(tmp_path: Path) -> None:
+    """The site's standard library (the pages' Python) is without modules no page imports
+    (the network's and processes' ones, which cannot work in a browser); the rest, doctest
+    too, stays."""
+    import zipfile
+
+    names = ["os.pyc", "json/__init__.pyc", "multiprocessing/pool.pyc", "doctest.pyc",
+             "encodings/cp437.pyc", "xmlrpc/client.pyc", "email/parser.pyc", "smtplib.pyc"]
+    whole = tmp_path / "python_stdlib.zip"
+    with zipfile.ZipFile(whole, "w") as z:
+        for n in names:
+            z.writestr(n, n.encode())
+    kept = build_site.trimmed_zip(whole, tmp_path / "kept.zip", build_site.STDLIB_DROP)
+    with zipfile.ZipFile(kept) as z:
+        assert set(z.namelist()) == {"os.pyc", "json/__init__.pyc", "doctest.pyc",
+                                     "encodings/cp437.pyc", "email/parser.pyc"}
