@@ -261,6 +261,24 @@ def _unheard() -> Iterator[None]:
         for c in made:
             c.quiet = False
             c.kernel = c.kernel or kernel
+        if made and w.Widget._control_comm is not None:
+            _announce(made)
+
+
+def _announce(made: list[Any]) -> None:
+    """Open, as they would have opened when made, the comms of the widgets
+    built unheard: a page that connected while they were being built (a
+    reload with its scripts cached, on a busy machine) asked for every
+    widget's state before they existed, and would wait in vain for the new
+    ones (its app stayed an empty box)."""
+    from ipywidgets.widgets.widget import _remove_buffers
+
+    ids = {c.comm_id for c in made}
+    for widget in list(_instances.values()):
+        if widget.comm is not None and widget.comm.comm_id in ids:
+            state, buffer_paths, buffers = _remove_buffers(widget.get_state())
+            widget.comm.open(data={"state": state, "buffer_paths": buffer_paths},
+                             metadata={"version": w.__protocol_version__}, buffers=buffers)
 
 
 class App:
