@@ -250,6 +250,12 @@ def make_wheel(dest: Path, name: str, version: str, files: dict[str, bytes]) -> 
     record = f"{dist}.dist-info/RECORD"
     files[record] = _wheel_record(files) + f"{record},,\n".encode()
     path = dest / f"{dist}-py3-none-any.whl"
+    return _write_wheel(path, files)
+
+
+def _write_wheel(path: Path, files: dict[str, bytes]) -> Path:
+    """Write ``files`` (archive name -> bytes) as the wheel ``path``, the same bytes
+    for the same files (sorted names, one fixed date, mode 0644)."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for arc in sorted(files):
             info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
@@ -290,13 +296,7 @@ def trimmed_wheel(wheel: Path, dest: Path, folder: str, keep: Iterable[str]) -> 
     files[record] = _wheel_record(files) + f"{record},,\n".encode()
     name, version, tags = wheel.name.split("-", 2)
     path = dest / f"{name}-{version}-{APPS_BUILD_TAG}-{tags}"
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for arc in sorted(files):
-            info = zipfile.ZipInfo(arc, date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            z.writestr(info, files[arc])
-    return path
+    return _write_wheel(path, files)
 
 
 def trimmed_zip(src: Path, dest: Path, drop: tuple[str, ...]) -> Path:
