@@ -239,3 +239,14 @@ def watched_page(context: Any) -> tuple[Any, Watch, list[str]]:
 def wait_named(page: Any, name: str) -> None:
     """Until the page says it learns as ``name``."""
     page.wait_for_selector(f".rummy-learner-name[data-learner='{name}']", timeout=60_000)
+
+
+def name_when_asked(page: Any, watch: Watch, name: str) -> None:
+    """The first judged move asks who is learning: answer ``name``, until the
+    page says it learns as them."""
+    page.wait_for_selector(".rummy-who-asking .rummy-learner-input input", timeout=60_000)
+    page.locator(".rummy-learner-input input").fill(name)
+    page.locator(".rummy-learner-input input").press("Enter")
+    watch.settle()
+    watch.click("button.rummy-learner-ok")
+    wait_named(page, name)

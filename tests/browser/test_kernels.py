@@ -33,6 +33,16 @@ def _alive(base: str, kernel_id: str) -> bool:
         raise
 
 
+def kill_kernel(voila: harness.Server, kernel_id: str) -> None:
+    """Kill the process of the server's kernel ``kernel_id`` (a crash, not a shutdown)."""
+    import psutil
+
+    procs = [p for p in psutil.Process(voila.proc.pid).children(recursive=True)
+             if any(kernel_id in part for part in p.cmdline())]
+    assert len(procs) == 1, f"kernel {kernel_id}'s process: {procs}"
+    procs[0].kill()
+
+
 def test_closing_ten_pages_shuts_their_ten_kernels_down(browser: Any, voila: harness.Server
                                                         ) -> None:
     """Open 10 app pages one after the other (each gets a kernel of its own),
@@ -99,8 +109,6 @@ def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -
     as by the machine running out of memory): the server starts it again empty,
     the table's widgets gone.  The page says so in a sentence a learner can act
     on, announced (role=alert), within seconds."""
-    import psutil
-
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = harness.patient(context.new_page())
     try:
@@ -108,10 +116,7 @@ def test_a_page_whose_kernel_died_says_so(browser: Any, voila: harness.Server) -
         page.wait_for_selector(harness.READY, state="visible", timeout=90_000)
         kernel_id = page.evaluate(KERNEL_ID_JS)
         assert page.locator("#rummy-kernel-notice").count() == 0
-        procs = [p for p in psutil.Process(voila.proc.pid).children(recursive=True)
-                 if any(kernel_id in part for part in p.cmdline())]
-        assert len(procs) == 1, f"kernel {kernel_id}'s process: {procs}"
-        procs[0].kill()
+        kill_kernel(voila, kernel_id)
         notice = page.locator("#rummy-kernel-notice")
         notice.wait_for(state="visible", timeout=30_000)
         assert notice.get_attribute("role") == "alert"
@@ -181,8 +186,6 @@ def test_a_page_whose_kernel_died_offers_to_continue_the_game(browser: Any,
     and offers "Continue this game", which puts the same hand and the same
     moves back on the table (the game was kept after every move; the page kept
     only a token naming it)."""
-    import psutil
-
     hand = ".rummy-hand button.rummy-card"
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = harness.patient(context.new_page())
@@ -203,10 +206,7 @@ def test_a_page_whose_kernel_died_offers_to_continue_the_game(browser: Any,
         log_before = page.locator(".rummy-log").inner_text()
         assert before and log_before
         kernel_id = page.evaluate(KERNEL_ID_JS)
-        procs = [p for p in psutil.Process(voila.proc.pid).children(recursive=True)
-                 if any(kernel_id in part for part in p.cmdline())]
-        assert len(procs) == 1, f"kernel {kernel_id}'s process: {procs}"
-        procs[0].kill()
+        kill_kernel(voila, kernel_id)
         notice = page.locator("#rummy-kernel-notice")
         notice.wait_for(state="visible", timeout=30_000)
         # the game is kept: the notice says what a reload offers

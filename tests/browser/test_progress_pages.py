@@ -26,7 +26,7 @@ import rummy
 from rummy.progress import Record
 from tests.browser import harness
 from tests.browser.axe import assert_accessible
-from tests.browser.pages import refused_with, wait_named, watched_page
+from tests.browser.pages import name_when_asked, refused_with, wait_named, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -197,14 +197,7 @@ def test_three_learners_practise_and_the_teacher_sees_each_one(browser: Any,
             for n in range(times):
                 watch.click("button.rummy-own-pile")
                 if n == 0:  # the first judged move asks who is learning: a name, once
-                    page.wait_for_selector(".rummy-who-asking input.widget-input, "
-                                           ".rummy-who-asking .rummy-learner-input input",
-                                           timeout=60_000)
-                    page.locator(".rummy-learner-input input").fill(name)
-                    page.locator(".rummy-learner-input input").press("Enter")
-                    watch.settle()
-                    watch.click("button.rummy-learner-ok")
-                    wait_named(page, name)
+                    name_when_asked(page, watch, name)
                 try:
                     refused_with(page, "BT-3")
                 except Exception as exc:  # say what the page and the table were doing

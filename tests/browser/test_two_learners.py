@@ -18,7 +18,7 @@ import pytest
 import rummy
 from tests.browser import harness
 from tests.browser.harness import Watch
-from tests.browser.pages import refused_with, wait_named, watched_page
+from tests.browser.pages import name_when_asked, refused_with, wait_named, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -48,13 +48,7 @@ def at_the_table(page: Any, watch: Watch, name: str, times: int) -> None:
     for n in range(times):
         watch.click("button.rummy-own-pile")
         if n == 0:
-            page.wait_for_selector(".rummy-who-asking .rummy-learner-input input",
-                                   timeout=60_000)
-            page.locator(".rummy-learner-input input").fill(name)
-            page.locator(".rummy-learner-input input").press("Enter")
-            watch.settle()
-            watch.click("button.rummy-learner-ok")
-            wait_named(page, name)
+            name_when_asked(page, watch, name)
         refused_with(page, "BT-3")
 
 
