@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import http.client
 import json
 import os
 import random
@@ -42,6 +43,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -92,6 +94,26 @@ def call_json(method: str, url: str, body: Any = None, headers: dict[str, str] |
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
+
+
+def call_announcing(method: str, url: str, length: int, headers: dict[str, str]
+                    ) -> tuple[int, Any]:
+    """A request that announces a body of ``length`` bytes (``Content-Length``)
+    but sends none: (status, the answer's JSON).  A server that refuses a body
+    too large from its headers alone answers at once; sending the body as
+    well would race its closing of the connection (a broken pipe, not an
+    answer, when the body is bigger than the socket's buffers)."""
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        conn.putrequest(method, parts.path + (f"?{parts.query}" if parts.query else ""))
+        for name, value in {**headers, "Content-Length": str(length)}.items():
+            conn.putheader(name, value)
+        conn.endheaders()
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        conn.close()
 
 
 def http_ready(url: str, context: ssl.SSLContext | None = None,
@@ -222,6 +244,12 @@ class TableServer(Server):
              ) -> tuple[int, Any]:
         """A request to the API (``path`` after ``/rummy/api``): (status, JSON)."""
         return call_json(method, self.api + path, body, headers, raw)
+
+    def call_announcing(self, method: str, path: str, length: int,
+                        headers: dict[str, str]) -> tuple[int, Any]:
+        """A request to the API announcing a body of ``length`` bytes and
+        sending none (:func:`call_announcing`)."""
+        return call_announcing(method, self.api + path, length, headers)
 
     def restart(self) -> TableServer:
         """Kill it (SIGKILL) and start another on the same data folder."""

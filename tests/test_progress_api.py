@@ -395,7 +395,9 @@ def test_a_changed_or_foreign_record_is_refused_and_keeps_nothing(server, tmp_pa
         assert status == 403 and "refused" in out["error"]
     from tableserver.progress_api import MAX_IMPORT
 
-    status, out = imported(server, {"record": "x" * (MAX_IMPORT + 1), "code": code})
+    # refused from its headers, before a byte of it is read
+    status, out = server.call_announcing("POST", "/progress/import", MAX_IMPORT + 1,
+                                         {"Content-Type": "application/json", **TEACHER})
     assert status == 413 and f"larger than {MAX_IMPORT} bytes" in out["error"]
     r = Record(server.data / "progress.sqlite3")
     assert r.events("Zoe") == [] and r.imported() == []
