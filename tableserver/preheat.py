@@ -14,6 +14,14 @@ loop, after every change of a table.  Once the class is seated the pools
 fall back to their configured size (kernels already ready stay for the
 next pages).
 
+A page that takes a kernel from its pool makes Voilà start another a few
+seconds later (``fill_delay``).  While a class arrives, each of those
+refills would be a cold start in the middle of the class's own pages,
+and useless: the seat the learner takes lowers the pool's target by one.
+So while a page's pool holds kernels for free seats, its refills wait
+until no page took a kernel for :data:`QUIET` seconds, and then start
+only what the pool still lacks (:func:`defer_refills`).
+
 >>> pool_targets({"big_table": 5, "gin": 0}, {TABLE_PAGES["big_table"]: 2})
 {'notebooks/apps/big_table.ipynb': 7}
 """
@@ -28,8 +36,8 @@ from typing import Any
 
 from tableserver.tables import OPEN_STATUSES
 
-__all__ = ["TABLE_PAGES", "MAX_AHEAD", "free_seats", "pool_targets", "set_pools",
-           "preheat_listener"]
+__all__ = ["TABLE_PAGES", "MAX_AHEAD", "QUIET", "free_seats", "pool_targets", "set_pools",
+           "defer_refills", "preheat_listener"]
 
 log = logging.getLogger("tableserver")
 
@@ -40,6 +48,9 @@ TABLE_PAGES = {"big_table": "notebooks/apps/big_table.ipynb",
 #: Kernels started ahead for one page at most, beyond its configured pool
 #: (24 learners: two Big Tables of 12).
 MAX_AHEAD = 24
+#: While a class arrives, a table page's pool is refilled only once no page
+#: took a kernel from it for this long (seconds).
+QUIET = 15.0
 
 
 def free_seats(service: Any) -> dict[str, int]:
@@ -90,12 +101,56 @@ def set_pools(km: Any, targets: Mapping[str, int]) -> list[str]:
     return grown
 
 
+def defer_refills(km: Any, arriving: Callable[[str], bool], loop: asyncio.AbstractEventLoop,
+                  quiet: float = QUIET) -> None:
+    """Make the refill Voilà starts after a page took a pool's kernel
+    (``fill_if_needed`` without a ``delay``) wait while ``arriving(page)``:
+    it runs once no page took a kernel for ``quiet`` seconds, with the pool
+    sizes of that moment.  Other fills (a pool that grew, a page nobody is
+    arriving at) are Voilà's own.
+
+    >>> class Pools:
+    ...     def fill_if_needed(self, delay=None, notebook_name=None, **kw):
+    ...         print("fill", notebook_name, delay)
+    >>> km, loop = Pools(), asyncio.new_event_loop()
+    >>> defer_refills(km, lambda page: page == "big", loop, quiet=0.01)
+    >>> km.fill_if_needed(notebook_name="index")     # nobody arriving: at once
+    fill index None
+    >>> km.fill_if_needed(notebook_name="big")       # a class arriving: later, once
+    >>> km.fill_if_needed(notebook_name="big")
+    >>> loop.run_until_complete(asyncio.sleep(0.05))
+    fill big 0
+    >>> loop.close()
+    """
+    fill = km.fill_if_needed
+    waiting: dict[str, asyncio.TimerHandle] = {}
+
+    def fill_if_needed(delay: float | None = None, notebook_name: str | None = None,
+                       **kwargs: Any) -> None:
+        if delay is not None or notebook_name is None or not arriving(notebook_name):
+            fill(delay=delay, notebook_name=notebook_name, **kwargs)
+            return
+        if notebook_name in waiting:
+            waiting.pop(notebook_name).cancel()
+
+        def refill() -> None:
+            waiting.pop(notebook_name, None)
+            fill(delay=0, notebook_name=notebook_name, **kwargs)
+
+        waiting[notebook_name] = loop.call_later(quiet, refill)
+
+    km.fill_if_needed = fill_if_needed
+
+
 def preheat_listener(kernels: Callable[[], Any], service: Any,
-                     loop: asyncio.AbstractEventLoop) -> Callable[[str], None]:
+                     loop: asyncio.AbstractEventLoop, quiet: float = QUIET
+                     ) -> Callable[[str], None]:
     """A listener of ``service`` (called after each change of a table, in
     any thread) that keeps the pools of the server's kernel manager
     (``kernels()``, Voilà's) at :func:`pool_targets`; the work is done on
-    ``loop``, the server's, and only when a target changed.  Without
+    ``loop``, the server's, and only when a target changed; while a page's
+    pool holds kernels for free seats, its refills wait ``quiet`` seconds
+    (:func:`defer_refills`).  Without
     Voilà's pools (no ``kernel_pools_config``) it does nothing."""
     km = kernels()
     if km is None or not hasattr(km, "kernel_pools_config") or not hasattr(km, "fill_if_needed"):
@@ -105,6 +160,7 @@ def preheat_listener(kernels: Callable[[], Any], service: Any,
     base = {page: int(dict(config.get(page, {})).get("pool_size", default))
             for page in TABLE_PAGES.values()}
     last: dict[str, int] = dict(base)
+    defer_refills(km, lambda page: last.get(page, 0) > base.get(page, 0), loop, quiet)
 
     def update() -> None:
         targets = pool_targets(free_seats(service), base)

@@ -365,3 +365,56 @@ def test_a_new_tables_learners_find_kernels_started_ahead(tmp_path: Path) -> Non
         assert km.filled == [(page, 8)]  # nothing more started
 
     asyncio.run(run())
+
+
+class CountedPools(FakePools):
+    """Voilà's pools with kernels counted: a fill starts what the pool lacks
+    at once (Voilà puts the starting kernels in the pool as it decides)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pool = 0
+        self.started = 0
+
+    def fill_if_needed(self, delay: float | None = None, notebook_name: str = "") -> None:
+        lacking = max(0, self.kernel_pools_config[notebook_name]["pool_size"] - self.pool)
+        self.pool += lacking
+        self.started += lacking
+
+    def take(self, page: str) -> None:
+        """A page served from the pool: Voilà refills it (no ``delay``: its own)."""
+        self.pool -= 1
+        self.fill_if_needed(notebook_name=page)
+
+
+def test_a_class_arriving_at_once_starts_no_kernel_beyond_those_started_ahead(
+        tmp_path: Path) -> None:
+    import asyncio
+
+    from tableserver.preheat import preheat_listener
+
+    svc = local_service(tmp_path)
+    km = CountedPools()
+    page = "notebooks/apps/big_table.ipynb"
+
+    async def run() -> None:
+        svc.listeners.append(preheat_listener(lambda: km, svc, asyncio.get_running_loop(),
+                                              quiet=0.3))
+        made = svc.create("big_table", ["human"] * 6 + ["greedy"], teacher_key=KEY)
+        await asyncio.sleep(0.05)
+        assert (km.started, km.pool) == (8, 8)  # 2 of the page's own and 6 ahead
+        # six pages are served at once, then their learners take their seats
+        for _ in range(6):
+            km.take(page)
+        assert km.pool == 2
+        for name in ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"):
+            svc.join(made["code"], name)
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)
+        # no cold start among the class's pages: the seated seats lowered the target
+        assert (km.started, km.pool) == (8, 2)
+        # once seated, a page served from the pool is refilled as Voilà does it
+        km.take(page)
+        assert (km.started, km.pool) == (9, 2)
+
+    asyncio.run(run())
