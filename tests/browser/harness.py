@@ -54,6 +54,37 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: Chromium features switched off beyond Playwright's own.  Chromium's headless
+#: mode is the whole browser: for each new page it also drew its address bar's
+#: suggestion pop-ups (chrome://omnibox-popup, about 200 requests and a renderer
+#: each), 40% of Chromium's CPU for a class of six joining a table at once (12.1
+#: -> 7.3 CPU-s for six pages).
+DISABLED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+
+
+@functools.cache
+def playwright_disabled_features() -> tuple[str, ...]:
+    """The Chromium features Playwright itself switches off, read from its
+    driver.  Chromium keeps only the last ``--disable-features`` it is given,
+    so :data:`DISABLED_FEATURES` can only be added by giving Playwright's
+    list again with them."""
+    import playwright
+
+    lib = Path(playwright.__file__).parent / "driver" / "package" / "lib"
+    for source in (lib / "coreBundle.js", lib / "server" / "chromium" / "chromiumSwitches.js"):
+        if source.exists():
+            found = re.search(r"disabledFeatures = \[(.*?)\]", source.read_text(), re.S)
+            if found:
+                return tuple(re.findall(r'^\s*"([A-Za-z0-9]+)"', found.group(1), re.M))
+    raise RuntimeError("Playwright's own --disable-features list was not found in its driver "
+                       f"({lib}): tests/browser/harness.py reads it to add the kit's")
+
+
+def chromium_args() -> list[str]:
+    """The arguments the tests launch Chromium with: :data:`CHROMIUM_ARGS`
+    and every feature Playwright and :data:`DISABLED_FEATURES` switch off."""
+    features = [*playwright_disabled_features(), *DISABLED_FEATURES]
+    return [*CHROMIUM_ARGS, "--disable-features=" + ",".join(features)]
 #: The app notebooks under notebooks/apps, by name.
 APPS = ("index", "three_thirteen", "big_table", "gin_three", "meld_odds")
 #: CSS class a table widget gets once it has drawn its first state.
@@ -271,7 +302,7 @@ def chromium(playwright: Any = None) -> Iterator[Any]:
         from playwright.sync_api import sync_playwright
 
         playwright = sync_playwright().start()
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=chromium_args())
     try:
         yield browser
     finally:

@@ -145,3 +145,22 @@ def test_a_page_whose_kernel_never_answers_is_opened_once_more():
     with pytest.raises(PlaywrightTimeoutError):
         harness.open_with_new_kernel(always, "http://x/lesson")
     assert len(always.calls) == 2
+
+
+def test_the_tests_chromium_draws_no_address_bar_pop_ups_and_keeps_playwrights_switches(
+        browser):
+    # Chromium keeps only its last --disable-features: Playwright's own are given again
+    last = [a for a in harness.chromium_args() if a.startswith("--disable-features=")][-1]
+    features = last.split("=", 1)[1].split(",")
+    assert {"PaintHolding", "MediaRouter", *harness.DISABLED_FEATURES} <= set(features)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto("data:text/html,<title>t</title><p>A page</p>")
+        page.wait_for_timeout(500)
+        cdp = browser.new_browser_cdp_session()
+        targets = cdp.send("Target.getTargets", {"filter": [{}]})["targetInfos"]
+        drawn = [t["url"] for t in targets if t["url"].startswith("chrome://")]
+        assert drawn == [], drawn  # without DISABLED_FEATURES: chrome://omnibox-popup...
+    finally:
+        context.close()
