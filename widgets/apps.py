@@ -52,7 +52,7 @@ import html
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -63,6 +63,7 @@ from IPython.display import HTML, display
 from ipywidgets.widgets.widget import _instances
 
 from rummy import find_variant
+from widgets.quiet import unheard
 
 __all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser",
            "panel_html", "add_panels"]
@@ -223,64 +224,6 @@ def warm_up(make: Callable[[], Any]) -> None:
         comm.create_comm = real
 
 
-@contextlib.contextmanager
-def _unheard() -> Iterator[None]:
-    """Widgets made inside say nothing while they are made, then talk as usual.
-
-    A preheated kernel builds its view the moment the page's request arrives,
-    before the page has even loaded its scripts: no one is connected to hear
-    the hundreds of messages (a ``comm_open`` per widget, an update per change)
-    that building sends, yet the kernel would compose them and the server read
-    them.  The page asks for every widget's state once it connects."""
-    # ipykernel's own classes (zmq, tornado): only a preheated Voilà kernel comes here
-    from ipykernel.comm.comm import BaseComm  # what ipykernel's comm.create_comm makes
-    from ipykernel.kernelbase import Kernel
-
-    class Unheard(BaseComm):  # type: ignore[misc]
-        quiet = True
-
-        def publish_msg(self, *args: Any, **kwargs: Any) -> None:
-            if not self.quiet:
-                super().publish_msg(*args, **kwargs)
-
-    made: list[Unheard] = []
-
-    def create(*args: Any, **kwargs: Any) -> Unheard:
-        made.append(Unheard(*args, **kwargs))
-        return made[-1]
-
-    real = comm.create_comm
-    comm.create_comm = create
-    try:
-        yield
-    finally:
-        comm.create_comm = real
-        # a comm learns its kernel when it first publishes, and ipywidgets sends
-        # nothing through a comm without a kernel
-        kernel = Kernel.instance() if Kernel.initialized() else None
-        for c in made:
-            c.quiet = False
-            c.kernel = c.kernel or kernel
-        if made and w.Widget._control_comm is not None:
-            _announce(made)
-
-
-def _announce(made: list[Any]) -> None:
-    """Open, as they would have opened when made, the comms of the widgets
-    built unheard: a page that connected while they were being built (a
-    reload with its scripts cached, on a busy machine) asked for every
-    widget's state before they existed, and would wait in vain for the new
-    ones (its app stayed an empty box)."""
-    from ipywidgets.widgets.widget import _remove_buffers
-
-    ids = {c.comm_id for c in made}
-    for widget in list(_instances.values()):
-        if widget.comm is not None and widget.comm.comm_id in ids:
-            state, buffer_paths, buffers = _remove_buffers(widget.get_state())
-            widget.comm.open(data={"state": state, "buffer_paths": buffer_paths},
-                             metadata={"version": w.__protocol_version__}, buffers=buffers)
-
-
 class App:
     """An app's view, ``make(settings)`` (an object with a ``.widget``), built
     from ``defaults`` updated from the page's address, under any notes about
@@ -336,7 +279,7 @@ class App:
         if request.cancelled() or request.exception() is not None:
             why = "cancelled" if request.cancelled() else request.exception()
             notes.append(f"The page's address could not be read ({why}); using the defaults")
-        with _unheard():  # the page is not connected yet: it will ask for every state
+        with unheard():  # the page is not connected yet: it will ask for every state
             self._build(notes)
 
     def _build(self, notes: list[str]) -> None:

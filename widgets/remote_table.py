@@ -31,6 +31,7 @@ import ipywidgets as w
 from rummy.errors import GameError
 from tableserver.client import BEAT_EVERY, RemoteError, RemoteGame, on_hub
 from widgets.join_box import GO_JS, JoinBox, check_name, learner_words
+from widgets.quiet import built_at_once
 from widgets.tables import TABLES
 
 __all__ = ["SharedTable", "SeatFinder", "find_seat", "shared_table", "SEAT_KEEPER_JS", "CLOSED"]
@@ -187,7 +188,8 @@ class SeatFinder:
             if game is None:
                 self._ask(problem)
                 raise GameError(problem)
-        self.seat = SharedTable(game, asked=self.name)
+        with built_at_once():  # the seat's view: a widget's messages once, not one per change
+            self.seat = SharedTable(game, asked=self.name)
         self.widget.children = (self.seat.widget,)
         for fn in self._seated:
             fn(self.seat)
@@ -334,12 +336,13 @@ class SharedTable:
             cls = TABLES[g.variant.family]
             kw: dict[str, Any] = {"source": g, "learner": g.seat, "name": g.players[g.seat],
                                   "speed": 0}
-            if g.variant.family == "three_thirteen":
-                self.table = cls(g.variant.name, **kw, **g.options)
-            else:
-                self.table = cls(**kw)
-            self._wrap_table()
-            self._shared_controls()
+            with built_at_once():  # a widget's messages once, not one per change
+                if g.variant.family == "three_thirteen":
+                    self.table = cls(g.variant.name, **kw, **g.options)
+                else:
+                    self.table = cls(**kw)
+                self._wrap_table()
+                self._shared_controls()
             self.widget.children = (self.header, self.note, self.clock, self.table.widget,
                                     self.style)
         self._note()
