@@ -17,7 +17,7 @@ kernels: say so beside any figure, with the load average printed first):
 - **memory**: the resident memory of the server's process tree (the server and
   every kernel) divided by N, and the server alone.
 
-    .venv/bin/python benchmarks/classroom.py --learners 12
+    .venv/bin/python benchmarks/classroom.py --learners 12   # 2 to 24 (over 12: max_players)
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ from tests.browser.classroom import (  # noqa: E402
 from tests.browser.pages import HAND, select  # noqa: E402
 from tests.servers import call_json  # noqa: E402
 
-NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kim", "Lev")
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo", "Kim", "Lev",
+         "Mia", "Ned", "Ola", "Pia", "Quin", "Rui", "Sam", "Tia", "Uma", "Vic", "Wen", "Xia")
 CONTROL = {"call match": "button.rummy-match", "play on": "button.rummy-play-on",
            "draw pile": "button.rummy-neighbour-pile", "draw pool": "button.rummy-pool"}
 
@@ -111,16 +112,21 @@ def click_once(x: Any) -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--learners", type=int, default=12, help="learners (2 to 12)")
+    parser.add_argument("--learners", type=int, default=12, help="learners (2 to 24)")
     args = parser.parse_args(argv)
-    n = max(2, min(12, args.learners))
+    n = max(2, min(len(NAMES), args.learners))
+    # more than 12 at one Big Table: the max_players option, and packs enough for
+    # 15 cards a player (13 in hand, 1 on the pile, 1 to draw)
+    options = {} if n <= 12 else {"max_players": 24 if n > 20 else 20 if n > 16 else 16,
+                                  "packs": -(-15 * n // 52)}
     print(f"machine: {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; the browsers share the cores")
     env = {"RUMMY_TEACHER_KEY": KEY}
     with harness.start_voila(env=env, seeds=[DEAL]) as server, harness.chromium() as browser:
         made_at = time.monotonic()
         status, made = call_json("POST", server.base + "rummy/api/tables",
-                                 {"variant": "big_table", "seats": ["human"] * n, "pace": 0},
+                                 {"variant": "big_table", "seats": ["human"] * n, "pace": 0,
+                                  "options": options},
                                  {"Content-Type": "application/json",
                                   "X-Rummy-Teacher-Key": KEY})
         assert status == 201, made
