@@ -14,6 +14,10 @@ kernels: say so beside any figure, with the load average printed first):
   version in the API moved on), p50 and p90 over every click of the hand;
 - **call**: from the service calling a new phase to every page's caller line
   saying it (median, max over the hand's calls);
+- **CPU**: from opening the pages to every page playable, the CPU seconds
+  of the server and its kernels and of the browsers, each per learner (a
+  class's own devices would run the browsers: the server's share is what
+  its laptop must do);
 - **memory**: the resident memory of the server's process tree (the server and
   every kernel) divided by N, and the server alone.
 
@@ -52,25 +56,41 @@ CONTROL = {"call match": "button.rummy-match", "play on": "button.rummy-play-on"
            "draw pile": "button.rummy-neighbour-pile", "draw pool": "button.rummy-pool"}
 
 
-def tree_rss(pid: int) -> tuple[int, int]:
-    """Resident bytes of process ``pid`` alone and of it with every descendant."""
+def tree_stats(pid: int) -> dict[int, list[str]]:
+    """The ``/proc/PID/stat`` fields (after the command) of process ``pid``
+    and of every process under it, by pid."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
+    stats: dict[int, list[str]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             children.setdefault(int(stat[1]), []).append(int(entry.name))
-            rss[int(entry.name)] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
+            stats[int(entry.name)] = stat
         except (OSError, IndexError, ValueError):
             continue
-    total, todo = 0, [pid]
+    out, todo = {}, [pid]
     while todo:
         p = todo.pop()
-        total += rss.get(p, 0)
+        if p in stats:
+            out[p] = stats[p]
         todo.extend(children.get(p, []))
-    return rss.get(pid, 0), total
+    return out
+
+
+def tree_rss(pid: int) -> tuple[int, int]:
+    """Resident bytes of process ``pid`` alone and of it with every descendant."""
+    stats, page = tree_stats(pid), os.sysconf("SC_PAGE_SIZE")
+    return (int(stats[pid][21]) * page if pid in stats else 0,
+            sum(int(s[21]) * page for s in stats.values()))
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of process ``pid`` and every process under it
+    still running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    return sum(int(s[11]) + int(s[12]) for s in tree_stats(pid).values()) / tick
 
 
 def pct(values: list[float], q: float) -> float:
@@ -135,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         while filled not in server.log() and time.monotonic() - made_at < 300:
             time.sleep(0.5)
         print(f"kernels ahead: {time.monotonic() - made_at:.1f} s after the table was made")
+        server_cpu = tree_cpu(server.proc.pid)  # Voilà and its kernels
+        browser_cpu = tree_cpu(os.getpid())  # Chromium (and this script)
         learners = [Arriving(browser, server.base, code, name) for name in NAMES[:n]]
         seated, playable = [], []
         for x in learners:
@@ -147,6 +169,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seated: median {statistics.median(seated):.1f} s, max {max(seated):.1f} s; "
               f"playable: median {statistics.median(playable):.1f} s, "
               f"max {max(playable):.1f} s")
+        # what the seating cost each side: on its own laptop a server does the
+        # first share alone, and the pages' browsers run on the learners' devices
+        served = tree_cpu(server.proc.pid) - server_cpu
+        drawn = tree_cpu(os.getpid()) - browser_cpu
+        print(f"CPU until every page played: the server and its kernels {served:.1f} s "
+              f"({served / n:.2f} s a learner), the browsers {drawn:.1f} s "
+              f"({drawn / n:.2f} s a page)")
         clicks: list[float] = []
         calls: list[float] = []
         start = time.monotonic()
