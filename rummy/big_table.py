@@ -87,6 +87,7 @@ __all__ = [
     "PHASES",
     "STALL_CYCLES",
     "cards_needed",
+    "options_for",
 ]
 
 #: The caller's phases, in the order they come.
@@ -135,6 +136,26 @@ def cards_needed(players: int, variant: Variant | str = "big_table") -> int:
     v = find_variant(variant)
     biggest = v.hand_size(v.rounds or 1)
     return players * (biggest + 2)
+
+
+def options_for(players: int) -> dict[str, int]:
+    """The options a Big Table of ``players`` needs: none up to 12 (BT-1);
+    beyond, the smallest ``max_players`` that allows them and the packs
+    their cards need (:func:`cards_needed`), as a teacher's form asks for a
+    class of 24.
+
+    >>> options_for(12), options_for(24), options_for(13)
+    ({}, {'max_players': 24, 'packs': 7}, {'max_players': 16, 'packs': 4})
+    """
+    v = find_variant("big_table")
+    if players <= v.max_players:
+        return {}
+    limits = [c for c in v.option("max_players").choices if c >= players]
+    if not limits:
+        raise VariantError(f"big_table is for at most {max(v.option('max_players').choices)} "
+                           f"players, not {players}")
+    packs = max(v.packs_for(players), -(-cards_needed(players, v) // 52))
+    return {"max_players": limits[0], "packs": packs}
 
 
 # ---------------------------------------------------------------------------

@@ -86,10 +86,6 @@ def new_table(variant: Any, seats: Any, options: Any, *, timeout: Any, speed: An
             raise BadRequest(f"seat {s!r} is not allowed: each seat is \"human\" or a bot, "
                              "one of: " + ", ".join(bot_names()))
         kinds.append(k)
-    try:
-        v.check_players(len(kinds))
-    except (GameError, VariantError, ValueError) as e:
-        raise BadRequest(str(e)) from None
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -98,6 +94,10 @@ def new_table(variant: Any, seats: Any, options: Any, *, timeout: Any, speed: An
     try:
         v.resolve(**options)
     except (VariantError, TypeError, ValueError) as e:
+        raise BadRequest(str(e)) from None
+    try:  # the engine's own check, with the options (max_players, packs): dealt as a game would be
+        rummy.new_game(v.name, players=len(kinds), seed=0, **options)
+    except (GameError, VariantError, ValueError) as e:
         raise BadRequest(str(e)) from None
     settings = {
         "timeout": seconds(timeout, "timeout", allow_none=True, low=5.0),

@@ -19,6 +19,7 @@ import pytest
 
 from rummy.bots import make_bot
 from rummy.cards import Card
+from tableserver.client import request
 from tests.servers import KEY, TEACHER, create_table
 from widgets.join_box import JoinBox, check_name
 from widgets.remote_table import CLOSED, SeatFinder, shared_table
@@ -203,3 +204,22 @@ def test_the_teachers_form_is_sized_titled_and_links_the_api(api: str) -> None:
     with urllib.request.urlopen(api + "/docs", timeout=30) as r:
         assert r.headers["Content-Type"].startswith("text/plain")
         assert "POST /rummy/api/tables" in r.read().decode()
+
+
+def test_the_teachers_form_makes_a_big_table_for_a_class_of_24(api: str) -> None:
+    from widgets.classroom import Classroom
+
+    room = Classroom(api=api, query="")
+    room.sign_in(KEY)
+    room.variant.value, room.learners.value, room.bots.value = "big_table", 24, 0
+    assert room.learners.value == 24  # the box takes 24
+    room.create.click()
+    assert room.message.value == "" and room.code
+    table = request(f"{api}/tables/{room.code}", teacher=KEY)["table"]
+    assert len(table["seats"]) == 24 and all(s["kind"] == "human" for s in table["seats"])
+    # 25 at one table is refused in words, and no table is made
+    again = Classroom(api=api, query="")
+    again.sign_in(KEY)
+    again.variant.value, again.learners.value, again.bots.value = "big_table", 24, 1
+    again.create.click()
+    assert "at most 24 players, not 25" in again.message.value and again.code is None

@@ -50,10 +50,25 @@ def mover(s: TableServer, code: str, joined: list[dict[str, Any]]) -> tuple[dict
     (b'{"variant": "gin_three", "seats": ["human"] , "colour": "red"}', "unknown keys"),
     (b'{"variant": "three_thirteen", "seats": ["human", "human"], "options": {"aces": "up"}}',
      "aces"),
+    # more than 12 at the Big Table: the option that allows it, then the packs it needs
+    (b'{"variant": "big_table", "seats": [' + b'"human", ' * 15 + b'"human"]}',
+     "set the option max_players (one of 16, 20, 24)"),
+    (b'{"variant": "big_table", "seats": [' + b'"human", ' * 15 + b'"human"], '
+     b'"options": {"max_players": 16}}', "4 packs hold 208; use packs=5 or more"),
 ])
 def test_create_refuses_bad_input(server: TableServer, raw: bytes, says: str) -> None:
     status, body = server.call("POST", "/tables", raw=raw, headers=TEACHER)
     assert status == 400 and says in body["error"]
+
+
+def test_a_class_of_24_sits_at_one_big_table_with_the_options_that_allow_it(
+        server: TableServer) -> None:
+    status, made = server.call("POST", "/tables", {
+        "variant": "big_table", "seats": ["human"] * 24, "options": {"max_players": 24,
+                                                                      "packs": 7}},
+        headers=TEACHER)
+    assert status == 201, made
+    assert len(made["table"]["seats"]) == 24
 
 
 def test_bodies_are_size_limited(server: TableServer) -> None:

@@ -30,8 +30,9 @@ from urllib.parse import parse_qs, quote
 import ipywidgets as w
 from IPython.display import HTML, display
 
+from rummy.big_table import options_for
 from rummy.bots import bot_names
-from rummy.variants import VARIANTS, find_variant
+from rummy.variants import VARIANTS, VariantError, find_variant
 from tableserver.client import RemoteError, api_base, in_daemon_thread, on_hub, request, table_url
 from widgets.class_grid import ClassGrid
 from widgets.join_box import APP_OF_FAMILY
@@ -170,7 +171,8 @@ class Classroom:
                                   value="big_table", description="Game",
                                   style={"description_width": "initial"})
         self.variant.add_class("rummy-classroom-variant")
-        self.learners = w.BoundedIntText(value=3, min=1, max=12, description="Learners",
+        # up to 24 at one Big Table (the options that allow it are added: options_for)
+        self.learners = w.BoundedIntText(value=3, min=1, max=24, description="Learners",
                                          style={"description_width": "initial"})
         self.learners.add_class("rummy-classroom-learners")
         self.bots = w.BoundedIntText(value=2, min=0, max=11, description="Bots",
@@ -367,6 +369,11 @@ class Classroom:
             "hints": bool(self.hints.value)}
         if self.variant.value == "big_table":  # the caller's pace (tableserver.checks.pace_of)
             body["pace"] = int(self.pace.value)
+            try:  # more than 12: the limit raised, and packs enough for their cards
+                body["options"] = options_for(len(seats))
+            except VariantError as exc:  # more than 24
+                self.message.value = html.escape(str(exc))
+                return
         made = request(self.api + "/tables", body)
         self.code = made["code"]
         self.spectator = made["spectator_token"]
