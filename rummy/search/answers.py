@@ -55,6 +55,7 @@ from rummy.search.onepack import (
     quick_tables,
     runs_arrangement,
 )
+from rummy.search.onewild import onewild_arrangement
 from rummy.search.roomy import Roomy
 from rummy.search.tables import (
     CARD_OF,
@@ -383,10 +384,15 @@ def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        naturals, wilds, encoded = _split_encoded(cards_, rules, key)
-        s, x = solver_for(rules, naturals, wilds, encoded)
-        got = arrange(s, x, wilds, 0)[0]
-        if wilds and len(got.melds) > 1:
+        # distinct naturals and one wild, or no wild and cards held twice in no meld
+        got = onewild_arrangement(key, rules)
+        if got is None:
+            naturals, wilds, encoded = _split_encoded(cards_, rules, key)
+            s, x = solver_for(rules, naturals, wilds, encoded)
+            got = arrange(s, x, wilds, 0)[0]
+            if wilds and len(got.melds) > 1:
+                got = naturals_in_sets(got, rules)
+        elif len(got.melds) > 1:
             got = naturals_in_sets(got, rules)
         kept[key] = got
         _kept(rules, "p")[key] = got.penalty

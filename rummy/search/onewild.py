@@ -1,0 +1,330 @@
+"""One wild and one pack's worth of distinct naturals: the roomy search on a bit mask.
+
+A hand of distinct natural cards and a single wild, under rules whose sets
+take any number of wilds and whose aces play either low or high (not
+both), is searched here, without a solver object, count vectors or kept
+memos: the naturals are one bit each, at their position in the roomy
+search's order (:func:`rummy.search.tables.tables_of`: rank-major from the
+top rank down, so that the lowest bit is the first card searched, its set
+partners the next bits and its runs every fourth bit).
+
+The search is :class:`rummy.search.roomy.Roomy`'s, move for move, on
+these hands: the lowest card's runs down its suit, each taking every
+natural it spans (a gap takes the wild), shorter first; then its sets,
+every copy of its rank that could start no run in reach and, in every
+combination, those that could; then the card left unmelded.  The last
+meld of the lowest cost wins a tie, and leaving the card unmelded wins
+only when it costs less.  Its isolated cards are searched with the rest
+(the search settles them as deadwood: with one wild no meld holds them),
+and the answer is built as :meth:`rummy.search.general.Solver._assemble`
+builds it: the melds in the order of their lowest card, the wild to the
+meld that needs it, else to the first with room.  So the arrangement is
+the roomy search's, ties included (tests/test_search.py checks the two
+on random hands).  When the answer leaves the wild without a meld to
+join, the caller asks the general search (None here).
+
+Static tables only, per rule set: nothing depends on a hand between calls.
+
+This module imports :mod:`rummy.cards`, :mod:`rummy.melds` and the
+modules :mod:`rummy.search.tables` and :mod:`rummy.search.general`.
+
+>>> from rummy.cards import cards
+>>> rules = MeldRules(wild_rank=9)
+>>> hand = cards("7h 8h 9c Kd Ks 2c")
+>>> print(onewild_arrangement(tuple(sorted(c.index for c in hand)), rules))
+[Kd Ks 9c=Kc]; deadwood: 2c 7h 8h; penalty 17
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import Any
+
+from rummy.cards import JOKER, Card
+from rummy.melds import Arrangement, MeldRules, make_arrangement
+from rummy.search.general import natural_meld, plan_order, plan_order_high
+from rummy.search.tables import CARD_OF, INF, PER_POINT, SET_ROOM, tables_of
+
+#: per rule set: (each Card.index's bit, 0 for a wild; each position's
+#: deadwood cost; the Card.index at each position; each position's reach:
+#: the bits of the two next lower cards of its suit; aces high), or None
+#: when this search does not serve the rules
+_TABLES: dict[MeldRules, Any] = {}
+_last: list[Any] = [None, None]
+_WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted by 52)
+_COLUMN = sum(1 << (4 * q) for q in range(13))  # the first suit's bit of each rank
+_RANK4 = [15 << (p & ~3) for p in range(52)]  # the four positions of each position's rank
+
+
+def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
+    """The static tables of this search for ``rules`` (see :data:`_TABLES`),
+    or None when it does not serve them (sets of a capped size, aces both
+    low and high, or no wild).
+
+    >>> onewild_tables(MeldRules(wild_rank=9, aces="low_or_high")) is None
+    True
+    """
+    if _last[0] is rules:
+        return _last[1]  # type: ignore[no-any-return]
+    got = _TABLES.get(rules, False)
+    if got is False:
+        got = None
+        if rules.max_set_size is None and rules.aces != "low_or_high":
+            (_pos_of, _card_at, pen, _drank, up, _down, _same, index_pos, _local, _pts, _better, _unit,
+             idx_at, wild_at, _order, _unit_top) = tables_of(rules)
+            bits = [_WILD << 52 if wild_at[i] else 1 << index_pos[i] for i in range(52)] + [_WILD << 52]
+            reach = [sum(1 << q for q in up[p][:2]) for p in range(52)]
+            same = [sum(1 << q for q in range(p + 1, p - (p & 3) + 4)) for p in range(52)]
+            near = [same[p] | reach[p] for p in range(52)]
+            pen = list(pen)
+            # the deadwood cost of every 8-bit chunk of a mask (two ranks), by chunk
+            chunks = []
+            for c in range(7):
+                row = [0] * 256
+                for m in range(1, 256):
+                    low = m & -m
+                    q = 8 * c + low.bit_length() - 1
+                    row[m] = row[m ^ low] + (pen[q] if q < 52 else 0)
+                chunks.append(row)
+            # without a wild, a card starts a run only with the next card of its suit
+            reach0 = [1 << up[p][0] if up[p] else 0 for p in range(52)]
+            wild_first = [0 if wild_at[i] else 1 for i in range(52)] + [0]
+            got = (bits, list(idx_at), rules.aces == "high", (chunks, reach, near, same, pen),
+                   (chunks, reach0, near, same, pen), wild_first)
+        if len(_TABLES) >= 512:
+            _TABLES.clear()
+        _TABLES[rules] = got
+    _last[0], _last[1] = rules, got
+    return got
+
+
+def _solve(x: int, w: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, ...]) -> int:
+    """The lowest cost of the naturals ``x`` (a mask of positions) with
+    ``w`` wilds (0 or 1) left, a wild left over costing nothing; each
+    state's cost and choice go to ``memo`` (keyed ``x << 1 | w``): (its
+    cost, the meld taken as (its cards, the wilds it needs, its room) or
+    the bit of the card left unmelded, the cards without a meld settled
+    as deadwood first).  A lowest card without a meld (none of its rank
+    and none of the next two cards of its suit with the wild; not three
+    of its rank and not the next two cards of its suit without) is
+    settled at once, and so is the next, as the roomy search settles a
+    row of them."""
+    (p0, p1, p2, p3, p4, p5, p6), reach, near, same, pen = t
+    key = x << 1 | w
+    settled = 0
+    add = 0
+    if not w:
+        # no wild left: every card in no set of three and no run of three
+        # of the naturals left is deadwood, settled at once
+        a, b, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+        r = x & x >> 4 & x >> 8
+        settled = x & ~(r | r << 4 | r << 8 | ((a & b & (c | d)) | ((a | b) & c & d)) * 15)
+        if settled:
+            x -= settled
+            add = (p0[settled & 255] + p1[settled >> 8 & 255] + p2[settled >> 16 & 255]
+                   + p3[settled >> 24 & 255] + p4[settled >> 32 & 255] + p5[settled >> 40 & 255]
+                   + p6[settled >> 48])
+            if not x:
+                memo[key] = (add, None, settled)
+                return add
+        b = x & -x
+        p = b.bit_length() - 1
+    else:
+        while True:
+            b = x & -x
+            p = b.bit_length() - 1
+            if x & near[p]:
+                break
+            settled |= b
+            add += pen[p]
+            x -= b
+            if not x:
+                memo[key] = (add, None, settled)
+                return add
+    best = INF
+    pick: Any = None
+    # runs: p on top, down its suit, every natural they span; a gap takes the wild
+    delta, gaps, i = b, 0, 0
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x & u:
+            delta |= u
+            need = gaps if i else 1
+            if need <= w:
+                y = x - delta
+                if y:
+                    got = memo.get(y << 1 | w - need)
+                    v = _solve(y, w - need, memo, t) if got is None else got[0]
+                else:
+                    v = 0
+                if v <= best:
+                    best = v
+                    pick = (delta, need, 11 - i)
+        else:
+            gaps += 1
+            if gaps > w:
+                break
+        q += 4
+        i += 1
+    # sets: p and every later card of its rank that could start no run in
+    # reach; those that could, in every combination (fewer first)
+    sm = x & same[p]
+    if sm:
+        dl, k = b, 1
+        free: list[int] | None = None
+        while sm:
+            u = sm & -sm
+            sm -= u
+            if x & reach[u.bit_length() - 1]:
+                if free is None:
+                    free = [u]
+                else:
+                    free.append(u)
+            else:
+                dl |= u
+                k += 1
+        combos = [(dl, k)]
+        if free is not None:
+            for u in free:
+                combos = [(d2 + j * u, k2 + j) for d2, k2 in combos for j in (0, 1)]
+        for dl, k in combos:
+            need = 3 - k if k < 3 else 0
+            if need <= w:
+                y = x - dl
+                if y:
+                    got = memo.get(y << 1 | w - need)
+                    v = _solve(y, w - need, memo, t) if got is None else got[0]
+                else:
+                    v = 0
+                if v <= best:
+                    best = v
+                    pick = (dl, need, SET_ROOM)
+    # p left unmelded (only when that costs less)
+    cost = pen[p]
+    if cost < best:
+        z = x - b
+        if z:
+            got = memo.get(z << 1 | w)
+            v = cost + (_solve(z, w, memo, t) if got is None else got[0])
+        else:
+            v = cost
+        if v < best:
+            best = v
+            pick = b
+    best += add
+    memo[key] = (best, pick, settled)
+    return best
+
+
+def _cards(key: tuple[int, ...], bits: list[int], m: int) -> tuple[Card, ...]:
+    """The cards of ``key`` (sorted card indexes) whose bits are in ``m``, in index order."""
+    return tuple(map(CARD_OF.__getitem__, compress(key, map(m.__and__, map(bits.__getitem__, key)))))
+
+
+def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
+    """The roomy search's best arrangement of a hand of distinct naturals
+    and one wild (``key``: the hand's sorted card indexes; ``cards_``:
+    its cards), the tie rule among equal penalties (naturals in sets)
+    not yet applied; None when this search does not serve the hand or
+    its answer leaves the wild without a meld.
+
+    >>> from rummy.cards import cards
+    >>> hand = cards("5h 7h Jk Kc")
+    >>> a = onewild_arrangement(tuple(sorted(c.index for c in hand)), MeldRules())
+    >>> print(a)
+    [5h Jk=6h 7h]; deadwood: Kc; penalty 10
+    >>> onewild_arrangement((0, 1, 2), MeldRules()) is None   # no wild, no card twice
+    True
+    """
+    t = _last[1] if _last[0] is rules else onewild_tables(rules)
+    if t is None:
+        return None
+    bits, idx_at, high, t1, t0, wild_first = t
+    pen = t1[4]
+    x = sum(map(bits.__getitem__, key))
+    w = x >> 52
+    cost = 0
+    if w == _WILD and x.bit_count() == len(key):  # one wild, distinct naturals
+        w = 1
+        x -= _WILD << 52
+        wild = min(key, key=wild_first.__getitem__)
+        # the isolated cards (none of their rank, none of the next two ranks
+        # of their suit either way): deadwood whatever the rest does
+        a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+        dead = x & ~((x << 4 | x >> 4 | x << 8 | x >> 8)
+                     | ((a & (b2 | c | d)) | (b2 & (c | d)) | (c & d)) * 15)
+        if dead:
+            ch = t1[0]
+            cost = (ch[0][dead & 255] + ch[1][dead >> 8 & 255] + ch[2][dead >> 16 & 255]
+                    + ch[3][dead >> 24 & 255] + ch[4][dead >> 32 & 255] + ch[5][dead >> 40 & 255]
+                    + ch[6][dead >> 48])
+            x -= dead
+            if not x:
+                return None  # no meld for the wild to join
+        t = t1
+    elif w == 0:  # no wild: the cards held twice, when none of them is in a meld
+        x = dead = 0
+        for i in key:
+            b = bits[i]
+            if x & b:
+                if dead & b:
+                    return None  # three copies make a set
+                dead |= b
+            else:
+                x |= b
+        if not dead:
+            return None  # one pack's worth of distinct cards: the fast path's
+        lone = dead
+        while lone:
+            b = lone & -lone
+            lone -= b
+            p = b.bit_length() - 1
+            if x & _RANK4[p] != b or x >> 4 & x >> 8 & b or x << 4 & x >> 4 & b or x << 8 & x << 4 & b:
+                return None  # another card of its rank, or a row of three of its suit through it
+            cost += 2 * pen[p]
+        x -= dead
+        if not x:
+            return make_arrangement((), tuple([CARD_OF[i] for i in key]), cost // PER_POINT)
+        t = t0
+    else:
+        return None
+    memo: dict[int, tuple[int, Any, int]] = {}
+    cost += _solve(x, w, memo, t)
+    plan = []
+    w0 = w
+    while x:
+        _cost, pick, settled = memo[x << 1 | w]
+        if settled:
+            dead |= settled
+            x -= settled
+            if pick is None:
+                break
+        if type(pick) is int:
+            dead |= pick
+            x -= pick
+        else:
+            plan.append((list(compress(key, map(pick[0].__and__, map(bits.__getitem__, key)))),
+                         pick[1], pick[2]))
+            x -= pick[0]
+            w -= pick[1]
+    if w and not any(room for _nat, _need, room in plan):
+        return None  # the wild has no meld to join: the search with room decides
+    if len(plan) > 1:
+        plan.sort(key=plan_order_high if high else plan_order)
+    melds = []
+    if not w0:
+        for nat, _need, _room in plan:
+            melds.append(natural_meld(nat, [], rules))
+        return make_arrangement(tuple(melds), _cards(key, bits, dead),
+                                cost // PER_POINT)
+    wc: Card = CARD_OF[wild] if wild < 52 else JOKER
+    given = False
+    for nat, need, room in plan:
+        if not given and (room > 0 if w else need):
+            melds.append(natural_meld(nat, [wc], rules))
+            given = True
+        else:
+            melds.append(natural_meld(nat, [], rules))
+    return make_arrangement(tuple(melds), _cards(key, bits, dead),
+                            cost // PER_POINT)
