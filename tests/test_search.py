@@ -43,7 +43,7 @@ from rummy.search import (
 from rummy.search.answers import arrange, discard_search, last_prepared, naturals_in_sets
 from rummy.search.general import Solver
 from rummy.search.onepack import fast_best, fast_ready, fast_total, meld_objects
-from rummy.search.onewild import onewild_arrangement
+from rummy.search.onewild import onewild_arrangement, onewild_penalty
 from rummy.search.roomy import Roomy, meldless
 from rummy.search.tables import encode, flip, split_hand, tables_of
 from tests.brute import brute_min_after_discard, brute_min_penalty, group_is_meld
@@ -846,6 +846,9 @@ def test_M_7_the_mask_search_gives_the_roomy_searchs_arrangement(
         return
     assert got == want
     assert best_arrangement(hand, rules) == naturals_in_sets(want, rules)
+    clear_memo()
+    assert penalty(hand, rules) == want.penalty
+    assert onewild_penalty(key, rules) == (want.penalty, not want.deadwood)
     if len(hand) <= 10:
         assert got.penalty == brute_min_penalty(hand, wild_rank=rules.wild_rank,
                                                 min_naturals=rules.min_naturals, aces=rules.aces,

@@ -55,7 +55,7 @@ from rummy.search.onepack import (
     quick_tables,
     runs_arrangement,
 )
-from rummy.search.onewild import onewild_arrangement
+from rummy.search.onewild import onewild_arrangement, onewild_penalty
 from rummy.search.roomy import Roomy
 from rummy.search.tables import (
     CARD_OF,
@@ -441,6 +441,12 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
+        # distinct naturals and one wild, or no wild and cards held twice in no meld
+        quick = onewild_penalty(key, rules)
+        if quick is not None:
+            got = kept[key] = quick[0]
+            _kept(rules, "m")[key] = quick[1]
+            return got
         naturals, wilds, encoded = _split_encoded(cards_, rules, key)
         s, x = solver_for(rules, naturals, wilds, encoded)
         if isinstance(s, Roomy):

@@ -43,7 +43,7 @@ from typing import Any
 from rummy.cards import JOKER, Card
 from rummy.melds import Arrangement, MeldRules, make_arrangement
 from rummy.search.general import natural_meld, plan_order, plan_order_high
-from rummy.search.tables import CARD_OF, INF, PER_POINT, SET_ROOM, tables_of
+from rummy.search.tables import CARD_OF, INF, PER_CARD, PER_POINT, SET_ROOM, tables_of
 
 #: per rule set: (each Card.index's bit, 0 for a wild; each position's
 #: deadwood cost; the Card.index at each position; each position's reach:
@@ -217,30 +217,109 @@ def _solve(x: int, w: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, 
     return best
 
 
+def _solve1(x: int, cx: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, ...]) -> int:
+    """:func:`_solve` with the wild at hand, when no three of the naturals
+    ``x`` make a meld (``cx``: their deadwood cost): every meld takes the
+    wild, and leaves the rest as deadwood (whose cost is ``cx`` less the
+    meld's cards'), so only the states with the wild are searched and kept
+    (a state without it is missing from ``memo``: all deadwood)."""
+    _chunks, reach, near, same, pen = t
+    key = x << 1 | 1
+    settled = 0
+    add = 0
+    while True:
+        b = x & -x
+        p = b.bit_length() - 1
+        if x & near[p]:
+            break
+        settled |= b
+        add += pen[p]
+        x -= b
+        if not x:
+            memo[key] = (add, None, settled)
+            return add
+    cx -= add
+    best = INF
+    pick: Any = None
+    # runs: p on top, down its suit, every natural they span; the wild
+    # takes the gap, or makes the third card
+    delta, gaps, i, dc = b, 0, 0, pen[p]
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x & u:
+            delta |= u
+            dc += pen[q]
+            if cx - dc <= best:
+                best = cx - dc
+                pick = (delta, 1, 11 - i)
+        elif gaps:
+            break
+        else:
+            gaps = 1
+        q += 4
+        i += 1
+    # sets: p and one later card of its rank (a third would be a meld of naturals)
+    sm = x & same[p]
+    if sm:
+        free: list[int] | None = None
+        dl = b
+        while sm:
+            u = sm & -sm
+            sm -= u
+            if x & reach[u.bit_length() - 1]:
+                if free is None:
+                    free = [u]
+                else:
+                    free.append(u)
+            else:
+                dl |= u
+        combos = [dl]
+        if free is not None:
+            for u in free:
+                combos = [d2 + j * u for d2 in combos for j in (0, 1)]
+        cp = pen[p]
+        for dl in combos:
+            if dl != b:  # two cards (one needs two wilds)
+                v = cx - cp - pen[(dl - b).bit_length() - 1]
+                if v <= best:
+                    best = v
+                    pick = (dl, 1, SET_ROOM)
+    # p left unmelded (only when that costs less)
+    cost = pen[p]
+    if cost < best:
+        z = x - b
+        if z:
+            got = memo.get(z << 1 | 1)
+            v = cost + (_solve1(z, cx - cost, memo, t) if got is None else got[0])
+        else:
+            v = cost
+        if v < best:
+            best = v
+            pick = b
+    best += add
+    memo[key] = (best, pick, settled)
+    return best
+
+
 def _cards(key: tuple[int, ...], bits: list[int], m: int) -> tuple[Card, ...]:
     """The cards of ``key`` (sorted card indexes) whose bits are in ``m``, in index order."""
     return tuple(map(CARD_OF.__getitem__, compress(key, map(m.__and__, map(bits.__getitem__, key)))))
 
 
-def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
-    """The roomy search's best arrangement of a hand of distinct naturals
-    and one wild (``key``: the hand's sorted card indexes; ``cards_``:
-    its cards), the tie rule among equal penalties (naturals in sets)
-    not yet applied; None when this search does not serve the hand or
-    its answer leaves the wild without a meld.
-
-    >>> from rummy.cards import cards
-    >>> hand = cards("5h 7h Jk Kc")
-    >>> a = onewild_arrangement(tuple(sorted(c.index for c in hand)), MeldRules())
-    >>> print(a)
-    [5h Jk=6h 7h]; deadwood: Kc; penalty 10
-    >>> onewild_arrangement((0, 1, 2), MeldRules()) is None   # no wild, no card twice
-    True
-    """
+def _search(key: tuple[int, ...], rules: MeldRules
+            ) -> tuple[int, int, list[tuple[int, int, int]], int, int, int, tuple[Any, ...]] | None:
+    """The search of a hand (``key``: its sorted card indexes) that this
+    module serves: (its cost, the wilds in hand (0 or 1), the melds
+    chosen as (cards, wilds needed, room), the deadwood's bits, the wilds
+    left over, the wild's Card.index, the rules' tables); None when the
+    module does not serve the hand, or when its answer leaves the wild
+    without a meld to join."""
     t = _last[1] if _last[0] is rules else onewild_tables(rules)
     if t is None:
         return None
-    bits, idx_at, high, t1, t0, wild_first = t
+    tables = t
+    bits, _idx_at, _high, t1, t0, wild_first = t
     pen = t1[4]
     x = sum(map(bits.__getitem__, key))
     w = x >> 52
@@ -285,16 +364,34 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
             cost += 2 * pen[p]
         x -= dead
         if not x:
-            return make_arrangement((), tuple([CARD_OF[i] for i in key]), cost // PER_POINT)
+            return cost, 0, [], dead, 0, -1, tables
         t = t0
+        wild = -1
     else:
         return None
     memo: dict[int, tuple[int, Any, int]] = {}
-    cost += _solve(x, w, memo, t)
+    if w:
+        a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+        r = x & x >> 4 & x >> 8
+        if not (r or a & b2 & (c | d) or (a | b2) & c & d):
+            # no meld of three naturals: every state without the wild is
+            # its cards' deadwood, and every meld takes the wild
+            ch = t[0]
+            cost += _solve1(x, (ch[0][x & 255] + ch[1][x >> 8 & 255] + ch[2][x >> 16 & 255]
+                                + ch[3][x >> 24 & 255] + ch[4][x >> 32 & 255]
+                                + ch[5][x >> 40 & 255] + ch[6][x >> 48]), memo, t)
+        else:
+            cost += _solve(x, w, memo, t)
+    else:
+        cost += _solve(x, w, memo, t)
     plan = []
     w0 = w
     while x:
-        _cost, pick, settled = memo[x << 1 | w]
+        got = memo.get(x << 1 | w)
+        if got is None:  # without the wild and without a meld of naturals (see _solve1)
+            dead |= x
+            break
+        _cost, pick, settled = got
         if settled:
             dead |= settled
             x -= settled
@@ -304,12 +401,38 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
             dead |= pick
             x -= pick
         else:
-            plan.append((list(compress(key, map(pick[0].__and__, map(bits.__getitem__, key)))),
-                         pick[1], pick[2]))
+            plan.append(pick)
             x -= pick[0]
             w -= pick[1]
-    if w and not any(room for _nat, _need, room in plan):
+    if w and not any(room for _cards, _need, room in plan):
         return None  # the wild has no meld to join: the search with room decides
+    return cost, w0, plan, dead, w, wild, tables
+
+
+def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
+    """The roomy search's best arrangement of a hand of distinct naturals
+    and one wild, or of a hand without a wild whose cards held twice are
+    in no meld (``key``: the hand's sorted card indexes), the tie rule
+    among equal penalties (naturals in sets) not yet applied; None when
+    this search does not serve the hand or its answer leaves the wild
+    without a meld.
+
+    >>> from rummy.cards import cards
+    >>> hand = cards("5h 7h Jk Kc")
+    >>> a = onewild_arrangement(tuple(sorted(c.index for c in hand)), MeldRules())
+    >>> print(a)
+    [5h Jk=6h 7h]; deadwood: Kc; penalty 10
+    >>> onewild_arrangement((0, 1, 2), MeldRules()) is None   # no wild, no card twice
+    True
+    """
+    got = _search(key, rules)
+    if got is None:
+        return None
+    cost, w0, picks, dead, w, wild, t = got
+    bits, high = t[0], t[2]
+    plan = []
+    for d, need, room in picks:
+        plan.append((list(compress(key, map(d.__and__, map(bits.__getitem__, key)))), need, room))
     if len(plan) > 1:
         plan.sort(key=plan_order_high if high else plan_order)
     melds = []
@@ -328,3 +451,16 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
             melds.append(natural_meld(nat, [], rules))
     return make_arrangement(tuple(melds), _cards(key, bits, dead),
                             cost // PER_POINT)
+
+
+def onewild_penalty(key: tuple[int, ...], rules: MeldRules) -> tuple[int, bool] | None:
+    """(the penalty, whether no card is deadwood) of :func:`onewild_arrangement`'s
+    answer, without building it; None when that is None.
+
+    >>> onewild_penalty((4, 6, 12, 52), MeldRules())     # 5c 7c Kc Jk: [5c Jk 7c], Kc left
+    (10, False)
+    """
+    got = _search(key, rules)
+    if got is None:
+        return None
+    return got[0] // PER_POINT, got[0] < PER_CARD
