@@ -302,13 +302,212 @@ def _solve1(x: int, cx: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any
     return best
 
 
+def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
+            t: tuple[Any, ...]) -> int:
+    """:func:`_solve` of naturals some of which are held twice: ``x1`` the
+    positions held, ``x2`` those held twice (no card three times).  A
+    meld or a row of deadwood is ``(cards, cards twice)``, and a move
+    takes one copy of each of its cards and the second copy of its cards
+    twice; the roomy search's moves: a run takes one copy at each rank it
+    spans, a set every copy of the lowest card and of each card of its
+    rank that could start no run in reach, and of those that could, every
+    number of copies (fewer first); the lowest card left unmelded leaves
+    every copy.  Memo keys: ``(x1 << 52 | x2) << 1 | w``."""
+    (p0, p1, p2, p3, p4, p5, p6), reach, near, same, pen = t
+    key = (x1 << 52 | x2) << 1 | w
+    s1 = s2 = 0
+    add = 0
+    if not w:
+        # no wild left: the cards in no set of three (copies counted) and no
+        # run of three are deadwood, every copy, settled at once
+        tot = (x1 & _COLUMN) + (x1 >> 1 & _COLUMN) + (x1 >> 2 & _COLUMN) + (x1 >> 3 & _COLUMN) \
+            + (x2 & _COLUMN) + (x2 >> 1 & _COLUMN) + (x2 >> 2 & _COLUMN) + (x2 >> 3 & _COLUMN)
+        r = x1 & x1 >> 4 & x1 >> 8
+        s1 = x1 & ~(r | r << 4 | r << 8 | ((tot + 5 * _COLUMN) >> 3 & _COLUMN) * 15)
+        if s1:
+            s2 = x2 & s1
+            x1 -= s1
+            x2 -= s2
+            for m in (s1, s2):
+                if m:
+                    add += (p0[m & 255] + p1[m >> 8 & 255] + p2[m >> 16 & 255] + p3[m >> 24 & 255]
+                            + p4[m >> 32 & 255] + p5[m >> 40 & 255] + p6[m >> 48])
+            if not x1:
+                memo[key] = (add, None, (s1, s2))
+                return add
+        b = x1 & -x1
+        p = b.bit_length() - 1
+    else:
+        while True:  # a card held once without a partner near
+            b = x1 & -x1
+            p = b.bit_length() - 1
+            if x2 & b or x1 & near[p]:
+                break
+            s1 |= b
+            add += pen[p]
+            x1 -= b
+            if not x1:
+                memo[key] = (add, None, (s1, 0))
+                return add
+    best = INF
+    pick: Any = None
+    # runs: one copy at each rank they span; a gap takes the wild
+    delta, gaps, i = b, 0, 0
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x1 & u:
+            delta |= u
+            need = gaps if i else 1
+            if need <= w:
+                y1 = (x1 & ~delta) | (x2 & delta)
+                if y1:
+                    y2 = x2 & ~delta
+                    got = memo.get((y1 << 52 | y2) << 1 | w - need)
+                    v = _solve2(y1, y2, w - need, memo, t) if got is None else got[0]
+                else:
+                    v = 0
+                if v <= best:
+                    best = v
+                    pick = (delta, 0, need, 11 - i)
+        else:
+            gaps += 1
+            if gaps > w:
+                break
+        q += 4
+        i += 1
+    # sets: every copy of p and of each later card of its rank that could
+    # start no run in reach; of those that could, 0, 1 or 2 copies
+    n = 2 if x2 & b else 1
+    t1, t2, k = b, b if n == 2 else 0, n
+    sm = x1 & same[p]
+    free: list[int] | None = None
+    while sm:
+        u = sm & -sm
+        sm -= u
+        if x1 & reach[u.bit_length() - 1]:
+            if free is None:
+                free = [u]
+            else:
+                free.append(u)
+        else:
+            t1 |= u
+            k += 1
+            if x2 & u:
+                t2 |= u
+                k += 1
+    combos = [(t1, t2, k)]
+    if free is not None:
+        for u in free:
+            if x2 & u:
+                combos = [c for a1, a2, k2 in combos
+                          for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1), (a1 | u, a2 | u, k2 + 2))]
+            else:
+                combos = [c for a1, a2, k2 in combos for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1))]
+    for t1, t2, k in combos:
+        need = 3 - k if k < 3 else 0
+        if need <= w:
+            y1 = (x1 & ~t1) | (x2 & t1 & ~t2)
+            if y1:
+                y2 = x2 & ~t1
+                got = memo.get((y1 << 52 | y2) << 1 | w - need)
+                v = _solve2(y1, y2, w - need, memo, t) if got is None else got[0]
+            else:
+                v = 0
+            if v <= best:
+                best = v
+                pick = (t1, t2, need, SET_ROOM)
+    # every copy of p left unmelded (only when that costs less)
+    cost = pen[p] * n
+    if cost < best:
+        y1 = x1 - b
+        if y1:
+            y2 = x2 & ~b
+            got = memo.get((y1 << 52 | y2) << 1 | w)
+            v = cost + (_solve2(y1, y2, w, memo, t) if got is None else got[0])
+        else:
+            v = cost
+        if v < best:
+            best = v
+            pick = (b, b if n == 2 else 0)
+    best += add
+    memo[key] = (best, pick, (s1, s2) if s1 else 0)
+    return best
+
+
+def _twice_search(key: tuple[int, ...], tables: tuple[Any, ...]
+                  ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int], int, int] | None:
+    """:func:`_search` of a hand with a card twice (none three times) and
+    at most one wild: (its cost, the wilds in hand, the melds chosen as
+    (cards, cards twice, wilds needed, room), the deadwood (cards, cards
+    twice), the wilds left over, the wild's Card.index), or None."""
+    bits, t1, t0 = tables[0], tables[3], tables[4]
+    x1 = x2 = 0
+    wild = -1
+    for i in key:
+        b = bits[i]
+        if b >> 52:
+            if wild >= 0:
+                return None  # two wilds
+            wild = i
+        elif x1 & b:
+            if x2 & b:
+                return None  # three copies
+            x2 |= b
+        else:
+            x1 |= b
+    if not x2:
+        return None
+    w = 1 if wild >= 0 else 0
+    memo: dict[int, tuple[int, Any, Any]] = {}
+    cost = _solve2(x1, x2, w, memo, t1 if w else t0)
+    plan = []
+    d1 = d2 = 0
+    w0 = w
+    while x1:
+        _cost, pick, settled = memo[(x1 << 52 | x2) << 1 | w]
+        if settled:
+            s1, s2 = settled
+            d1 |= s1
+            d2 |= s2
+            x1 -= s1
+            x2 -= s2
+            if pick is None:
+                break
+        if len(pick) == 2:
+            a1, a2 = pick
+            d1 |= a1
+            d2 |= a2
+            x1, x2 = (x1 & ~a1) | (x2 & a1 & ~a2), x2 & ~a1
+        else:
+            plan.append(pick)
+            a1, a2 = pick[0], pick[1]
+            x1, x2 = (x1 & ~a1) | (x2 & a1 & ~a2), x2 & ~a1
+            w -= pick[2]
+    if w and not any(pick[3] for pick in plan):
+        return None  # the wild has no meld to join: the search with room decides
+    return cost, w0, plan, (d1, d2), w, wild
+
+
+def _indexes(m1: int, m2: int, idx_at: list[int]) -> list[int]:
+    """The Card.index of each position of ``m1``, and again of ``m2``, in index order."""
+    out = []
+    for m in (m1, m2):
+        while m:
+            b = m & -m
+            out.append(idx_at[b.bit_length() - 1])
+            m ^= b
+    out.sort()
+    return out
+
+
 def _cards(key: tuple[int, ...], bits: list[int], m: int) -> tuple[Card, ...]:
     """The cards of ``key`` (sorted card indexes) whose bits are in ``m``, in index order."""
     return tuple(map(CARD_OF.__getitem__, compress(key, map(m.__and__, map(bits.__getitem__, key)))))
 
 
 def _search(key: tuple[int, ...], rules: MeldRules
-            ) -> tuple[int, int, list[tuple[int, int, int]], int, int, int, tuple[Any, ...]] | None:
+            ) -> tuple[int, int, list[Any], Any, int, int, tuple[Any, ...]] | None:
     """The search of a hand (``key``: its sorted card indexes) that this
     module serves: (its cost, the wilds in hand (0 or 1), the melds
     chosen as (cards, wilds needed, room), the deadwood's bits, the wilds
@@ -360,15 +559,18 @@ def _search(key: tuple[int, ...], rules: MeldRules
             lone -= b
             p = b.bit_length() - 1
             if x & _RANK4[p] != b or x >> 4 & x >> 8 & b or x << 4 & x >> 4 & b or x << 8 & x << 4 & b:
-                return None  # another card of its rank, or a row of three of its suit through it
+                # another card of its rank, or a row of three of its suit through it
+                twice = _twice_search(key, tables)
+                return None if twice is None else (*twice, tables)
             cost += 2 * pen[p]
         x -= dead
         if not x:
             return cost, 0, [], dead, 0, -1, tables
         t = t0
         wild = -1
-    else:
-        return None
+    else:  # a card twice (and the wild, or a card at the top position twice)
+        twice = _twice_search(key, tables)
+        return None if twice is None else (*twice, tables)
     memo: dict[int, tuple[int, Any, int]] = {}
     if w:
         a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
@@ -431,16 +633,22 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
     cost, w0, picks, dead, w, wild, t = got
     bits, high = t[0], t[2]
     plan = []
-    for d, need, room in picks:
-        plan.append((list(compress(key, map(d.__and__, map(bits.__getitem__, key)))), need, room))
+    if type(dead) is tuple:  # a card twice: (cards, cards twice)
+        idx_at = t[1]
+        for d, d2, need, room in picks:
+            plan.append((_indexes(d, d2, idx_at), need, room))
+        deadwood = tuple(map(CARD_OF.__getitem__, _indexes(dead[0], dead[1], idx_at)))
+    else:
+        for d, need, room in picks:
+            plan.append((list(compress(key, map(d.__and__, map(bits.__getitem__, key)))), need, room))
+        deadwood = _cards(key, bits, dead)
     if len(plan) > 1:
         plan.sort(key=plan_order_high if high else plan_order)
     melds = []
     if not w0:
         for nat, _need, _room in plan:
             melds.append(natural_meld(nat, [], rules))
-        return make_arrangement(tuple(melds), _cards(key, bits, dead),
-                                cost // PER_POINT)
+        return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
     wc: Card = CARD_OF[wild] if wild < 52 else JOKER
     given = False
     for nat, need, room in plan:
@@ -449,8 +657,7 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
             given = True
         else:
             melds.append(natural_meld(nat, [], rules))
-    return make_arrangement(tuple(melds), _cards(key, bits, dead),
-                            cost // PER_POINT)
+    return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
 
 
 def onewild_penalty(key: tuple[int, ...], rules: MeldRules) -> tuple[int, bool] | None:
