@@ -435,34 +435,32 @@ def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
     return best
 
 
-def _twice_search(key: tuple[int, ...], tables: tuple[Any, ...]
+def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
                   ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int], int, int] | None:
-    """:func:`_search` of a hand with a card twice (none three times) and
-    at most one wild: (its cost, the wilds in hand, the melds chosen as
-    (cards, cards twice, wilds needed, room), the deadwood (cards, cards
-    twice), the wilds left over, the wild's Card.index), or None."""
-    bits, t1, t0 = tables[0], tables[3], tables[4]
-    x1 = x2 = 0
-    wild = -1
-    for i in key:
-        b = bits[i]
-        if b >> 52:
-            if wild >= 0:
-                return None  # two wilds
-            wild = i
-        elif x1 & b:
-            if x2 & b:
-                return None  # three copies
-            x2 |= b
-        else:
-            x1 |= b
-    if not x2:
-        return None
+    """:func:`_search` of a hand with cards held twice (``x2``; ``x1``: every
+    card held) and at most one wild (``wild``: its Card.index, or -1): (its
+    cost, the wilds in hand, the melds chosen as (cards, cards twice, wilds
+    needed, room), the deadwood (cards, cards twice), the wilds left over,
+    the wild's Card.index), or None when the wild has no meld to join."""
+    t1, t0 = tables[3], tables[4]
     w = 1 if wild >= 0 else 0
+    d1 = d2 = cost = 0
+    if w:
+        # the cards held once that are isolated (none of their rank, none
+        # of the next two ranks of their suit either way): deadwood whatever
+        # the rest does (a card held twice has a set with the wild)
+        a, b, c, d = x1 & _COLUMN, x1 >> 1 & _COLUMN, x1 >> 2 & _COLUMN, x1 >> 3 & _COLUMN
+        d1 = x1 & ~x2 & ~((x1 << 4 | x1 >> 4 | x1 << 8 | x1 >> 8)
+                          | ((a & (b | c | d)) | (b & (c | d)) | (c & d)) * 15)
+        if d1:
+            ch = t1[0]
+            cost = (ch[0][d1 & 255] + ch[1][d1 >> 8 & 255] + ch[2][d1 >> 16 & 255]
+                    + ch[3][d1 >> 24 & 255] + ch[4][d1 >> 32 & 255] + ch[5][d1 >> 40 & 255]
+                    + ch[6][d1 >> 48])
+            x1 -= d1
     memo: dict[int, tuple[int, Any, Any]] = {}
-    cost = _solve2(x1, x2, w, memo, t1 if w else t0)
+    cost += _solve2(x1, x2, w, memo, t1 if w else t0)
     plan = []
-    d1 = d2 = 0
     w0 = w
     while x1:
         _cost, pick, settled = memo[(x1 << 52 | x2) << 1 | w]
@@ -560,7 +558,7 @@ def _search(key: tuple[int, ...], rules: MeldRules
             p = b.bit_length() - 1
             if x & _RANK4[p] != b or x >> 4 & x >> 8 & b or x << 4 & x >> 4 & b or x << 8 & x << 4 & b:
                 # another card of its rank, or a row of three of its suit through it
-                twice = _twice_search(key, tables)
+                twice = _twice_search(x, dead, -1, tables)
                 return None if twice is None else (*twice, tables)
             cost += 2 * pen[p]
         x -= dead
@@ -569,7 +567,23 @@ def _search(key: tuple[int, ...], rules: MeldRules
         t = t0
         wild = -1
     else:  # a card twice (and the wild, or a card at the top position twice)
-        twice = _twice_search(key, tables)
+        x1 = x2 = 0
+        wild = -1
+        for i in key:
+            b = bits[i]
+            if b >> 52:
+                if wild >= 0:
+                    return None  # two wilds
+                wild = i
+            elif x1 & b:
+                if x2 & b:
+                    return None  # three copies
+                x2 |= b
+            else:
+                x1 |= b
+        if not x2:
+            return None
+        twice = _twice_search(x1, x2, wild, tables)
         return None if twice is None else (*twice, tables)
     memo: dict[int, tuple[int, Any, int]] = {}
     if w:
