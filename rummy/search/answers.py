@@ -302,7 +302,9 @@ def _hand_key(cards_: Any) -> tuple[int, ...]:
     :func:`_prepared`)."""
     if cards_ is _last_key[0]:
         return _last_key[1]  # type: ignore[no-any-return]
-    key = [c.index for c in cards_]
+    key = []
+    for c in cards_:  # (a loop: no comprehension's frame)
+        key.append(c.index)
     key.sort()
     got = tuple(key)
     if type(cards_) is tuple:
@@ -354,7 +356,9 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
         if q is not None:
             bits = q[0]
             try:  # (a string's index is a method: the mask is made of Card values only)
-                m = sum([bits[c.index] for c in hand])
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
             except (AttributeError, TypeError):
                 m = -1  # not Card values only: the checked way, below
         if m >= 0 and q is not None:
@@ -406,7 +410,24 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     >>> penalty("Qh Kh 3s 5c 5d 5s")
     23
     """
-    # one pack, no wilds (the checks of quick_mask, inline: gin's hot path)
+    # one pack, no wilds (the checks of quick_mask, inline: gin's hot path),
+    # first for a tuple of cards under the rules asked last (a game's calls)
+    if rules is last_quick[0] and type(hand) is tuple and len(hand) <= 16:
+        q = last_quick[1]
+        if q is not None:
+            bits = q[0]
+            try:
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
+            except (AttributeError, TypeError):
+                m = -1  # not Card values only: the checked way, below
+            if m >= 0 and not m >> 52 and m.bit_count() == len(hand):
+                s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+                if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times
+                    return onepack_deadwood(m, q[1], q[2])
+                dw = q[1]  # runs only
+                return dw[s0] + dw[s1] + dw[s2] + dw[s3]
     r = DEFAULT_RULES if rules is None else rules
     if (type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
         q = last_quick[1] if last_quick[0] is r else quick_tables(r)
@@ -414,7 +435,9 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
         if q is not None:
             bits = q[0]
             try:  # (a string's index is a method: the mask is made of Card values only)
-                m = sum([bits[c.index] for c in hand])
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
             except (AttributeError, TypeError):
                 m = -1  # not Card values only: the checked way, below
         if m >= 0 and q is not None:
@@ -750,7 +773,10 @@ def discard_search(cards_: Any, rules: MeldRules, naturals: list[Card] | None = 
     total = None
     if wilds:
         pts = rule_tables(rules)[9]
-        total = sum([pts[c.index] for c in naturals]) * PER_POINT + len(naturals) * PER_CARD
+        total = 0
+        for c in naturals:  # (a loop: no comprehension's frame and list)
+            total += pts[c.index]
+        total = total * PER_POINT + len(naturals) * PER_CARD
     return s, x, wilds, total
 
 

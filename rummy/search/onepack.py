@@ -443,7 +443,9 @@ def quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
     bits = q[0]
     # a sum of n powers of two has n bits set only when they are distinct
     try:  # (a string's index is a method: the mask is made of Card values only)
-        m = sum([bits[c.index] for c in hand])
+        m = 0
+        for c in hand:  # (a loop: no comprehension's frame and list)
+            m += bits[c.index]
     except (AttributeError, TypeError):
         return True
     if m >> 52 or m.bit_count() != len(hand):
