@@ -346,6 +346,28 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
     [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
     """
+    if rules is last_quick[0] and type(hand) is tuple and len(hand) <= 16:
+        # a tuple of cards under the rules asked last (a game's calls): one
+        # pack without wilds, straight to the one-pack tables
+        q = last_quick[1]
+        if q is not None:
+            bits = q[0]
+            try:
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
+            except (AttributeError, TypeError):
+                m = -1  # not Card values only: the checked way, below
+            if m >= 0:
+                if m >> 52 or m.bit_count() != len(hand):  # a wild, a joker or a card twice
+                    check_jokers(hand, rules)
+                    return _general_arrangement(hand, rules)
+                got = runs_arrangement(m, q)
+                if got is None:
+                    ft = q[3]
+                    pts, melds, chosen = fast_best(m, ft)
+                    got = fast_arrangement(m, melds, chosen, ft, fast_total(m, ft[0]) - pts)
+                return got
     r = DEFAULT_RULES if rules is None else rules
     if (hand is not last_prepared[0] or rules is not last_prepared[1]) and (
             type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
@@ -422,7 +444,10 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
                     m += bits[c.index]
             except (AttributeError, TypeError):
                 m = -1  # not Card values only: the checked way, below
-            if m >= 0 and not m >> 52 and m.bit_count() == len(hand):
+            if m >= 0:
+                if m >> 52 or m.bit_count() != len(hand):  # a wild, a joker or a card twice
+                    check_jokers(hand, rules)
+                    return _general_penalty(hand, rules)
                 s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
                 if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times
                     return onepack_deadwood(m, q[1], q[2])

@@ -605,7 +605,10 @@ def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
     if sets:  # the melds in the order of their lowest card
         out += sets
         out.sort(key=_low_bit)
-    return make_arrangement(tuple([objs[mm] for mm in out]), dead, pen)
+    melds = []
+    for mm in out:  # (a loop: no comprehension's frame)
+        melds.append(objs[mm])
+    return make_arrangement(tuple(melds), dead, pen)
 
 
 def _low_bit(mask: int) -> int:
