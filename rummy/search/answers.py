@@ -5,8 +5,11 @@ Each question (:func:`best_arrangement`, :func:`penalty`,
 (:func:`rummy.search.tables.prepare`), then takes the fast path when the
 hand is one pack's worth of distinct cards without wilds
 (:mod:`rummy.search.onepack`), else a solver: the roomy search
-(:mod:`rummy.search.roomy`) when sets take any number of wilds, the
-general search (:mod:`rummy.search.general`) otherwise.
+(:mod:`rummy.search.roomy`) when sets take any number of wilds (its bit
+mask form, :mod:`rummy.search.onewild`, for a hand with at most one
+wild and no card three times, when :func:`best_arrangement` and
+:func:`penalty` ask), the general search (:mod:`rummy.search.general`)
+otherwise.
 
 What is kept between calls: the solvers (:func:`solver_for`: a search's
 results depend only on the rules, the wilds' points and the isolated

@@ -1,29 +1,40 @@
-"""One wild and one pack's worth of distinct naturals: the roomy search on a bit mask.
+"""At most one wild: the roomy search on bit masks, for the hands asked of most.
 
-A hand of distinct natural cards and a single wild, under rules whose sets
-take any number of wilds and whose aces play either low or high (not
-both), is searched here, without a solver object, count vectors or kept
-memos: the naturals are one bit each, at their position in the roomy
-search's order (:func:`rummy.search.tables.tables_of`: rank-major from the
-top rank down, so that the lowest bit is the first card searched, its set
-partners the next bits and its runs every fourth bit).
+A hand with at most one wild (a card of the wild rank or a joker) and no
+natural card three times, under rules whose sets take any number of
+wilds and whose aces play either low or high (not both), is searched
+here, without a solver object, count vectors or kept memos: each natural
+is a bit at its position in the roomy search's order
+(:func:`rummy.search.tables.tables_of`: rank-major from the top rank
+down, so that the lowest bit is the first card searched, its set
+partners the next bits and its runs every fourth bit); the cards held
+twice are a second mask.  A hand without a wild and without a card twice
+is the one-pack fast path's (:mod:`rummy.search.onepack`), not this
+module's: that path may break ties another way.
 
 The search is :class:`rummy.search.roomy.Roomy`'s, move for move, on
-these hands: the lowest card's runs down its suit, each taking every
-natural it spans (a gap takes the wild), shorter first; then its sets,
-every copy of its rank that could start no run in reach and, in every
-combination, those that could; then the card left unmelded.  The last
-meld of the lowest cost wins a tie, and leaving the card unmelded wins
-only when it costs less.  Its isolated cards are searched with the rest
-(the search settles them as deadwood: with one wild no meld holds them),
-and the answer is built as :meth:`rummy.search.general.Solver._assemble`
-builds it: the melds in the order of their lowest card, the wild to the
-meld that needs it, else to the first with room.  So the arrangement is
-the roomy search's, ties included (tests/test_search.py checks the two
-on random hands).  When the answer leaves the wild without a meld to
-join, the caller asks the general search (None here).
+these hands: the lowest card's runs down its suit, each taking one copy
+of every natural it spans (a gap takes the wild), shorter first; then
+its sets, every copy of its rank that could start no run in reach and,
+in every combination and number of copies, those that could; then every
+copy of the card left unmelded.  The last meld of the lowest cost wins a
+tie, and leaving the card unmelded wins only when it costs less.  Cards
+that can only be deadwood are settled first, as the roomy search settles
+them: the isolated ones (:func:`rummy.search.tables.encode`), a row of
+lowest cards without a meld, and without the wild every card in no meld
+of three naturals.  With the wild and no meld of three naturals at all
+(most small hands), every meld takes the wild and leaves the rest as
+deadwood, so only the states with the wild are searched
+(:func:`_solve1`).  The answer is built as
+:meth:`rummy.search.general.Solver._assemble` builds it: the melds in
+the order of their lowest card, the wild to the meld that needs it, else
+to the first with room.  So the arrangement is the roomy search's, ties
+included (tests/test_search.py checks the two, and the brute force's
+penalty, on random hands).  When the answer leaves the wild without a
+meld to join, the caller asks the general search (None here).
 
-Static tables only, per rule set: nothing depends on a hand between calls.
+Static tables only, per rule set (hand-independent, built once in about
+0.4 ms): nothing that depends on a hand is kept between calls.
 
 This module imports :mod:`rummy.cards`, :mod:`rummy.melds` and the
 modules :mod:`rummy.search.tables` and :mod:`rummy.search.general`.
@@ -45,10 +56,10 @@ from rummy.melds import Arrangement, MeldRules, make_arrangement
 from rummy.search.general import natural_meld, plan_order, plan_order_high
 from rummy.search.tables import CARD_OF, INF, PER_CARD, PER_POINT, SET_ROOM, tables_of
 
-#: per rule set: (each Card.index's bit, 0 for a wild; each position's
-#: deadwood cost; the Card.index at each position; each position's reach:
-#: the bits of the two next lower cards of its suit; aces high), or None
-#: when this search does not serve the rules
+#: per rule set: (each Card.index's bit, a wild's above the positions;
+#: the Card.index at each position; aces high; the search's tables with
+#: the wild and without it (:func:`_solve`); whether each Card.index is
+#: natural), or None when this search does not serve the rules
 _TABLES: dict[MeldRules, Any] = {}
 _last: list[Any] = [None, None]
 _WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted by 52)
@@ -58,8 +69,8 @@ _RANK4 = [15 << (p & ~3) for p in range(52)]  # the four positions of each posit
 
 def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
     """The static tables of this search for ``rules`` (see :data:`_TABLES`),
-    or None when it does not serve them (sets of a capped size, aces both
-    low and high, or no wild).
+    or None when it does not serve them (sets of a capped size, or aces
+    both low and high).
 
     >>> onewild_tables(MeldRules(wild_rank=9, aces="low_or_high")) is None
     True
