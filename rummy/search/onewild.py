@@ -577,6 +577,8 @@ def _search(key: tuple[int, ...], rules: MeldRules
             return cost, 0, [], dead, 0, -1, tables
         t = t0
         wild = -1
+    elif w >= 2 * _WILD:
+        return None  # two wilds or more: the roomy search's
     else:  # a card twice (and the wild, or a card at the top position twice)
         x1 = x2 = 0
         wild = -1
