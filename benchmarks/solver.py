@@ -70,7 +70,7 @@ per cent is lost in that noise):
 * reading a D hand's answer (``rarrangement``: 8.9 us) splits as its
   choices, the wilds' order and the room check 4 us, and the Meld
   values 4 to 7 us (``_indexes`` of each meld's count vector, then
-  ``_natural_meld``/``make_set``: a typical D hand has one meld of two
+  ``natural_meld``/``make_set``: a typical D hand has one meld of two
   naturals and a wild and three isolated cards); a table of Meld
   values per rule set would have to be filled per hand (about 1,100
   pair-and-wild melds per rule set: 5 ms to build, more than a whole
