@@ -70,7 +70,7 @@ per cent is lost in that noise):
 * reading a D hand's answer (``rarrangement``: 8.9 us) splits as its
   choices, the wilds' order and the room check 4 us, and the Meld
   values 4 to 7 us (``_indexes`` of each meld's count vector, then
-  ``_natural_meld``/``make_set``: a typical D hand has one meld of two
+  ``natural_meld``/``make_set``: a typical D hand has one meld of two
   naturals and a wild and three isolated cards); a table of Meld
   values per rule set would have to be filled per hand (about 1,100
   pair-and-wild melds per rule set: 5 ms to build, more than a whole
@@ -79,6 +79,46 @@ per cent is lost in that noise):
   leaves no deadwood exactly when the hand can go out, and the greedy
   bot asks it next) instead of a ready search: greedy 1.00x, expert
   0.96x (it asks other questions), ``benchmarks/games.py --against``.
+
+The mask search (``rummy.search.onewild``, kept): a hand with at most one
+wild and no card three times, under rules whose sets take any number of
+wilds (aces low or high), is searched on bit masks (the naturals held, and
+those held twice), with the roomy search's very moves and ties and no
+solver object, count vectors or kept memos; with the wild and no meld of
+three naturals (most D hands), every meld takes the wild and only the
+states with it are searched.  Its answers are the roomy search's
+(tests/test_search.py, against it and the brute force; ``game_hashes.py
+--check`` and ``--all --check`` identical).  It takes 57% of D's hands
+(78% of those the one-pack path leaves: all but two wilds or more) and
+61% of C's (70%).
+Also kept: the hot paths read a hand's cards in plain loops (CPython 3.11
+makes a frame and a list for each comprehension: a 10-card mask 290 ns by
+a loop, 385 by a comprehension, 610 by ``map``), and ``best_arrangement``
+/ ``penalty`` of a tuple under the rules asked last go straight to the
+one-pack tables.  Paired against main (``--against main --paired 5
+--hands 2000``, load 23 on 2 CPUs): A 2.21 -> 1.87 us (0.84x), B 85.5 ->
+82.2 (0.96x), C 51.3 -> 39.4 (0.77x), D 29.5 -> 18.9 (0.64x), gin
+penalty 1.15 -> 0.97 (0.84x).  Bytecodes (``solver_ops.py``, median): A
+355 -> 342, B 11747 -> 11778, C 6452 -> 4833, D 3026 -> 1750, gin 226 ->
+219.  Whole games unchanged (``games.py --against main``: greedy 1.00x,
+expert 0.98x): they ask mostly for best discards, which the mask search
+does not answer.
+
+Where a D hand goes now (the fastest of 5 rounds per hand, by class,
+load 2.7): no wild and no card twice (27% of hands) 5 us, the one-pack
+path; one wild (26%) 22.6 us (37.9 on main); no wild, a card twice (20%)
+17.1 (28.0); one wild and a card twice (13%) 29.7 (36.9); two wilds or
+more (14%) 52 (50.5 on main: the general search, unchanged, and the p99).
+A one-wild D hand is about 1,800 bytecodes: the questions' set-up (the
+hand's mask and key, the kept answers' dicts: about 450), the search
+(about 1,000: the mask, the isolated cards, 3 to 4 states), building the
+Meld values (about 300).  So the median D hand is now a mask-searched
+one, and D's p99 (the two-wild hands) is 3.4x its median.  Not done, and
+where the rest of the time goes: B asks for the best discard (the roomy
+search with a discard owed: 28 states and 8 meld lists per hand, 51% of
+its bytecodes in ``Roomy._rsolve``), which the mask search does not
+answer; C's median hand holds one wild and a card twice, or two wilds
+(13 cards: 10 to 20 states).
 
 Where a greedy Three-Thirteen move goes (40 games, thread CPU time, load
 10): the bots' choice 44 us (the search), the observation 19 us (draw

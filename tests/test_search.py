@@ -18,6 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rummy import (
+    JOKER,
     Card,
     MeldRules,
     all_melded,
@@ -39,9 +40,10 @@ from rummy.search import (
     min_wilds,
     min_wilds_counts,
 )
-from rummy.search.answers import arrange, discard_search, last_prepared
+from rummy.search.answers import arrange, discard_search, last_prepared, naturals_in_sets
 from rummy.search.general import Solver
 from rummy.search.onepack import fast_best, fast_ready, fast_total, meld_objects
+from rummy.search.onewild import onewild_arrangement, onewild_penalty
 from rummy.search.roomy import Roomy, meldless
 from rummy.search.tables import encode, flip, split_hand, tables_of
 from tests.brute import brute_min_after_discard, brute_min_penalty, group_is_meld
@@ -795,3 +797,59 @@ def test_M_7_expert_outs_do_not_depend_on_the_order_of_the_hand() -> None:
         first = first or got
         assert got == first
     assert sorted(" ".join(map(str, m.cards)) for m in first[0].melds) == ["Jc Jh Js", "Ts 9h Qs"]
+
+
+# --- one wild and distinct naturals, or cards held twice: the search on a bit mask ---
+
+mask_rules = st.builds(
+    MeldRules,
+    wild_rank=st.one_of(st.none(), st.integers(1, 13)),
+    aces=st.sampled_from(["low", "high"]),
+    min_naturals=st.integers(0, 1),
+    wild_penalty=st.one_of(st.none(), st.just(15)),
+    ace_penalty=st.one_of(st.none(), st.just(11)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True), st.integers(0, 4),
+       st.lists(st.integers(0, 14), max_size=3), mask_rules)
+# K♣ K♦ with 7♥ 8♥ and one wild: the wild makes the set (17 left), not the run (22)
+@example(nat=[12, 25, 32, 33, 1], wild=0, twice=[], rules=MeldRules(wild_rank=9))
+# 5♦ 6♦ 7♦ 8♣ 8♦ 8♥ 8♠ and 2♣ twice, no wild: [8c 8d 8h 8s] [5d 6d 7d] or
+# [8c 8h 8s] [5d 6d 7d 8d], both 4 (the 2s); the search with room takes the
+# first (the one-pack fast path, without the second 2♣, the second)
+@example(nat=[17, 18, 19, 7, 20, 33, 46, 1], wild=4, twice=[7], rules=MeldRules(wild_rank=3))
+def test_M_7_the_mask_search_gives_the_roomy_searchs_arrangement(
+        nat: list[int], wild: int, twice: list[int], rules: MeldRules) -> None:
+    # a hand of naturals (some held twice) and at most one wild (a card of
+    # the wild rank or a joker), under rules whose sets take any number of
+    # wilds (aces low or high): the search on bit masks must give the roomy
+    # search's very arrangement, ties included, and best_arrangement the
+    # same once the tie rule has run
+    shoe = deck(1, 0)
+    hand = [shoe[i] for i in nat if not rules.is_wild(shoe[i])]
+    hand += [hand[i % len(hand)] for i in twice if hand]  # some naturals twice (or three times)
+    if rules.wild_rank is not None and wild < 4:
+        hand.append(Card(rules.wild_rank, "cdhs"[wild]))
+    elif wild == 4:
+        hand.append(JOKER)
+    if not hand:
+        return
+    key = tuple(sorted(c.index for c in hand))
+    clear_memo()
+    got = onewild_arrangement(key, rules)
+    want = _roomy_search(hand, rules)[0]
+    if got is None:  # a card three times, or the wild without a meld: the roomy search's to answer
+        assert max(Counter(hand).values()) > 2 or not want.melds or not any(m.wild for m in want.melds)
+        return
+    assert got == want
+    assert best_arrangement(hand, rules) == naturals_in_sets(want, rules)
+    clear_memo()
+    assert penalty(hand, rules) == want.penalty
+    assert onewild_penalty(key, rules) == (want.penalty, not want.deadwood)
+    if len(hand) <= 10:
+        assert got.penalty == brute_min_penalty(hand, wild_rank=rules.wild_rank,
+                                                min_naturals=rules.min_naturals, aces=rules.aces,
+                                                wild_penalty=rules.wild_penalty,
+                                                ace_penalty=rules.ace_penalty)

@@ -5,8 +5,11 @@ Each question (:func:`best_arrangement`, :func:`penalty`,
 (:func:`rummy.search.tables.prepare`), then takes the fast path when the
 hand is one pack's worth of distinct cards without wilds
 (:mod:`rummy.search.onepack`), else a solver: the roomy search
-(:mod:`rummy.search.roomy`) when sets take any number of wilds, the
-general search (:mod:`rummy.search.general`) otherwise.
+(:mod:`rummy.search.roomy`) when sets take any number of wilds (its bit
+mask form, :mod:`rummy.search.onewild`, for a hand with at most one
+wild and no card three times, when :func:`best_arrangement` and
+:func:`penalty` ask), the general search (:mod:`rummy.search.general`)
+otherwise.
 
 What is kept between calls: the solvers (:func:`solver_for`: a search's
 results depend only on the rules, the wilds' points and the isolated
@@ -55,6 +58,7 @@ from rummy.search.onepack import (
     quick_tables,
     runs_arrangement,
 )
+from rummy.search.onewild import onewild_arrangement, onewild_penalty
 from rummy.search.roomy import Roomy
 from rummy.search.tables import (
     CARD_OF,
@@ -301,7 +305,9 @@ def _hand_key(cards_: Any) -> tuple[int, ...]:
     :func:`_prepared`)."""
     if cards_ is _last_key[0]:
         return _last_key[1]  # type: ignore[no-any-return]
-    key = [c.index for c in cards_]
+    key = []
+    for c in cards_:  # (a loop: no comprehension's frame)
+        key.append(c.index)
     key.sort()
     got = tuple(key)
     if type(cards_) is tuple:
@@ -343,6 +349,28 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
     >>> print(best_arrangement(cards("7h 9h Jk 4c 4d 5s"), MeldRules(wild_rank=5)))
     [4c 4d Jk=4h] | [7h 5s=8h 9h]; deadwood: none; penalty 0
     """
+    if rules is last_quick[0] and type(hand) is tuple and len(hand) <= 16:
+        # a tuple of cards under the rules asked last (a game's calls): one
+        # pack without wilds, straight to the one-pack tables
+        q = last_quick[1]
+        if q is not None:
+            bits = q[0]
+            try:
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
+            except (AttributeError, TypeError):
+                m = -1  # not Card values only: the checked way, below
+            if m >= 0:
+                if m >> 52 or m.bit_count() != len(hand):  # a wild, a joker or a card twice
+                    check_jokers(hand, rules)
+                    return _general_arrangement(hand, rules)
+                got = runs_arrangement(m, q)
+                if got is None:
+                    ft = q[3]
+                    pts, melds, chosen = fast_best(m, ft)
+                    got = fast_arrangement(m, melds, chosen, ft, fast_total(m, ft[0]) - pts)
+                return got
     r = DEFAULT_RULES if rules is None else rules
     if (hand is not last_prepared[0] or rules is not last_prepared[1]) and (
             type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
@@ -353,7 +381,9 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
         if q is not None:
             bits = q[0]
             try:  # (a string's index is a method: the mask is made of Card values only)
-                m = sum([bits[c.index] for c in hand])
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
             except (AttributeError, TypeError):
                 m = -1  # not Card values only: the checked way, below
         if m >= 0 and q is not None:
@@ -383,10 +413,15 @@ def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        naturals, wilds, encoded = _split_encoded(cards_, rules, key)
-        s, x = solver_for(rules, naturals, wilds, encoded)
-        got = arrange(s, x, wilds, 0)[0]
-        if wilds and len(got.melds) > 1:
+        # distinct naturals and one wild, or no wild and cards held twice in no meld
+        got = onewild_arrangement(key, rules)
+        if got is None:
+            naturals, wilds, encoded = _split_encoded(cards_, rules, key)
+            s, x = solver_for(rules, naturals, wilds, encoded)
+            got = arrange(s, x, wilds, 0)[0]
+            if wilds and len(got.melds) > 1:
+                got = naturals_in_sets(got, rules)
+        elif len(got.melds) > 1:
             got = naturals_in_sets(got, rules)
         kept[key] = got
         _kept(rules, "p")[key] = got.penalty
@@ -400,7 +435,27 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
     >>> penalty("Qh Kh 3s 5c 5d 5s")
     23
     """
-    # one pack, no wilds (the checks of quick_mask, inline: gin's hot path)
+    # one pack, no wilds (the checks of quick_mask, inline: gin's hot path),
+    # first for a tuple of cards under the rules asked last (a game's calls)
+    if rules is last_quick[0] and type(hand) is tuple and len(hand) <= 16:
+        q = last_quick[1]
+        if q is not None:
+            bits = q[0]
+            try:
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
+            except (AttributeError, TypeError):
+                m = -1  # not Card values only: the checked way, below
+            if m >= 0:
+                if m >> 52 or m.bit_count() != len(hand):  # a wild, a joker or a card twice
+                    check_jokers(hand, rules)
+                    return _general_penalty(hand, rules)
+                s0, s1, s2, s3 = m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39
+                if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):  # some rank held 3+ times
+                    return onepack_deadwood(m, q[1], q[2])
+                dw = q[1]  # runs only
+                return dw[s0] + dw[s1] + dw[s2] + dw[s3]
     r = DEFAULT_RULES if rules is None else rules
     if (type(hand) is tuple or type(hand) is list) and len(hand) <= 16 and type(r) is MeldRules:
         q = last_quick[1] if last_quick[0] is r else quick_tables(r)
@@ -408,7 +463,9 @@ def penalty(hand: Iterable[Card | str] | str, rules: MeldRules | None = None) ->
         if q is not None:
             bits = q[0]
             try:  # (a string's index is a method: the mask is made of Card values only)
-                m = sum([bits[c.index] for c in hand])
+                m = 0
+                for c in hand:  # (a loop: no comprehension's frame and list)
+                    m += bits[c.index]
             except (AttributeError, TypeError):
                 m = -1  # not Card values only: the checked way, below
         if m >= 0 and q is not None:
@@ -435,6 +492,12 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
+        # distinct naturals and one wild, or no wild and cards held twice in no meld
+        quick = onewild_penalty(key, rules)
+        if quick is not None:
+            got = kept[key] = quick[0]
+            _kept(rules, "m")[key] = quick[1]
+            return got
         naturals, wilds, encoded = _split_encoded(cards_, rules, key)
         s, x = solver_for(rules, naturals, wilds, encoded)
         if isinstance(s, Roomy):
@@ -738,7 +801,10 @@ def discard_search(cards_: Any, rules: MeldRules, naturals: list[Card] | None = 
     total = None
     if wilds:
         pts = rule_tables(rules)[9]
-        total = sum([pts[c.index] for c in naturals]) * PER_POINT + len(naturals) * PER_CARD
+        total = 0
+        for c in naturals:  # (a loop: no comprehension's frame and list)
+            total += pts[c.index]
+        total = total * PER_POINT + len(naturals) * PER_CARD
     return s, x, wilds, total
 
 

@@ -519,9 +519,9 @@ class Solver:
         # search met them
         if len(plan) > 1:
             if self.rules.aces == "high":
-                plan.sort(key=_plan_order_high)
+                plan.sort(key=plan_order_high)
             else:
-                plan.sort(key=_plan_order)
+                plan.sort(key=plan_order)
         idx_at = self.idx_at
         iso = list(map(idx_at.__getitem__, spare)) if spare else []
         if how == 1:
@@ -541,7 +541,7 @@ class Solver:
         made: list[Meld] = []  # (loops: a hand has few melds, and a comprehension is a call)
         if not wild_list:  # no wilds: the naturals alone
             for nat, _need, _room in plan:
-                made.append(_natural_meld(nat, [], rules))
+                made.append(natural_meld(nat, [], rules))
             return make_arrangement(tuple(made), tuple(map(CARD_OF.__getitem__, dead)), cost // PER_POINT), discard
         # hand out wilds: the needed ones first (most expensive), then extras
         n_used = len(wild_list) - w
@@ -570,7 +570,7 @@ class Solver:
                     grp[1].extend(rest[:take])
                     rest = rest[take:]
         for nat, wl in groups:
-            made.append(_natural_meld(nat, wl, rules))
+            made.append(natural_meld(nat, wl, rules))
         melds = tuple(made + extra) if extra else tuple(made)
         deadwood = tuple(map(CARD_OF.__getitem__, dead))
         if rest:
@@ -578,7 +578,7 @@ class Solver:
         return make_arrangement(melds, deadwood, cost // PER_POINT), discard
 
 
-def _plan_order(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
+def plan_order(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
     """Where a meld goes in an arrangement, from its plan entry (its
     naturals' card indexes in index order, ...): by its lowest card, then
     a run before a set (a set's cards share a rank, so its first and last
@@ -591,12 +591,12 @@ def _plan_order(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
 _HIGH_ORDER = [i + 12 if i % 13 == 0 else i - 1 for i in range(52)]
 
 
-def _plan_order_high(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
-    """:func:`_plan_order` when aces play high."""
-    return _plan_order((sorted([_HIGH_ORDER[i] for i in m[0]]), 0, 0))
+def plan_order_high(m: tuple[list[int], int, int]) -> tuple[int, bool, list[int]]:
+    """:func:`plan_order` when aces play high."""
+    return plan_order((sorted([_HIGH_ORDER[i] for i in m[0]]), 0, 0))
 
 
-def _natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
+def natural_meld(nat: list[int], wilds: list[Card], rules: MeldRules) -> Meld:
     """The meld of these naturals (card indexes in index order, at least
     one) and wilds: a set when they share a rank, else a run."""
     first, last = nat[0] % 13, nat[-1] % 13

@@ -443,7 +443,9 @@ def quick_mask(hand: Any, rules: Any) -> tuple[int, tuple[Any, ...]] | bool:
     bits = q[0]
     # a sum of n powers of two has n bits set only when they are distinct
     try:  # (a string's index is a method: the mask is made of Card values only)
-        m = sum([bits[c.index] for c in hand])
+        m = 0
+        for c in hand:  # (a loop: no comprehension's frame and list)
+            m += bits[c.index]
     except (AttributeError, TypeError):
         return True
     if m >> 52 or m.bit_count() != len(hand):
@@ -603,7 +605,10 @@ def runs_arrangement(m: int, q: tuple[Any, ...]) -> Arrangement | None:
     if sets:  # the melds in the order of their lowest card
         out += sets
         out.sort(key=_low_bit)
-    return make_arrangement(tuple([objs[mm] for mm in out]), dead, pen)
+    melds = []
+    for mm in out:  # (a loop: no comprehension's frame)
+        melds.append(objs[mm])
+    return make_arrangement(tuple(melds), dead, pen)
 
 
 def _low_bit(mask: int) -> int:

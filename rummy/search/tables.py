@@ -192,10 +192,14 @@ def check_jokers(cards_: Any, rules: MeldRules) -> None:
 def split_hand(cards_: Any, rules: MeldRules) -> tuple[list[Card], list[Card]]:
     """(the naturals, the wilds) of a hand, each in hand order."""
     wild_at = rule_tables(rules)[13]
-    wilds = [c for c in cards_ if wild_at[c.index]]
-    if not wilds:
-        return list(cards_), wilds
-    return [c for c in cards_ if not wild_at[c.index]], wilds
+    naturals: list[Card] = []
+    wilds: list[Card] = []
+    for c in cards_:  # (a loop: no comprehension's frame)
+        if wild_at[c.index]:
+            wilds.append(c)
+        else:
+            naturals.append(c)
+    return naturals, wilds
 
 
 # ---------------------------------------------------------------------------
@@ -270,7 +274,9 @@ def encode(rules: MeldRules, big: int, naturals: Sequence[Card],
     in the roomy search's layout, see ``TOP``.)"""
     tables = rule_tables(rules)
     drank, index_pos, unit = tables[3], tables[7], tables[15 if top else 11]
-    x = sum([unit[c.index] for c in naturals])
+    x = 0
+    for c in naturals:  # (a loop: no comprehension's frame and list)
+        x += unit[c.index]
     if len(naturals) > 8 and (x & _EIGHTS or len(naturals) == 16) and max(Counter(map(INDEX, naturals)).values()) > 8:
         raise MeldError("no card can appear more than 8 times (at most 8 packs)")
     partners = partners_by_index(rules.aces, big + 1, top)

@@ -1,0 +1,700 @@
+"""At most one wild: the roomy search on bit masks, for the hands asked of most.
+
+A hand with at most one wild (a card of the wild rank or a joker) and no
+natural card three times, under rules whose sets take any number of
+wilds and whose aces play either low or high (not both), is searched
+here, without a solver object, count vectors or kept memos: each natural
+is a bit at its position in the roomy search's order
+(:func:`rummy.search.tables.tables_of`: rank-major from the top rank
+down, so that the lowest bit is the first card searched, its set
+partners the next bits and its runs every fourth bit); the cards held
+twice are a second mask.  A hand without a wild and without a card twice
+is the one-pack fast path's (:mod:`rummy.search.onepack`), not this
+module's: that path may break ties another way.
+
+The search is :class:`rummy.search.roomy.Roomy`'s, move for move, on
+these hands: the lowest card's runs down its suit, each taking one copy
+of every natural it spans (a gap takes the wild), shorter first; then
+its sets, every copy of its rank that could start no run in reach and,
+in every combination and number of copies, those that could; then every
+copy of the card left unmelded.  The last meld of the lowest cost wins a
+tie, and leaving the card unmelded wins only when it costs less.  Cards
+that can only be deadwood are settled first, as the roomy search settles
+them: the isolated ones (:func:`rummy.search.tables.encode`), a row of
+lowest cards without a meld, and without the wild every card in no meld
+of three naturals.  With the wild and no meld of three naturals at all
+(most small hands), every meld takes the wild and leaves the rest as
+deadwood, so only the states with the wild are searched
+(:func:`_solve1`).  The answer is built as
+:meth:`rummy.search.general.Solver._assemble` builds it: the melds in
+the order of their lowest card, the wild to the meld that needs it, else
+to the first with room.  So the arrangement is the roomy search's, ties
+included (tests/test_search.py checks the two, and the brute force's
+penalty, on random hands).  When the answer leaves the wild without a
+meld to join, the caller asks the general search (None here).
+
+Static tables only, per rule set (hand-independent, built once in about
+0.4 ms): nothing that depends on a hand is kept between calls.
+
+This module imports :mod:`rummy.cards`, :mod:`rummy.melds` and the
+modules :mod:`rummy.search.tables` and :mod:`rummy.search.general`.
+
+>>> from rummy.cards import cards
+>>> rules = MeldRules(wild_rank=9)
+>>> hand = cards("7h 8h 9c Kd Ks 2c")
+>>> print(onewild_arrangement(tuple(sorted(c.index for c in hand)), rules))
+[Kd Ks 9c=Kc]; deadwood: 2c 7h 8h; penalty 17
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import Any
+
+from rummy.cards import JOKER, Card
+from rummy.melds import Arrangement, MeldRules, make_arrangement
+from rummy.search.general import natural_meld, plan_order, plan_order_high
+from rummy.search.tables import CARD_OF, INF, PER_CARD, PER_POINT, SET_ROOM, tables_of
+
+#: per rule set: (each Card.index's bit, a wild's above the positions;
+#: the Card.index at each position; aces high; the search's tables with
+#: the wild and without it (:func:`_solve`); whether each Card.index is
+#: natural), or None when this search does not serve the rules
+_TABLES: dict[MeldRules, Any] = {}
+_last: list[Any] = [None, None]
+_WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted by 52)
+_COLUMN = sum(1 << (4 * q) for q in range(13))  # the first suit's bit of each rank
+_RANK4 = [15 << (p & ~3) for p in range(52)]  # the four positions of each position's rank
+
+
+def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
+    """The static tables of this search for ``rules`` (see :data:`_TABLES`),
+    or None when it does not serve them (sets of a capped size, or aces
+    both low and high).
+
+    >>> onewild_tables(MeldRules(wild_rank=9, aces="low_or_high")) is None
+    True
+    """
+    if _last[0] is rules:
+        return _last[1]  # type: ignore[no-any-return]
+    got = _TABLES.get(rules, False)
+    if got is False:
+        got = None
+        if rules.max_set_size is None and rules.aces != "low_or_high":
+            (_pos_of, _card_at, pen, _drank, up, _down, _same, index_pos, _local, _pts, _better, _unit,
+             idx_at, wild_at, _order, _unit_top) = tables_of(rules)
+            bits = [_WILD << 52 if wild_at[i] else 1 << index_pos[i] for i in range(52)] + [_WILD << 52]
+            reach = [sum(1 << q for q in up[p][:2]) for p in range(52)]
+            same = [sum(1 << q for q in range(p + 1, p - (p & 3) + 4)) for p in range(52)]
+            near = [same[p] | reach[p] for p in range(52)]
+            pen = list(pen)
+            # the deadwood cost of every 8-bit chunk of a mask (two ranks), by chunk
+            chunks = []
+            for c in range(7):
+                row = [0] * 256
+                for m in range(1, 256):
+                    low = m & -m
+                    q = 8 * c + low.bit_length() - 1
+                    row[m] = row[m ^ low] + (pen[q] if q < 52 else 0)
+                chunks.append(row)
+            # without a wild, a card starts a run only with the next card of its suit
+            reach0 = [1 << up[p][0] if up[p] else 0 for p in range(52)]
+            wild_first = [0 if wild_at[i] else 1 for i in range(52)] + [0]
+            got = (bits, list(idx_at), rules.aces == "high", (chunks, reach, near, same, pen),
+                   (chunks, reach0, near, same, pen), wild_first)
+        if len(_TABLES) >= 512:
+            _TABLES.clear()
+        _TABLES[rules] = got
+    _last[0], _last[1] = rules, got
+    return got
+
+
+def _solve(x: int, w: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, ...]) -> int:
+    """The lowest cost of the naturals ``x`` (a mask of positions) with
+    ``w`` wilds (0 or 1) left, a wild left over costing nothing; each
+    state's cost and choice go to ``memo`` (keyed ``x << 1 | w``): (its
+    cost, the meld taken as (its cards, the wilds it needs, its room) or
+    the bit of the card left unmelded, the cards without a meld settled
+    as deadwood first).  A lowest card without a meld (none of its rank
+    and none of the next two cards of its suit with the wild; not three
+    of its rank and not the next two cards of its suit without) is
+    settled at once, and so is the next, as the roomy search settles a
+    row of them."""
+    (p0, p1, p2, p3, p4, p5, p6), reach, near, same, pen = t
+    key = x << 1 | w
+    settled = 0
+    add = 0
+    if not w:
+        # no wild left: every card in no set of three and no run of three
+        # of the naturals left is deadwood, settled at once
+        a, b, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+        r = x & x >> 4 & x >> 8
+        settled = x & ~(r | r << 4 | r << 8 | ((a & b & (c | d)) | ((a | b) & c & d)) * 15)
+        if settled:
+            x -= settled
+            add = (p0[settled & 255] + p1[settled >> 8 & 255] + p2[settled >> 16 & 255]
+                   + p3[settled >> 24 & 255] + p4[settled >> 32 & 255] + p5[settled >> 40 & 255]
+                   + p6[settled >> 48])
+            if not x:
+                memo[key] = (add, None, settled)
+                return add
+        b = x & -x
+        p = b.bit_length() - 1
+    else:
+        while True:
+            b = x & -x
+            p = b.bit_length() - 1
+            if x & near[p]:
+                break
+            settled |= b
+            add += pen[p]
+            x -= b
+            if not x:
+                memo[key] = (add, None, settled)
+                return add
+    best = INF
+    pick: Any = None
+    # runs: p on top, down its suit, every natural they span; a gap takes the wild
+    delta, gaps, i = b, 0, 0
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x & u:
+            delta |= u
+            need = gaps if i else 1
+            if need <= w:
+                y = x - delta
+                if y:
+                    got = memo.get(y << 1 | w - need)
+                    v = _solve(y, w - need, memo, t) if got is None else got[0]
+                else:
+                    v = 0
+                if v <= best:
+                    best = v
+                    pick = (delta, need, 11 - i)
+        else:
+            gaps += 1
+            if gaps > w:
+                break
+        q += 4
+        i += 1
+    # sets: p and every later card of its rank that could start no run in
+    # reach; those that could, in every combination (fewer first)
+    sm = x & same[p]
+    if sm:
+        dl, k = b, 1
+        free: list[int] | None = None
+        while sm:
+            u = sm & -sm
+            sm -= u
+            if x & reach[u.bit_length() - 1]:
+                if free is None:
+                    free = [u]
+                else:
+                    free.append(u)
+            else:
+                dl |= u
+                k += 1
+        combos = [(dl, k)]
+        if free is not None:
+            for u in free:
+                combos = [(d2 + j * u, k2 + j) for d2, k2 in combos for j in (0, 1)]
+        for dl, k in combos:
+            need = 3 - k if k < 3 else 0
+            if need <= w:
+                y = x - dl
+                if y:
+                    got = memo.get(y << 1 | w - need)
+                    v = _solve(y, w - need, memo, t) if got is None else got[0]
+                else:
+                    v = 0
+                if v <= best:
+                    best = v
+                    pick = (dl, need, SET_ROOM)
+    # p left unmelded (only when that costs less)
+    cost = pen[p]
+    if cost < best:
+        z = x - b
+        if z:
+            got = memo.get(z << 1 | w)
+            v = cost + (_solve(z, w, memo, t) if got is None else got[0])
+        else:
+            v = cost
+        if v < best:
+            best = v
+            pick = b
+    best += add
+    memo[key] = (best, pick, settled)
+    return best
+
+
+def _solve1(x: int, cx: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, ...]) -> int:
+    """:func:`_solve` with the wild at hand, when no three of the naturals
+    ``x`` make a meld (``cx``: their deadwood cost): every meld takes the
+    wild, and leaves the rest as deadwood (whose cost is ``cx`` less the
+    meld's cards'), so only the states with the wild are searched and kept
+    (a state without it is missing from ``memo``: all deadwood)."""
+    _chunks, reach, near, same, pen = t
+    key = x << 1 | 1
+    settled = 0
+    add = 0
+    while True:
+        b = x & -x
+        p = b.bit_length() - 1
+        if x & near[p]:
+            break
+        settled |= b
+        add += pen[p]
+        x -= b
+        if not x:
+            memo[key] = (add, None, settled)
+            return add
+    cx -= add
+    best = INF
+    pick: Any = None
+    # runs: p on top, down its suit, every natural they span; the wild
+    # takes the gap, or makes the third card
+    delta, gaps, i, dc = b, 0, 0, pen[p]
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x & u:
+            delta |= u
+            dc += pen[q]
+            if cx - dc <= best:
+                best = cx - dc
+                pick = (delta, 1, 11 - i)
+        elif gaps:
+            break
+        else:
+            gaps = 1
+        q += 4
+        i += 1
+    # sets: p and one later card of its rank (a third would be a meld of naturals)
+    sm = x & same[p]
+    if sm:
+        free: list[int] | None = None
+        dl = b
+        while sm:
+            u = sm & -sm
+            sm -= u
+            if x & reach[u.bit_length() - 1]:
+                if free is None:
+                    free = [u]
+                else:
+                    free.append(u)
+            else:
+                dl |= u
+        combos = [dl]
+        if free is not None:
+            for u in free:
+                combos = [d2 + j * u for d2 in combos for j in (0, 1)]
+        cp = pen[p]
+        for dl in combos:
+            if dl != b:  # two cards (one needs two wilds)
+                v = cx - cp - pen[(dl - b).bit_length() - 1]
+                if v <= best:
+                    best = v
+                    pick = (dl, 1, SET_ROOM)
+    # p left unmelded (only when that costs less)
+    cost = pen[p]
+    if cost < best:
+        z = x - b
+        if z:
+            got = memo.get(z << 1 | 1)
+            v = cost + (_solve1(z, cx - cost, memo, t) if got is None else got[0])
+        else:
+            v = cost
+        if v < best:
+            best = v
+            pick = b
+    best += add
+    memo[key] = (best, pick, settled)
+    return best
+
+
+def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
+            t: tuple[Any, ...]) -> int:
+    """:func:`_solve` of naturals some of which are held twice: ``x1`` the
+    positions held, ``x2`` those held twice (no card three times).  A
+    meld or a row of deadwood is ``(cards, cards twice)``, and a move
+    takes one copy of each of its cards and the second copy of its cards
+    twice; the roomy search's moves: a run takes one copy at each rank it
+    spans, a set every copy of the lowest card and of each card of its
+    rank that could start no run in reach, and of those that could, every
+    number of copies (fewer first); the lowest card left unmelded leaves
+    every copy.  Memo keys: ``(x1 << 52 | x2) << 1 | w``."""
+    (p0, p1, p2, p3, p4, p5, p6), reach, near, same, pen = t
+    key = (x1 << 52 | x2) << 1 | w
+    s1 = s2 = 0
+    add = 0
+    if not w:
+        # no wild left: the cards in no set of three (copies counted) and no
+        # run of three are deadwood, every copy, settled at once
+        tot = (x1 & _COLUMN) + (x1 >> 1 & _COLUMN) + (x1 >> 2 & _COLUMN) + (x1 >> 3 & _COLUMN) \
+            + (x2 & _COLUMN) + (x2 >> 1 & _COLUMN) + (x2 >> 2 & _COLUMN) + (x2 >> 3 & _COLUMN)
+        r = x1 & x1 >> 4 & x1 >> 8
+        s1 = x1 & ~(r | r << 4 | r << 8 | ((tot + 5 * _COLUMN) >> 3 & _COLUMN) * 15)
+        if s1:
+            s2 = x2 & s1
+            x1 -= s1
+            x2 -= s2
+            for m in (s1, s2):
+                if m:
+                    add += (p0[m & 255] + p1[m >> 8 & 255] + p2[m >> 16 & 255] + p3[m >> 24 & 255]
+                            + p4[m >> 32 & 255] + p5[m >> 40 & 255] + p6[m >> 48])
+            if not x1:
+                memo[key] = (add, None, (s1, s2))
+                return add
+        b = x1 & -x1
+        p = b.bit_length() - 1
+    else:
+        while True:  # a card held once without a partner near
+            b = x1 & -x1
+            p = b.bit_length() - 1
+            if x2 & b or x1 & near[p]:
+                break
+            s1 |= b
+            add += pen[p]
+            x1 -= b
+            if not x1:
+                memo[key] = (add, None, (s1, 0))
+                return add
+    best = INF
+    pick: Any = None
+    # runs: one copy at each rank they span; a gap takes the wild
+    delta, gaps, i = b, 0, 0
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x1 & u:
+            delta |= u
+            need = gaps if i else 1
+            if need <= w:
+                y1 = (x1 & ~delta) | (x2 & delta)
+                if y1:
+                    y2 = x2 & ~delta
+                    got = memo.get((y1 << 52 | y2) << 1 | w - need)
+                    v = _solve2(y1, y2, w - need, memo, t) if got is None else got[0]
+                else:
+                    v = 0
+                if v <= best:
+                    best = v
+                    pick = (delta, 0, need, 11 - i)
+        else:
+            gaps += 1
+            if gaps > w:
+                break
+        q += 4
+        i += 1
+    # sets: every copy of p and of each later card of its rank that could
+    # start no run in reach; of those that could, 0, 1 or 2 copies
+    n = 2 if x2 & b else 1
+    t1, t2, k = b, b if n == 2 else 0, n
+    sm = x1 & same[p]
+    free: list[int] | None = None
+    while sm:
+        u = sm & -sm
+        sm -= u
+        if x1 & reach[u.bit_length() - 1]:
+            if free is None:
+                free = [u]
+            else:
+                free.append(u)
+        else:
+            t1 |= u
+            k += 1
+            if x2 & u:
+                t2 |= u
+                k += 1
+    combos = [(t1, t2, k)]
+    if free is not None:
+        for u in free:
+            if x2 & u:
+                combos = [c for a1, a2, k2 in combos
+                          for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1), (a1 | u, a2 | u, k2 + 2))]
+            else:
+                combos = [c for a1, a2, k2 in combos for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1))]
+    for t1, t2, k in combos:
+        need = 3 - k if k < 3 else 0
+        if need <= w:
+            y1 = (x1 & ~t1) | (x2 & t1 & ~t2)
+            if y1:
+                y2 = x2 & ~t1
+                got = memo.get((y1 << 52 | y2) << 1 | w - need)
+                v = _solve2(y1, y2, w - need, memo, t) if got is None else got[0]
+            else:
+                v = 0
+            if v <= best:
+                best = v
+                pick = (t1, t2, need, SET_ROOM)
+    # every copy of p left unmelded (only when that costs less)
+    cost = pen[p] * n
+    if cost < best:
+        y1 = x1 - b
+        if y1:
+            y2 = x2 & ~b
+            got = memo.get((y1 << 52 | y2) << 1 | w)
+            v = cost + (_solve2(y1, y2, w, memo, t) if got is None else got[0])
+        else:
+            v = cost
+        if v < best:
+            best = v
+            pick = (b, b if n == 2 else 0)
+    best += add
+    memo[key] = (best, pick, (s1, s2) if s1 else 0)
+    return best
+
+
+def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
+                  ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int], int, int] | None:
+    """:func:`_search` of a hand with cards held twice (``x2``; ``x1``: every
+    card held) and at most one wild (``wild``: its Card.index, or -1): (its
+    cost, the wilds in hand, the melds chosen as (cards, cards twice, wilds
+    needed, room), the deadwood (cards, cards twice), the wilds left over,
+    the wild's Card.index), or None when the wild has no meld to join."""
+    t1, t0 = tables[3], tables[4]
+    w = 1 if wild >= 0 else 0
+    d1 = d2 = cost = 0
+    if w:
+        # the cards held once that are isolated (none of their rank, none
+        # of the next two ranks of their suit either way): deadwood whatever
+        # the rest does (a card held twice has a set with the wild)
+        a, b, c, d = x1 & _COLUMN, x1 >> 1 & _COLUMN, x1 >> 2 & _COLUMN, x1 >> 3 & _COLUMN
+        d1 = x1 & ~x2 & ~((x1 << 4 | x1 >> 4 | x1 << 8 | x1 >> 8)
+                          | ((a & (b | c | d)) | (b & (c | d)) | (c & d)) * 15)
+        if d1:
+            ch = t1[0]
+            cost = (ch[0][d1 & 255] + ch[1][d1 >> 8 & 255] + ch[2][d1 >> 16 & 255]
+                    + ch[3][d1 >> 24 & 255] + ch[4][d1 >> 32 & 255] + ch[5][d1 >> 40 & 255]
+                    + ch[6][d1 >> 48])
+            x1 -= d1
+    memo: dict[int, tuple[int, Any, Any]] = {}
+    cost += _solve2(x1, x2, w, memo, t1 if w else t0)
+    plan = []
+    w0 = w
+    while x1:
+        _cost, pick, settled = memo[(x1 << 52 | x2) << 1 | w]
+        if settled:
+            s1, s2 = settled
+            d1 |= s1
+            d2 |= s2
+            x1 -= s1
+            x2 -= s2
+            if pick is None:
+                break
+        if len(pick) == 2:
+            a1, a2 = pick
+            d1 |= a1
+            d2 |= a2
+            x1, x2 = (x1 & ~a1) | (x2 & a1 & ~a2), x2 & ~a1
+        else:
+            plan.append(pick)
+            a1, a2 = pick[0], pick[1]
+            x1, x2 = (x1 & ~a1) | (x2 & a1 & ~a2), x2 & ~a1
+            w -= pick[2]
+    if w and not any(pick[3] for pick in plan):
+        return None  # the wild has no meld to join: the search with room decides
+    return cost, w0, plan, (d1, d2), w, wild
+
+
+def _indexes(m1: int, m2: int, idx_at: list[int]) -> list[int]:
+    """The Card.index of each position of ``m1``, and again of ``m2``, in index order."""
+    out = []
+    for m in (m1, m2):
+        while m:
+            b = m & -m
+            out.append(idx_at[b.bit_length() - 1])
+            m ^= b
+    out.sort()
+    return out
+
+
+def _cards(key: tuple[int, ...], bits: list[int], m: int) -> tuple[Card, ...]:
+    """The cards of ``key`` (sorted card indexes) whose bits are in ``m``, in index order."""
+    return tuple(map(CARD_OF.__getitem__, compress(key, map(m.__and__, map(bits.__getitem__, key)))))
+
+
+def _search(key: tuple[int, ...], rules: MeldRules
+            ) -> tuple[int, int, list[Any], Any, int, int, tuple[Any, ...]] | None:
+    """The search of a hand (``key``: its sorted card indexes) that this
+    module serves: (its cost, the wilds in hand (0 or 1), the melds
+    chosen as (cards, wilds needed, room), the deadwood's bits, the wilds
+    left over, the wild's Card.index, the rules' tables); None when the
+    module does not serve the hand, or when its answer leaves the wild
+    without a meld to join."""
+    t = _last[1] if _last[0] is rules else onewild_tables(rules)
+    if t is None:
+        return None
+    tables = t
+    bits, _idx_at, _high, t1, t0, wild_first = t
+    pen = t1[4]
+    x = sum(map(bits.__getitem__, key))
+    w = x >> 52
+    cost = 0
+    if w == _WILD and x.bit_count() == len(key):  # one wild, distinct naturals
+        w = 1
+        x -= _WILD << 52
+        wild = min(key, key=wild_first.__getitem__)
+        # the isolated cards (none of their rank, none of the next two ranks
+        # of their suit either way): deadwood whatever the rest does
+        a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+        dead = x & ~((x << 4 | x >> 4 | x << 8 | x >> 8)
+                     | ((a & (b2 | c | d)) | (b2 & (c | d)) | (c & d)) * 15)
+        if dead:
+            ch = t1[0]
+            cost = (ch[0][dead & 255] + ch[1][dead >> 8 & 255] + ch[2][dead >> 16 & 255]
+                    + ch[3][dead >> 24 & 255] + ch[4][dead >> 32 & 255] + ch[5][dead >> 40 & 255]
+                    + ch[6][dead >> 48])
+            x -= dead
+            if not x:
+                return None  # no meld for the wild to join
+        t = t1
+    elif w == 0:  # no wild: the cards held twice, when none of them is in a meld
+        x = dead = 0
+        for i in key:
+            b = bits[i]
+            if x & b:
+                if dead & b:
+                    return None  # three copies make a set
+                dead |= b
+            else:
+                x |= b
+        if not dead:
+            return None  # one pack's worth of distinct cards: the fast path's
+        lone = dead
+        while lone:
+            b = lone & -lone
+            lone -= b
+            p = b.bit_length() - 1
+            if x & _RANK4[p] != b or x >> 4 & x >> 8 & b or x << 4 & x >> 4 & b or x << 8 & x << 4 & b:
+                # another card of its rank, or a row of three of its suit through it
+                twice = _twice_search(x, dead, -1, tables)
+                return None if twice is None else (*twice, tables)
+            cost += 2 * pen[p]
+        x -= dead
+        if not x:
+            return cost, 0, [], dead, 0, -1, tables
+        t = t0
+        wild = -1
+    elif w >= 2 * _WILD:
+        return None  # two wilds or more: the roomy search's
+    else:  # a card twice (and the wild, or a card at the top position twice)
+        x1 = x2 = 0
+        wild = -1
+        for i in key:
+            b = bits[i]
+            if b >> 52:
+                if wild >= 0:
+                    return None  # two wilds
+                wild = i
+            elif x1 & b:
+                if x2 & b:
+                    return None  # three copies
+                x2 |= b
+            else:
+                x1 |= b
+        if not x2:
+            return None
+        twice = _twice_search(x1, x2, wild, tables)
+        return None if twice is None else (*twice, tables)
+    memo: dict[int, tuple[int, Any, int]] = {}
+    if w:
+        a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+        r = x & x >> 4 & x >> 8
+        if not (r or a & b2 & (c | d) or (a | b2) & c & d):
+            # no meld of three naturals: every state without the wild is
+            # its cards' deadwood, and every meld takes the wild
+            ch = t[0]
+            cost += _solve1(x, (ch[0][x & 255] + ch[1][x >> 8 & 255] + ch[2][x >> 16 & 255]
+                                + ch[3][x >> 24 & 255] + ch[4][x >> 32 & 255]
+                                + ch[5][x >> 40 & 255] + ch[6][x >> 48]), memo, t)
+        else:
+            cost += _solve(x, w, memo, t)
+    else:
+        cost += _solve(x, w, memo, t)
+    plan = []
+    w0 = w
+    while x:
+        got = memo.get(x << 1 | w)
+        if got is None:  # without the wild and without a meld of naturals (see _solve1)
+            dead |= x
+            break
+        _cost, pick, settled = got
+        if settled:
+            dead |= settled
+            x -= settled
+            if pick is None:
+                break
+        if type(pick) is int:
+            dead |= pick
+            x -= pick
+        else:
+            plan.append(pick)
+            x -= pick[0]
+            w -= pick[1]
+    if w and not any(room for _cards, _need, room in plan):
+        return None  # the wild has no meld to join: the search with room decides
+    return cost, w0, plan, dead, w, wild, tables
+
+
+def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
+    """The roomy search's best arrangement of a hand of distinct naturals
+    and one wild, or of a hand without a wild whose cards held twice are
+    in no meld (``key``: the hand's sorted card indexes), the tie rule
+    among equal penalties (naturals in sets) not yet applied; None when
+    this search does not serve the hand or its answer leaves the wild
+    without a meld.
+
+    >>> from rummy.cards import cards
+    >>> hand = cards("5h 7h Jk Kc")
+    >>> a = onewild_arrangement(tuple(sorted(c.index for c in hand)), MeldRules())
+    >>> print(a)
+    [5h Jk=6h 7h]; deadwood: Kc; penalty 10
+    >>> onewild_arrangement((0, 1, 2), MeldRules()) is None   # no wild, no card twice
+    True
+    """
+    got = _search(key, rules)
+    if got is None:
+        return None
+    cost, w0, picks, dead, w, wild, t = got
+    bits, high = t[0], t[2]
+    plan = []
+    if type(dead) is tuple:  # a card twice: (cards, cards twice)
+        idx_at = t[1]
+        for d, d2, need, room in picks:
+            plan.append((_indexes(d, d2, idx_at), need, room))
+        deadwood = tuple(map(CARD_OF.__getitem__, _indexes(dead[0], dead[1], idx_at)))
+    else:
+        for d, need, room in picks:
+            plan.append((list(compress(key, map(d.__and__, map(bits.__getitem__, key)))), need, room))
+        deadwood = _cards(key, bits, dead)
+    if len(plan) > 1:
+        plan.sort(key=plan_order_high if high else plan_order)
+    melds = []
+    if not w0:
+        for nat, _need, _room in plan:
+            melds.append(natural_meld(nat, [], rules))
+        return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
+    wc: Card = CARD_OF[wild] if wild < 52 else JOKER
+    given = False
+    for nat, need, room in plan:
+        if not given and (room > 0 if w else need):
+            melds.append(natural_meld(nat, [wc], rules))
+            given = True
+        else:
+            melds.append(natural_meld(nat, [], rules))
+    return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
+
+
+def onewild_penalty(key: tuple[int, ...], rules: MeldRules) -> tuple[int, bool] | None:
+    """(the penalty, whether no card is deadwood) of :func:`onewild_arrangement`'s
+    answer, without building it; None when that is None.
+
+    >>> onewild_penalty((4, 6, 12, 52), MeldRules())     # 5c 7c Kc Jk: [5c Jk 7c], Kc left
+    (10, False)
+    """
+    got = _search(key, rules)
+    if got is None:
+        return None
+    return got[0] // PER_POINT, got[0] < PER_CARD
