@@ -297,7 +297,7 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
     # kept first in her own server's record (her home's rummy-data), then in the service's
     from rummy.progress import Record
 
-    for where in (hub.data / "hub" / "home" / "ana" / "rummy-data", hub.data / "hub" / "private" / "tables"):
+    for where in (hub.hub_data / "home" / "ana" / "rummy-data", hub.hub_data / "private" / "tables"):
         record = Record(where / "progress.sqlite3")
         try:
             assert "BT-3" in [e.rule for e in record.events("ana")], where
