@@ -122,6 +122,8 @@ c.DemoSpawner.needs = NEEDS
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
 c.Spawner.args = [f"--ServerApp.root_dir={ROOT}",
                   "--KernelManager.transport=ipc",
+                  # the pages' heartbeat, relayed to the table service as the server's user
+                  "--ServerApp.jpserver_extensions=tableserver.hub_relay=True",
                   # the kit's Voilà template for every page (no CDN, the kit's front end)
                   "--VoilaConfiguration.template=rummy"]
 c.Spawner.default_url = "/voila/render/notebooks/apps/index.ipynb"

@@ -27,7 +27,8 @@ JupyterHub; never ipywidgets, :mod:`widgets` or the client:
   ``python -m tableserver`` (the API alone), and on a JupyterHub
   :mod:`~tableserver.hub` (the service's process),
   :mod:`~tableserver.hub_identity` (who a hub user is at the tables),
-  :mod:`~tableserver.hub_web` (the handlers with the hub's login) and
+  :mod:`~tableserver.hub_web` (the handlers with the hub's login),
+  :mod:`~tableserver.hub_relay` (each user's server relays its pages' heartbeat) and
   :mod:`~tableserver.hub_users` (the demo hub's users as system users of their own).
 
 **The client**, :mod:`tableserver.client`, runs in a learner's kernel: it

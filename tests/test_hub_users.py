@@ -10,7 +10,8 @@ cookie secret and database, the service's database, secret and deal key),
 the environment of the hub, its proxy and the service (their API tokens),
 another user's home, and to write into the kit's code: each is refused.
 Her app still works there: she joins the table by her hub login and her
-event reaches the teacher's class grid.
+event reaches the teacher's class grid.  Her server relays her page's
+heartbeat for her seat only (tableserver.hub_relay).
 
 When the hub runs as root (here and in CI) each user's server runs as a
 system user of their own (tableserver.hub_users); those users are removed
@@ -26,6 +27,7 @@ import re
 import shutil
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +35,6 @@ import pytest
 import requests
 
 from tests.servers import HUB_API, ROOT, DemoHub
-
-AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="only a hub run as root can start "
-                             "its users' servers as users of their own")
 
 
 def signed_in(hub: DemoHub, user: str) -> tuple[requests.Session, str]:
@@ -146,51 +145,115 @@ print(json.dumps({"tried": tried, "seat": game.players[game.seat], "uid": os.get
 """
 
 
-@AS_ROOT
-@pytest.mark.timeout(600)  # a hub, two sign-ins, a server and a kernel: 1-2 min on 2 busy cores
-def test_a_learners_kernel_reads_no_secret_of_the_hub_yet_plays(tmp_path: Path) -> None:
-    hub = DemoHub(tmp_path)
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoHub]:
+    """The demo hub with the servers of ana and ben started; the system users it made
+    are gone once it stops."""
+    if os.geteuid() != 0:
+        pytest.skip("only a hub run as root can start its users' servers as users of their own")
+    h = DemoHub(tmp_path_factory.mktemp("hub-users"))
     try:
-        _, teacher = signed_in(hub, "teacher")
-        made = requests.post(hub.base + HUB_API + "/tables", timeout=60,
-                             headers={"Authorization": f"token {teacher}"},
-                             json={"variant": "three_thirteen", "seats": ["human", "greedy"]})
-        assert made.status_code == 201, made.text
-        code = made.json()["code"]
-        # ben signs in and starts his server: his home is another user's for ana
-        _, ben = signed_in(hub, "ben")
-        started(hub, "ben", ben)
-        _, ana = signed_in(hub, "ana")
-        started(hub, "ana", ana)
-
-        private = hub.hub_data / "private"
-        secrets = sorted(str(p) for p in private.rglob("*") if p.is_file())
-        names = {Path(p).name for p in secrets}
-        assert {"jupyterhub_cookie_secret", "jupyterhub.sqlite", "hub-secret",
-                "deals.key"} <= names, names
-        # the environments of the hub, its proxy and the service hold their API tokens
-        others = [f"/proc/{pid}/environ" for pid in _pids(hub.hub_data)
-                  if _owner(pid) == 0]
-        assert len(others) >= 3, others
-        paths = [*secrets, str(private), *others, str(hub.hub_data / "home" / "ben"),
-                 str(hub.hub_data / "home")]
-        writes = [str(ROOT / "rummy" / "rummy-hub-probe.txt"),
-                  str(ROOT / "notebooks" / "apps" / "rummy-hub-probe.txt")]
-        said = run_in_kernel(hub, "ana", ana, f"PATHS = {paths!r}\nWRITES = {writes!r}\n"
-                                              f"CODE = {code!r}\n" + PROBE)
-        out = json.loads(said.strip().splitlines()[-1])
-        assert {p: how for p, how in out["tried"].items() if how != "refused"} == {}
-        assert out["uid"] != 0 and out["home"] == str(hub.hub_data / "home" / "ana")
-        # her app still works: a seat by her hub login, her event in the teacher's grid
-        assert out["seat"] == "ana" and out["sent"] is True
-        grid = requests.get(f"{hub.base}{HUB_API}/tables/{code}/progress", timeout=60,
-                            headers={"Authorization": f"token {teacher}"})
-        assert grid.status_code == 200, grid.text
-        assert [(r["learner"], r["rule"]) for r in grid.json()["rows"]] == [("ana", "TT-7")]
-        assert "Traceback" not in hub.log()
+        yield h
     finally:
-        hub.stop()
-    assert not [u for u in _accounts() if str(hub.hub_data) in u]  # no user left behind
+        h.stop()
+    assert not [u for u in _accounts() if str(h.hub_data) in u]  # no user left behind
+
+
+@pytest.fixture(scope="module")
+def tokens(hub: DemoHub) -> dict[str, str]:
+    """A hub token of the teacher's, ana's and ben's; ana's and ben's servers started."""
+    out = {name: signed_in(hub, name)[1] for name in ("teacher", "ana", "ben")}
+    for name in ("ben", "ana"):
+        started(hub, name, out[name])
+    return out
+
+
+def new_table(hub: DemoHub, teacher: str) -> str:
+    made = requests.post(hub.base + HUB_API + "/tables", timeout=60,
+                         headers={"Authorization": f"token {teacher}"},
+                         json={"variant": "three_thirteen", "seats": ["human", "greedy"]})
+    assert made.status_code == 201, made.text
+    return str(made.json()["code"])
+
+
+@pytest.mark.timeout(600)  # a hub, three sign-ins, two servers, a kernel: 1-2 min on 2 busy cores
+def test_a_learners_kernel_reads_no_secret_of_the_hub_yet_plays(hub: DemoHub,
+                                                                tokens: dict[str, str]) -> None:
+    code = new_table(hub, tokens["teacher"])
+    private = hub.hub_data / "private"
+    secrets = sorted(str(p) for p in private.rglob("*") if p.is_file())
+    names = {Path(p).name for p in secrets}
+    assert {"jupyterhub_cookie_secret", "jupyterhub.sqlite", "hub-secret",
+            "deals.key"} <= names, names
+    # the environments of the hub, its proxy and the service hold their API tokens
+    others = [f"/proc/{pid}/environ" for pid in _pids(hub.hub_data) if _owner(pid) == 0]
+    assert len(others) >= 3, others
+    # ben's server started: his home is another user's for ana
+    paths = [*secrets, str(private), *others, str(hub.hub_data / "home" / "ben"),
+             str(hub.hub_data / "home")]
+    writes = [str(ROOT / "rummy" / "rummy-hub-probe.txt"),
+              str(ROOT / "notebooks" / "apps" / "rummy-hub-probe.txt")]
+    said = run_in_kernel(hub, "ana", tokens["ana"], f"PATHS = {paths!r}\nWRITES = {writes!r}\n"
+                                                    f"CODE = {code!r}\n" + PROBE)
+    out = json.loads(said.strip().splitlines()[-1])
+    assert {p: how for p, how in out["tried"].items() if how != "refused"} == {}
+    assert out["uid"] != 0 and out["home"] == str(hub.hub_data / "home" / "ana")
+    # her app still works: a seat by her hub login, her event in the teacher's grid
+    assert out["seat"] == "ana" and out["sent"] is True
+    grid = requests.get(f"{hub.base}{HUB_API}/tables/{code}/progress", timeout=60,
+                        headers={"Authorization": f"token {tokens['teacher']}"})
+    assert grid.status_code == 200, grid.text
+    assert [(r["learner"], r["rule"]) for r in grid.json()["rows"]] == [("ana", "TT-7")]
+    assert "Traceback" not in hub.log()
+
+
+@pytest.mark.timeout(300)
+def test_a_pages_heartbeat_goes_through_its_own_users_server_only(
+        hub: DemoHub, tokens: dict[str, str]) -> None:
+    """``/user/NAME/rummy/api/tables/CODE/beat`` (tableserver.hub_relay): the user's own
+    server relays the beat as that user; another user, nobody, a cross-site request and
+    bad input are refused."""
+    code = new_table(hub, tokens["teacher"])
+    joined = requests.post(f"{hub.base}{HUB_API}/tables/{code}/join", json={}, timeout=60,
+                           headers={"Authorization": f"token {tokens['ana']}"})
+    assert joined.status_code == 200, joined.text
+    relay = f"{hub.base}/user/ana/rummy/api/tables/{code}/beat"
+    kernel = "0b5c9b6e-2f7a-4d5e-9b0a-1c2d3e4f5a6b"
+
+    def beat(body: Any = None, who: str | None = "ana", **kw: Any) -> requests.Response:
+        headers = {"Authorization": f"token {tokens[who]}"} if who else {}
+        return requests.post(relay, json=body, headers=headers, timeout=60,
+                             allow_redirects=False, **kw)
+
+    answer = beat({"kernel": kernel, "token": "ignored"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seat"] == 0
+    assert beat({}, who="ben").status_code in (403, 404)  # ben may not use ana's server
+    assert beat({}, who=None).status_code in (302, 401, 403)  # nobody signed in
+    assert requests.post(f"{hub.base}/user/ben/rummy/api/tables/{code}/beat", json={},
+                         headers={"Authorization": f"token {tokens['ben']}"},
+                         timeout=60).json()["error"].startswith("you (ben) have no seat")
+    bad = requests.post(relay, data=b"not json", timeout=60,
+                        headers={"Authorization": f"token {tokens['ana']}",
+                                 "Content-Type": "application/json"})
+    assert bad.status_code == 400 and "JSON object" in bad.json()["error"]
+    assert beat({"kernel": "x" * 2000}).status_code == 413
+    assert beat({"kernel": "../../api"}).status_code == 400  # the service's own check
+    # ana's browser, signed in to her server by its cookie: another site's page (no XSRF
+    # token of her server's cookie) is refused
+    browser, _ = signed_in(hub, "ana")
+    page = browser.get(f"{hub.base}/user/ana/lab", timeout=60)  # (the OAuth dance)
+    assert page.status_code == 200, page.text[:500]
+    forged = browser.post(relay, json={}, timeout=60, allow_redirects=False,
+                          headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"})
+    assert forged.status_code == 403, forged.text[:500]
+    # (her own page sends the XSRF token of her server's cookie, and gets through)
+    xsrf = browser.cookies.get("_xsrf", path="/user/ana/")
+    assert xsrf, browser.cookies
+    own = browser.post(relay, json={}, timeout=60, allow_redirects=False,
+                       headers={"X-XSRFToken": xsrf, "Sec-Fetch-Site": "same-origin",
+                                "Sec-Fetch-Mode": "cors"})
+    assert own.status_code == 200 and own.json()["seat"] == 0, own.text[:500]
 
 
 def _pids(folder: Path) -> list[int]:

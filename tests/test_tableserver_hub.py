@@ -748,3 +748,33 @@ def test_the_sender_waits_what_the_services_retry_after_says(
 
     assert retry_after("120") == 120.0 and retry_after(None) is None and retry_after("soon") is None
     assert retry_after("Thu, 01 Jan 1970 00:00:00 GMT") == 0.0
+
+
+def test_a_learners_page_beats_for_her_own_seat_by_her_hub_login(svc: HubService) -> None:
+    """The page's heartbeat on a hub (relayed by her own server with its hub token, see
+    tableserver.hub_relay): her seat is found by her hub login, a token in the body is
+    ignored, a user without a seat is told to join; a page that says it is gone leaves
+    her seat within seconds."""
+    code = table_of_three(svc)
+    for name in ("ana", "ben"):
+        assert svc.call("POST", f"/tables/{code}/join", {}, user=name)[0] == 200
+    seat = svc.call("GET", f"/tables/{code}/state", user="ana")[1]["player"]
+    bens = svc.call("GET", f"/tables/{code}/state", user="ben")[1]["player"]
+    kernel = "0b5c9b6e-2f7a-4d5e-9b0a-1c2d3e4f5a6b"
+    status, out = svc.call("POST", f"/tables/{code}/beat",
+                           {"kernel": kernel, "token": "someone-else's"}, user="ana")
+    assert status == 200 and out["seat"] == seat, out
+    status, out = svc.call("POST", f"/tables/{code}/beat", {}, user="dora")
+    assert status == 403 and "no seat" in out["error"]
+    status, out = svc.call("POST", f"/tables/{code}/beat", {"kernel": "../x"}, user="ana")
+    assert status == 400 and "kernel" in out["error"]
+    status, out = svc.call("POST", f"/tables/{code}/beat", {"gone": True}, user="ana")
+    assert status == 200
+    deadline = time.monotonic() + 30
+    while True:
+        seats = svc.call("GET", f"/tables/{code}", user="teacher")[1]["table"]["seats"]
+        if seats[seat]["left"]:
+            break
+        assert time.monotonic() < deadline, seats
+        time.sleep(0.5)
+    assert not seats[bens]["left"]
