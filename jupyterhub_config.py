@@ -16,11 +16,10 @@
 import hashlib
 import os
 import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
-from tableserver.hub_users import startup_warning
+from tableserver.hub_users import kit_paths, startup_warning
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - JupyterHub's config loader
 
@@ -58,13 +57,13 @@ PRIVATE.chmod(0o700)
 RUNTIME = Path(tempfile.gettempdir()) / (
     "rummy-hub-" + hashlib.sha256(str(DATA).encode()).hexdigest()[:10])
 RUNTIME.mkdir(exist_ok=True, mode=SHUT)
+if RUNTIME.is_symlink() or RUNTIME.stat().st_uid != os.getuid():
+    # (a name anyone could have taken first in the shared temporary folder)
+    sys.exit(f"{RUNTIME} is not the hub's own folder: remove it, then start the hub again")
 RUNTIME.chmod(SHUT)
 #: What every user's server reads (never writes): the kit's code, notebooks and Voilà
 #: template, and the Python and packages of its .venv.
-NEEDS = [str(p) for p in (ROOT / "rummy" / "__init__.py", ROOT / "tableserver" / "__init__.py",
-                          ROOT / "notebooks" / "apps", ROOT / "share" / "jupyter",
-                          BIN / "jupyterhub-singleuser", Path(sys.executable),
-                          Path(sysconfig.get_paths()["purelib"]))]
+NEEDS = [str(p) for p in kit_paths(ROOT)]
 if (WARNING := startup_warning(PRIVATE, NEEDS, DATA)):
     # (the hub's log is not set up yet while it reads this file: straight to its stderr)
     print(f"[W rummy-kit jupyterhub_config] {WARNING}", file=sys.stderr, flush=True)

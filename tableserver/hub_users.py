@@ -38,6 +38,8 @@ import pwd
 import re
 import stat
 import subprocess
+import sys
+import sysconfig
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -48,7 +50,7 @@ from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
 from traitlets import List, Unicode
 
 __all__ = ["DemoSpawner", "system_name", "unreachable", "ensure_system_user",
-           "remove_system_users", "startup_warning", "NOT_ISOLATED", "PREFIX", "COMMENT"]
+           "remove_system_users", "startup_warning", "kit_paths", "NOT_ISOLATED", "PREFIX", "COMMENT"]
 
 #: How the names of the demo's system users begin.
 PREFIX = "rummy-"
@@ -104,6 +106,21 @@ def unreachable(path: str | os.PathLike[str], through: bool = False) -> str | No
             return (f"{where} cannot be {'passed through' if through else 'read'} by other "
                     f"users (mode {stat.S_IMODE(mode):o})")
     return None
+
+
+def kit_paths(root: str | os.PathLike[str]) -> list[Path]:
+    """What every user's server of a hub reads, and never writes, of the kit
+    in ``root``: its code, notebooks and Voilà template, the single-user
+    server, the Python and the packages of this interpreter (its ``.venv``).
+
+    >>> Path(sys.executable) in kit_paths("/opt/rummy-kit")
+    True
+    """
+    root = Path(root)
+    return [root / "rummy" / "__init__.py", root / "tableserver" / "__init__.py",
+            root / "notebooks" / "apps", root / "share" / "jupyter",
+            Path(sys.executable).parent / "jupyterhub-singleuser", Path(sys.executable),
+            Path(sysconfig.get_paths()["purelib"])]
 
 
 def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:

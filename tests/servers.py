@@ -319,6 +319,15 @@ class DemoHub(Server):
         self.data = data
         self.hub_data = Path(tempfile.mkdtemp(prefix="rummy-hub-data-")).resolve()
         self.hub_data.chmod(0o711)
+        (self.hub_data / "home").mkdir(mode=0o711)
+        (self.hub_data / "home").chmod(0o711)
+        from tableserver.hub_users import kit_paths, startup_warning
+
+        said = startup_warning(self.hub_data / "private", kit_paths(ROOT), self.hub_data)
+        if os.geteuid() == 0 and said:  # as root, its users' servers could not start at all
+            shutil.rmtree(self.hub_data)
+            raise RuntimeError(f"make hub as root: {said}; e.g. `rm -rf .venv && make venv "
+                               "PYTHON=/usr/bin/python3` gives .venv a Python every user may run")
         self.password = secrets.token_urlsafe(12)
         self.api_port = free_port()
         port = free_port()

@@ -359,3 +359,28 @@ def test_an_account_that_is_not_the_demos_is_left_alone(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="exists and is not the demo's user"):
         ensure_system_user("root", tmp_path / "home" / "root", "root")
     assert not (tmp_path / "home").exists()
+
+
+def test_a_runtime_folder_someone_took_first_stops_the_hub(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The users' runtime folder has a name anyone may take first in the shared temporary
+    folder: a link there (to a folder of the taker's) stops the hub before it uses it."""
+    import hashlib
+    import tempfile
+
+    from traitlets.config import Config
+
+    data = (tmp_path / "hub").resolve()
+    monkeypatch.setenv("RUMMY_HUB_DATA", str(data))
+    taken = Path(tempfile.gettempdir()) / (
+        "rummy-hub-" + hashlib.sha256(str(data).encode()).hexdigest()[:10])
+    (tmp_path / "theirs").mkdir()
+    taken.symlink_to(tmp_path / "theirs")
+    try:
+        with pytest.raises(SystemExit, match="is not the hub's own folder"):
+            exec(compile((ROOT / "jupyterhub_config.py").read_text(), "jupyterhub_config.py",
+                         "exec"), {"get_config": Config,
+                                   "__file__": str(ROOT / "jupyterhub_config.py")})
+    finally:
+        taken.unlink()
+    assert (tmp_path / "theirs").stat().st_mode & 0o777 == 0o755  # left as it was
