@@ -112,19 +112,29 @@ lab: $(STAMP)
 # A local demo hub (docs/JUPYTERHUB.md): JupyterHub on 127.0.0.1 with demo logins (a
 # teacher and three learners), each user's own server opening the apps, and the table
 # service as the hub service /services/rummy-tables/ (python -m tableserver.hub).  Its
-# data (the hub's, the tables', a home folder per user) is kept in $(HUB_DATA).
+# data (the hub's, the tables', a home folder per user) is kept in $(HUB_DATA).  Run as
+# root, each user's server runs as a system user of their own (rummy-NAME-HASH, made on
+# their first start; `make hub-remove-users` removes them); else as yours, which the hub
+# warns of: then a learner's kernel can read the hub's secrets.
 HUB_PORT ?= 8000
-HUB_DATA ?= $(HOME)/.local/state/rummy-kit-hub
-.PHONY: hub
+HUB_DATA ?= $(if $(filter 0,$(shell id -u)),/var/lib/rummy-kit-hub,$(HOME)/.local/state/rummy-kit-hub)
+.PHONY: hub hub-remove-users
 hub: $(STAMP) $(NPM_STAMP)
 	@echo "Rummy teaching kit on a demo JupyterHub: open http://127.0.0.1:$(HUB_PORT)/"
 	@echo "  the teacher signs in as: teacher   learners as: ana, ben, cleo"
 	@echo "  password (all of them): $${RUMMY_HUB_PASSWORD:-rummy-demo}"
 	@mkdir -p $(HUB_DATA)
-	@# the service must answer the hub within seconds of its start: compile what it imports now
+	@# the service must answer the hub within seconds of its start: compile what it imports
+	@# now (and the kit's code for the users' servers, which may not write beside it)
 	@$(PY) -c "import tableserver.hub_web"
+	@$(PY) -m compileall -q rummy widgets tableserver
 	cd $(HUB_DATA) && RUMMY_HUB_DATA=$(HUB_DATA) RUMMY_HUB_PORT=$(HUB_PORT) \
 		$(CURDIR)/$(VENV)/bin/jupyterhub -f $(CURDIR)/jupyterhub_config.py
+
+# The system users `make hub` made for the users of $(HUB_DATA) (their homes stay there).
+hub-remove-users: $(STAMP)
+	$(PY) -c "import sys; from tableserver.hub_users import remove_system_users as r; \
+		print(' '.join(r(sys.argv[1])) or 'none')" $(HUB_DATA)
 
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }

@@ -2,12 +2,15 @@
 # demo logins, each user's own notebook server opening the kit's apps (Voilà), and the
 # table service as the hub service "rummy-tables" (python -m tableserver.hub).
 #
-# Everything it keeps is under $RUMMY_HUB_DATA (`make hub`: ~/.local/state/rummy-kit-hub,
-# outside the repository, which is every user's server's root folder): in private/
-# (0700) the hub's database and cookie secret and the tables' database with the
-# service's secret; in home/ a home folder per user whose rummy-data/ holds that user's
-# own records (RUMMY_DATA).  The demo's users' servers run as the hub's own user: they
-# are not isolated from each other or from the hub (docs/JUPYTERHUB.md).  Ports: $RUMMY_HUB_PORT
+# Everything it keeps is under $RUMMY_HUB_DATA (`make hub`: /var/lib/rummy-kit-hub for
+# root, else ~/.local/state/rummy-kit-hub; outside the repository, which is every user's
+# server's root folder): in private/ (0700) the hub's database and cookie secret and the
+# tables' database with the service's secrets; in home/ a home folder per user whose
+# rummy-data/ holds that user's own records (RUMMY_DATA).  When the hub runs as root,
+# each user's server runs as a system user of their own (tableserver.hub_users: made on
+# their first start, owning only their home), so no learner's kernel reads private/ or
+# another user's home; when it does not, every server runs as the hub's own user and the
+# hub says so in its log.  Ports: $RUMMY_HUB_PORT
 # (8000, the address people open), $RUMMY_HUB_API_PORT (8081, the hub's own API),
 # $RUMMY_HUB_PROXY_API_PORT (8001), $RUMMY_HUB_SERVICE_PORT (10101).
 import hashlib
@@ -16,11 +19,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tableserver.hub_users import kit_paths, startup_warning
+
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - JupyterHub's config loader
 
 ROOT = Path(__file__).resolve().parent
+ROOTS_HUB = os.geteuid() == 0
 DATA = Path(os.environ.get("RUMMY_HUB_DATA")
-            or Path.home() / ".local" / "state" / "rummy-kit-hub").resolve()
+            or (Path("/var/lib/rummy-kit-hub") if ROOTS_HUB
+                else Path.home() / ".local" / "state" / "rummy-kit-hub")).resolve()
 #: the hub's and the service's secrets and databases: nobody's home, its owner's only
 PRIVATE = DATA / "private"
 PORT = int(os.environ.get("RUMMY_HUB_PORT", "8000"))
@@ -35,7 +42,12 @@ PASSWORD = os.environ.get("RUMMY_HUB_PASSWORD", "rummy-demo")
 SERVICE = "rummy-tables"
 TEACHER_SCOPE = "custom:rummy-teacher"
 
-(DATA / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
+# the users (system users of their own when the hub is root) pass through DATA and home/
+# to their own home, and list neither; private/ is the hub's only
+SHUT = 0o711 if ROOTS_HUB else 0o700
+(DATA / "home").mkdir(parents=True, exist_ok=True, mode=SHUT)
+for folder in (DATA, DATA / "home"):
+    folder.chmod(SHUT)
 PRIVATE.mkdir(parents=True, exist_ok=True, mode=0o700)
 PRIVATE.chmod(0o700)
 # The kernels of the users' servers talk over Unix sockets (no TCP port to race for when
@@ -44,7 +56,17 @@ PRIVATE.chmod(0o700)
 # than that from many clones: a short private folder per hub instead.
 RUNTIME = Path(tempfile.gettempdir()) / (
     "rummy-hub-" + hashlib.sha256(str(DATA).encode()).hexdigest()[:10])
-RUNTIME.mkdir(exist_ok=True, mode=0o700)
+RUNTIME.mkdir(exist_ok=True, mode=SHUT)
+if RUNTIME.is_symlink() or RUNTIME.stat().st_uid != os.getuid():
+    # (a name anyone could have taken first in the shared temporary folder)
+    sys.exit(f"{RUNTIME} is not the hub's own folder: remove it, then start the hub again")
+RUNTIME.chmod(SHUT)
+#: What every user's server reads (never writes): the kit's code, notebooks and Voilà
+#: template, and the Python and packages of its .venv.
+NEEDS = [str(p) for p in kit_paths(ROOT)]
+if (WARNING := startup_warning(PRIVATE, NEEDS, DATA)):
+    # (the hub's log is not set up yet while it reads this file: straight to its stderr)
+    print(f"[W rummy-kit jupyterhub_config] {WARNING}", file=sys.stderr, flush=True)
 
 # -- the hub and its proxy, on the loopback only ------------------------------------------
 c.JupyterHub.ip = "127.0.0.1"
@@ -89,11 +111,18 @@ c.JupyterHub.services = [{
 }]
 
 # -- each user's own server: the kit's apps (Voilà) -------------------------------------------
-c.JupyterHub.spawner_class = "simple"  # local processes as this user (root here: a demo)
-c.SimpleLocalProcessSpawner.home_dir_template = str(DATA / "home" / "{username}")
+# local processes: as a system user of each user's own when the hub is root, else as the
+# hub's own user (tableserver.hub_users); never as root
+c.JupyterHub.spawner_class = "tableserver.hub_users.DemoSpawner"
+c.DemoSpawner.data = str(DATA)
+c.DemoSpawner.runtime = str(RUNTIME)
+c.DemoSpawner.private = str(PRIVATE)
+c.DemoSpawner.needs = NEEDS
 c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
-c.Spawner.args = ["--allow-root", f"--ServerApp.root_dir={ROOT}",
+c.Spawner.args = [f"--ServerApp.root_dir={ROOT}",
                   "--KernelManager.transport=ipc",
+                  # the pages' heartbeat, relayed to the table service as the server's user
+                  "--ServerApp.jpserver_extensions=tableserver.hub_relay=True",
                   # the kit's Voilà template for every page (no CDN, the kit's front end)
                   "--VoilaConfiguration.template=rummy"]
 c.Spawner.default_url = "/voila/render/notebooks/apps/index.ipynb"

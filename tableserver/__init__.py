@@ -26,8 +26,10 @@ JupyterHub; never ipywidgets, :mod:`widgets` or the client:
   :mod:`~tableserver.voila_app` (Voilà with the API: ``make app``),
   ``python -m tableserver`` (the API alone), and on a JupyterHub
   :mod:`~tableserver.hub` (the service's process),
-  :mod:`~tableserver.hub_identity` (who a hub user is at the tables) and
-  :mod:`~tableserver.hub_web` (the handlers with the hub's login).
+  :mod:`~tableserver.hub_identity` (who a hub user is at the tables),
+  :mod:`~tableserver.hub_web` (the handlers with the hub's login),
+  :mod:`~tableserver.hub_relay` (each user's server relays its pages' heartbeat) and
+  :mod:`~tableserver.hub_users` (the demo hub's users as system users of their own).
 
 **The client**, :mod:`tableserver.client`, runs in a learner's kernel: it
 talks to the API over HTTP and holds no widget (the views that use it are in

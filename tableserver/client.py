@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.utils
 import json
 import os
 import secrets
 import ssl
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
@@ -42,7 +44,8 @@ from rummy.errors import GameError
 from rummy.variants import find_variant
 from tableserver.wire import decode_observation
 
-__all__ = ["RemoteGame", "RemoteError", "request", "build_request", "refusal", "api_base",
+__all__ = ["RemoteGame", "RemoteError", "request", "build_request", "refusal", "retry_after",
+           "api_base",
            "table_url", "hub_headers", "on_hub", "in_daemon_thread"]
 
 #: Where ``make app`` serves the API (the default outside a hub).
@@ -62,14 +65,41 @@ class RemoteError(GameError):
 
     ``status`` is the HTTP status of a refusal (0: the service was not
     reached); ``state`` the table as it is now, when the service sent it with
-    the refusal (a move made on a page that had not heard of the latest ones).
+    the refusal (a move made on a page that had not heard of the latest ones);
+    ``retry_after`` the seconds the service asked to wait before asking again
+    (its ``Retry-After``, with a 429 or a 503), None when it said nothing.
     """
 
     def __init__(self, message: str, status: int = 0,
-                 state: dict[str, Any] | None = None) -> None:
+                 state: dict[str, Any] | None = None, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.state = state
+        self.retry_after = retry_after
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """The seconds an HTTP ``Retry-After`` header ``value`` asks to wait: a
+    number of seconds or a date (``now``: this clock's time, default the
+    current one); None when there is none or it is neither.
+
+    >>> retry_after("120"), retry_after(None), retry_after("soon")
+    (120.0, None, None)
+    >>> retry_after("Thu, 01 Jan 1970 00:01:40 GMT", now=40.0)
+    60.0
+    """
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 def api_base(env: Mapping[str, str] | None = None) -> str:
@@ -162,15 +192,18 @@ def build_request(url: str, body: Any = None, *, token: str | None = None,
                                   method=method or ("GET" if body is None else "POST"))
 
 
-def refusal(status: int, raw: bytes) -> RemoteError:
+def refusal(status: int, raw: bytes, wait: str | None = None) -> RemoteError:
     """The error for the service's refusal ``status`` with the answer ``raw``
-    (its JSON says why, and may hold the table as it is now).
+    (its JSON says why, and may hold the table as it is now) and the
+    ``Retry-After`` header ``wait`` (:func:`retry_after`).
 
     >>> e = refusal(409, b'{"error": "the table moved on", "state": {"version": 8}}')
     >>> str(e), e.status, e.state
     ('the table moved on', 409, {'version': 8})
     >>> str(refusal(502, b"<html>Bad gateway</html>"))
     'the table service answered 502'
+    >>> refusal(429, b'{"error": "too many events"}', "30").retry_after
+    30.0
     """
     try:
         answer = json.loads(raw)
@@ -180,7 +213,7 @@ def refusal(status: int, raw: bytes) -> RemoteError:
         answer = {"error": f"the table service answered {status}"}
     state = answer.get("state")
     return RemoteError(str(answer.get("error", status)), status,
-                       state if isinstance(state, dict) else None)
+                       state if isinstance(state, dict) else None, retry_after(wait))
 
 
 def request(url: str, body: Any = None, *, token: str | None = None,
@@ -202,7 +235,7 @@ def request(url: str, body: Any = None, *, token: str | None = None,
         with urllib.request.urlopen(req, timeout=timeout, context=_tls()) as r:
             return dict(json.loads(r.read()))
     except urllib.error.HTTPError as e:
-        raise refusal(e.code, e.read()) from None
+        raise refusal(e.code, e.read(), e.headers.get("Retry-After")) from None
     except (urllib.error.URLError, OSError) as e:
         raise RemoteError(f"the table service can't be reached ({e}): is `make app` "
                           "running?") from None

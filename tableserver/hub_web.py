@@ -116,6 +116,7 @@ def _hub_classes() -> dict[type, type]:
                      api.NotFoundHandler)}
     classes[api.JoinHandler] = HubJoin
     classes[api.ActHandler] = HubAct
+    classes[api.BeatHandler] = HubBeat
     classes[api.TablesHandler] = HubTables
     return classes
 
@@ -139,6 +140,20 @@ class HubAct(_HubUser, api.ActHandler):
             d = self.json_body()
             return self.service.act(code, self.token(), d.get("action"), d.get("version"))
         await self.run(act)
+
+
+class HubBeat(_HubUser, api.BeatHandler):
+    """The heartbeat of the hub user's own page (a token in the body is ignored).
+
+    A page on the hub runs in its user's own server, at another address than
+    the service, and has no OAuth cookie of the service: its server relays
+    the beat with its own hub token (:mod:`tableserver.hub_relay`)."""
+
+    async def post(self, code: str) -> None:
+        def beat() -> dict[str, Any]:
+            d = self.json_body()
+            return self.service.beat(code, self.token(), d.get("kernel"), d.get("gone", False))
+        await self.run(beat)
 
 
 class HubTables(_HubUser, api.TablesHandler):

@@ -13,7 +13,10 @@ Sending never blocks or breaks the learner's page: the event goes into a
 queue, and one worker thread sends what is queued (a few at once).  When the
 service can't be reached or answers 5xx (it restarts, the hub is busy), the
 events stay queued and are sent again after 1, 2, 4 ... 60 seconds (the
-service keeps an event sent twice once); a refusal (4xx) is logged with the
+service keeps an event sent twice once); when it answers 429 (the learner's
+quota of events is reached) or 503 with ``Retry-After``, they stay queued
+and go again no sooner than it says (at most :data:`RETRY_AFTER_CAP`
+seconds: then it is asked again, and says again); a refusal (4xx) is logged with the
 service's reason and the events it refused are dropped (sending them again
 would be refused again).  Events still queued when the kernel stops are
 logged as not sent (the learner's own record keeps them).  Outside a hub
@@ -41,8 +44,8 @@ from typing import Any
 from rummy import progress
 from tableserver.client import RemoteError, api_base, on_hub, request
 
-__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "server_judges", "judge_on_server",
-           "erase_on_hub"]
+__all__ = ["Sender", "forward_to_hub", "sender", "MAX_QUEUED", "RETRY_AFTER_CAP", "server_judges",
+           "judge_on_server", "erase_on_hub"]
 
 log = logging.getLogger("tableserver.progress_client")
 
@@ -53,6 +56,24 @@ _BATCH = 50
 _BATCH_BYTES = 12_000
 #: Seconds to wait before sending again after a failure: doubles up to the last.
 _BACKOFF = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0)
+#: The longest wait a service's ``Retry-After`` gets (a day's quota may ask for hours: one
+#: small request every quarter of an hour until then costs the service nothing).
+RETRY_AFTER_CAP = 900.0
+
+
+def _wait(e: RemoteError, tries: int) -> float:
+    """Seconds to wait before sending again after the failure ``e``, the
+    ``tries``-th in a row: the backoff, or longer when the service says so.
+
+    >>> _wait(RemoteError("busy", 429, retry_after=30.0), 0)
+    30.0
+    >>> _wait(RemoteError("busy", 429, retry_after=1e9), 0), _wait(RemoteError("away"), 99)
+    (900.0, 60.0)
+    """
+    wait = _BACKOFF[min(tries, len(_BACKOFF) - 1)]
+    if e.retry_after is not None:
+        wait = max(wait, min(e.retry_after, RETRY_AFTER_CAP))
+    return wait
 
 
 def _wire(e: progress.Event) -> dict[str, Any]:
@@ -143,12 +164,15 @@ class Sender:
                 if e.status == 0 or e.status >= 500 or e.status == 429:
                     # not reached, or busy: keep them and try again later
                     self.failures += 1
-                    wait = _BACKOFF[min(tries, len(_BACKOFF) - 1)]
+                    wait = _wait(e, tries)
                     tries += 1
                     log.warning("could not send %d event(s) of the record to the hub's table "
                                 "service (%s): trying again in %g s", len(batch), e, wait)
+                    # the whole wait, even when more events are queued meanwhile
+                    until = time.monotonic() + wait
                     with self._cond:
-                        self._cond.wait(wait)
+                        while (left := until - time.monotonic()) > 0:
+                            self._cond.wait(left)
                     continue
                 log.error("the hub's table service refused %d event(s) of the record (%s): "
                           "they stay in the learner's own record only", len(batch), e)

@@ -305,16 +305,29 @@ class HubService(Server):
 class DemoHub(Server):
     """``make hub`` (JupyterHub with the kit's demo configuration, the table
     service as its service) on free loopback ports, with a password of its
-    own and ``more_learners`` learners beyond ana, ben and cleo; the hub's
-    data (its database, the tables, each user's home) in ``data/hub``, its
-    log in ``data/hub.log``.  Up once its proxy routes the table service
-    (which asks a browser that has not signed in to do so: 401)."""
+    own and ``more_learners`` learners beyond ana, ben and cleo; its log in
+    ``data/hub.log``.  The hub's data (its database, the tables, each user's
+    home) is in :attr:`hub_data`, a new folder of the temporary folder that
+    every user may pass through (as root, the hub runs each user's server as
+    a system user of their own, who could not reach a folder under pytest's
+    own, mode 0700).  Up once its proxy routes the table service (which asks
+    a browser that has not signed in to do so: 401)."""
 
     STOP_WAIT = 30.0
 
     def __init__(self, data: Path, more_learners: int = 0) -> None:
         self.data = data
-        self.hub_data = data / "hub"
+        self.hub_data = Path(tempfile.mkdtemp(prefix="rummy-hub-data-")).resolve()
+        self.hub_data.chmod(0o711)
+        (self.hub_data / "home").mkdir(mode=0o711)
+        (self.hub_data / "home").chmod(0o711)
+        from tableserver.hub_users import kit_paths, startup_warning
+
+        said = startup_warning(self.hub_data / "private", kit_paths(ROOT), self.hub_data)
+        if os.geteuid() == 0 and said:  # as root, its users' servers could not start at all
+            shutil.rmtree(self.hub_data)
+            raise RuntimeError(f"make hub as root: {said}; e.g. `rm -rf .venv && make venv "
+                               "PYTHON=/usr/bin/python3` gives .venv a Python every user may run")
         self.password = secrets.token_urlsafe(12)
         self.api_port = free_port()
         port = free_port()
@@ -332,17 +345,31 @@ class DemoHub(Server):
     def stop(self) -> None:
         """Stop the hub, then what it started in sessions of their own (the
         service, the proxy, users' servers) and did not stop, e.g. after a
-        failed start: found by this hub's folder."""
+        failed start: found by this hub's folders; then remove the system
+        users it made and its data."""
         super().stop()
         # the users' servers' runtime folder (jupyterhub_config.py's RUNTIME)
-        digest = hashlib.sha256(str(self.hub_data.resolve()).encode()).hexdigest()[:10]
+        digest = hashlib.sha256(str(self.hub_data).encode()).hexdigest()[:10]
         shutil.rmtree(Path(tempfile.gettempdir()) / f"rummy-hub-{digest}", ignore_errors=True)
-        mine = str(self.data).encode()
+        mine = (str(self.data).encode(), str(self.hub_data).encode())
         for proc in Path("/proc").iterdir():
             with contextlib.suppress(OSError, ValueError):
-                if proc.name.isdigit() and (mine in (proc / "environ").read_bytes()
-                                            or mine in (proc / "cmdline").read_bytes()):
+                if proc.name.isdigit() and any(m in (proc / "environ").read_bytes()
+                                               or m in (proc / "cmdline").read_bytes()
+                                               for m in mine):
                     os.kill(int(proc.name), signal.SIGKILL)
+        if os.geteuid() == 0:
+            from tableserver.hub_users import remove_system_users
+
+            for _ in range(50):  # (a killed process of theirs may take a moment to go)
+                try:
+                    remove_system_users(self.hub_data)
+                    break
+                except RuntimeError:
+                    time.sleep(0.1)
+            else:
+                remove_system_users(self.hub_data)
+        shutil.rmtree(self.hub_data, ignore_errors=True)
 
 
 def create_table(api: str, body: dict[str, Any]) -> dict[str, Any]:

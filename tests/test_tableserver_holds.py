@@ -19,6 +19,7 @@ import io
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -824,6 +825,7 @@ def test_the_docs_helm_values_pass_the_charts_own_schema() -> None:
     for image in (values["hub"]["image"], values["singleuser"]["image"]):
         assert image["tag"] not in ("latest", "") and image["tag"][0].isdigit()
     assert "--VoilaConfiguration.template=rummy" in values["singleuser"]["cmd"]
+    assert "--ServerApp.jpserver_extensions=tableserver.hub_relay=True" in values["singleuser"]["cmd"]
     assert "FROM quay.io/jupyterhub/k8s-hub:4.3.5" in section
     assert "pip install --no-cache-dir -e" not in section  # nothing unpinned
 
@@ -838,17 +840,21 @@ def test_the_demo_hub_selects_the_kits_template_and_keeps_its_secrets_private(
     old = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)
+    read = {"get_config": lambda: c, "__file__": str(ROOT / "jupyterhub_config.py")}
     try:
         exec(compile((ROOT / "jupyterhub_config.py").read_text(), "jupyterhub_config.py",
-                     "exec"), {"get_config": lambda: c, "__file__": str(ROOT / "jupyterhub_config.py")})
+                     "exec"), read)
     finally:
         os.environ.clear()
         os.environ.update(old)
+        if "RUNTIME" in read:  # (the users' short runtime folder, in the temporary folder)
+            shutil.rmtree(read["RUNTIME"], ignore_errors=True)
     assert "--VoilaConfiguration.template=rummy" in c.Spawner.args
+    assert "--ServerApp.jpserver_extensions=tableserver.hub_relay=True" in c.Spawner.args
     private = Path(c.JupyterHub.cookie_secret_file).parent
     assert private.stat().st_mode & 0o077 == 0  # the hub's folder: its owner's only
     service_data = Path(c.JupyterHub.services[0]["environment"]["RUMMY_DATA"])
     assert service_data.parent == private
-    home = Path(c.SimpleLocalProcessSpawner.home_dir_template.replace("{username}", "ana"))
+    home = Path(c.DemoSpawner.data) / "home" / "ana"  # (tableserver.hub_users.DemoSpawner)
     assert private not in home.parents and private != home
     assert not str(private).startswith(str(ROOT) + os.sep)  # outside the users' root folder

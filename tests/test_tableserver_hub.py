@@ -690,3 +690,91 @@ def test_on_a_hub_only_a_teacher_imports_a_saved_record(svc: HubService, tmp_pat
     status, grid = svc.call("GET", "/progress", user="teacher")
     assert status == 200 and "Ivo" in grid["learners"]
     assert [r["rule"] for r in grid["rows"] if r["learner"] == "Ivo"] == ["G-9"]
+
+
+def test_the_sender_waits_what_the_services_retry_after_says(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A service past a learner's quota answers 429 with Retry-After: the sender keeps
+    the events and sends them again no sooner than that (not after its own shorter
+    backoff); Retry-After beyond the cap waits the cap."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from rummy.progress import Event
+    from tableserver import progress_client
+
+    arrivals: list[tuple[float, list[Any]]] = []
+
+    class Busy(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            arrivals.append((time.monotonic(), body["events"]))
+            first = len(arrivals) == 1
+            self.send_response(429 if first else 200)
+            if first:
+                self.send_header("Retry-After", "2")
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(json.dumps({"error": "too many events"} if first
+                                        else {"kept": len(body["events"])}).encode())
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Busy)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setattr(progress_client, "_BACKOFF", (0.2,))  # its own wait: shorter
+        monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-hana-0123456789")
+        sender = progress_client.Sender(
+            api=f"http://127.0.0.1:{httpd.server_address[1]}{HUB_API}")
+        sender.send(Event("hana", "G-7", "q", "a", True, True, "table", T0 + 900.0))
+        while not arrivals:
+            time.sleep(0.02)
+        time.sleep(0.3)  # refused, and waiting: one more event does not cut the wait short
+        sender.send(Event("hana", "G-8", "q", "a", True, True, "table", T0 + 901.0))
+        assert sender.flush(timeout=30)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert len(arrivals) == 2 and sender.sent == 2 and sender.dropped == 0
+    assert arrivals[1][1][:1] == arrivals[0][1]  # the same event, kept and sent again
+    assert [x["rule"] for x in arrivals[1][1]] == ["G-7", "G-8"]
+    assert arrivals[1][0] - arrivals[0][0] >= 2.0  # no sooner than the service said
+    assert "trying again in 2 s" in caplog.text
+    # seconds or an HTTP date; nonsense is no wait of the service's
+    from tableserver.client import retry_after
+
+    assert retry_after("120") == 120.0 and retry_after(None) is None and retry_after("soon") is None
+    assert retry_after("Thu, 01 Jan 1970 00:00:00 GMT") == 0.0
+
+
+def test_a_learners_page_beats_for_her_own_seat_by_her_hub_login(svc: HubService) -> None:
+    """The page's heartbeat on a hub (relayed by her own server with its hub token, see
+    tableserver.hub_relay): her seat is found by her hub login, a token in the body is
+    ignored, a user without a seat is told to join; a page that says it is gone leaves
+    her seat within seconds."""
+    code = table_of_three(svc)
+    for name in ("ana", "ben"):
+        assert svc.call("POST", f"/tables/{code}/join", {}, user=name)[0] == 200
+    seat = svc.call("GET", f"/tables/{code}/state", user="ana")[1]["player"]
+    bens = svc.call("GET", f"/tables/{code}/state", user="ben")[1]["player"]
+    kernel = "0b5c9b6e-2f7a-4d5e-9b0a-1c2d3e4f5a6b"
+    status, out = svc.call("POST", f"/tables/{code}/beat",
+                           {"kernel": kernel, "token": "someone-else's"}, user="ana")
+    assert status == 200 and out["seat"] == seat, out
+    status, out = svc.call("POST", f"/tables/{code}/beat", {}, user="dora")
+    assert status == 403 and "no seat" in out["error"]
+    status, out = svc.call("POST", f"/tables/{code}/beat", {"kernel": "../x"}, user="ana")
+    assert status == 400 and "kernel" in out["error"]
+    status, out = svc.call("POST", f"/tables/{code}/beat", {"gone": True}, user="ana")
+    assert status == 200
+    deadline = time.monotonic() + 30
+    while True:
+        seats = svc.call("GET", f"/tables/{code}", user="teacher")[1]["table"]["seats"]
+        if seats[seat]["left"]:
+            break
+        assert time.monotonic() < deadline, seats
+        time.sleep(0.5)
+    assert not seats[bens]["left"]

@@ -95,12 +95,17 @@ SEAT_KEEPER_JS = """
       cfg = JSON.parse(document.getElementById('jupyter-config-data').textContent) || {};
     } catch (e) { return; }  // not a served page: nobody to tell
     var url = (cfg.baseUrl || '/') + 'rummy/api/tables/' + encodeURIComponent(code) + '/beat';
+    // (on a hub the page's own server relays the beat, tableserver/hub_relay.py, and
+    // asks for the XSRF token of its cookie, as for any POST of the page)
+    var xsrf = (document.cookie.match(/(?:^|;\\s*)_xsrf=([^;]*)/) || [])[1];
+    var headers = {'Content-Type': 'application/json'};
+    if (xsrf) { headers['X-XSRFToken'] = decodeURIComponent(xsrf); }
     var send = function (gone) {
       var body = {token: token};
       if (cfg.kernelId) { body.kernel = cfg.kernelId; }
       if (gone) { body.gone = true; }
       return window.fetch(url, {method: 'POST', credentials: 'same-origin', keepalive: true,
-        headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})
+        headers: headers, body: JSON.stringify(body)})
         .catch(function () { return null; });
     };
     send(false);

@@ -297,7 +297,7 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
     # kept first in her own server's record (her home's rummy-data), then in the service's
     from rummy.progress import Record
 
-    for where in (hub.data / "hub" / "home" / "ana" / "rummy-data", hub.data / "hub" / "private" / "tables"):
+    for where in (hub.hub_data / "home" / "ana" / "rummy-data", hub.hub_data / "private" / "tables"):
         record = Record(where / "progress.sqlite3")
         try:
             assert "BT-3" in [e.rule for e in record.events("ana")], where
@@ -307,3 +307,41 @@ def test_a_class_plays_at_the_hubs_table_in_their_own_servers(browser: Any,
     assert not terrors and not any(x.errors for x in learners)
     assert "Traceback" not in hub.log()
     print(f"the whole class in {time.monotonic() - started:.0f} s")
+
+
+def test_on_the_hub_a_dead_pages_seat_is_away_within_20_seconds(browser: Any,
+                                                                hub: DemoHub) -> None:
+    """A learner's page on the hub beats through her own server (tableserver.hub_relay):
+    when her browser dies without closing the page (no pagehide; her kernel lives on and
+    keeps polling the table), her seat is away within 20 seconds."""
+    teacher_api = sign_in(browser, hub, "teacher")
+    status, made = call(teacher_api, "POST", "/tables",
+                        {"variant": "big_table", "seats": ["human", "greedy", "greedy"]})
+    assert status == 201, made
+    code = made["code"]
+    join = (f"{hub.base}/hub/user-redirect/voila/render/notebooks/apps/big_table.ipynb"
+            f"?table={code}&name=")
+    ben = HubLearner(browser, hub, "ben", join)
+    beats: list[int] = []
+    beat = re.compile(r"/user/ben/rummy/api/tables/[0-9A-Z-]+/beat$")
+    ben.page.on("response", lambda r: beats.append(r.status) if beat.search(r.url) else None)
+    ben.ready()
+    seat = ben.view()["player"]
+    deadline = time.monotonic() + 30
+    while 200 not in beats:  # her page's beat reached the service, through her server
+        assert time.monotonic() < deadline, f"no beat got through: {beats}"
+        ben.page.wait_for_timeout(500)
+    assert set(beats) == {200}, beats
+    ben.context.set_offline(True)
+    ben.page.evaluate("() => { window.fetch = () => new Promise(() => {}); }")
+    died = time.monotonic()
+    while True:
+        status, view = call(teacher_api, "GET", f"/tables/{code}")
+        assert status == 200, view
+        if view["table"]["seats"][seat]["left"]:
+            break
+        assert time.monotonic() - died < 20, "the dead page's seat is not away after 20 s"
+        teacher_api.wait_for_timeout(500)
+    print(f"\nseat away {time.monotonic() - died:.1f} s after the page died")
+    ben.context.close()
+    teacher_api.context.close()
