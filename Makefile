@@ -3,13 +3,13 @@ SHELL := /bin/bash
 # The Python .venv is made from.  As root, one every user may run: the demo hub (make hub)
 # runs each user's server as a system user of their own, who cannot pass through a folder
 # closed to others, such as /root where pyenv keeps its Pythons; then Debian's
-# /usr/bin/python3 (3.11 or newer, with venv) is taken.  PYTHON=... chooses another.
+# /usr/bin/python3 (3.11 or newer, with venv and ensurepip) is taken.  PYTHON=... chooses another.
 ifeq ($(origin PYTHON),undefined)
 PYTHON := $(shell p=$$(readlink -f "$$(command -v python3)"); d=$$(dirname "$$p"); closed=; \
 	while [ "$$d" != / ]; do [ "$$(stat -c %A "$$d" | cut -c10)" = x ] || closed=1; \
 	d=$$(dirname "$$d"); done; \
 	if [ "$$(id -u)" = 0 ] && [ -n "$$closed" ] && /usr/bin/python3 -c \
-		'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; \
+		'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; \
 	then echo /usr/bin/python3; else echo python3; fi)
 endif
 VENV := .venv
