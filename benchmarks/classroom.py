@@ -37,6 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rummy import Action  # noqa: E402
+from rummy.big_table import options_for  # noqa: E402
 from rummy.bots import make_bot  # noqa: E402
 from tableserver.wire import decode_observation  # noqa: E402
 from tests.browser import harness  # noqa: E402
@@ -133,12 +134,13 @@ def click_once(x: Any) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--learners", type=int, default=12, help="learners (2 to 24)")
+    parser.add_argument("--calls", type=int, default=0,
+                        help="stop after this many calls (0: when the hand ends); this "
+                             "script clicks every page in turn, so 24 pages on a busy "
+                             "machine may take longer than the 20 minutes it waits")
     args = parser.parse_args(argv)
     n = max(2, min(len(NAMES), args.learners))
-    # more than 12 at one Big Table: the max_players option, and packs enough for
-    # 15 cards a player (13 in hand, 1 on the pile, 1 to draw)
-    options = {} if n <= 12 else {"max_players": 24 if n > 20 else 20 if n > 16 else 16,
-                                  "packs": -(-15 * n // 52)}
+    options = options_for(n)  # more than 12 at one Big Table: max_players, packs enough
     print(f"machine: {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; the browsers share the cores")
     env = {"RUMMY_TEACHER_KEY": KEY}
@@ -183,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
             if time.monotonic() - start > 1200:
                 print("the hand did not end in 20 minutes")
                 break
+            if args.calls and len(calls) >= args.calls:
+                print(f"stopped after {len(calls)} calls (--calls)")
+                break
             before = learners[0].view()["phase"]
             texts = {x.name: x.page.locator(".rummy-caller").inner_text() for x in learners}
             for x in learners:
@@ -205,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"click to acknowledged: p50 {pct(clicks, 0.5) * 1000:.0f} ms, p90 "
               f"{pct(clicks, 0.9) * 1000:.0f} ms over {len(clicks)} clicks; a call on every "
               f"page: median {statistics.median(calls):.2f} s, max {max(calls):.2f} s over "
-              f"{len(calls)} calls; the hand took {time.monotonic() - start:.0f} s")
+              f"{len(calls)} calls; the play took {time.monotonic() - start:.0f} s")
         own, total = tree_rss(server.proc.pid)
         print(f"memory: {total / n / 2**20:.0f} MiB per learner (the server and its "
               f"{n + 2}+ kernels: {total / 2**30:.2f} GiB; the server alone "
