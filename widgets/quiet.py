@@ -111,43 +111,40 @@ def in_order(widgets: list[Any]) -> list[Any]:
     among = {id(x) for x in widgets}
     done: set[int] = set()
     out: list[Any] = []
-
-    def named(value: Any) -> Iterator[Any]:
-        if isinstance(value, w.Widget):
-            yield value
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                yield from named(v)
-        elif isinstance(value, dict):
-            for v in value.values():
-                yield from named(v)
-
-    def visit(widget: Any) -> None:
-        todo = [(widget, iter(_names(widget, named)))]
+    for widget in widgets:  # depth first, each widget after what it names
+        if id(widget) in done:
+            continue
         done.add(id(widget))
+        todo = [(widget, _names(widget))]
         while todo:
             x, refs = todo[-1]
             for ref in refs:
                 if id(ref) in among and id(ref) not in done:
                     done.add(id(ref))
-                    todo.append((ref, iter(_names(ref, named))))
+                    todo.append((ref, _names(ref)))
                     break
             else:
                 todo.pop()
                 out.append(x)
-
-    for x in widgets:
-        if id(x) not in done:
-            visit(x)
     return out
 
 
-def _names(widget: Any, named: Any) -> list[Any]:
+def _names(widget: Any) -> Iterator[Any]:
     """The widgets ``widget``'s synced state names."""
-    found: list[Any] = []
     for key in widget.keys:
-        found.extend(named(getattr(widget, key, None)))
-    return found
+        yield from _widgets_in(getattr(widget, key, None))
+
+
+def _widgets_in(value: Any) -> Iterator[Any]:
+    """The widgets in a state's value (a widget, or lists, tuples and dicts of them)."""
+    if isinstance(value, w.Widget):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _widgets_in(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _widgets_in(v)
 
 
 def announce(made: list[Any]) -> None:
