@@ -44,12 +44,19 @@ classroom_ip_arg = $(if $(IP),--Voila.ip=$(IP))
 .PHONY: app classroom lab test venv install-lock install-kit lock chromium npm lint typecheck unit notebooks browser site-test \
 	bench screenshots binder-links clean student test-explore site site-tools frontend
 
-$(STAMP): $(LOCK) pyproject.toml
+# .venv is made again when it was made from another Python than $(PYTHON) (the marker
+# file names it): e.g. a .venv of pyenv's Python, made before root took Debian's.
+MADE_WITH := $(VENV)/.made-with-$(subst /,_,$(PYTHON))
+
+$(STAMP): $(LOCK) pyproject.toml $(if $(wildcard $(MADE_WITH)),,another-python)
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(MAKE) --no-print-directory install-lock install-kit VENV=$(VENV) LOCK=$(LOCK)
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (rummy kit)" >/dev/null
-	touch $(STAMP)
+	touch $(MADE_WITH) $(STAMP)
+
+.PHONY: another-python
+another-python:
 
 # Exactly the versions of $(LOCK), none newer and nothing unlisted (--no-deps): a venv
 # built yesterday and one built after a dependency's new release are the same.
