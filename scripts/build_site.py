@@ -118,10 +118,41 @@ STDLIB_DROP = ("multiprocessing/", "xmlrpc/", "wsgiref/", "mailbox.pyc", "_pyio.
                "antigravity.pyc", "__hello__.pyc", "__phello__/", "_android_support.pyc",
                "_apple_support.pyc", "_ios_support.pyc", "zipapp.pyc", "tabnanny.pyc",
                "pyclbr.pyc", "modulefinder.pyc", "pickletools.pyc", "wave.pyc")
+#: What the lessons' jedi (their completions) leaves out: typeshed's stubs for Python 2,
+#: which jedi reads only for a Python 2, and Django's, which it reads only for Django
+#: (neither is to be had in the page's Python 3.13): 0.3 MB of the site.
+JEDI_DROP = ("jedi/third_party/typeshed/stdlib/2/", "jedi/third_party/typeshed/third_party/2/",
+             "jedi/third_party/django-stubs/")
+#: Font Awesome's files for browsers without WOFF (Internet Explorer's EOT, TrueType, and
+#: SVG fonts, which only old Safari read): JupyterLab's style offers WOFF2 first, which
+#: every browser the site runs in takes.  2.6 MB of the site that no page fetches.
+OLD_FONTS = ("fa-*.eot", "fa-*.ttf", "fa-*.svg")
 #: The build tag that names a trimmed wheel apart from the whole one beside it.
 APPS_BUILD_TAG = "1apps"
 #: The apps' pages' Pyodide lock (in static/pyodide, beside the site's own).
 APPS_LOCK = "pyodide-lock-apps.json"
+#: The apps' pages' standard library (in static/pyodide, beside the site's own): without
+#: what :data:`APPS_STDLIB_DROP` names, modules that an app's page never imports (its
+#: code is the kit's, fixed; a lesson's learner may type anything, so the lessons keep
+#: them).  A page's ``sys.modules`` after every app has run, a Big Table game played, has
+#: none of them, and no module of the kit imports one (tests/test_site_build.py).
+APPS_STDLIB = "python_stdlib-apps.zip"
+APPS_STDLIB_DROP = (
+    "_pyrepl/", "doctest.pyc", "_pydatetime.pyc", "optparse.pyc", "configparser.pyc",
+    "plistlib.pyc", "trace.pyc", "tomllib/", "zoneinfo/", "tracemalloc.pyc", "csv.pyc",
+    "compileall.pyc", "symtable.pyc", "fileinput.pyc", "filecmp.pyc", "shelve.pyc",
+    "netrc.pyc", "graphlib.pyc", "pty.pyc", "tty.pyc", "sched.pyc", "webbrowser.pyc",
+    "this.pyc", "http/server.pyc", "http/cookiejar.pyc", "http/cookies.pyc", "xml/etree/",
+    "xml/sax/", "encodings/")
+#: What the apps' standard library keeps of :data:`APPS_STDLIB_DROP`'s folders: the pager
+#: of the new REPL (pydoc imports it) and the codecs of Unicode, ASCII, Latin-1, the zip
+#: archives' cp437 and the codecs built on none of those tables (a page reads and writes
+#: UTF-8; the rest, 250 kB, are national code pages).
+APPS_STDLIB_KEEP = ("_pyrepl/__init__.pyc", "_pyrepl/pager.pyc") + tuple(
+    f"encodings/{m}.pyc" for m in (
+    "__init__", "aliases", "ascii", "base64_codec", "charmap", "cp437", "hex_codec", "idna",
+    "latin_1", "punycode", "raw_unicode_escape", "unicode_escape", "utf_16", "utf_16_be",
+    "utf_16_le", "utf_32", "utf_32_be", "utf_32_le", "utf_8", "utf_8_sig"))
 #: Where the page's Python has the standard library and the wheels (the file names that
 #: byte-compiled code carries into tracebacks).
 PAGE_STDLIB = "/lib/python313.zip"
@@ -238,8 +269,10 @@ def _wheel_record(files: dict[str, bytes]) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def make_wheel(dest: Path, name: str, version: str, files: dict[str, bytes]) -> Path:
-    """A pure-Python wheel of ``files`` (archive path -> bytes), reproducible (fixed times)."""
+def make_wheel(dest: Path, name: str, version: str, files: dict[str, bytes],
+               build_tag: str = "") -> Path:
+    """A pure-Python wheel of ``files`` (archive path -> bytes), reproducible (fixed times),
+    named with ``build_tag`` if given."""
     dist = f"{name.replace('-', '_')}-{version}"
     files = dict(files)
     files[f"{dist}.dist-info/METADATA"] = (
@@ -249,7 +282,7 @@ def make_wheel(dest: Path, name: str, version: str, files: dict[str, bytes]) -> 
         b"Tag: py3-none-any\n")
     record = f"{dist}.dist-info/RECORD"
     files[record] = _wheel_record(files) + f"{record},,\n".encode()
-    path = dest / f"{dist}-py3-none-any.whl"
+    path = dest / f"{dist}-{build_tag + '-' if build_tag else ''}py3-none-any.whl"
     return _write_wheel(path, files)
 
 
@@ -265,16 +298,52 @@ def _write_wheel(path: Path, files: dict[str, bytes]) -> Path:
     return path
 
 
-def kit_wheel(dest: Path) -> Path:
+def kit_wheel(dest: Path, apps: bool = False) -> Path:
     """The kit's engine and widgets (with ``widgets.apps``, what the app pages share) as
-    one wheel; the table service (``tableserver``) stays out: the site has no server."""
+    one wheel; the table service (``tableserver``) stays out: the site has no server.
+    With ``apps``, the apps' pages' copy (named with :data:`APPS_BUILD_TAG`): its
+    docstrings emptied (:func:`without_docstrings`), to be shipped compiled only."""
     version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(),
                         re.M)[1]  # type: ignore[index]
     files: dict[str, bytes] = {}
     for package in ("rummy", "widgets"):
         for path in sorted((ROOT / package).rglob("*.py")):
-            files[path.relative_to(ROOT).as_posix()] = path.read_bytes()
-    return make_wheel(dest, "rummy-kit", version, files)
+            source = path.read_bytes()
+            files[path.relative_to(ROOT).as_posix()] = (without_docstrings(source) if apps
+                                                        else source)
+    return make_wheel(dest, "rummy-kit", version, files, APPS_BUILD_TAG if apps else "")
+
+
+def without_docstrings(source: bytes) -> bytes:
+    r"""``source`` with the docstring of its module and of each class and function emptied
+    to ``""``, every other line where it was (so tracebacks name the same lines).  The
+    apps' pages never read a docstring, and the kit's, with their doctests, were a third
+    of what it sent a cold page.
+
+    >>> without_docstrings(b"def f():\n    '''Say.\n\n    More.'''\n    return 1  # one\n")
+    b'def f():\n    ""\n\n\n    return 1  # one\n'
+    >>> without_docstrings(b"x = 1\n'''not a docstring'''\n")
+    b"x = 1\n'''not a docstring'''\n"
+    """
+    import ast
+
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)):
+                doc = first.value
+                assert doc.end_lineno is not None and doc.end_col_offset is not None
+                spans.append((starts[doc.lineno - 1] + doc.col_offset,
+                              starts[doc.end_lineno - 1] + doc.end_col_offset,
+                              doc.end_lineno - doc.lineno))
+    for begin, end, lines in sorted(spans, reverse=True):
+        source = source[:begin] + b'""' + b"\n" * lines + source[end:]
+    return source
 
 
 def stub_wheel(dest: Path, name: str) -> Path:
@@ -299,12 +368,24 @@ def trimmed_wheel(wheel: Path, dest: Path, folder: str, keep: Iterable[str]) -> 
     return _write_wheel(path, files)
 
 
-def trimmed_zip(src: Path, dest: Path, drop: tuple[str, ...]) -> Path:
+def wheel_without(wheel: Path, drop: tuple[str, ...]) -> Path:
+    """``wheel`` rewritten in place without the members whose names start with one of
+    ``drop``, its RECORD remade."""
+    with zipfile.ZipFile(wheel) as z:
+        files = {i.filename: z.read(i) for i in z.infolist() if not i.filename.startswith(drop)}
+    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
+    del files[record]
+    files[record] = _wheel_record(files) + f"{record},,\n".encode()
+    return _write_wheel(wheel, files)
+
+
+def trimmed_zip(src: Path, dest: Path, drop: tuple[str, ...], keep: tuple[str, ...] = ()
+                ) -> Path:
     """A copy of the zip archive ``src`` as ``dest`` without the members whose names start
-    with one of ``drop``, reproducible (sorted, fixed times)."""
+    with one of ``drop`` (but those named in ``keep``), reproducible (sorted, fixed times)."""
     with zipfile.ZipFile(src) as z, zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as out:
         for i in sorted(z.infolist(), key=lambda i: i.filename):
-            if not i.filename.startswith(drop):
+            if not i.filename.startswith(drop) or i.filename in keep:
                 info = zipfile.ZipInfo(i.filename, date_time=(2020, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = i.external_attr
@@ -446,6 +527,8 @@ def build_pyodide(static: Path) -> list[str]:
         lock["packages"][name] = lock_entry(name, whl, imports, depends)
     kit = kit_wheel(CACHE)
     shutil.copy2(kit, static / kit.name)
+    apps_kit = kit_wheel(CACHE, apps=True)
+    shutil.copy2(apps_kit, static / apps_kit.name)
     # sympy and tqdm, which the kit imports only inside functions, are not dependencies
     # here: loading the kit does not load them (the apps' pages never do, see preload)
     lock["packages"]["rummy-kit"] = lock_entry("rummy-kit", kit, ["rummy", "widgets"],
@@ -456,14 +539,19 @@ def build_pyodide(static: Path) -> list[str]:
     shipped = {static / e["file_name"]: e["name"] == "rummy-kit"
                for key, e in lock["packages"].items() if key not in LESSONS_ONLY}
     shipped[static / "python_stdlib.zip"] = False
+    shipped[static / apps_kit.name] = False  # the apps' pages' copy: compiled only
     for archive, compiled in byte_compile(shipped, src).items():
         shutil.copy2(compiled, archive)
     stdlib = static / "python_stdlib.zip"
     trimmed_zip(stdlib, stdlib.with_name(stdlib.name + ".part"), STDLIB_DROP).replace(stdlib)
+    trimmed_zip(stdlib, static / APPS_STDLIB, APPS_STDLIB_DROP, APPS_STDLIB_KEEP)
+    wheel_without(static / lock["packages"]["jedi"]["file_name"], JEDI_DROP)
     for entry in lock["packages"].values():
         entry["sha256"] = sha256(static / entry["file_name"])
     (static / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
     apps = copy.deepcopy(lock)
+    apps["packages"]["rummy-kit"].update(file_name=apps_kit.name,
+                                         sha256=sha256(static / apps_kit.name))
     for key in APPS_STUBS:
         whl = stub_wheel(CACHE, key)
         shutil.copy2(whl, static / whl.name)
@@ -728,8 +816,9 @@ def query_js(packages: list[str] | None = None) -> str:
     kernel's ``QUERY_STRING``, as Voilà passes it under ``make app``.  It sets the
     ``env`` that the Pyodide kernel hands to ``loadPyodide`` in the page's settings
     before JupyterLite reads them, and ``packages``, if given, as the packages loaded
-    as the kernel starts, from the apps' lock (see :func:`preload` and
-    :data:`APPS_LOCK`; the path is the site's root's, as the kernel reads it)."""
+    as the kernel starts, from the apps' lock, with the apps' standard library (see
+    :func:`preload`, :data:`APPS_LOCK` and :data:`APPS_STDLIB`; the paths are the site's
+    root's, as the kernel reads them)."""
     return """<script>
 (function () {
   var el = document.getElementById('jupyter-config-data');
@@ -746,11 +835,13 @@ def query_js(packages: list[str] | None = None) -> str:
   if (packages) {
     options.packages = packages;
     options.lockFileURL = LOCK;
+    options.stdLibURL = STDLIB_URL;
   }
   el.textContent = JSON.stringify(config);
 })();
 </script>""".replace("PLUGIN", json.dumps(KERNEL_PLUGIN)).replace("PACKAGES", json.dumps(packages)).replace(
-        "LOCK", json.dumps(f"./static/pyodide/{APPS_LOCK}"))
+        "LOCK", json.dumps(f"./static/pyodide/{APPS_LOCK}")).replace(
+        "STDLIB_URL", json.dumps(f"./static/pyodide/{APPS_STDLIB}"))
 
 
 def landing_page() -> str:
@@ -899,6 +990,9 @@ def build(force: bool = False) -> Path:
     for notebook in (WORK / "lite-apps").glob("*.ipynb"):
         shutil.copy2(notebook, OUT / "files" / "apps" / notebook.name)
     (OUT / ".nojekyll").write_text("")
+    for pattern in OLD_FONTS:
+        for font in (OUT / "build").glob(pattern):
+            font.unlink()
     # the icon browsers ask the site's root for (JupyterLite's own)
     shutil.copy2(OUT / "notebooks" / "favicon.ico", OUT / "favicon.ico")
     stamp.write_text(digest)
