@@ -103,6 +103,23 @@ LESSONS_ONLY = ("sympy", "mpmath", "tqdm")
 #: completions, which a Voici page has no use for; it is 1,900 files to unpack, a fifth of
 #: the time the wheels took.  IPython starts without it (it completes on its own then).
 APPS_STUBS = ("jedi",)
+#: Packages that the apps' pages have as stand-ins of a few lines (:data:`APPS_LOCK`):
+#: the kernel's worker imports ``piplite.piplite`` (the ``%pip`` of a notebook) as it
+#: starts, and with it micropip, packaging and unittest.mock, 0.3 s of a page's start and
+#: 0.3 MB of its wire; an app's page installs nothing.  Its stand-in has what the worker
+#: sets, and ``install`` says what is wrong.
+PIPLITE_STANDIN = {
+    "piplite/__init__.py": b"from .piplite import install\n",
+    "piplite/piplite.py": (
+        b'"""The apps\' pages\' stand-in for piplite: an app\'s page installs no package."""\n'
+        b"_PIPLITE_URLS = []\n_PIPLITE_INDICES = {}\n_PIPLITE_DISABLE_PYPI = True\n\n\n"
+        b"async def install(*args, **kwargs):\n"
+        b"    raise RuntimeError(\"An app's page installs no package: open a lesson \"\n"
+        b"                       \"(JupyterLite) to use %pip.\")\n"),
+}
+APPS_STANDINS = {"piplite": PIPLITE_STANDIN, "micropip": {}}
+#: The page's Pyodide: :file:`scripts/site/kit-pyodide.js` (see its header), then Pyodide's.
+KIT_PYODIDE = "kit-pyodide.js"
 APPS_SKIP = ("parso",)
 #: Wheels the apps' pages get trimmed, ``lock key -> what they keep of a folder``: of
 #: Pygments' 1.5 MB of lexers (compressed) IPython needs only Python's, for tracebacks (the
@@ -493,6 +510,7 @@ def build_pyodide(static: Path) -> list[str]:
     static.mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(src / name, static / name)
+    shutil.copy2(ROOT / "scripts" / "site" / KIT_PYODIDE, static / KIT_PYODIDE)
     upstream = json.loads((src / "pyodide-lock.json").read_text())
     lock = {"info": upstream["info"], "packages": {}}
 
@@ -529,6 +547,10 @@ def build_pyodide(static: Path) -> list[str]:
     shutil.copy2(kit, static / kit.name)
     apps_kit = kit_wheel(CACHE, apps=True)
     shutil.copy2(apps_kit, static / apps_kit.name)
+    standins = {key: make_wheel(CACHE, key, "0.0.0", files)
+                for key, files in APPS_STANDINS.items()}
+    for whl in standins.values():
+        shutil.copy2(whl, static / whl.name)
     # sympy and tqdm, which the kit imports only inside functions, are not dependencies
     # here: loading the kit does not load them (the apps' pages never do, see preload)
     lock["packages"]["rummy-kit"] = lock_entry("rummy-kit", kit, ["rummy", "widgets"],
@@ -540,6 +562,7 @@ def build_pyodide(static: Path) -> list[str]:
                for key, e in lock["packages"].items() if key not in LESSONS_ONLY}
     shipped[static / "python_stdlib.zip"] = False
     shipped[static / apps_kit.name] = False  # the apps' pages' copy: compiled only
+    shipped.update({static / whl.name: False for whl in standins.values()})
     for archive, compiled in byte_compile(shipped, src).items():
         shutil.copy2(compiled, archive)
     stdlib = static / "python_stdlib.zip"
@@ -552,6 +575,9 @@ def build_pyodide(static: Path) -> list[str]:
     apps = copy.deepcopy(lock)
     apps["packages"]["rummy-kit"].update(file_name=apps_kit.name,
                                          sha256=sha256(static / apps_kit.name))
+    for key, whl in standins.items():
+        apps["packages"][key].update(file_name=whl.name, sha256=sha256(static / whl.name),
+                                     depends=[], version="0.0.0")
     for key in APPS_STUBS:
         whl = stub_wheel(CACHE, key)
         shutil.copy2(whl, static / whl.name)
@@ -911,6 +937,7 @@ def inputs_digest(prefix: Path) -> str:
     """A digest of everything the site is made from (a build with the same one is skipped)."""
     h = hashlib.sha256()
     paths = [Path(__file__), ROOT / "scripts" / "site_pyc.cjs", ROOT / "package-lock.json",
+             ROOT / "scripts" / "site" / KIT_PYODIDE,
              TEST_LOCK,
              ROOT / "requirements" / "site.lock", ROOT / "pyproject.toml",
              *sorted((ROOT / "rummy").rglob("*.py")), *sorted((ROOT / "widgets").rglob("*.py")),
@@ -975,6 +1002,15 @@ def build(force: bool = False) -> Path:
     # the lessons open in JupyterLite's notebook app; Voici pages only for the apps
     for page in (OUT / "voici" / "render").glob("*.html"):
         page.unlink()
+    # every page's kernel loads the kit's Pyodide (which loads Pyodide's): the kernel's
+    # build step names pyodide.js itself, wherever it finds static/pyodide
+    for config in (OUT / "jupyter-lite.json", *(OUT / "voici" / "render").rglob("*.html")):
+        text = config.read_text()
+        if 'static/pyodide/pyodide.js"' not in text:
+            raise SystemExit(f"{config} names no static/pyodide/pyodide.js to load the "
+                             f"kit's {KIT_PYODIDE} instead: has the kernel's build changed?")
+        config.write_text(text.replace('static/pyodide/pyodide.js"',
+                                       f'static/pyodide/{KIT_PYODIDE}"'))
     for page in (OUT / "voici" / "render").rglob("*.html"):
         text = page.read_text()
         marker = '<script id="jupyter-config-data"'

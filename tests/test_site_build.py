@@ -245,3 +245,42 @@ def test_the_apps_pages_ask_for_their_own_standard_library_and_lock() -> None:
     assert '"./static/pyodide/python_stdlib-apps.zip"' in script
     assert '"./static/pyodide/pyodide-lock-apps.json"' in script
     assert "STDLIB_URL" not in script and "LOCK;" not in script
+
+
+def test_the_kits_pyodide_looks_up_the_working_folder_last(tmp_path: Path) -> None:
+    """The kernel's worker loads the kit's Pyodide (scripts/site/kit-pyodide.js): Python
+    starts with the working folder ("", which the worker makes the browser's drive) last
+    on sys.path, not first, and everything else where it was (run by Node, as a worker)."""
+    pyodide = ROOT / "node_modules" / "pyodide"
+    script = ROOT / "scripts" / "site" / build_site.KIT_PYODIDE
+    js = f"""
+globalThis.self = globalThis;
+globalThis.importScripts = (url) => {{
+  self.loadPyodide = require(url).loadPyodide;
+}};
+require({json.dumps(str(script))});
+self.loadPyodide({{indexURL: {json.dumps(str(pyodide) + "/")}}}).then((py) => {{
+  console.log(py.runPython("import json, sys; json.dumps(sys.path)"));
+}}).catch((e) => {{ console.error(e); process.exit(1); }});
+"""
+    out = subprocess.run(["node", "-e", js], capture_output=True, text=True, check=True,
+                         timeout=120)
+    path = json.loads(out.stdout.strip().splitlines()[-1])
+    assert path[-1] == "" and path.count("") == 1
+    assert path[0].endswith("python313.zip")  # the standard library first, as Python has it
+
+
+def test_the_apps_stand_in_for_piplite_has_what_the_worker_sets_and_installs_nothing(
+) -> None:
+    """The kernel's worker imports ``piplite.piplite`` and sets two of its names; on an
+    app's page that is a stand-in, whose ``install`` says why it installs nothing."""
+    import asyncio
+
+    files = build_site.APPS_STANDINS["piplite"]
+    module: dict[str, Any] = {}
+    exec(compile(files["piplite/piplite.py"], "piplite.py", "exec"), module)  # noqa: S102
+    assert module["_PIPLITE_URLS"] == [] and module["_PIPLITE_DISABLE_PYPI"] is True
+    with pytest.raises(RuntimeError, match="installs no package: open a lesson"):
+        asyncio.run(module["install"]("numpy"))
+    assert b"from .piplite import install" in files["piplite/__init__.py"]
+    assert build_site.APPS_STANDINS["micropip"] == {}  # only piplite imported it

@@ -560,6 +560,7 @@ def test_app_pages_python_is_byte_compiled(site: str) -> None:
     _, start = app_start(SITE, "three_thirteen")
     static = SITE / "static" / "pyodide"
     archives = [static / start["lock"]["packages"][k]["file_name"] for k in start["closure"]]
-    found = {a.name: uncompiled(a)[:3] for a in [*archives, static / "python_stdlib.zip"]}
+    found = {a.name: uncompiled(a)[:3] for a in [*archives, static / "python_stdlib.zip",
+                                                  static / "python_stdlib-apps.zip"]}
     bad = {name: modules for name, modules in found.items() if modules}
     assert not bad, f"modules the page would compile at every load: {bad}"
