@@ -68,6 +68,20 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
                  "python_stdlib.zip", "package.json")
 #: Packages taken at the versions Pyodide's lock lists (with what they depend on there).
 FROM_PYODIDE_LOCK = ("micropip", "ipython", "jedi", "packaging")
+#: Changes the site makes to a wheel's source, ``lock key -> {file: (old, new)}``, the
+#: wheel then named with :data:`SITE_BUILD_TAG`: IPython imports its terminal's ``embed``
+#: as it is imported, and with it the terminal's shell and prompt_toolkit, a third of the
+#: imports of a kernel's start (0.3 s) and 0.7 MB of a cold page's wire; a kernel in a
+#: browser runs no terminal.  The site's copy imports it when called.
+SITE_PATCH = {"ipython": {"IPython/__init__.py": (
+    "from .terminal.embed import embed\n",
+    "def embed(*args, **kwargs):  # the terminal's: imported when called (the kit's site)\n"
+    "    from .terminal.embed import embed\n\n    return embed(*args, **kwargs)\n")}}
+#: The build tag of a wheel the site changed (:data:`SITE_PATCH`).
+SITE_BUILD_TAG = "1kit"
+#: Packages of Pyodide's lock that the site has as wheels installing nothing: nothing but
+#: IPython's terminal (above) imports prompt_toolkit.
+SITE_STUBS = ("prompt-toolkit",)
 #: Packages taken at the versions of requirements/test.lock: what the kit's widgets and
 #: engine import (pandas and matplotlib excepted: no Pyodide build of them is to be had).
 FROM_TEST_LOCK: dict[str, tuple[list[str], list[str]]] = {
@@ -385,6 +399,25 @@ def trimmed_wheel(wheel: Path, dest: Path, folder: str, keep: Iterable[str]) -> 
     return _write_wheel(path, files)
 
 
+def patched_wheel(wheel: Path, dest: Path, patches: dict[str, tuple[str, str]]) -> Path:
+    """A copy of ``wheel`` in ``dest`` with each ``file``'s text ``old`` made ``new``
+    (exactly once, or the build stops: the wheel is not the one the patch was made for),
+    its RECORD remade and its name carrying :data:`SITE_BUILD_TAG`."""
+    with zipfile.ZipFile(wheel) as z:
+        files = {i.filename: z.read(i) for i in z.infolist()}
+    for name, (old, new) in patches.items():
+        text = files[name].decode()
+        if text.count(old) != 1:
+            raise SystemExit(f"{wheel.name}: {name} does not hold {old!r} once; the apps' "
+                             f"patch (SITE_PATCH) needs remaking for this version")
+        files[name] = text.replace(old, new).encode()
+    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
+    del files[record]
+    files[record] = _wheel_record(files) + f"{record},,\n".encode()
+    name, version, tags = wheel.name.split("-", 2)
+    return _write_wheel(dest / f"{name}-{version}-{SITE_BUILD_TAG}-{tags}", files)
+
+
 def wheel_without(wheel: Path, drop: tuple[str, ...]) -> Path:
     """``wheel`` rewritten in place without the members whose names start with one of
     ``drop``, its RECORD remade."""
@@ -517,18 +550,22 @@ def build_pyodide(static: Path) -> list[str]:
     keys = closure(upstream, FROM_PYODIDE_LOCK)
     pins = test_lock_pins()
     index_specs = [f"{upstream['packages'][k]['name']}=={upstream['packages'][k]['version']}"
-                   for k in keys if upstream["packages"][k]["package_type"] == "package"]
+                   for k in keys if upstream["packages"][k]["package_type"] == "package"
+                   and k not in SITE_STUBS]
     index_specs += [f"{n}=={pins[n]}" for n in FROM_TEST_LOCK]
     wheels = download(index_specs, CACHE / "wheels")
 
     for key in keys:
         entry = copy.deepcopy(upstream["packages"][key])
-        if entry["package_type"] != "package":  # sqlite3: a module of CPython's build
+        if entry["package_type"] != "package" or key in SITE_STUBS:
+            # sqlite3: a module of CPython's build, which Pyodide's npm package has not
             whl = stub_wheel(CACHE, key)
             entry.update(file_name=whl.name, sha256=sha256(whl), package_type="package",
                          imports=[], depends=[], version="0.0.0")
         else:
             whl = wheels[normalize(entry["name"])]
+            if key in SITE_PATCH:
+                whl = patched_wheel(whl, CACHE, SITE_PATCH[key])
             entry.update(file_name=whl.name, sha256=sha256(whl))
         shutil.copy2(whl, static / whl.name)
         lock["packages"][key] = entry
@@ -551,6 +588,7 @@ def build_pyodide(static: Path) -> list[str]:
                 for key, files in APPS_STANDINS.items()}
     for whl in standins.values():
         shutil.copy2(whl, static / whl.name)
+
     # sympy and tqdm, which the kit imports only inside functions, are not dependencies
     # here: loading the kit does not load them (the apps' pages never do, see preload)
     lock["packages"]["rummy-kit"] = lock_entry("rummy-kit", kit, ["rummy", "widgets"],

@@ -284,3 +284,30 @@ def test_the_apps_stand_in_for_piplite_has_what_the_worker_sets_and_installs_not
         asyncio.run(module["install"]("numpy"))
     assert b"from .piplite import install" in files["piplite/__init__.py"]
     assert build_site.APPS_STANDINS["micropip"] == {}  # only piplite imported it
+
+
+def test_a_patched_wheel_changes_its_file_once_or_stops_the_build(tmp_path: Path) -> None:
+    """The site's IPython imports its terminal's embed() when called (SITE_PATCH): the
+    change applies to the text it was made for, exactly once, and the build stops on a
+    wheel where that text is not (another IPython) rather than ship it unchanged."""
+    import zipfile
+
+    old, new = build_site.SITE_PATCH["ipython"]["IPython/__init__.py"]
+    wheel = tmp_path / "ipython-9.0.2-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("IPython/__init__.py", "import sys\n" + old + "x = 1\n")
+        z.writestr("ipython-9.0.2.dist-info/RECORD", "")
+    (tmp_path / "out").mkdir()
+    patched = build_site.patched_wheel(wheel, tmp_path / "out", build_site.SITE_PATCH["ipython"])
+    assert patched.name == "ipython-9.0.2-1kit-py3-none-any.whl"
+    with zipfile.ZipFile(patched) as z:
+        source = z.read("IPython/__init__.py").decode()
+    assert old not in source and new in source
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "IPython/__init__.py", "exec"), namespace)  # noqa: S102
+    assert callable(namespace["embed"])  # defined, nothing of the terminal imported
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("IPython/__init__.py", "import sys\n")
+        z.writestr("ipython-9.0.2.dist-info/RECORD", "")
+    with pytest.raises(SystemExit, match="needs remaking"):
+        build_site.patched_wheel(wheel, tmp_path / "out", build_site.SITE_PATCH["ipython"])
