@@ -63,7 +63,7 @@ from IPython.display import HTML, display
 from ipywidgets.widgets.widget import _instances
 
 from rummy import find_variant
-from widgets.quiet import unheard
+from widgets.quiet import opened_at_end, unheard
 
 __all__ = ["settings", "App", "warm_up", "notice", "build", "on_demand", "VariantChooser",
            "panel_html", "add_panels"]
@@ -266,12 +266,16 @@ class App:
         self.make = make
         self.show_notes = show_notes
         self.view: Any = None
-        self.widget = w.VBox()
-        self.widget.add_class("rummy-app")
-        _keep_seat()
-        if _preheated():
+        if _preheated():  # built unheard when its page comes (_page_arrived)
+            self.widget = w.VBox()
+            self.widget.add_class("rummy-app")
+            _keep_seat()
             _page_request().add_done_callback(self._page_arrived)
-        else:
+            return
+        with opened_at_end():  # one comm_open a widget, with the state it ends with
+            self.widget = w.VBox()
+            self.widget.add_class("rummy-app")
+            _keep_seat()
             self._build([])
 
     def _page_arrived(self, request: asyncio.Future[None]) -> None:

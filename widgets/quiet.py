@@ -13,6 +13,10 @@ applied one by one.  Built unheard (:func:`unheard`), the same view is one
 - On a page that is connected (:func:`built_at_once`), the widgets are
   opened at the end, those a widget's state names first (a box after its
   children), as :func:`announce` does.
+- An app built in a kernel that no page waited for (:func:`opened_at_end`:
+  the static site's, in the page itself) is opened the same way: 200
+  ``comm_open`` and no update for a Three Thirteen table, where it was 200
+  and 171.
 
 Only a kernel (ipykernel) has comms to keep quiet: anywhere else the widgets
 are made as usual.
@@ -28,7 +32,7 @@ import comm
 import ipywidgets as w
 from ipywidgets.widgets.widget import _instances, _remove_buffers
 
-__all__ = ["unheard", "built_at_once", "announce", "in_order"]
+__all__ = ["unheard", "built_at_once", "opened_at_end", "announce", "in_order"]
 
 #: How many :func:`unheard` blocks the kernel is in (an inner one leaves its
 #: widgets to the outer one, which opens them all in order).
@@ -36,19 +40,24 @@ _DEPTH = [0]
 
 
 @contextlib.contextmanager
-def unheard() -> Iterator[None]:
+def unheard(*, tell: bool = False) -> Iterator[None]:
     """Widgets made inside say nothing while they are made, then talk as
     usual; if a page already asked for every widget's state (ipywidgets'
-    control comm is open), they are announced (:func:`announce`).  Inside
-    another such block it changes nothing: the outer one keeps them all."""
+    control comm is open), or ``tell``, they are announced (:func:`announce`).
+    Inside another such block it changes nothing: the outer one keeps them all."""
     if _DEPTH[0]:
         yield
         return
-    # ipykernel's own classes (zmq, tornado): only a kernel comes here
-    from ipykernel.comm.comm import BaseComm  # what ipykernel's comm.create_comm makes
-    from ipykernel.kernelbase import Kernel
+    kernel_class: Any = None
+    if isinstance(comm.create_comm, type):  # Pyodide's kernel (the static site): its class
+        base: type = comm.create_comm
+    else:  # ipykernel's own classes (zmq, tornado): only a kernel comes here
+        from ipykernel.comm.comm import BaseComm  # what its create_comm makes
+        from ipykernel.kernelbase import Kernel
 
-    class Unheard(BaseComm):  # type: ignore[misc]
+        base, kernel_class = BaseComm, Kernel
+
+    class Unheard(base):  # type: ignore[misc, valid-type]
         quiet = True
 
         def publish_msg(self, *args: Any, **kwargs: Any) -> None:
@@ -71,10 +80,12 @@ def unheard() -> Iterator[None]:
         comm.create_comm = real
         # a comm learns its kernel when it first publishes, and ipywidgets sends
         # nothing through a comm without a kernel
-        kernel = Kernel.instance() if Kernel.initialized() else None
+        kernel = (kernel_class.instance() if kernel_class is not None
+                  and kernel_class.initialized() else None)
         for c in made:
-            c.kernel = c.kernel or kernel
-        if made and w.Widget._control_comm is not None:
+            if hasattr(c, "kernel"):  # ipykernel's comms (Pyodide's publish without one)
+                c.kernel = c.kernel or kernel
+        if made and (tell or w.Widget._control_comm is not None):
             announce(made)
         for c in made:
             c.quiet = False
@@ -96,6 +107,25 @@ def built_at_once() -> contextlib.AbstractContextManager[None]:
     if getattr(shell, "kernel", None) is None or w.Widget._control_comm is None:
         return contextlib.nullcontext()
     return unheard()
+
+
+def opened_at_end() -> contextlib.AbstractContextManager[None]:
+    """:func:`unheard` in a kernel, the widgets made inside then opened for its
+    page at the end, each once with its whole state, whether or not the page
+    asked for every state: a page that is open hears each ``comm_open`` as it
+    comes (the static site's, whose kernel runs in the page); elsewhere (no
+    kernel: a test, a script) nothing changes.
+
+    >>> with opened_at_end():
+    ...     box = w.VBox([w.HTML("a table")])
+    >>> box.children[0].value
+    'a table'
+    """
+    from IPython import get_ipython
+
+    if getattr(get_ipython(), "kernel", None) is None:
+        return contextlib.nullcontext()
+    return unheard(tell=True)
 
 
 def in_order(widgets: list[Any]) -> list[Any]:
