@@ -228,89 +228,88 @@ def _solve(x: int, w: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, 
     return best
 
 
-def _solve1(x: int, cx: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, ...]) -> int:
+def _one_meld(x: int, cx: int, t: tuple[Any, ...]) -> tuple[int, Any]:
     """:func:`_solve` with the wild at hand, when no three of the naturals
-    ``x`` make a meld (``cx``: their deadwood cost): every meld takes the
-    wild, and leaves the rest as deadwood (whose cost is ``cx`` less the
-    meld's cards'), so only the states with the wild are searched and kept
-    (a state without it is missing from ``memo``: all deadwood)."""
-    _chunks, reach, near, same, pen = t
-    key = x << 1 | 1
-    settled = 0
-    add = 0
-    while True:
-        b = x & -x
-        p = b.bit_length() - 1
-        if x & near[p]:
-            break
-        settled |= b
-        add += pen[p]
-        x -= b
-        if not x:
-            memo[key] = (add, None, settled)
-            return add
-    cx -= add
-    best = INF
+    ``x`` make a meld: every meld takes the wild, so the answer is one
+    meld and the rest deadwood, whose cost is the whole less the meld's
+    cards'.  Returns (the meld's cards' cost, the meld as (cards, wilds
+    needed, room)), found in one pass over the cards in search order
+    instead of a search of states: the search's state of a lowest card p
+    holds every card from p on (the cards before it are left unmelded or
+    settled), a meld of p takes only later cards, and leaving p unmelded
+    wins only when a later card's meld saves strictly more; among p's own
+    melds (its runs, shorter first, then its sets) the last of the most
+    saved wins, as the search's ``<=`` has it.  A card with no partner in
+    reach (none of its rank after it, and neither of the next two cards
+    of its suit) has no meld and is passed.  Every other card has one, so
+    a meld is always found for a hand that has such a card.  The pass
+    stops when the cards after p cost no more than the best meld saves
+    (``cx``: the cost of every card of x): no later meld can save more."""
+    reach, near, same, pen = t[1], t[2], t[3], t[4]
+    best = -1
     pick: Any = None
-    # runs: p on top, down its suit, every natural they span; the wild
-    # takes the gap, or makes the third card
-    delta, gaps, i, dc = b, 0, 0, pen[p]
-    q = p + 4
-    while q < 52:
-        u = 1 << q
-        if x & u:
-            delta |= u
-            dc += pen[q]
-            if cx - dc <= best:
-                best = cx - dc
-                pick = (delta, 1, 11 - i)
-        elif gaps:
-            break
-        else:
-            gaps = 1
-        q += 4
-        i += 1
-    # sets: p and one later card of its rank (a third would be a meld of naturals)
-    sm = x & same[p]
-    if sm:
-        free: list[int] | None = None
-        dl = b
-        while sm:
-            u = sm & -sm
-            sm -= u
-            if x & reach[u.bit_length() - 1]:
-                if free is None:
-                    free = [u]
-                else:
-                    free.append(u)
+    y = x
+    while y:
+        b = y & -y
+        y -= b
+        p = b.bit_length() - 1
+        cx -= pen[p]
+        if not x & near[p]:
+            continue
+        mine = -1
+        mpick: Any = None
+        # runs: p on top, down its suit, every natural they span; the wild
+        # takes the gap, or makes the third card
+        delta, gaps, i, dc = b, 0, 0, pen[p]
+        q = p + 4
+        while q < 52:
+            u = 1 << q
+            if x & u:
+                delta |= u
+                dc += pen[q]
+                if dc >= mine:
+                    mine = dc
+                    mpick = (delta, 1, 11 - i)
+            elif gaps:
+                break
             else:
-                dl |= u
-        combos = [dl]
-        if free is not None:
-            for u in free:
-                combos = [d2 + j * u for d2 in combos for j in (0, 1)]
-        cp = pen[p]
-        for dl in combos:
-            if dl != b:  # two cards (one needs two wilds)
-                v = cx - cp - pen[(dl - b).bit_length() - 1]
-                if v <= best:
-                    best = v
-                    pick = (dl, 1, SET_ROOM)
-    # p left unmelded (only when that costs less)
-    cost = pen[p]
-    if cost < best:
-        z = x - b
-        if z:
-            got = memo.get(z << 1 | 1)
-            v = cost + (_solve1(z, cx - cost, memo, t) if got is None else got[0])
-        else:
-            v = cost
-        if v < best:
-            best = v
-            pick = b
-    best += add
-    memo[key] = (best, pick, settled)
-    return best
+                gaps = 1
+            q += 4
+            i += 1
+        # sets: p and one later card of its rank (a third would be a meld
+        # of naturals); a card that could start no run in reach is always
+        # taken, those that could in every combination (fewer first)
+        sm = x & same[p]
+        if sm:
+            free: list[int] | None = None
+            dl = b
+            while sm:
+                u = sm & -sm
+                sm -= u
+                if x & reach[u.bit_length() - 1]:
+                    if free is None:
+                        free = [u]
+                    else:
+                        free.append(u)
+                else:
+                    dl |= u
+            combos = [dl]
+            if free is not None:
+                for u in free:
+                    combos = [d2 + j * u for d2 in combos for j in (0, 1)]
+            cp = pen[p]
+            for dl in combos:
+                if dl != b:  # two cards (one needs two wilds)
+                    v = cp + pen[(dl - b).bit_length() - 1]
+                    if v >= mine:
+                        mine = v
+                        mpick = (dl, 1, SET_ROOM)
+        if mine > best:  # a later card's meld wins only when it saves more
+            best = mine
+            pick = mpick
+        if cx <= best:
+            break
+    return best, pick
 
 
 def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
@@ -536,9 +535,20 @@ def _search(key: tuple[int, ...], rules: MeldRules
         w = 1
         x -= _WILD << 52
         wild = min(key, key=wild_first.__getitem__)
+        a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+        if not (x & x >> 4 & x >> 8 or a & b2 & (c | d) or (a | b2) & c & d):
+            # no meld of three naturals: one meld takes the wild, the rest
+            # is deadwood (the isolated cards too: they have no partner)
+            ch = t1[0]
+            cost = (ch[0][x & 255] + ch[1][x >> 8 & 255] + ch[2][x >> 16 & 255]
+                    + ch[3][x >> 24 & 255] + ch[4][x >> 32 & 255] + ch[5][x >> 40 & 255]
+                    + ch[6][x >> 48])
+            saved, pick = _one_meld(x, cost, t1)
+            if pick is None:
+                return None  # no meld for the wild to join
+            return cost - saved, 1, [pick], x - pick[0], 0, wild, tables
         # the isolated cards (none of their rank, none of the next two ranks
         # of their suit either way): deadwood whatever the rest does
-        a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
         dead = x & ~((x << 4 | x >> 4 | x << 8 | x >> 8)
                      | ((a & (b2 | c | d)) | (b2 & (c | d)) | (c & d)) * 15)
         if dead:
@@ -547,8 +557,6 @@ def _search(key: tuple[int, ...], rules: MeldRules
                     + ch[3][dead >> 24 & 255] + ch[4][dead >> 32 & 255] + ch[5][dead >> 40 & 255]
                     + ch[6][dead >> 48])
             x -= dead
-            if not x:
-                return None  # no meld for the wild to join
         t = t1
     elif w == 0:  # no wild: the cards held twice, when none of them is in a meld
         x = dead = 0
@@ -599,28 +607,11 @@ def _search(key: tuple[int, ...], rules: MeldRules
         twice = _twice_search(x1, x2, wild, tables)
         return None if twice is None else (*twice, tables)
     memo: dict[int, tuple[int, Any, int]] = {}
-    if w:
-        a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
-        r = x & x >> 4 & x >> 8
-        if not (r or a & b2 & (c | d) or (a | b2) & c & d):
-            # no meld of three naturals: every state without the wild is
-            # its cards' deadwood, and every meld takes the wild
-            ch = t[0]
-            cost += _solve1(x, (ch[0][x & 255] + ch[1][x >> 8 & 255] + ch[2][x >> 16 & 255]
-                                + ch[3][x >> 24 & 255] + ch[4][x >> 32 & 255]
-                                + ch[5][x >> 40 & 255] + ch[6][x >> 48]), memo, t)
-        else:
-            cost += _solve(x, w, memo, t)
-    else:
-        cost += _solve(x, w, memo, t)
+    cost += _solve(x, w, memo, t)
     plan = []
     w0 = w
     while x:
-        got = memo.get(x << 1 | w)
-        if got is None:  # without the wild and without a meld of naturals (see _solve1)
-            dead |= x
-            break
-        _cost, pick, settled = got
+        _cost, pick, settled = memo[x << 1 | w]
         if settled:
             dead |= settled
             x -= settled
