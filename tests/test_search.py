@@ -822,9 +822,12 @@ mask_rules = st.builds(
 @example(nat=[17, 18, 19, 7, 20, 33, 46, 1], wild=4, twice=[7], rules=MeldRules(wild_rank=3))
 # no meld of three naturals, one wild: K♣ K♦ and the wild, or J♥ Q♥ and the
 # wild, both 20 saved (the first card searched keeps its meld); K♥ with Q♥
-# or with K♣, both 20 (its set, met last, wins); and a run of four beating both
+# or with K♣, both 20 (the first card searched keeps its meld); Q♦ with T♦
+# or with Q♥, both 20 (its set, met after its runs, wins); and a run of
+# four beating every other meld
 @example(nat=[12, 25, 37, 36], wild=0, twice=[], rules=MeldRules(wild_rank=9))
 @example(nat=[38, 37, 12], wild=0, twice=[], rules=MeldRules(wild_rank=9))
+@example(nat=[22, 24, 37], wild=2, twice=[], rules=MeldRules(wild_rank=13))
 @example(nat=[38, 37, 12, 36, 40, 16], wild=4, twice=[], rules=MeldRules(wild_rank=9, aces="high"))
 def test_M_7_the_mask_search_gives_the_roomy_searchs_arrangement(
         nat: list[int], wild: int, twice: list[int], rules: MeldRules) -> None:
