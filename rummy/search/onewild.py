@@ -49,6 +49,7 @@ modules :mod:`rummy.search.tables` and :mod:`rummy.search.general`.
 from __future__ import annotations
 
 from itertools import compress
+from operator import eq
 from typing import Any
 
 from rummy.cards import JOKER, Card
@@ -446,15 +447,17 @@ def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
 
 
 def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
-                  ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int], int, int] | None:
+                  ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int, int], int, int] | None:
     """:func:`_search` of a hand with cards held twice (``x2``; ``x1``: every
     card held) and at most one wild (``wild``: its Card.index, or -1): (its
     cost, the wilds in hand, the melds chosen as (cards, cards twice, wilds
-    needed, room), the deadwood (cards, cards twice), the wilds left over,
-    the wild's Card.index), or None when the wild has no meld to join."""
+    needed, room), the deadwood (cards, cards twice, and every card held
+    twice), the wilds left over, the wild's Card.index), or None when the
+    wild has no meld to join."""
     t1, t0 = tables[3], tables[4]
     w = 1 if wild >= 0 else 0
     d1 = d2 = cost = 0
+    twice = x2
     if w:
         # the cards held once that are isolated (none of their rank, none
         # of the next two ranks of their suit either way): deadwood whatever
@@ -494,18 +497,21 @@ def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
             w -= pick[2]
     if w and not any(pick[3] for pick in plan):
         return None  # the wild has no meld to join: the search with room decides
-    return cost, w0, plan, (d1, d2), w, wild
+    return cost, w0, plan, (d1, d2, twice), w, wild
 
 
-def _indexes(m1: int, m2: int, idx_at: list[int]) -> list[int]:
-    """The Card.index of each position of ``m1``, and again of ``m2``, in index order."""
-    out = []
-    for m in (m1, m2):
-        while m:
-            b = m & -m
-            out.append(idx_at[b.bit_length() - 1])
-            m ^= b
-    out.sort()
+def _indexes(key: tuple[int, ...], bits: list[int], m1: int, m2: int, twice: int,
+             idx_at: list[int]) -> list[int]:
+    """The Card.index of each position of ``m1``, and again of ``m2``, in
+    index order (``key``: the hand's sorted card indexes, whose cards held
+    twice are the positions of ``twice``): every copy of the cards of m1,
+    less one of each card held twice that is in m1 and not m2."""
+    out = list(compress(key, map(m1.__and__, map(bits.__getitem__, key))))
+    once = twice & m1 & ~m2
+    while once:
+        b = once & -once
+        once -= b
+        out.remove(idx_at[b.bit_length() - 1])
     return out
 
 
@@ -559,17 +565,17 @@ def _search(key: tuple[int, ...], rules: MeldRules
             x -= dead
         t = t1
     elif w == 0:  # no wild: the cards held twice, when none of them is in a meld
-        x = dead = 0
-        for i in key:
-            b = bits[i]
-            if x & b:
-                if dead & b:
-                    return None  # three copies make a set
-                dead |= b
-            else:
-                x |= b
+        # the second copies: each index equal to the one before it (the key
+        # is sorted); the sum of their bits has a carry when a card is there
+        # three times (two equal bits), and x, every copy's bit, is the cards
+        # held plus the second copies
+        rest = key[1:]
+        dead = sum(map(bits.__getitem__, compress(rest, map(eq, key, rest))))
         if not dead:
             return None  # one pack's worth of distinct cards: the fast path's
+        if dead.bit_count() != len(key) - (x - dead).bit_count():
+            return None  # three copies make a set
+        x -= dead
         lone = dead
         while lone:
             b = lone & -lone
@@ -588,22 +594,19 @@ def _search(key: tuple[int, ...], rules: MeldRules
     elif w >= 2 * _WILD:
         return None  # two wilds or more: the roomy search's
     else:  # a card twice (and the wild, or a card at the top position twice)
-        x1 = x2 = 0
         wild = -1
-        for i in key:
-            b = bits[i]
-            if b >> 52:
-                if wild >= 0:
-                    return None  # two wilds
-                wild = i
-            elif x1 & b:
-                if x2 & b:
-                    return None  # three copies
-                x2 |= b
-            else:
-                x1 |= b
+        if x >> 60:  # (a wild's bit: the top position's carry stays below it)
+            if x >> 61:
+                return None  # two wilds
+            wild = min(key, key=wild_first.__getitem__)
+            x -= _WILD << 52
+        rest = key[1:]
+        x2 = sum(map(bits.__getitem__, compress(rest, map(eq, key, rest))))
         if not x2:
             return None
+        x1 = x - x2
+        if x2.bit_count() + x1.bit_count() != len(key) - (wild >= 0):
+            return None  # three copies
         twice = _twice_search(x1, x2, wild, tables)
         return None if twice is None else (*twice, tables)
     memo: dict[int, tuple[int, Any, int]] = {}
@@ -653,9 +656,10 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
     plan = []
     if type(dead) is tuple:  # a card twice: (cards, cards twice)
         idx_at = t[1]
+        twice = dead[2]
         for d, d2, need, room in picks:
-            plan.append((_indexes(d, d2, idx_at), need, room))
-        deadwood = tuple(map(CARD_OF.__getitem__, _indexes(dead[0], dead[1], idx_at)))
+            plan.append((_indexes(key, bits, d, d2, twice, idx_at), need, room))
+        deadwood = tuple(map(CARD_OF.__getitem__, _indexes(key, bits, dead[0], dead[1], twice, idx_at)))
     else:
         for d, need, room in picks:
             plan.append((list(compress(key, map(d.__and__, map(bits.__getitem__, key)))), need, room))
