@@ -60,7 +60,8 @@ from rummy.search.tables import CARD_OF, INF, PER_CARD, PER_POINT, SET_ROOM, tab
 #: per rule set: (each Card.index's bit, a wild's above the positions;
 #: the Card.index at each position; aces high; the search's tables with
 #: the wild and without it (:func:`_solve`); whether each Card.index is
-#: natural), or None when this search does not serve the rules
+#: natural; each Card.index's deadwood cost, a wild's 0), or None when this
+#: search does not serve the rules
 _TABLES: dict[MeldRules, Any] = {}
 _last: list[Any] = [None, None]
 _WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted by 52)
@@ -101,8 +102,10 @@ def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
             # without a wild, a card starts a run only with the next card of its suit
             reach0 = [1 << up[p][0] if up[p] else 0 for p in range(52)]
             wild_first = [0 if wild_at[i] else 1 for i in range(52)] + [0]
+            # each Card.index's deadwood cost, a wild's 0 (a hand's naturals' cost in one sum)
+            nat_pen = [0 if wild_at[i] else pen[index_pos[i]] for i in range(52)] + [0]
             got = (bits, list(idx_at), rules.aces == "high", (chunks, reach, near, same, pen),
-                   (chunks, reach0, near, same, pen), wild_first)
+                   (chunks, reach0, near, same, pen), wild_first, nat_pen)
         if len(_TABLES) >= 512:
             _TABLES.clear()
         _TABLES[rules] = got
@@ -532,7 +535,7 @@ def _search(key: tuple[int, ...], rules: MeldRules
     if t is None:
         return None
     tables = t
-    bits, _idx_at, _high, t1, t0, wild_first = t
+    bits, _idx_at, _high, t1, t0, wild_first, nat_pen = t
     pen = t1[4]
     x = sum(map(bits.__getitem__, key))
     w = x >> 52
@@ -545,10 +548,7 @@ def _search(key: tuple[int, ...], rules: MeldRules
         if not (x & x >> 4 & x >> 8 or a & b2 & (c | d) or (a | b2) & c & d):
             # no meld of three naturals: one meld takes the wild, the rest
             # is deadwood (the isolated cards too: they have no partner)
-            ch = t1[0]
-            cost = (ch[0][x & 255] + ch[1][x >> 8 & 255] + ch[2][x >> 16 & 255]
-                    + ch[3][x >> 24 & 255] + ch[4][x >> 32 & 255] + ch[5][x >> 40 & 255]
-                    + ch[6][x >> 48])
+            cost = sum(map(nat_pen.__getitem__, key))
             saved, pick = _one_meld(x, cost, t1)
             if pick is None:
                 return None  # no meld for the wild to join
