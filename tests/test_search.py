@@ -862,3 +862,56 @@ def test_M_7_the_mask_search_gives_the_roomy_searchs_arrangement(
                                                 min_naturals=rules.min_naturals, aces=rules.aces,
                                                 wild_penalty=rules.wild_penalty,
                                                 ace_penalty=rules.ace_penalty)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 51), max_size=12, unique=True),
+       st.lists(st.integers(0, 4), min_size=2, max_size=2), mask_rules)
+# J♦ and two wilds: the two wilds rescue the lone J♦, the joker (20 points)
+# handed out before the 7♠ (7 points)
+@example(nat=[23], wilds=[3, 4], rules=MeldRules(wild_rank=7, aces="high", min_naturals=1,
+                                                  ace_penalty=11))
+# K♣ Q♣ and two wilds, 5♥ alone: the run takes one wild and has room for the
+# other, 5♥ is left (5), rather than rescued by both wilds (K♣ Q♣ left: 20)
+@example(nat=[12, 11, 30], wilds=[4, 3], rules=MeldRules(wild_rank=9))
+# K♣ T♣ and two jokers: the run K♣ Q♣ J♣ T♣, both gaps filled (0 left)
+@example(nat=[12, 9], wilds=[4, 4], rules=MeldRules())
+def test_M_7_the_mask_search_of_two_wilds_gives_the_roomy_searchs_arrangement(
+        nat: list[int], wilds: list[int], rules: MeldRules) -> None:
+    # distinct naturals and two wilds (cards of the wild rank or jokers),
+    # under rules whose sets take any number of wilds (aces low or high):
+    # the search on bit masks must give the roomy search's very
+    # arrangement, ties included (the isolated card the two wilds rescue,
+    # the order they are handed out in), or leave the hand to the search
+    # with room exactly when the roomy search's answer leaves a wild
+    # without room; and the brute force's penalty
+    shoe = deck(1, 0)
+    hand = [shoe[i] for i in nat if not rules.is_wild(shoe[i])]
+    for wd in wilds:
+        if rules.wild_rank is not None and wd < 4:
+            hand.append(Card(rules.wild_rank, "cdhs"[wd]))
+        elif wd == 4:
+            hand.append(JOKER)
+    naturals, in_hand = split_hand(hand, rules)
+    if len(in_hand) != 2:
+        return
+    key = tuple(sorted(c.index for c in hand))
+    clear_memo()
+    got = onewild_arrangement(key, rules)
+    s = Roomy(rules, in_hand)
+    roomy = s.rarrangement(s.encode(naturals), in_hand, 0)
+    if got is None:
+        assert roomy is None  # a wild without room: the search with room's to answer
+        return
+    want = _roomy_search(hand, rules)[0]
+    assert roomy is not None and roomy[0] == want
+    assert got == want
+    assert best_arrangement(hand, rules) == naturals_in_sets(want, rules)
+    clear_memo()
+    assert penalty(hand, rules) == want.penalty
+    assert onewild_penalty(key, rules) == (want.penalty, not want.deadwood)
+    if len(hand) <= 10:
+        assert got.penalty == brute_min_penalty(hand, wild_rank=rules.wild_rank,
+                                                min_naturals=rules.min_naturals, aces=rules.aces,
+                                                wild_penalty=rules.wild_penalty,
+                                                ace_penalty=rules.ace_penalty)

@@ -1,37 +1,40 @@
-"""At most one wild: the roomy search on bit masks, for the hands asked of most.
+"""At most one wild, or two: the roomy search on bit masks, for the hands asked of most.
 
 A hand with at most one wild (a card of the wild rank or a joker) and no
-natural card three times, under rules whose sets take any number of
-wilds and whose aces play either low or high (not both), is searched
-here, without a solver object, count vectors or kept memos: each natural
-is a bit at its position in the roomy search's order
-(:func:`rummy.search.tables.tables_of`: rank-major from the top rank
-down, so that the lowest bit is the first card searched, its set
-partners the next bits and its runs every fourth bit); the cards held
-twice are a second mask.  A hand without a wild and without a card twice
-is the one-pack fast path's (:mod:`rummy.search.onepack`), not this
-module's: that path may break ties another way.
+natural card three times, or with two wilds and distinct naturals, under
+rules whose sets take any number of wilds and whose aces play either low
+or high (not both), is searched here, without a solver object, count
+vectors or kept memos: each natural is a bit at its position in the
+roomy search's order (:func:`rummy.search.tables.tables_of`: rank-major
+from the top rank down, so that the lowest bit is the first card
+searched, its set partners the next bits and its runs every fourth bit);
+the cards held twice are a second mask.  A hand without a wild and
+without a card twice is the one-pack fast path's
+(:mod:`rummy.search.onepack`), not this module's: that path may break
+ties another way.
 
 The search is :class:`rummy.search.roomy.Roomy`'s, move for move, on
 these hands: the lowest card's runs down its suit, each taking one copy
-of every natural it spans (a gap takes the wild), shorter first; then
-its sets, every copy of its rank that could start no run in reach and,
-in every combination and number of copies, those that could; then every
-copy of the card left unmelded.  The last meld of the lowest cost wins a
-tie, and leaving the card unmelded wins only when it costs less.  Cards
-that can only be deadwood are settled first, as the roomy search settles
-them: the isolated ones (:func:`rummy.search.tables.encode`), a row of
-lowest cards without a meld, and without the wild every card in no meld
-of three naturals.  With the wild and no meld of three naturals at all
-(most small hands), every meld takes the wild and leaves the rest as
-deadwood, so only the states with the wild are searched
-(:func:`_solve1`).  The answer is built as
-:meth:`rummy.search.general.Solver._assemble` builds it: the melds in
-the order of their lowest card, the wild to the meld that needs it, else
-to the first with room.  So the arrangement is the roomy search's, ties
-included (tests/test_search.py checks the two, and the brute force's
-penalty, on random hands).  When the answer leaves the wild without a
-meld to join, the caller asks the general search (None here).
+of every natural it spans (a gap takes a wild), shorter first; then its
+sets, every copy of its rank that could start no run in reach and, in
+every combination and number of copies, those that could (with two
+wilds, a card alone); then every copy of the card left unmelded.  The
+last meld of the lowest cost wins a tie, and leaving the card unmelded
+wins only when it costs less.  Cards that can only be deadwood are
+settled first, as the roomy search settles them: the isolated ones
+(:func:`rummy.search.tables.encode`; with two wilds, the costliest is
+rescued by both when the search leaves them unused), a row of lowest
+cards without a meld, and without a wild every card in no meld of three
+naturals.  With one wild and no meld of three naturals at all (most
+small hands), every meld takes the wild and leaves the rest as deadwood,
+so the best such meld is found in one pass (:func:`_one_meld`).  The
+answer is built as :meth:`rummy.search.general.Solver._assemble` builds
+it: the melds in the order of their lowest card, the wilds (the most
+expensive first) to the melds that need them, else to the first with
+room.  So the arrangement is the roomy search's, ties included
+(tests/test_search.py checks the two, and the brute force's penalty, on
+random hands).  When the answer leaves a wild without a meld to join,
+the caller asks the general search (None here).
 
 Static tables only, per rule set (hand-independent, built once in about
 0.4 ms): nothing that depends on a hand is kept between calls.
@@ -60,8 +63,9 @@ from rummy.search.tables import CARD_OF, INF, PER_CARD, PER_POINT, SET_ROOM, tab
 #: per rule set: (each Card.index's bit, a wild's above the positions;
 #: the Card.index at each position; aces high; the search's tables with
 #: the wild and without it (:func:`_solve`); whether each Card.index is
-#: natural; each Card.index's deadwood cost, a wild's 0), or None when this
-#: search does not serve the rules
+#: natural; each Card.index's deadwood cost, a wild's 0; the search's
+#: tables with two wilds; each position's discard rank; each Card.index's
+#: points), or None when this search does not serve the rules
 _TABLES: dict[MeldRules, Any] = {}
 _last: list[Any] = [None, None]
 _WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted by 52)
@@ -83,7 +87,7 @@ def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
     if got is False:
         got = None
         if rules.max_set_size is None and rules.aces != "low_or_high":
-            (_pos_of, _card_at, pen, _drank, up, _down, _same, index_pos, _local, _pts, _better, _unit,
+            (_pos_of, _card_at, pen, drank, up, _down, _same, index_pos, _local, pts, _better, _unit,
              idx_at, wild_at, _order, _unit_top) = tables_of(rules)
             bits = [_WILD << 52 if wild_at[i] else 1 << index_pos[i] for i in range(52)] + [_WILD << 52]
             reach = [sum(1 << q for q in up[p][:2]) for p in range(52)]
@@ -104,8 +108,11 @@ def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
             wild_first = [0 if wild_at[i] else 1 for i in range(52)] + [0]
             # each Card.index's deadwood cost, a wild's 0 (a hand's naturals' cost in one sum)
             nat_pen = [0 if wild_at[i] else pen[index_pos[i]] for i in range(52)] + [0]
+            # with two wilds, a card starts a run with any of the next three of its suit
+            reach2 = [sum(1 << q for q in up[p][:3]) for p in range(52)]
             got = (bits, list(idx_at), rules.aces == "high", (chunks, reach, near, same, pen),
-                   (chunks, reach0, near, same, pen), wild_first, nat_pen)
+                   (chunks, reach0, near, same, pen), wild_first, nat_pen,
+                   (chunks, reach2, near, same, pen), list(drank), list(pts))
         if len(_TABLES) >= 512:
             _TABLES.clear()
         _TABLES[rules] = got
@@ -229,6 +236,106 @@ def _solve(x: int, w: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, 
             pick = b
     best += add
     memo[key] = (best, pick, settled)
+    return best
+
+
+def _solve_two(x: int, memo: dict[int, tuple[int, Any, int]], memo2: dict[int, tuple[int, Any]],
+               t: tuple[Any, ...], bonus: int) -> int:
+    """:func:`_solve` of distinct naturals ``x`` with both of two wilds
+    left, kept in ``memo2`` (keyed by x: (its cost, its choice)); the
+    states with one wild or none go to :func:`_solve` and ``memo``.  Every
+    card has a meld here (a set of it and the two wilds), so none is
+    settled first; its melds are the roomy search's, each card's runs then
+    its sets (alone with both wilds when its rank holds no other card),
+    and the card is left unmelded only when that costs less.  ``bonus``:
+    what an answer that ends with both wilds left saves, the costliest
+    isolated card rescued by them (0 when there is none; the isolated
+    cards' whole cost is counted by the caller).  ``t``: the tables with
+    two wilds (a card starts a run with any of the next three of its suit)."""
+    _chunks, reach, _near, same, pen = t
+    b = x & -x
+    p = b.bit_length() - 1
+    best = INF
+    pick: Any = None
+    # runs: p on top, down its suit, every natural they span; a gap takes a wild
+    delta, gaps, i = b, 0, 0
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x & u:
+            delta |= u
+            need = gaps if i else 1
+            y = x - delta
+            if need:
+                if y:
+                    got = memo.get(y << 1 | 2 - need)
+                    v = _solve(y, 2 - need, memo, t) if got is None else got[0]
+                else:
+                    v = 0
+            elif y:
+                got2 = memo2.get(y)
+                v = _solve_two(y, memo, memo2, t, bonus) if got2 is None else got2[0]
+            else:
+                v = bonus
+            if v <= best:
+                best = v
+                pick = (delta, need, 11 - i)
+        else:
+            gaps += 1
+            if gaps > 2:
+                break
+        q += 4
+        i += 1
+    # sets: p and every later card of its rank that could start no run in
+    # reach; those that could, in every combination (fewer first)
+    sm = x & same[p]
+    dl, k = b, 1
+    free: list[int] | None = None
+    while sm:
+        u = sm & -sm
+        sm -= u
+        if x & reach[u.bit_length() - 1]:
+            if free is None:
+                free = [u]
+            else:
+                free.append(u)
+        else:
+            dl |= u
+            k += 1
+    combos = [(dl, k)]
+    if free is not None:
+        for u in free:
+            combos = [(d2 + j * u, k2 + j) for d2, k2 in combos for j in (0, 1)]
+    for dl, k in combos:
+        need = 3 - k if k < 3 else 0
+        y = x - dl
+        if need:
+            if y:
+                got = memo.get(y << 1 | 2 - need)
+                v = _solve(y, 2 - need, memo, t) if got is None else got[0]
+            else:
+                v = 0
+        elif y:
+            got2 = memo2.get(y)
+            v = _solve_two(y, memo, memo2, t, bonus) if got2 is None else got2[0]
+        else:
+            v = bonus
+        if v <= best:
+            best = v
+            pick = (dl, need, SET_ROOM)
+    # p left unmelded (only when that costs less; no state costs below bonus)
+    cost = pen[p]
+    if cost + bonus < best:
+        z = x - b
+        if z:
+            got2 = memo2.get(z)
+            v = cost + (_solve_two(z, memo, memo2, t, bonus) if got2 is None else got2[0])
+        else:
+            v = cost + bonus
+        if v < best:
+            best = v
+            pick = b
+    memo2[x] = (best, pick)
     return best
 
 
@@ -503,6 +610,79 @@ def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
     return cost, w0, plan, (d1, d2, twice), w, wild
 
 
+def _two_search(x: int, key: tuple[int, ...], t: tuple[Any, ...]
+                ) -> tuple[int, int, list[Any], int, int, tuple[int, int, int]] | None:
+    """:func:`_search` of distinct naturals ``x`` (a mask of positions) and
+    two wilds (``key``: the hand's sorted card indexes; ``t``: the rules'
+    tables): (its cost, 2, the melds chosen as (cards, wilds needed,
+    room), the deadwood's bits, the wilds left over, (the wilds' Card.index
+    values, the Card.index of the isolated card the two wilds rescue or
+    -1)), or None when a wild has no meld to join.  The isolated cards
+    (none of their rank, none of the next three of their suit either way)
+    are the roomy search's: kept out of the search, and the costliest
+    (the best discard first, :func:`rummy.search.tables.encode`) rescued
+    by both wilds when the search leaves them unused."""
+    bits, idx_at, t2, drank = t[0], t[1], t[7], t[8]
+    pen = t2[4]
+    a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+    iso = x & ~((x << 4 | x >> 4 | x << 8 | x >> 8 | x << 12 | x >> 12)
+                | ((a & (b2 | c | d)) | (b2 & (c | d)) | (c & d)) * 15)
+    cost = bonus = 0
+    first = -1  # the isolated position that is the best discard
+    if iso:
+        x -= iso
+        m = iso
+        while m:
+            b = m & -m
+            m -= b
+            q = b.bit_length() - 1
+            cost += pen[q]
+            if first < 0 or drank[q] < drank[first]:
+                first = q
+        bonus = -pen[first]
+    memo: dict[int, tuple[int, Any, int]] = {}
+    memo2: dict[int, tuple[int, Any]] = {}
+    if x:
+        cost += _solve_two(x, memo, memo2, t2, bonus)
+    else:
+        cost += bonus
+    plan = []
+    dead = 0
+    w = 2
+    while x:
+        if w == 2:
+            pick = memo2[x][1]
+            settled = 0
+        else:
+            _cost, pick, settled = memo[x << 1 | w]
+            if settled:
+                dead |= settled
+                x -= settled
+                if pick is None:
+                    break
+        if type(pick) is int:
+            dead |= pick
+            x -= pick
+        else:
+            plan.append(pick)
+            x -= pick[0]
+            w -= pick[1]
+    rescued = -1
+    if w == 2 and first >= 0:  # both wilds left: they rescue the costliest isolated card
+        rescued = idx_at[first]
+        iso -= 1 << first
+        w = 0
+    dead |= iso
+    if w:  # wilds left over go to melds with room (a set has room for any number)
+        room = 0
+        for _cards, _need, r in plan:
+            room += r
+        if room < w:
+            return None  # a wild has no meld to join: the search with room decides
+    wilds = [i for i in key if bits[i] >> 52]
+    return cost, 2, plan, dead, w, (wilds[0], wilds[1], rescued)
+
+
 def _indexes(key: tuple[int, ...], bits: list[int], m1: int, m2: int, twice: int,
              idx_at: list[int]) -> list[int]:
     """The Card.index of each position of ``m1``, and again of ``m2``, in
@@ -524,18 +704,18 @@ def _cards(key: tuple[int, ...], bits: list[int], m: int) -> tuple[Card, ...]:
 
 
 def _search(key: tuple[int, ...], rules: MeldRules
-            ) -> tuple[int, int, list[Any], Any, int, int, tuple[Any, ...]] | None:
+            ) -> tuple[int, int, list[Any], Any, int, Any, tuple[Any, ...]] | None:
     """The search of a hand (``key``: its sorted card indexes) that this
-    module serves: (its cost, the wilds in hand (0 or 1), the melds
+    module serves: (its cost, the wilds in hand (0 to 2), the melds
     chosen as (cards, wilds needed, room), the deadwood's bits, the wilds
-    left over, the wild's Card.index, the rules' tables); None when the
-    module does not serve the hand, or when its answer leaves the wild
-    without a meld to join."""
+    left over, the wild's Card.index (with two: see :func:`_two_search`),
+    the rules' tables); None when the module does not serve the hand, or
+    when its answer leaves a wild without a meld to join."""
     t = _last[1] if _last[0] is rules else onewild_tables(rules)
     if t is None:
         return None
-    tables = t
-    bits, _idx_at, _high, t1, t0, wild_first, nat_pen = t
+    tables: tuple[Any, ...] = t
+    bits, t1, t0, wild_first, nat_pen = t[0], t[3], t[4], t[5], t[6]
     pen = t1[4]
     x = sum(map(bits.__getitem__, key))
     w = x >> 52
@@ -591,8 +771,11 @@ def _search(key: tuple[int, ...], rules: MeldRules
             return cost, 0, [], dead, 0, -1, tables
         t = t0
         wild = -1
+    elif w == 2 * _WILD and x.bit_count() == len(key) - 1:  # two wilds, distinct naturals
+        two = _two_search(x - (w << 52), key, t)
+        return None if two is None else (*two, tables)
     elif w >= 2 * _WILD:
-        return None  # two wilds or more: the roomy search's
+        return None  # three wilds or more, or two and a card twice: the roomy search's
     else:  # a card twice (and the wild, or a card at the top position twice)
         wild = -1
         if x >> 60:  # (a wild's bit: the top position's carry stays below it)
@@ -633,12 +816,11 @@ def _search(key: tuple[int, ...], rules: MeldRules
 
 
 def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
-    """The roomy search's best arrangement of a hand of distinct naturals
-    and one wild, or of a hand without a wild whose cards held twice are
-    in no meld (``key``: the hand's sorted card indexes), the tie rule
-    among equal penalties (naturals in sets) not yet applied; None when
-    this search does not serve the hand or its answer leaves the wild
-    without a meld.
+    """The roomy search's best arrangement of a hand of at most one wild
+    and no card three times, or of two wilds and distinct naturals
+    (``key``: the hand's sorted card indexes), the tie rule among equal
+    penalties (naturals in sets) not yet applied; None when this search
+    does not serve the hand or its answer leaves a wild without a meld.
 
     >>> from rummy.cards import cards
     >>> hand = cards("5h 7h Jk Kc")
@@ -671,6 +853,8 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
         for nat, _need, _room in plan:
             melds.append(natural_meld(nat, [], rules))
         return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
+    if w0 == 2:
+        return _two_arrangement(plan, deadwood, cost, w, wild, t[9], rules)
     wc: Card = CARD_OF[wild] if wild < 52 else JOKER
     given = False
     for nat, need, room in plan:
@@ -679,6 +863,42 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
             given = True
         else:
             melds.append(natural_meld(nat, [], rules))
+    return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
+
+
+def _two_arrangement(plan: list[tuple[list[int], int, int]], deadwood: tuple[Card, ...], cost: int,
+                     w: int, wild: tuple[int, int, int], pts: list[int], rules: MeldRules
+                     ) -> Arrangement:
+    """The arrangement of a two-wild answer (``plan`` in its order, ``w``
+    wilds no meld needs, ``wild``: the wilds' Card.index values and the
+    isolated card they rescue or -1), the wilds handed out as
+    :meth:`rummy.search.general.Solver._assemble` hands them: the most
+    expensive first (then in card order) to the melds that need them, in
+    order (a rescued card's set last), then the rest to the first melds
+    with room."""
+    w1: Card = CARD_OF[wild[0]] if wild[0] < 52 else JOKER
+    w2: Card = CARD_OF[wild[1]] if wild[1] < 52 else JOKER
+    if pts[wild[1]] > pts[wild[0]]:  # (the key is sorted: on equal points, card order)
+        w1, w2 = w2, w1
+    if wild[2] >= 0:
+        plan.append(([wild[2]], 2, 2))
+    n_used = 2 - w
+    wilds = [w1, w2]
+    used, rest = wilds[:n_used], wilds[n_used:]
+    groups: list[list[Card]] = []
+    for _nat, need, _room in plan:
+        groups.append(used[:need])
+        used = used[need:]
+    for (_nat, _need, room), grp in zip(plan, groups):
+        if not rest:
+            break
+        take = min(room, len(rest))
+        if take > 0:
+            grp.extend(rest[:take])
+            rest = rest[take:]
+    melds = []
+    for (nat, _need, _room), grp in zip(plan, groups):
+        melds.append(natural_meld(nat, grp, rules))
     return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
 
 
