@@ -866,27 +866,37 @@ def test_M_7_the_mask_search_gives_the_roomy_searchs_arrangement(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.integers(0, 51), max_size=12, unique=True),
-       st.lists(st.integers(0, 4), min_size=2, max_size=2), mask_rules)
+       st.lists(st.integers(0, 4), min_size=2, max_size=2), st.lists(st.integers(0, 14), max_size=3),
+       mask_rules)
 # J♦ and two wilds: the two wilds rescue the lone J♦, the joker (20 points)
 # handed out before the 7♠ (7 points)
-@example(nat=[23], wilds=[3, 4], rules=MeldRules(wild_rank=7, aces="high", min_naturals=1,
-                                                  ace_penalty=11))
+@example(nat=[23], wilds=[3, 4], twice=[], rules=MeldRules(wild_rank=7, aces="high", min_naturals=1,
+                                                            ace_penalty=11))
 # K♣ Q♣ and two wilds, 5♥ alone: the run takes one wild and has room for the
 # other, 5♥ is left (5), rather than rescued by both wilds (K♣ Q♣ left: 20)
-@example(nat=[12, 11, 30], wilds=[4, 3], rules=MeldRules(wild_rank=9))
+@example(nat=[12, 11, 30], wilds=[4, 3], twice=[], rules=MeldRules(wild_rank=9))
 # K♣ T♣ and two jokers: the run K♣ Q♣ J♣ T♣, both gaps filled (0 left)
-@example(nat=[12, 9], wilds=[4, 4], rules=MeldRules())
+@example(nat=[12, 9], wilds=[4, 4], twice=[], rules=MeldRules())
+# 4♦ twice, 5♦, T♠ and Q♥ twice (queens wild): [T♠ Q♥ Q♥] and both 4♦ 5♦
+# left (13), not [4♦ 5♦ Q♥ Q♥] (T♠ and a 4♦ left: 14)
+@example(nat=[16, 17, 48], wilds=[2, 2], twice=[0], rules=MeldRules(wild_rank=12, wild_penalty=15))
+# 9♥ 5♥ 6♥ 6♥, 8♣ and the joker (eights wild): the run 5♥ to 9♥ with both
+# wilds and a 6♥ left, not the set of both 6♥ with both wilds
+@example(nat=[34, 30, 31], wilds=[0, 4], twice=[2],
+         rules=MeldRules(wild_rank=8, aces="high", wild_penalty=15, ace_penalty=11))
 def test_M_7_the_mask_search_of_two_wilds_gives_the_roomy_searchs_arrangement(
-        nat: list[int], wilds: list[int], rules: MeldRules) -> None:
-    # distinct naturals and two wilds (cards of the wild rank or jokers),
-    # under rules whose sets take any number of wilds (aces low or high):
-    # the search on bit masks must give the roomy search's very
+        nat: list[int], wilds: list[int], twice: list[int], rules: MeldRules) -> None:
+    # naturals (some held twice) and two wilds (cards of the wild rank or
+    # jokers), under rules whose sets take any number of wilds (aces low
+    # or high): the search on bit masks must give the roomy search's very
     # arrangement, ties included (the isolated card the two wilds rescue,
     # the order they are handed out in), or leave the hand to the search
     # with room exactly when the roomy search's answer leaves a wild
-    # without room; and the brute force's penalty
+    # without room (or a card is there three times); and the brute
+    # force's penalty
     shoe = deck(1, 0)
     hand = [shoe[i] for i in nat if not rules.is_wild(shoe[i])]
+    hand += [hand[i % len(hand)] for i in twice if hand]  # some naturals twice (or three times)
     for wd in wilds:
         if rules.wild_rank is not None and wd < 4:
             hand.append(Card(rules.wild_rank, "cdhs"[wd]))
@@ -900,8 +910,8 @@ def test_M_7_the_mask_search_of_two_wilds_gives_the_roomy_searchs_arrangement(
     got = onewild_arrangement(key, rules)
     s = Roomy(rules, in_hand)
     roomy = s.rarrangement(s.encode(naturals), in_hand, 0)
-    if got is None:
-        assert roomy is None  # a wild without room: the search with room's to answer
+    if got is None:  # a wild without room, or a card three times: the search with room's to answer
+        assert roomy is None or max(Counter(naturals).values()) > 2
         return
     want = _roomy_search(hand, rules)[0]
     assert roomy is not None and roomy[0] == want

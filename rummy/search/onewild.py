@@ -1,14 +1,14 @@
-"""At most one wild, or two: the roomy search on bit masks, for the hands asked of most.
+"""At most two wilds: the roomy search on bit masks, for the hands asked of most.
 
-A hand with at most one wild (a card of the wild rank or a joker) and no
-natural card three times, or with two wilds and distinct naturals, under
-rules whose sets take any number of wilds and whose aces play either low
-or high (not both), is searched here, without a solver object, count
-vectors or kept memos: each natural is a bit at its position in the
-roomy search's order (:func:`rummy.search.tables.tables_of`: rank-major
-from the top rank down, so that the lowest bit is the first card
-searched, its set partners the next bits and its runs every fourth bit);
-the cards held twice are a second mask.  A hand without a wild and
+A hand with at most two wilds (cards of the wild rank or jokers) and no
+natural card three times, under rules whose sets take any number of
+wilds and whose aces play either low or high (not both), is searched
+here, without a solver object, count vectors or kept memos: each natural
+is a bit at its position in the roomy search's order
+(:func:`rummy.search.tables.tables_of`: rank-major from the top rank
+down, so that the lowest bit is the first card searched, its set
+partners the next bits and its runs every fourth bit); the cards held
+twice are a second mask.  A hand without a wild and
 without a card twice is the one-pack fast path's
 (:mod:`rummy.search.onepack`), not this module's: that path may break
 ties another way.
@@ -23,7 +23,7 @@ last meld of the lowest cost wins a tie, and leaving the card unmelded
 wins only when it costs less.  Cards that can only be deadwood are
 settled first, as the roomy search settles them: the isolated ones
 (:func:`rummy.search.tables.encode`; with two wilds, the costliest is
-rescued by both when the search leaves them unused), a row of lowest
+rescued by both when the search leaves them unused: :func:`_two_search`), a row of lowest
 cards without a meld, and without a wild every card in no meld of three
 naturals.  With one wild and no meld of three naturals at all (most
 small hands), every meld takes the wild and leaves the rest as deadwood,
@@ -71,6 +71,7 @@ _last: list[Any] = [None, None]
 _WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted by 52)
 _COLUMN = sum(1 << (4 * q) for q in range(13))  # the first suit's bit of each rank
 _RANK4 = [15 << (p & ~3) for p in range(52)]  # the four positions of each position's rank
+_POSITIONS = (1 << 52) - 1  # every position's bit
 
 
 def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
@@ -556,6 +557,184 @@ def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
     return best
 
 
+def _solve2_two(x1: int, x2: int, memo: dict[int, tuple[int, Any, Any]],
+                memo2: dict[int, tuple[int, Any]], t: tuple[Any, ...], bonus: int) -> int:
+    """:func:`_solve2` with both of two wilds left (``x1`` the positions
+    held, ``x2`` those held twice), kept in ``memo2`` (keyed ``x1 << 52 |
+    x2``: (its cost, its choice)); the states with one wild or none go to
+    :func:`_solve2` and ``memo``.  As in :func:`_solve_two`, every card
+    has a meld (its copies and the two wilds), none is settled first, and
+    an answer that ends with both wilds left saves ``bonus`` (the
+    costliest isolated card rescued; the isolated cards' cost is counted
+    by the caller).  ``t``: the tables with two wilds."""
+    _chunks, reach, _near, same, pen = t
+    b = x1 & -x1
+    p = b.bit_length() - 1
+    best = INF
+    pick: Any = None
+    # runs: one copy at each rank they span; a gap takes a wild
+    delta, gaps, i = b, 0, 0
+    q = p + 4
+    while q < 52:
+        u = 1 << q
+        if x1 & u:
+            delta |= u
+            need = gaps if i else 1
+            y1 = (x1 & ~delta) | (x2 & delta)
+            if y1:
+                y2 = x2 & ~delta
+                if need:
+                    got = memo.get((y1 << 52 | y2) << 1 | 2 - need)
+                    v = _solve2(y1, y2, 2 - need, memo, t) if got is None else got[0]
+                else:
+                    got2 = memo2.get(y1 << 52 | y2)
+                    v = _solve2_two(y1, y2, memo, memo2, t, bonus) if got2 is None else got2[0]
+            else:
+                v = 0 if need else bonus
+            if v <= best:
+                best = v
+                pick = (delta, 0, need, 11 - i)
+        else:
+            gaps += 1
+            if gaps > 2:
+                break
+        q += 4
+        i += 1
+    # sets: every copy of p and of each later card of its rank that could
+    # start no run in reach; of those that could, 0, 1 or 2 copies
+    n = 2 if x2 & b else 1
+    t1, t2, k = b, b if n == 2 else 0, n
+    sm = x1 & same[p]
+    free: list[int] | None = None
+    while sm:
+        u = sm & -sm
+        sm -= u
+        if x1 & reach[u.bit_length() - 1]:
+            if free is None:
+                free = [u]
+            else:
+                free.append(u)
+        else:
+            t1 |= u
+            k += 1
+            if x2 & u:
+                t2 |= u
+                k += 1
+    combos = [(t1, t2, k)]
+    if free is not None:
+        for u in free:
+            if x2 & u:
+                combos = [c for a1, a2, k2 in combos
+                          for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1), (a1 | u, a2 | u, k2 + 2))]
+            else:
+                combos = [c for a1, a2, k2 in combos for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1))]
+    for t1, t2, k in combos:
+        need = 3 - k if k < 3 else 0
+        y1 = (x1 & ~t1) | (x2 & t1 & ~t2)
+        if y1:
+            y2 = x2 & ~t1
+            if need:
+                got = memo.get((y1 << 52 | y2) << 1 | 2 - need)
+                v = _solve2(y1, y2, 2 - need, memo, t) if got is None else got[0]
+            else:
+                got2 = memo2.get(y1 << 52 | y2)
+                v = _solve2_two(y1, y2, memo, memo2, t, bonus) if got2 is None else got2[0]
+        else:
+            v = 0 if need else bonus
+        if v <= best:
+            best = v
+            pick = (t1, t2, need, SET_ROOM)
+    # every copy of p left unmelded (only when that costs less)
+    cost = pen[p] * n
+    if cost + bonus < best:
+        y1 = x1 - b
+        if y1:
+            y2 = x2 & ~b
+            got2 = memo2.get(y1 << 52 | y2)
+            v = cost + (_solve2_two(y1, y2, memo, memo2, t, bonus) if got2 is None else got2[0])
+        else:
+            v = cost + bonus
+        if v < best:
+            best = v
+            pick = (b, b if n == 2 else 0)
+    memo2[x1 << 52 | x2] = (best, pick)
+    return best
+
+
+def _twice_two_search(x1: int, x2: int, key: tuple[int, ...], tables: tuple[Any, ...]
+                      ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int, int], int,
+                                 tuple[int, int, int]] | None:
+    """:func:`_twice_search` of a hand with cards held twice (``x2``;
+    ``x1``: every card held) and two wilds (``key``: the hand's sorted
+    card indexes): (its cost, 2, the melds chosen as (cards, cards twice,
+    wilds needed, room), the deadwood (cards, cards twice, every card held
+    twice), the wilds left over, (the wilds' Card.index values, the
+    Card.index of the isolated card they rescue or -1)), or None when a
+    wild has no meld to join.  The isolated cards (held once, none of
+    their rank, none of the next three of their suit either way) are kept
+    out of the search, as in :func:`_two_search`."""
+    bits, idx_at, t2, drank = tables[0], tables[1], tables[7], tables[8]
+    pen = t2[4]
+    twice = x2
+    a, b2, c, d = x1 & _COLUMN, x1 >> 1 & _COLUMN, x1 >> 2 & _COLUMN, x1 >> 3 & _COLUMN
+    iso = x1 & ~x2 & ~((x1 << 4 | x1 >> 4 | x1 << 8 | x1 >> 8 | x1 << 12 | x1 >> 12)
+                       | ((a & (b2 | c | d)) | (b2 & (c | d)) | (c & d)) * 15)
+    cost = bonus = 0
+    first = -1  # the isolated position that is the best discard
+    if iso:
+        x1 -= iso
+        m = iso
+        while m:
+            b = m & -m
+            m -= b
+            q = b.bit_length() - 1
+            cost += pen[q]
+            if first < 0 or drank[q] < drank[first]:
+                first = q
+        bonus = -pen[first]
+    memo: dict[int, tuple[int, Any, Any]] = {}
+    memo2: dict[int, tuple[int, Any]] = {}
+    cost += _solve2_two(x1, x2, memo, memo2, t2, bonus)  # (x1 holds the cards held twice)
+    plan = []
+    d1 = d2 = 0
+    w = 2
+    while x1:
+        if w == 2:
+            pick = memo2[x1 << 52 | x2][1]
+        else:
+            _cost, pick, settled = memo[(x1 << 52 | x2) << 1 | w]
+            if settled:
+                s1, s2 = settled
+                d1 |= s1
+                d2 |= s2
+                x1 -= s1
+                x2 -= s2
+                if pick is None:
+                    break
+        a1, a2 = pick[0], pick[1]
+        if len(pick) == 2:
+            d1 |= a1
+            d2 |= a2
+        else:
+            plan.append(pick)
+            w -= pick[2]
+        x1, x2 = (x1 & ~a1) | (x2 & a1 & ~a2), x2 & ~a1
+    rescued = -1
+    if w == 2 and first >= 0:  # both wilds left: they rescue the costliest isolated card
+        rescued = idx_at[first]
+        iso -= 1 << first
+        w = 0
+    d1 |= iso
+    if w:  # wilds left over go to melds with room (a set has room for any number)
+        room = 0
+        for pick in plan:
+            room += pick[3]
+        if room < w:
+            return None  # a wild has no meld to join: the search with room decides
+    wilds = [i for i in key if bits[i] >> 52]
+    return cost, 2, plan, (d1, d2, twice), w, (wilds[0], wilds[1], rescued)
+
+
 def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
                   ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int, int], int, int] | None:
     """:func:`_search` of a hand with cards held twice (``x2``; ``x1``: every
@@ -774,8 +953,17 @@ def _search(key: tuple[int, ...], rules: MeldRules
     elif w == 2 * _WILD and x.bit_count() == len(key) - 1:  # two wilds, distinct naturals
         two = _two_search(x - (w << 52), key, t)
         return None if two is None else (*two, tables)
+    elif x >> 60 == 2:  # two wilds and a card twice (or the top position twice)
+        x -= 2 << 60
+        rest = key[1:]
+        x2 = sum(map(bits.__getitem__, compress(rest, map(eq, key, rest)))) & _POSITIONS
+        x1 = x - x2  # (a wild held twice is not a natural card twice)
+        if x2.bit_count() + x1.bit_count() != len(key) - 2:
+            return None  # three copies
+        both = _twice_two_search(x1, x2, key, tables)
+        return None if both is None else (*both, tables)
     elif w >= 2 * _WILD:
-        return None  # three wilds or more, or two and a card twice: the roomy search's
+        return None  # three wilds or more: the roomy search's
     else:  # a card twice (and the wild, or a card at the top position twice)
         wild = -1
         if x >> 60:  # (a wild's bit: the top position's carry stays below it)
@@ -816,9 +1004,8 @@ def _search(key: tuple[int, ...], rules: MeldRules
 
 
 def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
-    """The roomy search's best arrangement of a hand of at most one wild
-    and no card three times, or of two wilds and distinct naturals
-    (``key``: the hand's sorted card indexes), the tie rule among equal
+    """The roomy search's best arrangement of a hand of at most two wilds
+    and no card three times (``key``: the hand's sorted card indexes), the tie rule among equal
     penalties (naturals in sets) not yet applied; None when this search
     does not serve the hand or its answer leaves a wild without a meld.
 
