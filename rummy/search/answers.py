@@ -6,7 +6,7 @@ Each question (:func:`best_arrangement`, :func:`penalty`,
 hand is one pack's worth of distinct cards without wilds
 (:mod:`rummy.search.onepack`), else a solver: the roomy search
 (:mod:`rummy.search.roomy`) when sets take any number of wilds (its bit
-mask form, :mod:`rummy.search.onewild`, for a hand with at most two
+mask form, :mod:`rummy.search.onewild`, for a hand with at most three
 wilds and no card three times, when :func:`best_arrangement` and
 :func:`penalty` ask), the general search (:mod:`rummy.search.general`)
 otherwise.
@@ -413,7 +413,7 @@ def _general_arrangement(cards_: Any, rules: MeldRules) -> Arrangement:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        # at most two wilds and no card three times
+        # at most three wilds and no card three times
         got = onewild_arrangement(key, rules)
         if got is None:
             naturals, wilds, encoded = _split_encoded(cards_, rules, key)
@@ -492,7 +492,7 @@ def _general_penalty(cards_: Any, rules: MeldRules) -> int:
     key = _hand_key(cards_)
     got = kept.get(key)
     if got is None:
-        # at most two wilds and no card three times
+        # at most three wilds and no card three times
         quick = onewild_penalty(key, rules)
         if quick is not None:
             got = kept[key] = quick[0]

@@ -1,17 +1,16 @@
-"""At most two wilds: the roomy search on bit masks, for the hands asked of most.
+"""At most three wilds: the roomy search on bit masks, for the hands asked of most.
 
-A hand with at most two wilds (cards of the wild rank or jokers) and no
-natural card three times, under rules whose sets take any number of
+A hand with at most three wilds (cards of the wild rank or jokers) and
+no natural card three times, under rules whose sets take any number of
 wilds and whose aces play either low or high (not both), is searched
 here, without a solver object, count vectors or kept memos: each natural
 is a bit at its position in the roomy search's order
 (:func:`rummy.search.tables.tables_of`: rank-major from the top rank
 down, so that the lowest bit is the first card searched, its set
 partners the next bits and its runs every fourth bit); the cards held
-twice are a second mask.  A hand without a wild and
-without a card twice is the one-pack fast path's
-(:mod:`rummy.search.onepack`), not this module's: that path may break
-ties another way.
+twice are a second mask.  A hand without a wild and without a card twice
+is the one-pack fast path's (:mod:`rummy.search.onepack`), not this
+module's: that path may break ties another way.
 
 The search is :class:`rummy.search.roomy.Roomy`'s, move for move, on
 these hands: the lowest card's runs down its suit, each taking one copy
@@ -22,16 +21,18 @@ wilds, a card alone); then every copy of the card left unmelded.  The
 last meld of the lowest cost wins a tie, and leaving the card unmelded
 wins only when it costs less.  Cards that can only be deadwood are
 settled first, as the roomy search settles them: the isolated ones
-(:func:`rummy.search.tables.encode`; with two wilds, the costliest is
-rescued by both when the search leaves them unused: :func:`_two_search`), a row of lowest
-cards without a meld, and without a wild every card in no meld of three
-naturals.  With one wild and no meld of three naturals at all (most
-small hands), every meld takes the wild and leaves the rest as deadwood,
-so the best such meld is found in one pass (:func:`_one_meld`).  The
-answer is built as :meth:`rummy.search.general.Solver._assemble` builds
-it: the melds in the order of their lowest card, the wilds (the most
-expensive first) to the melds that need them, else to the first with
-room.  So the arrangement is the roomy search's, ties included
+(:func:`rummy.search.tables.encode`; with two wilds or three, the
+costliest is rescued by two when the search leaves them unused,
+:func:`_wilds_search`), a row of lowest cards without a meld, and
+without a wild every card in no meld of three naturals.  With one wild
+and no meld of three naturals at all (most small hands), every meld
+takes the wild and leaves the rest as deadwood, so the best such meld is
+found in one pass (:func:`_one_meld`).  The answer is built as
+:meth:`rummy.search.general.Solver._assemble` builds it: the melds in
+the order of their lowest card, the wilds (the most expensive first) to
+the melds that need them, three or more left over as a set of their own
+(when melds may be all wilds), else to the first melds with room.  So
+the arrangement is the roomy search's, ties included
 (tests/test_search.py checks the two, and the brute force's penalty, on
 random hands).  When the answer leaves a wild without a meld to join,
 the caller asks the general search (None here).
@@ -56,7 +57,7 @@ from operator import eq
 from typing import Any
 
 from rummy.cards import JOKER, Card
-from rummy.melds import Arrangement, MeldRules, make_arrangement
+from rummy.melds import Arrangement, MeldRules, make_arrangement, make_set
 from rummy.search.general import natural_meld, plan_order, plan_order_high
 from rummy.search.tables import CARD_OF, INF, PER_CARD, PER_POINT, SET_ROOM, tables_of
 
@@ -64,8 +65,9 @@ from rummy.search.tables import CARD_OF, INF, PER_CARD, PER_POINT, SET_ROOM, tab
 #: the Card.index at each position; aces high; the search's tables with
 #: the wild and without it (:func:`_solve`); whether each Card.index is
 #: natural; each Card.index's deadwood cost, a wild's 0; the search's
-#: tables with two wilds; each position's discard rank; each Card.index's
-#: points), or None when this search does not serve the rules
+#: tables by the number of wilds in hand, from two; each position's
+#: discard rank; each Card.index's points), or None when this search does
+#: not serve the rules
 _TABLES: dict[MeldRules, Any] = {}
 _last: list[Any] = [None, None]
 _WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted by 52)
@@ -109,11 +111,13 @@ def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
             wild_first = [0 if wild_at[i] else 1 for i in range(52)] + [0]
             # each Card.index's deadwood cost, a wild's 0 (a hand's naturals' cost in one sum)
             nat_pen = [0 if wild_at[i] else pen[index_pos[i]] for i in range(52)] + [0]
-            # with two wilds, a card starts a run with any of the next three of its suit
-            reach2 = [sum(1 << q for q in up[p][:3]) for p in range(52)]
+            # with two wilds or three, a card starts a run with any of the
+            # next three or four of its suit
+            by_wilds = [None, None] + [(chunks, [sum(1 << q for q in up[p][:n + 1]) for p in range(52)],
+                                        near, same, pen) for n in (2, 3)]
             got = (bits, list(idx_at), rules.aces == "high", (chunks, reach, near, same, pen),
-                   (chunks, reach0, near, same, pen), wild_first, nat_pen,
-                   (chunks, reach2, near, same, pen), list(drank), list(pts))
+                   (chunks, reach0, near, same, pen), wild_first, nat_pen, by_wilds, list(drank),
+                   list(pts))
         if len(_TABLES) >= 512:
             _TABLES.clear()
         _TABLES[rules] = got
@@ -240,19 +244,20 @@ def _solve(x: int, w: int, memo: dict[int, tuple[int, Any, int]], t: tuple[Any, 
     return best
 
 
-def _solve_two(x: int, memo: dict[int, tuple[int, Any, int]], memo2: dict[int, tuple[int, Any]],
-               t: tuple[Any, ...], bonus: int) -> int:
-    """:func:`_solve` of distinct naturals ``x`` with both of two wilds
-    left, kept in ``memo2`` (keyed by x: (its cost, its choice)); the
-    states with one wild or none go to :func:`_solve` and ``memo``.  Every
-    card has a meld here (a set of it and the two wilds), so none is
-    settled first; its melds are the roomy search's, each card's runs then
-    its sets (alone with both wilds when its rank holds no other card),
-    and the card is left unmelded only when that costs less.  ``bonus``:
-    what an answer that ends with both wilds left saves, the costliest
-    isolated card rescued by them (0 when there is none; the isolated
-    cards' whole cost is counted by the caller).  ``t``: the tables with
-    two wilds (a card starts a run with any of the next three of its suit)."""
+def _solve_wilds(x: int, w: int, memo: dict[int, tuple[int, Any, int]], memo2: dict[int, tuple[int, Any]],
+                 t: tuple[Any, ...], bonus: int) -> int:
+    """:func:`_solve` of distinct naturals ``x`` with ``w`` wilds left, two
+    or more, kept in ``memo2`` (keyed ``x << 2 | w``: (its cost, its
+    choice)); the states with one wild or none go to :func:`_solve` and
+    ``memo``.  Every card has a meld here (a set of it and two wilds), so
+    none is settled first; its melds are the roomy search's, each card's
+    runs then its sets (alone with two wilds when its rank holds no other
+    card), and the card is left unmelded only when that costs less.
+    ``bonus``: what an answer that ends with two wilds left or more saves,
+    the costliest isolated card rescued by two of them (0 when there is
+    none; the isolated cards' whole cost is counted by the caller).  ``t``:
+    the tables for the wilds in hand (a card starts a run with any of the
+    next cards of its suit that many wilds reach)."""
     _chunks, reach, _near, same, pen = t
     b = x & -x
     p = b.bit_length() - 1
@@ -267,15 +272,16 @@ def _solve_two(x: int, memo: dict[int, tuple[int, Any, int]], memo2: dict[int, t
             delta |= u
             need = gaps if i else 1
             y = x - delta
-            if need:
+            left = w - need
+            if left < 2:
                 if y:
-                    got = memo.get(y << 1 | 2 - need)
-                    v = _solve(y, 2 - need, memo, t) if got is None else got[0]
+                    got = memo.get(y << 1 | left)
+                    v = _solve(y, left, memo, t) if got is None else got[0]
                 else:
                     v = 0
             elif y:
-                got2 = memo2.get(y)
-                v = _solve_two(y, memo, memo2, t, bonus) if got2 is None else got2[0]
+                got2 = memo2.get(y << 2 | left)
+                v = _solve_wilds(y, left, memo, memo2, t, bonus) if got2 is None else got2[0]
             else:
                 v = bonus
             if v <= best:
@@ -283,7 +289,7 @@ def _solve_two(x: int, memo: dict[int, tuple[int, Any, int]], memo2: dict[int, t
                 pick = (delta, need, 11 - i)
         else:
             gaps += 1
-            if gaps > 2:
+            if gaps > w:
                 break
         q += 4
         i += 1
@@ -310,15 +316,16 @@ def _solve_two(x: int, memo: dict[int, tuple[int, Any, int]], memo2: dict[int, t
     for dl, k in combos:
         need = 3 - k if k < 3 else 0
         y = x - dl
-        if need:
+        left = w - need
+        if left < 2:
             if y:
-                got = memo.get(y << 1 | 2 - need)
-                v = _solve(y, 2 - need, memo, t) if got is None else got[0]
+                got = memo.get(y << 1 | left)
+                v = _solve(y, left, memo, t) if got is None else got[0]
             else:
                 v = 0
         elif y:
-            got2 = memo2.get(y)
-            v = _solve_two(y, memo, memo2, t, bonus) if got2 is None else got2[0]
+            got2 = memo2.get(y << 2 | left)
+            v = _solve_wilds(y, left, memo, memo2, t, bonus) if got2 is None else got2[0]
         else:
             v = bonus
         if v <= best:
@@ -329,14 +336,14 @@ def _solve_two(x: int, memo: dict[int, tuple[int, Any, int]], memo2: dict[int, t
     if cost + bonus < best:
         z = x - b
         if z:
-            got2 = memo2.get(z)
-            v = cost + (_solve_two(z, memo, memo2, t, bonus) if got2 is None else got2[0])
+            got2 = memo2.get(z << 2 | w)
+            v = cost + (_solve_wilds(z, w, memo, memo2, t, bonus) if got2 is None else got2[0])
         else:
             v = cost + bonus
         if v < best:
             best = v
             pick = b
-    memo2[x] = (best, pick)
+    memo2[x << 2 | w] = (best, pick)
     return best
 
 
@@ -557,16 +564,17 @@ def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
     return best
 
 
-def _solve2_two(x1: int, x2: int, memo: dict[int, tuple[int, Any, Any]],
-                memo2: dict[int, tuple[int, Any]], t: tuple[Any, ...], bonus: int) -> int:
-    """:func:`_solve2` with both of two wilds left (``x1`` the positions
-    held, ``x2`` those held twice), kept in ``memo2`` (keyed ``x1 << 52 |
-    x2``: (its cost, its choice)); the states with one wild or none go to
-    :func:`_solve2` and ``memo``.  As in :func:`_solve_two`, every card
-    has a meld (its copies and the two wilds), none is settled first, and
-    an answer that ends with both wilds left saves ``bonus`` (the
-    costliest isolated card rescued; the isolated cards' cost is counted
-    by the caller).  ``t``: the tables with two wilds."""
+def _solve2_wilds(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
+                  memo2: dict[int, tuple[int, Any]], t: tuple[Any, ...], bonus: int) -> int:
+    """:func:`_solve2` with ``w`` wilds left, two or more (``x1`` the
+    positions held, ``x2`` those held twice), kept in ``memo2`` (keyed
+    ``(x1 << 52 | x2) << 2 | w``: (its cost, its choice)); the states with
+    one wild or none go to :func:`_solve2` and ``memo``.  As in
+    :func:`_solve_wilds`, every card has a meld (its copies and two
+    wilds), none is settled first, and an answer that ends with two wilds
+    left or more saves ``bonus`` (the costliest isolated card rescued; the
+    isolated cards' cost is counted by the caller).  ``t``: the tables for
+    the wilds in hand."""
     _chunks, reach, _near, same, pen = t
     b = x1 & -x1
     p = b.bit_length() - 1
@@ -581,22 +589,23 @@ def _solve2_two(x1: int, x2: int, memo: dict[int, tuple[int, Any, Any]],
             delta |= u
             need = gaps if i else 1
             y1 = (x1 & ~delta) | (x2 & delta)
+            left = w - need
             if y1:
                 y2 = x2 & ~delta
-                if need:
-                    got = memo.get((y1 << 52 | y2) << 1 | 2 - need)
-                    v = _solve2(y1, y2, 2 - need, memo, t) if got is None else got[0]
+                if left < 2:
+                    got = memo.get((y1 << 52 | y2) << 1 | left)
+                    v = _solve2(y1, y2, left, memo, t) if got is None else got[0]
                 else:
-                    got2 = memo2.get(y1 << 52 | y2)
-                    v = _solve2_two(y1, y2, memo, memo2, t, bonus) if got2 is None else got2[0]
+                    got2 = memo2.get((y1 << 52 | y2) << 2 | left)
+                    v = _solve2_wilds(y1, y2, left, memo, memo2, t, bonus) if got2 is None else got2[0]
             else:
-                v = 0 if need else bonus
+                v = 0 if left < 2 else bonus
             if v <= best:
                 best = v
                 pick = (delta, 0, need, 11 - i)
         else:
             gaps += 1
-            if gaps > 2:
+            if gaps > w:
                 break
         q += 4
         i += 1
@@ -631,16 +640,17 @@ def _solve2_two(x1: int, x2: int, memo: dict[int, tuple[int, Any, Any]],
     for t1, t2, k in combos:
         need = 3 - k if k < 3 else 0
         y1 = (x1 & ~t1) | (x2 & t1 & ~t2)
+        left = w - need
         if y1:
             y2 = x2 & ~t1
-            if need:
-                got = memo.get((y1 << 52 | y2) << 1 | 2 - need)
-                v = _solve2(y1, y2, 2 - need, memo, t) if got is None else got[0]
+            if left < 2:
+                got = memo.get((y1 << 52 | y2) << 1 | left)
+                v = _solve2(y1, y2, left, memo, t) if got is None else got[0]
             else:
-                got2 = memo2.get(y1 << 52 | y2)
-                v = _solve2_two(y1, y2, memo, memo2, t, bonus) if got2 is None else got2[0]
+                got2 = memo2.get((y1 << 52 | y2) << 2 | left)
+                v = _solve2_wilds(y1, y2, left, memo, memo2, t, bonus) if got2 is None else got2[0]
         else:
-            v = 0 if need else bonus
+            v = 0 if left < 2 else bonus
         if v <= best:
             best = v
             pick = (t1, t2, need, SET_ROOM)
@@ -650,57 +660,45 @@ def _solve2_two(x1: int, x2: int, memo: dict[int, tuple[int, Any, Any]],
         y1 = x1 - b
         if y1:
             y2 = x2 & ~b
-            got2 = memo2.get(y1 << 52 | y2)
-            v = cost + (_solve2_two(y1, y2, memo, memo2, t, bonus) if got2 is None else got2[0])
+            got2 = memo2.get((y1 << 52 | y2) << 2 | w)
+            v = cost + (_solve2_wilds(y1, y2, w, memo, memo2, t, bonus) if got2 is None else got2[0])
         else:
             v = cost + bonus
         if v < best:
             best = v
             pick = (b, b if n == 2 else 0)
-    memo2[x1 << 52 | x2] = (best, pick)
+    memo2[(x1 << 52 | x2) << 2 | w] = (best, pick)
     return best
 
 
-def _twice_two_search(x1: int, x2: int, key: tuple[int, ...], tables: tuple[Any, ...]
-                      ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int, int], int,
-                                 tuple[int, int, int]] | None:
+def _twice_wilds_search(x1: int, x2: int, n: int, key: tuple[int, ...], tables: tuple[Any, ...],
+                        wild_only: bool
+                        ) -> tuple[int, int, list[tuple[int, int, int, int]], tuple[int, int, int], int,
+                                   tuple[list[int], int]] | None:
     """:func:`_twice_search` of a hand with cards held twice (``x2``;
-    ``x1``: every card held) and two wilds (``key``: the hand's sorted
-    card indexes): (its cost, 2, the melds chosen as (cards, cards twice,
-    wilds needed, room), the deadwood (cards, cards twice, every card held
-    twice), the wilds left over, (the wilds' Card.index values, the
-    Card.index of the isolated card they rescue or -1)), or None when a
-    wild has no meld to join.  The isolated cards (held once, none of
-    their rank, none of the next three of their suit either way) are kept
-    out of the search, as in :func:`_two_search`."""
-    bits, idx_at, t2, drank = tables[0], tables[1], tables[7], tables[8]
-    pen = t2[4]
+    ``x1``: every card held) and ``n`` wilds, two or three (``key``: the
+    hand's sorted card indexes): (its cost, n, the melds chosen as (cards,
+    cards twice, wilds needed, room), the deadwood (cards, cards twice,
+    every card held twice), the wilds left over, (the wilds' Card.index
+    values, the Card.index of the isolated card two of them rescue or
+    -1)), or None when a wild has no meld to join.  The isolated cards
+    (held once, :func:`_isolated`) are kept out of the search, as in
+    :func:`_wilds_search`."""
+    bits, idx_at, t, drank = tables[0], tables[1], tables[7][n], tables[8]
+    pen = t[4]
     twice = x2
-    a, b2, c, d = x1 & _COLUMN, x1 >> 1 & _COLUMN, x1 >> 2 & _COLUMN, x1 >> 3 & _COLUMN
-    iso = x1 & ~x2 & ~((x1 << 4 | x1 >> 4 | x1 << 8 | x1 >> 8 | x1 << 12 | x1 >> 12)
-                       | ((a & (b2 | c | d)) | (b2 & (c | d)) | (c & d)) * 15)
-    cost = bonus = 0
-    first = -1  # the isolated position that is the best discard
-    if iso:
-        x1 -= iso
-        m = iso
-        while m:
-            b = m & -m
-            m -= b
-            q = b.bit_length() - 1
-            cost += pen[q]
-            if first < 0 or drank[q] < drank[first]:
-                first = q
-        bonus = -pen[first]
+    iso = _isolated(x1, n) & ~x2
+    cost, first, bonus = _rescue(iso, pen, drank) if iso else (0, -1, 0)
+    x1 -= iso
     memo: dict[int, tuple[int, Any, Any]] = {}
     memo2: dict[int, tuple[int, Any]] = {}
-    cost += _solve2_two(x1, x2, memo, memo2, t2, bonus)  # (x1 holds the cards held twice)
+    cost += _solve2_wilds(x1, x2, n, memo, memo2, t, bonus)  # (x1 holds the cards held twice)
     plan = []
     d1 = d2 = 0
-    w = 2
+    w = n
     while x1:
-        if w == 2:
-            pick = memo2[x1 << 52 | x2][1]
+        if w >= 2:
+            pick = memo2[(x1 << 52 | x2) << 2 | w][1]
         else:
             _cost, pick, settled = memo[(x1 << 52 | x2) << 1 | w]
             if settled:
@@ -720,19 +718,14 @@ def _twice_two_search(x1: int, x2: int, key: tuple[int, ...], tables: tuple[Any,
             w -= pick[2]
         x1, x2 = (x1 & ~a1) | (x2 & a1 & ~a2), x2 & ~a1
     rescued = -1
-    if w == 2 and first >= 0:  # both wilds left: they rescue the costliest isolated card
+    if w >= 2 and first >= 0:  # two wilds left or more: they rescue the costliest isolated card
         rescued = idx_at[first]
         iso -= 1 << first
-        w = 0
-    d1 |= iso
-    if w:  # wilds left over go to melds with room (a set has room for any number)
-        room = 0
-        for pick in plan:
-            room += pick[3]
-        if room < w:
-            return None  # a wild has no meld to join: the search with room decides
+        w -= 2
+    elif not _left_fits(plan, w, 3, wild_only):
+        return None  # a wild has no meld to join: the search with room decides
     wilds = [i for i in key if bits[i] >> 52]
-    return cost, 2, plan, (d1, d2, twice), w, (wilds[0], wilds[1], rescued)
+    return cost, n, plan, (d1 | iso, d2, twice), w, (wilds, rescued)
 
 
 def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
@@ -789,49 +782,75 @@ def _twice_search(x1: int, x2: int, wild: int, tables: tuple[Any, ...]
     return cost, w0, plan, (d1, d2, twice), w, wild
 
 
-def _two_search(x: int, key: tuple[int, ...], t: tuple[Any, ...]
-                ) -> tuple[int, int, list[Any], int, int, tuple[int, int, int]] | None:
+def _isolated(x: int, n: int) -> int:
+    """The cards of the mask ``x`` (held once) that are isolated with ``n``
+    wilds in hand, two or three: none of their rank, and none of the next
+    n + 1 cards of their suit either way (:func:`rummy.search.tables.encode`)."""
+    a, b, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
+    near = x << 4 | x >> 4 | x << 8 | x >> 8 | x << 12 | x >> 12
+    if n > 2:
+        near |= x << 16 | x >> 16
+    return x & ~(near | ((a & (b | c | d)) | (b & (c | d)) | (c & d)) * 15)
+
+
+def _rescue(iso: int, pen: list[int], drank: list[int]) -> tuple[int, int, int]:
+    """(the isolated cards' cost, the position of the best discard among
+    them, which two wilds left over rescue (-1 when there is none), what
+    that rescue saves as a negative cost)."""
+    cost = 0
+    first = -1
+    m = iso
+    while m:
+        b = m & -m
+        m -= b
+        q = b.bit_length() - 1
+        cost += pen[q]
+        if first < 0 or drank[q] < drank[first]:
+            first = q
+    return cost, first, -pen[first] if first >= 0 else 0
+
+
+def _left_fits(plan: list[Any], w: int, room_at: int, wild_only: bool) -> bool:
+    """Do ``w`` wilds left over fit (the roomy search's
+    :meth:`rummy.search.roomy.Roomy.holds`, no card rescued): none left,
+    three or more making a meld of their own (when melds may be all
+    wilds), or room enough in the melds (``room_at``: where a plan
+    entry holds its room)."""
+    if not w or (w >= 3 and wild_only):
+        return True
+    room = 0
+    for m in plan:
+        room += m[room_at]
+    return room >= w
+
+
+def _wilds_search(x: int, n: int, key: tuple[int, ...], tables: tuple[Any, ...], wild_only: bool
+                  ) -> tuple[int, int, list[Any], int, int, tuple[list[int], int]] | None:
     """:func:`_search` of distinct naturals ``x`` (a mask of positions) and
-    two wilds (``key``: the hand's sorted card indexes; ``t``: the rules'
-    tables): (its cost, 2, the melds chosen as (cards, wilds needed,
-    room), the deadwood's bits, the wilds left over, (the wilds' Card.index
-    values, the Card.index of the isolated card the two wilds rescue or
+    ``n`` wilds, two or three (``key``: the hand's sorted card indexes;
+    ``tables``: the rules' tables; ``wild_only``: may a meld be all
+    wilds): (its cost, n, the melds chosen as (cards, wilds needed, room),
+    the deadwood's bits, the wilds left over, (the wilds' Card.index
+    values, the Card.index of the isolated card two of them rescue or
     -1)), or None when a wild has no meld to join.  The isolated cards
-    (none of their rank, none of the next three of their suit either way)
-    are the roomy search's: kept out of the search, and the costliest
-    (the best discard first, :func:`rummy.search.tables.encode`) rescued
-    by both wilds when the search leaves them unused."""
-    bits, idx_at, t2, drank = t[0], t[1], t[7], t[8]
-    pen = t2[4]
-    a, b2, c, d = x & _COLUMN, x >> 1 & _COLUMN, x >> 2 & _COLUMN, x >> 3 & _COLUMN
-    iso = x & ~((x << 4 | x >> 4 | x << 8 | x >> 8 | x << 12 | x >> 12)
-                | ((a & (b2 | c | d)) | (b2 & (c | d)) | (c & d)) * 15)
-    cost = bonus = 0
-    first = -1  # the isolated position that is the best discard
-    if iso:
-        x -= iso
-        m = iso
-        while m:
-            b = m & -m
-            m -= b
-            q = b.bit_length() - 1
-            cost += pen[q]
-            if first < 0 or drank[q] < drank[first]:
-                first = q
-        bonus = -pen[first]
+    (:func:`_isolated`) are the roomy search's: kept out of the search,
+    and the costliest (the best discard first,
+    :func:`rummy.search.tables.encode`) rescued by two wilds when the
+    search leaves two or more unused."""
+    bits, idx_at, t, drank = tables[0], tables[1], tables[7][n], tables[8]
+    pen = t[4]
+    iso = _isolated(x, n)
+    cost, first, bonus = _rescue(iso, pen, drank) if iso else (0, -1, 0)
+    x -= iso
     memo: dict[int, tuple[int, Any, int]] = {}
     memo2: dict[int, tuple[int, Any]] = {}
-    if x:
-        cost += _solve_two(x, memo, memo2, t2, bonus)
-    else:
-        cost += bonus
+    cost += _solve_wilds(x, n, memo, memo2, t, bonus) if x else bonus
     plan = []
     dead = 0
-    w = 2
+    w = n
     while x:
-        if w == 2:
-            pick = memo2[x][1]
-            settled = 0
+        if w >= 2:
+            pick = memo2[x << 2 | w][1]
         else:
             _cost, pick, settled = memo[x << 1 | w]
             if settled:
@@ -847,19 +866,14 @@ def _two_search(x: int, key: tuple[int, ...], t: tuple[Any, ...]
             x -= pick[0]
             w -= pick[1]
     rescued = -1
-    if w == 2 and first >= 0:  # both wilds left: they rescue the costliest isolated card
+    if w >= 2 and first >= 0:  # two wilds left or more: they rescue the costliest isolated card
         rescued = idx_at[first]
         iso -= 1 << first
-        w = 0
-    dead |= iso
-    if w:  # wilds left over go to melds with room (a set has room for any number)
-        room = 0
-        for _cards, _need, r in plan:
-            room += r
-        if room < w:
-            return None  # a wild has no meld to join: the search with room decides
+        w -= 2
+    elif not _left_fits(plan, w, 2, wild_only):
+        return None  # a wild has no meld to join: the search with room decides
     wilds = [i for i in key if bits[i] >> 52]
-    return cost, 2, plan, dead, w, (wilds[0], wilds[1], rescued)
+    return cost, n, plan, dead | iso, w, (wilds, rescued)
 
 
 def _indexes(key: tuple[int, ...], bits: list[int], m1: int, m2: int, twice: int,
@@ -885,9 +899,9 @@ def _cards(key: tuple[int, ...], bits: list[int], m: int) -> tuple[Card, ...]:
 def _search(key: tuple[int, ...], rules: MeldRules
             ) -> tuple[int, int, list[Any], Any, int, Any, tuple[Any, ...]] | None:
     """The search of a hand (``key``: its sorted card indexes) that this
-    module serves: (its cost, the wilds in hand (0 to 2), the melds
+    module serves: (its cost, the wilds in hand (0 to 3), the melds
     chosen as (cards, wilds needed, room), the deadwood's bits, the wilds
-    left over, the wild's Card.index (with two: see :func:`_two_search`),
+    left over, the wild's Card.index (with more: see :func:`_wilds_search`),
     the rules' tables); None when the module does not serve the hand, or
     when its answer leaves a wild without a meld to join."""
     t = _last[1] if _last[0] is rules else onewild_tables(rules)
@@ -950,20 +964,20 @@ def _search(key: tuple[int, ...], rules: MeldRules
             return cost, 0, [], dead, 0, -1, tables
         t = t0
         wild = -1
-    elif w == 2 * _WILD and x.bit_count() == len(key) - 1:  # two wilds, distinct naturals
-        two = _two_search(x - (w << 52), key, t)
-        return None if two is None else (*two, tables)
-    elif x >> 60 == 2:  # two wilds and a card twice (or the top position twice)
-        x -= 2 << 60
+    elif 2 <= x >> 60 <= 3:  # two wilds or three (the top position's carry stays below them)
+        n = x >> 60
+        x -= n << 60
         rest = key[1:]
         x2 = sum(map(bits.__getitem__, compress(rest, map(eq, key, rest)))) & _POSITIONS
         x1 = x - x2  # (a wild held twice is not a natural card twice)
-        if x2.bit_count() + x1.bit_count() != len(key) - 2:
+        if x2.bit_count() + x1.bit_count() != len(key) - n:
             return None  # three copies
-        both = _twice_two_search(x1, x2, key, tables)
-        return None if both is None else (*both, tables)
+        wild_only = rules.min_naturals == 0
+        many = (_wilds_search(x1, n, key, tables, wild_only) if not x2
+                else _twice_wilds_search(x1, x2, n, key, tables, wild_only))
+        return None if many is None else (*many, tables)
     elif w >= 2 * _WILD:
-        return None  # three wilds or more: the roomy search's
+        return None  # four wilds or more: the roomy search's
     else:  # a card twice (and the wild, or a card at the top position twice)
         wild = -1
         if x >> 60:  # (a wild's bit: the top position's carry stays below it)
@@ -1004,7 +1018,7 @@ def _search(key: tuple[int, ...], rules: MeldRules
 
 
 def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
-    """The roomy search's best arrangement of a hand of at most two wilds
+    """The roomy search's best arrangement of a hand of at most three wilds
     and no card three times (``key``: the hand's sorted card indexes), the tie rule among equal
     penalties (naturals in sets) not yet applied; None when this search
     does not serve the hand or its answer leaves a wild without a meld.
@@ -1040,8 +1054,8 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
         for nat, _need, _room in plan:
             melds.append(natural_meld(nat, [], rules))
         return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
-    if w0 == 2:
-        return _two_arrangement(plan, deadwood, cost, w, wild, t[9], rules)
+    if w0 >= 2:
+        return _wilds_arrangement(plan, deadwood, cost, w, wild, t[9], rules)
     wc: Card = CARD_OF[wild] if wild < 52 else JOKER
     given = False
     for nat, need, room in plan:
@@ -1053,40 +1067,44 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
     return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
 
 
-def _two_arrangement(plan: list[tuple[list[int], int, int]], deadwood: tuple[Card, ...], cost: int,
-                     w: int, wild: tuple[int, int, int], pts: list[int], rules: MeldRules
-                     ) -> Arrangement:
-    """The arrangement of a two-wild answer (``plan`` in its order, ``w``
-    wilds no meld needs, ``wild``: the wilds' Card.index values and the
-    isolated card they rescue or -1), the wilds handed out as
-    :meth:`rummy.search.general.Solver._assemble` hands them: the most
-    expensive first (then in card order) to the melds that need them, in
-    order (a rescued card's set last), then the rest to the first melds
-    with room."""
-    w1: Card = CARD_OF[wild[0]] if wild[0] < 52 else JOKER
-    w2: Card = CARD_OF[wild[1]] if wild[1] < 52 else JOKER
-    if pts[wild[1]] > pts[wild[0]]:  # (the key is sorted: on equal points, card order)
-        w1, w2 = w2, w1
-    if wild[2] >= 0:
-        plan.append(([wild[2]], 2, 2))
-    n_used = 2 - w
-    wilds = [w1, w2]
+def _wilds_arrangement(plan: list[tuple[list[int], int, int]], deadwood: tuple[Card, ...], cost: int,
+                       w: int, wild: tuple[list[int], int], pts: list[int], rules: MeldRules
+                       ) -> Arrangement:
+    """The arrangement of an answer with two wilds or three (``plan`` in
+    its order, ``w`` wilds no meld needs, ``wild``: the wilds' Card.index
+    values and the isolated card two of them rescue or -1), the wilds
+    handed out as :meth:`rummy.search.general.Solver._assemble` hands
+    them: the most expensive first (then in card order) to the melds that
+    need them, in order (a rescued card's set last), then three or more
+    left over as a set of their own when melds may be all wilds, else to
+    the first melds with room."""
+    idx, rescued = wild
+    n = len(idx)
+    order = sorted(idx, key=lambda i: (-pts[i], i))
+    wilds: list[Card] = [CARD_OF[i] if i < 52 else JOKER for i in order]
+    if rescued >= 0:
+        plan.append(([rescued], 2, n))  # (a set's room: the wilds in hand)
+    n_used = n - w
     used, rest = wilds[:n_used], wilds[n_used:]
     groups: list[list[Card]] = []
     for _nat, need, _room in plan:
         groups.append(used[:need])
         used = used[need:]
-    for (_nat, _need, room), grp in zip(plan, groups):
-        if not rest:
-            break
-        take = min(room, len(rest))
-        if take > 0:
-            grp.extend(rest[:take])
-            rest = rest[take:]
+    extra = []
+    if len(rest) >= 3 and rules.min_naturals == 0:
+        extra.append(make_set([], rest, rules.wild_rank or 13))
+    else:
+        for (_nat, _need, room), grp in zip(plan, groups):
+            if not rest:
+                break
+            take = min(room, len(rest))
+            if take > 0:
+                grp.extend(rest[:take])
+                rest = rest[take:]
     melds = []
     for (nat, _need, _room), grp in zip(plan, groups):
         melds.append(natural_meld(nat, grp, rules))
-    return make_arrangement(tuple(melds), deadwood, cost // PER_POINT)
+    return make_arrangement(tuple(melds + extra), deadwood, cost // PER_POINT)
 
 
 def onewild_penalty(key: tuple[int, ...], rules: MeldRules) -> tuple[int, bool] | None:
