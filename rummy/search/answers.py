@@ -355,12 +355,26 @@ def best_arrangement(hand: Iterable[Card | str] | str, rules: MeldRules | None =
         q = last_quick[1]
         if q is not None:
             bits = q[0]
-            try:
-                m = 0
-                for c in hand:  # (a loop: no comprehension's frame and list)
-                    m += bits[c.index]
-            except (AttributeError, TypeError):
-                m = -1  # not Card values only: the checked way, below
+            if rules.wild_rank is not None:  # most hands go to the search: read their key first
+                try:
+                    idx = []
+                    for c in hand:  # (a loop: no comprehension's frame and list)
+                        idx.append(c.index)
+                    m = sum(map(bits.__getitem__, idx))
+                except (AttributeError, TypeError):
+                    m = -1  # not Card values only: the checked way, below
+                if m > 0 and (m >> 52 or m.bit_count() != len(hand)):  # a wild, a joker or a card twice
+                    check_jokers(hand, rules)
+                    idx.sort()
+                    _last_key[0], _last_key[1] = hand, tuple(idx)  # (what _hand_key reads)
+                    return _general_arrangement(hand, rules)
+            else:
+                try:
+                    m = 0
+                    for c in hand:  # (a loop: no comprehension's frame and list)
+                        m += bits[c.index]
+                except (AttributeError, TypeError):
+                    m = -1  # not Card values only: the checked way, below
             if m >= 0:
                 if m >> 52 or m.bit_count() != len(hand):  # a wild, a joker or a card twice
                     check_jokers(hand, rules)
