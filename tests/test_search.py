@@ -926,6 +926,12 @@ def test_M_7_the_mask_search_of_two_or_three_wilds_gives_the_roomy_searchs_arran
     clear_memo()
     assert penalty(hand, rules) == want.penalty
     assert onewild_penalty(key, rules) == (want.penalty, not want.deadwood)
+    # once a solver is kept for these rules (a game's best discards), the
+    # hand goes to it instead: the same answers
+    clear_memo()
+    best_discard(hand, rules)
+    assert best_arrangement(hand, rules) == naturals_in_sets(want, rules)
+    assert penalty(hand, rules) == want.penalty
     if len(hand) <= 10:
         assert got.penalty == brute_min_penalty(hand, wild_rank=rules.wild_rank,
                                                 min_naturals=rules.min_naturals, aces=rules.aces,

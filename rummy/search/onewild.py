@@ -896,14 +896,15 @@ def _cards(key: tuple[int, ...], bits: list[int], m: int) -> tuple[Card, ...]:
     return tuple(map(CARD_OF.__getitem__, compress(key, map(m.__and__, map(bits.__getitem__, key)))))
 
 
-def _search(key: tuple[int, ...], rules: MeldRules
+def _search(key: tuple[int, ...], rules: MeldRules, most: int = 3
             ) -> tuple[int, int, list[Any], Any, int, Any, tuple[Any, ...]] | None:
     """The search of a hand (``key``: its sorted card indexes) that this
     module serves: (its cost, the wilds in hand (0 to 3), the melds
     chosen as (cards, wilds needed, room), the deadwood's bits, the wilds
     left over, the wild's Card.index (with more: see :func:`_wilds_search`),
-    the rules' tables); None when the module does not serve the hand, or
-    when its answer leaves a wild without a meld to join."""
+    the rules' tables); None when the module does not serve the hand (or
+    it holds more than ``most`` wilds), or when its answer leaves a wild
+    without a meld to join."""
     t = _last[1] if _last[0] is rules else onewild_tables(rules)
     if t is None:
         return None
@@ -964,7 +965,7 @@ def _search(key: tuple[int, ...], rules: MeldRules
             return cost, 0, [], dead, 0, -1, tables
         t = t0
         wild = -1
-    elif 2 <= x >> 60 <= 3:  # two wilds or three (the top position's carry stays below them)
+    elif 2 <= x >> 60 <= most:  # two wilds or three (the top position's carry stays below them)
         n = x >> 60
         x -= n << 60
         rest = key[1:]
@@ -1017,11 +1018,12 @@ def _search(key: tuple[int, ...], rules: MeldRules
     return cost, w0, plan, dead, w, wild, tables
 
 
-def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement | None:
+def onewild_arrangement(key: tuple[int, ...], rules: MeldRules, most: int = 3) -> Arrangement | None:
     """The roomy search's best arrangement of a hand of at most three wilds
-    and no card three times (``key``: the hand's sorted card indexes), the tie rule among equal
-    penalties (naturals in sets) not yet applied; None when this search
-    does not serve the hand or its answer leaves a wild without a meld.
+    (at most ``most``) and no card three times (``key``: the hand's sorted
+    card indexes), the tie rule among equal penalties (naturals in sets)
+    not yet applied; None when this search does not serve the hand or its
+    answer leaves a wild without a meld.
 
     >>> from rummy.cards import cards
     >>> hand = cards("5h 7h Jk Kc")
@@ -1031,7 +1033,7 @@ def onewild_arrangement(key: tuple[int, ...], rules: MeldRules) -> Arrangement |
     >>> onewild_arrangement((0, 1, 2), MeldRules()) is None   # no wild, no card twice
     True
     """
-    got = _search(key, rules)
+    got = _search(key, rules, most)
     if got is None:
         return None
     cost, w0, picks, dead, w, wild, t = got
@@ -1107,14 +1109,14 @@ def _wilds_arrangement(plan: list[tuple[list[int], int, int]], deadwood: tuple[C
     return make_arrangement(tuple(melds + extra), deadwood, cost // PER_POINT)
 
 
-def onewild_penalty(key: tuple[int, ...], rules: MeldRules) -> tuple[int, bool] | None:
+def onewild_penalty(key: tuple[int, ...], rules: MeldRules, most: int = 3) -> tuple[int, bool] | None:
     """(the penalty, whether no card is deadwood) of :func:`onewild_arrangement`'s
     answer, without building it; None when that is None.
 
     >>> onewild_penalty((4, 6, 12, 52), MeldRules())     # 5c 7c Kc Jk: [5c Jk 7c], Kc left
     (10, False)
     """
-    got = _search(key, rules)
+    got = _search(key, rules, most)
     if got is None:
         return None
     return got[0] // PER_POINT, got[0] < PER_CARD
