@@ -74,6 +74,7 @@ _WILD = 1 << 8  # a wild's bit in a hand's mask, above the positions' (shifted b
 _COLUMN = sum(1 << (4 * q) for q in range(13))  # the first suit's bit of each rank
 _RANK4 = [15 << (p & ~3) for p in range(52)]  # the four positions of each position's rank
 _POSITIONS = (1 << 52) - 1  # every position's bit
+_BELOW = [sum(1 << q for q in range(p, 52, 4)) for p in range(52)]  # a position and the next of its suit
 
 
 def onewild_tables(rules: MeldRules) -> tuple[Any, ...] | None:
@@ -266,7 +267,8 @@ def _solve_wilds(x: int, w: int, memo: dict[int, tuple[int, Any, int]], memo2: d
     # runs: p on top, down its suit, every natural they span; a gap takes a wild
     delta, gaps, i = b, 0, 0
     q = p + 4
-    while q < 52:
+    top = (x & _BELOW[p]).bit_length() - 1  # (the last card of the suit: no run goes past it)
+    while q <= top:
         u = 1 << q
         if x & u:
             delta |= u
@@ -583,7 +585,8 @@ def _solve2_wilds(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]
     # runs: one copy at each rank they span; a gap takes a wild
     delta, gaps, i = b, 0, 0
     q = p + 4
-    while q < 52:
+    top = (x1 & _BELOW[p]).bit_length() - 1  # (the last card of the suit: no run goes past it)
+    while q <= top:
         u = 1 << q
         if x1 & u:
             delta |= u
