@@ -30,7 +30,10 @@ def past_rummy(rev: str) -> Iterator[str]:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "rummy"],
                                  capture_output=True, check=True).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
+            if hasattr(tarfile, "data_filter"):  # (3.11.4 on: refuse odd members)
+                tar.extractall(tmp, filter="data")
+            else:  # Debian's 3.11.2: git archive of our own commit, trusted
+                tar.extractall(tmp)  # noqa: S202
         yield tmp
 
 

@@ -104,21 +104,102 @@ penalty 1.15 -> 0.97 (0.84x).  Bytecodes (``solver_ops.py``, median): A
 expert 0.98x): they ask mostly for best discards, which the mask search
 does not answer.
 
-Where a D hand goes now (the fastest of 5 rounds per hand, by class,
-load 2.7): no wild and no card twice (27% of hands) 5 us, the one-pack
-path; one wild (26%) 22.6 us (37.9 on main); no wild, a card twice (20%)
-17.1 (28.0); one wild and a card twice (13%) 29.7 (36.9); two wilds or
-more (14%) 52 (50.5 on main: the general search, unchanged, and the p99).
-A one-wild D hand is about 1,800 bytecodes: the questions' set-up (the
-hand's mask and key, the kept answers' dicts: about 450), the search
-(about 1,000: the mask, the isolated cards, 3 to 4 states), building the
-Meld values (about 300).  So the median D hand is now a mask-searched
-one, and D's p99 (the two-wild hands) is 3.4x its median.  Not done, and
-where the rest of the time goes: B asks for the best discard (the roomy
-search with a discard owed: 28 states and 8 meld lists per hand, 51% of
-its bytecodes in ``Roomy._rsolve``), which the mask search does not
-answer; C's median hand holds one wild and a card twice, or two wilds
-(13 cards: 10 to 20 states).
+Where a D hand went before the next steps (the fastest of 5 rounds per
+hand, by class, load 2.7): no wild and no card twice (27% of hands) 5 us,
+the one-pack path; one wild (26%) 22.6 us (37.9 on main); no wild, a card
+twice (20%) 17.1 (28.0); one wild and a card twice (13%) 29.7 (36.9); two
+wilds or more (14%) 52 (50.5 on main: the general search, and the p99).
+
+The mask search extended (kept; each step its own commit, every answer
+the roomy search's: tests/test_search.py against it and the brute force,
+80k random hands and the C and D benchmark hands, ``game_hashes.py --all
+--observations --check`` identical):
+
+* one wild and no meld of three naturals (most one-wild D hands): the
+  best meld taking the wild found in one pass over the cards
+  (``_one_meld``), stopping when the cards left cost no more than the
+  best saving, instead of a search of states with a memo;
+* cards held twice read in C (the indexes equal to the one before them
+  in the sorted key, their bits summed: a carry shows a card three
+  times), and masks turned back into card indexes by compressing the key;
+* a one-wild hand's deadwood cost summed from its key through a per-rule
+  table instead of seven 8-bit chunks of its mask;
+* two wilds or three, with or without cards held twice (``_wilds_search``,
+  ``_twice_wilds_search``): the roomy search's states with two wilds left
+  or more kept apart (every card has a set of its own with two wilds; a
+  card starts a run with any of the next n + 1 cards of its suit), the
+  isolated cards kept out and the costliest rescued by two wilds the
+  search leaves unused, three left over a set of their own when melds may
+  be all wilds; the walk down a suit stops at its last card;
+* ``best_arrangement`` of a tuple under rules with a wild rank reads the
+  card indexes first and the fast-path mask from them (a hand that goes
+  on to the search is read once, not twice); gin and set A keep the mask
+  loop;
+* in a game (a solver kept for the rules: the bots' best discards make
+  them) a hand of two or three wilds goes to the kept solvers, whose
+  memos a game's hands share: the mask search, which keeps nothing, is
+  the faster for a hand seen cold and the slower there (expert
+  Three-Thirteen: 5.147M bytecodes a game with it, 4.973M without, main
+  5.061M).
+
+The mask search now takes 72% of D's hands (57% before; all but those
+with a card three times or four wilds) and 87% of C's (61%).
+
+Measured (session of 2026-12-08, load 1 to 4 on 2 CPUs, so each figure
+above its idle value): paired against main (``--against main --paired 5
+--hands 2000``, load 4): A 1.60 -> 1.61 us, B 85.2 -> 81.2 (0.95x), C
+38.9 -> 36.9 (0.95x; p99 110 -> 96), D 16.8 -> 14.6 (0.87x; p99 59 ->
+49), gin penalty 0.83 -> 0.81.  Single cold calls in chunks of 100 hands
+(``--against main --chunk 100``, load 2; this mode read gin's unchanged
+code 3-4% slower on the second worker, so read ratios against that): D
+18.1 -> 16.1 us (1.12x), C 39.7 -> 40.0 (0.99x), B 88.5 -> 90.0 (0.98x),
+A 0.95x, gin 0.96x.  Bytecodes (``solver_ops.py --hands 1000``, median
+/ p99): A 342 -> 345, B 11582 -> 11603, C 4611 / 15671 -> 4202 / 13289, D
+1768 / 7230 -> 1439 / 5573, gin 219.  By class (median bytecodes, main ->
+now): D one wild 1867 -> 1525, no wild and a card twice 1735 -> 1375,
+two wilds 5480 -> 3525, two wilds and a card twice 4770 -> 3420; C two
+wilds 11139 -> 8497, two wilds and a card twice 9229 -> 8083, three wilds
+11759 -> 9420.  Gin (``gin_peer.py --speed``, load 3): penalty 1.06x
+OpenSpiel's ``min_deadwood`` (main 1.06x), best_arrangement 1.9x (main
+1.9x).  Whole games (``games.py --against main``): greedy 1.00x (50.9
+games per CPU second at load 3.6), expert 0.97-1.0x; an expert bot's move
+at a 12-player Big Table: median 0.18 ms, p99 0.8 ms (main 0.20 / 0.9).
+
+Where the time goes now, and what is missed:
+
+* D (target 13 us): single cold calls 16 us at load 2.  By class (single
+  cold calls, load 2): no wild, no card twice (26%) 4.3 us; no wild and a
+  card twice (20%) 15.3; one wild (24%) 16.6; one wild and a card twice
+  (14%) 29; two wilds or three (15%) 37 to 48.  The median hand is a
+  one-wild or card-twice hand of about 1,400 to 1,500 bytecodes: the
+  question's set-up (the key and mask, three kept-answer dicts, the tie
+  rule: about 450), the search (about 600: ``_one_meld`` or ``_solve2``),
+  reading the answer and building the Meld values (about 400).  A single
+  cold call costs about 10 ns a bytecode here (caches cold), against
+  about 7 when the same hand repeats.  p99 (3.4x the median, paired):
+  the hands of two wilds or three (3,400 to 3,700 bytecodes).
+* C (target 39 us): met or within a few per cent (36.7 paired, 39 to 41
+  single cold calls at load 2).  The median hand holds one wild (and
+  often a card twice): 13 cards, 10 to 20 states.
+* B (target 66 us, best discard): 81 paired, 87 to 90 single cold calls;
+  untouched this session: the roomy search with a discard owed (27
+  states a hand, 8 of them owing the discard; ``_rsolve`` 51% of the
+  bytecodes and ``_rmelds_of`` 15%, the meld lists rebuilt for every cold
+  hand), then building the arrangement (about 12 us) and the solver
+  (about 8 us cold).  The mask search does not answer discards: its ties
+  would have to follow the roomy search's with a discard owed (runs that
+  leave out a better discard, a copy thrown before a set of the others,
+  a wild thrown), not tried.
+* Greedy bots (target 100 games per CPU second): 50 to 53 at load 2 to
+  4, unchanged: a game is about 1.69M bytecodes once the tables are
+  built, 34% in the roomy search (the bots' best discards: about 365 a
+  game, 25 us each), 18% in the engine (observations, moves), 15% in
+  the questions' set-up (``answers.py``); ``best_discard_choice`` 51% of a
+  game's time, ``go_out_discards`` 14%, the round's scoring 7%.  Reaching
+  100 would need the best discard itself about four times faster.
+* The p99 ratio of A and gin (about 6x a 1.6 us and 0.9 us median: the
+  hands whose sets share cards with runs, and the machine's
+  interruptions at this load) is far under the other shapes' medians.
 
 Where a greedy Three-Thirteen move goes (40 games, thread CPU time, load
 10): the bots' choice 44 us (the search), the observation 19 us (draw

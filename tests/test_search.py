@@ -820,6 +820,15 @@ mask_rules = st.builds(
 # [8c 8h 8s] [5d 6d 7d 8d], both 4 (the 2s); the search with room takes the
 # first (the one-pack fast path, without the second 2♣, the second)
 @example(nat=[17, 18, 19, 7, 20, 33, 46, 1], wild=4, twice=[7], rules=MeldRules(wild_rank=3))
+# no meld of three naturals, one wild: K♣ K♦ and the wild, or J♥ Q♥ and the
+# wild, both 20 saved (the first card searched keeps its meld); K♥ with Q♥
+# or with K♣, both 20 (the first card searched keeps its meld); Q♦ with T♦
+# or with Q♥, both 20 (its set, met after its runs, wins); and a run of
+# four beating every other meld
+@example(nat=[12, 25, 37, 36], wild=0, twice=[], rules=MeldRules(wild_rank=9))
+@example(nat=[38, 37, 12], wild=0, twice=[], rules=MeldRules(wild_rank=9))
+@example(nat=[22, 24, 37], wild=2, twice=[], rules=MeldRules(wild_rank=13))
+@example(nat=[38, 37, 12, 36, 40, 16], wild=4, twice=[], rules=MeldRules(wild_rank=9, aces="high"))
 def test_M_7_the_mask_search_gives_the_roomy_searchs_arrangement(
         nat: list[int], wild: int, twice: list[int], rules: MeldRules) -> None:
     # a hand of naturals (some held twice) and at most one wild (a card of
@@ -848,6 +857,81 @@ def test_M_7_the_mask_search_gives_the_roomy_searchs_arrangement(
     clear_memo()
     assert penalty(hand, rules) == want.penalty
     assert onewild_penalty(key, rules) == (want.penalty, not want.deadwood)
+    if len(hand) <= 10:
+        assert got.penalty == brute_min_penalty(hand, wild_rank=rules.wild_rank,
+                                                min_naturals=rules.min_naturals, aces=rules.aces,
+                                                wild_penalty=rules.wild_penalty,
+                                                ace_penalty=rules.ace_penalty)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 51), max_size=12, unique=True),
+       st.lists(st.integers(0, 4), min_size=2, max_size=3), st.lists(st.integers(0, 14), max_size=3),
+       mask_rules)
+# J♦ and two wilds: the two wilds rescue the lone J♦, the joker (20 points)
+# handed out before the 7♠ (7 points)
+@example(nat=[23], wilds=[3, 4], twice=[], rules=MeldRules(wild_rank=7, aces="high", min_naturals=1,
+                                                            ace_penalty=11))
+# K♣ Q♣ and two wilds, 5♥ alone: the run takes one wild and has room for the
+# other, 5♥ is left (5), rather than rescued by both wilds (K♣ Q♣ left: 20)
+@example(nat=[12, 11, 30], wilds=[4, 3], twice=[], rules=MeldRules(wild_rank=9))
+# K♣ T♣ and two jokers: the run K♣ Q♣ J♣ T♣, both gaps filled (0 left)
+@example(nat=[12, 9], wilds=[4, 4], twice=[], rules=MeldRules())
+# 4♦ twice, 5♦, T♠ and Q♥ twice (queens wild): [T♠ Q♥ Q♥] and both 4♦ 5♦
+# left (13), not [4♦ 5♦ Q♥ Q♥] (T♠ and a 4♦ left: 14)
+@example(nat=[16, 17, 48], wilds=[2, 2], twice=[0], rules=MeldRules(wild_rank=12, wild_penalty=15))
+# 9♥ 5♥ 6♥ 6♥, 8♣ and the joker (eights wild): the run 5♥ to 9♥ with both
+# wilds and a 6♥ left, not the set of both 6♥ with both wilds
+@example(nat=[34, 30, 31], wilds=[0, 4], twice=[2],
+         rules=MeldRules(wild_rank=8, aces="high", wild_penalty=15, ace_penalty=11))
+# three wilds alone (threes wild): a set of their own
+@example(nat=[], wilds=[2, 1, 0], twice=[], rules=MeldRules(wild_rank=3, aces="high"))
+# nine naturals and three wilds (tens wild): with three wilds a card is
+# isolated only with no card of its suit within four ranks
+@example(nat=[42, 24, 40, 27, 5, 51, 41, 47, 4], wilds=[0, 1, 2], twice=[],
+         rules=MeldRules(wild_rank=10, aces="high", min_naturals=1, wild_penalty=15))
+def test_M_7_the_mask_search_of_two_or_three_wilds_gives_the_roomy_searchs_arrangement(
+        nat: list[int], wilds: list[int], twice: list[int], rules: MeldRules) -> None:
+    # naturals (some held twice) and two or three wilds (cards of the wild
+    # rank or jokers), under rules whose sets take any number of wilds
+    # (aces low or high): the search on bit masks must give the roomy
+    # search's very arrangement, ties included (the isolated card two
+    # wilds rescue, the order the wilds are handed out in, three left over
+    # as a set of their own), or leave the hand to the search with room
+    # exactly when the roomy search's answer leaves a wild without room
+    # (or a card is there three times); and the brute force's penalty
+    shoe = deck(1, 0)
+    hand = [shoe[i] for i in nat if not rules.is_wild(shoe[i])]
+    hand += [hand[i % len(hand)] for i in twice if hand]  # some naturals twice (or three times)
+    for wd in wilds:
+        if rules.wild_rank is not None and wd < 4:
+            hand.append(Card(rules.wild_rank, "cdhs"[wd]))
+        elif wd == 4:
+            hand.append(JOKER)
+    naturals, in_hand = split_hand(hand, rules)
+    if len(in_hand) < 2 or len(hand) > 16:  # (a hand holds 16 cards at most)
+        return
+    key = tuple(sorted(c.index for c in hand))
+    clear_memo()
+    got = onewild_arrangement(key, rules)
+    s = Roomy(rules, in_hand)
+    roomy = s.rarrangement(s.encode(naturals), in_hand, 0)
+    if got is None:  # a wild without room, or a card three times: the search with room's to answer
+        assert roomy is None or max(Counter(naturals).values()) > 2
+        return
+    want = _roomy_search(hand, rules)[0]
+    assert roomy is not None and roomy[0] == want
+    assert got == want
+    assert best_arrangement(hand, rules) == naturals_in_sets(want, rules)
+    clear_memo()
+    assert penalty(hand, rules) == want.penalty
+    assert onewild_penalty(key, rules) == (want.penalty, not want.deadwood)
+    # once a solver is kept for these rules (a game's best discards), the
+    # hand goes to it instead: the same answers
+    clear_memo()
+    best_discard(hand, rules)
+    assert best_arrangement(hand, rules) == naturals_in_sets(want, rules)
+    assert penalty(hand, rules) == want.penalty
     if len(hand) <= 10:
         assert got.penalty == brute_min_penalty(hand, wild_rank=rules.wild_rank,
                                                 min_naturals=rules.min_naturals, aces=rules.aces,

@@ -42,7 +42,7 @@ The modules, one per algorithm:
   any number of wilds (every variant with wilds); it finds the general
   search's very arrangements, and falls back on it when a wild lacks room.
 * :mod:`rummy.search.onewild`: the roomy search on bit masks, for hands
-  with at most one wild and no card three times (its very answers, ties
+  with at most three wilds and no card three times (its very answers, ties
   included, for less: no solver object and no count vectors).
 * :mod:`rummy.search.onepack`: one pack and no wilds as 52-bit masks: the
   fast path (gin, and every hand without a wild), the melds one pack can
