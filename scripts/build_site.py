@@ -348,8 +348,8 @@ def kit_wheel(dest: Path, apps: bool = False) -> Path:
 def without_docstrings(source: bytes) -> bytes:
     r"""``source`` with the docstring of its module and of each class and function emptied
     to ``""``, every other line where it was (so tracebacks name the same lines).  The
-    apps' pages never read a docstring, and the kit's, with their doctests, were a third
-    of what it sent a cold page.
+    apps' pages never read a docstring; without them (and their doctests) the kit's
+    compiled modules are 15% smaller (0.93 -> 0.80 MB compressed).
 
     >>> without_docstrings(b"def f():\n    '''Say.\n\n    More.'''\n    return 1  # one\n")
     b'def f():\n    ""\n\n\n    return 1  # one\n'
@@ -379,7 +379,8 @@ def without_docstrings(source: bytes) -> bytes:
 
 def stub_wheel(dest: Path, name: str) -> Path:
     """A wheel that installs nothing: the lock's ``sqlite3`` (IPython asks for it and runs
-    without it; Pyodide's build of the module is not in the npm package)."""
+    without it; Pyodide's build of the module is not in the npm package), and what the
+    site or its apps' pages never import (:data:`SITE_STUBS`, :data:`APPS_STUBS`)."""
     return make_wheel(dest, name, "0.0.0", {})
 
 
@@ -408,7 +409,7 @@ def patched_wheel(wheel: Path, dest: Path, patches: dict[str, tuple[str, str]]) 
     for name, (old, new) in patches.items():
         text = files[name].decode()
         if text.count(old) != 1:
-            raise SystemExit(f"{wheel.name}: {name} does not hold {old!r} once; the apps' "
+            raise SystemExit(f"{wheel.name}: {name} does not hold {old!r} once; the site's "
                              f"patch (SITE_PATCH) needs remaking for this version")
         files[name] = text.replace(old, new).encode()
     record = next(n for n in files if n.endswith(".dist-info/RECORD"))
@@ -558,7 +559,8 @@ def build_pyodide(static: Path) -> list[str]:
     for key in keys:
         entry = copy.deepcopy(upstream["packages"][key])
         if entry["package_type"] != "package" or key in SITE_STUBS:
-            # sqlite3: a module of CPython's build, which Pyodide's npm package has not
+            # sqlite3 (a module of CPython's build, not in Pyodide's npm package), and
+            # what nothing imports on the site (SITE_STUBS)
             whl = stub_wheel(CACHE, key)
             entry.update(file_name=whl.name, sha256=sha256(whl), package_type="package",
                          imports=[], depends=[], version="0.0.0")
