@@ -433,6 +433,41 @@ def _one_meld(x: int, cx: int, t: tuple[Any, ...]) -> tuple[int, Any]:
     return best, pick
 
 
+def _twice_sets(x1: int, x2: int, b: int, p: int, n: int, same: list[int], reach: list[int]
+                ) -> list[tuple[int, int, int]]:
+    """The sets :func:`_solve2` and :func:`_solve2_wilds` weigh for the card
+    ``p`` (its bit ``b``, held ``n`` times): ``(cards, cards twice, copies)``
+    of each, every copy of ``p`` and of each later card of its rank that
+    could start no run in reach, and of those that could, 0, 1 or 2 copies
+    (fewer first)."""
+    t1, t2, k = b, b if n == 2 else 0, n
+    sm = x1 & same[p]
+    free: list[int] | None = None
+    while sm:
+        u = sm & -sm
+        sm -= u
+        if x1 & reach[u.bit_length() - 1]:
+            if free is None:
+                free = [u]
+            else:
+                free.append(u)
+        else:
+            t1 |= u
+            k += 1
+            if x2 & u:
+                t2 |= u
+                k += 1
+    combos = [(t1, t2, k)]
+    if free is not None:
+        for u in free:
+            if x2 & u:
+                combos = [c for a1, a2, k2 in combos
+                          for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1), (a1 | u, a2 | u, k2 + 2))]
+            else:
+                combos = [c for a1, a2, k2 in combos for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1))]
+    return combos
+
+
 def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
             t: tuple[Any, ...]) -> int:
     """:func:`_solve` of naturals some of which are held twice: ``x1`` the
@@ -510,31 +545,7 @@ def _solve2(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]],
     # sets: every copy of p and of each later card of its rank that could
     # start no run in reach; of those that could, 0, 1 or 2 copies
     n = 2 if x2 & b else 1
-    t1, t2, k = b, b if n == 2 else 0, n
-    sm = x1 & same[p]
-    free: list[int] | None = None
-    while sm:
-        u = sm & -sm
-        sm -= u
-        if x1 & reach[u.bit_length() - 1]:
-            if free is None:
-                free = [u]
-            else:
-                free.append(u)
-        else:
-            t1 |= u
-            k += 1
-            if x2 & u:
-                t2 |= u
-                k += 1
-    combos = [(t1, t2, k)]
-    if free is not None:
-        for u in free:
-            if x2 & u:
-                combos = [c for a1, a2, k2 in combos
-                          for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1), (a1 | u, a2 | u, k2 + 2))]
-            else:
-                combos = [c for a1, a2, k2 in combos for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1))]
+    combos = _twice_sets(x1, x2, b, p, n, same, reach)
     for t1, t2, k in combos:
         need = 3 - k if k < 3 else 0
         if need <= w:
@@ -615,31 +626,7 @@ def _solve2_wilds(x1: int, x2: int, w: int, memo: dict[int, tuple[int, Any, Any]
     # sets: every copy of p and of each later card of its rank that could
     # start no run in reach; of those that could, 0, 1 or 2 copies
     n = 2 if x2 & b else 1
-    t1, t2, k = b, b if n == 2 else 0, n
-    sm = x1 & same[p]
-    free: list[int] | None = None
-    while sm:
-        u = sm & -sm
-        sm -= u
-        if x1 & reach[u.bit_length() - 1]:
-            if free is None:
-                free = [u]
-            else:
-                free.append(u)
-        else:
-            t1 |= u
-            k += 1
-            if x2 & u:
-                t2 |= u
-                k += 1
-    combos = [(t1, t2, k)]
-    if free is not None:
-        for u in free:
-            if x2 & u:
-                combos = [c for a1, a2, k2 in combos
-                          for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1), (a1 | u, a2 | u, k2 + 2))]
-            else:
-                combos = [c for a1, a2, k2 in combos for c in ((a1, a2, k2), (a1 | u, a2, k2 + 1))]
+    combos = _twice_sets(x1, x2, b, p, n, same, reach)
     for t1, t2, k in combos:
         need = 3 - k if k < 3 else 0
         y1 = (x1 & ~t1) | (x2 & t1 & ~t2)
