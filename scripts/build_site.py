@@ -384,6 +384,22 @@ def stub_wheel(dest: Path, name: str) -> Path:
     return make_wheel(dest, name, "0.0.0", {})
 
 
+def _tagged(wheel: Path, dest: Path, tag: str) -> Path:
+    """The path in ``dest`` of a copy of ``wheel`` named with the build tag ``tag``."""
+    name, version, tags = wheel.name.split("-", 2)
+    return dest / f"{name}-{version}-{tag}-{tags}"
+
+
+def _rewheel(path: Path, files: dict[str, bytes]) -> Path:
+    """Write the files of a wheel read and changed here as the wheel ``path``, its RECORD
+    remade to list them."""
+    files = dict(files)
+    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
+    del files[record]
+    files[record] = _wheel_record(files) + f"{record},,\n".encode()
+    return _write_wheel(path, files)
+
+
 def trimmed_wheel(wheel: Path, dest: Path, folder: str, keep: Iterable[str]) -> Path:
     """A copy of ``wheel`` in ``dest`` without the modules of ``folder`` but ``keep``
     (module names, with their .py or .pyc), its RECORD remade and its name carrying
@@ -392,12 +408,7 @@ def trimmed_wheel(wheel: Path, dest: Path, folder: str, keep: Iterable[str]) -> 
     with zipfile.ZipFile(wheel) as z:
         files = {i.filename: z.read(i) for i in z.infolist()
                  if not i.filename.startswith(folder) or i.filename in kept}
-    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
-    del files[record]
-    files[record] = _wheel_record(files) + f"{record},,\n".encode()
-    name, version, tags = wheel.name.split("-", 2)
-    path = dest / f"{name}-{version}-{APPS_BUILD_TAG}-{tags}"
-    return _write_wheel(path, files)
+    return _rewheel(_tagged(wheel, dest, APPS_BUILD_TAG), files)
 
 
 def patched_wheel(wheel: Path, dest: Path, patches: dict[str, tuple[str, str]]) -> Path:
@@ -412,11 +423,7 @@ def patched_wheel(wheel: Path, dest: Path, patches: dict[str, tuple[str, str]]) 
             raise SystemExit(f"{wheel.name}: {name} does not hold {old!r} once; the site's "
                              f"patch (SITE_PATCH) needs remaking for this version")
         files[name] = text.replace(old, new).encode()
-    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
-    del files[record]
-    files[record] = _wheel_record(files) + f"{record},,\n".encode()
-    name, version, tags = wheel.name.split("-", 2)
-    return _write_wheel(dest / f"{name}-{version}-{SITE_BUILD_TAG}-{tags}", files)
+    return _rewheel(_tagged(wheel, dest, SITE_BUILD_TAG), files)
 
 
 def wheel_without(wheel: Path, drop: tuple[str, ...]) -> Path:
@@ -424,10 +431,7 @@ def wheel_without(wheel: Path, drop: tuple[str, ...]) -> Path:
     ``drop``, its RECORD remade."""
     with zipfile.ZipFile(wheel) as z:
         files = {i.filename: z.read(i) for i in z.infolist() if not i.filename.startswith(drop)}
-    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
-    del files[record]
-    files[record] = _wheel_record(files) + f"{record},,\n".encode()
-    return _write_wheel(wheel, files)
+    return _rewheel(wheel, files)
 
 
 def trimmed_zip(src: Path, dest: Path, drop: tuple[str, ...], keep: tuple[str, ...] = ()
